@@ -1,0 +1,128 @@
+# SPDX-License-Identifier: Apache-2.0
+#
+# xtm top-level Makefile. `make help` lists the targets; README.md explains them.
+# Build outputs go to build/ (never committed). Generated sources live in autogen/ folders
+# and are committed; `make regs-check` fails when they drift from their TOML source.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+BUILD   ?= build
+CC      ?= gcc
+PYTHON  ?= python3
+OPT     ?= -O2
+CSTD    := -std=c11 -Wall -Wextra -Werror -pedantic
+CFLAGS  += $(CSTD) $(OPT) -g -I. -MMD -MP
+LDLIBS  += -lm
+
+# ---------------------------------------------------------------- dependencies
+# Debian 12 packages the project needs. `make deps` installs the missing ones when run as
+# root and otherwise prints the exact command. Every target that needs them depends on it.
+DEB_PKGS := verilator libsystemc-dev check gtkwave yosys gnuplot-nox lcov pkg-config
+DEPS_STAMP := $(BUILD)/.deps-ok
+
+.PHONY: deps
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP): Makefile
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "[deps] installing:$$missing"; \
+	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing || exit 1; \
+	  else \
+	    echo "[deps] missing Debian packages. Run:"; \
+	    echo "  sudo apt-get update && sudo apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	else echo "[deps] all Debian packages present"; fi
+	@mkdir -p $(BUILD) && touch $@
+
+CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
+
+# ---------------------------------------------------------------- register map
+REGTOOL   := $(PYTHON) tools/regtool/regtool.py
+REGS_TOML := rtl/xtm/data/xtm_regs.toml
+REGS_ARGS := $(REGS_TOML) --sv-out rtl/xtm/autogen --c-out rtl/xtm/autogen --doc-out docs/registers.md
+
+.PHONY: regs regs-check
+regs:
+	$(REGTOOL) $(REGS_ARGS)
+regs-check:
+	@$(REGTOOL) $(REGS_ARGS) --check
+
+# ---------------------------------------------------------------- C model
+XTM_SRCS := cmodel/xtm/xtm.c cmodel/xtm/xtm_csr.c cmodel/xtm/xtm_profile.c \
+            cmodel/xtm/xtm_introspect.c rtl/xtm/autogen/xtm_regs_table.c
+XTM_OBJS := $(XTM_SRCS:%.c=$(BUILD)/obj/%.o)
+LIBXTM   := $(BUILD)/lib/libxtm.a
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(LIBXTM): $(XTM_OBJS)
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+.PHONY: cmodel
+cmodel: $(LIBXTM)
+
+# ---------------------------------------------------------------- unit tests (Check)
+UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
+UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+UNIT_COMMON := tests/unit/xtm_testlib.c
+
+$(BUILD)/tests/%: tests/unit/%.c $(UNIT_COMMON) tests/unit/xtm_testlib.h $(LIBXTM) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(CHECK_CFLAGS) $< $(UNIT_COMMON) -o $@ $(LIBXTM) $(CHECK_LIBS) $(LDLIBS)
+
+.PHONY: unit
+unit: $(UNIT_BINS)
+	@tools/run-tests $(UNIT_BINS)
+
+# ---------------------------------------------------------------- tools: demo, bench
+$(BUILD)/bin/%: tools/%.c $(LIBXTM)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ $(LIBXTM) $(LDLIBS)
+
+.PHONY: demo bench
+demo: $(BUILD)/bin/xtm-demo
+	$(BUILD)/bin/xtm-demo
+
+bench: OPT := -O3 -march=x86-64-v2
+bench: $(BUILD)/bin/xtm-bench
+	$(BUILD)/bin/xtm-bench
+
+# ---------------------------------------------------------------- test (CI runs this)
+.PHONY: test
+test: $(DEPS_STAMP) $(UNIT_BINS)
+	@tools/run-tests --regs-check --shell tests/regtool/test_regtool.sh $(UNIT_BINS)
+
+# ---------------------------------------------------------------- not yet built
+.PHONY: cosim lint synth
+cosim lint synth:
+	@echo "make $@: the RTL and its co-simulation are not in the tree yet (issue 3)."
+	@echo "Until then the main job is 'make demo' (4:1 incast through the C model)."
+	@exit 2
+
+.PHONY: clean
+clean:
+	rm -rf $(BUILD)
+
+.PHONY: help
+help:
+	@echo "xtm: Express5-style traffic manager, bit-accurate C model (RTL and co-sim to come)"
+	@echo ""
+	@echo "  make deps        install the Debian packages the project needs (root) or print the command"
+	@echo "  make demo        the main job for now: a 4:1 incast through the C model, counters printed"
+	@echo "  make test        every test; ends with 'N passed, N failed' (what CI runs)"
+	@echo "  make unit        only the Check unit suites"
+	@echo "  make regs        regenerate register outputs from $(REGS_TOML)"
+	@echo "  make regs-check  fail if the checked-in register outputs drift from the TOML"
+	@echo "  make bench       C model speed: cycles/s (step), packets/s (advance_to), peak memory"
+	@echo "  make cmodel      build $(LIBXTM)"
+	@echo "  make clean       remove $(BUILD)/"
+
+-include $(shell find $(BUILD)/obj $(BUILD)/tests $(BUILD)/bin -name '*.d' 2>/dev/null)

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// libxtm: the bit-accurate, cycle-accurate C reference model of the xtm traffic manager.
+// It implements docs/spec.md; section numbers below refer to it. The RTL top rtl/xtm/xtm_top
+// has the same per-cycle bundles (spec section 2).
+//
+// The model is untimed: the caller owns time. xtm_step() executes one cycle;
+// xtm_advance_to() executes idle cycles until a target cycle or the first output, in closed
+// form. Neither allocates nor does I/O.
+
+#ifndef XTM_CMODEL_XTM_H_
+#define XTM_CMODEL_XTM_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define XTM_WARN_UNUSED __attribute__((warn_unused_result))
+#else
+#define XTM_WARN_UNUSED
+#endif
+
+#define XTM_MAX_PORTS 64
+#define XTM_MAX_TCS 8
+#define XTM_NUM_PRIOS 8
+#define XTM_MAX_VOQS (XTM_MAX_PORTS * XTM_MAX_TCS)
+
+typedef enum xtm_status {
+  kXtmOk = 0,
+  kXtmBadArg = 1,  // a NULL pointer or a parameter outside its range
+  kXtmNoMem = 2,   // allocation failed (create only)
+} xtm_status_t;
+
+// Elaboration parameters (spec section 1). xtm_params_default() fills the defaults.
+typedef struct xtm_params {
+  uint32_t num_ports;   // 1..64
+  uint32_t num_tcs;     // 1..8
+  uint32_t num_desc;    // 2..2^20
+  uint32_t cell_bytes;  // 64, 128, 256, 512 or 1024
+  uint32_t ocb_cells;   // 1..2^28-1
+  uint32_t hbm_cells;   // 0..2^28-1
+  uint32_t fifo_depth;  // 1..64
+} xtm_params_t;
+
+// Drop reasons (spec section 4.6).
+typedef enum xtm_reason {
+  kXtmReasonAccept = 0,
+  kXtmReasonTail = 1,
+  kXtmReasonPool = 2,
+  kXtmReasonProfile = 3,
+  kXtmReasonHeadroom = 4,
+  kXtmReasonBufFull = 5,
+  kXtmReasonQDisabled = 6,
+  kXtmReasonWd = 7,
+  kXtmReasonLenZero = 8,
+  kXtmReasonLenMax = 9,
+  kXtmReasonBadPort = 10,
+  kXtmReasonBadTc = 11,
+  kXtmReasonNotReady = 12,
+  kXtmReasonFlush = 13,
+  kXtmReasonCount = 14,
+} xtm_reason_t;
+
+const char *xtm_reason_name(xtm_reason_t r);
+
+// ------------------------------------------------------------------ per-cycle bundles
+
+typedef struct xtm_enq_in {
+  bool valid;
+  uint32_t pkt_id;
+  uint8_t in_port;  // 6 bits
+  uint8_t eg_port;  // 6 bits
+  uint8_t dscp;     // 6 bits
+  uint8_t ecn;      // 2 bits
+  uint16_t len;     // 14 bits
+} xtm_enq_in_t;
+
+typedef struct xtm_pfc_frame {
+  uint8_t vec;                       // priority-enable vector
+  uint16_t quanta[XTM_NUM_PRIOS];    // pause time per priority; 0 = XON
+} xtm_pfc_frame_t;
+
+typedef struct xtm_csr_req {
+  bool valid;
+  bool write;
+  uint16_t addr;
+  uint32_t wdata;
+} xtm_csr_req_t;
+
+typedef struct xtm_in {
+  xtm_enq_in_t enq;
+  uint64_t pfc_rx_valid;                   // bit p: pfc_rx[p] is valid
+  xtm_pfc_frame_t pfc_rx[XTM_MAX_PORTS];   // read only where pfc_rx_valid has the bit
+  uint64_t tx_ready;                       // bit p: MAC of port p ready
+  xtm_csr_req_t csr;
+} xtm_in_t;
+
+typedef struct xtm_enq_res {
+  bool valid;
+  uint32_t pkt_id;
+  uint16_t voq;
+  uint8_t reason;  // xtm_reason_t
+  bool marked;
+  bool hdrm;
+  bool hbm;
+} xtm_enq_res_t;
+
+typedef struct xtm_flush_out {
+  bool valid;
+  uint32_t pkt_id;
+  uint16_t voq;
+} xtm_flush_out_t;
+
+typedef struct xtm_deq_out {
+  uint32_t pkt_id;
+  uint16_t voq;
+  uint8_t in_port;
+  uint16_t len;
+  uint8_t dscp;
+  uint8_t ecn;
+  bool marked;
+  bool hbm;
+  uint32_t sojourn;
+} xtm_deq_out_t;
+
+typedef struct xtm_csr_rsp {
+  bool valid;
+  bool err;
+  uint32_t rdata;
+} xtm_csr_rsp_t;
+
+// Outputs of one cycle. Only entries whose bit is set in deq_valid / pfc_tx_valid are
+// written; the others keep stale contents.
+typedef struct xtm_out {
+  uint64_t cycle;                         // the cycle these outputs belong to
+  xtm_enq_res_t enq_res;
+  xtm_flush_out_t flush;
+  uint64_t deq_valid;
+  xtm_deq_out_t deq[XTM_MAX_PORTS];
+  uint64_t pfc_tx_valid;
+  xtm_pfc_frame_t pfc_tx[XTM_MAX_PORTS];
+  xtm_csr_rsp_t csr_rsp;
+} xtm_out_t;
+
+// True when the cycle produced anything an observer outside the block would see.
+static inline bool xtm_out_any(const xtm_out_t *o) {
+  return o->enq_res.valid || o->flush.valid || o->deq_valid != 0 || o->pfc_tx_valid != 0 ||
+         o->csr_rsp.valid;
+}
+
+// ------------------------------------------------------------------ lifecycle
+
+typedef struct xtm xtm_t;
+
+void xtm_params_default(xtm_params_t *p);
+// Checks every range of spec section 1; returns NULL and sets *why on failure.
+XTM_WARN_UNUSED bool xtm_params_valid(const xtm_params_t *p, const char **why);
+XTM_WARN_UNUSED xtm_status_t xtm_create(const xtm_params_t *p, xtm_t **out);
+void xtm_destroy(xtm_t *m);
+// Equivalent to asserting rst_ni: every register and state to its reset value, t = 0.
+void xtm_reset(xtm_t *m);
+const xtm_params_t *xtm_params(const xtm_t *m);
+
+// ------------------------------------------------------------------ time
+
+// Executes cycle xtm_cycle(m) with the given inputs, then advances. `in` may be NULL (an
+// idle cycle with tx_ready as last given; all ports ready after reset).
+void xtm_step(xtm_t *m, const xtm_in_t *in, xtm_out_t *out);
+// Executes idle cycles (as xtm_step(m, NULL, out)) from xtm_cycle(m) while xtm_cycle(m) <
+// target. Returns true as soon as a cycle produced an output (out holds it, out->cycle
+// says which); returns false when it reached target without output (out->cycle = target
+// and nothing else is valid). Exactly equivalent to stepping.
+bool xtm_advance_to(xtm_t *m, uint64_t target, xtm_out_t *out);
+// The next cycle xtm_step will execute.
+uint64_t xtm_cycle(const xtm_t *m);
+// Earliest cycle >= xtm_cycle(m) at which an idle cycle could produce an output or change
+// anything but time (a lower bound; the network simulator sleeps until then).
+uint64_t xtm_next_event(const xtm_t *m);
+// Sets the tx_ready mask used by idle cycles (xtm_step with NULL, xtm_advance_to).
+void xtm_set_tx_ready(xtm_t *m, uint64_t mask);
+
+// ------------------------------------------------------------------ CSR backdoor
+// An access between cycles: equivalent to a CSR access in a cycle in which nothing else
+// happens, without consuming a cycle. Returns true on success, false on a CSR error
+// (ERR_STATUS is then updated exactly as the bus access would).
+XTM_WARN_UNUSED bool xtm_csr_read(xtm_t *m, uint16_t addr, uint32_t *data);
+XTM_WARN_UNUSED bool xtm_csr_write(xtm_t *m, uint16_t addr, uint32_t data);
+
+// ------------------------------------------------------------------ introspection
+// For tests, the scoreboard and the network simulator; none of this changes state.
+
+typedef struct xtm_voq_state {
+  uint32_t occ_cells;
+  uint32_t occ_pkts;
+  uint32_t hbm_cells;
+  bool hbm_mode;
+  bool ocb_only;
+  bool wd_stalled;
+  bool flushing;
+  int32_t deficit;
+  uint32_t head_pkt_id;  // valid when occ_pkts > 0
+} xtm_voq_state_t;
+
+typedef struct xtm_pg_state {
+  uint32_t pg_cells;
+  uint32_t hdrm_used;
+  bool xoff;
+  uint64_t pause_remain;  // egress side: cycles of pause still to run at xtm_cycle()
+} xtm_pg_state_t;
+
+typedef struct xtm_global_state {
+  uint32_t pool_used;
+  uint32_t ocb_used;
+  uint32_t hbm_used;
+  uint32_t desc_free;
+  uint32_t lfsr;
+  uint64_t cycle;
+} xtm_global_state_t;
+
+typedef enum xtm_vcnt {
+  kXtmVcntArr, kXtmVcntEnqPkts, kXtmVcntEnqBytes, kXtmVcntDeqPkts, kXtmVcntDeqBytes,
+  kXtmVcntDropTail, kXtmVcntDropPool, kXtmVcntDropProfile, kXtmVcntDropHdrm,
+  kXtmVcntDropBuf, kXtmVcntDropQdis, kXtmVcntDropWd, kXtmVcntDropFlush, kXtmVcntDropBytes,
+  kXtmVcntMarkTail, kXtmVcntMarkHead, kXtmVcntMarkLat, kXtmVcntHbmEvict, kXtmVcntHbmReturn,
+  kXtmVcntWdStall, kXtmVcntWdRestore, kXtmVcntCount
+} xtm_vcnt_t;
+
+typedef enum xtm_gcnt {
+  kXtmGcntXoffSent, kXtmGcntXonSent, kXtmGcntPauseRx, kXtmGcntXonRx, kXtmGcntPausedCycles,
+  kXtmGcntCount
+} xtm_gcnt_t;
+
+typedef enum xtm_pcnt {
+  kXtmPcntTxPkts, kXtmPcntTxBytes, kXtmPcntPfcTxFrames, kXtmPcntPfcRxFrames, kXtmPcntCount
+} xtm_pcnt_t;
+
+typedef enum xtm_ecnt {
+  kXtmEcntArr, kXtmEcntLenZero, kXtmEcntLenMax, kXtmEcntBadPort, kXtmEcntBadTc,
+  kXtmEcntNotReady, kXtmEcntCount
+} xtm_ecnt_t;
+
+void xtm_voq_state(const xtm_t *m, uint32_t voq, xtm_voq_state_t *s);
+void xtm_pg_state(const xtm_t *m, uint32_t port, uint32_t prio, xtm_pg_state_t *s);
+void xtm_global_state(const xtm_t *m, xtm_global_state_t *s);
+uint64_t xtm_voq_counter(const xtm_t *m, uint32_t voq, xtm_vcnt_t c);
+uint64_t xtm_pg_counter(const xtm_t *m, uint32_t port, uint32_t prio, xtm_gcnt_t c);
+uint64_t xtm_port_counter(const xtm_t *m, uint32_t port, xtm_pcnt_t c);
+uint64_t xtm_global_counter(const xtm_t *m, xtm_ecnt_t c);
+// Checks the invariants of spec section 12; on failure returns false and writes a
+// one-line explanation into why (if not NULL).
+bool xtm_check_invariants(const xtm_t *m, char *why, size_t why_len);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // XTM_CMODEL_XTM_H_

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// libxtm internals: state layout shared by the model's translation units. Not installed,
+// not included by users of the model.
+
+#ifndef XTM_CMODEL_XTM_INTERNAL_H_
+#define XTM_CMODEL_XTM_INTERNAL_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cmodel/xtm/xtm.h"
+#include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
+
+#define XTM_NIL UINT32_MAX
+#define XTM_NEVER UINT64_MAX
+#define XTM_VOQ_WORDS (XTM_MAX_VOQS / 64)
+
+// Token bucket of spec section 5.4, kept lazily: `tok` is the value after the refill and
+// charges of cycle `u` (u = -1 before cycle 0). Units: 2^-16 byte or cell.
+typedef struct xtm_tb {
+  int64_t tok;
+  int64_t u;
+} xtm_tb_t;
+
+// Descriptor (one per resident packet). Mirrors the RTL descriptor pool entry.
+typedef struct xtm_desc {
+  uint32_t next;
+  uint32_t pkt_id;
+  uint64_t enq_cycle;
+  uint16_t len;
+  uint16_t cells;
+  uint8_t in_port;
+  uint8_t dscp;
+  uint8_t ecn;
+  uint8_t pg;
+  bool hbm;
+  bool hdrm;
+  bool tail_marked;
+} xtm_desc_t;
+
+enum { kXtmWdMonitor = 0, kXtmWdStalled = 1 };
+
+typedef struct xtm_voq {
+  // configuration registers, raw (spec section 10: read back exactly as written)
+  uint32_t cfg, limit, quantum, lat_thresh, shaper_rate, shaper_burst, target_rate;
+  // state
+  uint32_t head, tail;
+  uint32_t occ_cells, occ_pkts, hbm_cells;
+  bool hbm_mode;
+  int32_t deficit;
+  uint8_t wd_state, wd_storm, wd_clean;
+  bool wd_sent;
+  xtm_tb_t shaper;
+  uint32_t wm;
+  uint64_t cnt[kXtmVcntCount];
+} xtm_voq_t;
+
+// Per (port, priority): ingress PG accounting and egress pause reception.
+typedef struct xtm_pg {
+  uint32_t cfg, xoff_cells, xon_cells, hdrm_cells;
+  uint32_t pg_cells, hdrm_used;
+  bool xoff;
+  bool eval_next;   // a threshold register was written: evaluate at step 7 of the next cycle
+  uint32_t wm, hdrm_wm;
+  // egress reception
+  uint64_t pause_end;
+  uint64_t pc_from;       // paused-cycle accrual starts here
+  bool wd_rx;             // frame with quanta > 0 since the last watchdog poll
+  uint64_t cnt[kXtmGcntCount];  // kXtmGcntPausedCycles holds the committed part
+} xtm_pg_t;
+
+typedef struct xtm_fifo_ent {
+  xtm_deq_out_t d;
+  uint64_t ready;
+} xtm_fifo_ent_t;
+
+typedef struct xtm_port {
+  uint32_t shaper_cfg, shaper_rate, shaper_burst, pause_quantum, pfc_quanta, pfc_refresh;
+  xtm_tb_t shaper;
+  uint8_t rr;             // DWRR pointer (queue index)
+  uint8_t nonempty;       // bit q: VOQ (p, q) holds packets
+  uint8_t xoff_mask;      // PGs of this ingress port in XOFF
+  uint64_t refresh_at;
+  uint32_t fifo_head, fifo_count;
+  uint64_t cnt[kXtmPcntCount];
+} xtm_port_t;
+
+typedef struct xtm_profile {
+  uint32_t cfg;
+  uint32_t fill[8];
+  uint32_t prob[8];
+} xtm_profile_t;
+
+struct xtm {
+  xtm_params_t prm;
+  uint32_t num_voqs;
+  uint32_t cell_log2;
+
+  // generated register table and address decode
+  xtm_reg_desc_t *regs;
+  uint32_t nregs;
+  int16_t *decode;  // word address -> index into regs, -1 unmapped
+
+  // global registers
+  uint32_t max_frame, pool_cells, ocb_only_cycles, evict_cells, return_cells;
+  uint32_t hbm_wr_rate, hbm_wr_burst, hbm_rd_rate, hbm_rd_burst, hbm_rd_lat, ocb_rd_lat;
+  uint32_t lfsr_seed, lfsr;
+  uint32_t wd_ctrl, wd_poll, wd_detect, wd_restore;
+  uint32_t tc_pg_map, tc_queue_map, dscp_map[8];
+  uint32_t voq_sel, port_sel, pg_sel, prof_sel;
+  uint32_t err_status, err_addr, cnt_hi;
+  uint32_t cnt_lo_snap_hi;  // upper half sampled by a _LO read at step 1, latched at step 8
+  uint32_t pool_wm;
+  uint64_t ecnt[kXtmEcntCount];
+  // decoded classification
+  uint8_t dscp_tc[64], tc_queue[8], tc_pg[8];
+
+  // buffer
+  uint32_t pool_used, ocb_used, hbm_used;
+  xtm_tb_t hbm_wr, hbm_rd;
+  xtm_desc_t *desc;
+  uint32_t free_head, desc_free;
+
+  xtm_voq_t *voq;
+  xtm_port_t *port;
+  xtm_pg_t *pg;  // num_ports * 8
+  xtm_profile_t prof[8];
+  xtm_fifo_ent_t *fifo;  // num_ports * fifo_depth
+  uint64_t flush_mask[XTM_VOQ_WORDS];
+
+  uint8_t port_rr;
+  uint64_t tx_ready;
+  uint64_t wd_next_poll;
+  uint32_t pg_eval_pending;  // number of PGs with eval_next set
+
+  // time
+  uint64_t t;            // next cycle to execute
+  uint64_t next_active;  // no idle cycle before this one can change anything but time
+
+  // per-cycle scratch (no allocation in step)
+  uint32_t touched_pg[2];
+  uint32_t n_touched;
+  uint8_t rel_mask[XTM_MAX_PORTS];
+  uint8_t set_mask[XTM_MAX_PORTS];
+};
+
+// ---- helpers shared between translation units
+
+static inline uint32_t xtm_field(uint32_t reg, uint32_t off, uint32_t mask) {
+  return (reg >> off) & mask;
+}
+#define XTM_F(reg, R, F) xtm_field((reg), XTM_##R##_##F##_OFFSET, XTM_##R##_##F##_MASK)
+
+// token bucket (spec 5.4): tokens after the refill of cycle t (t >= u)
+static inline int64_t xtm_tb_at(const xtm_tb_t *b, int64_t t, uint32_t rate, uint32_t burst) {
+  int64_t cap = (int64_t)burst << 16;
+  if (t <= b->u) {
+    return b->tok;
+  }
+  if (b->tok >= cap) {
+    return b->tok;  // cannot grow (only a burst write can leave tok above cap; it clamps)
+  }
+  uint64_t dt = (uint64_t)(t - b->u);
+  uint64_t need = (uint64_t)(cap - b->tok);
+  if (rate == 0) {
+    return b->tok;
+  }
+  if (dt >= need / rate + 1) {
+    return cap;
+  }
+  int64_t v = b->tok + (int64_t)(dt * rate);
+  return v < cap ? v : cap;
+}
+static inline void xtm_tb_sync(xtm_tb_t *b, int64_t t, uint32_t rate, uint32_t burst) {
+  if (t > b->u) {
+    b->tok = xtm_tb_at(b, t, rate, burst);
+    b->u = t;
+  }
+}
+// First cycle >= t at which the bucket conforms (tokens >= 0), XTM_NEVER if never.
+static inline uint64_t xtm_tb_ok_time(const xtm_tb_t *b, uint64_t t, uint32_t rate,
+                                      uint32_t burst) {
+  int64_t v = xtm_tb_at(b, (int64_t)t, rate, burst);
+  if (v >= 0) {
+    return t;
+  }
+  if (rate == 0) {
+    return XTM_NEVER;
+  }
+  uint64_t deficit = (uint64_t)(-v);
+  return t + (deficit + rate - 1) / rate;
+}
+
+// profile.c
+uint32_t xtm_lfsr_draw(xtm_t *m);
+// Evaluates profile `prof` for occupancy/limit; consumes a draw only when 0 < p < 1.
+bool xtm_profile_hit(xtm_t *m, uint32_t prof, uint32_t occ, uint32_t limit);
+
+// csr.c
+xtm_status_t xtm_csr_init(xtm_t *m);
+void xtm_csr_reset_values(xtm_t *m);
+uint32_t xtm_csr_sample(xtm_t *m, uint16_t addr, bool *err, int16_t *idx);
+void xtm_csr_read_effects(xtm_t *m, int16_t idx, uint64_t t_next);
+bool xtm_csr_write_apply(xtm_t *m, uint16_t addr, uint32_t data, uint64_t t_next);
+void xtm_rebuild_class_maps(xtm_t *m);
+
+// xtm.c (shared with csr.c and introspect.c)
+void xtm_update_flush(xtm_t *m, uint32_t v);
+bool xtm_voq_ocb_only(const xtm_t *m, const xtm_voq_t *q);
+uint64_t xtm_paused_cycles(const xtm_pg_t *g, uint64_t t);
+void xtm_clear_counters(xtm_t *m, uint64_t t_next);
+
+#endif  // XTM_CMODEL_XTM_INTERNAL_H_

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// libxtm introspection and invariant checks (docs/spec.md section 12). Read-only.
+
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "cmodel/xtm/xtm_internal.h"
+
+void xtm_voq_state(const xtm_t *m, uint32_t v, xtm_voq_state_t *s) {
+  const xtm_voq_t *q = &m->voq[v];
+  *s = (xtm_voq_state_t){.occ_cells = q->occ_cells,
+                         .occ_pkts = q->occ_pkts,
+                         .hbm_cells = q->hbm_cells,
+                         .hbm_mode = q->hbm_mode,
+                         .ocb_only = xtm_voq_ocb_only(m, q),
+                         .wd_stalled = q->wd_state == kXtmWdStalled,
+                         .flushing = (m->flush_mask[v >> 6] >> (v & 63)) & 1u,
+                         .deficit = q->deficit,
+                         .head_pkt_id = q->head != XTM_NIL ? m->desc[q->head].pkt_id : 0};
+}
+
+void xtm_pg_state(const xtm_t *m, uint32_t port, uint32_t prio, xtm_pg_state_t *s) {
+  const xtm_pg_t *g = &m->pg[port * XTM_NUM_PRIOS + prio];
+  *s = (xtm_pg_state_t){.pg_cells = g->pg_cells,
+                        .hdrm_used = g->hdrm_used,
+                        .xoff = g->xoff,
+                        .pause_remain = g->pause_end > m->t ? g->pause_end - m->t : 0};
+}
+
+void xtm_global_state(const xtm_t *m, xtm_global_state_t *s) {
+  *s = (xtm_global_state_t){.pool_used = m->pool_used,
+                            .ocb_used = m->ocb_used,
+                            .hbm_used = m->hbm_used,
+                            .desc_free = m->desc_free,
+                            .lfsr = m->lfsr,
+                            .cycle = m->t};
+}
+
+uint64_t xtm_voq_counter(const xtm_t *m, uint32_t v, xtm_vcnt_t c) { return m->voq[v].cnt[c]; }
+uint64_t xtm_pg_counter(const xtm_t *m, uint32_t port, uint32_t prio, xtm_gcnt_t c) {
+  const xtm_pg_t *g = &m->pg[port * XTM_NUM_PRIOS + prio];
+  return c == kXtmGcntPausedCycles ? xtm_paused_cycles(g, m->t) : g->cnt[c];
+}
+uint64_t xtm_port_counter(const xtm_t *m, uint32_t port, xtm_pcnt_t c) {
+  return m->port[port].cnt[c];
+}
+uint64_t xtm_global_counter(const xtm_t *m, xtm_ecnt_t c) { return m->ecnt[c]; }
+
+bool xtm_check_invariants(const xtm_t *m, char *why, size_t n) {
+  uint64_t sum_cells = 0, sum_pkts = 0, sum_hbm = 0, arr_total = 0;
+  for (uint32_t v = 0; v < m->num_voqs; v++) {
+    const xtm_voq_t *q = &m->voq[v];
+    const uint64_t *c = q->cnt;
+    uint64_t drops = c[kXtmVcntDropTail] + c[kXtmVcntDropPool] + c[kXtmVcntDropProfile] +
+                     c[kXtmVcntDropHdrm] + c[kXtmVcntDropBuf] + c[kXtmVcntDropQdis] +
+                     c[kXtmVcntDropWd] + c[kXtmVcntDropFlush];
+    if (c[kXtmVcntArr] != c[kXtmVcntDeqPkts] + drops + q->occ_pkts) {
+      if (why != NULL) {
+        snprintf(why, n,
+                 "voq %u: arrivals %" PRIu64 " != dequeued %" PRIu64 " + dropped %" PRIu64
+                 " + resident %u",
+                 v, c[kXtmVcntArr], c[kXtmVcntDeqPkts], drops, q->occ_pkts);
+      }
+      return false;
+    }
+    // walk the list: packets and cells must match the counters
+    uint32_t pk = 0, ce = 0, hb = 0;
+    for (uint32_t d = q->head; d != XTM_NIL; d = m->desc[d].next) {
+      pk++;
+      ce += m->desc[d].cells;
+      hb += m->desc[d].hbm ? m->desc[d].cells : 0;
+      if (pk > m->prm.num_desc) {
+        break;
+      }
+    }
+    if (pk != q->occ_pkts || ce != q->occ_cells || hb != q->hbm_cells) {
+      if (why != NULL) {
+        snprintf(why, n, "voq %u: list holds %u pkts %u cells (%u hbm), counters %u/%u/%u", v,
+                 pk, ce, hb, q->occ_pkts, q->occ_cells, q->hbm_cells);
+      }
+      return false;
+    }
+    arr_total += c[kXtmVcntArr];
+    sum_cells += q->occ_cells;
+    sum_pkts += q->occ_pkts;
+    sum_hbm += q->hbm_cells;
+  }
+  const uint64_t *e = m->ecnt;
+  uint64_t errs = e[kXtmEcntLenZero] + e[kXtmEcntLenMax] + e[kXtmEcntBadPort] +
+                  e[kXtmEcntBadTc] + e[kXtmEcntNotReady];
+  uint64_t sum_pg = 0;
+  for (uint32_t i = 0; i < m->prm.num_ports * XTM_NUM_PRIOS; i++) {
+    sum_pg += m->pg[i].pg_cells;
+    if (m->pg[i].hdrm_used > m->pg[i].pg_cells) {
+      if (why != NULL) {
+        snprintf(why, n, "pg %u: hdrm_used %u > pg_cells %u", i, m->pg[i].hdrm_used,
+                 m->pg[i].pg_cells);
+      }
+      return false;
+    }
+  }
+  const char *bad = NULL;
+  if (e[kXtmEcntArr] != arr_total + errs) {
+    bad = "ARR_PKTS != sum of VOQ arrivals + error drops";
+  } else if (sum_cells != m->pool_used) {
+    bad = "pool_used != sum of VOQ occupancy";
+  } else if (m->ocb_used + m->hbm_used != m->pool_used) {
+    bad = "ocb_used + hbm_used != pool_used";
+  } else if (sum_hbm != m->hbm_used) {
+    bad = "hbm_used != sum of VOQ HBM cells";
+  } else if (sum_pg != m->pool_used) {
+    bad = "sum of PG cells != pool_used";
+  } else if (m->desc_free + sum_pkts != m->prm.num_desc) {
+    bad = "desc_free + resident packets != NumDesc";
+  }
+  if (bad != NULL) {
+    if (why != NULL) {
+      snprintf(why, n, "%s (pool %u ocb %u hbm %u desc_free %u resident %" PRIu64 ")", bad,
+               m->pool_used, m->ocb_used, m->hbm_used, m->desc_free, sum_pkts);
+    }
+    return false;
+  }
+  return true;
+}
