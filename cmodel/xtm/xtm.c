@@ -951,8 +951,10 @@ static inline bool has_input(const xtm_t *m, const xtm_in_t *in) {
                         in->tx_ready != m->tx_ready);
 }
 
+void xtm_set_eager(xtm_t *m, bool eager) { m->eager = eager; }
+
 void xtm_step(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
-  if (!has_input(m, in) && m->t < m->next_active) {
+  if (!m->eager && !has_input(m, in) && m->t < m->next_active) {
     out->cycle = m->t;
     out->enq_res.valid = false;
     out->flush.valid = false;

@@ -183,6 +183,10 @@ uint64_t xtm_cycle(const xtm_t *m);
 uint64_t xtm_next_event(const xtm_t *m);
 // Sets the tx_ready mask used by idle cycles (xtm_step with NULL, xtm_advance_to).
 void xtm_set_tx_ready(xtm_t *m, uint64_t mask);
+// Eager mode: xtm_step evaluates every step of every cycle instead of skipping cycles
+// before xtm_next_event(). Slower; it is the reference the skipping paths are tested
+// against (tests/unit/test_advance.c).
+void xtm_set_eager(xtm_t *m, bool eager);
 
 // ------------------------------------------------------------------ CSR backdoor
 // An access between cycles: equivalent to a CSR access in a cycle in which nothing else
@@ -254,6 +258,17 @@ uint64_t xtm_global_counter(const xtm_t *m, xtm_ecnt_t c);
 // Checks the invariants of spec section 12; on failure returns false and writes a
 // one-line explanation into why (if not NULL).
 bool xtm_check_invariants(const xtm_t *m, char *why, size_t why_len);
+
+// Fault injection for the negative tests of the checkers (spec 12 invariants, the
+// co-simulation scoreboard): corrupts one piece of state the way a hardware bug would.
+typedef enum xtm_fault {
+  kXtmFaultLeakPoolCell,     // pool_used one cell too high (a lost free)
+  kXtmFaultDropVoqCount,     // one VOQ's packet count one too low
+  kXtmFaultSkipArrCount,     // ARR_PKTS one too low
+  kXtmFaultFlipLfsr,         // LFSR state bit 0 flipped (changes later draws)
+} xtm_fault_t;
+// Returns false if the fault cannot be applied (e.g. no packet resident).
+bool xtm_inject_fault(xtm_t *m, xtm_fault_t f);
 
 #ifdef __cplusplus
 }  // extern "C"

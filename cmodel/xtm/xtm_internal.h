@@ -137,6 +137,7 @@ struct xtm {
   // time
   uint64_t t;            // next cycle to execute
   uint64_t next_active;  // no idle cycle before this one can change anything but time
+  bool eager;            // evaluate every cycle (reference mode)
 
   // per-cycle scratch (no allocation in step)
   uint32_t touched_pg[2];

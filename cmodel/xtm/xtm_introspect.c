@@ -123,3 +123,30 @@ bool xtm_check_invariants(const xtm_t *m, char *why, size_t n) {
   }
   return true;
 }
+
+bool xtm_inject_fault(xtm_t *m, xtm_fault_t f) {
+  switch (f) {
+    case kXtmFaultLeakPoolCell:
+      m->pool_used++;
+      return true;
+    case kXtmFaultDropVoqCount:
+      for (uint32_t v = 0; v < m->num_voqs; v++) {
+        if (m->voq[v].occ_pkts > 0) {
+          m->voq[v].occ_pkts--;
+          return true;
+        }
+      }
+      return false;
+    case kXtmFaultSkipArrCount:
+      if (m->ecnt[kXtmEcntArr] == 0) {
+        return false;
+      }
+      m->ecnt[kXtmEcntArr]--;
+      return true;
+    case kXtmFaultFlipLfsr:
+      m->lfsr ^= 1u;
+      return true;
+    default:
+      return false;
+  }
+}

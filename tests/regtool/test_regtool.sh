@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Tests for tools/regtool/regtool.py. Prints "PASS <case>" / "FAIL <case>" per case and exits
+# non-zero if any case fails. Never modifies the tree: all writes go to a temporary directory.
+set -u
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+REGTOOL=(python3 "$ROOT/tools/regtool/regtool.py")
+TOML="$ROOT/rtl/xtm/data/xtm_regs.toml"
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+failures=0
+
+pass() { echo "PASS $1"; }
+fail() {
+  echo "FAIL $1: $2"
+  failures=$((failures + 1))
+}
+
+# regtool TOML OUTDIR [extra args...]: run with every output under OUTDIR; output in $TMP/log.
+regtool() {
+  local toml="$1" out="$2"
+  shift 2
+  "${REGTOOL[@]}" "$toml" --sv-out "$out" --c-out "$out" --doc-out "$out/registers.md" "$@" \
+    >"$TMP/log" 2>&1
+}
+
+# expect_invalid NAME MESSAGE: $TMP/bad/xtm_regs.toml must exit 2 printing MESSAGE.
+expect_invalid() {
+  local name="$1" msg="$2" rc
+  regtool "$TMP/bad/xtm_regs.toml" "$TMP/bad/out"
+  rc=$?
+  if [[ $rc -ne 2 ]]; then
+    fail "$name" "exit $rc, expected 2: $(head -3 "$TMP/log")"
+  elif ! grep -qF -- "$msg" "$TMP/log"; then
+    fail "$name" "message '$msg' not in: $(head -3 "$TMP/log")"
+  else
+    pass "$name"
+  fi
+}
+
+# A minimal valid register description; each malformed case appends one bad register.
+write_bad() {
+  mkdir -p "$TMP/bad"
+  cat >"$TMP/bad/xtm_regs.toml" <<'EOF'
+[block]
+name = "xtm"
+type = 0x58544D35
+version = 0x00010000
+addr_width = 16
+data_width = 32
+
+[[param]]
+name = "NumPorts"
+default = 8
+
+[[reg]]
+name = "GOOD"
+offset = 0x0000
+swaccess = "rw"
+fields = [{ name = "VALUE", bits = "7:0", resval = "NumPorts" }]
+EOF
+  cat >>"$TMP/bad/xtm_regs.toml"
+}
+
+# 1. The generated files in the tree are up to date.
+if "${REGTOOL[@]}" "$TOML" --sv-out "$ROOT/rtl/xtm/autogen" --c-out "$ROOT/rtl/xtm/autogen" \
+  --doc-out "$ROOT/docs/registers.md" --check >"$TMP/log" 2>&1 &&
+  grep -q "regs-check: 4 files up to date" "$TMP/log"; then
+  pass check_tree
+else
+  fail check_tree "$(tail -3 "$TMP/log")"
+fi
+
+# 2. Two generations are byte-identical (no timestamps or paths leak in).
+regtool "$TOML" "$TMP/gen1" && regtool "$TOML" "$TMP/gen2"
+if diff -r "$TMP/gen1" "$TMP/gen2" >/dev/null; then
+  pass deterministic
+else
+  fail deterministic "two runs differ"
+fi
+
+# 3. --check detects a hand edit of a copy of the generated files (exit 1 with a diff).
+mkdir -p "$TMP/copy"
+cp "$ROOT/rtl/xtm/autogen/xtm_reg_pkg.sv" "$ROOT/rtl/xtm/autogen/xtm_regs.h" \
+  "$ROOT/rtl/xtm/autogen/xtm_regs_table.c" "$ROOT/docs/registers.md" "$TMP/copy/"
+regtool "$TOML" "$TMP/copy" --check
+rc_clean=$?
+sed -i 's/^#define XTM_REG_COUNT .*/#define XTM_REG_COUNT 1u/' "$TMP/copy/xtm_regs.h"
+regtool "$TOML" "$TMP/copy" --check
+rc_dirty=$?
+if [[ $rc_clean -eq 0 && $rc_dirty -eq 1 ]] && grep -q '^-#define XTM_REG_COUNT 1u' "$TMP/log" &&
+  grep -q "regs-check: 1 of 4 files out of date" "$TMP/log"; then
+  pass check_drift
+else
+  fail check_drift "clean copy exit $rc_clean (want 0), edited copy exit $rc_dirty (want 1)"
+fi
+
+# 4. Overlapping offsets.
+write_bad <<'EOF'
+[[reg]]
+name = "CLASH"
+offset = 0x0000
+swaccess = "ro"
+fields = [{ name = "VALUE", bits = "0", resval = 0 }]
+EOF
+expect_invalid invalid_overlap "xtm_regs.toml: CLASH: offset 0x0000 (CLASH) overlaps GOOD"
+
+# 5. A field beyond bit 31.
+write_bad <<'EOF'
+[[reg]]
+name = "WIDE"
+offset = 0x0004
+swaccess = "rw"
+fields = [{ name = "VALUE", bits = "32:0", resval = 0 }]
+EOF
+expect_invalid invalid_wide_field \
+  "xtm_regs.toml: WIDE: field VALUE: bits 32:0 exceed the 32-bit register"
+
+# 6. A reset value that does not fit its field.
+write_bad <<'EOF'
+[[reg]]
+name = "BIG"
+offset = 0x0004
+swaccess = "rw"
+fields = [{ name = "VALUE", bits = "3:0", resval = 16 }]
+EOF
+expect_invalid invalid_resval "xtm_regs.toml: BIG: field VALUE: resval 0x10 does not fit in 4 bits"
+
+if [[ $failures -ne 0 ]]; then
+  echo "$failures case(s) failed"
+  exit 1
+fi
