@@ -91,14 +91,16 @@ $(BUILD)/bin/%: tools/%.c $(LIBXTM)
 demo: $(BUILD)/bin/xtm-demo
 	$(BUILD)/bin/xtm-demo
 
-bench: OPT := -O3 -march=x86-64-v2
 bench: $(BUILD)/bin/xtm-bench
 	$(BUILD)/bin/xtm-bench
 
 # ---------------------------------------------------------------- test (CI runs this)
 .PHONY: test
-test: $(DEPS_STAMP) $(UNIT_BINS)
-	@tools/run-tests --regs-check --shell tests/regtool/test_regtool.sh $(UNIT_BINS)
+test: $(DEPS_STAMP) $(UNIT_BINS) $(BUILD)/bin/xtm-demo $(BUILD)/bin/xtm-bench
+	@tools/run-tests --regs-check --shell tests/regtool/test_regtool.sh \
+	  --cmd demo-smoke '$(BUILD)/bin/xtm-demo --us 300' \
+	  --cmd bench-modes-agree '$(BUILD)/bin/xtm-bench --cycles 3000000' \
+	  $(UNIT_BINS)
 
 # ---------------------------------------------------------------- not yet built
 .PHONY: cosim lint synth

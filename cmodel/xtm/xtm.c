@@ -220,10 +220,9 @@ static void voq_remove_head(xtm_t *m, uint32_t v, xtm_desc_t **out_d) {
   uint32_t port = voq_port(m, v);
   uint32_t pgi = (uint32_t)d->in_port * XTM_NUM_PRIOS + d->pg;
   xtm_pg_t *g = &m->pg[pgi];
+  // spec 4.4: a PG drains its headroom first
+  g->hdrm_used -= g->hdrm_used < d->cells ? g->hdrm_used : d->cells;
   g->pg_cells -= d->cells;
-  if (d->hdrm) {
-    g->hdrm_used -= d->cells;
-  }
   touch_pg(m, pgi);
   if (q->occ_pkts == 0) {
     m->port[port].nonempty &= (uint8_t) ~(1u << voq_queue(m, v));
@@ -690,7 +689,6 @@ static void enqueue(xtm_t *m, const xtm_enq_in_t *in_e, uint64_t t, xtm_out_t *o
                     .ecn = marked ? 3 : e.ecn,
                     .pg = (uint8_t)pg,
                     .hbm = hbm,
-                    .hdrm = hdrm,
                     .tail_marked = marked};
   if (q->tail == XTM_NIL) {
     q->head = di;

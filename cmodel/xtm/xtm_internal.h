@@ -35,7 +35,6 @@ typedef struct xtm_desc {
   uint8_t ecn;
   uint8_t pg;
   bool hbm;
-  bool hdrm;
   bool tail_marked;
 } xtm_desc_t;
 
