@@ -226,9 +226,6 @@ static void voq_remove_head(xtm_t *m, uint32_t v, xtm_desc_t **out_d) {
   touch_pg(m, pgi);
   if (q->occ_pkts == 0) {
     m->port[port].nonempty &= (uint8_t) ~(1u << voq_queue(m, v));
-    if (q->deficit > 0) {
-      q->deficit = 0;
-    }
   }
   // return rule (spec 5.2)
   if (q->hbm_mode && q->occ_cells <= m->return_cells) {
@@ -359,6 +356,9 @@ static void flush_one(xtm_t *m, xtm_out_t *out) {
   xtm_voq_t *q = &m->voq[v];
   q->cnt[kXtmVcntDropFlush]++;
   q->cnt[kXtmVcntDropBytes] += d->len;
+  if (q->occ_pkts == 0 && q->deficit > 0) {
+    q->deficit = 0;  // spec 9.3: a VOQ emptied by a flush keeps no positive deficit
+  }
   out->flush = (xtm_flush_out_t){.valid = true, .pkt_id = d->pkt_id, .voq = (uint16_t)v};
 }
 
@@ -468,9 +468,9 @@ static void select_and_dequeue(xtm_t *m, uint32_t p, uint8_t elig, uint64_t t) {
     } else {
       pt->rr = (uint8_t)sel;
     }
-    if (q->occ_pkts == 0 && q->deficit > 0) {
-      q->deficit = 0;
-    }
+  }
+  if (q->occ_pkts == 0 && q->deficit > 0) {
+    q->deficit = 0;  // spec 9.3: emptied, after the charge
   }
   // charges (spec 5.4)
   if (XTM_F(pt->shaper_cfg, P_SHAPER_CFG, EN) != 0) {
