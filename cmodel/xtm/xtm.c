@@ -991,6 +991,7 @@ void xtm_clear_counters(xtm_t *m, uint64_t t_next) {
   for (uint32_t v = 0; v < m->num_voqs; v++) {
     memset(m->voq[v].cnt, 0, sizeof(m->voq[v].cnt));
     m->voq[v].wm = m->voq[v].occ_cells;
+    m->voq[v].clr_resident = m->voq[v].occ_pkts;
   }
   for (uint32_t p = 0; p < m->prm.num_ports; p++) {
     memset(m->port[p].cnt, 0, sizeof(m->port[p].cnt));

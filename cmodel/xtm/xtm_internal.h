@@ -52,6 +52,7 @@ typedef struct xtm_voq {
   bool wd_sent;
   xtm_tb_t shaper;
   uint32_t wm;
+  uint32_t clr_resident;  // packets resident at the last CTRL.CLR_CNT (spec 12)
   uint64_t cnt[kXtmVcntCount];
 } xtm_voq_t;
 

@@ -55,12 +55,12 @@ bool xtm_check_invariants(const xtm_t *m, char *why, size_t n) {
     uint64_t drops = c[kXtmVcntDropTail] + c[kXtmVcntDropPool] + c[kXtmVcntDropProfile] +
                      c[kXtmVcntDropHdrm] + c[kXtmVcntDropBuf] + c[kXtmVcntDropQdis] +
                      c[kXtmVcntDropWd] + c[kXtmVcntDropFlush];
-    if (c[kXtmVcntArr] != c[kXtmVcntDeqPkts] + drops + q->occ_pkts) {
+    if (c[kXtmVcntArr] + q->clr_resident != c[kXtmVcntDeqPkts] + drops + q->occ_pkts) {
       if (why != NULL) {
         snprintf(why, n,
-                 "voq %u: arrivals %" PRIu64 " != dequeued %" PRIu64 " + dropped %" PRIu64
-                 " + resident %u",
-                 v, c[kXtmVcntArr], c[kXtmVcntDeqPkts], drops, q->occ_pkts);
+                 "voq %u: arrivals %" PRIu64 " + resident at clear %u != dequeued %" PRIu64
+                 " + dropped %" PRIu64 " + resident %u",
+                 v, c[kXtmVcntArr], q->clr_resident, c[kXtmVcntDeqPkts], drops, q->occ_pkts);
       }
       return false;
     }
