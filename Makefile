@@ -98,6 +98,7 @@ bench: $(BUILD)/bin/xtm-bench
 .PHONY: test
 test: $(DEPS_STAMP) $(UNIT_BINS) $(BUILD)/bin/xtm-demo $(BUILD)/bin/xtm-bench
 	@tools/run-tests --regs-check --shell tests/regtool/test_regtool.sh \
+	  --shell tools/mutate-cmodel \
 	  --cmd demo-smoke '$(BUILD)/bin/xtm-demo --us 300' \
 	  --cmd bench-modes-agree '$(BUILD)/bin/xtm-bench --cycles 3000000' \
 	  $(UNIT_BINS)
@@ -108,6 +109,11 @@ cosim lint synth:
 	@echo "make $@: the RTL and its co-simulation are not in the tree yet (issue 3)."
 	@echo "Until then the main job is 'make demo' (4:1 incast through the C model)."
 	@exit 2
+
+# every single-point bug in tools/mutate-cmodel must make a unit suite fail
+.PHONY: mutate-cmodel
+mutate-cmodel: $(DEPS_STAMP)
+	tools/mutate-cmodel
 
 .PHONY: clean
 clean:
@@ -124,6 +130,7 @@ help:
 	@echo "  make regs        regenerate register outputs from $(REGS_TOML)"
 	@echo "  make regs-check  fail if the checked-in register outputs drift from the TOML"
 	@echo "  make bench       C model speed: cycles/s (step), packets/s (advance_to), peak memory"
+	@echo "  make mutate-cmodel  inject single-point bugs into a copy of the model; each must be caught"
 	@echo "  make cmodel      build $(LIBXTM)"
 	@echo "  make clean       remove $(BUILD)/"
 
