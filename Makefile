@@ -47,10 +47,15 @@ REGS_TOML := rtl/xtm/data/xtm_regs.toml
 REGS_ARGS := $(REGS_TOML) --sv-out rtl/xtm/autogen --c-out rtl/xtm/autogen --doc-out docs/registers.md
 
 .PHONY: regs regs-check
+# other blocks: rtl/<blk>/data/<blk>_regs.toml -> rtl/<blk>/autogen, docs/registers-<blk>.md
+regs_args = $(1) --sv-out $(dir $(1))../autogen --c-out $(dir $(1))../autogen \
+            --doc-out docs/registers-$(patsubst %_regs.toml,%,$(notdir $(1))).md
 regs:
 	$(REGTOOL) $(REGS_ARGS)
+	$(foreach t,$(REGS_BLOCKS),$(REGTOOL) $(call regs_args,$(t)) &&) true
 regs-check:
 	@$(REGTOOL) $(REGS_ARGS) --check
+	@$(foreach t,$(REGS_BLOCKS),$(REGTOOL) $(call regs_args,$(t)) --check &&) true
 
 # ---------------------------------------------------------------- C model
 XTM_SRCS := cmodel/xtm/xtm.c cmodel/xtm/xtm_csr.c cmodel/xtm/xtm_profile.c \
@@ -91,17 +96,34 @@ $(BUILD)/bin/%: tools/%.c $(LIBXTM)
 demo: $(BUILD)/bin/xtm-demo
 	$(BUILD)/bin/xtm-demo
 
-bench: $(BUILD)/bin/xtm-bench
+bench: bench-xtm $(BENCH_TARGETS)
+.PHONY: bench-xtm
+bench-xtm: $(BUILD)/bin/xtm-bench
 	$(BUILD)/bin/xtm-bench
+
+# ---------------------------------------------------------------- block fragments
+# Each block or tool area adds its own rules in a fragment (cmodel/dcqcn/dcqcn.mk,
+# firmware/firmware.mk, tb/tb.mk, ...). A fragment may append to:
+#   DEB_PKGS     Debian packages it needs (installed by make deps)
+#   TEST_DEPS    files `make test` must build first
+#   TEST_ARGS    arguments to tools/run-tests (--cmd NAME 'CMD', --shell SCRIPT, BINARY)
+#   BENCH_TARGETS phony targets `make bench` runs after the C model benchmark
+#   REGS_BLOCKS  extra register sources: each entry is a TOML path; outputs go to
+#                rtl/<blk>/autogen and docs/registers-<blk>.md
+TEST_DEPS  :=
+TEST_ARGS  :=
+BENCH_TARGETS :=
+REGS_BLOCKS :=
+-include $(sort $(wildcard cmodel/*/*.mk firmware/*.mk tb/*.mk sim/*.mk sim/*/*.mk rtl/*.mk))
 
 # ---------------------------------------------------------------- test (CI runs this)
 .PHONY: test
-test: $(DEPS_STAMP) $(UNIT_BINS) $(BUILD)/bin/xtm-demo $(BUILD)/bin/xtm-bench
+test: $(DEPS_STAMP) $(UNIT_BINS) $(BUILD)/bin/xtm-demo $(BUILD)/bin/xtm-bench $(TEST_DEPS)
 	@tools/run-tests --regs-check --shell tests/regtool/test_regtool.sh \
 	  --shell tools/mutate-cmodel \
 	  --cmd demo-smoke '$(BUILD)/bin/xtm-demo --us 300' \
 	  --cmd bench-modes-agree '$(BUILD)/bin/xtm-bench --cycles 3000000' \
-	  $(UNIT_BINS)
+	  $(UNIT_BINS) $(TEST_ARGS)
 
 # ---------------------------------------------------------------- not yet built
 .PHONY: cosim lint synth
