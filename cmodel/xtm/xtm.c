@@ -786,17 +786,23 @@ static void pfc_generate(xtm_t *m, uint64_t t, xtm_out_t *out) {
   uint32_t P = m->prm.num_ports;
   // ports whose frame state may change: those of the touched PGs, or all when a CSR write
   // asked for an evaluation or a refresh is due
+  // each PG is evaluated at most once per cycle (spec 7.1)
   for (uint32_t k = 0; k < m->n_touched; k++) {
+    xtm_pg_t *g = &m->pg[m->touched_pg[k]];
+    if (g->eval_next) {
+      g->eval_next = false;
+      m->pg_eval_pending--;
+    }
     pg_evaluate(m, m->touched_pg[k]);
   }
   if (m->pg_eval_pending != 0) {
-    for (uint32_t gi = 0; gi < P * XTM_NUM_PRIOS; gi++) {
+    for (uint32_t gi = 0; gi < P * XTM_NUM_PRIOS && m->pg_eval_pending != 0; gi++) {
       if (m->pg[gi].eval_next) {
         m->pg[gi].eval_next = false;
+        m->pg_eval_pending--;
         pg_evaluate(m, gi);
       }
     }
-    m->pg_eval_pending = 0;
   }
   for (uint32_t p = 0; p < P; p++) {
     xtm_port_t *pt = &m->port[p];
