@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""regtool: generate the xtm register artefacts from the single source rtl/xtm/data/xtm_regs.toml.
+"""regtool: generate a block's register artefacts from its single TOML source (rtl/<blk>/data/<blk>_regs.toml).
 
     regtool.py TOML --sv-out DIR --c-out DIR --doc-out FILE [--check]
 
-writes DIR/xtm_reg_pkg.sv (SystemVerilog package), DIR/xtm_regs.h and DIR/xtm_regs_table.c
-(C11 macros and a run-time register table) and FILE (Markdown reference). With --check nothing
+writes DIR/<blk>_reg_pkg.sv (SystemVerilog package), DIR/<blk>_regs.h and DIR/<blk>_regs_table.c
+(C11 macros and a run-time register table) and FILE (Markdown reference), <blk> being the
+[block] name (xtm, dcqcn, ...); every generated identifier carries that prefix (<blk>_, <BLK>_,
+k<Blk>). With --check nothing
 is written: the files are generated into a temporary directory and compared with the existing
 ones. Exit status: 0 success, 1 --check found drift, 2 invalid input (one line per problem,
 "xtm_regs.toml: <register>: message").
@@ -29,7 +31,28 @@ from typing import Optional
 TOOL = "tools/regtool/regtool.py"
 REGEN = "make regs"
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SV_FILE, H_FILE, C_FILE = "xtm_reg_pkg.sv", "xtm_regs.h", "xtm_regs_table.c"
+SV_FILE, H_FILE, C_FILE = "xtm_reg_pkg.sv", "xtm_regs.h", "xtm_regs_table.c"  # for block "xtm"
+
+
+def out_names(m):
+    """The three generated source file names of block m (the xtm names with its prefix)."""
+    return tuple(brand(m, f) for f in (SV_FILE, H_FILE, C_FILE))
+
+
+def brand(m, text):
+    """Renames the generator's identifiers (written for block "xtm") to block m's prefix.
+
+    Applied to whole generated sources: xtm_ -> <blk>_, XTM_ -> <BLK>_, kXtm -> k<Blk>.
+    The identity for the xtm block itself, so its outputs stay byte-identical. A description
+    in another block's TOML that mentions an xtm_ identifier would be renamed too.
+    """
+    name = m.block["name"]
+    if name == "xtm":
+        return text
+    cam = "".join(w.capitalize() for w in name.split("_"))
+    text = re.sub(r"\bxtm_", name + "_", text)
+    text = re.sub(r"\bXTM_", name.upper() + "_", text)
+    return re.sub(r"\bkXtm", "k" + cam, text)
 
 SWACCESS = {  # swaccess -> (C enumerator, meaning for the documentation)
     "ro": ("kXtmSwRo", "Read-only; writes are ignored and set ERR_STATUS.RO_WRITE."),
@@ -296,6 +319,9 @@ def load_block(block):
     """Validate [block]."""
     check_keys(block, BLOCK_KEYS, ("name", "type", "version", "addr_width", "data_width"),
                "[block]")
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", str(block["name"])):
+        raise RegError(f"[block] name {block['name']!r} is not a lower_snake identifier "
+                       "(it prefixes every generated name)")
     for k in ("type", "version"):
         need_int(block[k], f"[block] {k}")
     need_int(block["addr_width"], "[block] addr_width", 2, 16)
@@ -831,7 +857,7 @@ def gen_md(m):
          "Expressions below (reset values, legal ranges, window entries) use these names; the "
          "value in parentheses is the one for the defaults.", "",
          "| Name | Default | C macro | Description |", "| --- | --- | --- | --- |"]
-    o += [f"| `{p.name}` | {p.default} | `XTM_PARAM_{p.snake.upper()}` | {md(p.desc)} |"
+    o += [f"| `{p.name}` | {p.default} | `{m.block['name'].upper()}_PARAM_{p.snake.upper()}` | {md(p.desc)} |"
           for p in m.params]
     o += ["", "## Access types", "", "| swaccess | Meaning |", "| --- | --- |"]
     o += [f"| {k} | {md(v[1])} |" for k, v in SWACCESS.items()]
@@ -933,8 +959,10 @@ def reg_doc(m, r):
 # ------------------------------------------------------------------------------ driver
 def generate(m, sv_dir, c_dir, doc):
     """Map of output path -> content."""
-    return {os.path.join(sv_dir, SV_FILE): gen_sv(m), os.path.join(c_dir, H_FILE): gen_h(m),
-            os.path.join(c_dir, C_FILE): gen_c(m), doc: gen_md(m)}
+    sv_file, h_file, c_file = out_names(m)
+    return {os.path.join(sv_dir, sv_file): brand(m, gen_sv(m)),
+            os.path.join(c_dir, h_file): brand(m, gen_h(m)),
+            os.path.join(c_dir, c_file): brand(m, gen_c(m)), doc: gen_md(m)}
 
 
 def check(files):
