@@ -1,0 +1,659 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// libdcqcn core: lifecycle, the cycle (docs/spec-dcqcn.md D4), the reaction point (D6, D7),
+// the pacer (D8), the notification point (D10). RTL twins (to come): rtl/dcqcn/dcqcn_scan.sv
+// (timer scan, D5), dcqcn_rp.sv (per-QP update datapath), dcqcn_pacer.sv, dcqcn_np.sv.
+//
+// Speed (D13): the RTL visits every QP every S cycles. The model keeps a min-heap of the
+// next visit at which each QP has a due timer, and parks a QP whose timer firings can change
+// nothing but their own deadlines (quiescent, D13); a parked QP's deadlines are brought up
+// to date in closed form when it is touched again. Eager mode runs the RTL's scan instead.
+
+#include "cmodel/dcqcn/dcqcn.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmodel/dcqcn/dcqcn_internal.h"
+
+void dcqcn_params_default(dcqcn_params_t *p) {
+  *p = (dcqcn_params_t){.num_qps = DCQCN_PARAM_NUM_QPS, .scan_width = DCQCN_PARAM_SCAN_WIDTH};
+}
+
+bool dcqcn_params_valid(const dcqcn_params_t *p, const char **why) {
+  const char *w = NULL;
+  if (p == NULL) {
+    w = "params is NULL";
+  } else if (p->num_qps < 1 || p->num_qps > DCQCN_MAX_QPS) {
+    w = "num_qps must be 1..4096";
+  } else if (p->scan_width < 1 || p->scan_width > DCQCN_MAX_SCAN_WIDTH) {
+    w = "scan_width must be 1..16";
+  }
+  if (why != NULL) {
+    *why = w;
+  }
+  return w == NULL;
+}
+
+dcqcn_status_t dcqcn_create(const dcqcn_params_t *p, dcqcn_t **out) {
+  if (out == NULL || !dcqcn_params_valid(p, NULL)) {
+    return kDcqcnBadArg;
+  }
+  dcqcn_t *m = calloc(1, sizeof(*m));
+  if (m == NULL) {
+    return kDcqcnNoMem;
+  }
+  m->prm = *p;
+  m->scan_period = (p->num_qps + p->scan_width - 1) / p->scan_width;
+  m->qp = calloc(p->num_qps, sizeof(dcqcn_qp_t));
+  m->heap = calloc(p->num_qps, sizeof(uint32_t));
+  if (m->qp == NULL || m->heap == NULL || dcqcn_csr_init(m) != kDcqcnOk) {
+    dcqcn_destroy(m);
+    return kDcqcnNoMem;
+  }
+  dcqcn_reset(m);
+  *out = m;
+  return kDcqcnOk;
+}
+
+void dcqcn_destroy(dcqcn_t *m) {
+  if (m == NULL) {
+    return;
+  }
+  free(m->qp);
+  free(m->heap);
+  free(m->regs);
+  free(m->decode);
+  free(m);
+}
+
+const dcqcn_params_t *dcqcn_params(const dcqcn_t *m) { return &m->prm; }
+uint64_t dcqcn_cycle(const dcqcn_t *m) { return m->t; }
+uint32_t dcqcn_scan_period(const dcqcn_t *m) { return m->scan_period; }
+
+// ------------------------------------------------------------------ derived parameters
+
+// Rate cap Rmax (D6.1): RPG_MAX_RATE, or LINE_RATE when 0 or larger.
+uint32_t dcqcn_rate_cap(const dcqcn_t *m) {
+  uint32_t line = DCQCN_R(m, LINE_RATE);
+  uint32_t mx = DCQCN_R(m, RPG_MAX_RATE);
+  return (mx == 0 || mx > line) ? line : mx;
+}
+// Rate floor Rmin (D6.1): RPG_MIN_RATE saturated to the cap.
+static uint32_t rate_floor(const dcqcn_t *m) {
+  uint32_t mn = DCQCN_R(m, RPG_MIN_RATE);
+  uint32_t cap = dcqcn_rate_cap(m);
+  return mn < cap ? mn : cap;
+}
+static uint32_t clamp_rate(const dcqcn_t *m, uint32_t r) {
+  uint32_t lo = rate_floor(m), hi = dcqcn_rate_cap(m);
+  return r < lo ? lo : (r > hi ? hi : r);
+}
+
+// Timer period in cycles (D3): microseconds x CYCLES_PER_US, raised to the scan period S.
+static uint64_t period(const dcqcn_t *m, int k) {
+  uint32_t us;
+  switch (k) {
+    case kTimAlpha: us = DCQCN_R(m, DCE_TCP_RTT); break;
+    case kTimDec: us = DCQCN_R(m, RATE_REDUCE_MONITOR_PERIOD); break;
+    case kTimInc: us = DCQCN_R(m, RPG_TIME_RESET); break;
+    default: return DCQCN_NEVER;
+  }
+  uint64_t c = (uint64_t)us * DCQCN_R(m, CYCLES_PER_US);
+  return c < m->scan_period ? m->scan_period : c;
+}
+
+// ------------------------------------------------------------------ scan geometry (D5)
+
+static inline uint64_t scan_slot(const dcqcn_t *m, uint32_t q) { return q / m->prm.scan_width; }
+// First visit cycle of q at or after d.
+static uint64_t visit_at_or_after(const dcqcn_t *m, uint32_t q, uint64_t d) {
+  if (d == DCQCN_NEVER) {
+    return DCQCN_NEVER;
+  }
+  uint64_t s = m->scan_period, r = scan_slot(m, q);
+  return d + (r + s - d % s) % s;
+}
+// Last visit cycle of q at or before l; false if there is none.
+static bool visit_at_or_before(const dcqcn_t *m, uint32_t q, uint64_t l, uint64_t *v) {
+  uint64_t s = m->scan_period, r = scan_slot(m, q);
+  uint64_t back = (l % s + s - r) % s;
+  if (back > l) {
+    return false;
+  }
+  *v = l - back;
+  return true;
+}
+
+uint64_t dcqcn_due_at(const dcqcn_t *m, uint32_t q, int k, uint64_t last) {
+  uint64_t d = m->qp[q].due[k];
+  uint64_t v;
+  if (d == DCQCN_NEVER || d > last || !visit_at_or_before(m, q, last, &v) || v < d) {
+    return d;
+  }
+  // Every visit v' >= d fires once and adds P; with P >= S it is then > v' (D5), so the
+  // firings up to `last` are exactly d, d+P, ... <= v.
+  uint64_t p = period(m, k);
+  uint64_t n = (v - d) / p + 1;
+  if (m->fault == kDcqcnFaultCatchUpShort && m->qp[q].hpos < 0 && n > 1) {
+    n--;
+  }
+  return d + n * p;
+}
+
+// ------------------------------------------------------------------ heap of visits (D13)
+
+static inline bool hless(const dcqcn_t *m, uint32_t a, uint32_t b) {
+  const dcqcn_qp_t *x = &m->qp[a], *y = &m->qp[b];
+  return x->hkey < y->hkey || (x->hkey == y->hkey && a < b);
+}
+static void hswap(dcqcn_t *m, uint32_t i, uint32_t j) {
+  uint32_t a = m->heap[i], b = m->heap[j];
+  m->heap[i] = b;
+  m->heap[j] = a;
+  m->qp[b].hpos = (int32_t)i;
+  m->qp[a].hpos = (int32_t)j;
+}
+static void hup(dcqcn_t *m, uint32_t i) {
+  while (i > 0) {
+    uint32_t p = (i - 1) / 2;
+    if (!hless(m, m->heap[i], m->heap[p])) {
+      break;
+    }
+    hswap(m, i, p);
+    i = p;
+  }
+}
+static void hdown(dcqcn_t *m, uint32_t i) {
+  for (;;) {
+    uint32_t l = 2 * i + 1, r = l + 1, s = i;
+    if (l < m->heap_n && hless(m, m->heap[l], m->heap[s])) {
+      s = l;
+    }
+    if (r < m->heap_n && hless(m, m->heap[r], m->heap[s])) {
+      s = r;
+    }
+    if (s == i) {
+      break;
+    }
+    hswap(m, i, s);
+    i = s;
+  }
+}
+static void heap_remove(dcqcn_t *m, uint32_t q) {
+  int32_t i = m->qp[q].hpos;
+  if (i < 0) {
+    return;
+  }
+  uint32_t last = --m->heap_n;
+  if ((uint32_t)i != last) {
+    hswap(m, (uint32_t)i, last);
+    hdown(m, (uint32_t)i);
+    hup(m, (uint32_t)i);
+  }
+  m->qp[q].hpos = -1;
+}
+// Puts q in the heap with key = its next visit with a due timer (or removes it).
+static void heap_set(dcqcn_t *m, uint32_t q) {
+  dcqcn_qp_t *s = &m->qp[q];
+  uint64_t d = s->due[kTimAlpha];
+  for (int k = 1; k < kTimCount; k++) {
+    d = s->due[k] < d ? s->due[k] : d;
+  }
+  uint64_t key = visit_at_or_after(m, q, d);
+  if (key == DCQCN_NEVER) {
+    heap_remove(m, q);
+    return;
+  }
+  s->hkey = key;
+  if (s->hpos < 0) {
+    s->hpos = (int32_t)m->heap_n;
+    m->heap[m->heap_n++] = q;
+    hup(m, (uint32_t)s->hpos);
+  } else {
+    hdown(m, (uint32_t)s->hpos);
+    hup(m, (uint32_t)s->hpos);
+  }
+}
+
+// ------------------------------------------------------------------ reset
+
+void dcqcn_qp_init(dcqcn_t *m, uint32_t q) {
+  heap_remove(m, q);
+  dcqcn_qp_t *s = &m->qp[q];
+  uint64_t cnt[kDcqcnQcntCount];
+  memcpy(cnt, s->cnt, sizeof(cnt));
+  uint32_t cap = dcqcn_rate_cap(m);
+  *s = (dcqcn_qp_t){.rc = cap, .rt = cap, .alpha = DCQCN_ALPHA_MAX, .hpos = -1,
+                    .due = {DCQCN_NEVER, DCQCN_NEVER, DCQCN_NEVER}};
+  memcpy(s->cnt, cnt, sizeof(cnt));
+}
+
+void dcqcn_clear_counters(dcqcn_t *m) {
+  memset(m->gcnt, 0, sizeof(m->gcnt));
+  for (uint32_t q = 0; q < m->prm.num_qps; q++) {
+    memset(m->qp[q].cnt, 0, sizeof(m->qp[q].cnt));
+  }
+}
+
+void dcqcn_reset(dcqcn_t *m) {
+  m->t = 0;
+  m->heap_n = 0;
+  m->fault = kDcqcnFaultNone;
+  dcqcn_csr_reset_values(m);
+  memset(m->gcnt, 0, sizeof(m->gcnt));
+  for (uint32_t q = 0; q < m->prm.num_qps; q++) {
+    m->qp[q].hpos = -1;
+    memset(m->qp[q].cnt, 0, sizeof(m->qp[q].cnt));
+    dcqcn_qp_init(m, q);
+  }
+}
+
+void dcqcn_set_eager(dcqcn_t *m, bool eager) {
+  if (eager == m->eager) {
+    return;
+  }
+  // Leaving either mode: bring every QP's deadlines up to date and rebuild the heap, so the
+  // other path starts from the exact RTL state.
+  uint64_t last = m->t == 0 ? 0 : m->t - 1;
+  for (uint32_t q = 0; q < m->prm.num_qps; q++) {
+    dcqcn_qp_t *s = &m->qp[q];
+    if (m->t > 0) {
+      for (int k = 0; k < kTimCount; k++) {
+        s->due[k] = dcqcn_due_at(m, q, k, last);
+      }
+    }
+    s->hpos = -1;
+  }
+  m->heap_n = 0;
+  m->eager = eager;
+  if (!eager) {
+    for (uint32_t q = 0; q < m->prm.num_qps; q++) {
+      heap_set(m, q);
+    }
+  }
+}
+
+bool dcqcn_inject_fault(dcqcn_t *m, dcqcn_fault_t f) {
+  if (f != kDcqcnFaultCatchUpShort) {
+    return false;
+  }
+  m->fault = f;
+  return true;
+}
+
+// ------------------------------------------------------------------ the reaction point
+
+static uint16_t alpha_next(const dcqcn_t *m, uint16_t alpha, bool cnp) {
+  // D6.3: Q10, truncating; g <= 1023 so g*alpha < 2^20.
+  uint32_t g = DCQCN_R(m, DCE_TCP_G);
+  uint32_t a = (g * alpha) >> 10;
+  if (cnp) {
+    a += 1024u - g;
+    a = a > DCQCN_ALPHA_MAX ? DCQCN_ALPHA_MAX : a;
+  }
+  return (uint16_t)a;
+}
+
+static bool quiescent(const dcqcn_t *m, const dcqcn_qp_t *s) {
+  return s->active && s->due[kTimInc] == DCQCN_NEVER && !s->cnp_alpha && !s->cnp_dec &&
+         alpha_next(m, s->alpha, false) == s->alpha;
+}
+
+static inline uint8_t sat_stage(uint8_t v) { return v == DCQCN_STAGE_MAX ? v : (uint8_t)(v + 1); }
+
+// Increase event (D6.5). by_timer selects the stage counter incremented afterwards.
+static void increase(dcqcn_t *m, uint32_t q, bool by_timer) {
+  dcqcn_qp_t *s = &m->qp[q];
+  uint32_t f = DCQCN_R(m, RPG_THRESHOLD);
+  uint32_t mn = s->stage_t < s->stage_bc ? s->stage_t : s->stage_bc;
+  uint32_t mx = s->stage_t < s->stage_bc ? s->stage_bc : s->stage_t;
+  uint32_t cap = dcqcn_rate_cap(m);
+  uint32_t rt = s->rt;
+  if (mn > f) {
+    rt += DCQCN_R(m, RPG_HAI_RATE);
+    m->gcnt[kDcqcnGcntIncHai]++;
+  } else if (mx >= f) {
+    rt += DCQCN_R(m, RPG_AI_RATE);
+    m->gcnt[kDcqcnGcntIncAi]++;
+  } else {
+    m->gcnt[kDcqcnGcntIncFr]++;
+  }
+  s->rt = rt > cap ? cap : rt;  // 21-bit sum, then the cap
+  s->rc = clamp_rate(m, (s->rc + s->rt) >> 1);
+  s->cnt[kDcqcnQcntInc]++;
+  if (by_timer) {
+    s->stage_t = sat_stage(s->stage_t);
+    m->gcnt[kDcqcnGcntIncByTimer]++;
+  } else {
+    s->stage_bc = sat_stage(s->stage_bc);
+    m->gcnt[kDcqcnGcntIncByBytes]++;
+  }
+  // D6.6: recovered (no later increase event can change Rc or Rt): the increase timer stops.
+  if (s->rt == cap && s->rc + 1 >= cap) {
+    s->due[kTimInc] = DCQCN_NEVER;
+  }
+}
+
+// Decrease-monitor firing with a CNP in the slot (D6.4).
+static void cut(dcqcn_t *m, uint32_t q, uint64_t t) {
+  dcqcn_qp_t *s = &m->qp[q];
+  bool clamp = DCQCN_R(m, CLAMP_TGT_RATE) != 0 || s->stage_bc > 0 ||
+               (DCQCN_R(m, CLAMP_TGT_RATE_AFTER_TIME_INC) != 0 && s->stage_t > 0);
+  if (clamp) {
+    s->rt = s->rc;
+  }
+  uint64_t by_alpha = ((uint64_t)s->rc * s->alpha) >> DCQCN_R(m, RPG_GD);
+  uint64_t by_cap = (uint64_t)s->rc * (100u - DCQCN_R(m, RPG_MIN_DEC_FAC)) / 100u;
+  uint64_t dec = by_alpha < by_cap ? by_alpha : by_cap;
+  s->rc = clamp_rate(m, (uint32_t)(s->rc - dec));
+  s->stage_t = s->stage_bc = 0;
+  s->byte_count = 0;
+  s->cnp_dec = false;
+  s->due[kTimInc] = t + period(m, kTimInc);
+  m->gcnt[kDcqcnGcntCuts]++;
+  s->cnt[kDcqcnQcntCuts]++;
+}
+
+// Records q's values at S(t) the first time the cycle touches it (D4.9).
+static void touch(dcqcn_t *m, uint32_t q) {
+  for (uint32_t i = 0; i < m->n_touch; i++) {
+    if (m->touch_qp[i] == q) {
+      return;
+    }
+  }
+  uint32_t i = m->n_touch++;
+  m->touch_qp[i] = q;
+  m->touch_rc[i] = m->qp[q].rc;
+  m->touch_rt[i] = m->qp[q].rt;
+  m->touch_alpha[i] = m->qp[q].alpha;
+}
+
+// One scan visit of QP q in cycle t (D5, D6.2-D6.6): its due timers in the order alpha,
+// decrease, increase, each at most once.
+static void visit(dcqcn_t *m, uint32_t q, uint64_t t) {
+  dcqcn_qp_t *s = &m->qp[q];
+  if (!s->active) {
+    return;
+  }
+  bool any = false;
+  for (int k = 0; k < kTimCount; k++) {
+    any = any || s->due[k] <= t;
+  }
+  if (!any) {
+    return;
+  }
+  touch(m, q);
+  if (s->due[kTimAlpha] <= t) {
+    s->alpha = alpha_next(m, s->alpha, s->cnp_alpha);
+    s->cnp_alpha = false;
+    s->due[kTimAlpha] += period(m, kTimAlpha);
+  }
+  if (s->due[kTimDec] <= t) {
+    if (s->cnp_dec) {
+      cut(m, q, t);  // restarts the increase timer: due[inc] = t + P > t
+    }
+    s->due[kTimDec] += period(m, kTimDec);
+  }
+  if (s->due[kTimInc] <= t) {
+    uint64_t p = period(m, kTimInc);
+    uint64_t d = s->due[kTimInc];
+    s->due[kTimInc] = d + p;
+    increase(m, q, true);  // may disarm it
+  }
+}
+
+// A parked QP about to be touched by an input in cycle t: deadlines up to date (its visit
+// of cycle t, if any, included: step 2 comes before the inputs), back into the heap.
+static void wake(dcqcn_t *m, uint32_t q, uint64_t t) {
+  dcqcn_qp_t *s = &m->qp[q];
+  if (m->eager || !s->active || s->hpos >= 0) {
+    return;
+  }
+  for (int k = 0; k < kTimCount; k++) {
+    s->due[k] = dcqcn_due_at(m, q, k, t);
+  }
+  heap_set(m, q);
+}
+
+void dcqcn_unpark_all(dcqcn_t *m, uint64_t last) {
+  if (m->eager) {
+    return;
+  }
+  for (uint32_t q = 0; q < m->prm.num_qps; q++) {
+    if (m->qp[q].active && m->qp[q].hpos < 0) {
+      wake(m, q, last);
+    }
+  }
+}
+
+// After q changed in cycle t (non-eager): re-key it, or park it if quiescent.
+static void settle(dcqcn_t *m, uint32_t q) {
+  if (m->eager) {
+    return;
+  }
+  if (quiescent(m, &m->qp[q])) {
+    heap_remove(m, q);
+  } else {
+    heap_set(m, q);
+  }
+}
+
+static void cnp_rx(dcqcn_t *m, uint32_t q, uint64_t t) {
+  dcqcn_qp_t *s = &m->qp[q];
+  wake(m, q, t);
+  touch(m, q);
+  m->gcnt[kDcqcnGcntCnpRx]++;
+  s->cnt[kDcqcnQcntCnpRx]++;
+  if (!s->active) {  // D6.2: the first CNP
+    s->active = true;
+    s->alpha = (uint16_t)DCQCN_R(m, INITIAL_ALPHA_VALUE);
+    uint32_t r = DCQCN_R(m, RATE_TO_SET_ON_FIRST_CNP);
+    if (r != 0) {
+      s->rc = s->rt = clamp_rate(m, r);
+    }
+    s->cnp_alpha = s->cnp_dec = false;
+    s->stage_t = s->stage_bc = 0;
+    s->byte_count = 0;
+    for (int k = 0; k < kTimCount; k++) {
+      s->due[k] = t + period(m, k);
+    }
+    m->gcnt[kDcqcnGcntCnpFirst]++;
+  } else {
+    s->cnp_alpha = s->cnp_dec = true;
+  }
+  settle(m, q);
+}
+
+static void tx_sent(dcqcn_t *m, uint32_t q, uint32_t bytes, uint64_t t, dcqcn_out_t *out) {
+  dcqcn_qp_t *s = &m->qp[q];
+  wake(m, q, t);
+  touch(m, q);
+  // D8 pacer: next-send time in 1/256 cycle, with Rc after steps 2-3 of this cycle.
+  uint64_t now = t << 8;
+  if (now < s->pace_q8) {
+    m->gcnt[kDcqcnGcntPaceEarly]++;
+  }
+  uint64_t base = now > s->pace_q8 ? now : s->pace_q8;
+  uint64_t gap = (((uint64_t)bytes * 8u * DCQCN_R(m, CYCLES_PER_US)) << 8) / s->rc;
+  s->pace_q8 = base + gap;
+  out->pace = (dcqcn_pace_t){.valid = true, .qp = (uint16_t)q,
+                             .next_send = (s->pace_q8 + 255u) >> 8};
+  // D6.5 byte counter (active QPs only), at most one increase event per transmission.
+  if (s->active) {
+    uint32_t bc = s->byte_count + bytes;
+    s->byte_count = bc > DCQCN_BYTE_COUNT_MAX ? DCQCN_BYTE_COUNT_MAX : bc;
+    uint32_t b = DCQCN_R(m, RPG_BYTE_RESET) * 64u;
+    if (s->byte_count >= b) {
+      s->byte_count -= b;
+      increase(m, q, false);
+    }
+  }
+  settle(m, q);
+}
+
+static void ce_rx(dcqcn_t *m, uint32_t q, uint64_t t, dcqcn_out_t *out) {
+  // D10 notification point.
+  dcqcn_qp_t *s = &m->qp[q];
+  m->gcnt[kDcqcnGcntCeRx]++;
+  s->cnt[kDcqcnQcntCeRx]++;
+  uint64_t gap = (uint64_t)DCQCN_R(m, MIN_TIME_BETWEEN_CNPS) * DCQCN_R(m, CYCLES_PER_US);
+  if (!s->np_sent || t - s->np_last >= gap) {
+    s->np_sent = true;
+    s->np_last = t;
+    out->cnp_tx = (dcqcn_qp_ev_t){.valid = true, .qp = (uint16_t)q};
+    m->gcnt[kDcqcnGcntCnpTx]++;
+    s->cnt[kDcqcnQcntCnpTx]++;
+  } else {
+    m->gcnt[kDcqcnGcntCeCoalesced]++;
+  }
+}
+
+// ------------------------------------------------------------------ the cycle (D4)
+
+static void clear_out(dcqcn_out_t *out, uint64_t t) {
+  out->cycle = t;
+  out->cnp_tx.valid = false;
+  out->n_rate = 0;
+  out->pace.valid = false;
+  out->csr_rsp = (dcqcn_csr_rsp_t){.valid = false, .err = false, .rdata = 0};
+}
+
+static bool has_input(const dcqcn_in_t *in) {
+  return in != NULL && (in->cnp.valid || in->tx.valid || in->ce.valid || in->csr.valid);
+}
+
+static void full_cycle(dcqcn_t *m, const dcqcn_in_t *in, dcqcn_out_t *out) {
+  uint64_t t = m->t;
+  uint32_t n = m->prm.num_qps;
+  clear_out(out, t);
+  m->n_touch = 0;
+  // 1. CSR read sample at S(t)
+  int16_t csr_idx = -1;
+  bool csr_err = false;
+  if (in != NULL && in->csr.valid) {
+    out->csr_rsp.valid = true;
+    if (!in->csr.write) {
+      out->csr_rsp.rdata = dcqcn_csr_sample(m, in->csr.addr, &csr_err, &csr_idx);
+    }
+  }
+  // 2. timer scan: slots 0..U-1 of this cycle, ascending QP
+  if (m->eager) {
+    uint64_t base = (t % m->scan_period) * m->prm.scan_width;
+    for (uint32_t i = 0; i < m->prm.scan_width; i++) {
+      if (base + i < n) {
+        visit(m, (uint32_t)(base + i), t);
+      }
+    }
+  } else {
+    while (m->heap_n > 0 && m->qp[m->heap[0]].hkey == t) {
+      uint32_t q = m->heap[0];
+      visit(m, q, t);
+      settle(m, q);
+    }
+  }
+  if (in != NULL) {
+    // 3. CNP received
+    if (in->cnp.valid) {
+      if (in->cnp.qp < n) {
+        cnp_rx(m, in->cnp.qp, t);
+      } else {
+        m->gcnt[kDcqcnGcntBadQp]++;
+      }
+    }
+    // 4. bytes transmitted: pacer, then byte counter
+    if (in->tx.valid) {
+      if (in->tx.qp < n) {
+        tx_sent(m, in->tx.qp, in->tx.bytes, t, out);
+      } else {
+        m->gcnt[kDcqcnGcntBadQp]++;
+      }
+    }
+    // 5. CE-marked packet: notification point
+    if (in->ce.valid) {
+      if (in->ce.qp < n) {
+        ce_rx(m, in->ce.qp, t, out);
+      } else {
+        m->gcnt[kDcqcnGcntBadQp]++;
+      }
+    }
+  }
+  // 6. rate-update stream: touched QPs whose rc, rt or alpha changed, in touch order
+  for (uint32_t i = 0; i < m->n_touch; i++) {
+    const dcqcn_qp_t *s = &m->qp[m->touch_qp[i]];
+    if (s->rc != m->touch_rc[i] || s->rt != m->touch_rt[i] || s->alpha != m->touch_alpha[i]) {
+      out->rate[out->n_rate++] = (dcqcn_rate_upd_t){
+          .qp = (uint16_t)m->touch_qp[i], .rc = s->rc, .rt = s->rt, .alpha = s->alpha};
+    }
+  }
+  // 7. end of cycle: CSR write / read side effects
+  if (in != NULL && in->csr.valid) {
+    if (in->csr.write) {
+      csr_err = !dcqcn_csr_write_apply(m, in->csr.addr, in->csr.wdata, t + 1);
+    } else if (!csr_err) {
+      dcqcn_csr_read_effects(m, csr_idx);
+    }
+    out->csr_rsp.err = csr_err;
+  }
+  m->t = t + 1;
+}
+
+uint64_t dcqcn_next_event(const dcqcn_t *m) {
+  if (m->eager) {
+    return m->t;
+  }
+  if (m->heap_n == 0) {
+    return DCQCN_NEVER;
+  }
+  uint64_t k = m->qp[m->heap[0]].hkey;
+  return k > m->t ? k : m->t;
+}
+
+void dcqcn_step(dcqcn_t *m, const dcqcn_in_t *in, dcqcn_out_t *out) {
+  if (!m->eager && !has_input(in) && (m->heap_n == 0 || m->qp[m->heap[0]].hkey > m->t)) {
+    clear_out(out, m->t);
+    m->t++;
+    return;
+  }
+  full_cycle(m, has_input(in) ? in : NULL, out);
+}
+
+bool dcqcn_advance_to(dcqcn_t *m, uint64_t target, dcqcn_out_t *out) {
+  while (m->t < target) {
+    if (!m->eager) {
+      uint64_t next = m->heap_n == 0 ? DCQCN_NEVER : m->qp[m->heap[0]].hkey;
+      if (next > m->t) {
+        m->t = next < target ? next : target;
+        continue;
+      }
+    }
+    full_cycle(m, NULL, out);
+    if (dcqcn_out_any(out)) {
+      return true;
+    }
+  }
+  clear_out(out, m->t);
+  return false;
+}
+
+// ------------------------------------------------------------------ introspection
+
+void dcqcn_qp_state(const dcqcn_t *m, uint32_t qp, dcqcn_qp_state_t *st) {
+  const dcqcn_qp_t *s = &m->qp[qp];
+  uint64_t last = m->t == 0 ? 0 : m->t - 1;
+  *st = (dcqcn_qp_state_t){
+      .active = s->active, .cnp_alpha = s->cnp_alpha, .cnp_dec = s->cnp_dec,
+      .rc = s->rc, .rt = s->rt, .alpha = s->alpha, .stage_timer = s->stage_t,
+      .stage_byte = s->stage_bc, .byte_count = s->byte_count,
+      .alpha_due = m->t == 0 ? s->due[kTimAlpha] : dcqcn_due_at(m, qp, kTimAlpha, last),
+      .dec_due = m->t == 0 ? s->due[kTimDec] : dcqcn_due_at(m, qp, kTimDec, last),
+      .inc_due = m->t == 0 ? s->due[kTimInc] : dcqcn_due_at(m, qp, kTimInc, last),
+      .pace_q8 = s->pace_q8, .np_sent = s->np_sent, .np_last = s->np_last};
+}
+
+uint64_t dcqcn_counter(const dcqcn_t *m, dcqcn_gcnt_t c) {
+  return (unsigned)c < kDcqcnGcntCount ? m->gcnt[c] : 0;
+}
+uint64_t dcqcn_qp_counter(const dcqcn_t *m, uint32_t qp, dcqcn_qcnt_t c) {
+  return (qp < m->prm.num_qps && (unsigned)c < kDcqcnQcntCount) ? m->qp[qp].cnt[c] : 0;
+}

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// libdcqcn internals shared by dcqcn.c (the cycle) and dcqcn_csr.c (the CSR interface).
+// Not part of the API.
+
+#ifndef DCQCN_CMODEL_DCQCN_INTERNAL_H_
+#define DCQCN_CMODEL_DCQCN_INTERNAL_H_
+
+#include "cmodel/dcqcn/dcqcn.h"
+#include "rtl/dcqcn/autogen/dcqcn_regs.h"  // Generated.
+
+enum { kTimAlpha = 0, kTimDec = 1, kTimInc = 2, kTimCount = 3 };
+
+// Per-QP state: one word of the RTL's QP memory (spec D4.1) plus the model's heap index.
+typedef struct dcqcn_qp {
+  uint32_t rc, rt;        // Mb/s, 20 bits
+  uint32_t byte_count;    // 22 bits
+  uint16_t alpha;         // Q10, 10 bits
+  uint8_t stage_t, stage_bc;
+  bool active, cnp_alpha, cnp_dec, np_sent;
+  uint64_t due[kTimCount];  // absolute deadlines, DCQCN_NEVER when disarmed
+  uint64_t pace_q8;         // next-send time, 1/256 cycle
+  uint64_t np_last;
+  uint64_t cnt[kDcqcnQcntCount];
+  int32_t hpos;           // heap position; -1: not in the heap (inactive or parked)
+  uint64_t hkey;          // heap key: the next visit cycle with a due timer
+} dcqcn_qp_t;
+
+struct dcqcn {
+  dcqcn_params_t prm;
+  uint32_t scan_period;   // S = ceil(N / U)
+  uint64_t t;             // next cycle to execute
+  bool eager;
+  dcqcn_fault_t fault;
+  dcqcn_qp_t *qp;
+  uint32_t *heap;         // QP indices ordered by (hkey, qp)
+  uint32_t heap_n;
+  // registers (storage for every rw global register, by word index 0..63)
+  uint32_t greg[64];
+  uint32_t qp_sel;
+  uint32_t err_status, err_addr, cnt_hi, cnt_lo_snap_hi;
+  uint64_t gcnt[kDcqcnGcntCount];
+  // CSR table
+  dcqcn_reg_desc_t *regs;
+  uint32_t nregs;
+  int16_t *decode;        // word index -> descriptor index, -1 unmapped
+  // per-cycle scratch: QPs touched this cycle and their values at S(t) (spec D4.9)
+  uint32_t n_touch;
+  uint32_t touch_qp[DCQCN_MAX_RATE_UPD];
+  uint32_t touch_rc[DCQCN_MAX_RATE_UPD], touch_rt[DCQCN_MAX_RATE_UPD];
+  uint16_t touch_alpha[DCQCN_MAX_RATE_UPD];
+};
+
+// Register value by generated offset (global rw registers only).
+#define DCQCN_R(m, NAME) ((m)->greg[DCQCN_##NAME##_REG_OFFSET >> 2])
+
+dcqcn_status_t dcqcn_csr_init(dcqcn_t *m);
+void dcqcn_csr_reset_values(dcqcn_t *m);
+// Step 1 of the cycle: the read data of a bus read at S(t). *idx < 0 on error.
+uint32_t dcqcn_csr_sample(dcqcn_t *m, uint16_t addr, bool *err, int16_t *idx);
+void dcqcn_csr_read_effects(dcqcn_t *m, int16_t idx);
+// End of cycle t_next - 1: a write becomes visible from cycle t_next. False on error.
+bool dcqcn_csr_write_apply(dcqcn_t *m, uint16_t addr, uint32_t data, uint64_t t_next);
+
+// Cycle-side helpers used by the CSR code.
+void dcqcn_qp_init(dcqcn_t *m, uint32_t q);
+void dcqcn_clear_counters(dcqcn_t *m);
+// Brings every parked QP's timers up to the end of cycle last (no state but deadlines
+// changes: parked QPs are quiescent) and puts it back in the heap. Called before any
+// parameter changes, since quiescence was judged with the old parameters.
+void dcqcn_unpark_all(dcqcn_t *m, uint64_t last);
+// Deadline of timer k of QP q as the RTL holds it after every visit up to cycle `last`.
+uint64_t dcqcn_due_at(const dcqcn_t *m, uint32_t q, int k, uint64_t last);
+uint32_t dcqcn_rate_cap(const dcqcn_t *m);
+
+#endif  // DCQCN_CMODEL_DCQCN_INTERNAL_H_
