@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Configuration compiler: the Junos class-of-service subset of docs/firmware.md section 4
+// -> an xtm_fw_cfg_t register image plus a plan (the numbers a person checks). Host side
+// (uses the C library); the image is what the freestanding driver writes. Any error means
+// the image must not be programmed: xtmctl programs nothing when nerrors > 0.
+
+#ifndef XTM_FIRMWARE_COS_XTM_COS_H_
+#define XTM_FIRMWARE_COS_XTM_COS_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "firmware/xtm_fw.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define XTM_COS_MAX_ERRORS 32
+#define XTM_COS_MAX_WARNINGS 32
+#define XTM_COS_MSG_LEN 320
+#define XTM_COS_NAME_LEN 64
+#define XTM_COS_PER_QUEUE_CAP_BYTES 2500000000ull  // 2.5 GB [tm-domain-specs 1.1]
+
+typedef struct xtm_cos_opts {
+  uint64_t clock_hz;  // core clock; 0 = 1 GHz (docs/spec.md section 1)
+} xtm_cos_opts_t;
+
+typedef struct xtm_cos_point {
+  uint32_t fill_milli;  // percent x 1000 as written
+  uint32_t prob_milli;
+  uint32_t fill_q16;
+  uint32_t prob_q16;
+  uint64_t bytes;       // floor(fill % x limit_bytes)
+  uint32_t hw_cells;    // smallest occupancy the hardware treats as reaching the point
+} xtm_cos_point_t;
+
+typedef struct xtm_cos_queue_plan {
+  char iface[XTM_COS_NAME_LEN];
+  char fclass[XTM_COS_NAME_LEN];
+  char scheduler[XTM_COS_NAME_LEN];
+  char profile[XTM_COS_NAME_LEN];
+  uint32_t port;
+  uint32_t queue;
+  uint32_t voq;
+  uint64_t port_rate_bps;
+  uint64_t shaping_rate_bps;  // the calculated shaping rate
+  uint64_t target_rate_bps;
+  const char *target_rule;
+  uint32_t target_rate_q16;
+  uint64_t temporal_ns;  // 0 unless buffer-size temporal
+  uint64_t limit_bytes;
+  uint32_t limit_cells;
+  bool ecn;
+  bool no_loss;
+  bool strict;
+  const char *mark;  // "tail", "head", "latency" or "none"
+  uint64_t latency_ns;
+  bool interp;
+  uint32_t npoints;
+  xtm_cos_point_t points[XTM_FW_NUM_POINTS];
+  int pfc_prio;  // -1: none
+  bool pfc_known;  // an ingress PG with this priority exists
+  uint64_t xoff_bytes;
+  uint64_t xon_bytes;
+  uint64_t hdrm_bytes;
+} xtm_cos_queue_plan_t;
+
+typedef struct xtm_cos_pg_plan {
+  char iface[XTM_COS_NAME_LEN];
+  char account[XTM_COS_NAME_LEN];
+  uint32_t port;
+  uint32_t prio;
+  uint64_t speed_bps;
+  uint64_t xoff_bytes;
+  uint64_t xon_bytes;
+  uint32_t xoff_cells;
+  uint32_t xon_cells;
+  uint32_t cable_m;
+  uint32_t mtu;
+  uint64_t hdrm_bits;  // sum of the components (docs/firmware.md 5.5)
+  uint64_t hdrm_bytes;
+  uint32_t hdrm_cells;
+} xtm_cos_pg_plan_t;
+
+typedef struct xtm_cos_result {
+  xtm_fw_cfg_t cfg;
+  xtm_fw_hw_t hw;
+  uint64_t clock_hz;
+  uint32_t nqueues;
+  xtm_cos_queue_plan_t q[XTM_FW_MAX_QUEUES];
+  uint32_t npgs;
+  xtm_cos_pg_plan_t pg[XTM_FW_MAX_PGS];
+  uint32_t nerrors;
+  char errors[XTM_COS_MAX_ERRORS][XTM_COS_MSG_LEN];
+  uint32_t nwarnings;
+  char warnings[XTM_COS_MAX_WARNINGS][XTM_COS_MSG_LEN];
+} xtm_cos_result_t;
+
+// Compiles `text` (named `path` in messages) for hardware `hw`. Returns r->nerrors.
+uint32_t xtm_cos_compile(const char *path, const char *text, const xtm_fw_hw_t *hw,
+                         const xtm_cos_opts_t *opts, xtm_cos_result_t *r);
+// Reads the file, then compiles it; an unreadable file is one error.
+uint32_t xtm_cos_compile_file(const char *path, const xtm_fw_hw_t *hw, const xtm_cos_opts_t *opts,
+                              xtm_cos_result_t *r);
+
+// Conversions (docs/firmware.md section 5), exposed for the unit tests.
+uint32_t xtm_cos_rate_q16(uint64_t bps, uint64_t clock_hz);          // round to nearest
+uint32_t xtm_cos_pct_q16(uint32_t pct_milli);                        // round to nearest
+uint64_t xtm_cos_temporal_bytes(uint64_t ns, uint64_t bps);          // floor
+uint32_t xtm_cos_bytes_to_cells(uint64_t bytes, uint32_t cell_bytes);  // ceil
+uint32_t xtm_cos_pause_quantum_q16(uint64_t speed_bps, uint64_t clock_hz);  // round to nearest
+// Headroom in bits for a port speed, cable length and MTU; false for an unsupported speed.
+bool xtm_cos_headroom_bits(uint64_t speed_bps, uint32_t cable_m, uint32_t mtu, uint64_t *bits);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // XTM_FIRMWARE_COS_XTM_COS_H_
