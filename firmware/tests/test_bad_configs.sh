@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Every firmware/tests/bad/<name>.conf must make `xtmctl plan` and `xtmctl apply` exit 1
+# with the exact first error line of expected.tsv (`<name><TAB><line>:<col>: <message>`),
+# and apply must print no register write. Then the 500 km final example's JSON plan must
+# show the Done numbers. Prints PASS/FAIL lines for tools/run-tests.
+set -u
+XTMCTL=${XTMCTL:-build/bin/xtmctl}
+DIR=firmware/tests/bad
+n=0
+while IFS=$'\t' read -r name expect; do
+  n=$((n + 1))
+  conf=$DIR/$name.conf
+  out=$("$XTMCTL" plan "$conf" 2>&1 >/dev/null); rc=$?
+  first=$(grep -v ': warning: ' <<<"$out" | head -1)
+  aout=$("$XTMCTL" apply "$conf" 2>/dev/null); arc=$?
+  if [ $rc -eq 1 ] && [ $arc -eq 1 ] && [ "$first" = "$conf:$expect" ] && [ -z "$aout" ]; then
+    echo "PASS bad-config $name"
+  else
+    echo "FAIL bad-config $name (exit $rc/$arc)"
+    echo "  expected: $conf:$expect"
+    echo "  got:      $first"
+    [ -n "$aout" ] && echo "  apply printed writes"
+  fi
+done < "$DIR/expected.tsv"
+if [ "$n" -ge 15 ]; then echo "PASS bad-config-count ($n cases)"; else echo "FAIL bad-config-count ($n < 15)"; fi
+
+# Done criterion: 500 km final profile, RDMA queue = 2.5 x 5179 us at 100 Gb/s
+if "$XTMCTL" plan firmware/examples/dci-500km-final.conf --json | python3 -c '
+import json, sys, math
+d = json.load(sys.stdin)
+q = [q for q in d["queues"] if q["name"] == "rdma-data"][0]
+limit = int(2.5 * 5179e-6 * 100e9 / 8)            # 161843750 bytes
+assert q["target_rate_bps"] == 100_000_000_000, q
+assert q["limit_bytes"] == limit, q["limit_bytes"]
+assert q["limit_cells"] == math.ceil(limit / d["hw"]["cell_bytes"]), q["limit_cells"]
+assert [p["fill_pct"] for p in q["profile"]] == [30, 60]
+assert [p["bytes"] for p in q["profile"]] == [limit * 30 // 100, limit * 60 // 100]
+assert [p["prob_pct"] for p in q["profile"]] == [1, 100]
+assert q["no_loss"] and q["marking_point"] == "head"
+'; then echo "PASS plan-500km-final-json"; else echo "FAIL plan-500km-final-json"; fi
+
+# every example compiles without error
+for f in firmware/examples/*.conf; do
+  if "$XTMCTL" plan "$f" >/dev/null 2>&1; then echo "PASS example $(basename "$f")"; else echo "FAIL example $f"; fi
+done
+
+# apply: the writes are printed and the trace/dump files are written
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+if "$XTMCTL" apply firmware/examples/roce-lab-6g-ecn.conf --trace "$tmp/t.tsv" --dump "$tmp/d.tsv" >"$tmp/w.tsv" 2>/dev/null &&
+   grep -q $'\tW\t0x0204\t0x00000b72\tQ_LIMIT_CELLS\[11\]' "$tmp/w.tsv" &&
+   grep -q $'^0x0204\tQ_LIMIT_CELLS\[11\]\t0x00000b72' "$tmp/d.tsv" &&
+   [ "$(grep -c $'\tR\t' "$tmp/t.tsv")" -gt 0 ]; then
+  echo "PASS apply-roce-lab"
+else
+  echo "FAIL apply-roce-lab"
+fi
+if "$XTMCTL" stats firmware/examples/roce-lab-6g-ecn.conf --us 100 | grep -q '^roce'; then
+  echo "PASS stats-roce-lab"
+else
+  echo "FAIL stats-roce-lab"
+fi

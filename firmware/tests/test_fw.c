@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Check suites of the firmware: the driver against the mock (guards, identification,
+// timeouts, errors), the bring-up equivalence of the C-model and mock backends, and the
+// configuration compiler's conversions (docs/firmware.md section 5).
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmodel/xtm/xtm.h"
+#include "firmware/cos/xtm_cos.h"
+#include "firmware/host/xtm_fw_host.h"
+#include "firmware/tests/xtm_mmio_mock.h"
+#include "firmware/xtm_fw.h"
+#include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
+
+static xtm_mmio_txn_t g_exp[300000];
+static xtm_mmio_txn_t g_rec[300000];
+
+static void expect_identify(xtm_mmio_mock_t *mk) {
+  xtm_mock_expect_read32(mk, XTM_BLOCK_TYPE_REG_OFFSET, XTM_BLOCK_TYPE_VALUE);
+  xtm_mock_expect_read32(mk, XTM_VERSION_REG_OFFSET, XTM_VERSION_VALUE);
+  xtm_mock_expect_read32(mk, XTM_HW_PARAMS_REG_OFFSET, XTM_HW_PARAMS_REG_RESVAL);
+  xtm_mock_expect_read32(mk, XTM_HW_NUM_DESC_REG_OFFSET, 4096);
+  xtm_mock_expect_read32(mk, XTM_HW_OCB_CELLS_REG_OFFSET, 65536);
+  xtm_mock_expect_read32(mk, XTM_HW_HBM_CELLS_REG_OFFSET, 1u << 25);
+}
+
+// ------------------------------------------------------------------ driver vs mock
+
+START_TEST(test_init_reads_params) {
+  xtm_mmio_t io;
+  xtm_mmio_mock_t mk;
+  xtm_mmio_mock_init(&io, &mk, g_exp, 64);
+  expect_identify(&mk);
+  xtm_fw_t h;
+  ck_assert_int_eq(xtm_fw_init(&io, &h), kXtmFwOk);
+  ck_assert(xtm_mock_done(&mk));
+  ck_assert_uint_eq(h.hw.num_ports, 8);
+  ck_assert_uint_eq(h.hw.num_tcs, 8);
+  ck_assert_uint_eq(h.hw.cell_bytes, 256);
+  ck_assert_uint_eq(h.hw.ocb_cells, 65536);
+}
+END_TEST
+
+START_TEST(test_init_refuses_wrong_block) {
+  xtm_mmio_t io;
+  xtm_mmio_mock_t mk;
+  xtm_fw_t h;
+  xtm_mmio_mock_init(&io, &mk, g_exp, 64);
+  xtm_mock_expect_read32(&mk, XTM_BLOCK_TYPE_REG_OFFSET, 0x44435145u);
+  ck_assert_int_eq(xtm_fw_init(&io, &h), kXtmFwBadBlockType);
+  ck_assert(xtm_mock_done(&mk));
+  xtm_mmio_mock_init(&io, &mk, g_exp, 64);
+  xtm_mock_expect_read32(&mk, XTM_BLOCK_TYPE_REG_OFFSET, XTM_BLOCK_TYPE_VALUE);
+  xtm_mock_expect_read32(&mk, XTM_VERSION_REG_OFFSET, 0x02000000u);
+  ck_assert_int_eq(xtm_fw_init(&io, &h), kXtmFwBadVersion);
+  ck_assert(xtm_mock_done(&mk));
+}
+END_TEST
+
+START_TEST(test_wait_init_times_out) {
+  xtm_mmio_t io;
+  xtm_mmio_mock_t mk;
+  xtm_fw_t h;
+  xtm_mmio_mock_init(&io, &mk, g_exp, 64);
+  expect_identify(&mk);
+  for (int i = 0; i < 5; i++) {
+    xtm_mock_expect_read32(&mk, XTM_STATUS_REG_OFFSET, 0);
+  }
+  ck_assert_int_eq(xtm_fw_init(&io, &h), kXtmFwOk);
+  ck_assert_int_eq(xtm_fw_wait_init_done(&h, 5), kXtmFwTimeout);
+  ck_assert(xtm_mock_done(&mk));
+  ck_assert_int_eq(xtm_fw_wait_init_done(&h, 0), kXtmFwBadArg);
+}
+END_TEST
+
+START_TEST(test_guards_touch_nothing) {
+  xtm_mmio_t io;
+  xtm_mmio_mock_t mk;
+  xtm_fw_t h;
+  xtm_mmio_mock_init(&io, &mk, g_exp, 64);
+  expect_identify(&mk);
+  ck_assert_int_eq(xtm_fw_init(&io, &h), kXtmFwOk);
+  // no expectations left: any access would be a mismatch
+  xtm_fw_queue_cfg_t q = {.port = 8, .queue = 0, .quantum_bytes = 1};
+  ck_assert_int_eq(xtm_fw_queue_set(&h, &q, true), kXtmFwBadArg);
+  q.port = 0;
+  q.quantum_bytes = 0;
+  ck_assert_int_eq(xtm_fw_queue_set(&h, &q, true), kXtmFwBadArg);
+  xtm_fw_profile_cfg_t p = {.valid = true, .npoints = 2, .fill_q16 = {40000, 30000}};
+  ck_assert_int_eq(xtm_fw_ecn_set_profile(&h, 1, &p), kXtmFwBadArg);
+  ck_assert_int_eq(xtm_fw_ecn_set_profile(&h, 8, NULL), kXtmFwBadArg);
+  xtm_fw_pg_cfg_t g = {.port = 0, .prio = 3, .xoff_cells = 10, .xon_cells = 11};
+  ck_assert_int_eq(xtm_fw_pfc_set_thresholds(&h, &g), kXtmFwBadArg);
+  xtm_fw_t un = {.initialised = false};
+  ck_assert_int_eq(xtm_fw_pool_set(&un, 1), kXtmFwNotInit);
+  ck_assert(xtm_mock_done(&mk));
+}
+END_TEST
+
+START_TEST(test_bringup_refuses_bad_image_before_writing) {
+  static xtm_fw_cfg_t cfg;
+  memset(&cfg, 0, sizeof(cfg));
+  cfg.num_queues = 1;
+  cfg.queues[0] = (xtm_fw_queue_cfg_t){.port = 0, .queue = 9, .quantum_bytes = 1};
+  xtm_mmio_t io;
+  xtm_mmio_mock_t mk;
+  xtm_mmio_mock_init(&io, &mk, g_exp, 64);
+  expect_identify(&mk);  // reads only; then the image is refused: no reset, no write
+  xtm_fw_t h;
+  xtm_fw_bringup_result_t res;
+  xtm_fw_bringup_opts_t o = {.do_reset = true, .init_max_polls = 10};
+  ck_assert_int_eq(xtm_fw_bringup(&io, &cfg, &o, &h, &res), kXtmFwBadArg);
+  ck_assert_int_eq(res.failed_step, kXtmFwStepValidate);
+  ck_assert(xtm_mock_done(&mk));
+}
+END_TEST
+
+START_TEST(test_field_helpers) {
+  uint32_t v = xtm_field32_write(0xFFFFFFFFu, XTM_Q_CFG_MARK_POINT_MASK, XTM_Q_CFG_MARK_POINT_OFFSET, 1);
+  ck_assert_uint_eq(xtm_field32_read(v, XTM_Q_CFG_MARK_POINT_MASK, XTM_Q_CFG_MARK_POINT_OFFSET), 1);
+  ck_assert_uint_eq(v | (XTM_Q_CFG_MARK_POINT_MASK << XTM_Q_CFG_MARK_POINT_OFFSET), 0xFFFFFFFFu);
+}
+END_TEST
+
+// ------------------------------------------------------------------ equivalence
+
+static xtm_fw_hw_t default_hw(void) {
+  return (xtm_fw_hw_t){.num_ports = 8, .num_tcs = 8, .cell_log2 = 8, .cell_bytes = 256,
+                       .fifo_depth = 8, .num_desc = 4096, .ocb_cells = 65536, .hbm_cells = 1u << 25};
+}
+
+// The same bring-up program on the C model (recorded) and on the mock loaded with that
+// recording: identical transaction sequences, and the model ends with the image written.
+static void equivalence(const char *conf) {
+  static xtm_cos_result_t r;
+  xtm_fw_hw_t hw = default_hw();
+  ck_assert_msg(xtm_cos_compile_file(conf, &hw, NULL, &r) == 0, "%s", r.errors[0]);
+  xtm_params_t prm;
+  xtm_params_default(&prm);
+  xtm_t *m = NULL;
+  ck_assert_int_eq(xtm_create(&prm, &m), kXtmOk);
+  xtm_mmio_model_t ms;
+  xtm_mmio_t mio, tio;
+  xtm_mmio_trace_t tr;
+  ck_assert_int_eq(xtm_mmio_model_init(&mio, &ms, m), kXtmFwOk);
+  ck_assert_int_eq(xtm_mmio_trace_init(&tio, &tr, &mio, g_rec, 300000), kXtmFwOk);
+  xtm_fw_bringup_opts_t o = {.do_reset = true, .init_max_polls = 1000};
+  xtm_fw_bringup_result_t res;
+  xtm_fw_t h;
+  ck_assert_int_eq(xtm_fw_bringup(&tio, &r.cfg, &o, &h, &res), kXtmFwOk);
+  ck_assert_uint_eq(tr.dropped, 0);
+  ck_assert_uint_gt(tr.len, 100);
+  // the model: the RDMA/RoCE queue's limit and target rate read back
+  for (uint32_t i = 0; i < r.cfg.num_queues; i++) {
+    uint32_t v = 0;
+    ck_assert(xtm_csr_write(m, XTM_VOQ_SEL_REG_OFFSET, r.q[i].voq));
+    ck_assert(xtm_csr_read(m, XTM_Q_LIMIT_CELLS_REG_OFFSET, &v));
+    ck_assert_uint_eq(v, r.q[i].limit_cells);
+    ck_assert(xtm_csr_read(m, XTM_Q_TARGET_RATE_REG_OFFSET, &v));
+    ck_assert_uint_eq(v, r.q[i].target_rate_q16);
+  }
+  // replay on the mock
+  memcpy(g_exp, g_rec, tr.len * sizeof(g_rec[0]));
+  xtm_mmio_t kio;
+  xtm_mmio_mock_t mk;
+  xtm_mmio_mock_init(&kio, &mk, g_exp, 300000);
+  mk.len = tr.len;
+  xtm_fw_t h2;
+  ck_assert_int_eq(xtm_fw_bringup(&kio, &r.cfg, &o, &h2, &res), kXtmFwOk);
+  ck_assert_msg(xtm_mock_done(&mk), "mock mismatch at %zu of %zu", mk.mismatch_at, mk.len);
+  xtm_destroy(m);
+}
+
+START_TEST(test_equiv_dci_500km) { equivalence("firmware/examples/dci-500km-final.conf"); }
+END_TEST
+START_TEST(test_equiv_roce_lab) { equivalence("firmware/examples/roce-lab-6g-ecn.conf"); }
+END_TEST
+
+START_TEST(test_model_bringup_timeout_reported) {
+  // a model whose INIT_DONE needs NumVoqs cycles: a budget of 3 polls must time out
+  static xtm_cos_result_t r;
+  xtm_fw_hw_t hw = default_hw();
+  ck_assert_uint_eq(xtm_cos_compile_file("firmware/examples/roce-lab-6g-ecn.conf", &hw, NULL, &r), 0);
+  xtm_params_t prm;
+  xtm_params_default(&prm);
+  xtm_t *m = NULL;
+  ck_assert_int_eq(xtm_create(&prm, &m), kXtmOk);
+  xtm_mmio_model_t ms;
+  xtm_mmio_t mio;
+  ck_assert_int_eq(xtm_mmio_model_init(&mio, &ms, m), kXtmFwOk);
+  xtm_fw_bringup_opts_t o = {.do_reset = true, .init_max_polls = 3};
+  xtm_fw_bringup_result_t res;
+  xtm_fw_t h;
+  ck_assert_int_eq(xtm_fw_bringup(&mio, &r.cfg, &o, &h, &res), kXtmFwTimeout);
+  ck_assert_int_eq(res.failed_step, kXtmFwStepWaitInit);
+  xtm_destroy(m);
+}
+END_TEST
+
+// ------------------------------------------------------------------ conversions
+
+START_TEST(test_conversions) {
+  ck_assert_uint_eq(xtm_cos_rate_q16(100000000000ull, 1000000000ull), 0x0C8000u);  // 12.5 B/cycle
+  ck_assert_uint_eq(xtm_cos_rate_q16(6000000000ull, 1000000000ull), 0x00C000u);    // 0.75
+  ck_assert_uint_eq(xtm_cos_rate_q16(100000000000ull, 1250000000ull), 0x0A0000u);  // 10 B/cycle
+  ck_assert_uint_eq(xtm_cos_pct_q16(30000), 19661u);   // 19660.8 rounds up
+  ck_assert_uint_eq(xtm_cos_pct_q16(1000), 655u);      // 655.36 rounds down
+  ck_assert_uint_eq(xtm_cos_pct_q16(100000), 65536u);
+  ck_assert_uint_eq(xtm_cos_temporal_bytes(12947500ull, 100000000000ull), 161843750ull);
+  ck_assert_uint_eq(xtm_cos_temporal_bytes(1ull, 100000000000ull), 12ull);  // 12.5 floors
+  ck_assert_uint_eq(xtm_cos_bytes_to_cells(161843750ull, 256), 632203u);
+  ck_assert_uint_eq(xtm_cos_bytes_to_cells(512ull, 256), 2u);
+  ck_assert_uint_eq(xtm_cos_pause_quantum_q16(100000000000ull, 1000000000ull), 0x00051EB8u);
+  uint64_t bits = 0;
+  ck_assert(xtm_cos_headroom_bits(100000000000ull, 100, 9216, &bits));
+  // 73888 + 672 + 2 x 122880 + 100000 + 394 x 512 + 73888
+  ck_assert_uint_eq(bits, 695936u);
+  ck_assert(!xtm_cos_headroom_bits(30000000000ull, 100, 9216, &bits));
+}
+END_TEST
+
+START_TEST(test_target_rate_rule) {
+  static const char kConf[] =
+      "class-of-service {\n"
+      " forwarding-classes { class a queue-num 0; class b queue-num 1; class c queue-num 2; class d queue-num 3; }\n"
+      " schedulers {\n"
+      "  sa { buffer-rate percent 50; shaping-rate 40g; buffer-size temporal 100; }\n"
+      "  sb { transmit-rate 30g; buffer-size temporal 100; }\n"
+      "  sc { shaping-rate percent 20; buffer-size temporal 100; }\n"
+      "  sd { buffer-rate 80g; shaping-rate 40g; buffer-size percent 1; }\n"
+      " }\n"
+      " scheduler-maps { m { forwarding-class a scheduler sa; forwarding-class b scheduler sb;\n"
+      "   forwarding-class c scheduler sc; forwarding-class d scheduler sd; } }\n"
+      " interfaces { et-0/0/2 { speed 100g; scheduler-map m; } }\n"
+      "}\n";
+  static xtm_cos_result_t r;
+  xtm_fw_hw_t hw = default_hw();
+  ck_assert_uint_eq(xtm_cos_compile("t.conf", kConf, &hw, NULL, &r), 0);
+  ck_assert_uint_eq(r.nqueues, 4);
+  ck_assert_uint_eq(r.q[0].target_rate_bps, 20000000000ull);  // min(50 % of 40g, 40g)
+  ck_assert_uint_eq(r.q[1].target_rate_bps, 30000000000ull);  // transmit-rate
+  ck_assert_uint_eq(r.q[2].target_rate_bps, 20000000000ull);  // shaping 20 % of 100g
+  ck_assert_uint_eq(r.q[3].target_rate_bps, 40000000000ull);  // min(80g, 40g)
+  ck_assert_uint_eq(r.q[0].limit_bytes, 250000u);             // 100 us at 20 Gb/s
+  // percent buffer: 1 % of (OCB + HBM) x 256 B / 8 ports
+  ck_assert_uint_eq(r.q[3].limit_bytes, ((65536ull + (1ull << 25)) * 256u / 8u) / 100u);
+}
+END_TEST
+
+Suite *fw_suite(void) {
+  Suite *s = suite_create("firmware");
+  TCase *d = tcase_create("driver-mock");
+  tcase_add_test(d, test_init_reads_params);
+  tcase_add_test(d, test_init_refuses_wrong_block);
+  tcase_add_test(d, test_wait_init_times_out);
+  tcase_add_test(d, test_guards_touch_nothing);
+  tcase_add_test(d, test_bringup_refuses_bad_image_before_writing);
+  tcase_add_test(d, test_field_helpers);
+  suite_add_tcase(s, d);
+  TCase *e = tcase_create("equivalence");
+  tcase_set_timeout(e, 60);
+  tcase_add_test(e, test_equiv_dci_500km);
+  tcase_add_test(e, test_equiv_roce_lab);
+  tcase_add_test(e, test_model_bringup_timeout_reported);
+  suite_add_tcase(s, e);
+  TCase *c = tcase_create("compiler");
+  tcase_add_test(c, test_conversions);
+  tcase_add_test(c, test_target_rate_rule);
+  suite_add_tcase(s, c);
+  return s;
+}
+
+int main(void) {
+  SRunner *sr = srunner_create(fw_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  int nf = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

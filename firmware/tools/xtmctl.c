@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// xtmctl: compile a Junos class-of-service configuration for the xtm traffic manager and
+// show, apply or exercise it (docs/firmware.md section 6).
+//   xtmctl plan  <conf> [--json] [--clock-hz N]
+//   xtmctl apply <conf> [--trace FILE] [--dump FILE] [--clock-hz N]
+//   xtmctl stats <conf> [--us N] [--clock-hz N]
+// Exit status: 0 success, 1 configuration errors (nothing programmed), 2 usage or
+// bring-up failure.
+
+#define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmodel/xtm/xtm.h"
+#include "firmware/cos/xtm_cos.h"
+#include "firmware/host/xtm_fw_host.h"
+#include "firmware/xtm_fw.h"
+#include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
+
+static void usage(void) {
+  fprintf(stderr,
+          "usage: xtmctl plan <conf> [--json] [--clock-hz N]\n"
+          "       xtmctl apply <conf> [--trace FILE] [--dump FILE] [--clock-hz N]\n"
+          "       xtmctl stats <conf> [--us N] [--clock-hz N]\n");
+}
+
+static void pct(char *b, size_t n, uint32_t milli) {
+  if (milli % 1000u == 0u) {
+    snprintf(b, n, "%u", milli / 1000u);
+  } else {
+    snprintf(b, n, "%u.%03u", milli / 1000u, milli % 1000u);
+  }
+}
+
+static void print_text(const xtm_cos_result_t *r) {
+  printf("xtm plan: %u ports x %u TCs, %u B cells, clock %" PRIu64 " Hz, pool %u cells\n\n",
+         r->hw.num_ports, r->hw.num_tcs, r->hw.cell_bytes, r->clock_hz, r->cfg.pool_cells);
+  for (uint32_t i = 0; i < r->nqueues; i++) {
+    const xtm_cos_queue_plan_t *q = &r->q[i];
+    printf("queue %s %s (port %u queue %u, VOQ %u), scheduler %s\n", q->iface, q->fclass, q->port,
+           q->queue, q->voq, q->scheduler);
+    printf("  target rate     %" PRIu64 " b/s (%s; Q8.16 0x%06x)\n", q->target_rate_bps,
+           q->target_rule, q->target_rate_q16);
+    printf("  buffer limit    %" PRIu64 " bytes = %u cells", q->limit_bytes, q->limit_cells);
+    if (q->temporal_ns != 0) {
+      printf(" (temporal %" PRIu64 ".%03" PRIu64 " us)", q->temporal_ns / 1000u,
+             q->temporal_ns % 1000u);
+    }
+    printf("\n  profile         %s%s\n", q->npoints ? q->profile : "(none)",
+           q->npoints ? (q->interp ? " (interpolated)" : " (segmented)") : "");
+    printf("    %8s %14s %10s %10s %10s\n", "fill %", "bytes", "hw cells", "prob %", "prob Q0.16");
+    for (uint32_t p = 0; p < q->npoints; p++) {
+      char f[16], pr[16];
+      pct(f, sizeof(f), q->points[p].fill_milli);
+      pct(pr, sizeof(pr), q->points[p].prob_milli);
+      printf("    %8s %14" PRIu64 " %10u %10s %10u\n", f, q->points[p].bytes, q->points[p].hw_cells,
+             pr, q->points[p].prob_q16);
+    }
+    printf("  marking         %s%s, no-loss %s, %s\n", q->mark, q->ecn ? " (ECN)" : "",
+           q->no_loss ? "yes" : "no", q->strict ? "strict-high" : "DWRR");
+    if (q->pfc_prio >= 0) {
+      if (q->pfc_known) {
+        printf("  PFC priority %d  xoff %" PRIu64 " bytes, xon %" PRIu64 " bytes, headroom %" PRIu64
+               " bytes (per ingress port)\n",
+               q->pfc_prio, q->xoff_bytes, q->xon_bytes, q->hdrm_bytes);
+      } else {
+        printf("  PFC priority %d  (no ingress port has a congestion-notification-profile)\n",
+               q->pfc_prio);
+      }
+    }
+    printf("\n");
+  }
+  if (r->npgs > 0) {
+    printf("%-14s %4s %4s %12s %12s %9s %9s %8s %6s %10s %8s\n", "ingress", "port", "prio",
+           "xoff bytes", "xon bytes", "xoff cel", "xon cel", "cable m", "mtu", "hdrm bytes",
+           "hdrm cel");
+    for (uint32_t i = 0; i < r->npgs; i++) {
+      const xtm_cos_pg_plan_t *g = &r->pg[i];
+      printf("%-14s %4u %4u %12" PRIu64 " %12" PRIu64 " %9u %9u %8u %6u %10" PRIu64 " %8u\n",
+             g->iface, g->port, g->prio, g->xoff_bytes, g->xon_bytes, g->xoff_cells, g->xon_cells,
+             g->cable_m, g->mtu, g->hdrm_bytes, g->hdrm_cells);
+    }
+  }
+  if (r->cfg.dcqcn.valid) {
+    printf("\nDCQCN (NIC block, mlxconfig names):");
+    for (int p = 0; p < kXtmFwDcqcnCount; p++) {
+      if (r->cfg.dcqcn.set[p]) {
+        printf(" %s=%u", xtm_fw_dcqcn_info((xtm_fw_dcqcn_param_t)p)->name, r->cfg.dcqcn.value[p]);
+      }
+    }
+    printf("\n");
+  }
+}
+
+static void json_str(const char *s) {
+  putchar('"');
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') {
+      putchar('\\');
+    }
+    putchar(*s);
+  }
+  putchar('"');
+}
+
+static void json_pct(uint32_t milli) {
+  char b[16];
+  pct(b, sizeof(b), milli);
+  fputs(b, stdout);
+}
+
+static void print_json(const xtm_cos_result_t *r) {
+  printf("{\n  \"hw\": {\"num_ports\": %u, \"num_tcs\": %u, \"cell_bytes\": %u, \"clock_hz\": %" PRIu64
+         "},\n  \"pool_cells\": %u,\n  \"queues\": [",
+         r->hw.num_ports, r->hw.num_tcs, r->hw.cell_bytes, r->clock_hz, r->cfg.pool_cells);
+  for (uint32_t i = 0; i < r->nqueues; i++) {
+    const xtm_cos_queue_plan_t *q = &r->q[i];
+    printf("%s\n    {\"name\": ", i ? "," : "");
+    json_str(q->fclass);
+    printf(", \"interface\": ");
+    json_str(q->iface);
+    printf(", \"scheduler\": ");
+    json_str(q->scheduler);
+    printf(", \"port\": %u, \"queue\": %u, \"voq\": %u,\n     \"target_rate_bps\": %" PRIu64
+           ", \"target_rule\": \"%s\", \"target_rate_q16\": %u, \"temporal_us\": %" PRIu64
+           ".%03" PRIu64 ",\n     \"limit_bytes\": %" PRIu64 ", \"limit_cells\": %u, \"profile_name\": ",
+           q->port, q->queue, q->voq, q->target_rate_bps, q->target_rule, q->target_rate_q16,
+           q->temporal_ns / 1000u, q->temporal_ns % 1000u, q->limit_bytes, q->limit_cells);
+    json_str(q->profile);
+    printf(", \"interpolate\": %s, \"profile\": [", q->interp ? "true" : "false");
+    for (uint32_t p = 0; p < q->npoints; p++) {
+      const xtm_cos_point_t *pt = &q->points[p];
+      printf("%s\n       {\"fill_pct\": ", p ? "," : "");
+      json_pct(pt->fill_milli);
+      printf(", \"bytes\": %" PRIu64 ", \"prob_pct\": ", pt->bytes);
+      json_pct(pt->prob_milli);
+      printf(", \"fill_q16\": %u, \"prob_q16\": %u, \"hw_cells\": %u}", pt->fill_q16, pt->prob_q16,
+             pt->hw_cells);
+    }
+    printf("],\n     \"ecn\": %s, \"marking_point\": \"%s\", \"no_loss\": %s, \"strict\": %s, "
+           "\"pfc_priority\": %d",
+           q->ecn ? "true" : "false", q->mark, q->no_loss ? "true" : "false",
+           q->strict ? "true" : "false", q->pfc_prio);
+    if (q->pfc_known) {
+      printf(", \"pfc\": {\"xoff_bytes\": %" PRIu64 ", \"xon_bytes\": %" PRIu64
+             ", \"headroom_bytes\": %" PRIu64 "}",
+             q->xoff_bytes, q->xon_bytes, q->hdrm_bytes);
+    } else {
+      printf(", \"pfc\": null");
+    }
+    printf("}");
+  }
+  printf("\n  ],\n  \"pgs\": [");
+  for (uint32_t i = 0; i < r->npgs; i++) {
+    const xtm_cos_pg_plan_t *g = &r->pg[i];
+    printf("%s\n    {\"interface\": ", i ? "," : "");
+    json_str(g->iface);
+    printf(", \"port\": %u, \"priority\": %u, \"speed_bps\": %" PRIu64 ", \"xoff_bytes\": %" PRIu64
+           ", \"xon_bytes\": %" PRIu64 ", \"xoff_cells\": %u, \"xon_cells\": %u, \"cable_m\": %u, "
+           "\"mtu\": %u, \"headroom_bits\": %" PRIu64 ", \"headroom_bytes\": %" PRIu64
+           ", \"headroom_cells\": %u}",
+           g->port, g->prio, g->speed_bps, g->xoff_bytes, g->xon_bytes, g->xoff_cells, g->xon_cells,
+           g->cable_m, g->mtu, g->hdrm_bits, g->hdrm_bytes, g->hdrm_cells);
+  }
+  printf("\n  ],\n  \"dcqcn\": {");
+  bool first = true;
+  for (int p = 0; p < kXtmFwDcqcnCount; p++) {
+    if (r->cfg.dcqcn.set[p]) {
+      printf("%s\"%s\": %u", first ? "" : ", ", xtm_fw_dcqcn_info((xtm_fw_dcqcn_param_t)p)->name,
+             r->cfg.dcqcn.value[p]);
+      first = false;
+    }
+  }
+  printf("}\n}\n");
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) {
+    usage();
+    return 2;
+  }
+  const char *cmd = argv[1];
+  const char *conf = argv[2];
+  bool json = false;
+  const char *trace_path = NULL;
+  const char *dump_path = NULL;
+  uint64_t clock_hz = 1000000000ull;
+  uint64_t us = 200;
+  for (int i = 3; i < argc; i++) {
+    if (strcmp(argv[i], "--json") == 0) {
+      json = true;
+    } else if (strcmp(argv[i], "--trace") == 0 && i + 1 < argc) {
+      trace_path = argv[++i];
+    } else if (strcmp(argv[i], "--dump") == 0 && i + 1 < argc) {
+      dump_path = argv[++i];
+    } else if (strcmp(argv[i], "--clock-hz") == 0 && i + 1 < argc) {
+      clock_hz = strtoull(argv[++i], NULL, 0);
+    } else if (strcmp(argv[i], "--us") == 0 && i + 1 < argc) {
+      us = strtoull(argv[++i], NULL, 0);
+    } else {
+      usage();
+      return 2;
+    }
+  }
+  if (clock_hz < 1000000u || clock_hz > 10000000000ull || us == 0 || us > 1000000u) {
+    fprintf(stderr, "xtmctl: --clock-hz must be 1e6..1e10 and --us 1..1000000\n");
+    return 2;
+  }
+  bool is_plan = strcmp(cmd, "plan") == 0;
+  bool is_apply = strcmp(cmd, "apply") == 0;
+  bool is_stats = strcmp(cmd, "stats") == 0;
+  if (!is_plan && !is_apply && !is_stats) {
+    usage();
+    return 2;
+  }
+  // The hardware parameters come from the block itself (HW_PARAMS), here a C model.
+  xtm_params_t prm;
+  xtm_params_default(&prm);
+  prm.num_desc = 65536;
+  xtm_t *model = NULL;
+  if (xtm_create(&prm, &model) != kXtmOk) {
+    fprintf(stderr, "xtmctl: cannot create the C model\n");
+    return 2;
+  }
+  xtm_mmio_model_t mstate;
+  xtm_mmio_t mmio;
+  xtm_fw_t h;
+  if (xtm_mmio_model_init(&mmio, &mstate, model) != kXtmFwOk || xtm_fw_init(&mmio, &h) != kXtmFwOk) {
+    fprintf(stderr, "xtmctl: cannot identify the traffic manager\n");
+    xtm_destroy(model);
+    return 2;
+  }
+  static xtm_cos_result_t r;
+  xtm_cos_opts_t opts = {.clock_hz = clock_hz};
+  uint32_t nerr = xtm_cos_compile_file(conf, &h.hw, &opts, &r);
+  for (uint32_t i = 0; i < r.nwarnings; i++) {
+    fprintf(stderr, "%s\n", r.warnings[i]);
+  }
+  if (nerr > 0) {
+    for (uint32_t i = 0; i < nerr && i < XTM_COS_MAX_ERRORS; i++) {
+      fprintf(stderr, "%s\n", r.errors[i]);
+    }
+    fprintf(stderr, "xtmctl: %u error%s; nothing programmed\n", nerr, nerr == 1 ? "" : "s");
+    xtm_destroy(model);
+    return 1;
+  }
+  if (is_plan) {
+    if (json) {
+      print_json(&r);
+    } else {
+      print_text(&r);
+    }
+    xtm_destroy(model);
+    return 0;
+  }
+  // apply / stats: bring the model up through the driver, recording every transaction
+  static xtm_mmio_txn_t txns[200000];
+  xtm_mmio_trace_t tstate;
+  xtm_mmio_t traced;
+  if (xtm_mmio_trace_init(&traced, &tstate, &mmio, txns, sizeof(txns) / sizeof(txns[0])) != kXtmFwOk) {
+    xtm_destroy(model);
+    return 2;
+  }
+  xtm_fw_bringup_opts_t bo = {.do_reset = true, .init_max_polls = 100000};
+  xtm_fw_bringup_result_t br;
+  xtm_fw_status_t st = xtm_fw_bringup(&traced, &r.cfg, &bo, &h, &br);
+  if (is_apply) {
+    xtm_fw_trace_write_tsv(stdout, txns, tstate.len, true);
+  }
+  if (st != kXtmFwOk) {
+    fprintf(stderr, "xtmctl: bring-up failed at step %s: %s (ERR_STATUS 0x%x, ERR_ADDR 0x%04x)\n",
+            xtm_fw_step_name(br.failed_step), xtm_fw_status_name(st), br.err_status, br.err_addr);
+    xtm_destroy(model);
+    return 2;
+  }
+  if (br.dcqcn_pending) {
+    fprintf(stderr, "xtmctl: note: DCQCN parameters validated but not programmed (no dcqcn register block yet)\n");
+  }
+  if (trace_path != NULL) {
+    FILE *f = fopen(trace_path, "w");
+    if (f == NULL || tstate.dropped != 0) {
+      fprintf(stderr, "xtmctl: cannot write the trace %s\n", trace_path);
+      xtm_destroy(model);
+      return 2;
+    }
+    xtm_fw_trace_write_tsv(f, txns, tstate.len, false);
+    fclose(f);
+  }
+  if (dump_path != NULL) {
+    FILE *f = fopen(dump_path, "w");
+    if (f == NULL || xtm_fw_regdump(f, &h) != kXtmFwOk) {
+      fprintf(stderr, "xtmctl: cannot write the register dump %s\n", dump_path);
+      xtm_destroy(model);
+      return 2;
+    }
+    fclose(f);
+  }
+  if (is_stats) {
+    // A deterministic load: every interface without a scheduler-map sends line-rate 4096 B
+    // ECT(0) packets on the DSCP of the first no-loss queue's class (else DSCP 0) to the
+    // first interface with a scheduler-map, for `us` microseconds, then 2x as long drain.
+    int eg = -1;
+    uint8_t dscp = 0;
+    for (uint32_t i = 0; i < r.nqueues && eg < 0; i++) {
+      eg = (int)r.q[i].port;
+    }
+    for (uint32_t i = 0; i < r.nqueues; i++) {
+      if (r.q[i].no_loss) {
+        for (uint32_t d = 0; d < 64; d++) {
+          if (r.cfg.cls.dscp_tc[d] == r.q[i].queue) {
+            dscp = (uint8_t)d;
+            break;
+          }
+        }
+        break;
+      }
+    }
+    uint32_t src[XTM_FW_MAX_PORTS];
+    uint32_t nsrc = 0;
+    for (uint32_t p = 0; p < h.hw.num_ports; p++) {
+      if (r.cfg.ports[p].valid && (int)p != eg) {
+        src[nsrc++] = p;
+      }
+    }
+    if (eg < 0 || nsrc == 0) {
+      fprintf(stderr, "xtmctl stats: needs one interface with a scheduler-map and at least one other interface\n");
+      xtm_destroy(model);
+      return 2;
+    }
+    uint64_t t0 = xtm_cycle(model);
+    uint64_t stop = t0 + us * clock_hz / 1000000u;
+    uint64_t gap = (uint64_t)(4096 + 20) * 8u * clock_hz / 100000000000ull;  // 100G per source
+    uint64_t next = t0;
+    uint32_t id = 0;
+    xtm_in_t in;
+    memset(&in, 0, sizeof(in));
+    in.tx_ready = UINT64_MAX;
+    xtm_out_t out;
+    while (xtm_cycle(model) < stop) {
+      if (xtm_cycle(model) >= next) {
+        for (uint32_t s = 0; s < nsrc && xtm_cycle(model) < stop; s++) {
+          in.enq = (xtm_enq_in_t){.valid = true, .pkt_id = id++, .in_port = (uint8_t)src[s],
+                                  .eg_port = (uint8_t)eg, .dscp = dscp, .ecn = 2, .len = 4096};
+          xtm_step(model, &in, &out);
+        }
+        next += gap ? gap : 1;
+      } else {
+        (void)xtm_advance_to(model, next < stop ? next : stop, &out);
+      }
+    }
+    uint64_t end = stop + 2 * (stop - t0);
+    while (xtm_advance_to(model, end, &out)) {
+    }
+    printf("xtmctl stats: %u sources -> port %d, DSCP %u, %" PRIu64 " us of load + %" PRIu64
+           " us drain, %u packets offered\n",
+           nsrc, eg, dscp, us, 2 * us, id);
+    static const struct {
+      const char *name;
+      uint32_t lo;
+    } kRows[] = {
+        {"arrivals", XTM_Q_ARR_PKTS_LO_REG_OFFSET},  {"enqueued", XTM_Q_ENQ_PKTS_LO_REG_OFFSET},
+        {"dequeued", XTM_Q_DEQ_PKTS_LO_REG_OFFSET},  {"drop tail", XTM_Q_DROP_TAIL_LO_REG_OFFSET},
+        {"drop profile", XTM_Q_DROP_PROFILE_LO_REG_OFFSET},
+        {"drop headroom", XTM_Q_DROP_HDRM_LO_REG_OFFSET},
+        {"mark tail", XTM_Q_MARK_TAIL_LO_REG_OFFSET}, {"mark head", XTM_Q_MARK_HEAD_LO_REG_OFFSET},
+        {"mark latency", XTM_Q_MARK_LAT_LO_REG_OFFSET},
+    };
+    printf("%-24s", "queue");
+    for (size_t k = 0; k < sizeof(kRows) / sizeof(kRows[0]); k++) {
+      printf(" %13s", kRows[k].name);
+    }
+    printf("\n");
+    for (uint32_t i = 0; i < r.nqueues; i++) {
+      printf("%-24s", r.q[i].fclass);
+      for (size_t k = 0; k < sizeof(kRows) / sizeof(kRows[0]); k++) {
+        uint64_t v = 0;
+        if (xtm_fw_voq_counter(&h, r.q[i].voq, kRows[k].lo, &v) != kXtmFwOk) {
+          fprintf(stderr, "xtmctl stats: counter read failed\n");
+          xtm_destroy(model);
+          return 2;
+        }
+        printf(" %13" PRIu64, v);
+      }
+      printf("\n");
+    }
+    for (uint32_t s = 0; s < nsrc; s++) {
+      uint64_t x = 0;
+      for (uint32_t g = 0; g < r.cfg.num_pgs; g++) {
+        if (r.cfg.pgs[g].port == src[s]) {
+          uint64_t v = 0;
+          if (xtm_fw_counter(&h, XTM_PG_SEL_REG_OFFSET, src[s] * 8u + r.cfg.pgs[g].prio,
+                             XTM_G_XOFF_SENT_LO_REG_OFFSET, &v) == kXtmFwOk) {
+            x += v;
+          }
+        }
+      }
+      printf("ingress port %u: PFC XOFF frames sent %" PRIu64 "\n", src[s], x);
+    }
+  }
+  xtm_destroy(model);
+  return 0;
+}
