@@ -19,22 +19,23 @@
 #define Q24_MAX 0xFFFFFFu
 #define CELLS_MAX 0xFFFFFFFu
 
-// mlxconfig names, ranges and ConnectX defaults (shared/brief/dcqcn.md, tm-domain-specs 4.1).
+// mlxconfig names, legal ranges (rtl/dcqcn/data/dcqcn_regs.toml) and ConnectX defaults
+// (shared/brief/dcqcn.md, tm-domain-specs 4.1).
 static const xtm_fw_dcqcn_info_t kDcqcnInfo[kXtmFwDcqcnCount] = {
     [kXtmFwDcqcnDceTcpG] = {"DCE_TCP_G", 0u, 1023u, 1019u, "Q10"},
     [kXtmFwDcqcnDceTcpRtt] = {"DCE_TCP_RTT", 1u, 131071u, 1u, "us"},
     [kXtmFwDcqcnInitialAlphaValue] = {"INITIAL_ALPHA_VALUE", 0u, 1023u, 1023u, "Q10"},
-    [kXtmFwDcqcnRateToSetOnFirstCnp] = {"RATE_TO_SET_ON_FIRST_CNP", 0u, 800000u, 0u, "Mb/s"},
-    [kXtmFwDcqcnRpgMinDecFac] = {"RPG_MIN_DEC_FAC", 1u, 100u, 50u, "%"},
-    [kXtmFwDcqcnRpgMinRate] = {"RPG_MIN_RATE", 1u, 800000u, 1u, "Mb/s"},
-    [kXtmFwDcqcnRpgMaxRate] = {"RPG_MAX_RATE", 0u, 800000u, 0u, "Mb/s"},
+    [kXtmFwDcqcnRateToSetOnFirstCnp] = {"RATE_TO_SET_ON_FIRST_CNP", 0u, 1000000u, 0u, "Mb/s"},
+    [kXtmFwDcqcnRpgMinDecFac] = {"RPG_MIN_DEC_FAC", 0u, 100u, 50u, "%"},
+    [kXtmFwDcqcnRpgMinRate] = {"RPG_MIN_RATE", 1u, 1000000u, 1u, "Mb/s"},
+    [kXtmFwDcqcnRpgMaxRate] = {"RPG_MAX_RATE", 0u, 1000000u, 0u, "Mb/s"},
     [kXtmFwDcqcnRpgGd] = {"RPG_GD", 0u, 15u, 11u, "shift"},
     [kXtmFwDcqcnRateReduceMonitorPeriod] = {"RATE_REDUCE_MONITOR_PERIOD", 1u, 131071u, 4u, "us"},
     [kXtmFwDcqcnRpgTimeReset] = {"RPG_TIME_RESET", 1u, 131071u, 300u, "us"},
     [kXtmFwDcqcnRpgByteReset] = {"RPG_BYTE_RESET", 1u, 32767u, 32767u, "64 B"},
     [kXtmFwDcqcnRpgThreshold] = {"RPG_THRESHOLD", 1u, 31u, 1u, "stages"},
-    [kXtmFwDcqcnRpgAiRate] = {"RPG_AI_RATE", 1u, 800000u, 5u, "Mb/s"},
-    [kXtmFwDcqcnRpgHaiRate] = {"RPG_HAI_RATE", 1u, 800000u, 50u, "Mb/s"},
+    [kXtmFwDcqcnRpgAiRate] = {"RPG_AI_RATE", 0u, 1000000u, 5u, "Mb/s"},
+    [kXtmFwDcqcnRpgHaiRate] = {"RPG_HAI_RATE", 0u, 1000000u, 50u, "Mb/s"},
     [kXtmFwDcqcnClampTgtRate] = {"CLAMP_TGT_RATE", 0u, 1u, 0u, "bool"},
     [kXtmFwDcqcnClampTgtRateAfterTimeInc] = {"CLAMP_TGT_RATE_AFTER_TIME_INC", 0u, 1u, 1u, "bool"},
     [kXtmFwDcqcnMinTimeBetweenCnps] = {"MIN_TIME_BETWEEN_CNPS", 0u, 131071u, 4u, "us"},

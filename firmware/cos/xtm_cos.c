@@ -1965,13 +1965,6 @@ static void resolve(ctx_t *c, model_t *m) {
 
 // ------------------------------------------------------------------ top level
 
-static int cmp_err(const void *a, const void *b) {
-  // keep the order of discovery; messages are already in file order per pass
-  (void)a;
-  (void)b;
-  return 0;
-}
-
 uint32_t xtm_cos_compile(const char *path, const char *text, const xtm_fw_hw_t *hw,
                          const xtm_cos_opts_t *opts, xtm_cos_result_t *r) {
   memset(r, 0, sizeof(*r));
@@ -2046,7 +2039,6 @@ uint32_t xtm_cos_compile(const char *path, const char *text, const xtm_fw_hw_t *
       }
     }
   }
-  (void)cmp_err;
   node_free(root);
   free(m);
   free(ts.v);

@@ -277,7 +277,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (br.dcqcn_pending) {
-    fprintf(stderr, "xtmctl: note: DCQCN parameters validated but not programmed (no dcqcn register block yet)\n");
+    fprintf(stderr, "xtmctl: note: DCQCN parameters validated but not programmed (the dcqcn block has no firmware driver yet)\n");
   }
   if (trace_path != NULL) {
     FILE *f = fopen(trace_path, "w");
