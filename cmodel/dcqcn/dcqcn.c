@@ -5,9 +5,10 @@
 // (timer scan, D5), dcqcn_rp.sv (per-QP update datapath), dcqcn_pacer.sv, dcqcn_np.sv.
 //
 // Speed (D13): the RTL visits every QP every S cycles. The model keeps a min-heap of the
-// next visit at which each QP has a due timer, and parks a QP whose timer firings can change
-// nothing but their own deadlines (quiescent, D13); a parked QP's deadlines are brought up
-// to date in closed form when it is touched again. Eager mode runs the RTL's scan instead.
+// next visit at which each QP has a due *busy* timer; a lazy timer (one whose firings change
+// nothing but its own deadline, e.g. the alpha timer once alpha is 0) is not visited, and
+// its deadline is brought up to date in closed form when the QP is touched again. A QP with
+// only lazy timers is parked (not in the heap). Eager mode runs the RTL's scan instead.
 
 #include "cmodel/dcqcn/dcqcn.h"
 
@@ -135,10 +136,48 @@ uint64_t dcqcn_due_at(const dcqcn_t *m, uint32_t q, int k, uint64_t last) {
   // firings up to `last` are exactly d, d+P, ... <= v.
   uint64_t p = period(m, k);
   uint64_t n = (v - d) / p + 1;
-  if (m->fault == kDcqcnFaultCatchUpShort && m->qp[q].hpos < 0 && n > 1) {
+  if (m->fault == kDcqcnFaultCatchUpShort && !m->eager && n > 1) {
     n--;
   }
   return d + n * p;
+}
+
+static uint16_t alpha_next(const dcqcn_t *m, uint16_t alpha, bool cnp) {
+  // D6.3: Q10, truncating; g <= 1023 so g*alpha < 2^20.
+  uint32_t g = DCQCN_R(m, DCE_TCP_G);
+  uint32_t a = (g * alpha) >> 10;
+  if (cnp) {
+    a += 1024u - g;
+    a = a > DCQCN_ALPHA_MAX ? DCQCN_ALPHA_MAX : a;
+  }
+  return (uint16_t)a;
+}
+
+// A timer is lazy (D13) when its firings change nothing but its own deadline until the QP
+// is touched by an input or a CSR write: the alpha timer at its fixed point with an empty
+// slot, the decrease timer with an empty slot, the disarmed increase timer. Only an input
+// or a write can make it busy again, and both bring its deadline up to date first
+// (catch_up), so the model does not visit QPs for lazy timers.
+static bool lazy(const dcqcn_t *m, const dcqcn_qp_t *s, int k) {
+  switch (k) {
+    case kTimAlpha: return !s->cnp_alpha && alpha_next(m, s->alpha, false) == s->alpha;
+    case kTimDec: return !s->cnp_dec;
+    case kTimInc: return s->due[kTimInc] == DCQCN_NEVER;
+    default: return false;
+  }
+}
+
+// Deadlines of q's lazy timers as the RTL holds them after its visits up to cycle `last`.
+static void catch_up(dcqcn_t *m, uint32_t q, uint64_t last) {
+  dcqcn_qp_t *s = &m->qp[q];
+  if (m->eager || !s->active) {
+    return;
+  }
+  for (int k = 0; k < kTimCount; k++) {
+    if (lazy(m, s, k)) {
+      s->due[k] = dcqcn_due_at(m, q, k, last);
+    }
+  }
 }
 
 // ------------------------------------------------------------------ heap of visits (D13)
@@ -193,17 +232,23 @@ static void heap_remove(dcqcn_t *m, uint32_t q) {
   }
   m->qp[q].hpos = -1;
 }
-// Puts q in the heap with key = its next visit with a due timer (or removes it).
+// Puts q in the heap with key = its next visit with a due busy timer, or removes it when
+// every timer is lazy (the QP is parked).
 static void heap_set(dcqcn_t *m, uint32_t q) {
   dcqcn_qp_t *s = &m->qp[q];
-  uint64_t d = s->due[kTimAlpha];
-  for (int k = 1; k < kTimCount; k++) {
-    d = s->due[k] < d ? s->due[k] : d;
+  uint64_t d = DCQCN_NEVER;
+  for (int k = 0; k < kTimCount; k++) {
+    if (s->active && !lazy(m, s, k) && s->due[k] < d) {
+      d = s->due[k];
+    }
   }
   uint64_t key = visit_at_or_after(m, q, d);
   if (key == DCQCN_NEVER) {
     heap_remove(m, q);
     return;
+  }
+  if (s->hpos >= 0 && s->hkey == key) {
+    return;  // the common case of an input that moved no deadline
   }
   s->hkey = key;
   if (s->hpos < 0) {
@@ -284,22 +329,6 @@ bool dcqcn_inject_fault(dcqcn_t *m, dcqcn_fault_t f) {
 
 // ------------------------------------------------------------------ the reaction point
 
-static uint16_t alpha_next(const dcqcn_t *m, uint16_t alpha, bool cnp) {
-  // D6.3: Q10, truncating; g <= 1023 so g*alpha < 2^20.
-  uint32_t g = DCQCN_R(m, DCE_TCP_G);
-  uint32_t a = (g * alpha) >> 10;
-  if (cnp) {
-    a += 1024u - g;
-    a = a > DCQCN_ALPHA_MAX ? DCQCN_ALPHA_MAX : a;
-  }
-  return (uint16_t)a;
-}
-
-static bool quiescent(const dcqcn_t *m, const dcqcn_qp_t *s) {
-  return s->active && s->due[kTimInc] == DCQCN_NEVER && !s->cnp_alpha && !s->cnp_dec &&
-         alpha_next(m, s->alpha, false) == s->alpha;
-}
-
 static inline uint8_t sat_stage(uint8_t v) { return v == DCQCN_STAGE_MAX ? v : (uint8_t)(v + 1); }
 
 // Increase event (D6.5). by_timer selects the stage counter incremented afterwards.
@@ -376,6 +405,7 @@ static void visit(dcqcn_t *m, uint32_t q, uint64_t t) {
   if (!s->active) {
     return;
   }
+  catch_up(m, q, t);  // lazy timers due now fire as no-ops
   bool any = false;
   for (int k = 0; k < kTimCount; k++) {
     any = any || s->due[k] <= t;
@@ -403,38 +433,22 @@ static void visit(dcqcn_t *m, uint32_t q, uint64_t t) {
   }
 }
 
-// A parked QP about to be touched by an input in cycle t: deadlines up to date (its visit
-// of cycle t, if any, included: step 2 comes before the inputs), back into the heap.
-static void wake(dcqcn_t *m, uint32_t q, uint64_t t) {
-  dcqcn_qp_t *s = &m->qp[q];
-  if (m->eager || !s->active || s->hpos >= 0) {
-    return;
-  }
-  for (int k = 0; k < kTimCount; k++) {
-    s->due[k] = dcqcn_due_at(m, q, k, t);
-  }
-  heap_set(m, q);
-}
+// q is about to be touched by an input in cycle t: its lazy timers' deadlines up to date
+// (its visit of cycle t, if any, included: the scan, step 2, comes before the inputs).
+static void wake(dcqcn_t *m, uint32_t q, uint64_t t) { catch_up(m, q, t); }
 
 void dcqcn_unpark_all(dcqcn_t *m, uint64_t last) {
   if (m->eager) {
     return;
   }
   for (uint32_t q = 0; q < m->prm.num_qps; q++) {
-    if (m->qp[q].active && m->qp[q].hpos < 0) {
-      wake(m, q, last);
-    }
+    catch_up(m, q, last);
   }
 }
 
-// After q changed in cycle t (non-eager): re-key it, or park it if quiescent.
+// After q changed (non-eager): re-key it by its busy timers, or park it.
 static void settle(dcqcn_t *m, uint32_t q) {
-  if (m->eager) {
-    return;
-  }
-  if (quiescent(m, &m->qp[q])) {
-    heap_remove(m, q);
-  } else {
+  if (!m->eager) {
     heap_set(m, q);
   }
 }
@@ -450,8 +464,10 @@ static void cnp_rx(dcqcn_t *m, uint32_t q, uint64_t t) {
     s->alpha = (uint16_t)DCQCN_R(m, INITIAL_ALPHA_VALUE);
     uint32_t r = DCQCN_R(m, RATE_TO_SET_ON_FIRST_CNP);
     if (r != 0) {
-      s->rc = s->rt = clamp_rate(m, r);
+      s->rc = s->rt = r;
     }
+    s->rc = clamp_rate(m, s->rc);  // saturated to [Rmin, Rmax] in both cases
+    s->rt = clamp_rate(m, s->rt);
     s->cnp_alpha = s->cnp_dec = false;
     s->stage_t = s->stage_bc = 0;
     s->byte_count = 0;

@@ -188,7 +188,7 @@ bool dcqcn_csr_write_apply(dcqcn_t *m, uint16_t addr, uint32_t data, uint64_t t_
     default:
       break;
   }
-  // A parameter: parked QPs were judged quiescent with the old values (D13).
+  // A parameter: lazy timers' past firings used the old periods (D13).
   dcqcn_unpark_all(m, t_next == 0 ? 0 : t_next - 1);
   m->greg[r->offset >> 2] = data;
   return true;

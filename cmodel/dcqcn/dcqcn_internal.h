@@ -65,9 +65,8 @@ bool dcqcn_csr_write_apply(dcqcn_t *m, uint16_t addr, uint32_t data, uint64_t t_
 // Cycle-side helpers used by the CSR code.
 void dcqcn_qp_init(dcqcn_t *m, uint32_t q);
 void dcqcn_clear_counters(dcqcn_t *m);
-// Brings every parked QP's timers up to the end of cycle last (no state but deadlines
-// changes: parked QPs are quiescent) and puts it back in the heap. Called before any
-// parameter changes, since quiescence was judged with the old parameters.
+// Brings every lazy timer's deadline up to the end of cycle `last` (lazy firings change
+// nothing else). Called before a parameter changes, so that past firings use the old period.
 void dcqcn_unpark_all(dcqcn_t *m, uint64_t last);
 // Deadline of timer k of QP q as the RTL holds it after every visit up to cycle `last`.
 uint64_t dcqcn_due_at(const dcqcn_t *m, uint32_t q, int k, uint64_t last);
