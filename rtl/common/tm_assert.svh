@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Assertion macros (modelled on common_cells assertions.svh), ON under Verilator
+// (--assert) and compiled out for synthesis (Yosys defines SYNTHESIS). Property forms are
+// limited to what Verilator 5.006 parses: |->, |=>, $past, $stable, $rose, $fell,
+// $onehot0, $isunknown.
+
+`ifndef TM_ASSERT_SVH
+`define TM_ASSERT_SVH
+
+`ifndef SYNTHESIS
+`define ASSERT(name, prop, clk, rst_n) \
+  name: assert property (@(posedge clk) disable iff (!(rst_n)) (prop)) \
+    else $error("[ASSERT FAILED] %m: %s", `"name`");
+`define ASSERT_NEVER(name, prop, clk, rst_n) \
+  name: assert property (@(posedge clk) disable iff (!(rst_n)) !(prop)) \
+    else $error("[ASSERT FAILED] %m: %s", `"name`");
+`define ASSERT_KNOWN(name, sig, clk, rst_n) \
+  name: assert property (@(posedge clk) disable iff (!(rst_n)) !$isunknown(sig)) \
+    else $error("[ASSERT FAILED] %m: %s", `"name`");
+`define ASSERT_INIT(name, cond) \
+  initial begin : name \
+    if (!(cond)) $fatal(1, "[ASSERT_INIT FAILED] %s", `"name`"); \
+  end
+`define COVER(name, prop, clk, rst_n) \
+  name: cover property (@(posedge clk) disable iff (!(rst_n)) (prop));
+`else
+`define ASSERT(name, prop, clk, rst_n)
+`define ASSERT_NEVER(name, prop, clk, rst_n)
+`define ASSERT_KNOWN(name, sig, clk, rst_n)
+`define ASSERT_INIT(name, cond)
+`define COVER(name, prop, clk, rst_n)
+`endif
+
+`endif  // TM_ASSERT_SVH

@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: Apache-2.0
+#
+# Co-simulation of the xtm RTL against the C model (SystemC testbench in tb/).
+#   make cosim                         the main job: incast, 10^6 cycles, summary
+#   make sim TEST=<t> SEED=<s> [CFG=default|small] [WAVES=1] [CYCLES=n] [PLUSARGS=...]
+#   make wave TEST=<t> SEED=<s>        open that run's FST with sim/waves/xtm.gtkw
+#   make lint                          verilator -Wall on every module and the top
+# Builds go to sim/build/<cfg>/, runs to sim/out/<test>.<seed>/.
+
+VERILATOR ?= verilator
+CFG ?= default
+TEST ?= smoke
+SEED ?= 1
+CYCLES ?=
+WAVES ?=
+PLUSARGS ?=
+
+# configurations: name -> parameters
+CFG_PARAMS_default := -GNumPorts=8 -GNumTcs=8 -GNumDesc=4096
+CFG_DEFS_default   := -DXTM_TB_PORTS=8 -DXTM_TB_TCS=8 -DXTM_TB_DESC=4096 -DXTM_TB_CFG=\\\"default\\\"
+CFG_PARAMS_small   := -GNumPorts=2 -GNumTcs=2 -GNumDesc=64
+CFG_DEFS_small     := -DXTM_TB_PORTS=2 -DXTM_TB_TCS=2 -DXTM_TB_DESC=64 -DXTM_TB_CFG=\\\"small\\\"
+
+VERILATOR_FLAGS := --cc --exe --build -j 2 --top-module xtm_top -Wno-fatal -Wno-lint -Wno-style \
+  --unroll-count 4096 --unroll-stmts 1000000 --x-assign unique --x-initial unique --assert \
+  --trace-fst --trace-structs -O3 --output-split 20000 \
+  -Irtl/common -f rtl/xtm/xtm.f
+
+TB_SRCS := tb/xtm_tb.cpp tb/xtm_tests.cpp
+RTL_SRCS := $(shell cat rtl/xtm/xtm.f 2>/dev/null) rtl/common/tm_assert.svh
+
+sim/build/%/Vxtm_top: $(TB_SRCS) tb/xtm_tests.h $(RTL_SRCS) $(LIBXTM) | $(DEPS_STAMP)
+	@mkdir -p sim/build/$*
+	$(VERILATOR) $(VERILATOR_FLAGS) $(CFG_PARAMS_$*) -Mdir sim/build/$* -o Vxtm_top \
+	  -CFLAGS "-std=c++17 -O2 -I$(CURDIR) $(CFG_DEFS_$*)" \
+	  -LDFLAGS "$(CURDIR)/$(LIBXTM) -lsystemc" \
+	  $(abspath $(TB_SRCS)) > sim/build/$*.log 2>&1 || { tail -40 sim/build/$*.log; exit 1; }
+
+.PHONY: sim cosim wave cosim-build
+cosim-build: sim/build/default/Vxtm_top sim/build/small/Vxtm_top
+
+sim: sim/build/$(CFG)/Vxtm_top
+	sim/build/$(CFG)/Vxtm_top +test=$(TEST) +seed=$(SEED) $(if $(CYCLES),+cycles=$(CYCLES)) \
+	  $(if $(WAVES),+trace) $(PLUSARGS)
+
+cosim: sim/build/default/Vxtm_top
+	sim/build/default/Vxtm_top +test=incast +seed=1 +cycles=1000000
+
+wave:
+	@f=sim/out/$(TEST).$(SEED)/waves.fst; \
+	if [ ! -f $$f ]; then echo "no $$f: run make sim TEST=$(TEST) SEED=$(SEED) WAVES=1 first"; exit 1; fi; \
+	echo "gtkwave $$f sim/waves/xtm.gtkw"; gtkwave $$f sim/waves/xtm.gtkw
+
+TEST_DEPS += sim/build/default/Vxtm_top sim/build/small/Vxtm_top

@@ -1,0 +1,513 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// xtm lockstep co-simulation (SystemC): the Verilated RTL (instance `dut`) and the C model
+// get the same inputs every cycle; every output is compared every cycle and internal state
+// (VOQ occupancy, HBM residency, deficits, PFC state, pause timers, pool, LFSR) every
+// +state_every cycles. The first mismatch prints
+//   FAILURE: co-sim mismatch at cycle <n>: <field> expected 0x.. dut 0x.. (<voq/port>)
+// and the last 16 transactions of both sides, then exits non-zero (+max_errors=N goes on).
+//
+// The DUT is driven directly from the SystemC thread (no sc_signal per port): the
+// Verilated model is a plain C++ object evaluated twice per cycle.
+//
+// Plusargs: +test=<name> +seed=<n> +cycles=<n> +trace (FST) +trace_start=<cycle>
+//           +state_every=<n> +max_errors=<n> +out=<dir> +quiet
+// Tests: see tb/xtm_tests.h (xtm_tb --list).
+
+#include <systemc.h>
+#include <verilated.h>
+#include <verilated_fst_c.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <string>
+#include <chrono>
+
+#include "Vxtm_top.h"
+#include "Vxtm_top___024root.h"
+#include "tb/xtm_tests.h"
+
+extern "C" {
+#include "cmodel/xtm/xtm.h"
+#include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
+}
+
+// ------------------------------------------------------------------ bit access helpers
+// Verilator stores ports of up to 64 bits as integers and wider ones as VlWide arrays.
+template <class T>
+static uint64_t getb(const T &p, int lsb, int w) {
+  return (static_cast<uint64_t>(p) >> lsb) & (w >= 64 ? ~0ull : ((1ull << w) - 1));
+}
+template <std::size_t N>
+static uint64_t getb(const VlWide<N> &p, int lsb, int w) {
+  uint64_t v = 0;
+  for (int i = 0; i < w; i++) {
+    int b = lsb + i;
+    v |= static_cast<uint64_t>((p[b / 32] >> (b % 32)) & 1u) << i;
+  }
+  return v;
+}
+template <class T>
+static void setb(T &p, int lsb, int w, uint64_t v) {
+  uint64_t m = (w >= 64 ? ~0ull : ((1ull << w) - 1)) << lsb;
+  p = static_cast<T>((static_cast<uint64_t>(p) & ~m) | ((v << lsb) & m));
+}
+template <std::size_t N>
+static void setb(VlWide<N> &p, int lsb, int w, uint64_t v) {
+  for (int i = 0; i < w; i++) {
+    int b = lsb + i;
+    uint32_t bit = 1u << (b % 32);
+    if ((v >> i) & 1u) {
+      p[b / 32] |= bit;
+    } else {
+      p[b / 32] &= ~bit;
+    }
+  }
+}
+
+// deq_rec_t layout (rtl/xtm/xtm_pkg.sv), MSB first: pkt_id voq in_port len dscp ecn
+// marked hbm sojourn = 103 bits per port.
+static const int kRecBits = 103;
+
+// ------------------------------------------------------------------ transaction history
+struct Txn {
+  uint64_t cycle;
+  std::string text;
+};
+
+static void push_hist(std::deque<Txn> &h, uint64_t c, const std::string &s) {
+  h.push_back({c, s});
+  if (h.size() > 16) {
+    h.pop_front();
+  }
+}
+
+static std::string fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static std::string fmt(const char *f, ...) {
+  char b[512];
+  va_list ap;
+  va_start(ap, f);
+  vsnprintf(b, sizeof(b), f, ap);
+  va_end(ap);
+  return b;
+}
+
+// ------------------------------------------------------------------ the testbench
+SC_MODULE(XtmTb) {
+  sc_in<bool> clk;
+
+  Vxtm_top *dut = nullptr;
+  VerilatedFstC *tfp = nullptr;
+  xtm_t *model = nullptr;
+  XtmTest *test = nullptr;
+  TbOptions opt;
+  uint32_t nports = 0, ntcs = 0;
+
+  uint64_t cycle = 0;
+  uint64_t errors = 0;
+  uint64_t first_err_cycle = 0;
+  bool done = false;
+  int exit_code = 0;
+  std::deque<Txn> hist_dut, hist_model;
+  // statistics for the summary
+  uint64_t packets_in = 0, packets_out = 0, ecn_marks = 0, pfc_frames = 0, flushes = 0;
+  uint64_t drops[16] = {0};
+  std::chrono::steady_clock::time_point t0;
+  FILE *trace_dut = nullptr, *trace_model = nullptr;
+
+  // APB state: a CSR op is a setup cycle then an access cycle
+  bool apb_pending = false;
+  CsrOp apb_op{};
+  int apb_phase = 0;  // 0 idle, 1 setup done -> access next
+
+  SC_CTOR(XtmTb) {
+    SC_THREAD(run);
+    sensitive << clk.pos();
+  }
+
+  void mismatch(const char *field, uint64_t exp, uint64_t act, const std::string &where) {
+    errors++;
+    if (errors == 1) {
+      first_err_cycle = cycle;
+    }
+    printf("FAILURE: co-sim mismatch at cycle %" PRIu64 ": %s expected 0x%" PRIx64
+           " dut 0x%" PRIx64 " (%s)\n",
+           cycle, field, exp, act, where.c_str());
+    if (errors == 1) {
+      printf("last transactions, model:\n");
+      for (auto &t : hist_model) {
+        printf("  %" PRIu64 "\t%s\n", t.cycle, t.text.c_str());
+      }
+      printf("last transactions, dut:\n");
+      for (auto &t : hist_dut) {
+        printf("  %" PRIu64 "\t%s\n", t.cycle, t.text.c_str());
+      }
+    }
+    if (errors >= opt.max_errors) {
+      done = true;
+    }
+  }
+
+  void log_txn(FILE *f, std::deque<Txn> &h, const std::string &s) {
+    push_hist(h, cycle, s);
+    if (f != nullptr) {
+      fprintf(f, "%" PRIu64 "\t%s\n", cycle, s.c_str());
+    }
+  }
+
+  void drive(const xtm_in_t &in, bool psel, bool penable) {
+    dut->enq_valid_i = in.enq.valid;
+    dut->enq_pkt_id_i = in.enq.pkt_id;
+    dut->enq_in_port_i = in.enq.in_port & 0x3F;
+    dut->enq_eg_port_i = in.enq.eg_port & 0x3F;
+    dut->enq_dscp_i = in.enq.dscp & 0x3F;
+    dut->enq_ecn_i = in.enq.ecn & 3;
+    dut->enq_len_i = in.enq.len & 0x3FFF;
+    dut->tx_ready_i = 0;
+    dut->pfc_rx_valid_i = 0;
+    for (uint32_t p = 0; p < nports; p++) {
+      setb(dut->tx_ready_i, p, 1, (in.tx_ready >> p) & 1u);
+      setb(dut->pfc_rx_valid_i, p, 1, (in.pfc_rx_valid >> p) & 1u);
+      setb(dut->pfc_rx_vec_i, 8 * p, 8, in.pfc_rx[p].vec);
+      for (int i = 0; i < 8; i++) {
+        setb(dut->pfc_rx_quanta_i, 16 * (8 * p + i), 16, in.pfc_rx[p].quanta[i]);
+      }
+    }
+    dut->psel_i = psel;
+    dut->penable_i = penable;
+    dut->pwrite_i = apb_op.write;
+    dut->paddr_i = apb_op.addr;
+    dut->pwdata_i = apb_op.wdata;
+  }
+
+  void compare(const xtm_out_t &o, bool csr_access) {
+    // admission result
+    std::string w = fmt("pkt %08x", o.enq_res.pkt_id);
+    if (dut->enq_res_valid_o != o.enq_res.valid) {
+      mismatch("enq_res.valid", o.enq_res.valid, dut->enq_res_valid_o, w);
+    }
+    if (o.enq_res.valid) {
+      w = fmt("pkt %08x voq %u", o.enq_res.pkt_id, o.enq_res.voq);
+      if (dut->enq_res_voq_o != o.enq_res.voq) mismatch("enq_res.voq", o.enq_res.voq, dut->enq_res_voq_o, w);
+      if (dut->enq_res_reason_o != o.enq_res.reason)
+        mismatch("enq_res.reason", o.enq_res.reason, dut->enq_res_reason_o, w);
+      if (dut->enq_res_marked_o != o.enq_res.marked)
+        mismatch("enq_res.marked", o.enq_res.marked, dut->enq_res_marked_o, w);
+      if (dut->enq_res_hdrm_o != o.enq_res.hdrm)
+        mismatch("enq_res.hdrm", o.enq_res.hdrm, dut->enq_res_hdrm_o, w);
+      if (dut->enq_res_hbm_o != o.enq_res.hbm)
+        mismatch("enq_res.hbm", o.enq_res.hbm, dut->enq_res_hbm_o, w);
+      std::string s = fmt("ENQ\t%08x\t%u\t%u\t%d%d%d", o.enq_res.pkt_id, o.enq_res.voq,
+                          o.enq_res.reason, o.enq_res.marked, o.enq_res.hdrm, o.enq_res.hbm);
+      log_txn(trace_model, hist_model, s);
+      log_txn(trace_dut, hist_dut,
+              fmt("ENQ\t%08x\t%u\t%u\t%d%d%d", dut->enq_res_pkt_id_o, dut->enq_res_voq_o,
+                  dut->enq_res_reason_o, dut->enq_res_marked_o, dut->enq_res_hdrm_o,
+                  dut->enq_res_hbm_o));
+      packets_in++;
+      drops[o.enq_res.reason & 15]++;
+      ecn_marks += o.enq_res.marked;
+    }
+    if (dut->flush_valid_o != o.flush.valid) mismatch("flush.valid", o.flush.valid, dut->flush_valid_o, "");
+    if (o.flush.valid) {
+      w = fmt("voq %u", o.flush.voq);
+      if (dut->flush_pkt_id_o != o.flush.pkt_id) mismatch("flush.pkt_id", o.flush.pkt_id, dut->flush_pkt_id_o, w);
+      if (dut->flush_voq_o != o.flush.voq) mismatch("flush.voq", o.flush.voq, dut->flush_voq_o, w);
+      log_txn(trace_model, hist_model, fmt("FLUSH\t%08x\t%u", o.flush.pkt_id, o.flush.voq));
+      log_txn(trace_dut, hist_dut, fmt("FLUSH\t%08x\t%u", dut->flush_pkt_id_o, dut->flush_voq_o));
+      flushes++;
+    }
+    for (uint32_t p = 0; p < nports; p++) {
+      bool mv = (o.deq_valid >> p) & 1u;
+      bool dv = getb(dut->deq_valid_o, p, 1);
+      w = fmt("port %u", p);
+      if (mv != dv) mismatch("deq.valid", mv, dv, w);
+      if (mv) {
+        const xtm_deq_out_t &d = o.deq[p];
+        int b = p * kRecBits;
+        w = fmt("port %u voq %u pkt %08x", p, d.voq, d.pkt_id);
+        struct { const char *n; uint64_t e; int lsb, wd; } f[] = {
+            {"deq.pkt_id", d.pkt_id, 71, 32}, {"deq.voq", d.voq, 62, 9},
+            {"deq.in_port", d.in_port, 56, 6}, {"deq.len", d.len, 42, 14},
+            {"deq.dscp", d.dscp, 36, 6},       {"deq.ecn", d.ecn, 34, 2},
+            {"deq.marked", d.marked, 33, 1},   {"deq.hbm", d.hbm, 32, 1},
+            {"deq.sojourn", d.sojourn, 0, 32}};
+        for (auto &x : f) {
+          uint64_t a = getb(dut->deq_o, b + x.lsb, x.wd);
+          if (a != x.e) mismatch(x.n, x.e, a, w);
+        }
+        log_txn(trace_model, hist_model,
+                fmt("DEQ\t%u\t%08x\t%u\t%u\t%u\t%u", p, d.pkt_id, d.voq, d.len, d.ecn, d.sojourn));
+        log_txn(trace_dut, hist_dut,
+                fmt("DEQ\t%u\t%08x\t%u\t%u\t%u\t%u", p, (uint32_t)getb(dut->deq_o, b + 71, 32),
+                    (uint32_t)getb(dut->deq_o, b + 62, 9), (uint32_t)getb(dut->deq_o, b + 42, 14),
+                    (uint32_t)getb(dut->deq_o, b + 34, 2), (uint32_t)getb(dut->deq_o, b, 32)));
+        packets_out++;
+        ecn_marks += (d.marked && d.ecn == 3 && !o.enq_res.marked) ? 0 : 0;
+      }
+      bool mp = (o.pfc_tx_valid >> p) & 1u;
+      bool dp = getb(dut->pfc_tx_valid_o, p, 1);
+      if (mp != dp) mismatch("pfc_tx.valid", mp, dp, w);
+      if (mp) {
+        uint64_t dvec = getb(dut->pfc_tx_vec_o, 8 * p, 8);
+        if (dvec != o.pfc_tx[p].vec) mismatch("pfc_tx.vec", o.pfc_tx[p].vec, dvec, w);
+        for (int i = 0; i < 8; i++) {
+          uint64_t dq = getb(dut->pfc_tx_quanta_o, 16 * (8 * p + i), 16);
+          if (dq != o.pfc_tx[p].quanta[i]) mismatch("pfc_tx.quanta", o.pfc_tx[p].quanta[i], dq, fmt("port %u prio %d", p, i));
+        }
+        log_txn(trace_model, hist_model, fmt("PFC\t%u\t%02x", p, o.pfc_tx[p].vec));
+        log_txn(trace_dut, hist_dut, fmt("PFC\t%u\t%02x", p, (unsigned)dvec));
+        pfc_frames++;
+      }
+    }
+    if (csr_access) {
+      if (!apb_op.write && dut->prdata_o != o.csr_rsp.rdata)
+        mismatch("csr.rdata", o.csr_rsp.rdata, dut->prdata_o, fmt("addr 0x%04x", apb_op.addr));
+      if (dut->pslverr_o != o.csr_rsp.err)
+        mismatch("csr.err", o.csr_rsp.err, dut->pslverr_o, fmt("addr 0x%04x", apb_op.addr));
+      log_txn(trace_model, hist_model, fmt("CSR\t%c\t%04x\t%08x\t%d", apb_op.write ? 'W' : 'R',
+                                           apb_op.addr, apb_op.write ? apb_op.wdata : o.csr_rsp.rdata, o.csr_rsp.err));
+      log_txn(trace_dut, hist_dut, fmt("CSR\t%c\t%04x\t%08x\t%d", apb_op.write ? 'W' : 'R', apb_op.addr,
+                                       apb_op.write ? apb_op.wdata : dut->prdata_o, dut->pslverr_o));
+    }
+  }
+
+  // Internal state (spec 12 quantities) after the clock edge.
+  void compare_state() {
+    auto *r = dut->rootp;
+    uint32_t nv = nports * ntcs;
+    for (uint32_t v = 0; v < nv; v++) {
+      xtm_voq_state_t s;
+      xtm_voq_state(model, v, &s);
+      std::string w = fmt("voq %u", v);
+      if (r->xtm_top__DOT__u_core__DOT__q_occ_q[v] != s.occ_cells) mismatch("state.voq.occ_cells", s.occ_cells, r->xtm_top__DOT__u_core__DOT__q_occ_q[v], w);
+      if (r->xtm_top__DOT__u_core__DOT__q_pkts_q[v] != s.occ_pkts) mismatch("state.voq.occ_pkts", s.occ_pkts, r->xtm_top__DOT__u_core__DOT__q_pkts_q[v], w);
+      if (r->xtm_top__DOT__u_core__DOT__q_hbmc_q[v] != s.hbm_cells) mismatch("state.voq.hbm_cells", s.hbm_cells, r->xtm_top__DOT__u_core__DOT__q_hbmc_q[v], w);
+      if (r->xtm_top__DOT__u_core__DOT__q_hbm_mode_q[v] != s.hbm_mode) mismatch("state.voq.hbm_mode", s.hbm_mode, r->xtm_top__DOT__u_core__DOT__q_hbm_mode_q[v], w);
+      if (r->xtm_top__DOT__u_core__DOT__q_wd_st_q[v] != s.wd_stalled) mismatch("state.voq.wd_stalled", s.wd_stalled, r->xtm_top__DOT__u_core__DOT__q_wd_st_q[v], w);
+      int32_t dd = static_cast<int32_t>(r->xtm_top__DOT__u_core__DOT__q_def_q[v] << 8) >> 8;
+      if (dd != s.deficit) mismatch("state.voq.deficit", (uint32_t)s.deficit, (uint32_t)dd, w);
+    }
+    for (uint32_t g = 0; g < nports * 8; g++) {
+      xtm_pg_state_t s;
+      xtm_pg_state(model, g / 8, g % 8, &s);
+      std::string w = fmt("port %u prio %u", g / 8, g % 8);
+      if (r->xtm_top__DOT__u_core__DOT__g_cells_q[g] != s.pg_cells) mismatch("state.pg.cells", s.pg_cells, r->xtm_top__DOT__u_core__DOT__g_cells_q[g], w);
+      if (r->xtm_top__DOT__u_core__DOT__g_hused_q[g] != s.hdrm_used) mismatch("state.pg.hdrm_used", s.hdrm_used, r->xtm_top__DOT__u_core__DOT__g_hused_q[g], w);
+      if (r->xtm_top__DOT__u_core__DOT__g_xoff_st_q[g] != s.xoff) mismatch("state.pg.xoff", s.xoff, r->xtm_top__DOT__u_core__DOT__g_xoff_st_q[g], w);
+      uint64_t pe = r->xtm_top__DOT__u_core__DOT__g_pause_end_q[g];
+      uint64_t now = cycle + 1;
+      uint64_t rem = pe > now ? pe - now : 0;
+      if (rem != s.pause_remain) mismatch("state.pg.pause_remain", s.pause_remain, rem, w);
+    }
+    xtm_global_state_t gs;
+    xtm_global_state(model, &gs);
+    if (r->xtm_top__DOT__u_core__DOT__pool_used_q != gs.pool_used) mismatch("state.pool_used", gs.pool_used, r->xtm_top__DOT__u_core__DOT__pool_used_q, "");
+    if (r->xtm_top__DOT__u_core__DOT__ocb_used_q != gs.ocb_used) mismatch("state.ocb_used", gs.ocb_used, r->xtm_top__DOT__u_core__DOT__ocb_used_q, "");
+    if (r->xtm_top__DOT__u_core__DOT__hbm_used_q != gs.hbm_used) mismatch("state.hbm_used", gs.hbm_used, r->xtm_top__DOT__u_core__DOT__hbm_used_q, "");
+    if (r->xtm_top__DOT__u_core__DOT__desc_free_q != gs.desc_free) mismatch("state.desc_free", gs.desc_free, r->xtm_top__DOT__u_core__DOT__desc_free_q, "");
+    if (r->xtm_top__DOT__u_core__DOT__lfsr_q != gs.lfsr) mismatch("state.lfsr", gs.lfsr, r->xtm_top__DOT__u_core__DOT__lfsr_q, "");
+  }
+
+  void run() {
+    xtm_in_t in;
+    xtm_out_t out;
+    t0 = std::chrono::steady_clock::now();
+    // reset: two cycles with rst_ni low; the model is created in its reset state
+    dut->clk_i = 0;
+    dut->rst_ni = 1;
+    dut->eval();
+    dut->rst_ni = 0;  // asynchronous, active low: the falling edge resets
+    dut->eval();
+    for (int i = 0; i < 2; i++) {
+      dut->clk_i = 1;
+      dut->eval();
+      dut->clk_i = 0;
+      dut->eval();
+    }
+    dut->rst_ni = 1;
+    dut->eval();
+    while (!done && cycle < opt.cycles) {
+      wait();  // posedge of the SystemC clock: one spec cycle
+      memset(&in, 0, sizeof(in));
+      in.tx_ready = UINT64_MAX;
+      test->stimulus(cycle, in);
+      // APB: start a queued CSR op with a setup cycle, access in the next
+      bool psel = false, penable = false, access = false;
+      if (apb_phase == 1) {
+        psel = penable = access = true;
+        apb_phase = 0;
+      } else if (test->next_csr(cycle, apb_op)) {
+        psel = true;
+        apb_phase = 1;
+      }
+      if (access) {
+        in.csr = (xtm_csr_req_t){true, apb_op.write, apb_op.addr, apb_op.wdata};
+      }
+      drive(in, psel, penable);
+      dut->clk_i = 0;
+      dut->eval();
+      if (tfp != nullptr && cycle >= opt.trace_start) {
+        tfp->dump(2 * cycle);
+      }
+      xtm_step(model, &in, &out);
+      compare(out, access);
+      if (access && !apb_op.write) {
+        test->csr_result(cycle, apb_op, out.csr_rsp.rdata);
+      }
+      test->observe(cycle, out);
+      dut->clk_i = 1;
+      dut->eval();
+      if (tfp != nullptr && cycle >= opt.trace_start) {
+        tfp->dump(2 * cycle + 1);
+      }
+      if (opt.state_every != 0 && (cycle % opt.state_every) == 0) {
+        compare_state();
+      }
+      if (errors == 0 && (cycle & 0xFFFF) == 0) {
+        char why[256];
+        if (!xtm_check_invariants(model, why, sizeof(why))) {
+          printf("FAILURE: model invariant broken at cycle %" PRIu64 ": %s\n", cycle, why);
+          errors++;
+          done = true;
+        }
+      }
+      cycle++;
+    }
+    sc_stop();
+  }
+};
+
+// ------------------------------------------------------------------ main
+static bool plusarg(int argc, char **argv, const char *name, std::string *val) {
+  size_t n = strlen(name);
+  for (int i = 1; i < argc; i++) {
+    if (argv[i][0] == '+' && strncmp(argv[i] + 1, name, n) == 0) {
+      const char *rest = argv[i] + 1 + n;
+      if (*rest == '=') {
+        if (val != nullptr) *val = rest + 1;
+        return true;
+      }
+      if (*rest == '\0') {
+        if (val != nullptr) *val = "";
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+int sc_main(int argc, char **argv) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  TbOptions opt;
+  std::string v;
+  if (plusarg(argc, argv, "list", nullptr)) {
+    xtm_list_tests();
+    return 0;
+  }
+  if (plusarg(argc, argv, "test", &v)) opt.test = v;
+  if (plusarg(argc, argv, "seed", &v)) opt.seed = strtoull(v.c_str(), nullptr, 0);
+  if (plusarg(argc, argv, "cycles", &v)) opt.cycles = strtoull(v.c_str(), nullptr, 0);
+  if (plusarg(argc, argv, "trace", nullptr)) opt.trace = true;
+  if (plusarg(argc, argv, "trace_start", &v)) opt.trace_start = strtoull(v.c_str(), nullptr, 0);
+  if (plusarg(argc, argv, "state_every", &v)) opt.state_every = strtoull(v.c_str(), nullptr, 0);
+  if (plusarg(argc, argv, "max_errors", &v)) opt.max_errors = strtoull(v.c_str(), nullptr, 0);
+  if (plusarg(argc, argv, "out", &v)) opt.out = v;
+  opt.quiet = plusarg(argc, argv, "quiet", nullptr);
+  printf("seed: %" PRIu64 "\n", opt.seed);
+  printf("reproduce: make sim TEST=%s SEED=%" PRIu64 " CFG=%s\n", opt.test.c_str(), opt.seed,
+         XTM_TB_CFG);
+
+  Verilated::commandArgs(argc, argv);
+  auto *ctx = new VerilatedContext;
+  ctx->commandArgs(argc, argv);
+  ctx->randReset(2);
+  Vxtm_top *dut = new Vxtm_top{ctx, "dut"};
+
+  // the C model with the DUT's parameters, checked against the DUT's HW_PARAMS (STYLE 35)
+  xtm_params_t prm;
+  xtm_params_default(&prm);
+  prm.num_ports = XTM_TB_PORTS;
+  prm.num_tcs = XTM_TB_TCS;
+  prm.num_desc = XTM_TB_DESC;
+  xtm_t *model = nullptr;
+  if (xtm_create(&prm, &model) != kXtmOk) {
+    printf("FAILURE: cannot create the C model\nTEST FAILED CHECKS\n");
+    return 2;
+  }
+  XtmTest *test = xtm_make_test(opt.test, opt.seed, prm);
+  if (test == nullptr) {
+    printf("unknown test '%s'; +list shows the tests\nTEST FAILED CHECKS\n", opt.test.c_str());
+    return 2;
+  }
+  if (opt.cycles == 0) opt.cycles = test->default_cycles();
+
+  sc_clock clk("clk", 1, SC_NS);
+  XtmTb tb("tb");
+  tb.clk(clk);
+  tb.dut = dut;
+  tb.model = model;
+  tb.test = test;
+  tb.opt = opt;
+  tb.nports = prm.num_ports;
+  tb.ntcs = prm.num_tcs;
+  std::string dir = opt.out.empty() ? fmt("sim/out/%s.%" PRIu64, opt.test.c_str(), opt.seed) : opt.out;
+  std::string mk = "mkdir -p " + dir;
+  if (system(mk.c_str()) != 0) {
+    printf("cannot create %s\n", dir.c_str());
+  }
+  tb.trace_dut = fopen((dir + "/trace_dut.tsv").c_str(), "w");
+  tb.trace_model = fopen((dir + "/trace_model.tsv").c_str(), "w");
+  if (tb.trace_dut) fprintf(tb.trace_dut, "cycle\tkind\tfields\n");
+  if (tb.trace_model) fprintf(tb.trace_model, "cycle\tkind\tfields\n");
+
+  sc_start(SC_ZERO_TIME);
+  if (opt.trace) {
+    ctx->traceEverOn(true);
+    tb.tfp = new VerilatedFstC;
+    dut->trace(tb.tfp, 99);
+    tb.tfp->open((dir + "/waves.fst").c_str());
+  }
+  sc_start();
+
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - tb.t0).count();
+  if (tb.tfp != nullptr) {
+    tb.tfp->close();
+  }
+  bool test_ok = test->final_check(model);
+  printf("---- summary (%s, %s)\n", opt.test.c_str(), XTM_TB_CFG);
+  printf("test: %s\nseed: %" PRIu64 "\ncycles: %" PRIu64 "\n", opt.test.c_str(), opt.seed, tb.cycle);
+  printf("packets_in: %" PRIu64 "\npackets_out: %" PRIu64 "\n", tb.packets_in, tb.packets_out);
+  const char *rn[] = {"accepted", "tail", "pool", "profile", "headroom", "buf_full", "qdisabled", "wd",
+                      "len_zero", "len_max", "bad_port", "bad_tc", "not_ready"};
+  for (int r = 1; r <= 12; r++) {
+    printf("drops_%s: %" PRIu64 "\n", rn[r], tb.drops[r]);
+  }
+  printf("flushed: %" PRIu64 "\n", tb.flushes);
+  uint64_t marks = 0;
+  for (uint32_t vq = 0; vq < prm.num_ports * prm.num_tcs; vq++) {
+    marks += xtm_voq_counter(model, vq, kXtmVcntMarkTail) + xtm_voq_counter(model, vq, kXtmVcntMarkHead) +
+             xtm_voq_counter(model, vq, kXtmVcntMarkLat);
+  }
+  printf("ecn_marks: %" PRIu64 "\npfc_frames: %" PRIu64 "\n", marks, tb.pfc_frames);
+  printf("mismatches: %" PRIu64 "\n", tb.errors);
+  printf("cycles_per_s: %.0f\n", secs > 0 ? tb.cycle / secs : 0.0);
+  printf("traces: %s/trace_model.tsv %s/trace_dut.tsv\n", dir.c_str(), dir.c_str());
+  if (opt.trace) {
+    printf("waves: %s/waves.fst\ngtkwave: gtkwave %s/waves.fst sim/waves/xtm.gtkw\n", dir.c_str(), dir.c_str());
+  } else {
+    printf("waves: rerun with WAVES=1 (make sim TEST=%s SEED=%" PRIu64 " WAVES=1)\n", opt.test.c_str(), opt.seed);
+  }
+  bool ok = tb.errors == 0 && test_ok;
+  printf("%s\n", ok ? "TEST PASSED CHECKS" : "TEST FAILED CHECKS");
+  if (tb.trace_dut) fclose(tb.trace_dut);
+  if (tb.trace_model) fclose(tb.trace_model);
+  dut->final();
+  delete dut;
+  delete test;
+  xtm_destroy(model);
+  return ok ? 0 : 1;
+}

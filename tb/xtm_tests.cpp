@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The xtm co-simulation test list (docs/cosim.md describes each one). Directed tests aim
+// at one feature each; `random` draws a legal configuration and traffic from its seed;
+// `incast` is the default job of `make cosim`.
+
+#include "tb/xtm_tests.h"
+
+#include <cstring>
+#include <functional>
+#include <map>
+
+namespace {
+
+// ------------------------------------------------------------------ smoke
+class Smoke : public XtmTest {
+ public:
+  using XtmTest::XtmTest;
+  void setup() {
+    line_rate_shapers();
+    uint32_t P = prm_.num_ports;
+    add_flow(0, 1 % P, 0, 0, 64, 1500, 2.0, 100, 15000);
+    add_flow(1 % P, 0, 8, 2, 64, 9000, 3.0, 200, 15000);
+    add_flow(0, 0, 0, 1, 64, 256, 1.0, 300, 15000);
+  }
+};
+
+// ------------------------------------------------------------------ ECN marking points
+// One congested queue, profile points at Kmin/Kmax; the occupancy sweeps through both.
+class Marking : public XtmTest {
+ public:
+  Marking(const std::string &n, uint64_t s, const xtm_params_t &p, uint32_t mp, bool interp)
+      : XtmTest(n, s, p), mp_(mp), interp_(interp) {}
+  uint64_t default_cycles() const override { return 200000; }
+  void setup() {
+    line_rate_shapers();
+    uint32_t eg = 1 % prm_.num_ports, v = eg * prm_.num_tcs;
+    profile(2, interp_, {{19661, 655}, {39322, 65536}});  // Kmin 30 % -> 1 %, Kmax 60 % -> 100 %
+    voq_wr(v, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, true, false, mp_, 2));
+    voq_wr(v, XTM_Q_LIMIT_CELLS_REG_OFFSET, 400);
+    voq_wr(v, XTM_Q_LAT_THRESH_REG_OFFSET, 2000);
+    // 2x overload for a while, then 0.5x to drain, repeated: the queue crosses Kmin/Kmax
+    for (uint64_t s = 1000; s < 200000; s += 40000) {
+      add_flow(0, eg, 0, (s / 40000) % 2 ? 1 : 2, 1000, 1500, 12.5, s, s + 20000);
+      add_flow(0 % prm_.num_ports, eg, 0, 2, 1000, 1500, 12.5, s, s + 15000);
+      add_flow(0, eg, 0, 0, 200, 300, 2.0, s + 20000, s + 40000);
+    }
+  }
+
+ private:
+  uint32_t mp_;
+  bool interp_;
+};
+
+// ------------------------------------------------------------------ PFC generation
+// Four ingress ports into one egress: XOFF/XON hysteresis, headroom, refresh; senders obey
+// the pause after a cable delay (some with a late reaction to use the headroom).
+class PfcGen : public XtmTest {
+ public:
+  using XtmTest::XtmTest;
+  uint64_t default_cycles() const override { return 300000; }
+  void setup() {
+    line_rate_shapers();
+    uint32_t P = prm_.num_ports, eg = P - 1;
+    for (uint32_t p = 0; p < P; p++) {
+      pg_wr(p, 3, XTM_G_XOFF_CELLS_REG_OFFSET, 200);
+      pg_wr(p, 3, XTM_G_XON_CELLS_REG_OFFSET, 150);
+      pg_wr(p, 3, XTM_G_HDRM_CELLS_REG_OFFSET, 60);
+      pg_wr(p, 3, XTM_G_CFG_REG_OFFSET, p == 1 ? (1u | 2u | 3u << 4) : 1u);  // port 1 dynamic
+      port_wr(p, XTM_P_PFC_QUANTA_REG_OFFSET, 2000);
+      port_wr(p, XTM_P_PFC_REFRESH_REG_OFFSET, 4000);
+    }
+    wr(XTM_POOL_CELLS_REG_OFFSET, 6000);
+    uint32_t T = prm_.num_tcs;
+    uint32_t tc = T > 3 ? 3 : T - 1;
+    uint8_t dscp = uint8_t(tc * 8);
+    wr(XTM_TC_PG_MAP_REG_OFFSET, 0x33333333);
+    voq_wr(eg * T + tc, XTM_Q_CFG_REG_OFFSET, qcfg(false, true, true, false, 1, 0));
+    voq_wr(eg * T + tc, XTM_Q_LIMIT_CELLS_REG_OFFSET, 5000);
+    for (uint32_t p = 0; p + 1 < P && p < 4; p++) {
+      add_flow(uint8_t(p), uint8_t(eg), dscp, 2, 1024, 4096, 12.5, 500 + 37 * p, 250000, true, 3);
+    }
+    if (P == 2) {
+      add_flow(0, 1, dscp, 2, 1024, 4096, 12.5, 600, 250000, true, 3);
+    }
+    cable_ = 300 + rnd(3000);
+  }
+};
+
+// ------------------------------------------------------------------ PFC reception
+class PauseRx : public XtmTest {
+ public:
+  using XtmTest::XtmTest;
+  uint64_t default_cycles() const override { return 100000; }
+  void setup() {
+    line_rate_shapers();
+    uint32_t P = prm_.num_ports, T = prm_.num_tcs;
+    for (uint32_t q = 0; q < T; q++) {
+      voq_wr(0 * T + q, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, false, false, 0, 0, q % 2 == 0, q % 8));
+    }
+    port_wr(0, XTM_P_PAUSE_QUANTUM_REG_OFFSET, 0x00051EB8);
+    for (uint32_t q = 0; q < T; q++) {
+      add_flow(uint8_t(1 % P), 0, uint8_t(8 * q), 0, 64, 2000, 3.0, 100, 90000);
+    }
+    for (uint64_t c = 2000; c < 90000; c += 500 + rnd(3000)) {
+      pfc_events_.push_back({c, 0, uint8_t(rnd(256)), uint16_t(rnd(4) == 0 ? 0 : rnd(2000))});
+    }
+  }
+};
+
+// ------------------------------------------------------------------ HBM eviction/return
+class Hbm : public XtmTest {
+ public:
+  using XtmTest::XtmTest;
+  uint64_t default_cycles() const override { return 200000; }
+  void setup() {
+    line_rate_shapers();
+    uint32_t P = prm_.num_ports, T = prm_.num_tcs;
+    wr(XTM_HBM_EVICT_CELLS_REG_OFFSET, 40);
+    wr(XTM_HBM_RETURN_CELLS_REG_OFFSET, 10);
+    wr(XTM_HBM_WR_RATE_REG_OFFSET, 0x4000);  // 0.25 cells/cycle: bandwidth-limited
+    wr(XTM_HBM_WR_BURST_REG_OFFSET, 20);
+    wr(XTM_HBM_RD_RATE_REG_OFFSET, 0x8000);
+    wr(XTM_HBM_RD_BURST_REG_OFFSET, 20);
+    wr(XTM_HBM_RD_LAT_REG_OFFSET, 300);
+    for (uint32_t q = 0; q < T; q++) {
+      voq_wr(0 * T + q, XTM_Q_LIMIT_CELLS_REG_OFFSET, 2000);
+      voq_wr(0 * T + q, XTM_Q_TARGET_RATE_REG_OFFSET, q == 0 ? 0xFFFFFF : 0x0C8000);  // q0 OCB-only
+    }
+    for (uint64_t s = 1000; s < 180000; s += 30000) {
+      add_flow(uint8_t(1 % P), 0, 0, 0, 256, 4096, 10.0, s, s + 15000);
+      add_flow(uint8_t(1 % P), 0, T > 1 ? 8 : 0, 0, 256, 4096, 10.0, s + 100, s + 15000);
+    }
+  }
+};
+
+// ------------------------------------------------------------------ DWRR and strict
+class Dwrr : public XtmTest {
+ public:
+  using XtmTest::XtmTest;
+  uint64_t default_cycles() const override { return 200000; }
+  void setup() {
+    line_rate_shapers();
+    uint32_t P = prm_.num_ports, T = prm_.num_tcs;
+    for (uint32_t q = 0; q < T; q++) {
+      voq_wr(q, XTM_Q_QUANTUM_REG_OFFSET, q == 1 ? 300 : 1000 * (q + 1));  // q1 below a packet
+      voq_wr(q, XTM_Q_CFG_REG_OFFSET, qcfg(q == T - 1 && T > 2, false, false, false, 0, 0));
+      add_flow(uint8_t(1 % P), 0, uint8_t(8 * q), 0, 64, 1500, 4.0, 100 + q, 190000);
+    }
+  }
+};
+
+// ------------------------------------------------------------------ shapers
+class Shapers : public XtmTest {
+ public:
+  using XtmTest::XtmTest;
+  uint64_t default_cycles() const override { return 200000; }
+  void setup() {
+    uint32_t P = prm_.num_ports, T = prm_.num_tcs;
+    port_wr(0, XTM_P_SHAPER_RATE_REG_OFFSET, 0x060000);  // 6 B/cycle
+    port_wr(0, XTM_P_SHAPER_BURST_REG_OFFSET, 3000);
+    port_wr(0, XTM_P_SHAPER_CFG_REG_OFFSET, 1u | 20u << 8);
+    voq_wr(0, XTM_Q_SHAPER_RATE_REG_OFFSET, 0x00C000);  // 0.75 B/cycle = 6 Gb/s
+    voq_wr(0, XTM_Q_SHAPER_BURST_REG_OFFSET, 2000);
+    voq_wr(0, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, false, false, 0, 0, false, 0, false, true));
+    add_flow(uint8_t(1 % P), 0, 0, 0, 64, 1500, 4.0, 100, 190000);
+    if (T > 1) add_flow(uint8_t(1 % P), 0, 8, 0, 64, 1500, 4.0, 100, 190000);
+    port_wr(0, XTM_P_SHAPER_RATE_REG_OFFSET, 0x030000, 100000);  // rate change under traffic
+    port_wr(0, XTM_P_SHAPER_BURST_REG_OFFSET, 500, 120000);      // burst clamp under traffic
+  }
+  uint64_t tx_ready_at(uint64_t t) override { return ((t / 3000) % 5 == 4) ? ~1ull : UINT64_MAX; }
+};
+
+// ------------------------------------------------------------------ tail drop / pool
+class TailPool : public XtmTest {
+ public:
+  using XtmTest::XtmTest;
+  uint64_t default_cycles() const override { return 100000; }
+  void setup() {
+    line_rate_shapers();
+    uint32_t P = prm_.num_ports, T = prm_.num_tcs;
+    wr(XTM_POOL_CELLS_REG_OFFSET, 300);
+    for (uint32_t q = 0; q < T; q++) voq_wr(q, XTM_Q_LIMIT_CELLS_REG_OFFSET, 100 + 20 * q);
+    for (uint32_t q = 0; q < T; q++) {
+      add_flow(uint8_t(1 % P), 0, uint8_t(8 * q), 0, 64, 9216, 6.0, 100, 90000);
+    }
+  }
+};
+
+// ------------------------------------------------------------------ bad descriptors
+class BadDesc : public XtmTest {
+ public:
+  using XtmTest::XtmTest;
+  void setup() {
+    line_rate_shapers();
+    wr(XTM_MAX_FRAME_REG_OFFSET, 1500);
+    wr(XTM_TC_QUEUE_MAP_REG_OFFSET, 0x76543270);  // TC1 -> queue 7 (out of range when T < 8)
+    voq_wr(0, XTM_Q_CFG_REG_OFFSET, 0);           // VOQ 0 disabled
+  }
+  void stimulus(uint64_t t, xtm_in_t &in) override {
+    if (t < 10 || t % 3 != 0 || t > 18000) return;
+    uint32_t P = prm_.num_ports;
+    in.enq.valid = true;
+    in.enq.pkt_id = uint32_t(t);
+    in.enq.in_port = uint8_t(rnd(P + 2));
+    in.enq.eg_port = uint8_t(rnd(P + 2));
+    in.enq.dscp = uint8_t(rnd(64));
+    in.enq.ecn = uint8_t(rnd(4));
+    uint32_t k = rnd(5);
+    in.enq.len = uint16_t(k == 0 ? 0 : k == 1 ? 1501 + rnd(14000) : 1 + rnd(1500));
+    in.tx_ready = UINT64_MAX;
+  }
+};
+
+// ------------------------------------------------------------------ watchdog
+class Watchdog : public XtmTest {
+ public:
+  Watchdog(const std::string &n, uint64_t s, const xtm_params_t &p, bool fwd)
+      : XtmTest(n, s, p), fwd_(fwd) {}
+  uint64_t default_cycles() const override { return 150000; }
+  void setup() {
+    line_rate_shapers();
+    uint32_t P = prm_.num_ports, T = prm_.num_tcs;
+    voq_wr(0, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, false, false, 0, 0, true, 0, true));
+    if (T > 1) voq_wr(1, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, false, false, 0, 0, true, 1, true));
+    wr(XTM_WD_DETECT_POLLS_REG_OFFSET, 2);
+    wr(XTM_WD_RESTORE_POLLS_REG_OFFSET, 3);
+    wr(XTM_WD_CTRL_REG_OFFSET, 1u | (fwd_ ? 2u : 0u));
+    wr(XTM_WD_POLL_CYCLES_REG_OFFSET, 2000);
+    add_flow(uint8_t(1 % P), 0, 0, 0, 64, 1500, 2.0, 200, 140000);
+    if (T > 1) add_flow(uint8_t(1 % P), 0, 8, 0, 64, 1500, 2.0, 200, 140000);
+    // a pause storm on priority 0, refreshed, then silence, then another storm
+    for (uint64_t c = 1000; c < 40000; c += 1500) pfc_events_.push_back({c, 0, 0x01, 0xFFFF});
+    for (uint64_t c = 80000; c < 110000; c += 1500) pfc_events_.push_back({c, 0, 0x03, 0xFFFF});
+    pfc_events_.push_back({110500, 0, 0x03, 0});
+  }
+
+ private:
+  bool fwd_;
+};
+
+// ------------------------------------------------------------------ CSR reconfiguration
+class Reconfig : public XtmTest {
+ public:
+  using XtmTest::XtmTest;
+  uint64_t default_cycles() const override { return 150000; }
+  void setup() {
+    line_rate_shapers();
+    uint32_t P = prm_.num_ports, T = prm_.num_tcs;
+    for (uint32_t q = 0; q < T; q++) add_flow(uint8_t(1 % P), 0, uint8_t(8 * q), uint8_t(q % 4), 64, 3000, 3.0, 100, 140000);
+    profile(1, true, {{10000, 5000}, {30000, 40000}});
+    for (uint64_t c = 5000; c < 140000; c += 2000 + rnd(3000)) {
+      uint32_t v = rnd(T);
+      switch (rnd(8)) {
+        case 0: voq_wr(v, XTM_Q_LIMIT_CELLS_REG_OFFSET, 20 + rnd(400), c); break;
+        case 1: voq_wr(v, XTM_Q_CFG_REG_OFFSET, qcfg(rnd(3) == 0, rnd(2), rnd(2), rnd(2), rnd(3), rnd(2)), c); break;
+        case 2: voq_wr(v, XTM_Q_QUANTUM_REG_OFFSET, 1 + rnd(20000), c); break;
+        case 3: wr(XTM_POOL_CELLS_REG_OFFSET, 100 + rnd(2000), c); break;
+        case 4: voq_wr(v, XTM_Q_CFG_REG_OFFSET, 0, c); voq_wr(v, XTM_Q_CFG_REG_OFFSET, 1, c + 300); break;
+        case 5: wr(XTM_CTRL_REG_OFFSET, 1, c); break;
+        case 6: wr(XTM_VOQ_SEL_REG_OFFSET, v, c); rd(XTM_Q_WM_CELLS_REG_OFFSET, c); rd(XTM_Q_DEQ_PKTS_LO_REG_OFFSET, c); rd(XTM_Q_DEQ_PKTS_HI_REG_OFFSET, c); break;
+        default: wr(XTM_LFSR_SEED_REG_OFFSET, 1 + rnd(0x7FFFFFFF), c); break;
+      }
+    }
+  }
+};
+
+// ------------------------------------------------------------------ every register
+class CsrAll : public XtmTest {
+ public:
+  using XtmTest::XtmTest;
+  uint64_t default_cycles() const override { return 60000; }
+  void setup() {
+    // read everything, write patterns (legal, illegal, reserved bits), read back, unmapped
+    for (uint32_t a = 0; a < 0x600; a += 4) rd(uint16_t(a));
+    for (uint32_t a = 0; a < 0x600; a += 4) {
+      wr(uint16_t(a), uint32_t(tb_rand(&rng_)));
+      rd(uint16_t(a));
+    }
+    rd(0x0FF0);
+    wr(0x2001, 5);
+    rd(0x0031);
+    rd(XTM_ERR_STATUS_REG_OFFSET);
+    rd(XTM_ERR_ADDR_REG_OFFSET);
+  }
+};
+
+// ------------------------------------------------------------------ random
+class Random : public XtmTest {
+ public:
+  using XtmTest::XtmTest;
+  uint64_t default_cycles() const override { return 200000; }
+  void setup() {
+    uint32_t P = prm_.num_ports, T = prm_.num_tcs, NV = P * T;
+    for (uint32_t pr = 0; pr < 8; pr++) {
+      uint32_t n = rnd(4), f = 0, q = 0;
+      std::vector<std::pair<uint32_t, uint32_t>> pts;
+      for (uint32_t i = 0; i < n; i++) {
+        f += 1 + rnd(20000);
+        q += rnd(30000);
+        pts.push_back({f > 65536 ? 65536 : f, q > 65536 ? 65536 : q});
+      }
+      profile(pr, rnd(2), pts);
+    }
+    for (uint32_t v = 0; v < NV; v++) {
+      voq_wr(v, XTM_Q_CFG_REG_OFFSET, qcfg(rnd(5) == 0, rnd(4) == 0, rnd(2), rnd(2), rnd(3), rnd(8),
+                                            rnd(2), rnd(8), rnd(2), rnd(4) == 0));
+      voq_wr(v, XTM_Q_LIMIT_CELLS_REG_OFFSET, 8 + rnd(200));
+      voq_wr(v, XTM_Q_QUANTUM_REG_OFFSET, 64 + rnd(12000));
+      voq_wr(v, XTM_Q_LAT_THRESH_REG_OFFSET, rnd(3000));
+      voq_wr(v, XTM_Q_SHAPER_RATE_REG_OFFSET, rnd(0x40000));
+      voq_wr(v, XTM_Q_SHAPER_BURST_REG_OFFSET, rnd(20000));
+      voq_wr(v, XTM_Q_TARGET_RATE_REG_OFFSET, rnd(0x200000));
+    }
+    for (uint32_t p = 0; p < P; p++) {
+      port_wr(p, XTM_P_SHAPER_CFG_REG_OFFSET, rnd(2) | rnd(64) << 8);
+      port_wr(p, XTM_P_SHAPER_RATE_REG_OFFSET, 0x8000 + rnd(0x100000));
+      port_wr(p, XTM_P_SHAPER_BURST_REG_OFFSET, rnd(30000));
+      port_wr(p, XTM_P_PAUSE_QUANTUM_REG_OFFSET, rnd(0x80000));
+      port_wr(p, XTM_P_PFC_QUANTA_REG_OFFSET, 1 + rnd(2000));
+      port_wr(p, XTM_P_PFC_REFRESH_REG_OFFSET, 1 + rnd(3000));
+      for (uint32_t pr = 0; pr < 8; pr++) {
+        pg_wr(p, pr, XTM_G_CFG_REG_OFFSET, rnd(4) | rnd(8) << 4);
+        uint32_t xoff = rnd(300);
+        pg_wr(p, pr, XTM_G_XOFF_CELLS_REG_OFFSET, xoff);
+        pg_wr(p, pr, XTM_G_XON_CELLS_REG_OFFSET, rnd(xoff + 1));
+        pg_wr(p, pr, XTM_G_HDRM_CELLS_REG_OFFSET, rnd(100));
+      }
+    }
+    wr(XTM_POOL_CELLS_REG_OFFSET, 200 + rnd(2000));
+    wr(XTM_HBM_EVICT_CELLS_REG_OFFSET, rnd(60));
+    wr(XTM_HBM_RETURN_CELLS_REG_OFFSET, rnd(30));
+    wr(XTM_HBM_WR_RATE_REG_OFFSET, rnd(0x20000));
+    wr(XTM_HBM_WR_BURST_REG_OFFSET, rnd(100));
+    wr(XTM_HBM_RD_RATE_REG_OFFSET, 1 + rnd(0x20000));
+    wr(XTM_HBM_RD_BURST_REG_OFFSET, rnd(100));
+    wr(XTM_HBM_RD_LAT_REG_OFFSET, 1 + rnd(800));
+    wr(XTM_OCB_RD_LAT_REG_OFFSET, 1 + rnd(10));
+    wr(XTM_OCB_ONLY_CYCLES_REG_OFFSET, rnd(2000));
+    wr(XTM_WD_CTRL_REG_OFFSET, rnd(4));
+    wr(XTM_WD_DETECT_POLLS_REG_OFFSET, 1 + rnd(3));
+    wr(XTM_WD_RESTORE_POLLS_REG_OFFSET, 1 + rnd(3));
+    wr(XTM_WD_POLL_CYCLES_REG_OFFSET, 200 + rnd(5000));
+    wr(XTM_TC_PG_MAP_REG_OFFSET, uint32_t(tb_rand(&rng_)) & 0x77777777u);
+    wr(XTM_LFSR_SEED_REG_OFFSET, uint32_t(tb_rand(&rng_)) | 1u);
+    uint32_t nflows = 2 + rnd(2 * P);
+    for (uint32_t i = 0; i < nflows; i++) {
+      uint64_t s = 500 + rnd(20000);
+      add_flow(uint8_t(rnd(P)), uint8_t(rnd(P)), uint8_t(rnd(64)), uint8_t(rnd(4)), 64,
+               uint16_t(64 + rnd(9152)), 0.5 + rnd(100) / 10.0, s, s + 50000 + rnd(150000),
+               rnd(2), uint8_t(rnd(8)));
+    }
+    for (uint64_t c = 1000; c < 200000; c += 100 + rnd(4000)) {
+      pfc_events_.push_back({c, rnd(P), uint8_t(rnd(256)), uint16_t(rnd(3) == 0 ? 0 : rnd(3000))});
+    }
+    for (uint64_t c = 3000; c < 200000; c += 1000 + rnd(6000)) {
+      static const uint16_t kW[] = {XTM_Q_LIMIT_CELLS_REG_OFFSET, XTM_P_SHAPER_RATE_REG_OFFSET,
+                                    XTM_G_XOFF_CELLS_REG_OFFSET, XTM_POOL_CELLS_REG_OFFSET,
+                                    XTM_Q_SHAPER_BURST_REG_OFFSET, XTM_WD_CTRL_REG_OFFSET};
+      static const uint16_t kR[] = {XTM_POOL_WM_REG_OFFSET, XTM_Q_WM_CELLS_REG_OFFSET,
+                                    XTM_G_PAUSED_CYCLES_LO_REG_OFFSET, XTM_Q_DEQ_PKTS_LO_REG_OFFSET,
+                                    XTM_CNT_HI_REG_OFFSET, XTM_LFSR_STATE_REG_OFFSET, 0x0FF0,
+                                    XTM_G_PAUSE_REMAIN_REG_OFFSET, XTM_P_STATUS_REG_OFFSET,
+                                    XTM_Q_STATUS_REG_OFFSET};
+      wr(XTM_VOQ_SEL_REG_OFFSET, rnd(NV), c);
+      wr(XTM_PG_SEL_REG_OFFSET, rnd(P * 8), c);
+      wr(XTM_PORT_SEL_REG_OFFSET, rnd(P), c);
+      if (rnd(2)) {
+        wr(kW[rnd(6)], uint32_t(tb_rand(&rng_)) & 0x3FFF, c);
+      } else {
+        rd(kR[rnd(10)], c);
+      }
+    }
+    flip_every_ = 2000 + rnd(20000);
+  }
+  uint64_t tx_ready_at(uint64_t t) override {
+    uint64_t k = t / flip_every_;
+    return ~(tb_rand(&k) & tb_rand(&k) & 0xFFull);  // some ports stalled at times
+  }
+
+ private:
+  uint64_t flip_every_ = 5000;
+};
+
+// ------------------------------------------------------------------ incast (make cosim)
+// 4:1 incast of RDMA (lossless, ECN head-marked, PFC with headroom, evicting to HBM)
+// plus lossy background, at 100 Gb/s per port.
+class Incast : public XtmTest {
+ public:
+  using XtmTest::XtmTest;
+  uint64_t default_cycles() const override { return 1000000; }
+  void setup() {
+    line_rate_shapers();
+    uint32_t P = prm_.num_ports, T = prm_.num_tcs;
+    uint32_t eg = P > 4 ? 4 : P - 1;
+    uint32_t tc = T > 3 ? 3 : T - 1;
+    uint32_t v = eg * T + tc;
+    for (uint32_t p = 0; p < P; p++) {
+      pg_wr(p, tc, XTM_G_XOFF_CELLS_REG_OFFSET, 1200);
+      pg_wr(p, tc, XTM_G_XON_CELLS_REG_OFFSET, 900);
+      pg_wr(p, tc, XTM_G_HDRM_CELLS_REG_OFFSET, 200);
+      pg_wr(p, tc, XTM_G_CFG_REG_OFFSET, 1);
+      port_wr(p, XTM_P_PFC_QUANTA_REG_OFFSET, 0xFFFF);
+      port_wr(p, XTM_P_PFC_REFRESH_REG_OFFSET, 150000);
+    }
+    profile(1, false, {{19661, 655}, {39322, 65536}});
+    voq_wr(v, XTM_Q_CFG_REG_OFFSET, qcfg(false, true, true, false, 1, 1));
+    voq_wr(v, XTM_Q_LIMIT_CELLS_REG_OFFSET, 12000);
+    voq_wr(v, XTM_Q_TARGET_RATE_REG_OFFSET, 0x0C8000);
+    voq_wr(v, XTM_Q_QUANTUM_REG_OFFSET, 27648);
+    voq_wr(eg * T, XTM_Q_LIMIT_CELLS_REG_OFFSET, 600);
+    wr(XTM_HBM_EVICT_CELLS_REG_OFFSET, 2000);
+    wr(XTM_HBM_RETURN_CELLS_REG_OFFSET, 500);
+    wr(XTM_HBM_WR_RATE_REG_OFFSET, 0x40000);
+    wr(XTM_HBM_RD_RATE_REG_OFFSET, 0x40000);
+    uint8_t dscp = uint8_t(tc * 8);
+    uint32_t nsrc = 0;
+    for (uint32_t p = 0; p < P && nsrc < 4; p++) {
+      if (p == eg) continue;
+      add_flow(uint8_t(p), uint8_t(eg), dscp, 2, 4096, 4096, 12.5, 2000 + 13 * p, 900000, true, uint8_t(tc));
+      nsrc++;
+    }
+    if (P == 2) add_flow(0, uint8_t(eg), dscp, 2, 4096, 4096, 12.5, 2100, 900000, true, uint8_t(tc));
+    add_flow(uint8_t((eg + 1) % P), uint8_t(eg), 0, 0, 64, 1500, 3.0, 2000, 950000);
+    cable_ = 500;
+  }
+};
+
+template <class C>
+XtmTest *mk(const std::string &n, uint64_t s, const xtm_params_t &p) {
+  auto *t = new C(n, s, p);
+  t->setup();
+  return t;
+}
+
+struct Entry {
+  const char *desc;
+  std::function<XtmTest *(const std::string &, uint64_t, const xtm_params_t &)> make;
+};
+
+const std::map<std::string, Entry> &registry() {
+  static const std::map<std::string, Entry> r = {
+      {"smoke", {"three flows, light load", mk<Smoke>}},
+      {"mark_tail", {"ECN tail marking through Kmin/Kmax", [](auto &n, auto s, auto &p) {
+         auto *t = new Marking(n, s, p, 0, false); t->setup(); return (XtmTest *)t; }}},
+      {"mark_head", {"ECN head marking through Kmin/Kmax", [](auto &n, auto s, auto &p) {
+         auto *t = new Marking(n, s, p, 1, false); t->setup(); return (XtmTest *)t; }}},
+      {"mark_latency", {"latency marking around its threshold", [](auto &n, auto s, auto &p) {
+         auto *t = new Marking(n, s, p, 2, false); t->setup(); return (XtmTest *)t; }}},
+      {"mark_interp", {"interpolated profile, head marking", [](auto &n, auto s, auto &p) {
+         auto *t = new Marking(n, s, p, 1, true); t->setup(); return (XtmTest *)t; }}},
+      {"pfc_gen", {"PFC XOFF/XON, headroom, refresh, dynamic threshold", mk<PfcGen>}},
+      {"pause_rx", {"PAUSE reception and expiry", mk<PauseRx>}},
+      {"hbm", {"HBM eviction and return under bandwidth limits", mk<Hbm>}},
+      {"dwrr", {"DWRR weights, a quantum below a packet, strict", mk<Dwrr>}},
+      {"shapers", {"port and queue shapers, rate change, MAC back-pressure", mk<Shapers>}},
+      {"tail_pool", {"tail drop and shared-pool exhaustion", mk<TailPool>}},
+      {"bad_desc", {"every kind of bad descriptor", mk<BadDesc>}},
+      {"watchdog_drop", {"watchdog detection, drop action, restoration", [](auto &n, auto s, auto &p) {
+         auto *t = new Watchdog(n, s, p, false); t->setup(); return (XtmTest *)t; }}},
+      {"watchdog_fwd", {"watchdog detection, forward action, restoration", [](auto &n, auto s, auto &p) {
+         auto *t = new Watchdog(n, s, p, true); t->setup(); return (XtmTest *)t; }}},
+      {"reconfig", {"CSR reconfiguration under traffic", mk<Reconfig>}},
+      {"csr_all", {"every address: reads, random writes, errors", mk<CsrAll>}},
+      {"random", {"random legal configuration and traffic", mk<Random>}},
+      {"incast", {"4:1 incast, lossless ECN head-marked class, PFC, HBM, lossy background", mk<Incast>}},
+  };
+  return r;
+}
+
+}  // namespace
+
+XtmTest *xtm_make_test(const std::string &name, uint64_t seed, const xtm_params_t &p) {
+  auto &r = registry();
+  auto it = r.find(name);
+  return it == r.end() ? nullptr : it->second.make(name, seed, p);
+}
+
+void xtm_list_tests() {
+  for (auto &e : registry()) {
+    printf("%-14s %s\n", e.first.c_str(), e.second.desc);
+  }
+}
