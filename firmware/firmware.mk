@@ -4,7 +4,7 @@
 # freestanding driver core, the host-side compiler and model backend, build/bin/xtmctl,
 # the Check suite build/tests/test_fw and the bad-configuration script.
 
-FW_CORE_SRCS := firmware/xtm_mmio.c firmware/xtm_fw.c
+FW_CORE_SRCS := firmware/xtm_mmio.c firmware/xtm_fw.c firmware/dcqcn_fw.c
 FW_HOST_SRCS := firmware/host/xtm_fw_host.c firmware/cos/xtm_cos.c
 FW_OBJS      := $(patsubst %.c,$(BUILD)/obj/%.o,$(FW_CORE_SRCS) $(FW_HOST_SRCS))
 LIBXTMFW     := $(BUILD)/lib/libxtmfw.a
@@ -13,15 +13,16 @@ $(LIBXTMFW): $(FW_OBJS)
 	@mkdir -p $(dir $@)
 	$(AR) rcs $@ $^
 
-$(BUILD)/bin/xtmctl: firmware/tools/xtmctl.c $(LIBXTMFW) $(LIBXTM)
+# libdcqcn (cmodel/dcqcn/dcqcn.mk) provides the dcqcn block's C model.
+$(BUILD)/bin/xtmctl: firmware/tools/xtmctl.c $(LIBXTMFW) $(LIBXTM) $(LIBDCQCN)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< -o $@ $(LIBXTMFW) $(LIBXTM) $(LDLIBS)
+	$(CC) $(CFLAGS) $< -o $@ $(LIBXTMFW) $(LIBXTM) $(LIBDCQCN) $(LDLIBS)
 
 $(BUILD)/tests/test_fw: firmware/tests/test_fw.c firmware/tests/xtm_mmio_mock.c \
-    firmware/tests/xtm_mmio_mock.h $(LIBXTMFW) $(LIBXTM) | $(DEPS_STAMP)
+    firmware/tests/xtm_mmio_mock.h $(LIBXTMFW) $(LIBXTM) $(LIBDCQCN) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(CHECK_CFLAGS) $< firmware/tests/xtm_mmio_mock.c -o $@ $(LIBXTMFW) $(LIBXTM) \
-	  $(CHECK_LIBS) $(LDLIBS)
+	  $(LIBDCQCN) $(CHECK_LIBS) $(LDLIBS)
 
 .PHONY: firmware xtmctl
 firmware xtmctl: $(BUILD)/bin/xtmctl

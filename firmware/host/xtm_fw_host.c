@@ -56,6 +56,51 @@ xtm_fw_status_t xtm_mmio_model_init(xtm_mmio_t *out, xtm_mmio_model_t *state, xt
   return kXtmFwOk;
 }
 
+static xtm_fw_status_t dcqcn_access(dcqcn_mmio_model_t *s, bool write, uint32_t offset,
+                                    uint32_t wdata, uint32_t *rdata) {
+  if (offset > 0xFFFFu) {
+    return kXtmFwBadArg;
+  }
+  dcqcn_in_t in;
+  memset(&in, 0, sizeof(in));
+  in.csr = (dcqcn_csr_req_t){.valid = true, .write = write, .addr = (uint16_t)offset, .wdata = wdata};
+  dcqcn_out_t out;
+  dcqcn_step(s->model, &in, &out);
+  s->accesses++;
+  if (rdata != NULL) {
+    *rdata = out.csr_rsp.rdata;
+  }
+  return out.csr_rsp.err ? kXtmFwBusError : kXtmFwOk;
+}
+
+static xtm_fw_status_t dcqcn_read32(void *ctx, uint32_t offset, uint32_t *value) {
+  return dcqcn_access((dcqcn_mmio_model_t *)ctx, false, offset, 0u, value);
+}
+
+static xtm_fw_status_t dcqcn_write32(void *ctx, uint32_t offset, uint32_t value) {
+  return dcqcn_access((dcqcn_mmio_model_t *)ctx, true, offset, value, NULL);
+}
+
+static xtm_fw_status_t dcqcn_reset_model(void *ctx) {
+  dcqcn_reset(((dcqcn_mmio_model_t *)ctx)->model);
+  return kXtmFwOk;
+}
+
+static const xtm_mmio_ops_t kDcqcnModelOps = {
+    .read32 = dcqcn_read32,
+    .write32 = dcqcn_write32,
+    .reset = dcqcn_reset_model,
+};
+
+xtm_fw_status_t dcqcn_mmio_model_init(xtm_mmio_t *out, dcqcn_mmio_model_t *state, dcqcn_t *model) {
+  if (out == NULL || state == NULL || model == NULL) {
+    return kXtmFwBadArg;
+  }
+  *state = (dcqcn_mmio_model_t){.model = model, .accesses = 0u};
+  *out = (xtm_mmio_t){.ops = &kDcqcnModelOps, .ctx = state, .backend = kXtmMmioBackendModel};
+  return kXtmFwOk;
+}
+
 // ------------------------------------------------------------------ naming
 
 static xtm_reg_desc_t g_regs[XTM_REG_COUNT];

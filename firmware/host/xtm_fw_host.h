@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cmodel/dcqcn/dcqcn.h"
 #include "cmodel/xtm/xtm.h"
 #include "firmware/xtm_fw.h"
 #include "firmware/xtm_mmio.h"
@@ -28,6 +29,15 @@ typedef struct xtm_mmio_model {
 
 XTM_FW_WARN_UNUSED xtm_fw_status_t xtm_mmio_model_init(xtm_mmio_t *out, xtm_mmio_model_t *state,
                                                        xtm_t *model);
+
+// The same for the dcqcn block's C model (libdcqcn): one dcqcn_step per access.
+typedef struct dcqcn_mmio_model {
+  dcqcn_t *model;
+  uint64_t accesses;
+} dcqcn_mmio_model_t;
+
+XTM_FW_WARN_UNUSED xtm_fw_status_t dcqcn_mmio_model_init(xtm_mmio_t *out, dcqcn_mmio_model_t *state,
+                                                         dcqcn_t *model);
 
 // Writes the transactions as TSV: a header line, then `seq op addr data name` per record
 // (docs/firmware.md). `writes_only` keeps only the W records (seq still counts all).

@@ -9,10 +9,13 @@
 #include <string.h>
 
 #include "cmodel/xtm/xtm.h"
+#include "cmodel/dcqcn/dcqcn.h"
 #include "firmware/cos/xtm_cos.h"
+#include "firmware/dcqcn_fw.h"
 #include "firmware/host/xtm_fw_host.h"
 #include "firmware/tests/xtm_mmio_mock.h"
 #include "firmware/xtm_fw.h"
+#include "rtl/dcqcn/autogen/dcqcn_regs.h"  // Generated.
 #include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
 
 static xtm_mmio_txn_t g_exp[300000];
@@ -250,6 +253,66 @@ START_TEST(test_target_rate_rule) {
 }
 END_TEST
 
+// ------------------------------------------------------------------ dcqcn driver
+
+START_TEST(test_dcqcn_mock_sequence) {
+  static xtm_cos_result_t r;
+  xtm_fw_hw_t hw = default_hw();
+  ck_assert_uint_eq(xtm_cos_compile_file("firmware/examples/dci-500km-final.conf", &hw, NULL, &r), 0);
+  xtm_mmio_t io;
+  xtm_mmio_mock_t mk;
+  xtm_mmio_mock_init(&io, &mk, g_exp, 64);
+  xtm_mock_expect_read32(&mk, DCQCN_BLOCK_TYPE_REG_OFFSET, DCQCN_BLOCK_TYPE_VALUE);
+  xtm_mock_expect_read32(&mk, DCQCN_VERSION_REG_OFFSET, DCQCN_VERSION_VALUE);
+  xtm_mock_expect_read32(&mk, DCQCN_HW_PARAMS_REG_OFFSET, 64);
+  xtm_mock_expect_write32(&mk, DCQCN_CYCLES_PER_US_REG_OFFSET, 1000);
+  // parameter order of xtm_fw_dcqcn_param_t: RPG_MIN_DEC_FAC, RPG_TIME_RESET, CLAMP_TGT_RATE
+  xtm_mock_expect_write32(&mk, DCQCN_RPG_MIN_DEC_FAC_REG_OFFSET, 95);
+  xtm_mock_expect_write32(&mk, DCQCN_RPG_TIME_RESET_REG_OFFSET, 7000);
+  xtm_mock_expect_write32(&mk, DCQCN_CLAMP_TGT_RATE_REG_OFFSET, 1);
+  xtm_mock_expect_read32(&mk, DCQCN_ERR_STATUS_REG_OFFSET, 0);
+  dcqcn_fw_t d;
+  ck_assert_int_eq(dcqcn_fw_init(&io, &d), kXtmFwOk);
+  ck_assert_uint_eq(d.num_qps, 64);
+  ck_assert_int_eq(dcqcn_fw_set_params(&d, &r.cfg.dcqcn, 1000), kXtmFwOk);
+  ck_assert(xtm_mock_done(&mk));
+  // out of range: refused before any access (no expectation left)
+  xtm_fw_dcqcn_cfg_t bad = r.cfg.dcqcn;
+  bad.value[kXtmFwDcqcnRpgMinDecFac] = 101;
+  ck_assert_int_eq(dcqcn_fw_set_params(&d, &bad, 1000), kXtmFwBadArg);
+  ck_assert_int_eq(dcqcn_fw_set_params(&d, &r.cfg.dcqcn, 0), kXtmFwBadArg);
+  ck_assert(xtm_mock_done(&mk));
+}
+END_TEST
+
+START_TEST(test_dcqcn_model_programmed) {
+  // every parameter at its maximum, then read back through the dcqcn C model
+  dcqcn_params_t prm;
+  dcqcn_params_default(&prm);
+  dcqcn_t *m = NULL;
+  ck_assert_int_eq(dcqcn_create(&prm, &m), kDcqcnOk);
+  dcqcn_mmio_model_t ms;
+  xtm_mmio_t io;
+  ck_assert_int_eq(dcqcn_mmio_model_init(&io, &ms, m), kXtmFwOk);
+  dcqcn_fw_t d;
+  ck_assert_int_eq(dcqcn_fw_init(&io, &d), kXtmFwOk);
+  xtm_fw_dcqcn_cfg_t p = {.valid = true};
+  for (int i = 0; i < kXtmFwDcqcnCount; i++) {
+    p.set[i] = true;
+    p.value[i] = xtm_fw_dcqcn_info((xtm_fw_dcqcn_param_t)i)->max;
+  }
+  ck_assert_int_eq(dcqcn_fw_set_params(&d, &p, 1250), kXtmFwOk);
+  for (int i = 0; i < kXtmFwDcqcnCount; i++) {
+    uint32_t v = 0;
+    ck_assert_int_eq(xtm_mmio_read32(&io, dcqcn_fw_param_offset((xtm_fw_dcqcn_param_t)i), &v), kXtmFwOk);
+    ck_assert_uint_eq(v, p.value[i]);
+    p.value[i] = xtm_fw_dcqcn_info((xtm_fw_dcqcn_param_t)i)->min;
+  }
+  ck_assert_int_eq(dcqcn_fw_set_params(&d, &p, 1), kXtmFwOk);
+  dcqcn_destroy(m);
+}
+END_TEST
+
 Suite *fw_suite(void) {
   Suite *s = suite_create("firmware");
   TCase *d = tcase_create("driver-mock");
@@ -270,6 +333,10 @@ Suite *fw_suite(void) {
   tcase_add_test(c, test_conversions);
   tcase_add_test(c, test_target_rate_rule);
   suite_add_tcase(s, c);
+  TCase *q = tcase_create("dcqcn-driver");
+  tcase_add_test(q, test_dcqcn_mock_sequence);
+  tcase_add_test(q, test_dcqcn_model_programmed);
+  suite_add_tcase(s, q);
   return s;
 }
 

@@ -16,8 +16,10 @@
 
 #include "cmodel/xtm/xtm.h"
 #include "firmware/cos/xtm_cos.h"
+#include "firmware/dcqcn_fw.h"
 #include "firmware/host/xtm_fw_host.h"
 #include "firmware/xtm_fw.h"
+#include "rtl/dcqcn/autogen/dcqcn_regs.h"  // Generated.
 #include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
 
 static void usage(void) {
@@ -277,7 +279,36 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (br.dcqcn_pending) {
-    fprintf(stderr, "xtmctl: note: DCQCN parameters validated but not programmed (the dcqcn block has no firmware driver yet)\n");
+    // The NIC block is a separate block with its own driver and its own C model.
+    dcqcn_params_t dprm;
+    dcqcn_params_default(&dprm);
+    dcqcn_t *dm = NULL;
+    dcqcn_mmio_model_t dstate;
+    xtm_mmio_t dio;
+    dcqcn_fw_t dh;
+    uint64_t cpu = clock_hz / 1000000u;
+    if (dcqcn_create(&dprm, &dm) != kDcqcnOk || dcqcn_mmio_model_init(&dio, &dstate, dm) != kXtmFwOk ||
+        dcqcn_fw_init(&dio, &dh) != kXtmFwOk || cpu == 0 || cpu > 65535u ||
+        dcqcn_fw_set_params(&dh, &r.cfg.dcqcn, (uint32_t)cpu) != kXtmFwOk) {
+      fprintf(stderr, "xtmctl: programming the dcqcn block failed\n");
+      if (dm != NULL) {
+        dcqcn_destroy(dm);
+      }
+      xtm_destroy(model);
+      return 2;
+    }
+    if (is_apply) {
+      printf("# dcqcn block (C model)\tW\t0x%04x\t0x%08x\tCYCLES_PER_US\n", DCQCN_CYCLES_PER_US_REG_OFFSET,
+             (unsigned)cpu);
+      for (int p = 0; p < kXtmFwDcqcnCount; p++) {
+        if (r.cfg.dcqcn.set[p]) {
+          printf("# dcqcn block (C model)\tW\t0x%04x\t0x%08x\t%s\n",
+                 dcqcn_fw_param_offset((xtm_fw_dcqcn_param_t)p), r.cfg.dcqcn.value[p],
+                 xtm_fw_dcqcn_info((xtm_fw_dcqcn_param_t)p)->name);
+        }
+      }
+    }
+    dcqcn_destroy(dm);
   }
   if (trace_path != NULL) {
     FILE *f = fopen(trace_path, "w");
