@@ -8,6 +8,7 @@
 # Builds go to sim/build/<cfg>/, runs to sim/out/<test>.<seed>/.
 
 VERILATOR ?= verilator
+export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE := 1
 CFG ?= default
 TEST ?= smoke
 SEED ?= 1
@@ -24,10 +25,11 @@ CFG_DEFS_small     := -DXTM_TB_PORTS=2 -DXTM_TB_TCS=2 -DXTM_TB_DESC=64 -DXTM_TB_
 VERILATOR_FLAGS := --cc --exe --build -j 2 --top-module xtm_top -Wno-fatal -Wno-lint -Wno-style \
   --unroll-count 4096 --unroll-stmts 1000000 --x-assign unique --x-initial unique --assert \
   --trace-fst --trace-structs -O3 --output-split 20000 \
-  -Irtl/common -f rtl/xtm/xtm.f
+  -Irtl/common -f rtl/xtm/xtm.f rtl/xtm/xtm_sva.sv rtl/xtm/xtm_bind.sv
 
 TB_SRCS := tb/xtm_tb.cpp tb/xtm_tests.cpp
-RTL_SRCS := $(shell cat rtl/xtm/xtm.f 2>/dev/null) rtl/common/tm_assert.svh
+RTL_SRCS := $(shell cat rtl/xtm/xtm.f 2>/dev/null) rtl/common/tm_assert.svh rtl/xtm/xtm_sva.sv \
+            rtl/xtm/xtm_bind.sv
 
 sim/build/%/Vxtm_top: $(TB_SRCS) tb/xtm_tests.h $(RTL_SRCS) $(LIBXTM) | $(DEPS_STAMP)
 	@mkdir -p sim/build/$*

@@ -43,12 +43,14 @@ static uint64_t getb(const T &p, int lsb, int w) {
 }
 template <std::size_t N>
 static uint64_t getb(const VlWide<N> &p, int lsb, int w) {
-  uint64_t v = 0;
-  for (int i = 0; i < w; i++) {
-    int b = lsb + i;
-    v |= static_cast<uint64_t>((p[b / 32] >> (b % 32)) & 1u) << i;
+  // up to 64 bits spanning at most three 32-bit words
+  int wi = lsb / 32, sh = lsb % 32;
+  unsigned __int128 acc = 0;
+  for (int k = 0; k < 3 && wi + k < static_cast<int>(N); k++) {
+    acc |= static_cast<unsigned __int128>(p[wi + k]) << (32 * k);
   }
-  return v;
+  uint64_t v = static_cast<uint64_t>(acc >> sh);
+  return w >= 64 ? v : (v & ((1ull << w) - 1));
 }
 template <class T>
 static void setb(T &p, int lsb, int w, uint64_t v) {
@@ -166,11 +168,15 @@ SC_MODULE(XtmTb) {
     dut->enq_dscp_i = in.enq.dscp & 0x3F;
     dut->enq_ecn_i = in.enq.ecn & 3;
     dut->enq_len_i = in.enq.len & 0x3FFF;
-    dut->tx_ready_i = 0;
-    dut->pfc_rx_valid_i = 0;
-    for (uint32_t p = 0; p < nports; p++) {
-      setb(dut->tx_ready_i, p, 1, (in.tx_ready >> p) & 1u);
-      setb(dut->pfc_rx_valid_i, p, 1, (in.pfc_rx_valid >> p) & 1u);
+    uint64_t pmask = nports >= 64 ? ~0ull : ((1ull << nports) - 1);
+    setb(dut->tx_ready_i, 0, nports, in.tx_ready & pmask);
+    setb(dut->pfc_rx_valid_i, 0, nports, in.pfc_rx_valid & pmask);
+    // frame fields only matter with their valid bit; they are written when a frame comes
+    // and otherwise keep the last frame's values (the model ignores them likewise)
+    uint64_t fr = in.pfc_rx_valid & pmask;
+    while (fr != 0) {
+      uint32_t p = __builtin_ctzll(fr);
+      fr &= fr - 1;
       setb(dut->pfc_rx_vec_i, 8 * p, 8, in.pfc_rx[p].vec);
       for (int i = 0; i < 8; i++) {
         setb(dut->pfc_rx_quanta_i, 16 * (8 * p + i), 16, in.pfc_rx[p].quanta[i]);
@@ -353,8 +359,12 @@ SC_MODULE(XtmTb) {
       if (tfp != nullptr && cycle >= opt.trace_start) {
         tfp->dump(2 * cycle);
       }
-      xtm_step(model, &in, &out);
-      compare(out, access);
+      if (opt.rtl_only) {
+        memset(&out, 0, sizeof(out));
+      } else {
+        xtm_step(model, &in, &out);
+        compare(out, access);
+      }
       if (access && !apb_op.write) {
         test->csr_result(cycle, apb_op, out.csr_rsp.rdata);
       }
@@ -364,7 +374,12 @@ SC_MODULE(XtmTb) {
       if (tfp != nullptr && cycle >= opt.trace_start) {
         tfp->dump(2 * cycle + 1);
       }
-      if (opt.state_every != 0 && (cycle % opt.state_every) == 0) {
+      if (dut->contextp()->gotError()) {
+        printf("FAILURE: RTL assertion failed at cycle %" PRIu64 " (message above)\n", cycle);
+        errors++;
+        done = true;
+      }
+      if (!opt.rtl_only && opt.state_every != 0 && (cycle % opt.state_every) == 0) {
         compare_state();
       }
       if (errors == 0 && (cycle & 0xFFFF) == 0) {
@@ -417,6 +432,7 @@ int sc_main(int argc, char **argv) {
   if (plusarg(argc, argv, "max_errors", &v)) opt.max_errors = strtoull(v.c_str(), nullptr, 0);
   if (plusarg(argc, argv, "out", &v)) opt.out = v;
   opt.quiet = plusarg(argc, argv, "quiet", nullptr);
+  opt.rtl_only = plusarg(argc, argv, "rtl_only", nullptr);
   printf("seed: %" PRIu64 "\n", opt.seed);
   printf("reproduce: make sim TEST=%s SEED=%" PRIu64 " CFG=%s\n", opt.test.c_str(), opt.seed,
          XTM_TB_CFG);
@@ -425,6 +441,7 @@ int sc_main(int argc, char **argv) {
   auto *ctx = new VerilatedContext;
   ctx->commandArgs(argc, argv);
   ctx->randReset(2);
+  ctx->fatalOnError(false);  // an assertion failure is reported as a FAILURE, then the run ends
   Vxtm_top *dut = new Vxtm_top{ctx, "dut"};
 
   // the C model with the DUT's parameters, checked against the DUT's HW_PARAMS (STYLE 35)

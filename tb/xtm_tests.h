@@ -30,6 +30,7 @@ struct TbOptions {
   uint64_t max_errors = 1;
   std::string out;
   bool quiet = false;
+  bool rtl_only = false;  // benchmark: drive the RTL alone, no model, no comparison
 };
 
 struct CsrOp {
