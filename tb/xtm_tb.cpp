@@ -139,6 +139,9 @@ SC_MODULE(XtmTb) {
            " dut 0x%" PRIx64 " (%s)\n",
            cycle, field, exp, act, where.c_str());
     if (errors == 1) {
+      printf("waves of the failing window: make sim TEST=%s SEED=%" PRIu64 " CFG=%s WAVES=1 "
+             "PLUSARGS=+trace_start=%" PRIu64 "\n",
+             opt.test.c_str(), opt.seed, XTM_TB_CFG, cycle > 2000 ? cycle - 2000 : 0);
       printf("last transactions, model:\n");
       for (auto &t : hist_model) {
         printf("  %" PRIu64 "\t%s\n", t.cycle, t.text.c_str());
