@@ -67,6 +67,13 @@ module xtm_core #(
   output logic [NumPorts-1:0][7:0][15:0] pfc_tx_quanta_o
 );
 
+  // index widths of the state arrays (a 9-bit VOQ/PG id or 13-bit descriptor pointer is cast
+  // to these where it selects an entry)
+  localparam int unsigned VoqIdxW  = (NumVoqs > 1) ? $clog2(NumVoqs) : 1;
+  localparam int unsigned PgIdxW   = $clog2(NumPgs);
+  localparam int unsigned PortIdxW = (NumPorts > 1) ? $clog2(NumPorts) : 1;
+  localparam int unsigned DescIdxW = $clog2(NumDesc);
+  localparam int unsigned FifoIdxW = (FifoDepth > 1) ? $clog2(FifoDepth) : 1;
   localparam int unsigned CW = xtm_pkg::CELLW;
   localparam int unsigned TW = xtm_pkg::TOKW;
   localparam logic [DescW-1:0] DNIL = '1;
@@ -181,17 +188,18 @@ module xtm_core #(
   logic [7:0][16:0] pr_prob_q [8];
 
   // ==================================================================== helpers
-  function automatic logic cfg_en(input logic [31:0] c);  cfg_en = c[0]; endfunction
-  function automatic logic cfg_strict(input logic [31:0] c); cfg_strict = c[1]; endfunction
-  function automatic logic cfg_noloss(input logic [31:0] c); cfg_noloss = c[2]; endfunction
-  function automatic logic cfg_ecn(input logic [31:0] c); cfg_ecn = c[3]; endfunction
-  function automatic logic cfg_ntail(input logic [31:0] c); cfg_ntail = c[4]; endfunction
-  function automatic logic [1:0] cfg_mp(input logic [31:0] c); cfg_mp = c[6:5]; endfunction
-  function automatic logic [2:0] cfg_prof(input logic [31:0] c); cfg_prof = c[9:7]; endfunction
-  function automatic logic cfg_rxen(input logic [31:0] c); cfg_rxen = c[10]; endfunction
-  function automatic logic [2:0] cfg_prio(input logic [31:0] c); cfg_prio = c[13:11]; endfunction
-  function automatic logic cfg_wden(input logic [31:0] c); cfg_wden = c[14]; endfunction
-  function automatic logic cfg_shen(input logic [31:0] c); cfg_shen = c[15]; endfunction
+  // VOQ_CFG fields (docs/registers.md)
+  localparam int unsigned QCFG_EN = 0;
+  localparam int unsigned QCFG_STRICT = 1;
+  localparam int unsigned QCFG_NOLOSS = 2;
+  localparam int unsigned QCFG_ECN = 3;
+  localparam int unsigned QCFG_NTAIL = 4;
+  localparam int unsigned QCFG_MP = 5;     // 2 bits
+  localparam int unsigned QCFG_PROF = 7;   // 3 bits
+  localparam int unsigned QCFG_RXEN = 10;
+  localparam int unsigned QCFG_PRIO = 11;  // 3 bits
+  localparam int unsigned QCFG_WDEN = 14;
+  localparam int unsigned QCFG_SHEN = 15;
 
   // OCB-only rule (spec 5.2), C twin xtm_voq_ocb_only
   function automatic logic ocb_only(input logic [CW-1:0] limit, input logic [23:0] trate,
@@ -212,7 +220,7 @@ module xtm_core #(
 
   // ==================================================================== 1. CSR read sample
   logic [31:0] rd_data;
-  logic rd_err, rd_is_lo;
+  logic rd_is_lo;
   logic [31:0] rd_lo_hi;   // upper half of a 64-bit counter read through _LO
 
   // ==================================================================== per-cycle logic
@@ -252,7 +260,6 @@ module xtm_core #(
   logic [8:0] enq_v;
   logic [8:0] enq_g;
   logic [CW-1:0] enq_cells;
-  logic [2:0] enq_q;
   logic [DescW-1:0] enq_d;
   logic enq_from_bump;
   logic [DescW-1:0] free_head_6;
@@ -283,7 +290,7 @@ module xtm_core #(
     logic hit;
     logic [CW-1:0] occ_b, occ_a;
     logic [2:0] tc, qq, pg3;
-    logic [CW-1:0] e_occ, e_pcells, e_hused;
+    logic [CW-1:0] e_occ, e_hused;
     logic e_mode;
     logic ect;
     logic drop_elig;
@@ -291,12 +298,23 @@ module xtm_core #(
     logic [CW-1:0] pgc_end [NumPgs];
     logic eval;
     logic signed [TW-1:0] tok;
-    logic [DescW-1:0] head_tmp;
 
     t = cycle_q;
+    prod = '0;
+    any_flush = 1'b0; fv = '0; pp = '0; found = 1'b0; sel = 0; dtmp = '0; pe = '0; r32 = '0;
+    hit = 1'b0; occ_b = '0; occ_a = '0; tc = '0; qq = '0; pg3 = '0; e_occ = '0;
+    e_hused = '0; e_mode = 1'b0; ect = 1'b0; drop_elig = 1'b0; free_c = '0; xoff_t = '0;
+    xon_t = '0; eval = 1'b0; tok = '0;
+    for (int p = 0; p < $signed(32'(NumPorts)); p++) begin
+      req[p] = 1'b0;
+      elig[p] = '0;
+    end
+    for (int g = 0; g < $signed(32'(NumPgs)); g++) begin
+      pgc_end[g] = '0;
+    end
 
     // ------------------------------------------------------------ 2. PFC reception
-    for (int p = 0; p < int'(NumPorts); p++) begin
+    for (int p = 0; p < $signed(32'(NumPorts)); p++) begin
       for (int i = 0; i < 8; i++) begin
         pause_end_2[p*8+i] = g_pause_end_q[p*8+i];
         if (pfc_rx_valid_i[p] && pfc_rx_vec_i[p][i]) begin
@@ -308,7 +326,7 @@ module xtm_core #(
                         (pfc_rx_valid_i[p] && pfc_rx_vec_i[p][i] && pfc_rx_quanta_i[p][i] != '0);
       end
     end
-    for (int g = int'(NumPorts) * 8; g < int'(NumPgs); g++) begin
+    for (int g = $signed(32'(NumPorts)) * 8; g < $signed(32'(NumPgs)); g++) begin
       pause_end_2[g] = '0;
       paused_2[g] = 1'b0;
       wdrx_2[g] = 1'b0;
@@ -316,13 +334,13 @@ module xtm_core #(
 
     // ------------------------------------------------------------ 3. watchdog poll
     poll_now = (t == wd_next_poll_q);
-    for (int v = 0; v < int'(NumVoqs); v++) begin
+    for (int v = 0; v < $signed(32'(NumVoqs)); v++) begin
       wd_st_3[v] = q_wd_st_q[v];
       storm_3[v] = q_storm_q[v];
       clean_3[v] = q_clean_q[v];
-      if (poll_now && wd_ctrl_q[0] && cfg_wden(q_cfg_q[v])) begin
+      if (poll_now && wd_ctrl_q[0] && q_cfg_q[v][QCFG_WDEN]) begin
         if (!q_wd_st_q[v]) begin
-          if (cfg_rxen(q_cfg_q[v]) && paused_2[(v / NumTcs) * 8 + cfg_prio(q_cfg_q[v])] &&
+          if (q_cfg_q[v][QCFG_RXEN] && paused_2[(v / NumTcs) * 8 + 32'(q_cfg_q[v][QCFG_PRIO+:3])] &&
               q_pkts_q[v] != '0 && !q_sent_q[v]) begin
             storm_3[v] = (q_storm_q[v] == 8'hFF) ? 8'hFF : q_storm_q[v] + 8'd1;
             if (storm_3[v] >= wd_detect_q) begin
@@ -334,7 +352,7 @@ module xtm_core #(
             storm_3[v] = '0;
           end
         end else begin
-          if (wdrx_2[(v / NumTcs) * 8 + cfg_prio(q_cfg_q[v])]) begin
+          if (wdrx_2[(v / NumTcs) * 8 + 32'(q_cfg_q[v][QCFG_PRIO+:3])]) begin
             clean_3[v] = '0;
           end else if (q_clean_q[v] != 8'hFF) begin
             clean_3[v] = q_clean_q[v] + 8'd1;
@@ -349,10 +367,10 @@ module xtm_core #(
     end
 
     // ------------------------------------------------------------ 4. egress output
-    for (int p = 0; p < int'(NumPorts); p++) begin
+    for (int p = 0; p < $signed(32'(NumPorts)); p++) begin
       out_v[p] = (p_fcount_q[p] != '0) && tx_ready_i[p] &&
-                 (t >= p_fifo_rdy_q[p][p_fhead_q[p]]);
-      fcount_4[p] = p_fcount_q[p] - (out_v[p] ? 1'b1 : 1'b0);
+                 (t >= p_fifo_rdy_q[p][FifoIdxW'(p_fhead_q[p])]);
+      fcount_4[p] = p_fcount_q[p] - FifoW'(out_v[p]);
     end
 
     // ------------------------------------------------------------ 5. dequeue slot
@@ -367,23 +385,23 @@ module xtm_core #(
     occ_b = '0; occ_a = '0;
     any_flush = 1'b0;
     fv = '0;
-    for (int v = int'(NumVoqs) - 1; v >= 0; v--) begin
-      if (q_pkts_q[v] != '0 && (!cfg_en(q_cfg_q[v]) || (wd_st_3[v] && wd_drop))) begin
+    for (int v = $signed(32'(NumVoqs)) - 1; v >= 0; v--) begin
+      if (q_pkts_q[v] != '0 && (!q_cfg_q[v][QCFG_EN] || (wd_st_3[v] && wd_drop))) begin
         any_flush = 1'b1;
         fv = 9'(v);
       end
     end
-    for (int p = 0; p < int'(NumPorts); p++) begin
+    for (int p = 0; p < $signed(32'(NumPorts)); p++) begin
       elig[p] = '0;
-      for (int q = 0; q < int'(NumTcs); q++) begin
+      for (int q = 0; q < $signed(32'(NumTcs)); q++) begin
         if (q_pkts_q[p*NumTcs+q] != '0 &&
-            cfg_en(q_cfg_q[p*NumTcs+q]) && !(wd_st_3[p*NumTcs+q] && wd_drop) &&
-            !(cfg_rxen(q_cfg_q[p*NumTcs+q]) && paused_2[p*8+cfg_prio(q_cfg_q[p*NumTcs+q])] &&
+            q_cfg_q[p*NumTcs+q][QCFG_EN] && !(wd_st_3[p*NumTcs+q] && wd_drop) &&
+            !(q_cfg_q[p*NumTcs+q][QCFG_RXEN] && paused_2[p*8+32'(q_cfg_q[p*NumTcs+q][QCFG_PRIO+:3])] &&
               !(wd_st_3[p*NumTcs+q] && wd_fwd)) &&
-            !(cfg_shen(q_cfg_q[p*NumTcs+q]) &&
+            !(q_cfg_q[p*NumTcs+q][QCFG_SHEN] &&
               xtm_pkg::tb_refill(q_tok_q[p*NumTcs+q], q_srate_q[p*NumTcs+q],
                                  q_sburst_q[p*NumTcs+q]) < 0) &&
-            !(d_hbm[q_head_q[p*NumTcs+q]] &&
+            !(d_hbm[DescIdxW'(q_head_q[p*NumTcs+q])] &&
               xtm_pkg::tb_refill(hbm_rd_tok_q, hbm_rd_rate_q, {4'd0, hbm_rd_burst_q}) < 0)) begin
           elig[p][q] = 1'b1;
         end
@@ -396,24 +414,24 @@ module xtm_core #(
       deq_do = 1'b1;
       deq_flush = 1'b1;
       deq_v = fv;
-      deq_qi = 3'(int'(fv) % int'(NumTcs));
+      deq_qi = 3'($signed(32'(fv)) % $signed(32'(NumTcs)));
     end else begin
       found = 1'b0;
-      for (int k = 0; k < int'(NumPorts); k++) begin
-        pp = 6'((int'(port_rr_q) + k) % int'(NumPorts));
-        if (!found && req[pp]) begin
+      for (int k = 0; k < $signed(32'(NumPorts)); k++) begin
+        pp = 6'(($signed(32'(port_rr_q)) + k) % $signed(32'(NumPorts)));
+        if (!found && req[PortIdxW'(pp)]) begin
           found = 1'b1;
           win_p = pp;
         end
       end
       if (found) begin
         win_valid = 1'b1;
-        win_elig = elig[win_p];
+        win_elig = elig[PortIdxW'(win_p)];
         port_rr_5 = (win_p + 6'd1 == 6'(NumPorts)) ? 6'd0 : win_p + 6'd1;
         sel = -1;
         // strict: highest eligible strict queue
-        for (int q = 0; q < int'(NumTcs); q++) begin
-          if (win_elig[q] && cfg_strict(q_cfg_q[win_p*NumTcs+q])) begin
+        for (int q = 0; q < $signed(32'(NumTcs)); q++) begin
+          if (win_elig[q] && q_cfg_q[win_p*NumTcs+q][QCFG_STRICT]) begin
             sel = q;
           end
         end
@@ -421,20 +439,20 @@ module xtm_core #(
           deq_strict = 1'b1;
         end else begin
           // DWRR search (spec 9.3)
-          for (int k = 0; k < int'(NumTcs); k++) begin
-            qq = 3'((int'(p_rr_q[win_p]) + k) % int'(NumTcs));
-            if (sel < 0 && win_elig[qq] && q_def_q[win_p*NumTcs+qq] > 0) begin
-              sel = int'(qq);
+          for (int k = 0; k < $signed(32'(NumTcs)); k++) begin
+            qq = 3'(($signed(32'(p_rr_q[PortIdxW'(win_p)])) + k) % $signed(32'(NumTcs)));
+            if (sel < 0 && win_elig[qq] && q_def_q[win_p*NumTcs+32'(qq)] > 0) begin
+              sel = $signed(32'(qq));
             end
           end
           if (sel < 0) begin
             dwrr_round = 1'b1;
-            for (int k = 0; k < int'(NumTcs); k++) begin
-              qq = 3'((int'(p_rr_q[win_p]) + k) % int'(NumTcs));
+            for (int k = 0; k < $signed(32'(NumTcs)); k++) begin
+              qq = 3'(($signed(32'(p_rr_q[PortIdxW'(win_p)])) + k) % $signed(32'(NumTcs)));
               if (sel < 0 && win_elig[qq] &&
-                  q_def_q[win_p*NumTcs+qq] + $signed({8'd0, q_quantum_q[win_p*NumTcs+qq]}) > 0)
+                  q_def_q[win_p*NumTcs+32'(qq)] + $signed({8'd0, q_quantum_q[win_p*NumTcs+32'(qq)]}) > 0)
               begin
-                sel = int'(qq);
+                sel = $signed(32'(qq));
               end
             end
           end
@@ -442,67 +460,67 @@ module xtm_core #(
         if (sel >= 0) begin
           deq_do = 1'b1;
           deq_sched = 1'b1;
-          deq_v = 9'(int'(win_p) * int'(NumTcs) + sel);
+          deq_v = 9'($signed(32'(win_p)) * $signed(32'(NumTcs)) + sel);
           deq_p = win_p;
           deq_qi = 3'(sel);
         end
       end
     end
     if (deq_do) begin
-      deq_d = q_head_q[deq_v];
-      deq_cells = CW'(({18'd0, d_len[deq_d]} + 32'(CellBytes) - 32'd1) >> CellLog2);
-      deq_pg = 9'({d_in[deq_d], d_pg[deq_d]});
-      occ_b = q_occ_q[deq_v];
-      occ_a = q_occ_q[deq_v] - deq_cells;
-      deq_return = q_hbm_mode_q[deq_v] && (occ_a <= return_q);
+      deq_d = q_head_q[VoqIdxW'(deq_v)];
+      deq_cells = CW'(({18'd0, d_len[DescIdxW'(deq_d)]} + 32'(CellBytes) - 32'd1) >> CellLog2);
+      deq_pg = 9'({d_in[DescIdxW'(deq_d)], d_pg[DescIdxW'(deq_d)]});
+      occ_b = q_occ_q[VoqIdxW'(deq_v)];
+      occ_a = q_occ_q[VoqIdxW'(deq_v)] - deq_cells;
+      deq_return = q_hbm_mode_q[VoqIdxW'(deq_v)] && (occ_a <= return_q);
     end
     if (deq_sched) begin
       // marking at dequeue (spec 6.3)
-      if (cfg_ecn(q_cfg_q[deq_v]) && (d_ecn[deq_d] == 2'b01 || d_ecn[deq_d] == 2'b10)) begin
-        if (cfg_mp(q_cfg_q[deq_v]) == 2'd1) begin
-          pe = xtm_pkg::profile_eval(pr_cfg_q[cfg_prof(q_cfg_q[deq_v])][0],
-                                     pr_cfg_q[cfg_prof(q_cfg_q[deq_v])][7:4],
-                                     pr_fill_q[cfg_prof(q_cfg_q[deq_v])],
-                                     pr_prob_q[cfg_prof(q_cfg_q[deq_v])],
-                                     occ_b, q_limit_q[deq_v]);
+      if (q_cfg_q[VoqIdxW'(deq_v)][QCFG_ECN] && (d_ecn[DescIdxW'(deq_d)] == 2'b01 || d_ecn[DescIdxW'(deq_d)] == 2'b10)) begin
+        if (q_cfg_q[VoqIdxW'(deq_v)][QCFG_MP+:2] == 2'd1) begin
+          pe = xtm_pkg::profile_eval(pr_cfg_q[q_cfg_q[VoqIdxW'(deq_v)][QCFG_PROF+:3]][0],
+                                     pr_cfg_q[q_cfg_q[VoqIdxW'(deq_v)][QCFG_PROF+:3]][7:4],
+                                     pr_fill_q[q_cfg_q[VoqIdxW'(deq_v)][QCFG_PROF+:3]],
+                                     pr_prob_q[q_cfg_q[VoqIdxW'(deq_v)][QCFG_PROF+:3]],
+                                     occ_b, q_limit_q[VoqIdxW'(deq_v)]);
           hit = (pe.code == 2'd1);
           if (pe.code == 2'd2) begin
             lfsr_5 = xtm_pkg::lfsr_draw(lfsr_q);
             hit = $signed({48'd0, lfsr_5[15:0]}) * pe.dn < pe.num;
           end
           deq_marked_head = hit;
-        end else if (cfg_mp(q_cfg_q[deq_v]) == 2'd2) begin
-          r32 = t[31:0] - d_enq[deq_d];
-          deq_marked_lat = r32 > q_lat_q[deq_v];
+        end else if (q_cfg_q[VoqIdxW'(deq_v)][QCFG_MP+:2] == 2'd2) begin
+          r32 = t[31:0] - d_enq[DescIdxW'(deq_d)];
+          deq_marked_lat = r32 > q_lat_q[VoqIdxW'(deq_v)];
         end
       end
       // DWRR charge and pointer (spec 9.3)
       if (!deq_strict) begin
-        dtmp = $signed({q_def_q[deq_v][23], q_def_q[deq_v]}) +
-               (dwrr_round ? $signed({9'd0, q_quantum_q[deq_v]}) : 25'sd0) -
-               $signed({11'd0, d_len[deq_d]});
+        dtmp = $signed({q_def_q[VoqIdxW'(deq_v)][23], q_def_q[VoqIdxW'(deq_v)]}) +
+               (dwrr_round ? $signed({9'd0, q_quantum_q[VoqIdxW'(deq_v)]}) : 25'sd0) -
+               $signed({11'd0, d_len[DescIdxW'(deq_d)]});
         deq_rr_upd = 1'b1;
-        if (dtmp <= 0 || q_pkts_q[deq_v] == 21'd1) begin
+        if (dtmp <= 0 || q_pkts_q[VoqIdxW'(deq_v)] == 21'd1) begin
           deq_rr_new = (32'(deq_qi) + 1 == NumTcs) ? 3'd0 : deq_qi + 3'd1;
         end else begin
           deq_rr_new = deq_qi;
         end
         deq_def_new = dtmp[23:0];
       end else begin
-        deq_def_new = q_def_q[deq_v];
+        deq_def_new = q_def_q[VoqIdxW'(deq_v)];
       end
     end else if (deq_flush) begin
-      deq_def_new = q_def_q[deq_v];
+      deq_def_new = q_def_q[VoqIdxW'(deq_v)];
     end
     // a VOQ emptied keeps no positive deficit (spec 9.3)
-    if (deq_do && q_pkts_q[deq_v] == 21'd1 && deq_def_new > 0) begin
+    if (deq_do && q_pkts_q[VoqIdxW'(deq_v)] == 21'd1 && deq_def_new > 0) begin
       deq_def_new = '0;
     end
 
     // step-5 totals for the enqueue
     pool_used_5 = pool_used_q - (deq_do ? deq_cells : '0);
-    ocb_used_5 = ocb_used_q - ((deq_do && !d_hbm[deq_d]) ? deq_cells : '0);
-    hbm_used_5 = hbm_used_q - ((deq_do && d_hbm[deq_d]) ? deq_cells : '0);
+    ocb_used_5 = ocb_used_q - ((deq_do && !d_hbm[DescIdxW'(deq_d)]) ? deq_cells : '0);
+    hbm_used_5 = hbm_used_q - ((deq_do && d_hbm[DescIdxW'(deq_d)]) ? deq_cells : '0);
     desc_free_5 = desc_free_q + (deq_do ? DescW'(1) : '0);
     free_head_5 = deq_do ? deq_d : free_head_q;
 
@@ -510,13 +528,13 @@ module xtm_core #(
     enq_rsn = xtm_pkg::RsnAccept;
     enq_acc = 1'b0; enq_marked = 1'b0; enq_hdrm = 1'b0; enq_hbm = 1'b0; enq_evict = 1'b0;
     enq_classified = 1'b0;
-    enq_v = '0; enq_g = '0; enq_cells = '0; enq_q = '0; enq_d = '0; enq_from_bump = 1'b0;
+    enq_v = '0; enq_g = '0; enq_cells = '0; enq_d = '0; enq_from_bump = 1'b0;
     free_head_6 = free_head_5;
     lfsr_6 = lfsr_5;
     tc = dscp_map_q[enq_dscp_i[5:3]][4*enq_dscp_i[2:0] +: 3];
     qq = tc_queue_map_q[4*tc +: 3];
     pg3 = tc_pg_map_q[4*tc +: 3];
-    e_occ = '0; e_pcells = '0; e_hused = '0; e_mode = 1'b0;
+    e_occ = '0; e_hused = '0; e_mode = 1'b0;
     if (enq_valid_i) begin
       if (t < 64'(NumVoqs)) begin
         enq_rsn = xtm_pkg::RsnNotReady;
@@ -531,56 +549,53 @@ module xtm_core #(
         enq_rsn = xtm_pkg::RsnBadTc;
       end else begin
         enq_classified = 1'b1;
-        enq_q = qq;
-        enq_v = 9'(int'(enq_eg_port_i) * int'(NumTcs) + int'(qq));
+        enq_v = 9'($signed(32'(enq_eg_port_i)) * $signed(32'(NumTcs)) + $signed(32'(qq)));
         enq_g = 9'({enq_in_port_i, pg3});
         enq_cells = CW'(({18'd0, enq_len_i} + 32'(CellBytes) - 32'd1) >> CellLog2);
         // post-dequeue views (bypass of step 5)
-        e_occ = q_occ_q[enq_v] - ((deq_do && deq_v == enq_v) ? deq_cells : '0);
-        e_mode = q_hbm_mode_q[enq_v] && !(deq_do && deq_v == enq_v && deq_return);
-        e_hused = g_hused_q[enq_g];
-        e_pcells = g_cells_q[enq_g];
+        e_occ = q_occ_q[VoqIdxW'(enq_v)] - ((deq_do && deq_v == enq_v) ? deq_cells : '0);
+        e_mode = q_hbm_mode_q[VoqIdxW'(enq_v)] && !(deq_do && deq_v == enq_v && deq_return);
+        e_hused = g_hused_q[PgIdxW'(enq_g)];
         if (deq_do && deq_pg == enq_g) begin
-          e_hused = g_hused_q[enq_g] - min_cells(g_hused_q[enq_g], deq_cells);
-          e_pcells = g_cells_q[enq_g] - deq_cells;
+          e_hused = g_hused_q[PgIdxW'(enq_g)] - min_cells(g_hused_q[PgIdxW'(enq_g)], deq_cells);
         end
-        if (!cfg_en(q_cfg_q[enq_v])) begin
+        if (!q_cfg_q[VoqIdxW'(enq_v)][QCFG_EN]) begin
           enq_rsn = xtm_pkg::RsnQDisabled;
-        end else if (wd_st_3[enq_v] && wd_drop) begin
+        end else if (wd_st_3[VoqIdxW'(enq_v)] && wd_drop) begin
           enq_rsn = xtm_pkg::RsnWd;
-        end else if (g_cfg_q[enq_g][0] && g_xoff_st_q[enq_g]) begin
-          if ({4'd0, e_hused} + {4'd0, enq_cells} > {4'd0, g_hdrm_q[enq_g]}) begin
+        end else if (g_cfg_q[PgIdxW'(enq_g)][0] && g_xoff_st_q[PgIdxW'(enq_g)]) begin
+          if ({4'd0, e_hused} + {4'd0, enq_cells} > {4'd0, g_hdrm_q[PgIdxW'(enq_g)]}) begin
             enq_rsn = xtm_pkg::RsnHeadroom;
           end else begin
             enq_hdrm = 1'b1;
           end
-        end else if ({4'd0, e_occ} + {4'd0, enq_cells} > {4'd0, q_limit_q[enq_v]}) begin
+        end else if ({4'd0, e_occ} + {4'd0, enq_cells} > {4'd0, q_limit_q[VoqIdxW'(enq_v)]}) begin
           enq_rsn = xtm_pkg::RsnTail;
         end else if ({4'd0, pool_used_5} + {4'd0, enq_cells} > {4'd0, pool_cells_q}) begin
           enq_rsn = xtm_pkg::RsnPool;
         end else begin
           ect = (enq_ecn_i == 2'b01 || enq_ecn_i == 2'b10);
-          drop_elig = !cfg_noloss(q_cfg_q[enq_v]) &&
-                      !(cfg_ecn(q_cfg_q[enq_v]) && cfg_ntail(q_cfg_q[enq_v]));
+          drop_elig = !q_cfg_q[VoqIdxW'(enq_v)][QCFG_NOLOSS] &&
+                      !(q_cfg_q[VoqIdxW'(enq_v)][QCFG_ECN] && q_cfg_q[VoqIdxW'(enq_v)][QCFG_NTAIL]);
           eval = 1'b0;
-          if (cfg_ecn(q_cfg_q[enq_v]) && ect) begin
-            eval = (cfg_mp(q_cfg_q[enq_v]) == 2'd0);
-          end else if (!(cfg_ecn(q_cfg_q[enq_v]) && enq_ecn_i == 2'b11)) begin
+          if (q_cfg_q[VoqIdxW'(enq_v)][QCFG_ECN] && ect) begin
+            eval = (q_cfg_q[VoqIdxW'(enq_v)][QCFG_MP+:2] == 2'd0);
+          end else if (!(q_cfg_q[VoqIdxW'(enq_v)][QCFG_ECN] && enq_ecn_i == 2'b11)) begin
             eval = drop_elig;
           end
           if (eval) begin
-            pe = xtm_pkg::profile_eval(pr_cfg_q[cfg_prof(q_cfg_q[enq_v])][0],
-                                       pr_cfg_q[cfg_prof(q_cfg_q[enq_v])][7:4],
-                                       pr_fill_q[cfg_prof(q_cfg_q[enq_v])],
-                                       pr_prob_q[cfg_prof(q_cfg_q[enq_v])],
-                                       e_occ, q_limit_q[enq_v]);
+            pe = xtm_pkg::profile_eval(pr_cfg_q[q_cfg_q[VoqIdxW'(enq_v)][QCFG_PROF+:3]][0],
+                                       pr_cfg_q[q_cfg_q[VoqIdxW'(enq_v)][QCFG_PROF+:3]][7:4],
+                                       pr_fill_q[q_cfg_q[VoqIdxW'(enq_v)][QCFG_PROF+:3]],
+                                       pr_prob_q[q_cfg_q[VoqIdxW'(enq_v)][QCFG_PROF+:3]],
+                                       e_occ, q_limit_q[VoqIdxW'(enq_v)]);
             hit = (pe.code == 2'd1);
             if (pe.code == 2'd2) begin
               lfsr_6 = xtm_pkg::lfsr_draw(lfsr_5);
               hit = $signed({48'd0, lfsr_6[15:0]}) * pe.dn < pe.num;
             end
             if (hit) begin
-              if (cfg_ecn(q_cfg_q[enq_v]) && ect) begin
+              if (q_cfg_q[VoqIdxW'(enq_v)][QCFG_ECN] && ect) begin
                 enq_marked = 1'b1;
               end else begin
                 enq_rsn = xtm_pkg::RsnProfile;
@@ -591,7 +606,7 @@ module xtm_core #(
         if (enq_rsn == xtm_pkg::RsnAccept) begin
           // eviction (spec 5.2), then placement (5.3)
           if (!e_mode && e_occ >= evict_q &&
-              !ocb_only(q_limit_q[enq_v], q_trate_q[enq_v], ocb_only_q)) begin
+              !ocb_only(q_limit_q[VoqIdxW'(enq_v)], q_trate_q[VoqIdxW'(enq_v)], ocb_only_q)) begin
             enq_evict = 1'b1;
           end
           tok = xtm_pkg::tb_refill(hbm_wr_tok_q, hbm_wr_rate_q, {4'd0, hbm_wr_burst_q});
@@ -608,7 +623,7 @@ module xtm_core #(
           enq_acc = 1'b1;
           if (free_head_5 != DNIL) begin
             enq_d = free_head_5;
-            free_head_6 = (deq_do && free_head_5 == deq_d) ? free_head_q : d_next[free_head_5];
+            free_head_6 = (deq_do && free_head_5 == deq_d) ? free_head_q : d_next[DescIdxW'(free_head_5)];
           end else begin
             enq_d = alloc_ptr_q;
             enq_from_bump = 1'b1;
@@ -623,7 +638,7 @@ module xtm_core #(
 
     // ------------------------------------------------------------ 7. PFC generation
     free_c = '0;
-    for (int g = 0; g < int'(NumPgs); g++) begin
+    for (int g = 0; g < $signed(32'(NumPgs)); g++) begin
       pgc_end[g] = g_cells_q[g] - ((deq_do && deq_pg == 9'(g)) ? deq_cells : '0) +
                    ((enq_acc && enq_g == 9'(g)) ? enq_cells : '0);
     end
@@ -634,7 +649,7 @@ module xtm_core #(
     end
     set_m = '0;
     rel_m = '0;
-    for (int g = 0; g < int'(NumPgs); g++) begin
+    for (int g = 0; g < $signed(32'(NumPgs)); g++) begin
       g_xoff_7[g] = g_xoff_st_q[g];
       eval = g_evnext_q[g] || (deq_do && deq_pg == 9'(g)) || (enq_acc && enq_g == 9'(g));
       if (g_cfg_q[g][1]) begin
@@ -654,7 +669,7 @@ module xtm_core #(
         end
       end
     end
-    for (int p = 0; p < int'(NumPorts); p++) begin
+    for (int p = 0; p < $signed(32'(NumPorts)); p++) begin
       for (int i = 0; i < 8; i++) begin
         xmask_7[p][i] = g_xoff_7[p*8+i];
       end
@@ -673,11 +688,11 @@ module xtm_core #(
     enq_res_hdrm_o   = enq_hdrm;
     enq_res_hbm_o    = enq_hbm;
     flush_valid_o    = deq_flush;
-    flush_pkt_id_o   = deq_flush ? d_pkt_id[deq_d] : '0;
+    flush_pkt_id_o   = deq_flush ? d_pkt_id[DescIdxW'(deq_d)] : '0;
     flush_voq_o      = deq_flush ? deq_v : '0;
-    for (int p = 0; p < int'(NumPorts); p++) begin
+    for (int p = 0; p < $signed(32'(NumPorts)); p++) begin
       deq_valid_o[p] = out_v[p];
-      deq_o[p] = out_v[p] ? p_fifo_q[p][p_fhead_q[p]] : '0;
+      deq_o[p] = out_v[p] ? p_fifo_q[p][FifoIdxW'(p_fhead_q[p])] : '0;
       pfc_tx_valid_o[p] = pfc_send[p];
       pfc_tx_vec_o[p] = pfc_send[p] ? (xmask_7[p] | rel_m[p]) : '0;
       for (int i = 0; i < 8; i++) begin
@@ -694,6 +709,9 @@ module xtm_core #(
   assign gs = pg_sel_q;
   assign ps = port_sel_q;
   assign fs = prof_sel_q;
+  // selector bits above the array index width stay 0 (writes are range-checked, spec 10)
+  logic unused_sel;
+  assign unused_sel = ^{vs, gs};
 
   function automatic logic [31:0] sat32(input logic [63:0] v);
     sat32 = (v > 64'hFFFF_FFFF) ? 32'hFFFF_FFFF : v[31:0];
@@ -713,41 +731,41 @@ module xtm_core #(
     c64 = '0;
     pm = '0;
     for (int i = 0; i < 8; i++) begin
-      pm[i] = cycle_q < g_pause_end_q[int'(ps)*8+i];
+      pm[i] = cycle_q < g_pause_end_q[$signed(32'(ps))*8+i];
     end
     if (a[1:0] != 2'b00) begin
       a_mapped = 1'b0;
     end else if (a >= 16'h00C0 && a < 16'h00F0) begin
       // global 64-bit counters
       a_ro = 1'b1;
-      c64 = ecnt_q[(a - 16'h00C0) >> 3];
+      c64 = ecnt_q[3'((a - 16'h00C0) >> 3)];
       rd_is_lo = !a[2];
       rd_lo_hi = c64[63:32];
       rd_data = a[2] ? cnt_hi_q : c64[31:0];
     end else if (a >= 16'h0240 && a < 16'h02E8) begin
       a_ro = 1'b1;
-      c64 = q_cnt_q[vs][(a - 16'h0240) >> 3];
+      c64 = q_cnt_q[VoqIdxW'(vs)][5'((a - 16'h0240) >> 3)];
       rd_is_lo = !a[2];
       rd_lo_hi = c64[63:32];
       rd_data = a[2] ? cnt_hi_q : c64[31:0];
     end else if (a >= 16'h0320 && a < 16'h0340) begin
       a_ro = 1'b1;
-      c64 = p_cnt_q[ps][(a - 16'h0320) >> 3];
+      c64 = p_cnt_q[PortIdxW'(ps)][2'((a - 16'h0320) >> 3)];
       rd_is_lo = !a[2];
       rd_lo_hi = c64[63:32];
       rd_data = a[2] ? cnt_hi_q : c64[31:0];
     end else if (a >= 16'h0440 && a < 16'h0468) begin
       a_ro = 1'b1;
-      c64 = g_cnt_q[gs][(a - 16'h0440) >> 3];
+      c64 = g_cnt_q[PgIdxW'(gs)][3'((a - 16'h0440) >> 3)];
       rd_is_lo = !a[2];
       rd_lo_hi = c64[63:32];
       rd_data = a[2] ? cnt_hi_q : c64[31:0];
     end else if (a >= 16'h0520 && a < 16'h0540) begin
-      rd_data = {15'd0, pr_fill_q[fs][(a - 16'h0520) >> 2]};
+      rd_data = {15'd0, pr_fill_q[fs][3'((a - 16'h0520) >> 2)]};
     end else if (a >= 16'h0540 && a < 16'h0560) begin
-      rd_data = {15'd0, pr_prob_q[fs][(a - 16'h0540) >> 2]};
+      rd_data = {15'd0, pr_prob_q[fs][3'((a - 16'h0540) >> 2)]};
     end else if (a >= 16'h0080 && a < 16'h00A0) begin
-      rd_data = dscp_map_q[(a - 16'h0080) >> 2];
+      rd_data = dscp_map_q[3'((a - 16'h0080) >> 2)];
     end else begin
       unique case (a)
         16'h0000: begin rd_data = xtm_reg_pkg::XTM_BLOCK_TYPE_VALUE; a_ro = 1'b1; end
@@ -792,52 +810,52 @@ module xtm_core #(
         16'h0104: rd_data = {26'd0, port_sel_q};
         16'h0108: rd_data = {23'd0, pg_sel_q};
         16'h010C: rd_data = {29'd0, prof_sel_q};
-        16'h0200: rd_data = q_cfg_q[vs];
-        16'h0204: rd_data = {4'd0, q_limit_q[vs]};
-        16'h0208: rd_data = {16'd0, q_quantum_q[vs]};
-        16'h020C: rd_data = q_lat_q[vs];
-        16'h0210: rd_data = {8'd0, q_srate_q[vs]};
-        16'h0214: rd_data = {12'd0, q_sburst_q[vs]};
-        16'h0218: rd_data = {8'd0, q_trate_q[vs]};
+        16'h0200: rd_data = q_cfg_q[VoqIdxW'(vs)];
+        16'h0204: rd_data = {4'd0, q_limit_q[VoqIdxW'(vs)]};
+        16'h0208: rd_data = {16'd0, q_quantum_q[VoqIdxW'(vs)]};
+        16'h020C: rd_data = q_lat_q[VoqIdxW'(vs)];
+        16'h0210: rd_data = {8'd0, q_srate_q[VoqIdxW'(vs)]};
+        16'h0214: rd_data = {12'd0, q_sburst_q[VoqIdxW'(vs)]};
+        16'h0218: rd_data = {8'd0, q_trate_q[VoqIdxW'(vs)]};
         16'h021C: begin
-          rd_data = {8'd0, q_clean_q[vs], q_storm_q[vs], 4'd0,
-                     q_pkts_q[vs] != '0 && (!cfg_en(q_cfg_q[vs]) || (q_wd_st_q[vs] && wd_drop)),
-                     q_wd_st_q[vs], ocb_only(q_limit_q[vs], q_trate_q[vs], ocb_only_q),
-                     q_hbm_mode_q[vs]};
+          rd_data = {8'd0, q_clean_q[VoqIdxW'(vs)], q_storm_q[VoqIdxW'(vs)], 4'd0,
+                     q_pkts_q[VoqIdxW'(vs)] != '0 && (!q_cfg_q[VoqIdxW'(vs)][QCFG_EN] || (q_wd_st_q[VoqIdxW'(vs)] && wd_drop)),
+                     q_wd_st_q[VoqIdxW'(vs)], ocb_only(q_limit_q[VoqIdxW'(vs)], q_trate_q[VoqIdxW'(vs)], ocb_only_q),
+                     q_hbm_mode_q[VoqIdxW'(vs)]};
           a_ro = 1'b1;
         end
-        16'h0220: begin rd_data = {4'd0, q_occ_q[vs]}; a_ro = 1'b1; end
-        16'h0224: begin rd_data = {11'd0, q_pkts_q[vs]}; a_ro = 1'b1; end
-        16'h0228: begin rd_data = {4'd0, q_hbmc_q[vs]}; a_ro = 1'b1; end
-        16'h022C: begin rd_data = {{8{q_def_q[vs][23]}}, q_def_q[vs]}; a_ro = 1'b1; end
-        16'h0230: begin rd_data = {4'd0, q_wm_q[vs]}; a_ro = 1'b1; end
-        16'h0300: rd_data = p_scfg_q[ps];
-        16'h0304: rd_data = {8'd0, p_srate_q[ps]};
-        16'h0308: rd_data = {12'd0, p_sburst_q[ps]};
-        16'h030C: rd_data = p_pq_q[ps];
-        16'h0310: rd_data = {16'd0, p_quanta_q[ps]};
-        16'h0314: rd_data = p_refresh_q[ps];
+        16'h0220: begin rd_data = {4'd0, q_occ_q[VoqIdxW'(vs)]}; a_ro = 1'b1; end
+        16'h0224: begin rd_data = {11'd0, q_pkts_q[VoqIdxW'(vs)]}; a_ro = 1'b1; end
+        16'h0228: begin rd_data = {4'd0, q_hbmc_q[VoqIdxW'(vs)]}; a_ro = 1'b1; end
+        16'h022C: begin rd_data = {{8{q_def_q[VoqIdxW'(vs)][23]}}, q_def_q[VoqIdxW'(vs)]}; a_ro = 1'b1; end
+        16'h0230: begin rd_data = {4'd0, q_wm_q[VoqIdxW'(vs)]}; a_ro = 1'b1; end
+        16'h0300: rd_data = p_scfg_q[PortIdxW'(ps)];
+        16'h0304: rd_data = {8'd0, p_srate_q[PortIdxW'(ps)]};
+        16'h0308: rd_data = {12'd0, p_sburst_q[PortIdxW'(ps)]};
+        16'h030C: rd_data = p_pq_q[PortIdxW'(ps)];
+        16'h0310: rd_data = {16'd0, p_quanta_q[PortIdxW'(ps)]};
+        16'h0314: rd_data = p_refresh_q[PortIdxW'(ps)];
         16'h0318: begin
-          rd_data = {8'd0, 8'(p_fcount_q[ps]), pm,
-                     g_xoff_st_q[int'(ps)*8+7], g_xoff_st_q[int'(ps)*8+6],
-                     g_xoff_st_q[int'(ps)*8+5], g_xoff_st_q[int'(ps)*8+4],
-                     g_xoff_st_q[int'(ps)*8+3], g_xoff_st_q[int'(ps)*8+2],
-                     g_xoff_st_q[int'(ps)*8+1], g_xoff_st_q[int'(ps)*8+0]};
+          rd_data = {8'd0, 8'(p_fcount_q[PortIdxW'(ps)]), pm,
+                     g_xoff_st_q[$signed(32'(ps))*8+7], g_xoff_st_q[$signed(32'(ps))*8+6],
+                     g_xoff_st_q[$signed(32'(ps))*8+5], g_xoff_st_q[$signed(32'(ps))*8+4],
+                     g_xoff_st_q[$signed(32'(ps))*8+3], g_xoff_st_q[$signed(32'(ps))*8+2],
+                     g_xoff_st_q[$signed(32'(ps))*8+1], g_xoff_st_q[$signed(32'(ps))*8+0]};
           a_ro = 1'b1;
         end
-        16'h0400: rd_data = g_cfg_q[gs];
-        16'h0404: rd_data = {4'd0, g_xoff_q[gs]};
-        16'h0408: rd_data = {4'd0, g_xon_q[gs]};
-        16'h040C: rd_data = {4'd0, g_hdrm_q[gs]};
-        16'h0410: begin rd_data = {31'd0, g_xoff_st_q[gs]}; a_ro = 1'b1; end
-        16'h0414: begin rd_data = {4'd0, g_cells_q[gs]}; a_ro = 1'b1; end
-        16'h0418: begin rd_data = {4'd0, g_hused_q[gs]}; a_ro = 1'b1; end
+        16'h0400: rd_data = g_cfg_q[PgIdxW'(gs)];
+        16'h0404: rd_data = {4'd0, g_xoff_q[PgIdxW'(gs)]};
+        16'h0408: rd_data = {4'd0, g_xon_q[PgIdxW'(gs)]};
+        16'h040C: rd_data = {4'd0, g_hdrm_q[PgIdxW'(gs)]};
+        16'h0410: begin rd_data = {31'd0, g_xoff_st_q[PgIdxW'(gs)]}; a_ro = 1'b1; end
+        16'h0414: begin rd_data = {4'd0, g_cells_q[PgIdxW'(gs)]}; a_ro = 1'b1; end
+        16'h0418: begin rd_data = {4'd0, g_hused_q[PgIdxW'(gs)]}; a_ro = 1'b1; end
         16'h041C: begin
-          rd_data = (g_pause_end_q[gs] > cycle_q) ? sat32(g_pause_end_q[gs] - cycle_q) : '0;
+          rd_data = (g_pause_end_q[PgIdxW'(gs)] > cycle_q) ? sat32(g_pause_end_q[PgIdxW'(gs)] - cycle_q) : '0;
           a_ro = 1'b1;
         end
-        16'h0420: begin rd_data = {4'd0, g_wm_q[gs]}; a_ro = 1'b1; end
-        16'h0424: begin rd_data = {4'd0, g_hwm_q[gs]}; a_ro = 1'b1; end
+        16'h0420: begin rd_data = {4'd0, g_wm_q[PgIdxW'(gs)]}; a_ro = 1'b1; end
+        16'h0424: begin rd_data = {4'd0, g_hwm_q[PgIdxW'(gs)]}; a_ro = 1'b1; end
         16'h0500: rd_data = pr_cfg_q[fs];
         default: a_mapped = 1'b0;
       endcase
@@ -947,7 +965,7 @@ module xtm_core #(
       err_addr_q <= '0;
       cnt_hi_q <= '0;
       pool_wm_q <= '0;
-      for (int k = 0; k < int'(xtm_pkg::NumEcnt); k++) begin
+      for (int k = 0; k < $signed(32'(xtm_pkg::NumEcnt)); k++) begin
         ecnt_q[k] <= '0;
       end
       pool_used_q <= '0;
@@ -960,7 +978,7 @@ module xtm_core #(
       desc_free_q <= DescW'(NumDesc);
       wd_next_poll_q <= 64'd100000000;
       port_rr_q <= '0;
-      for (int v = 0; v < int'(NumVoqs); v++) begin
+      for (int v = 0; v < $signed(32'(NumVoqs)); v++) begin
         q_cfg_q[v] <= 32'h1;
         q_limit_q[v] <= 28'd4096;
         q_quantum_q[v] <= 16'd9216;
@@ -981,11 +999,11 @@ module xtm_core #(
         q_sent_q[v] <= 1'b0;
         q_tok_q[v] <= '0;
         q_wm_q[v] <= '0;
-        for (int k = 0; k < int'(xtm_pkg::NumVcnt); k++) begin
+        for (int k = 0; k < $signed(32'(xtm_pkg::NumVcnt)); k++) begin
           q_cnt_q[v][k] <= '0;
         end
       end
-      for (int p = 0; p < int'(NumPorts); p++) begin
+      for (int p = 0; p < $signed(32'(NumPorts)); p++) begin
         p_scfg_q[p] <= '0;
         p_srate_q[p] <= 24'h0C_8000;
         p_sburst_q[p] <= 20'd9216;
@@ -997,15 +1015,15 @@ module xtm_core #(
         p_refresh_at_q[p] <= '0;
         p_fhead_q[p] <= '0;
         p_fcount_q[p] <= '0;
-        for (int k = 0; k < int'(FifoDepth); k++) begin
+        for (int k = 0; k < $signed(32'(FifoDepth)); k++) begin
           p_fifo_q[p][k] <= '0;
           p_fifo_rdy_q[p][k] <= '0;
         end
-        for (int k = 0; k < int'(xtm_pkg::NumPcnt); k++) begin
+        for (int k = 0; k < $signed(32'(xtm_pkg::NumPcnt)); k++) begin
           p_cnt_q[p][k] <= '0;
         end
       end
-      for (int g = 0; g < int'(NumPgs); g++) begin
+      for (int g = 0; g < $signed(32'(NumPgs)); g++) begin
         g_cfg_q[g] <= '0;
         g_xoff_q[g] <= 28'h0FFF_FFFF;
         g_xon_q[g] <= '0;
@@ -1018,7 +1036,7 @@ module xtm_core #(
         g_hwm_q[g] <= '0;
         g_pause_end_q[g] <= '0;
         g_wdrx_q[g] <= 1'b0;
-        for (int k = 0; k < int'(xtm_pkg::NumGcnt); k++) begin
+        for (int k = 0; k < $signed(32'(xtm_pkg::NumGcnt)); k++) begin
           g_cnt_q[g][k] <= '0;
         end
       end
@@ -1033,7 +1051,7 @@ module xtm_core #(
       port_rr_q <= port_rr_5;
 
       // ---------------- 2. PFC reception: pause ends, counters
-      for (int p = 0; p < int'(NumPorts); p++) begin
+      for (int p = 0; p < $signed(32'(NumPorts)); p++) begin
         if (pfc_rx_valid_i[p]) begin
           p_cnt_q[p][xtm_pkg::PcPfcRx] <= p_cnt_q[p][xtm_pkg::PcPfcRx] + 64'd1;
         end
@@ -1057,7 +1075,7 @@ module xtm_core #(
       if (poll_now) begin
         wd_next_poll_q <= wd_next_poll_q + {32'd0, wd_poll_q};
       end
-      for (int v = 0; v < int'(NumVoqs); v++) begin
+      for (int v = 0; v < $signed(32'(NumVoqs)); v++) begin
         q_wd_st_q[v] <= wd_st_3[v];
         q_storm_q[v] <= storm_3[v];
         q_clean_q[v] <= clean_3[v];
@@ -1074,7 +1092,7 @@ module xtm_core #(
           q_sent_q[v] <= 1'b0;
         end
       end
-      for (int g = 0; g < int'(NumPgs); g++) begin
+      for (int g = 0; g < $signed(32'(NumPgs)); g++) begin
         g_wdrx_q[g] <= poll_now ? 1'b0 : wdrx_2[g];
       end
 
@@ -1082,12 +1100,12 @@ module xtm_core #(
       begin
         logic signed [TW-1:0] tk;
         tk = xtm_pkg::tb_refill(hbm_rd_tok_q, hbm_rd_rate_q, {4'd0, hbm_rd_burst_q});
-        if (deq_sched && d_hbm[deq_d]) begin
+        if (deq_sched && d_hbm[DescIdxW'(deq_d)]) begin
           tk = tk - (TW'(deq_cells) << 16);
         end
         if (wr_at(16'h004C) || wr_at(16'h0050)) begin
-          if (tk > (TW'(wr_at(16'h0050) ? wd[15:0] : hbm_rd_burst_q) << 16)) begin
-            tk = TW'(wr_at(16'h0050) ? wd[15:0] : hbm_rd_burst_q) << 16;
+          if (tk > (TW'({wr_at(16'h0050) ? wd[15:0] : hbm_rd_burst_q}) << 16)) begin
+            tk = TW'({wr_at(16'h0050) ? wd[15:0] : hbm_rd_burst_q}) << 16;
           end
         end
         hbm_rd_tok_q <= tk;
@@ -1096,31 +1114,31 @@ module xtm_core #(
           tk = tk - (TW'(enq_cells) << 16);
         end
         if (wr_at(16'h0044) || wr_at(16'h0048)) begin
-          if (tk > (TW'(wr_at(16'h0048) ? wd[15:0] : hbm_wr_burst_q) << 16)) begin
-            tk = TW'(wr_at(16'h0048) ? wd[15:0] : hbm_wr_burst_q) << 16;
+          if (tk > (TW'({wr_at(16'h0048) ? wd[15:0] : hbm_wr_burst_q}) << 16)) begin
+            tk = TW'({wr_at(16'h0048) ? wd[15:0] : hbm_wr_burst_q}) << 16;
           end
         end
         hbm_wr_tok_q <= tk;
-        for (int p = 0; p < int'(NumPorts); p++) begin
+        for (int p = 0; p < $signed(32'(NumPorts)); p++) begin
           tk = xtm_pkg::tb_refill(p_tok_q[p], p_srate_q[p], p_sburst_q[p]);
           if (deq_sched && deq_p == 6'(p) && p_scfg_q[p][0]) begin
-            tk = tk - ((TW'(d_len[deq_d]) + TW'(p_scfg_q[p][13:8])) << 16);
+            tk = tk - ((TW'(d_len[DescIdxW'(deq_d)]) + TW'(p_scfg_q[p][13:8])) << 16);
           end
           if ((wr_at(16'h0304) || wr_at(16'h0308)) && port_sel_q == 6'(p)) begin
-            if (tk > (TW'(wr_at(16'h0308) ? wd[19:0] : p_sburst_q[p]) << 16)) begin
-              tk = TW'(wr_at(16'h0308) ? wd[19:0] : p_sburst_q[p]) << 16;
+            if (tk > (TW'({wr_at(16'h0308) ? wd[19:0] : p_sburst_q[p]}) << 16)) begin
+              tk = TW'({wr_at(16'h0308) ? wd[19:0] : p_sburst_q[p]}) << 16;
             end
           end
           p_tok_q[p] <= tk;
         end
-        for (int v = 0; v < int'(NumVoqs); v++) begin
+        for (int v = 0; v < $signed(32'(NumVoqs)); v++) begin
           tk = xtm_pkg::tb_refill(q_tok_q[v], q_srate_q[v], q_sburst_q[v]);
-          if (deq_sched && deq_v == 9'(v) && cfg_shen(q_cfg_q[v])) begin
-            tk = tk - (TW'(d_len[deq_d]) << 16);
+          if (deq_sched && deq_v == 9'(v) && q_cfg_q[v][QCFG_SHEN]) begin
+            tk = tk - (TW'(d_len[DescIdxW'(deq_d)]) << 16);
           end
           if ((wr_at(16'h0210) || wr_at(16'h0214)) && voq_sel_q == 9'(v)) begin
-            if (tk > (TW'(wr_at(16'h0214) ? wd[19:0] : q_sburst_q[v]) << 16)) begin
-              tk = TW'(wr_at(16'h0214) ? wd[19:0] : q_sburst_q[v]) << 16;
+            if (tk > (TW'({wr_at(16'h0214) ? wd[19:0] : q_sburst_q[v]}) << 16)) begin
+              tk = TW'({wr_at(16'h0214) ? wd[19:0] : q_sburst_q[v]}) << 16;
             end
           end
           q_tok_q[v] <= tk;
@@ -1128,79 +1146,79 @@ module xtm_core #(
       end
 
       // ---------------- 4. egress output
-      for (int p = 0; p < int'(NumPorts); p++) begin
+      for (int p = 0; p < $signed(32'(NumPorts)); p++) begin
         if (out_v[p]) begin
           p_fhead_q[p] <= (32'(p_fhead_q[p]) + 1 == FifoDepth) ? '0 : p_fhead_q[p] + 1'b1;
           p_cnt_q[p][xtm_pkg::PcTxPkts] <= p_cnt_q[p][xtm_pkg::PcTxPkts] + 64'd1;
           p_cnt_q[p][xtm_pkg::PcTxBytes] <=
-              p_cnt_q[p][xtm_pkg::PcTxBytes] + {50'd0, p_fifo_q[p][p_fhead_q[p]].len};
+              p_cnt_q[p][xtm_pkg::PcTxBytes] + {50'd0, p_fifo_q[p][FifoIdxW'(p_fhead_q[p])].len};
         end
-        p_fcount_q[p] <= fcount_4[p] + ((deq_sched && deq_p == 6'(p)) ? 1'b1 : 1'b0);
+        p_fcount_q[p] <= fcount_4[p] + FifoW'(deq_sched && deq_p == 6'(p));
       end
 
       // ---------------- 5. dequeue slot
       if (win_valid && dwrr_round) begin
-        for (int q = 0; q < int'(NumTcs); q++) begin
-          if (win_elig[q] && !(deq_do && deq_v == 9'(int'(win_p) * int'(NumTcs) + q))) begin
-            q_def_q[int'(win_p)*int'(NumTcs)+q] <= q_def_q[int'(win_p)*int'(NumTcs)+q] +
-                $signed({8'd0, q_quantum_q[int'(win_p)*int'(NumTcs)+q]});
+        for (int q = 0; q < $signed(32'(NumTcs)); q++) begin
+          if (win_elig[q] && !(deq_do && deq_v == 9'($signed(32'(win_p)) * $signed(32'(NumTcs)) + q))) begin
+            q_def_q[$signed(32'(win_p))*$signed(32'(NumTcs))+q] <= q_def_q[$signed(32'(win_p))*$signed(32'(NumTcs))+q] +
+                $signed({8'd0, q_quantum_q[$signed(32'(win_p))*$signed(32'(NumTcs))+q]});
           end
         end
       end
       if (deq_rr_upd) begin
-        p_rr_q[deq_p] <= deq_rr_new;
+        p_rr_q[PortIdxW'(deq_p)] <= deq_rr_new;
       end
       if (deq_do) begin
-        q_def_q[deq_v] <= deq_def_new;
+        q_def_q[VoqIdxW'(deq_v)] <= deq_def_new;
         // descriptor back to the recycled list
-        d_next[deq_d] <= free_head_q;
+        d_next[DescIdxW'(deq_d)] <= free_head_q;
         if (deq_flush) begin
-          q_cnt_q[deq_v][xtm_pkg::VcDropFlush] <= q_cnt_q[deq_v][xtm_pkg::VcDropFlush] + 64'd1;
+          q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcDropFlush] <= q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcDropFlush] + 64'd1;
         end else begin
-          q_cnt_q[deq_v][xtm_pkg::VcDeqPkts] <= q_cnt_q[deq_v][xtm_pkg::VcDeqPkts] + 64'd1;
-          q_cnt_q[deq_v][xtm_pkg::VcDeqBytes] <=
-              q_cnt_q[deq_v][xtm_pkg::VcDeqBytes] + {50'd0, d_len[deq_d]};
+          q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcDeqPkts] <= q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcDeqPkts] + 64'd1;
+          q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcDeqBytes] <=
+              q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcDeqBytes] + {50'd0, d_len[DescIdxW'(deq_d)]};
           if (deq_marked_head) begin
-            q_cnt_q[deq_v][xtm_pkg::VcMarkHead] <= q_cnt_q[deq_v][xtm_pkg::VcMarkHead] + 64'd1;
+            q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcMarkHead] <= q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcMarkHead] + 64'd1;
           end
           if (deq_marked_lat) begin
-            q_cnt_q[deq_v][xtm_pkg::VcMarkLat] <= q_cnt_q[deq_v][xtm_pkg::VcMarkLat] + 64'd1;
+            q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcMarkLat] <= q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcMarkLat] + 64'd1;
           end
           begin
-            logic [FifoW-1:0] slot;
-            slot = FifoW'((32'(p_fhead_q[deq_p]) + (out_v[deq_p] ? 1 : 0) +
-                           32'(fcount_4[deq_p])) % FifoDepth);
-            p_fifo_q[deq_p][slot] <= '{
-                pkt_id: d_pkt_id[deq_d], voq: deq_v, in_port: d_in[deq_d],
-                len: d_len[deq_d], dscp: d_dscp[deq_d],
-                ecn: (deq_marked_head || deq_marked_lat) ? 2'b11 : d_ecn[deq_d],
-                marked: deq_marked_head || deq_marked_lat || d_tmark[deq_d],
-                hbm: d_hbm[deq_d], sojourn: cycle_q[31:0] - d_enq[deq_d]};
-            p_fifo_rdy_q[deq_p][slot] <= cycle_q +
-                (d_hbm[deq_d] ? {52'd0, hbm_rd_lat_q} : {56'd0, ocb_rd_lat_q});
+            logic [FifoIdxW-1:0] slot;
+            slot = FifoIdxW'((32'(p_fhead_q[PortIdxW'(deq_p)]) + (out_v[PortIdxW'(deq_p)] ? 1 : 0) +
+                           32'(fcount_4[PortIdxW'(deq_p)])) % FifoDepth);
+            p_fifo_q[PortIdxW'(deq_p)][slot] <= '{
+                pkt_id: d_pkt_id[DescIdxW'(deq_d)], voq: deq_v, in_port: d_in[DescIdxW'(deq_d)],
+                len: d_len[DescIdxW'(deq_d)], dscp: d_dscp[DescIdxW'(deq_d)],
+                ecn: (deq_marked_head || deq_marked_lat) ? 2'b11 : d_ecn[DescIdxW'(deq_d)],
+                marked: deq_marked_head || deq_marked_lat || d_tmark[DescIdxW'(deq_d)],
+                hbm: d_hbm[DescIdxW'(deq_d)], sojourn: cycle_q[31:0] - d_enq[DescIdxW'(deq_d)]};
+            p_fifo_rdy_q[PortIdxW'(deq_p)][slot] <= cycle_q +
+                (d_hbm[DescIdxW'(deq_d)] ? {52'd0, hbm_rd_lat_q} : {56'd0, ocb_rd_lat_q});
           end
         end
         if (deq_return) begin
-          q_hbm_mode_q[deq_v] <= 1'b0;
-          q_cnt_q[deq_v][xtm_pkg::VcHbmReturn] <= q_cnt_q[deq_v][xtm_pkg::VcHbmReturn] + 64'd1;
+          q_hbm_mode_q[VoqIdxW'(deq_v)] <= 1'b0;
+          q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcHbmReturn] <= q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcHbmReturn] + 64'd1;
         end
       end
       // VOQ list heads and tails
-      for (int v = 0; v < int'(NumVoqs); v++) begin
+      for (int v = 0; v < $signed(32'(NumVoqs)); v++) begin
         logic rm, ad;
         rm = deq_do && deq_v == 9'(v);
         ad = enq_acc && enq_v == 9'(v);
         if (rm || ad) begin
           q_occ_q[v] <= q_occ_q[v] - (rm ? deq_cells : '0) + (ad ? enq_cells : '0);
           q_pkts_q[v] <= q_pkts_q[v] - (rm ? 21'd1 : '0) + (ad ? 21'd1 : '0);
-          q_hbmc_q[v] <= q_hbmc_q[v] - ((rm && d_hbm[deq_d]) ? deq_cells : '0) +
+          q_hbmc_q[v] <= q_hbmc_q[v] - ((rm && d_hbm[DescIdxW'(deq_d)]) ? deq_cells : '0) +
                          ((ad && enq_hbm) ? enq_cells : '0);
           if (rm && q_pkts_q[v] == 21'd1) begin
             q_head_q[v] <= ad ? enq_d : DNIL;
             q_tail_q[v] <= ad ? enq_d : DNIL;
           end else begin
             if (rm) begin
-              q_head_q[v] <= d_next[deq_d];
+              q_head_q[v] <= d_next[DescIdxW'(deq_d)];
             end else if (ad && q_pkts_q[v] == '0) begin
               q_head_q[v] <= enq_d;
             end
@@ -1219,7 +1237,7 @@ module xtm_core #(
         alloc_ptr_q <= alloc_ptr_q + 1'b1;
       end
       // PG accounting
-      for (int g = 0; g < int'(NumPgs); g++) begin
+      for (int g = 0; g < $signed(32'(NumPgs)); g++) begin
         logic [CW-1:0] hu, cl;
         hu = g_hused_q[g];
         cl = g_cells_q[g];
@@ -1251,7 +1269,7 @@ module xtm_core #(
         g_evnext_q[g] <= (wr_at(16'h0400) || wr_at(16'h0404) || wr_at(16'h0408)) &&
                          pg_sel_q == 9'(g);
         // PFC counters
-        if (g < int'(NumPorts) * 8 && pfc_send[g/8]) begin
+        if (g < $signed(32'(NumPorts)) * 8 && pfc_send[g/8]) begin
           if (xmask_7[g/8][g%8]) begin
             g_cnt_q[g][xtm_pkg::GcXoffSent] <= g_cnt_q[g][xtm_pkg::GcXoffSent] + 64'd1;
           end else if (rel_m[g/8][g%8]) begin
@@ -1259,7 +1277,7 @@ module xtm_core #(
           end
         end
       end
-      for (int p = 0; p < int'(NumPorts); p++) begin
+      for (int p = 0; p < $signed(32'(NumPorts)); p++) begin
         if (pfc_send[p]) begin
           p_refresh_at_q[p] <= cycle_q + {32'd0, p_refresh_q[p]};
           p_cnt_q[p][xtm_pkg::PcPfcTx] <= p_cnt_q[p][xtm_pkg::PcPfcTx] + 64'd1;
@@ -1268,21 +1286,21 @@ module xtm_core #(
 
       // ---------------- 6. enqueue: descriptor, counters
       if (enq_acc) begin
-        d_pkt_id[enq_d] <= enq_pkt_id_i;
-        d_enq[enq_d] <= cycle_q[31:0];
-        d_len[enq_d] <= enq_len_i;
-        d_in[enq_d] <= enq_in_port_i;
-        d_dscp[enq_d] <= enq_dscp_i;
-        d_ecn[enq_d] <= enq_marked ? 2'b11 : enq_ecn_i;
-        d_pg[enq_d] <= enq_g[2:0];
-        d_hbm[enq_d] <= enq_hbm;
-        d_tmark[enq_d] <= enq_marked;
-        if (q_tail_q[enq_v] != DNIL && !(deq_do && deq_v == enq_v && q_pkts_q[enq_v] == 21'd1))
+        d_pkt_id[DescIdxW'(enq_d)] <= enq_pkt_id_i;
+        d_enq[DescIdxW'(enq_d)] <= cycle_q[31:0];
+        d_len[DescIdxW'(enq_d)] <= enq_len_i;
+        d_in[DescIdxW'(enq_d)] <= enq_in_port_i;
+        d_dscp[DescIdxW'(enq_d)] <= enq_dscp_i;
+        d_ecn[DescIdxW'(enq_d)] <= enq_marked ? 2'b11 : enq_ecn_i;
+        d_pg[DescIdxW'(enq_d)] <= enq_g[2:0];
+        d_hbm[DescIdxW'(enq_d)] <= enq_hbm;
+        d_tmark[DescIdxW'(enq_d)] <= enq_marked;
+        if (q_tail_q[VoqIdxW'(enq_v)] != DNIL && !(deq_do && deq_v == enq_v && q_pkts_q[VoqIdxW'(enq_v)] == 21'd1))
         begin
-          d_next[q_tail_q[enq_v]] <= enq_d;
+          d_next[DescIdxW'(q_tail_q[VoqIdxW'(enq_v)])] <= enq_d;
         end
         if (enq_evict) begin
-          q_hbm_mode_q[enq_v] <= 1'b1;
+          q_hbm_mode_q[VoqIdxW'(enq_v)] <= 1'b1;
         end
       end
       if (enq_valid_i) begin
@@ -1298,36 +1316,36 @@ module xtm_core #(
         endcase
       end
       if (enq_classified) begin
-        q_cnt_q[enq_v][xtm_pkg::VcArr] <= q_cnt_q[enq_v][xtm_pkg::VcArr] + 64'd1;
+        q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcArr] <= q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcArr] + 64'd1;
         if (enq_evict && enq_rsn != xtm_pkg::RsnAccept) begin
-          q_hbm_mode_q[enq_v] <= 1'b1;   // the switch stands even when placement fails
+          q_hbm_mode_q[VoqIdxW'(enq_v)] <= 1'b1;   // the switch stands even when placement fails
         end
         if (enq_evict) begin
-          q_cnt_q[enq_v][xtm_pkg::VcHbmEvict] <= q_cnt_q[enq_v][xtm_pkg::VcHbmEvict] + 64'd1;
+          q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcHbmEvict] <= q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcHbmEvict] + 64'd1;
         end
         unique case (enq_rsn)
           xtm_pkg::RsnAccept: begin
-            q_cnt_q[enq_v][xtm_pkg::VcEnqPkts] <= q_cnt_q[enq_v][xtm_pkg::VcEnqPkts] + 64'd1;
-            q_cnt_q[enq_v][xtm_pkg::VcEnqBytes] <=
-                q_cnt_q[enq_v][xtm_pkg::VcEnqBytes] + {50'd0, enq_len_i};
+            q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcEnqPkts] <= q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcEnqPkts] + 64'd1;
+            q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcEnqBytes] <=
+                q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcEnqBytes] + {50'd0, enq_len_i};
             if (enq_marked) begin
-              q_cnt_q[enq_v][xtm_pkg::VcMarkTail] <= q_cnt_q[enq_v][xtm_pkg::VcMarkTail] + 64'd1;
+              q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcMarkTail] <= q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcMarkTail] + 64'd1;
             end
           end
           xtm_pkg::RsnTail:
-            q_cnt_q[enq_v][xtm_pkg::VcDropTail] <= q_cnt_q[enq_v][xtm_pkg::VcDropTail] + 64'd1;
+            q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropTail] <= q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropTail] + 64'd1;
           xtm_pkg::RsnPool:
-            q_cnt_q[enq_v][xtm_pkg::VcDropPool] <= q_cnt_q[enq_v][xtm_pkg::VcDropPool] + 64'd1;
-          xtm_pkg::RsnProfile: q_cnt_q[enq_v][xtm_pkg::VcDropProfile] <=
-              q_cnt_q[enq_v][xtm_pkg::VcDropProfile] + 64'd1;
+            q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropPool] <= q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropPool] + 64'd1;
+          xtm_pkg::RsnProfile: q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropProfile] <=
+              q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropProfile] + 64'd1;
           xtm_pkg::RsnHeadroom:
-            q_cnt_q[enq_v][xtm_pkg::VcDropHdrm] <= q_cnt_q[enq_v][xtm_pkg::VcDropHdrm] + 64'd1;
+            q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropHdrm] <= q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropHdrm] + 64'd1;
           xtm_pkg::RsnBufFull:
-            q_cnt_q[enq_v][xtm_pkg::VcDropBuf] <= q_cnt_q[enq_v][xtm_pkg::VcDropBuf] + 64'd1;
+            q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropBuf] <= q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropBuf] + 64'd1;
           xtm_pkg::RsnQDisabled:
-            q_cnt_q[enq_v][xtm_pkg::VcDropQdis] <= q_cnt_q[enq_v][xtm_pkg::VcDropQdis] + 64'd1;
+            q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropQdis] <= q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropQdis] + 64'd1;
           xtm_pkg::RsnWd:
-            q_cnt_q[enq_v][xtm_pkg::VcDropWd] <= q_cnt_q[enq_v][xtm_pkg::VcDropWd] + 64'd1;
+            q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropWd] <= q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropWd] + 64'd1;
           default: ;
         endcase
       end
@@ -1337,21 +1355,21 @@ module xtm_core #(
         ed = enq_classified && enq_rsn != xtm_pkg::RsnAccept;
         fd = deq_flush;
         if (ed && fd && enq_v == deq_v) begin
-          q_cnt_q[enq_v][xtm_pkg::VcDropBytes] <=
-              q_cnt_q[enq_v][xtm_pkg::VcDropBytes] + {50'd0, enq_len_i} + {50'd0, d_len[deq_d]};
+          q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropBytes] <=
+              q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropBytes] + {50'd0, enq_len_i} + {50'd0, d_len[DescIdxW'(deq_d)]};
         end else begin
           if (ed) begin
-            q_cnt_q[enq_v][xtm_pkg::VcDropBytes] <=
-                q_cnt_q[enq_v][xtm_pkg::VcDropBytes] + {50'd0, enq_len_i};
+            q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropBytes] <=
+                q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropBytes] + {50'd0, enq_len_i};
           end
           if (fd) begin
-            q_cnt_q[deq_v][xtm_pkg::VcDropBytes] <=
-                q_cnt_q[deq_v][xtm_pkg::VcDropBytes] + {50'd0, d_len[deq_d]};
+            q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcDropBytes] <=
+                q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcDropBytes] + {50'd0, d_len[DescIdxW'(deq_d)]};
           end
         end
       end
       // VOQ watermarks
-      for (int v = 0; v < int'(NumVoqs); v++) begin
+      for (int v = 0; v < $signed(32'(NumVoqs)); v++) begin
         logic [CW-1:0] oe;
         oe = q_occ_q[v] - ((deq_do && deq_v == 9'(v)) ? deq_cells : '0) +
              ((enq_acc && enq_v == 9'(v)) ? enq_cells : '0);
@@ -1405,51 +1423,51 @@ module xtm_core #(
           16'h0104: port_sel_q <= wd[5:0];
           16'h0108: pg_sel_q <= wd[8:0];
           16'h010C: prof_sel_q <= wd[2:0];
-          16'h0200: q_cfg_q[vs] <= wd;
-          16'h0204: q_limit_q[vs] <= wd[27:0];
-          16'h0208: q_quantum_q[vs] <= wd[15:0];
-          16'h020C: q_lat_q[vs] <= wd;
-          16'h0210: q_srate_q[vs] <= wd[23:0];
-          16'h0214: q_sburst_q[vs] <= wd[19:0];
-          16'h0218: q_trate_q[vs] <= wd[23:0];
-          16'h0300: p_scfg_q[ps] <= wd;
-          16'h0304: p_srate_q[ps] <= wd[23:0];
-          16'h0308: p_sburst_q[ps] <= wd[19:0];
-          16'h030C: p_pq_q[ps] <= wd;
-          16'h0310: p_quanta_q[ps] <= wd[15:0];
-          16'h0314: p_refresh_q[ps] <= wd;
-          16'h0400: g_cfg_q[gs] <= wd;
-          16'h0404: g_xoff_q[gs] <= wd[27:0];
-          16'h0408: g_xon_q[gs] <= wd[27:0];
-          16'h040C: g_hdrm_q[gs] <= wd[27:0];
+          16'h0200: q_cfg_q[VoqIdxW'(vs)] <= wd;
+          16'h0204: q_limit_q[VoqIdxW'(vs)] <= wd[27:0];
+          16'h0208: q_quantum_q[VoqIdxW'(vs)] <= wd[15:0];
+          16'h020C: q_lat_q[VoqIdxW'(vs)] <= wd;
+          16'h0210: q_srate_q[VoqIdxW'(vs)] <= wd[23:0];
+          16'h0214: q_sburst_q[VoqIdxW'(vs)] <= wd[19:0];
+          16'h0218: q_trate_q[VoqIdxW'(vs)] <= wd[23:0];
+          16'h0300: p_scfg_q[PortIdxW'(ps)] <= wd;
+          16'h0304: p_srate_q[PortIdxW'(ps)] <= wd[23:0];
+          16'h0308: p_sburst_q[PortIdxW'(ps)] <= wd[19:0];
+          16'h030C: p_pq_q[PortIdxW'(ps)] <= wd;
+          16'h0310: p_quanta_q[PortIdxW'(ps)] <= wd[15:0];
+          16'h0314: p_refresh_q[PortIdxW'(ps)] <= wd;
+          16'h0400: g_cfg_q[PgIdxW'(gs)] <= wd;
+          16'h0404: g_xoff_q[PgIdxW'(gs)] <= wd[27:0];
+          16'h0408: g_xon_q[PgIdxW'(gs)] <= wd[27:0];
+          16'h040C: g_hdrm_q[PgIdxW'(gs)] <= wd[27:0];
           16'h0500: pr_cfg_q[fs] <= wd;
           default: begin
             if (csr_addr_i >= 16'h0080 && csr_addr_i < 16'h00A0) begin
-              dscp_map_q[(csr_addr_i - 16'h0080) >> 2] <= wd;
+              dscp_map_q[3'((csr_addr_i - 16'h0080) >> 2)] <= wd;
             end else if (csr_addr_i >= 16'h0520 && csr_addr_i < 16'h0540) begin
-              pr_fill_q[fs][(csr_addr_i - 16'h0520) >> 2] <= wd[16:0];
+              pr_fill_q[fs][3'((csr_addr_i - 16'h0520) >> 2)] <= wd[16:0];
             end else if (csr_addr_i >= 16'h0540 && csr_addr_i < 16'h0560) begin
-              pr_prob_q[fs][(csr_addr_i - 16'h0540) >> 2] <= wd[16:0];
+              pr_prob_q[fs][3'((csr_addr_i - 16'h0540) >> 2)] <= wd[16:0];
             end
           end
         endcase
       end
       if (clr) begin
-        for (int k = 0; k < int'(xtm_pkg::NumEcnt); k++) begin
+        for (int k = 0; k < $signed(32'(xtm_pkg::NumEcnt)); k++) begin
           ecnt_q[k] <= '0;
         end
-        for (int v = 0; v < int'(NumVoqs); v++) begin
-          for (int k = 0; k < int'(xtm_pkg::NumVcnt); k++) begin
+        for (int v = 0; v < $signed(32'(NumVoqs)); v++) begin
+          for (int k = 0; k < $signed(32'(xtm_pkg::NumVcnt)); k++) begin
             q_cnt_q[v][k] <= '0;
           end
         end
-        for (int p = 0; p < int'(NumPorts); p++) begin
-          for (int k = 0; k < int'(xtm_pkg::NumPcnt); k++) begin
+        for (int p = 0; p < $signed(32'(NumPorts)); p++) begin
+          for (int k = 0; k < $signed(32'(xtm_pkg::NumPcnt)); k++) begin
             p_cnt_q[p][k] <= '0;
           end
         end
-        for (int g = 0; g < int'(NumPgs); g++) begin
-          for (int k = 0; k < int'(xtm_pkg::NumGcnt); k++) begin
+        for (int g = 0; g < $signed(32'(NumPgs)); g++) begin
+          for (int k = 0; k < $signed(32'(xtm_pkg::NumGcnt)); k++) begin
             g_cnt_q[g][k] <= '0;
           end
         end

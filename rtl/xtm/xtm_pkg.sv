@@ -125,8 +125,8 @@ package xtm_pkg;
 
   function automatic prof_eval_t profile_eval(input logic        interp,
                                               input logic [3:0]  npoints,
-                                              input logic [7:0][16:0] fill,
-                                              input logic [7:0][16:0] prob,
+                                              input logic [135:0] fill,  // [7:0][16:0]
+                                              input logic [135:0] prob,  // [7:0][16:0]
                                               input logic [CELLW-1:0] occ,
                                               input logic [CELLW-1:0] limit);
     prof_eval_t r;
@@ -142,21 +142,21 @@ package xtm_pkg;
     end
     ist = -1;
     for (int i = 0; i < 8; i++) begin
-      if (i < int'(npoints) && o >= $signed({47'd0, fill[i]}) * lim) begin
+      if (i < $signed(32'(npoints)) && o >= $signed({47'd0, fill[17*i+:17]}) * lim) begin
         ist = i;
       end
     end
     if (!interp) begin
-      pa = (ist < 0) ? 64'sd0 : $signed({47'd0, prob[ist]});
+      pa = (ist < 0) ? 64'sd0 : $signed({47'd0, prob[17*ist+:17]});
       r.dn = 64'sd1;
       r.num = pa;
       r.code = (pa <= 0) ? 2'd0 : (pa >= 65536) ? 2'd1 : 2'd2;
     end else begin
-      fa = (ist < 0) ? 64'sd0 : $signed({47'd0, fill[ist]});
-      pa = (ist < 0) ? 64'sd0 : $signed({47'd0, prob[ist]});
-      if (ist + 1 < int'(npoints)) begin
-        fb = $signed({47'd0, fill[ist+1]});
-        pb = $signed({47'd0, prob[ist+1]});
+      fa = (ist < 0) ? 64'sd0 : $signed({47'd0, fill[17*ist+:17]});
+      pa = (ist < 0) ? 64'sd0 : $signed({47'd0, prob[17*ist+:17]});
+      if (ist + 1 < $signed(32'(npoints))) begin
+        fb = $signed({47'd0, fill[17*(ist+1)+:17]});
+        pb = $signed({47'd0, prob[17*(ist+1)+:17]});
       end else begin
         fb = 64'sd65536;
         pb = 64'sd65536;
