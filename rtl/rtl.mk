@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: Apache-2.0
+#
+# RTL checks (STYLE rules 19 and 42).
+#   make lint    verilator --lint-only -Wall on every module and package of rtl/xtm and
+#                rtl/common standalone, then on xtm_top with the assertion bind; zero warnings
+#   make synth   Yosys 0.23 generic synthesis of a reduced xtm_top; fails on latches, prints
+#                the cell count
+# Waivers live in rtl/lint/*.vlt only, each with its reason.
+
+VERILATOR ?= verilator
+YOSYS ?= yosys
+LINT_VLT := $(sort $(wildcard rtl/lint/*.vlt))
+# 5.006 needs the unroll limits to elaborate non-blocking writes to arrays in loops (tb/tb.mk)
+LINT_FLAGS := --lint-only -Wall --unroll-count 4096 --unroll-stmts 1000000 -Irtl/common -y rtl/xtm \
+  $(LINT_VLT)
+# packages every module may reference, in dependency order
+LINT_PKGS := rtl/xtm/autogen/xtm_reg_pkg.sv rtl/xtm/xtm_pkg.sv
+LINT_SRCS := $(sort $(wildcard rtl/xtm/*.sv rtl/xtm/autogen/*.sv rtl/common/*.sv))
+
+.PHONY: lint
+lint: | $(DEPS_STAMP)
+	@fail=0; n=0; \
+	for f in $(LINT_SRCS); do \
+	  top=$$(sed -n -E 's/^(module|package)[[:space:]]+([A-Za-z0-9_]+).*/\2/p' $$f | head -1); \
+	  [ -n "$$top" ] || continue; \
+	  deps=$$(for p in $(LINT_PKGS); do [ $$p = $$f ] || echo $$p; done); \
+	  n=$$((n+1)); \
+	  if ! $(VERILATOR) $(LINT_FLAGS) --top-module $$top $$deps $$f; then \
+	    echo "[lint] FAIL $$top ($$f)"; fail=1; fi; \
+	done; \
+	if ! $(VERILATOR) $(LINT_FLAGS) --top-module xtm_top -f rtl/xtm/xtm.f \
+	      rtl/xtm/xtm_sva.sv rtl/xtm/xtm_bind.sv; then \
+	  echo "[lint] FAIL xtm_top with xtm_bind"; fail=1; fi; \
+	if [ $$fail = 0 ]; then echo "[lint] $$n modules/packages and xtm_top+bind: clean"; fi; \
+	exit $$fail
+
+# Reduced configuration: the full 8x8x4096 state (about 1.5 M flops of counters, descriptors
+# and per-VOQ registers) is far beyond what generic synthesis handles in minutes.
+SYNTH_PARAMS ?= -set NumPorts 2 -set NumTcs 2 -set NumDesc 64 -set FifoDepth 2 \
+                -set OcbCells 4096 -set HbmCells 65536
+SYNTH_DIR := $(BUILD)/synth
+SYNTH_SRCS := $(shell cat rtl/xtm/xtm.f 2>/dev/null)
+
+.PHONY: synth
+synth: | $(DEPS_STAMP)
+	@mkdir -p $(SYNTH_DIR)
+	@start=$$(date +%s); \
+	$(YOSYS) -q -l $(SYNTH_DIR)/xtm_top.log -p " \
+	  read_verilog -sv -Irtl/common $(SYNTH_SRCS); \
+	  chparam $(SYNTH_PARAMS) xtm_top; \
+	  synth -top xtm_top; \
+	  select -assert-none t:\$$dlatch t:\$$_DLATCH_*; \
+	  tee -o $(SYNTH_DIR)/xtm_top.stat stat" || { tail -20 $(SYNTH_DIR)/xtm_top.log; exit 1; }; \
+	end=$$(date +%s); \
+	grep -m1 "Number of cells" $(SYNTH_DIR)/xtm_top.stat; \
+	echo "[synth] xtm_top ($(SYNTH_PARAMS)): $$((end-start)) s, log $(SYNTH_DIR)/xtm_top.log"
+
+TEST_ARGS += --cmd lint 'make -s lint'
