@@ -198,7 +198,8 @@ typedef struct row {
   uint32_t rc, rt, alpha;
 } row_t;
 
-static int plot(const char *png, const row_t *rows, size_t n, const char *title) {
+static int plot(const char *png, const row_t *rows, size_t n, const char *title,
+                uint32_t line_rate) {
   FILE *g = popen("gnuplot", "w");
   if (g == NULL) {
     fprintf(stderr, "dcqcn-trace: cannot run gnuplot\n");
@@ -207,10 +208,11 @@ static int plot(const char *png, const row_t *rows, size_t n, const char *title)
   fprintf(g,
           "set terminal pngcairo size 1200,600 noenhanced\n"
           "set output '%s'\nset title '%s'\nset xlabel 'time (us)'\n"
-          "set ylabel 'rate (Mb/s)'\nset y2label 'alpha (Q10)'\nset y2range [0:1100]\n"
+          "set ylabel 'rate (Mb/s)'\nset yrange [0:%u]\nset y2label 'alpha (Q10)'\n"
+          "set y2range [0:1100]\n"
           "set ytics nomirror\nset y2tics\nset key outside bottom center horizontal\n"
           "set grid\n$d << EOD\n",
-          png, title);
+          png, title, line_rate + line_rate / 10);
   for (size_t i = 0; i < n; i++) {
     fprintf(g, "%.3f %u %u %u\n", rows[i].t_us, rows[i].rc, rows[i].rt, rows[i].alpha);
   }
@@ -329,7 +331,7 @@ int main(int argc, char **argv) {
     char title[256];
     snprintf(title, sizeof(title), "dcqcn-trace: %u CNPs, line %u Mb/s", o.n_cnps, o.line_rate);
     fflush(stdout);
-    ret = plot(o.png, rows, n_rows, title);
+    ret = plot(o.png, rows, n_rows, title, o.line_rate);
   }
   free(rows);
   dcqcn_destroy(m);

@@ -384,7 +384,7 @@ static void cut(dcqcn_t *m, uint32_t q, uint64_t t) {
   s->cnt[kDcqcnQcntCuts]++;
 }
 
-// Records q's values at S(t) the first time the cycle touches it (D4.9).
+// Records q's values at S(t) the first time the cycle touches it (D7).
 static void touch(dcqcn_t *m, uint32_t q) {
   for (uint32_t i = 0; i < m->n_touch; i++) {
     if (m->touch_qp[i] == q) {
@@ -594,7 +594,7 @@ static void full_cycle(dcqcn_t *m, const dcqcn_in_t *in, dcqcn_out_t *out) {
       }
     }
   }
-  // 6. rate-update stream: touched QPs whose rc, rt or alpha changed, in touch order
+  // 6. rate-update stream (D7): touched QPs whose rc, rt or alpha changed, in touch order
   for (uint32_t i = 0; i < m->n_touch; i++) {
     const dcqcn_qp_t *s = &m->qp[m->touch_qp[i]];
     if (s->rc != m->touch_rc[i] || s->rt != m->touch_rt[i] || s->alpha != m->touch_alpha[i]) {

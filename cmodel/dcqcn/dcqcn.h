@@ -98,7 +98,7 @@ typedef struct dcqcn_out {
   uint64_t cycle;                              // the cycle these outputs belong to
   dcqcn_qp_ev_t cnp_tx;                        // the notification point sends a CNP for qp
   uint32_t n_rate;                             // entries of rate[] valid this cycle
-  dcqcn_rate_upd_t rate[DCQCN_MAX_RATE_UPD];   // QPs whose rc, rt or alpha changed (D4.9)
+  dcqcn_rate_upd_t rate[DCQCN_MAX_RATE_UPD];   // QPs whose rc, rt or alpha changed (D7)
   dcqcn_pace_t pace;                           // pacer answer to this cycle's tx
   dcqcn_csr_rsp_t csr_rsp;
 } dcqcn_out_t;

@@ -11,7 +11,7 @@
 
 enum { kTimAlpha = 0, kTimDec = 1, kTimInc = 2, kTimCount = 3 };
 
-// Per-QP state: one word of the RTL's QP memory (spec D4.1) plus the model's heap index.
+// Per-QP state: one word of the RTL's QP memory (spec D6.1) plus the model's heap index.
 typedef struct dcqcn_qp {
   uint32_t rc, rt;        // Mb/s, 20 bits
   uint32_t byte_count;    // 22 bits
@@ -44,7 +44,7 @@ struct dcqcn {
   dcqcn_reg_desc_t *regs;
   uint32_t nregs;
   int16_t *decode;        // word index -> descriptor index, -1 unmapped
-  // per-cycle scratch: QPs touched this cycle and their values at S(t) (spec D4.9)
+  // per-cycle scratch: QPs touched this cycle and their values at S(t) (spec D7)
   uint32_t n_touch;
   uint32_t touch_qp[DCQCN_MAX_RATE_UPD];
   uint32_t touch_rc[DCQCN_MAX_RATE_UPD], touch_rt[DCQCN_MAX_RATE_UPD];
