@@ -153,25 +153,78 @@ static uint16_t alpha_next(const dcqcn_t *m, uint16_t alpha, bool cnp) {
   return (uint16_t)a;
 }
 
-// A timer is lazy (D13) when its firings change nothing but its own deadline until the QP
-// is touched by an input or a CSR write: the alpha timer at its fixed point with an empty
-// slot, the decrease timer with an empty slot, the disarmed increase timer. Only an input
-// or a write can make it busy again, and both bring its deadline up to date first
-// (catch_up), so the model does not visit QPs for lazy timers.
+// A timer is lazy (D13) when its firings change nothing but its own deadline and the
+// increase timer's stage and event counters until the QP is touched by an input or a CSR
+// write: the alpha timer at its fixed point with an empty slot, the decrease timer with an
+// empty slot, the increase timer once the increase event is a fixed point of (Rc, Rt)
+// (recovered, D6.6: Rt = Rmax and clamp((Rc + Rt) >> 1) = Rc). Only an input or a write can
+// make it busy again, and both bring it up to date first (catch_up), so the model does not
+// visit QPs for lazy timers.
+static bool inc_fixed_point(const dcqcn_t *m, const dcqcn_qp_t *s) {
+  return s->rt == dcqcn_rate_cap(m) && clamp_rate(m, (s->rc + s->rt) >> 1) == s->rc;
+}
 static bool lazy(const dcqcn_t *m, const dcqcn_qp_t *s, int k) {
   switch (k) {
     case kTimAlpha: return !s->cnp_alpha && alpha_next(m, s->alpha, false) == s->alpha;
     case kTimDec: return !s->cnp_dec;
-    case kTimInc: return s->due[kTimInc] == DCQCN_NEVER;
+    case kTimInc: return s->due[kTimInc] == DCQCN_NEVER || inc_fixed_point(m, s);
     default: return false;
   }
 }
 
-// Deadlines of q's lazy timers as the RTL holds them after its visits up to cycle `last`.
+// The n lazy increase-timer firings of q not yet applied up to cycle `last` (D6.5 in closed
+// form, D13): each is an increase event that leaves Rc and Rt unchanged, counts one of
+// INC_FR/AI/HAI by the stage rule with T before it (T0, T0 + 1, ..., saturating at 255) and
+// BC fixed, then T += 1. Fills the counts per class and the final T.
+typedef struct inc_pending {
+  uint64_t n, fr, ai, hai;
+  uint8_t stage_t;
+} inc_pending_t;
+static void pending_inc(const dcqcn_t *m, uint32_t q, uint64_t last, inc_pending_t *p) {
+  const dcqcn_qp_t *s = &m->qp[q];
+  *p = (inc_pending_t){.n = 0, .fr = 0, .ai = 0, .hai = 0, .stage_t = s->stage_t};
+  if (m->eager || !s->active || !lazy(m, s, kTimInc) || s->due[kTimInc] == DCQCN_NEVER) {
+    return;
+  }
+  uint64_t d = s->due[kTimInc];
+  uint64_t nd = dcqcn_due_at(m, q, kTimInc, last);
+  if (nd == d) {
+    return;
+  }
+  uint64_t n = (nd - d) / period(m, kTimInc);
+  uint64_t t0 = s->stage_t, f = DCQCN_R(m, RPG_THRESHOLD), bc = s->stage_bc;
+  // firings whose T before the event is < x (T_i = min(T0 + i, 255))
+#define DCQCN_LT(x) ((x) <= t0 ? 0 : ((x) > DCQCN_STAGE_MAX ? n : ((x) - t0 < n ? (x) - t0 : n)))
+  if (bc > f) {  // HAI iff T_i > F
+    p->ai = DCQCN_LT(f + 1);
+    p->hai = n - p->ai;
+  } else if (bc == f) {  // max >= F always, min > F never
+    p->ai = n;
+  } else {  // min < F: no HAI; AI iff T_i >= F
+    p->fr = DCQCN_LT(f);
+    p->ai = n - p->fr;
+  }
+#undef DCQCN_LT
+  p->n = n;
+  p->stage_t = (uint8_t)(t0 + n > DCQCN_STAGE_MAX ? DCQCN_STAGE_MAX : t0 + n);
+}
+
+// Deadlines of q's lazy timers as the RTL holds them after its visits up to cycle `last`,
+// with the lazy increase firings' effects (T and the counters) applied.
 static void catch_up(dcqcn_t *m, uint32_t q, uint64_t last) {
   dcqcn_qp_t *s = &m->qp[q];
   if (m->eager || !s->active) {
     return;
+  }
+  inc_pending_t p;
+  pending_inc(m, q, last, &p);
+  if (p.n != 0) {
+    s->stage_t = p.stage_t;
+    m->gcnt[kDcqcnGcntIncFr] += p.fr;
+    m->gcnt[kDcqcnGcntIncAi] += p.ai;
+    m->gcnt[kDcqcnGcntIncHai] += p.hai;
+    m->gcnt[kDcqcnGcntIncByTimer] += p.n;
+    s->cnt[kDcqcnQcntInc] += p.n;
   }
   for (int k = 0; k < kTimCount; k++) {
     if (lazy(m, s, k)) {
@@ -301,6 +354,9 @@ void dcqcn_set_eager(dcqcn_t *m, bool eager) {
   // Leaving either mode: bring every QP's deadlines up to date and rebuild the heap, so the
   // other path starts from the exact RTL state.
   uint64_t last = m->t == 0 ? 0 : m->t - 1;
+  if (m->t > 0) {
+    dcqcn_unpark_all(m, last);  // lazy increase firings: stage and counters
+  }
   for (uint32_t q = 0; q < m->prm.num_qps; q++) {
     dcqcn_qp_t *s = &m->qp[q];
     if (m->t > 0) {
@@ -358,10 +414,6 @@ static void increase(dcqcn_t *m, uint32_t q, bool by_timer) {
     s->stage_bc = sat_stage(s->stage_bc);
     m->gcnt[kDcqcnGcntIncByBytes]++;
   }
-  // D6.6: recovered (no later increase event can change Rc or Rt): the increase timer stops.
-  if (s->rt == cap && s->rc + 1 >= cap) {
-    s->due[kTimInc] = DCQCN_NEVER;
-  }
 }
 
 // Decrease-monitor firing with a CNP in the slot (D6.4).
@@ -405,7 +457,11 @@ static void visit(dcqcn_t *m, uint32_t q, uint64_t t) {
   if (!s->active) {
     return;
   }
-  catch_up(m, q, t);  // lazy timers due now fire as no-ops
+  // Lazy firings before this visit in closed form; those due now fire below, in the order
+  // of D5 (a cut in this visit moves the increase deadline before it could fire).
+  if (t > 0) {
+    catch_up(m, q, t - 1);
+  }
   bool any = false;
   for (int k = 0; k < kTimCount; k++) {
     any = any || s->due[k] <= t;
@@ -429,13 +485,26 @@ static void visit(dcqcn_t *m, uint32_t q, uint64_t t) {
     uint64_t p = period(m, kTimInc);
     uint64_t d = s->due[kTimInc];
     s->due[kTimInc] = d + p;
-    increase(m, q, true);  // may disarm it
+    increase(m, q, true);
   }
 }
 
 // q is about to be touched by an input in cycle t: its lazy timers' deadlines up to date
 // (its visit of cycle t, if any, included: the scan, step 2, comes before the inputs).
 static void wake(dcqcn_t *m, uint32_t q, uint64_t t) { catch_up(m, q, t); }
+
+// After a parameter write: a rate limit may have made a recovered QP's increase timer busy
+// again (or lazy), so every QP is re-keyed.
+void dcqcn_resettle_all(dcqcn_t *m) {
+  if (m->eager) {
+    return;
+  }
+  for (uint32_t q = 0; q < m->prm.num_qps; q++) {
+    heap_set(m, q);
+  }
+}
+
+void dcqcn_catch_up_qp(dcqcn_t *m, uint32_t q, uint64_t last) { catch_up(m, q, last); }
 
 void dcqcn_unpark_all(dcqcn_t *m, uint64_t last) {
   if (m->eager) {
@@ -657,9 +726,11 @@ bool dcqcn_advance_to(dcqcn_t *m, uint64_t target, dcqcn_out_t *out) {
 void dcqcn_qp_state(const dcqcn_t *m, uint32_t qp, dcqcn_qp_state_t *st) {
   const dcqcn_qp_t *s = &m->qp[qp];
   uint64_t last = m->t == 0 ? 0 : m->t - 1;
+  inc_pending_t p;
+  pending_inc(m, qp, last, &p);  // lazy increase firings not yet applied (D13)
   *st = (dcqcn_qp_state_t){
       .active = s->active, .cnp_alpha = s->cnp_alpha, .cnp_dec = s->cnp_dec,
-      .rc = s->rc, .rt = s->rt, .alpha = s->alpha, .stage_timer = s->stage_t,
+      .rc = s->rc, .rt = s->rt, .alpha = s->alpha, .stage_timer = p.stage_t,
       .stage_byte = s->stage_bc, .byte_count = s->byte_count,
       .alpha_due = m->t == 0 ? s->due[kTimAlpha] : dcqcn_due_at(m, qp, kTimAlpha, last),
       .dec_due = m->t == 0 ? s->due[kTimDec] : dcqcn_due_at(m, qp, kTimDec, last),
@@ -667,9 +738,34 @@ void dcqcn_qp_state(const dcqcn_t *m, uint32_t qp, dcqcn_qp_state_t *st) {
       .pace_q8 = s->pace_q8, .np_sent = s->np_sent, .np_last = s->np_last};
 }
 
+// Counters as the RTL holds them: plus the lazy increase firings not yet applied (D13).
 uint64_t dcqcn_counter(const dcqcn_t *m, dcqcn_gcnt_t c) {
-  return (unsigned)c < kDcqcnGcntCount ? m->gcnt[c] : 0;
+  if ((unsigned)c >= kDcqcnGcntCount) {
+    return 0;
+  }
+  uint64_t v = m->gcnt[c];
+  if (m->t > 0 && (c == kDcqcnGcntIncFr || c == kDcqcnGcntIncAi || c == kDcqcnGcntIncHai ||
+                   c == kDcqcnGcntIncByTimer)) {
+    for (uint32_t q = 0; q < m->prm.num_qps; q++) {
+      inc_pending_t p;
+      pending_inc(m, q, m->t - 1, &p);
+      v += c == kDcqcnGcntIncFr ? p.fr
+           : c == kDcqcnGcntIncAi ? p.ai
+           : c == kDcqcnGcntIncHai ? p.hai
+                                   : p.n;
+    }
+  }
+  return v;
 }
 uint64_t dcqcn_qp_counter(const dcqcn_t *m, uint32_t qp, dcqcn_qcnt_t c) {
-  return (qp < m->prm.num_qps && (unsigned)c < kDcqcnQcntCount) ? m->qp[qp].cnt[c] : 0;
+  if (qp >= m->prm.num_qps || (unsigned)c >= kDcqcnQcntCount) {
+    return 0;
+  }
+  uint64_t v = m->qp[qp].cnt[c];
+  if (c == kDcqcnQcntInc && m->t > 0) {
+    inc_pending_t p;
+    pending_inc(m, qp, m->t - 1, &p);
+    v += p.n;
+  }
+  return v;
 }

@@ -126,6 +126,14 @@ uint32_t dcqcn_csr_sample(dcqcn_t *m, uint16_t addr, bool *err, int16_t *idx) {
     return 0;
   }
   const dcqcn_reg_desc_t *r = &m->regs[i];
+  // Lazy increase firings (D13) change T and the increase counters: apply them first.
+  if (m->t > 0) {
+    if (r->window >= 0) {
+      dcqcn_catch_up_qp(m, m->qp_sel, m->t - 1);
+    } else if (r->counter64) {
+      dcqcn_unpark_all(m, m->t - 1);
+    }
+  }
   if (r->counter64 && !r->is_hi) {
     m->cnt_lo_snap_hi = (uint32_t)(counter_value(m, r->offset) >> 32);
   }
@@ -171,6 +179,7 @@ bool dcqcn_csr_write_apply(dcqcn_t *m, uint16_t addr, uint32_t data, uint64_t t_
   switch (r->offset) {
     case DCQCN_CTRL_REG_OFFSET:
       if (data & (1u << DCQCN_CTRL_CLR_CNT_BIT)) {
+        dcqcn_unpark_all(m, t_next == 0 ? 0 : t_next - 1);  // firings up to now are cleared
         dcqcn_clear_counters(m);
       }
       return true;
@@ -182,6 +191,7 @@ bool dcqcn_csr_write_apply(dcqcn_t *m, uint16_t addr, uint32_t data, uint64_t t_
       return true;
     case DCQCN_Q_CTRL_REG_OFFSET:
       if (data & (1u << DCQCN_Q_CTRL_INIT_BIT)) {
+        dcqcn_catch_up_qp(m, m->qp_sel, t_next == 0 ? 0 : t_next - 1);  // counters are kept
         dcqcn_qp_init(m, m->qp_sel);
       }
       return true;
@@ -191,6 +201,7 @@ bool dcqcn_csr_write_apply(dcqcn_t *m, uint16_t addr, uint32_t data, uint64_t t_
   // A parameter: lazy timers' past firings used the old periods (D13).
   dcqcn_unpark_all(m, t_next == 0 ? 0 : t_next - 1);
   m->greg[r->offset >> 2] = data;
+  dcqcn_resettle_all(m);
   return true;
 }
 

@@ -68,6 +68,9 @@ void dcqcn_clear_counters(dcqcn_t *m);
 // Brings every lazy timer's deadline up to the end of cycle `last` (lazy firings change
 // nothing else). Called before a parameter changes, so that past firings use the old period.
 void dcqcn_unpark_all(dcqcn_t *m, uint64_t last);
+void dcqcn_resettle_all(dcqcn_t *m);
+// catch_up of one QP (its lazy timers and lazy increase firings up to cycle `last`).
+void dcqcn_catch_up_qp(dcqcn_t *m, uint32_t q, uint64_t last);
 // Deadline of timer k of QP q as the RTL holds it after every visit up to cycle `last`.
 uint64_t dcqcn_due_at(const dcqcn_t *m, uint32_t q, int k, uint64_t last);
 uint32_t dcqcn_rate_cap(const dcqcn_t *m);

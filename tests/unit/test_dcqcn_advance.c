@@ -197,8 +197,8 @@ START_TEST(test_parked_idle_is_free) {
   for (uint16_t q = 0; q < 64; q++) {
     dt_cnp(m, q, &out);
   }
-  // Drain: no cut (first CNPs only); alpha halves to 0 within 11 us, the increase timer
-  // finds Rc = Rt = cap and stops at its first firing (5 us).
+  // Drain: no cut (first CNPs only); alpha halves to 0 within 11 us; Rc = Rt = cap, so the
+  // increase timer (still running, D6.6) is lazy from the start and counted in closed form.
   while (dcqcn_advance_to(m, 1000000, &out)) {
   }
   ck_assert_uint_eq(dcqcn_next_event(m), DCQCN_NEVER);
@@ -212,6 +212,11 @@ START_TEST(test_parked_idle_is_free) {
   dcqcn_qp_state(m, 0, &s);
   ck_assert_uint_eq(s.alpha_due, 1000000000000ull);
   ck_assert_uint_eq(s.dec_due, 1000000000000ull);
+  // Increase timer, period 5000, deadlines 5000 k: all those <= 10^12 - 16 fired, i.e.
+  // k = 1..199999999 (T saturated at 255); the next is 10^12.
+  ck_assert_uint_eq(s.inc_due, 1000000000000ull);
+  ck_assert_uint_eq(s.stage_timer, 255);
+  ck_assert_uint_eq(dcqcn_qp_counter(m, 0, kDcqcnQcntInc), 199999999ull);
   dcqcn_destroy(m);
 }
 END_TEST

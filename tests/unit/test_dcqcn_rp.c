@@ -355,8 +355,12 @@ END_TEST
 // Maximum rate and the end of recovery (D6.6): RPG_MAX_RATE = 40002. After the cut
 // (Rc 20020, Rt 40000) the timer events at 14000 + 10000 k give (Rt capped at 40002 from
 // E2 on): 30010, 35006, 37504, 38753, 39377, 39689, 39845, 39923, 39962, 39982, 39992,
-// 39997, 39999, 40000, 40001 (each (Rc + 40002) >> 1). At E15 (154000) Rt = cap and
-// Rc + 1 >= cap: the increase timer stops.
+// 39997, 39999, 40000, 40001 (each (Rc + 40002) >> 1). From E15 (154000) on Rt = cap and
+// (40001 + 40002) >> 1 = 40001: the rates are at the fixed point, but the increase timer
+// keeps running (brief: all three timers run periodically from the first CNP on). Up to
+// cycle 999999 it fires at 14000 + 10000 k for k = 0..98 (994000): 99 events, the next
+// deadline is 1004000 (Q_INC_REMAIN at cycle 10^6: 4000). BC = 0 < F = 1, so the event
+// with T = 0 is FR and the 98 others (T = 1..98) AI; T counts to 99.
 START_TEST(test_max_rate_and_recovery) {
   dcqcn_t *m = after_cut(32767);
   dt_param(m, "RPG_MAX_RATE", 40002);
@@ -373,9 +377,27 @@ START_TEST(test_max_rate_and_recovery) {
   }
   dcqcn_qp_state_t s;
   dcqcn_qp_state(m, 0, &s);
-  ck_assert_uint_eq(s.inc_due, DCQCN_NEVER);
-  ck_assert_uint_eq(dt_qp_rd(m, 0, DCQCN_Q_INC_REMAIN_REG_OFFSET), 0);
-  ck_assert_uint_eq(dcqcn_counter(m, kDcqcnGcntIncByTimer), 15);
+  ck_assert_uint_eq(s.inc_due, 1004000);
+  ck_assert_uint_eq(s.stage_timer, 99);
+  ck_assert_uint_eq(dcqcn_counter(m, kDcqcnGcntIncByTimer), 99);
+  ck_assert_uint_eq(dcqcn_counter(m, kDcqcnGcntIncFr), 1);
+  ck_assert_uint_eq(dcqcn_counter(m, kDcqcnGcntIncAi), 98);
+  ck_assert_uint_eq(dcqcn_counter(m, kDcqcnGcntIncHai), 0);
+  ck_assert_uint_eq(dcqcn_qp_counter(m, 0, kDcqcnQcntInc), 99);
+  ck_assert_uint_eq(dt_qp_rd(m, 0, DCQCN_Q_INC_REMAIN_REG_OFFSET), 4000);
+  ck_assert_uint_eq((dt_qp_rd(m, 0, DCQCN_Q_STATUS_REG_OFFSET) >> 8) & 0xFFu, 99);
+  ck_assert_uint_eq(dt_rd64(m, DCQCN_INC_AI_LO_REG_OFFSET), 98);
+  // T saturates at 255 (D6.5): by cycle 3014000 the timer has fired 301 times.
+  ck_assert_uint_eq(dt_run_to(m, 3014001, rec, cyc, 20), 0);
+  dcqcn_qp_state(m, 0, &s);
+  ck_assert_uint_eq(s.stage_timer, 255);
+  ck_assert_uint_eq(dcqcn_counter(m, kDcqcnGcntIncByTimer), 301);
+  ck_assert_uint_eq(dcqcn_counter(m, kDcqcnGcntIncAi), 300);
+  // CLR_CNT clears the firings so far; the next one (3024000) counts again.
+  dt_wr(m, DCQCN_CTRL_REG_OFFSET, 1u << DCQCN_CTRL_CLR_CNT_BIT);
+  ck_assert_uint_eq(dcqcn_counter(m, kDcqcnGcntIncByTimer), 0);
+  ck_assert_uint_eq(dt_run_to(m, 3024001, rec, cyc, 20), 0);
+  ck_assert_uint_eq(dcqcn_counter(m, kDcqcnGcntIncByTimer), 1);
   dcqcn_destroy(m);
 }
 END_TEST
