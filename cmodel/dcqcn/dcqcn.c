@@ -491,7 +491,40 @@ static void visit(dcqcn_t *m, uint32_t q, uint64_t t) {
 
 // q is about to be touched by an input in cycle t: its lazy timers' deadlines up to date
 // (its visit of cycle t, if any, included: the scan, step 2, comes before the inputs).
-static void wake(dcqcn_t *m, uint32_t q, uint64_t t) { catch_up(m, q, t); }
+// A lazy timer that fires in q's visit of cycle t is a touch by the scan (D7): q takes its
+// slot position among this cycle's scan touches (ascending QP), as in eager mode.
+static void wake(dcqcn_t *m, uint32_t q, uint64_t t) {
+  dcqcn_qp_t *s = &m->qp[q];
+  if (!m->eager && s->active && t % m->scan_period == scan_slot(m, q)) {
+    bool due = false;
+    for (int k = 0; k < kTimCount; k++) {
+      due = due || (t == 0 ? s->due[k] : dcqcn_due_at(m, q, k, t - 1)) <= t;
+    }
+    bool seen = false;
+    for (uint32_t i = 0; i < m->n_touch; i++) {
+      seen = seen || m->touch_qp[i] == q;
+    }
+    if (due && !seen) {
+      uint32_t pos = 0;
+      while (pos < m->n_scan_touch && m->touch_qp[pos] < q) {
+        pos++;
+      }
+      for (uint32_t i = m->n_touch; i > pos; i--) {
+        m->touch_qp[i] = m->touch_qp[i - 1];
+        m->touch_rc[i] = m->touch_rc[i - 1];
+        m->touch_rt[i] = m->touch_rt[i - 1];
+        m->touch_alpha[i] = m->touch_alpha[i - 1];
+      }
+      m->touch_qp[pos] = q;
+      m->touch_rc[pos] = s->rc;
+      m->touch_rt[pos] = s->rt;
+      m->touch_alpha[pos] = s->alpha;
+      m->n_touch++;
+      m->n_scan_touch++;
+    }
+  }
+  catch_up(m, q, t);
+}
 
 // After a parameter write: a rate limit may have made a recovered QP's increase timer busy
 // again (or lazy), so every QP is re-keyed.
@@ -637,6 +670,7 @@ static void full_cycle(dcqcn_t *m, const dcqcn_in_t *in, dcqcn_out_t *out) {
       settle(m, q);
     }
   }
+  m->n_scan_touch = m->n_touch;
   if (in != NULL) {
     // 3. CNP received
     if (in->cnp.valid) {

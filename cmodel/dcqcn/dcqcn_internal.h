@@ -46,6 +46,7 @@ struct dcqcn {
   int16_t *decode;        // word index -> descriptor index, -1 unmapped
   // per-cycle scratch: QPs touched this cycle and their values at S(t) (spec D7)
   uint32_t n_touch;
+  uint32_t n_scan_touch;  // the first n_scan_touch entries are scan visits (ascending QP)
   uint32_t touch_qp[DCQCN_MAX_RATE_UPD];
   uint32_t touch_rc[DCQCN_MAX_RATE_UPD], touch_rt[DCQCN_MAX_RATE_UPD];
   uint16_t touch_alpha[DCQCN_MAX_RATE_UPD];
