@@ -1,0 +1,1144 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// xtm-netsim engine: event queue, links, RoCEv2 RC NICs around the dcqcn model, routers
+// around the xtm model. docs/netsim.md describes the event model and the RC behaviour.
+
+#define _POSIX_C_SOURCE 200809L
+
+#include "sim/netsim/netsim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "firmware/cos/xtm_cos.h"
+#include "firmware/dcqcn_fw.h"
+#include "firmware/host/xtm_fw_host.h"
+#include "firmware/xtm_fw.h"
+#include "rtl/dcqcn/autogen/dcqcn_regs.h"  // Generated.
+
+enum {
+  kEvLink = 0,    // head of a link's in-flight FIFO arrives
+  kEvNic = 1,     // NIC transmit scheduler wakes
+  kEvRouter = 2,  // router model needs to run (xtm_next_event)
+  kEvPfc = 3,     // a PFC frame arrives
+  kEvRto = 4,     // retransmission timer of a flow
+  kEvSample = 5,  // time-series sample
+};
+
+#define NS_NIL UINT32_MAX
+
+
+// ------------------------------------------------------------------ small helpers
+
+__extension__ typedef unsigned __int128 ns_u128;  // exact products of ps and bit rates
+
+uint64_t ns_ser_ps(uint32_t bytes, uint64_t rate_bps) {
+  ns_u128 bits = (ns_u128)(bytes + NS_ETH_OVH_BYTES) * 8u * NS_PS_PER_S;
+  return (uint64_t)((bits + rate_bps - 1) / rate_bps);
+}
+
+static uint64_t quanta_ps(uint16_t quanta, uint64_t rate_bps) {
+  ns_u128 bits = (ns_u128)quanta * 512u * NS_PS_PER_S;
+  return (uint64_t)((bits + rate_bps - 1) / rate_bps);
+}
+
+// ------------------------------------------------------------------ event heap
+
+static bool ev_less(const ns_ev_t *a, const ns_ev_t *b) {
+  return a->t < b->t || (a->t == b->t && a->key < b->key);
+}
+
+static void ev_push(ns_sim_t *s, uint64_t t, uint32_t type, uint32_t id) {
+  if (s->heap_len == s->heap_cap) {
+    uint32_t nc = s->heap_cap ? s->heap_cap * 2 : 1024;
+    ns_ev_t *h = realloc(s->heap, (size_t)nc * sizeof(*h));
+    if (h == NULL) {
+      abort();
+    }
+    s->heap = h;
+    s->heap_cap = nc;
+  }
+  ns_ev_t e = {.t = t, .key = s->seq++ << 24 | (uint64_t)type << 20 | id};
+  uint32_t i = s->heap_len++;
+  while (i > 0) {
+    uint32_t p = (i - 1) / 2;
+    if (!ev_less(&e, &s->heap[p])) {
+      break;
+    }
+    s->heap[i] = s->heap[p];
+    i = p;
+  }
+  s->heap[i] = e;
+}
+
+static ns_ev_t ev_pop(ns_sim_t *s) {
+  ns_ev_t top = s->heap[0];
+  ns_ev_t last = s->heap[--s->heap_len];
+  uint32_t i = 0, n = s->heap_len;
+  for (;;) {
+    uint32_t l = 2 * i + 1;
+    if (l >= n) {
+      break;
+    }
+    uint32_t c = (l + 1 < n && ev_less(&s->heap[l + 1], &s->heap[l])) ? l + 1 : l;
+    if (!ev_less(&s->heap[c], &last)) {
+      break;
+    }
+    s->heap[i] = s->heap[c];
+    i = c;
+  }
+  if (n > 0) {
+    s->heap[i] = last;
+  }
+  return top;
+}
+
+// ------------------------------------------------------------------ packet pool
+
+static uint32_t pkt_alloc(ns_sim_t *s) {
+  if (s->pool_free == NS_NIL) {
+    uint32_t nc = s->pool_cap ? s->pool_cap * 2 : 4096;
+    ns_pkt_t *p = realloc(s->pool, (size_t)nc * sizeof(*p));
+    if (p == NULL) {
+      abort();
+    }
+    for (uint32_t i = s->pool_cap; i < nc; i++) {
+      p[i].next_free = (i + 1 < nc) ? i + 1 : NS_NIL;
+    }
+    s->pool_free = s->pool_cap;
+    s->pool = p;
+    s->pool_cap = nc;
+    s->pool_grows++;
+  }
+  uint32_t i = s->pool_free;
+  s->pool_free = s->pool[i].next_free;
+  if (++s->pool_used > s->pool_peak) {
+    s->pool_peak = s->pool_used;
+  }
+  return i;
+}
+
+static void pkt_free(ns_sim_t *s, uint32_t i) {
+  s->pool[i].next_free = s->pool_free;
+  s->pool_free = i;
+  s->pool_used--;
+}
+
+// ------------------------------------------------------------------ build
+
+ns_status_t ns_sim_init(ns_sim_t *s) {
+  if (s == NULL) {
+    return kNsBadArg;
+  }
+  *s = (ns_sim_t){.ack_every = 16, .rto_ps = 67108ull * NS_PS_PER_US, .pool_free = NS_NIL};
+  return kNsOk;
+}
+
+void ns_sim_free(ns_sim_t *s) {
+  if (s == NULL) {
+    return;
+  }
+  for (uint32_t i = 0; i < s->nnodes; i++) {
+    ns_node_t *n = &s->nodes[i];
+    if (n->kind == kNsNodeRouter) {
+      xtm_destroy(n->rt.m);
+      free(n->rt.in_ring);
+    } else {
+      if (n->nic.dc != NULL) {
+        dcqcn_destroy(n->nic.dc);
+      }
+      free(n->nic.flows);
+      free(n->nic.qp_flow);
+    }
+  }
+  for (uint32_t i = 0; i < s->nlinks; i++) {
+    free(s->links[i].ring_pkt);
+    free(s->links[i].ring_t);
+  }
+  for (uint32_t i = 0; i < s->nflows; i++) {
+    free(s->flows[i].lat_ps);
+  }
+  free(s->nodes);
+  free(s->links);
+  free(s->flows);
+  free(s->pool);
+  free(s->heap);
+  free(s->pfc_fly);
+  free(s->rt_pause_until);
+  *s = (ns_sim_t){.pool_free = NS_NIL};
+}
+
+static ns_status_t add_node(ns_sim_t *s, const char *name, uint8_t kind, uint32_t *id) {
+  if (s->nnodes >= 256) {
+    return kNsBadArg;
+  }
+  if (s->nnodes == s->nodes_cap) {
+    uint32_t nc = s->nodes_cap ? s->nodes_cap * 2 : 16;
+    ns_node_t *p = realloc(s->nodes, (size_t)nc * sizeof(*p));
+    if (p == NULL) {
+      return kNsNoMem;
+    }
+    s->nodes = p;
+    s->nodes_cap = nc;
+  }
+  ns_node_t *n = &s->nodes[s->nnodes];
+  memset(n, 0, sizeof(*n));
+  snprintf(n->name, sizeof(n->name), "%s", name);
+  n->kind = kind;
+  *id = s->nnodes++;
+  return kNsOk;
+}
+
+ns_status_t ns_add_nic(ns_sim_t *s, const char *name, uint32_t num_qps, uint32_t *id) {
+  if (s == NULL || name == NULL || id == NULL || num_qps > DCQCN_MAX_QPS) {
+    return kNsBadArg;
+  }
+  ns_status_t st = add_node(s, name, kNsNodeNic, id);
+  if (st != kNsOk) {
+    return st;
+  }
+  ns_nic_t *c = &s->nodes[*id].nic;
+  c->link = NS_NIL;
+  c->wake_ps = NS_NEVER;
+  if (num_qps > 0) {
+    dcqcn_params_t p;
+    dcqcn_params_default(&p);
+    p.num_qps = num_qps;
+    if (dcqcn_create(&p, &c->dc) != kDcqcnOk) {
+      return kNsNoMem;
+    }
+  }
+  return kNsOk;
+}
+
+ns_status_t ns_add_router(ns_sim_t *s, const char *name, const xtm_params_t *p, uint32_t *id) {
+  const char *why = NULL;
+  if (s == NULL || name == NULL || p == NULL || id == NULL || p->num_ports > NS_MAX_PORTS ||
+      !xtm_params_valid(p, &why)) {
+    return kNsBadArg;
+  }
+  ns_status_t st = add_node(s, name, kNsNodeRouter, id);
+  if (st != kNsOk) {
+    return st;
+  }
+  ns_router_t *r = &s->nodes[*id].rt;
+  if (xtm_create(p, &r->m) != kXtmOk) {
+    return kNsNoMem;
+  }
+  r->nports = p->num_ports;
+  r->cell_bytes = p->cell_bytes;
+  r->wake_ps = NS_NEVER;
+  r->watch_voq = -1;
+  for (uint32_t i = 0; i < NS_MAX_PORTS; i++) {
+    r->port_link[i] = NS_NIL;
+  }
+  r->in_cap = 1024;
+  r->in_ring = calloc(r->in_cap, sizeof(*r->in_ring));
+  return r->in_ring ? kNsOk : kNsNoMem;
+}
+
+static ns_status_t add_link(ns_sim_t *s, uint32_t a, uint32_t pa, uint32_t b, uint32_t pb,
+                            uint64_t rate, uint64_t prop, uint32_t *id) {
+  if (s->nlinks == s->links_cap) {
+    uint32_t nc = s->links_cap ? s->links_cap * 2 : 16;
+    ns_link_t *p = realloc(s->links, (size_t)nc * sizeof(*p));
+    if (p == NULL) {
+      return kNsNoMem;
+    }
+    s->links = p;
+    s->links_cap = nc;
+  }
+  ns_link_t *l = &s->links[s->nlinks];
+  memset(l, 0, sizeof(*l));
+  snprintf(l->name, sizeof(l->name), "%s->%s", s->nodes[a].name, s->nodes[b].name);
+  l->rate_bps = rate;
+  l->prop_ps = prop;
+  l->src = (uint16_t)a;
+  l->src_port = (uint16_t)pa;
+  l->dst = (uint16_t)b;
+  l->dst_port = (uint16_t)pb;
+  // in flight at most one bandwidth-delay product of minimum frames, plus slack
+  uint64_t cap = (uint64_t)((ns_u128)rate * prop / NS_PS_PER_S / 8u / 84u) + 256u;
+  l->ring_cap = (uint32_t)(cap > (1u << 24) ? (1u << 24) : cap);
+  l->ring_pkt = malloc((size_t)l->ring_cap * sizeof(uint32_t));
+  l->ring_t = malloc((size_t)l->ring_cap * sizeof(uint64_t));
+  if (l->ring_pkt == NULL || l->ring_t == NULL) {
+    return kNsNoMem;
+  }
+  *id = s->nlinks++;
+  return kNsOk;
+}
+
+ns_status_t ns_connect(ns_sim_t *s, uint32_t a, uint32_t pa, uint32_t b, uint32_t pb,
+                       uint64_t rate_bps, uint64_t prop_ps, uint32_t *link_ab) {
+  if (s == NULL || a >= s->nnodes || b >= s->nnodes || a == b || rate_bps == 0 ||
+      pa >= NS_MAX_PORTS || pb >= NS_MAX_PORTS) {
+    return kNsBadArg;
+  }
+  uint32_t ab, ba;
+  ns_status_t st = add_link(s, a, pa, b, pb, rate_bps, prop_ps, &ab);
+  if (st == kNsOk) {
+    st = add_link(s, b, pb, a, pa, rate_bps, prop_ps, &ba);
+  }
+  if (st != kNsOk) {
+    return st;
+  }
+  s->links[ab].rev = ba;
+  s->links[ba].rev = ab;
+  uint32_t ends[2][3] = {{a, pa, ab}, {b, pb, ba}};
+  for (int i = 0; i < 2; i++) {
+    ns_node_t *n = &s->nodes[ends[i][0]];
+    if (n->kind == kNsNodeNic) {
+      n->nic.link = ends[i][2];
+    } else {
+      if (ends[i][1] >= n->rt.nports) {
+        return kNsBadArg;
+      }
+      n->rt.port_link[ends[i][1]] = ends[i][2];
+    }
+  }
+  if (link_ab != NULL) {
+    *link_ab = ab;
+  }
+  return kNsOk;
+}
+
+ns_status_t ns_compute_routes(ns_sim_t *s) {
+  // BFS from every destination over reversed links; a router forwards to the neighbour
+  // with the smallest distance (ties: lowest port).
+  uint32_t n = s->nnodes;
+  uint32_t *dist = malloc((size_t)n * sizeof(uint32_t));
+  uint32_t *q = malloc((size_t)n * sizeof(uint32_t));
+  if (dist == NULL || q == NULL) {
+    free(dist);
+    free(q);
+    return kNsNoMem;
+  }
+  for (uint32_t d = 0; d < n; d++) {
+    for (uint32_t i = 0; i < n; i++) {
+      dist[i] = UINT32_MAX;
+    }
+    uint32_t qh = 0, qt = 0;
+    dist[d] = 0;
+    q[qt++] = d;
+    while (qh < qt) {
+      uint32_t u = q[qh++];
+      if (u != d && s->nodes[u].kind == kNsNodeNic) {
+        continue;  // NICs do not forward
+      }
+      for (uint32_t l = 0; l < s->nlinks; l++) {
+        if (s->links[l].dst == u && dist[s->links[l].src] == UINT32_MAX) {
+          dist[s->links[l].src] = dist[u] + 1;
+          q[qt++] = s->links[l].src;
+        }
+      }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+      if (s->nodes[i].kind != kNsNodeRouter) {
+        continue;
+      }
+      ns_router_t *r = &s->nodes[i].rt;
+      r->route[d] = 0xFFFF;
+      uint32_t best = UINT32_MAX;
+      for (uint32_t p = 0; p < r->nports; p++) {
+        uint32_t l = r->port_link[p];
+        if (l != NS_NIL && dist[s->links[l].dst] < best) {
+          best = dist[s->links[l].dst];
+          r->route[d] = (uint16_t)p;
+        }
+      }
+    }
+  }
+  free(dist);
+  free(q);
+  return kNsOk;
+}
+
+ns_status_t ns_add_flow(ns_sim_t *s, const ns_flow_t *f, uint32_t *id) {
+  if (s == NULL || f == NULL || f->src >= s->nnodes || f->dst >= s->nnodes ||
+      s->nodes[f->src].kind != kNsNodeNic || s->nodes[f->dst].kind != kNsNodeNic ||
+      f->mtu == 0 || f->mtu + NS_HDR_BYTES > 16000u || f->msg_bytes == 0 ||
+      f->window_msgs == 0 || f->prio > 7) {
+    return kNsBadArg;
+  }
+  if (s->nflows == s->flows_cap) {
+    uint32_t nc = s->flows_cap ? s->flows_cap * 2 : 16;
+    ns_flow_t *p = realloc(s->flows, (size_t)nc * sizeof(*p));
+    if (p == NULL) {
+      return kNsNoMem;
+    }
+    s->flows = p;
+    s->flows_cap = nc;
+  }
+  uint32_t fi = s->nflows;
+  ns_flow_t *g = &s->flows[fi];
+  *g = *f;
+  g->pkts_per_msg = (uint32_t)((f->msg_bytes + f->mtu - 1) / f->mtu);
+  g->total_pkts = f->total_msgs * g->pkts_per_msg;
+  g->snd_nxt = g->snd_una = g->snd_max = g->rcv_nxt = 0;
+  g->next_send_ps = f->start_ps;
+  g->lat_ps = NULL;
+  g->lat_n = g->lat_cap = 0;
+  if (f->record_latency && f->total_msgs > 0) {
+    g->lat_cap = (uint32_t)(f->total_msgs > 1000000 ? 1000000 : f->total_msgs);
+    g->lat_ps = malloc((size_t)g->lat_cap * sizeof(uint64_t));
+    if (g->lat_ps == NULL) {
+      return kNsNoMem;
+    }
+  }
+  ns_nic_t *src = &s->nodes[f->src].nic;
+  ns_nic_t *dst = &s->nodes[f->dst].nic;
+  uint32_t *nf = realloc(src->flows, (size_t)(src->nflows + 1) * sizeof(uint32_t));
+  if (nf == NULL) {
+    return kNsNoMem;
+  }
+  src->flows = nf;
+  g->qp_src = (uint16_t)(src->nflows);
+  src->flows[src->nflows++] = fi;
+  uint32_t *qf = realloc(dst->qp_flow, (size_t)(dst->nqp_rx + 1) * sizeof(uint32_t));
+  if (qf == NULL) {
+    return kNsNoMem;
+  }
+  dst->qp_flow = qf;
+  g->qp_dst = (uint16_t)dst->nqp_rx;
+  dst->qp_flow[dst->nqp_rx++] = fi;
+  s->nflows++;
+  if (id != NULL) {
+    *id = fi;
+  }
+  return kNsOk;
+}
+
+ns_status_t ns_router_program(ns_sim_t *s, uint32_t router, const char *path, const char *text,
+                              void *dcqcn_cfg_out, char *err, size_t err_len) {
+  if (s == NULL || router >= s->nnodes || s->nodes[router].kind != kNsNodeRouter ||
+      text == NULL) {
+    return kNsBadArg;
+  }
+  ns_router_t *r = &s->nodes[router].rt;
+  xtm_mmio_model_t mstate;
+  xtm_mmio_t mmio;
+  xtm_fw_t h;
+  if (xtm_mmio_model_init(&mmio, &mstate, r->m) != kXtmFwOk || xtm_fw_init(&mmio, &h) != kXtmFwOk) {
+    snprintf(err, err_len, "%s: cannot identify the traffic manager", s->nodes[router].name);
+    return kNsConfig;
+  }
+  xtm_cos_result_t *res = malloc(sizeof(*res));
+  if (res == NULL) {
+    return kNsNoMem;
+  }
+  xtm_cos_opts_t opts = {.clock_hz = 1000000000ull};
+  if (xtm_cos_compile(path, text, &h.hw, &opts, res) != 0) {
+    snprintf(err, err_len, "%s (router %s, %u errors)", res->errors[0], s->nodes[router].name,
+             res->nerrors);
+    free(res);
+    return kNsConfig;
+  }
+  xtm_fw_bringup_opts_t bo = {.do_reset = true, .init_max_polls = 100000};
+  xtm_fw_bringup_result_t br;
+  xtm_fw_status_t st = xtm_fw_bringup(&mmio, &res->cfg, &bo, &h, &br);
+  if (st != kXtmFwOk) {
+    snprintf(err, err_len, "%s: bring-up failed at step %s: %s", s->nodes[router].name,
+             xtm_fw_step_name(br.failed_step), xtm_fw_status_name(st));
+    free(res);
+    return kNsConfig;
+  }
+  if (dcqcn_cfg_out != NULL) {
+    memcpy(dcqcn_cfg_out, &res->cfg.dcqcn, sizeof(res->cfg.dcqcn));
+  }
+  // the RDMA VOQ to watch: the first no-loss queue with a scheduler (else the first queue)
+  for (uint32_t i = 0; i < res->nqueues; i++) {
+    if (res->q[i].no_loss || r->watch_voq < 0) {
+      r->watch_voq = (int32_t)res->q[i].voq;
+      if (res->q[i].no_loss) {
+        break;
+      }
+    }
+  }
+  free(res);
+  xtm_set_tx_ready(r->m, r->nports >= 64 ? UINT64_MAX : ((1ull << r->nports) - 1u));
+  s->nodes[router].rt.cyc_off = xtm_cycle(r->m);
+  r->in.tx_ready = r->nports >= 64 ? UINT64_MAX : ((1ull << r->nports) - 1u);
+  return kNsOk;
+}
+
+ns_status_t ns_nic_program_dcqcn(ns_sim_t *s, uint32_t nic, const void *dcqcn_cfg, char *err,
+                                 size_t err_len) {
+  if (s == NULL || nic >= s->nnodes || s->nodes[nic].kind != kNsNodeNic || dcqcn_cfg == NULL) {
+    return kNsBadArg;
+  }
+  ns_nic_t *c = &s->nodes[nic].nic;
+  if (c->dc == NULL) {
+    return kNsOk;
+  }
+  dcqcn_mmio_model_t dstate;
+  xtm_mmio_t dio;
+  dcqcn_fw_t dh;
+  uint64_t mbps = c->link != NS_NIL ? s->links[c->link].rate_bps / 1000000u : 100000u;
+  if (dcqcn_mmio_model_init(&dio, &dstate, c->dc) != kXtmFwOk || dcqcn_fw_init(&dio, &dh) != kXtmFwOk ||
+      dcqcn_fw_set_params(&dh, (const xtm_fw_dcqcn_cfg_t *)dcqcn_cfg, 1000u) != kXtmFwOk ||
+      xtm_mmio_write32(&dio, DCQCN_LINE_RATE_REG_OFFSET, (uint32_t)mbps) != kXtmFwOk) {
+    snprintf(err, err_len, "%s: programming the dcqcn block failed", s->nodes[nic].name);
+    return kNsConfig;
+  }
+  s->nodes[nic].nic.dc_off = dcqcn_cycle(c->dc);
+  return kNsOk;
+}
+
+void ns_inject_loss(ns_sim_t *s, uint32_t flow, uint64_t psn) {
+  s->loss_flow = flow;
+  s->loss_psn = psn;
+  s->loss_armed = true;
+}
+
+// ------------------------------------------------------------------ links
+
+static void link_send(ns_sim_t *s, uint32_t li, uint32_t pkt, uint64_t t) {
+  ns_link_t *l = &s->links[li];
+  ns_pkt_t *p = &s->pool[pkt];
+  uint64_t start = t > l->busy_until_ps ? t : l->busy_until_ps;
+  l->busy_until_ps = start + ns_ser_ps(p->len, l->rate_bps);
+  l->tx_bytes += p->len;
+  if (p->kind == kNsPktData) {
+    l->tx_data_bytes += p->len;
+    if (s->loss_armed && p->flow == s->loss_flow && p->psn == s->loss_psn &&
+        s->nodes[l->src].kind == kNsNodeNic) {
+      s->loss_armed = false;  // lost on the wire: occupies the link, never arrives
+      s->injected_losses++;
+      pkt_free(s, pkt);
+      return;
+    }
+  }
+  uint64_t arr = l->busy_until_ps + l->prop_ps;
+  if (l->ring_len == l->ring_cap) {
+    uint32_t nc = l->ring_cap * 2;
+    uint32_t *rp = malloc((size_t)nc * sizeof(uint32_t));
+    uint64_t *rt = malloc((size_t)nc * sizeof(uint64_t));
+    if (rp == NULL || rt == NULL) {
+      abort();
+    }
+    for (uint32_t i = 0; i < l->ring_len; i++) {
+      rp[i] = l->ring_pkt[(l->ring_head + i) % l->ring_cap];
+      rt[i] = l->ring_t[(l->ring_head + i) % l->ring_cap];
+    }
+    free(l->ring_pkt);
+    free(l->ring_t);
+    l->ring_pkt = rp;
+    l->ring_t = rt;
+    l->ring_head = 0;
+    l->ring_cap = nc;
+    s->ring_grows++;
+  }
+  uint32_t tail = (l->ring_head + l->ring_len) % l->ring_cap;
+  l->ring_pkt[tail] = pkt;
+  l->ring_t[tail] = arr;
+  if (l->ring_len++ == 0) {
+    ev_push(s, arr, kEvLink, li);
+  }
+}
+
+static void pause_account(ns_link_t *l, uint64_t now, uint64_t end) {
+  if (now >= l->pz_to_ps) {
+    l->paused_ps += l->pz_to_ps - l->pz_from_ps;
+    l->pz_from_ps = now;
+    l->pz_to_ps = end > now ? end : now;
+  } else {
+    l->pz_to_ps = end > now ? end : now;
+  }
+}
+
+static void pfc_send(ns_sim_t *s, uint32_t li, const xtm_pfc_frame_t *f, uint64_t t) {
+  ns_link_t *l = &s->links[li];
+  uint64_t start = t > l->busy_until_ps ? t : l->busy_until_ps;  // waits for the frame on the wire
+  uint64_t arr = start + ns_ser_ps(NS_PFC_BYTES, l->rate_bps) + l->prop_ps;
+  uint32_t slot = NS_NIL;
+  for (uint32_t i = 0; i < s->pfc_fly_cap; i++) {
+    if (!s->pfc_fly[i].used) {
+      slot = i;
+      break;
+    }
+  }
+  if (slot == NS_NIL) {
+    uint32_t nc = s->pfc_fly_cap ? s->pfc_fly_cap * 2 : 64;
+    void *p = realloc(s->pfc_fly, (size_t)nc * sizeof(*s->pfc_fly));
+    if (p == NULL) {
+      abort();
+    }
+    s->pfc_fly = p;
+    for (uint32_t i = s->pfc_fly_cap; i < nc; i++) {
+      s->pfc_fly[i].used = false;
+    }
+    slot = s->pfc_fly_cap;
+    s->pfc_fly_cap = nc;
+  }
+  s->pfc_fly[slot].used = true;
+  s->pfc_fly[slot].link = li;
+  s->pfc_fly[slot].f = *f;
+  ev_push(s, arr, kEvPfc, slot);
+}
+
+// ------------------------------------------------------------------ NIC
+
+static void nic_kick(ns_sim_t *s, uint32_t n, uint64_t t);
+static void rt_run(ns_sim_t *s, uint32_t n, bool wake);
+
+static void dc_out(ns_sim_t *s, uint32_t n, const dcqcn_out_t *o) {
+  if (!o->cnp_tx.valid) {
+    return;
+  }
+  ns_nic_t *c = &s->nodes[n].nic;
+  if (o->cnp_tx.qp >= c->nqp_rx) {
+    return;
+  }
+  ns_flow_t *f = &s->flows[c->qp_flow[o->cnp_tx.qp]];
+  if (c->ctrl_len == sizeof(c->ctrl_ring) / sizeof(c->ctrl_ring[0])) {
+    c->ctrl_drops++;
+    return;
+  }
+  uint32_t p = pkt_alloc(s);
+  s->pool[p] = (ns_pkt_t){.kind = kNsPktCnp, .dscp = NS_DSCP_CNP, .ecn = 0, .prio = 6,
+                          .len = NS_CNP_BYTES, .dst = f->src,
+                          .flow = (uint32_t)(f - s->flows)};
+  c->ctrl_ring[(c->ctrl_head + c->ctrl_len++) % 1024u] = p;
+  s->cnps_sent++;
+  nic_kick(s, n, s->now_ps);
+}
+
+// Feeds one input to the NIC's dcqcn model at the current time (or the next free cycle).
+static dcqcn_out_t dc_feed(ns_sim_t *s, uint32_t n, const dcqcn_in_t *in) {
+  ns_nic_t *c = &s->nodes[n].nic;
+  uint64_t cyc = ns_cycle_of(s->now_ps) + s->nodes[n].nic.dc_off;
+  if (cyc < dcqcn_cycle(c->dc)) {
+    cyc = dcqcn_cycle(c->dc);  // one input per cycle: a second one waits a cycle
+  }
+  dcqcn_out_t o;
+  while (dcqcn_advance_to(c->dc, cyc, &o)) {
+    dc_out(s, n, &o);
+  }
+  dcqcn_step(c->dc, in, &o);
+  dc_out(s, n, &o);
+  return o;
+}
+
+static void ctrl_send(ns_sim_t *s, uint32_t n, uint8_t kind, const ns_flow_t *f, uint64_t psn) {
+  ns_nic_t *c = &s->nodes[n].nic;
+  if (c->ctrl_len == 1024u) {
+    c->ctrl_drops++;
+    return;
+  }
+  uint32_t p = pkt_alloc(s);
+  s->pool[p] = (ns_pkt_t){.kind = kind, .dscp = f->dscp, .ecn = 0, .prio = f->prio,
+                          .len = NS_ACK_BYTES, .dst = f->src,
+                          .flow = (uint32_t)(f - s->flows), .psn = (uint32_t)psn};
+  c->ctrl_ring[(c->ctrl_head + c->ctrl_len++) % 1024u] = p;
+  nic_kick(s, n, s->now_ps);
+}
+
+static bool flow_can_send(const ns_flow_t *f) {
+  if (f->total_pkts != 0 && f->snd_nxt >= f->total_pkts) {
+    return false;
+  }
+  return f->snd_nxt / f->pkts_per_msg < f->snd_una / f->pkts_per_msg + f->window_msgs;
+}
+
+static void rto_arm(ns_sim_t *s, ns_flow_t *f, uint64_t at) {
+  if (!f->rto_armed) {
+    f->rto_armed = true;
+    ev_push(s, at, kEvRto, (uint32_t)(f - s->flows));
+  }
+}
+
+static void nic_send_data(ns_sim_t *s, uint32_t n, ns_flow_t *f) {
+  ns_nic_t *c = &s->nodes[n].nic;
+  uint64_t psn = f->snd_nxt;
+  uint64_t off = (psn % f->pkts_per_msg) * f->mtu;
+  uint64_t rem = f->msg_bytes - off;
+  uint32_t payload = (uint32_t)(rem < f->mtu ? rem : f->mtu);
+  uint32_t p = pkt_alloc(s);
+  bool last = (psn + 1) % f->pkts_per_msg == 0;
+  s->pool[p] = (ns_pkt_t){.kind = kNsPktData, .dscp = f->dscp, .ecn = NS_ECN_ECT0,
+                          .prio = f->prio, .len = (uint16_t)(payload + NS_HDR_BYTES),
+                          .dst = f->dst, .flow = (uint32_t)(f - s->flows),
+                          .psn = (uint32_t)psn, .last = last};
+  if (f->snd_una == f->snd_nxt) {
+    f->last_progress_ps = s->now_ps;
+  }
+  if (psn < f->snd_max) {
+    f->retx_bytes += payload;
+  } else {
+    f->snd_max = psn + 1;
+    if (f->record_latency && psn % f->pkts_per_msg == 0) {
+      f->msg_post_ps = s->now_ps;
+    }
+  }
+  f->tx_bytes += payload;
+  f->snd_nxt++;
+  link_send(s, c->link, p, s->now_ps);
+  if (c->dc != NULL) {
+    dcqcn_in_t in = {.tx = {.valid = true, .qp = f->qp_src,
+                            .bytes = (uint16_t)(payload + NS_HDR_BYTES)}};
+    dcqcn_out_t o = dc_feed(s, n, &in);
+    uint64_t ns = o.pace.valid ? o.pace.next_send : 0;
+    uint64_t base = s->nodes[n].nic.dc_off;
+    f->next_send_ps = ns > base ? (ns - base) * NS_PS_PER_NS : 0;
+  }
+  rto_arm(s, f, s->now_ps + s->rto_ps);
+}
+
+static void nic_wake(ns_sim_t *s, uint32_t n) {
+  ns_nic_t *c = &s->nodes[n].nic;
+  uint64_t t = s->now_ps;
+  if (c->link == NS_NIL) {
+    return;
+  }
+  ns_link_t *l = &s->links[c->link];
+  if (l->busy_until_ps > t) {
+    nic_kick(s, n, l->busy_until_ps);
+    return;
+  }
+  if (c->ctrl_len > 0) {  // control frames (ACK, NAK, CNP) first; they are not paused
+    uint32_t p = c->ctrl_ring[c->ctrl_head];
+    c->ctrl_head = (c->ctrl_head + 1) % 1024u;
+    c->ctrl_len--;
+    link_send(s, c->link, p, t);
+    nic_kick(s, n, l->busy_until_ps);
+    return;
+  }
+  uint64_t earliest = NS_NEVER;
+  for (uint32_t i = 0; i < c->nflows; i++) {
+    uint32_t k = (c->rr + i) % c->nflows;
+    ns_flow_t *f = &s->flows[c->flows[k]];
+    if (!flow_can_send(f)) {
+      continue;
+    }
+    uint64_t ready = f->start_ps;
+    if (c->paused_until_ps[f->prio] > ready) {
+      ready = c->paused_until_ps[f->prio];
+    }
+    if (f->next_send_ps > ready) {
+      ready = f->next_send_ps;
+    }
+    if (ready > t) {
+      earliest = ready < earliest ? ready : earliest;
+      continue;
+    }
+    nic_send_data(s, n, f);
+    c->rr = k + 1;
+    nic_kick(s, n, l->busy_until_ps);
+    return;
+  }
+  if (earliest != NS_NEVER) {
+    nic_kick(s, n, earliest);
+  }
+}
+
+static void nic_kick(ns_sim_t *s, uint32_t n, uint64_t t) {
+  ns_nic_t *c = &s->nodes[n].nic;
+  if (t < s->now_ps) {
+    t = s->now_ps;
+  }
+  if (t < c->wake_ps) {
+    c->wake_ps = t;
+    ev_push(s, t, kEvNic, n);
+  }
+}
+
+static void flow_acked(ns_sim_t *s, ns_flow_t *f, uint64_t upto) {
+  if (upto <= f->snd_una) {
+    return;
+  }
+  uint64_t before = f->snd_una / f->pkts_per_msg;
+  f->snd_una = upto;
+  if (f->snd_nxt < upto) {
+    f->snd_nxt = upto;
+  }
+  uint64_t msgs = upto / f->pkts_per_msg;
+  if (msgs > before) {
+    if (f->record_latency && f->lat_n < f->lat_cap && f->window_msgs == 1) {
+      f->lat_ps[f->lat_n++] = s->now_ps - f->msg_post_ps;
+    }
+    f->msgs_done = msgs;
+  }
+  f->last_progress_ps = s->now_ps;
+  if (f->total_pkts != 0 && f->snd_una >= f->total_pkts && !f->done) {
+    f->done = true;
+    f->fct_ps = s->now_ps - f->start_ps;
+    if (s->finite_pending > 0) {
+      s->finite_pending--;
+    }
+  }
+}
+
+static void nic_rx(ns_sim_t *s, uint32_t n, uint32_t pi) {
+  ns_nic_t *c = &s->nodes[n].nic;
+  ns_pkt_t p = s->pool[pi];
+  pkt_free(s, pi);
+  ns_flow_t *f = &s->flows[p.flow];
+  switch (p.kind) {
+    case kNsPktData: {
+      if (p.ecn == NS_ECN_CE && c->dc != NULL) {
+        dcqcn_in_t in = {.ce = {.valid = true, .qp = f->qp_dst}};
+        (void)dc_feed(s, n, &in);
+      }
+      if (p.psn == f->rcv_nxt) {
+        f->rcv_nxt++;
+        f->rx_bytes += p.len - NS_HDR_BYTES;
+        f->nak_sent = false;
+        if (p.last || f->rcv_nxt % s->ack_every == 0) {
+          ctrl_send(s, n, kNsPktAck, f, p.psn);
+        }
+      } else if (p.psn > f->rcv_nxt) {
+        s->ooo_discards++;
+        if (!f->nak_sent) {
+          f->nak_sent = true;
+          ctrl_send(s, n, kNsPktNak, f, f->rcv_nxt);
+        }
+      } else if (p.last) {  // duplicate of an acknowledged message end: re-ACK
+        ctrl_send(s, n, kNsPktAck, f, f->rcv_nxt - 1);
+      }
+      break;
+    }
+    case kNsPktAck:
+      flow_acked(s, f, (uint64_t)p.psn + 1);
+      nic_kick(s, n, s->now_ps);
+      break;
+    case kNsPktNak:
+      f->naks_rx++;
+      flow_acked(s, f, p.psn);
+      if (p.psn >= f->snd_una && p.psn < f->snd_nxt) {
+        f->snd_nxt = p.psn;  // go-back-N from the first gap
+      }
+      nic_kick(s, n, s->now_ps);
+      break;
+    case kNsPktCnp:
+      f->cnps_rx++;
+      if (c->dc != NULL) {
+        dcqcn_in_t in = {.cnp = {.valid = true, .qp = f->qp_src}};
+        (void)dc_feed(s, n, &in);
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+static void rto_fire(ns_sim_t *s, uint32_t fi) {
+  ns_flow_t *f = &s->flows[fi];
+  f->rto_armed = false;
+  if (f->snd_una >= f->snd_max) {
+    return;  // nothing outstanding; re-armed by the next transmission
+  }
+  uint64_t due = f->last_progress_ps + s->rto_ps;
+  if (s->now_ps >= due) {
+    f->timeouts++;
+    f->snd_nxt = f->snd_una;
+    f->last_progress_ps = s->now_ps;
+    nic_kick(s, f->src, s->now_ps);
+    rto_arm(s, f, s->now_ps + s->rto_ps);
+  } else {
+    rto_arm(s, f, due);
+  }
+}
+
+// ------------------------------------------------------------------ router
+
+static void rt_outputs(ns_sim_t *s, uint32_t n, const xtm_out_t *o) {
+  ns_router_t *r = &s->nodes[n].rt;
+  uint64_t base = s->nodes[n].rt.cyc_off;
+  uint64_t t = (o->cycle - base) * NS_PS_PER_NS;
+  if (o->enq_res.valid) {
+    if (o->enq_res.reason != kXtmReasonAccept) {
+      r->drops_by_reason[o->enq_res.reason < kXtmReasonCount ? o->enq_res.reason : 0]++;
+      pkt_free(s, o->enq_res.pkt_id);
+    } else if ((int32_t)o->enq_res.voq == r->watch_voq) {
+      xtm_voq_state_t v;
+      xtm_voq_state(r->m, o->enq_res.voq, &v);
+      uint64_t b = (uint64_t)v.occ_cells * r->cell_bytes;
+      if (b > r->watch_peak_bytes) {
+        r->watch_peak_bytes = b;
+      }
+    }
+  }
+  if (o->flush.valid) {
+    r->drops_by_reason[kXtmReasonFlush]++;
+    pkt_free(s, o->flush.pkt_id);
+  }
+  for (uint64_t m = o->deq_valid; m != 0; m &= m - 1) {
+    uint32_t p = (uint32_t)__builtin_ctzll(m);
+    uint32_t pk = o->deq[p].pkt_id;
+    s->pool[pk].ecn = o->deq[p].ecn;
+    link_send(s, r->port_link[p], pk, t);
+  }
+  for (uint64_t m = o->pfc_tx_valid; m != 0; m &= m - 1) {
+    uint32_t p = (uint32_t)__builtin_ctzll(m);
+    r->pfc_tx_frames++;
+    if (r->port_link[p] != NS_NIL) {
+      pfc_send(s, r->port_link[p], &o->pfc_tx[p], t);
+    }
+  }
+}
+
+static uint64_t rt_next_input(const ns_router_t *r) {
+  uint64_t c = r->in_len > 0 ? r->in_ring[r->in_head].cycle : NS_NEVER;
+  for (uint32_t p = 0; p < r->nports; p++) {
+    if (r->pfc_pending[p] && r->pfc_cycle[p] < c) {
+      c = r->pfc_cycle[p];
+    }
+  }
+  return c;
+}
+
+static void rt_schedule(ns_sim_t *s, uint32_t n) {
+  ns_router_t *r = &s->nodes[n].rt;
+  uint64_t base = s->nodes[n].rt.cyc_off;
+  uint64_t c = xtm_next_event(r->m);
+  uint64_t ci = rt_next_input(r);
+  if (ci < xtm_cycle(r->m)) {
+    ci = xtm_cycle(r->m);  // an input for a cycle already executed runs in the next one
+  }
+  if (ci < c) {
+    c = ci;
+  }
+  if (c == NS_NEVER || c == UINT64_MAX) {
+    return;
+  }
+  uint64_t t = c > base ? (c - base) * NS_PS_PER_NS : 0;
+  if (t < s->now_ps) {
+    t = s->now_ps;
+  }
+  if (t < r->wake_ps) {
+    r->wake_ps = t;
+    ev_push(s, t, kEvRouter, n);
+  }
+}
+
+// Executes every cycle with an input up to the current time's cycle; on a wake also the
+// current cycle itself (idle), so the outputs xtm_next_event announced come out.
+static void rt_run(ns_sim_t *s, uint32_t n, bool wake) {
+  ns_router_t *r = &s->nodes[n].rt;
+  uint64_t now_c = ns_cycle_of(s->now_ps) + s->nodes[n].rt.cyc_off;
+  for (;;) {
+    uint64_t ci = rt_next_input(r);
+    if (ci < xtm_cycle(r->m)) {
+      ci = xtm_cycle(r->m);
+    }
+    if (ci > now_c || (r->in_len == 0 && rt_next_input(r) == NS_NEVER)) {
+      break;
+    }
+    while (xtm_advance_to(r->m, ci, &r->out)) {
+      rt_outputs(s, n, &r->out);
+    }
+    r->in.enq.valid = false;
+    r->in.pfc_rx_valid = 0;
+    if (r->in_len > 0 && r->in_ring[r->in_head].cycle <= ci) {
+      ns_rin_t *e = &r->in_ring[r->in_head];
+      ns_pkt_t *p = &s->pool[e->pkt];
+      r->in.enq = (xtm_enq_in_t){.valid = true, .pkt_id = e->pkt, .in_port = e->port,
+                                 .eg_port = (uint8_t)r->route[p->dst], .dscp = p->dscp,
+                                 .ecn = p->ecn, .len = p->len};
+      r->in_head = (r->in_head + 1) % r->in_cap;
+      r->in_len--;
+    }
+    for (uint32_t p = 0; p < r->nports; p++) {
+      if (r->pfc_pending[p] && r->pfc_cycle[p] <= ci) {
+        r->in.pfc_rx_valid |= 1ull << p;
+        r->in.pfc_rx[p] = r->pfc_frame[p];
+        r->pfc_pending[p] = false;
+      }
+    }
+    xtm_step(r->m, &r->in, &r->out);
+    rt_outputs(s, n, &r->out);
+  }
+  if (wake && xtm_cycle(r->m) <= now_c) {
+    while (xtm_advance_to(r->m, now_c + 1, &r->out)) {
+      rt_outputs(s, n, &r->out);
+    }
+  }
+  rt_schedule(s, n);
+}
+
+static void rt_rx(ns_sim_t *s, uint32_t n, uint32_t port, uint32_t pi) {
+  ns_router_t *r = &s->nodes[n].rt;
+  ns_pkt_t *p = &s->pool[pi];
+  uint16_t eg = r->route[p->dst];
+  if (eg == 0xFFFF || r->port_link[eg] == NS_NIL) {
+    r->drops_by_reason[kXtmReasonBadPort]++;
+    pkt_free(s, pi);
+    return;
+  }
+  if (p->kind != kNsPktData) {
+    // control frames (ACK, NAK, CNP) bypass the traffic manager (docs/netsim.md)
+    link_send(s, r->port_link[eg], pi, s->now_ps);
+    return;
+  }
+  if (r->in_len == r->in_cap) {
+    uint32_t nc = r->in_cap * 2;
+    ns_rin_t *q = malloc((size_t)nc * sizeof(*q));
+    if (q == NULL) {
+      abort();
+    }
+    for (uint32_t i = 0; i < r->in_len; i++) {
+      q[i] = r->in_ring[(r->in_head + i) % r->in_cap];
+    }
+    free(r->in_ring);
+    r->in_ring = q;
+    r->in_head = 0;
+    r->in_cap = nc;
+    s->ring_grows++;
+  }
+  uint64_t c = ns_cycle_of(s->now_ps) + s->nodes[n].rt.cyc_off;
+  if (r->in_len > 0) {
+    uint64_t lastc = r->in_ring[(r->in_head + r->in_len - 1) % r->in_cap].cycle;
+    if (c <= lastc) {
+      c = lastc + 1;  // one descriptor per cycle
+    }
+  }
+  r->in_ring[(r->in_head + r->in_len) % r->in_cap] =
+      (ns_rin_t){.cycle = c, .pkt = pi, .port = (uint8_t)port};
+  r->in_len++;
+  rt_run(s, n, false);
+}
+
+// ------------------------------------------------------------------ PFC reception
+
+static void pfc_arrive(ns_sim_t *s, uint32_t slot) {
+  uint32_t li = s->pfc_fly[slot].link;
+  xtm_pfc_frame_t f = s->pfc_fly[slot].f;
+  s->pfc_fly[slot].used = false;
+  ns_link_t *l = &s->links[li];
+  ns_link_t *rev = &s->links[l->rev];  // the link the receiver of the frame transmits on
+  rev->pfc_rx_frames++;
+  ns_node_t *nd = &s->nodes[l->dst];
+  uint64_t end = 0;
+  if (nd->kind == kNsNodeNic) {
+    for (uint32_t i = 0; i < 8; i++) {
+      if ((f.vec >> i) & 1u) {
+        nd->nic.paused_until_ps[i] =
+            f.quanta[i] == 0 ? s->now_ps : s->now_ps + quanta_ps(f.quanta[i], rev->rate_bps);
+      }
+    }
+    for (uint32_t i = 0; i < 8; i++) {
+      end = nd->nic.paused_until_ps[i] > end ? nd->nic.paused_until_ps[i] : end;
+    }
+    pause_account(rev, s->now_ps, end);
+    nic_kick(s, l->dst, s->now_ps);
+    return;
+  }
+  ns_router_t *r = &nd->rt;
+  uint32_t port = l->dst_port;
+  uint64_t c = ns_cycle_of(s->now_ps) + s->nodes[l->dst].rt.cyc_off;
+  if (r->pfc_pending[port] && r->pfc_cycle[port] >= c) {
+    c = r->pfc_cycle[port];  // a newer frame supersedes one not yet taken
+  }
+  r->pfc_pending[port] = true;
+  r->pfc_cycle[port] = c;
+  r->pfc_frame[port] = f;
+  // the paused interval as the transmitter sees it (the model keeps its own timers)
+  for (uint32_t i = 0; i < 8; i++) {
+    if ((f.vec >> i) & 1u) {
+      uint64_t e = f.quanta[i] == 0 ? s->now_ps : s->now_ps + quanta_ps(f.quanta[i], rev->rate_bps);
+      s->rt_pause_until[li * 8 + i] = e;
+    }
+  }
+  for (uint32_t i = 0; i < 8; i++) {
+    end = s->rt_pause_until[li * 8 + i] > end ? s->rt_pause_until[li * 8 + i] : end;
+  }
+  pause_account(rev, s->now_ps, end);
+  rt_run(s, l->dst, false);
+}
+
+// ------------------------------------------------------------------ main loop
+
+uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
+  s->end_ps = end_ps;
+  if (s->rt_pause_until == NULL) {
+    s->rt_pause_until = calloc((size_t)s->nlinks * 8u, sizeof(uint64_t));
+    if (s->rt_pause_until == NULL) {
+      abort();
+    }
+  }
+  for (uint32_t i = 0; i < s->nnodes; i++) {
+    if (s->nodes[i].kind == kNsNodeNic) {
+      nic_kick(s, i, s->now_ps);
+    }
+  }
+  if (s->sample_ps > 0 && s->sample_fn != NULL) {
+    ev_push(s, s->now_ps, kEvSample, 0);
+  }
+  s->finite_pending = 0;
+  for (uint32_t i = 0; i < s->nflows; i++) {
+    s->finite_pending += s->flows[i].total_pkts != 0 && !s->flows[i].done;
+  }
+  bool any_finite = s->finite_pending > 0;
+  uint64_t nev = 0;
+  while (s->heap_len > 0) {
+    if (s->heap[0].t > end_ps || (s->stop_when_done && any_finite && s->finite_pending == 0)) {
+      break;
+    }
+    ns_ev_t e = ev_pop(s);
+    s->now_ps = e.t;
+    nev++;
+    uint32_t type = (uint32_t)(e.key >> 20) & 0xFu;
+    uint32_t id = (uint32_t)e.key & 0xFFFFFu;
+    switch (type) {
+      case kEvLink: {
+        ns_link_t *l = &s->links[id];
+        uint32_t pk = l->ring_pkt[l->ring_head];
+        l->ring_head = (l->ring_head + 1) % l->ring_cap;
+        l->ring_len--;
+        if (l->ring_len > 0) {
+          ev_push(s, l->ring_t[l->ring_head], kEvLink, id);
+        }
+        s->pkt_hops++;
+        if (s->nodes[l->dst].kind == kNsNodeNic) {
+          nic_rx(s, l->dst, pk);
+        } else {
+          rt_rx(s, l->dst, l->dst_port, pk);
+        }
+        break;
+      }
+      case kEvNic:
+        if (s->nodes[id].nic.wake_ps == e.t) {
+          s->nodes[id].nic.wake_ps = NS_NEVER;
+          nic_wake(s, id);
+        }
+        break;
+      case kEvRouter:
+        if (s->nodes[id].rt.wake_ps == e.t) {
+          s->nodes[id].rt.wake_ps = NS_NEVER;
+          rt_run(s, id, true);
+        }
+        break;
+      case kEvPfc:
+        pfc_arrive(s, id);
+        break;
+      case kEvRto:
+        rto_fire(s, id);
+        break;
+      case kEvSample:
+        s->sample_fn(s->sample_ctx, s->now_ps);
+        if (s->now_ps + s->sample_ps <= end_ps) {
+          ev_push(s, s->now_ps + s->sample_ps, kEvSample, 0);
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  if (s->now_ps < end_ps && s->heap_len == 0) {
+    // nothing left to do: time stops at the last event
+  }
+  s->events += nev;
+  return nev;
+}
+
+void ns_finish(ns_sim_t *s, uint64_t t_ps) {
+  for (uint32_t i = 0; i < s->nlinks; i++) {
+    ns_link_t *l = &s->links[i];
+    uint64_t to = l->pz_to_ps < t_ps ? l->pz_to_ps : t_ps;
+    if (to > l->pz_from_ps) {
+      l->paused_ps += to - l->pz_from_ps;
+    }
+    l->pz_from_ps = l->pz_to_ps = t_ps;
+  }
+}

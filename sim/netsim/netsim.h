@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// xtm-netsim: a discrete-event network simulator with picosecond time (docs/netsim.md).
+// Routers are xtm C-model instances (cmodel/xtm) driven with xtm_step/xtm_advance_to and
+// programmed through the firmware driver from Junos-style configurations; NICs use the dcqcn
+// C model (cmodel/dcqcn) as reaction point, notification point and pacer, with RoCEv2 RC
+// behaviour (windows, ACK/NAK, go-back-N, retransmission timeout).
+//
+// The engine (netsim.c) knows nodes, links, flows and events; scenario.c builds topologies
+// from scenario files; main.c is the command line. Nothing in the per-packet path allocates
+// except the growth of a packet pool or a link ring past its preallocated size (counted).
+
+#ifndef XTM_SIM_NETSIM_NETSIM_H_
+#define XTM_SIM_NETSIM_NETSIM_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cmodel/dcqcn/dcqcn.h"
+#include "cmodel/xtm/xtm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define NS_WARN_UNUSED __attribute__((warn_unused_result))
+#else
+#define NS_WARN_UNUSED
+#endif
+
+#define NS_PS_PER_NS 1000ull
+#define NS_PS_PER_US 1000000ull
+#define NS_PS_PER_S 1000000000000ull
+#define NS_NEVER UINT64_MAX
+#define NS_MAX_PORTS 16
+#define NS_NAME_LEN 48
+#define NS_ETH_OVH_BYTES 20u  // preamble + SFD + inter-frame gap, per frame on the wire
+#define NS_HDR_BYTES 62u      // Eth 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4
+#define NS_ACK_BYTES 66u      // headers + AETH 4
+#define NS_CNP_BYTES 78u      // headers + 16 reserved bytes
+#define NS_PFC_BYTES 64u      // MAC control frame
+#define NS_DSCP_CNP 48u
+#define NS_ECN_ECT0 2u
+#define NS_ECN_CE 3u
+
+typedef enum ns_status {
+  kNsOk = 0,
+  kNsBadArg = 1,
+  kNsNoMem = 2,
+  kNsConfig = 3,  // a router configuration did not compile or program
+} ns_status_t;
+
+typedef enum ns_pkt_kind {
+  kNsPktData = 0,
+  kNsPktAck = 1,
+  kNsPktNak = 2,
+  kNsPktCnp = 3,
+} ns_pkt_kind_t;
+
+typedef enum ns_node_kind {
+  kNsNodeNic = 0,
+  kNsNodeRouter = 1,
+} ns_node_kind_t;
+
+// One packet; identified by its index in the pool (the xtm pkt_id).
+typedef struct ns_pkt {
+  uint32_t next_free;
+  uint8_t kind;  // ns_pkt_kind_t
+  uint8_t dscp;
+  uint8_t ecn;
+  uint8_t prio;
+  uint16_t len;  // frame bytes, without NS_ETH_OVH_BYTES
+  uint16_t dst;  // destination node
+  uint32_t flow;
+  uint32_t psn;  // data: its PSN; ACK: last PSN acknowledged; NAK: PSN expected
+  bool last;     // data: last packet of a message (AckReq)
+} ns_pkt_t;
+
+// A unidirectional link: serialisation at `rate_bps` plus `prop_ps`; FIFO delivery.
+typedef struct ns_link {
+  char name[2 * NS_NAME_LEN + 4];
+  uint64_t rate_bps;
+  uint64_t prop_ps;
+  uint16_t src, src_port, dst, dst_port;
+  uint32_t rev;             // the link in the opposite direction
+  uint64_t busy_until_ps;   // end of the frame being serialised
+  // in-flight FIFO (ring of packet indices and arrival times)
+  uint32_t *ring_pkt;
+  uint64_t *ring_t;
+  uint32_t ring_cap, ring_head, ring_len;
+  // statistics
+  uint64_t tx_bytes;        // frame bytes started (all kinds)
+  uint64_t tx_data_bytes;   // data frame bytes started
+  uint64_t pfc_rx_frames;   // PFC frames received by the transmitter of this link
+  uint64_t paused_ps;       // time with at least one priority paused (closed intervals)
+  uint64_t pz_from_ps, pz_to_ps;
+  uint64_t sample_bytes;    // tx_bytes at the last sample
+} ns_link_t;
+
+// RoCEv2 RC queue pair, requester side at `src`, responder side at `dst`.
+typedef struct ns_flow {
+  char name[NS_NAME_LEN];
+  char group[NS_NAME_LEN];  // fairness group (e.g. the client)
+  uint16_t src, dst;
+  uint16_t qp_src, qp_dst;  // QP index in the source and destination NICs' dcqcn models
+  uint8_t dscp, prio;
+  uint32_t mtu;             // payload bytes per packet
+  uint64_t msg_bytes;       // s
+  uint32_t window_msgs;     // t
+  uint64_t total_msgs;      // 0 = unlimited (runs until the end)
+  uint64_t start_ps;
+  bool record_latency;
+  // derived
+  uint32_t pkts_per_msg;
+  uint64_t total_pkts;      // 0 = unlimited
+  // requester state
+  uint64_t snd_nxt, snd_una, snd_max;
+  uint64_t next_send_ps;    // pacer
+  uint64_t last_progress_ps;
+  bool rto_armed;
+  uint64_t msgs_done;
+  uint64_t fct_ps;          // completion time of the last message (finite flows)
+  bool done;
+  // responder state
+  uint64_t rcv_nxt;
+  bool nak_sent;
+  // statistics
+  uint64_t tx_bytes, retx_bytes, rx_bytes, timeouts, naks_rx, cnps_rx;
+  uint64_t sample_rx_bytes;
+  // message latency (record_latency): post time of the message at the head of the window
+  uint64_t *lat_ps;
+  uint32_t lat_n, lat_cap;
+  uint64_t msg_post_ps;
+} ns_flow_t;
+
+typedef struct ns_nic {
+  dcqcn_t *dc;             // NULL when DCQCN is off
+  uint32_t link;           // transmit link
+  uint32_t *flows;         // flows whose requester is here
+  uint32_t nflows, rr;
+  uint64_t paused_until_ps[8];
+  uint32_t ctrl_ring[1024];  // control packets waiting (ACK, NAK, CNP)
+  uint32_t ctrl_head, ctrl_len;
+  uint64_t wake_ps;        // the pending wake event (NS_NEVER: none)
+  uint64_t ctrl_drops;
+  uint32_t *qp_flow;       // responder QP -> flow
+  uint32_t nqp_rx;
+  uint64_t dc_off;  // dcqcn model cycle at simulation time 0
+} ns_nic_t;
+
+typedef struct ns_rin {  // a router input waiting for its cycle
+  uint64_t cycle;
+  uint32_t pkt;
+  uint8_t port;
+} ns_rin_t;
+
+typedef struct ns_router {
+  xtm_t *m;
+  uint32_t nports;
+  uint32_t cell_bytes;
+  uint32_t port_link[NS_MAX_PORTS];     // egress link of each port
+  uint16_t route[256];                   // destination node -> egress port
+  ns_rin_t *in_ring;
+  uint32_t in_cap, in_head, in_len;
+  bool pfc_pending[NS_MAX_PORTS];
+  uint64_t pfc_cycle[NS_MAX_PORTS];
+  xtm_pfc_frame_t pfc_frame[NS_MAX_PORTS];
+  uint64_t wake_ps;
+  uint64_t cyc_off;  // model cycle at simulation time 0 (bring-up ran before)
+  uint64_t pfc_tx_frames;
+  uint64_t drops_by_reason[kXtmReasonCount];
+  uint64_t lossless_drops;
+  int32_t watch_voq;                    // VOQ whose peak occupancy is tracked (-1: none)
+  uint64_t watch_peak_bytes;
+  xtm_in_t in;                           // preallocated input bundle
+  xtm_out_t out;
+} ns_router_t;
+
+typedef struct ns_node {
+  char name[NS_NAME_LEN];
+  uint8_t kind;  // ns_node_kind_t
+  ns_nic_t nic;
+  ns_router_t rt;
+} ns_node_t;
+
+typedef struct ns_ev {
+  uint64_t t;
+  uint64_t key;  // seq << 24 | type << 20 | id (unique; ties resolve by insertion order)
+} ns_ev_t;
+
+typedef void (*ns_sample_fn)(void *ctx, uint64_t t_ps);
+
+typedef struct ns_sim {
+  uint64_t now_ps;
+  uint64_t seq;
+  ns_ev_t *heap;
+  uint32_t heap_len, heap_cap;
+  ns_node_t *nodes;
+  uint32_t nnodes, nodes_cap;
+  ns_link_t *links;
+  uint32_t nlinks, links_cap;
+  ns_flow_t *flows;
+  uint32_t nflows, flows_cap;
+  ns_pkt_t *pool;
+  uint32_t pool_cap, pool_free, pool_used, pool_peak;
+  uint64_t pool_grows, ring_grows;
+  // PFC frames in flight (few): a small array
+  struct { uint32_t link; xtm_pfc_frame_t f; bool used; } *pfc_fly;
+  uint32_t pfc_fly_cap;
+  uint64_t *rt_pause_until;  // per (link, priority): pause end seen by a router transmitter
+  // loss injection (tests)
+  bool loss_armed;
+  uint32_t loss_flow;
+  uint64_t loss_psn;
+  uint64_t injected_losses;
+  // options
+  uint64_t ack_every;   // responder ACKs every N packets and each message's last
+  uint64_t rto_ps;
+  uint64_t end_ps;
+  bool stop_when_done;       // stop once every finite flow has completed
+  uint32_t finite_pending;
+  uint64_t sample_ps;   // 0: no sampling
+  ns_sample_fn sample_fn;
+  void *sample_ctx;
+  // statistics
+  uint64_t events;
+  uint64_t pkt_hops;    // packets delivered over a link (all kinds)
+  uint64_t cnps_sent;
+  uint64_t ooo_discards;
+} ns_sim_t;
+
+// ------------------------------------------------------------------ building
+NS_WARN_UNUSED ns_status_t ns_sim_init(ns_sim_t *s);
+void ns_sim_free(ns_sim_t *s);
+// Adds a NIC; `num_qps` > 0 creates its dcqcn model (dcqcn on), 0 means no DCQCN.
+NS_WARN_UNUSED ns_status_t ns_add_nic(ns_sim_t *s, const char *name, uint32_t num_qps,
+                                      uint32_t *id);
+// Adds a router; its xtm model is created with `p` and left at reset (program it with
+// ns_router_program).
+NS_WARN_UNUSED ns_status_t ns_add_router(ns_sim_t *s, const char *name, const xtm_params_t *p,
+                                         uint32_t *id);
+// A full-duplex link between (a, pa) and (b, pb); NIC ports are 0. Returns the a->b link.
+NS_WARN_UNUSED ns_status_t ns_connect(ns_sim_t *s, uint32_t a, uint32_t pa, uint32_t b,
+                                      uint32_t pb, uint64_t rate_bps, uint64_t prop_ps,
+                                      uint32_t *link_ab);
+// Routes: shortest paths over the links (hop count), ties to the lowest port.
+NS_WARN_UNUSED ns_status_t ns_compute_routes(ns_sim_t *s);
+NS_WARN_UNUSED ns_status_t ns_add_flow(ns_sim_t *s, const ns_flow_t *f, uint32_t *id);
+// Compiles the Junos-style configuration `text` (named `path` in messages) and brings the
+// router up through the firmware driver; when `dcqcn_out` is not NULL the configuration's
+// dcqcn block is copied there for the NICs. Errors are written to `err`.
+NS_WARN_UNUSED ns_status_t ns_router_program(ns_sim_t *s, uint32_t router, const char *path,
+                                             const char *text, void *dcqcn_cfg_out,
+                                             char *err, size_t err_len);
+// Programs every NIC's dcqcn model with the driver from a compiled configuration's dcqcn
+// block (xtm_fw_dcqcn_cfg_t*), line rate from the NIC's link.
+NS_WARN_UNUSED ns_status_t ns_nic_program_dcqcn(ns_sim_t *s, uint32_t nic, const void *dcqcn_cfg,
+                                                char *err, size_t err_len);
+
+// ------------------------------------------------------------------ running
+// Runs until `end_ps` (or until nothing is left to do). Returns the number of events.
+uint64_t ns_run(ns_sim_t *s, uint64_t end_ps);
+// Closes the paused-time intervals at `t_ps` (for reporting).
+void ns_finish(ns_sim_t *s, uint64_t t_ps);
+
+// ------------------------------------------------------------------ helpers (also tested)
+// Serialisation time of a frame of `bytes` (plus NS_ETH_OVH_BYTES) at `rate_bps`, ceil.
+uint64_t ns_ser_ps(uint32_t bytes, uint64_t rate_bps);
+// ps -> the first model cycle (1 GHz) at or after it: ceil(ps / 1000).
+static inline uint64_t ns_cycle_of(uint64_t ps) { return (ps + NS_PS_PER_NS - 1) / NS_PS_PER_NS; }
+// Test hook: drop the next data packet of `flow` with PSN `psn` on its first transmission.
+void ns_inject_loss(ns_sim_t *s, uint32_t flow, uint64_t psn);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // XTM_SIM_NETSIM_NETSIM_H_

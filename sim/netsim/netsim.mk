@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: Apache-2.0
+#
+# netsim fragment (included by the top Makefile, "block fragments" section): the network
+# simulator build/bin/xtm-netsim (docs/netsim.md), its Check suite, scenario smokes and bench.
+
+DEB_PKGS += libcjson-dev libinih-dev
+
+NETSIM_VERSION := $(shell cat VERSION 2>/dev/null || echo 1.0.0)+$(shell git describe --always --dirty 2>/dev/null || echo nogit)
+NETSIM_CORE := sim/netsim/netsim.c sim/netsim/scenario.c
+NETSIM_HDRS := sim/netsim/netsim.h sim/netsim/scenario.h
+NETSIM_LIBS := $(LIBXTMFW) $(LIBXTM) $(LIBDCQCN)
+NETSIM_LDLIBS := $(shell pkg-config --libs inih libcjson 2>/dev/null || echo -linih -lcjson) -lm
+
+$(BUILD)/bin/xtm-netsim: sim/netsim/main.c $(NETSIM_CORE) $(NETSIM_HDRS) $(NETSIM_LIBS) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -O3 -DNETSIM_VERSION='"$(NETSIM_VERSION)"' sim/netsim/main.c $(NETSIM_CORE) -o $@ \
+	  $(NETSIM_LIBS) $(NETSIM_LDLIBS)
+
+$(BUILD)/tests/test_netsim: sim/netsim/tests/test_netsim.c $(NETSIM_CORE) $(NETSIM_HDRS) $(NETSIM_LIBS) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(CHECK_CFLAGS) sim/netsim/tests/test_netsim.c $(NETSIM_CORE) -o $@ \
+	  $(NETSIM_LIBS) $(CHECK_LIBS) $(NETSIM_LDLIBS)
+
+.PHONY: netsim
+netsim: $(BUILD)/bin/xtm-netsim
+
+TEST_DEPS += $(BUILD)/bin/xtm-netsim $(BUILD)/tests/test_netsim
+TEST_ARGS += $(BUILD)/tests/test_netsim --shell sim/netsim/tests/test_cli.sh
+
+.PHONY: bench-netsim
+bench-netsim: $(BUILD)/bin/xtm-netsim
+	sim/netsim/tests/bench.sh $(BUILD)/bin/xtm-netsim
+BENCH_TARGETS += bench-netsim
