@@ -491,6 +491,12 @@ void ns_inject_loss(ns_sim_t *s, uint32_t flow, uint64_t psn) {
   s->loss_armed = true;
 }
 
+void ns_inject_ce(ns_sim_t *s, uint32_t flow, uint64_t psn) {
+  s->ce_flow = flow;
+  s->ce_psn = psn;
+  s->ce_armed = true;
+}
+
 // ------------------------------------------------------------------ links
 
 static void link_send(ns_sim_t *s, uint32_t li, uint32_t pkt, uint64_t t) {
@@ -507,6 +513,11 @@ static void link_send(ns_sim_t *s, uint32_t li, uint32_t pkt, uint64_t t) {
       s->injected_losses++;
       pkt_free(s, pkt);
       return;
+    }
+    if (s->ce_armed && p->flow == s->ce_flow && p->psn == s->ce_psn &&
+        s->nodes[l->src].kind == kNsNodeNic) {
+      s->ce_armed = false;
+      p->ecn = NS_ECN_CE;
     }
   }
   uint64_t arr = l->busy_until_ps + l->prop_ps;
@@ -575,6 +586,16 @@ static void pfc_send(ns_sim_t *s, uint32_t li, const xtm_pfc_frame_t *f, uint64_
   s->pfc_fly[slot].link = li;
   s->pfc_fly[slot].f = *f;
   ev_push(s, arr, kEvPfc, slot);
+}
+
+void ns_send_pfc(ns_sim_t *s, uint32_t link, const xtm_pfc_frame_t *f) {
+  if (s->rt_pause_until == NULL) {
+    s->rt_pause_until = calloc((size_t)s->nlinks * 8u, sizeof(uint64_t));
+    if (s->rt_pause_until == NULL) {
+      abort();
+    }
+  }
+  pfc_send(s, link, f, s->now_ps);
 }
 
 // ------------------------------------------------------------------ NIC

@@ -215,6 +215,9 @@ typedef struct ns_sim {
   uint32_t loss_flow;
   uint64_t loss_psn;
   uint64_t injected_losses;
+  bool ce_armed;
+  uint32_t ce_flow;
+  uint64_t ce_psn;
   // options
   uint64_t ack_every;   // responder ACKs every N packets and each message's last
   uint64_t rto_ps;
@@ -272,6 +275,10 @@ uint64_t ns_ser_ps(uint32_t bytes, uint64_t rate_bps);
 static inline uint64_t ns_cycle_of(uint64_t ps) { return (ps + NS_PS_PER_NS - 1) / NS_PS_PER_NS; }
 // Test hook: drop the next data packet of `flow` with PSN `psn` on its first transmission.
 void ns_inject_loss(ns_sim_t *s, uint32_t flow, uint64_t psn);
+// Test hook: mark the first transmission of `psn` of `flow` CE as it leaves the NIC.
+void ns_inject_ce(ns_sim_t *s, uint32_t flow, uint64_t psn);
+// Test hook: the transmitter of `link` sends PFC frame `f` now (as a router's pfc_tx would).
+void ns_send_pfc(ns_sim_t *s, uint32_t link, const xtm_pfc_frame_t *f);
 
 #ifdef __cplusplus
 }  // extern "C"

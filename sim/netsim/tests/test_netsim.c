@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Check suite of the netsim engine (docs/netsim.md section 7). Every expected time is derived
+// in the comment next to it from the link model: a frame of L bytes occupies a link for
+// (L + 20) x 8 bits at the link rate, then propagates for the link delay.
+
+#define _POSIX_C_SOURCE 200809L
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/netsim/netsim.h"
+
+#define RATE_100G 100000000000ull
+#define US NS_PS_PER_US
+
+// Data frame of 1000 B payload: 1000 + 62 header = 1062 B; on the wire 1082 B = 8656 bits =
+// 86,560 ps at 100 Gb/s. ACK: 66 + 20 = 86 B = 688 bits = 6,880 ps.
+#define DATA_PS 86560ull
+#define ACK_PS 6880ull
+
+typedef struct pair {
+  ns_sim_t s;
+  uint32_t a, b, ab;
+} pair_t;
+
+// Two NICs joined back to back by one 100G link of `prop_ps`.
+static void pair_init(pair_t *p, uint64_t prop_ps, uint32_t qps) {
+  ck_assert_int_eq(ns_sim_init(&p->s), kNsOk);
+  ck_assert_int_eq(ns_add_nic(&p->s, "A", qps, &p->a), kNsOk);
+  ck_assert_int_eq(ns_add_nic(&p->s, "B", qps, &p->b), kNsOk);
+  ck_assert_int_eq(ns_connect(&p->s, p->a, 0, p->b, 0, RATE_100G, prop_ps, &p->ab), kNsOk);
+}
+
+static uint32_t flow(pair_t *p, uint32_t msgs, uint32_t window, uint64_t start_ps) {
+  ns_flow_t f = {.src = (uint16_t)p->a, .dst = (uint16_t)p->b, .dscp = 26, .prio = 3,
+                 .mtu = 1000, .msg_bytes = 1000, .window_msgs = window, .total_msgs = msgs,
+                 .start_ps = start_ps};
+  snprintf(f.name, sizeof(f.name), "f");
+  snprintf(f.group, sizeof(f.group), "g");
+  uint32_t id;
+  ck_assert_int_eq(ns_add_flow(&p->s, &f, &id), kNsOk);
+  return id;
+}
+
+START_TEST(test_ser_and_cycles) {
+  ck_assert_uint_eq(ns_ser_ps(1062, RATE_100G), DATA_PS);
+  ck_assert_uint_eq(ns_ser_ps(66, RATE_100G), ACK_PS);
+  // 4096 + 62 = 4158 B + 20 = 4178 B = 33,424 bits = 334,240 ps
+  ck_assert_uint_eq(ns_ser_ps(4158, RATE_100G), 334240u);
+  // 25G: 1082 B = 8656 bits / 25e9 = 346,240 ps
+  ck_assert_uint_eq(ns_ser_ps(1062, 25000000000ull), 346240u);
+  // ceil: 1 byte at 3 b/s: 21 x 8 / 3 s = 56 s
+  ck_assert_uint_eq(ns_ser_ps(1, 3), 56000000000000ull);
+  ck_assert_uint_eq(ns_cycle_of(0), 0);
+  ck_assert_uint_eq(ns_cycle_of(1), 1);
+  ck_assert_uint_eq(ns_cycle_of(1000), 1);
+  ck_assert_uint_eq(ns_cycle_of(1001), 2);
+}
+END_TEST
+
+// One packet, one ACK: FCT = data ser + prop + ACK ser + prop, to the picosecond.
+START_TEST(test_propagation_exact) {
+  pair_t p;
+  pair_init(&p, 1 * US, 0);
+  uint32_t f = flow(&p, 1, 1, 0);
+  p.s.stop_when_done = true;
+  ns_run(&p.s, 10 * US);
+  ck_assert(p.s.flows[f].done);
+  // 86,560 + 1,000,000 + 6,880 + 1,000,000
+  ck_assert_uint_eq(p.s.flows[f].fct_ps, 2093440u);
+  ck_assert_uint_eq(p.s.flows[f].rx_bytes, 1000);
+  ck_assert_uint_eq(p.s.pkt_hops, 2);
+  ns_sim_free(&p.s);
+}
+END_TEST
+
+// Two flows starting at the same instant are served in insertion order (round robin), and
+// the second frame queues behind the first on the wire.
+START_TEST(test_event_ordering) {
+  pair_t p;
+  pair_init(&p, 1 * US, 0);
+  uint32_t f0 = flow(&p, 1, 1, 0), f1 = flow(&p, 1, 1, 0);
+  p.s.stop_when_done = true;
+  ns_run(&p.s, 10 * US);
+  // f0: 2,093,440 as above. f1: its frame ends at 2 x 86,560, arrives 1 us later; the ACK of
+  // f0 occupies B's link until 1,086,560 + 6,880 = 1,093,440 < 1,173,120, so f1's ACK starts
+  // at 1,173,120: 1,173,120 + 6,880 + 1,000,000 = 2,180,000.
+  ck_assert_uint_eq(p.s.flows[f0].fct_ps, 2093440u);
+  ck_assert_uint_eq(p.s.flows[f1].fct_ps, 2180000u);
+  ns_sim_free(&p.s);
+}
+END_TEST
+
+// The window: with t = 4 one-packet messages outstanding, exactly 4 frames leave before the
+// first ACK returns; after it, one more per ACK.
+START_TEST(test_window_limit) {
+  pair_t p;
+  pair_init(&p, 10 * US, 0);
+  p.s.ack_every = 1;
+  uint32_t f = flow(&p, 100, 4, 0);
+  // first ACK back at 86,560 + 10 us + 6,880 + 10 us = 20,093,440 ps
+  ns_run(&p.s, 20093439u);
+  ck_assert_uint_eq(p.s.flows[f].snd_nxt, 4);
+  ck_assert_uint_eq(p.s.flows[f].snd_una, 0);
+  ns_run(&p.s, 20093440u);
+  ck_assert_uint_eq(p.s.flows[f].snd_una, 1);
+  ck_assert_uint_eq(p.s.flows[f].snd_nxt, 5);
+  ns_sim_free(&p.s);
+}
+END_TEST
+
+// Go-back-N: PSN 3 of 10 is lost. The responder discards 4..9 (6 out of order), sends one
+// NAK for 3, and the requester resends 3..9: 7 x 1000 retransmitted payload bytes.
+START_TEST(test_go_back_n) {
+  pair_t p;
+  pair_init(&p, 1 * US, 0);
+  p.s.ack_every = 1;
+  uint32_t f = flow(&p, 10, 10, 0);
+  ns_inject_loss(&p.s, f, 3);
+  p.s.stop_when_done = true;
+  ns_run(&p.s, 100 * US);
+  ck_assert_uint_eq(p.s.injected_losses, 1);
+  ck_assert(p.s.flows[f].done);
+  ck_assert_uint_eq(p.s.ooo_discards, 6);
+  ck_assert_uint_eq(p.s.flows[f].naks_rx, 1);
+  ck_assert_uint_eq(p.s.flows[f].retx_bytes, 7000);
+  ck_assert_uint_eq(p.s.flows[f].timeouts, 0);
+  ck_assert_uint_eq(p.s.flows[f].rx_bytes, 10000);
+  ns_sim_free(&p.s);
+}
+END_TEST
+
+// The last packet lost: no later packet makes a NAK, so the retransmission timer recovers.
+// Sent at 9 x 86,560 = 779,040 ps; the last progress is the ACK of PSN 8 at
+// 9 x 86,560 + 1 us + 6,880 + 1 us = 2,785,920; the timer (100 us) fires at 102,785,920 and
+// the resent frame is acknowledged 86,560 + 1 us + 6,880 + 1 us later: FCT 104,879,360.
+START_TEST(test_rto) {
+  pair_t p;
+  pair_init(&p, 1 * US, 0);
+  p.s.ack_every = 1;
+  p.s.rto_ps = 100 * US;
+  uint32_t f = flow(&p, 10, 10, 0);
+  ns_inject_loss(&p.s, f, 9);
+  p.s.stop_when_done = true;
+  ns_run(&p.s, 1000 * US);
+  ck_assert(p.s.flows[f].done);
+  ck_assert_uint_eq(p.s.flows[f].timeouts, 1);
+  ck_assert_uint_eq(p.s.flows[f].retx_bytes, 1000);
+  ck_assert_uint_eq(p.s.flows[f].naks_rx, 0);
+  ck_assert_uint_eq(p.s.flows[f].fct_ps, 104879360u);
+  ns_sim_free(&p.s);
+}
+END_TEST
+
+// PFC on a NIC port: B pauses priority 3 for 1000 quanta at t = 0. The frame (64 B + 20)
+// takes 6,720 ps and 1 us: it arrives at 1,006,720; 1000 x 512 bits at 100G = 5,120,000 ps,
+// so A may not send priority 3 before 6,126,720. The flow (start 2 us) sends exactly then.
+START_TEST(test_pfc_nic) {
+  pair_t p;
+  pair_init(&p, 1 * US, 0);
+  uint32_t f = flow(&p, 1, 1, 2 * US);
+  xtm_pfc_frame_t fr = {.vec = 1u << 3};
+  fr.quanta[3] = 1000;
+  uint32_t ba = p.s.links[p.ab].rev;
+  ns_send_pfc(&p.s, ba, &fr);
+  p.s.stop_when_done = true;
+  ns_run(&p.s, 100 * US);
+  ns_finish(&p.s, p.s.now_ps);
+  ck_assert(p.s.flows[f].done);
+  // sent at 6,126,720; + 86,560 + 1 us + 6,880 + 1 us = 8,220,160; minus start 2,000,000
+  ck_assert_uint_eq(p.s.flows[f].fct_ps, 6220160u);
+  ck_assert_uint_eq(p.s.links[p.ab].pfc_rx_frames, 1);
+  ck_assert_uint_eq(p.s.links[p.ab].paused_ps, 5120000u);
+  ns_sim_free(&p.s);
+}
+END_TEST
+
+// A pause for priority 3 does not hold priority 1 (per-priority PFC), and XON (quanta 0)
+// ends a pause at once.
+START_TEST(test_pfc_per_priority_and_xon) {
+  pair_t p;
+  pair_init(&p, 1 * US, 0);
+  ns_flow_t g = {.src = (uint16_t)p.a, .dst = (uint16_t)p.b, .dscp = 10, .prio = 1, .mtu = 1000,
+                 .msg_bytes = 1000, .window_msgs = 1, .total_msgs = 1, .start_ps = 2 * US};
+  uint32_t f1;
+  ck_assert_int_eq(ns_add_flow(&p.s, &g, &f1), kNsOk);
+  xtm_pfc_frame_t fr = {.vec = 1u << 3};
+  fr.quanta[3] = 65535;
+  ns_send_pfc(&p.s, p.s.links[p.ab].rev, &fr);
+  p.s.stop_when_done = true;
+  ns_run(&p.s, 100 * US);
+  // priority 1 unaffected: 86,560 + 1 us + 6,880 + 1 us
+  ck_assert_uint_eq(p.s.flows[f1].fct_ps, 2093440u);
+  ns_sim_free(&p.s);
+
+  pair_init(&p, 1 * US, 0);
+  uint32_t f = flow(&p, 1, 1, 2 * US);
+  ns_send_pfc(&p.s, p.s.links[p.ab].rev, &fr);  // pause 65535 quanta (335.5 us)
+  ns_run(&p.s, 3 * US);
+  p.s.now_ps = 3 * US;  // ns_run stops at the last event before 3 us; the XON leaves at 3 us
+  xtm_pfc_frame_t xon = {.vec = 1u << 3};
+  ns_send_pfc(&p.s, p.s.links[p.ab].rev, &xon);  // at 3 us, arrives 4,006,720
+  p.s.stop_when_done = true;
+  ns_run(&p.s, 100 * US);
+  ck_assert(p.s.flows[f].done);
+  // sent at 4,006,720; + 2,093,440 - start 2,000,000
+  ck_assert_uint_eq(p.s.flows[f].fct_ps, 4100160u);
+  ns_sim_free(&p.s);
+}
+END_TEST
+
+// CNP round trip: a CE mark on PSN 0 makes B's notification point send one CNP at once
+// (first CE of the QP); A's reaction point handles it (first CNP: alpha := 1023, active).
+START_TEST(test_cnp_round_trip) {
+  pair_t p;
+  pair_init(&p, 1 * US, 4);
+  uint32_t f = flow(&p, 4, 4, 0);
+  ns_inject_ce(&p.s, f, 0);
+  p.s.stop_when_done = true;
+  ns_run(&p.s, 100 * US);
+  ck_assert(p.s.flows[f].done);
+  ck_assert_uint_eq(p.s.cnps_sent, 1);
+  ck_assert_uint_eq(p.s.flows[f].cnps_rx, 1);
+  ck_assert_uint_eq(dcqcn_counter(p.s.nodes[p.b].nic.dc, kDcqcnGcntCeRx), 1);
+  ck_assert_uint_eq(dcqcn_counter(p.s.nodes[p.b].nic.dc, kDcqcnGcntCnpTx), 1);
+  ck_assert_uint_eq(dcqcn_counter(p.s.nodes[p.a].nic.dc, kDcqcnGcntCnpRx), 1);
+  dcqcn_qp_state_t q;
+  dcqcn_qp_state(p.s.nodes[p.a].nic.dc, p.s.flows[f].qp_src, &q);
+  ck_assert(q.active);
+  ns_sim_free(&p.s);
+}
+END_TEST
+
+// Through a router programmed from a Junos-style configuration: a 2:1 incast into a
+// lossless class with small XOFF: PFC frames reach both senders, nothing is dropped, both
+// flows complete, the model's own counters agree with the simulator's.
+static const char *kConf =
+    "class-of-service {\n"
+    " forwarding-classes { class be queue-num 0; class rdma queue-num 3 no-loss pfc-priority 3; }\n"
+    " classifiers { dscp d { forwarding-class rdma { loss-priority low code-points 011010; } } }\n"
+    " schedulers { rs { buffer-size temporal 1000; } bs { transmit-rate percent 10; } }\n"
+    " scheduler-maps { m { forwarding-class be scheduler bs; forwarding-class rdma scheduler rs; } }\n"
+    " congestion-notification-profile { c { input { pfc-account a { pfc-priority 3; xoff 2; xon 1.5; }"
+    " cable-length 10; mtu 1100; } } }\n"
+    " interfaces {\n"
+    "  et-0/0/0 { speed 100g; congestion-notification-profile c; classifiers { dscp d; } }\n"
+    "  et-0/0/1 { speed 100g; congestion-notification-profile c; classifiers { dscp d; } }\n"
+    "  et-0/0/2 { speed 100g; scheduler-map m; }\n"
+    " }\n"
+    "}\n";
+
+START_TEST(test_router_pfc_incast) {
+  ns_sim_t s;
+  ck_assert_int_eq(ns_sim_init(&s), kNsOk);
+  xtm_params_t xp;
+  xtm_params_default(&xp);
+  xp.num_ports = 3;
+  uint32_t r, a, b, c;
+  ck_assert_int_eq(ns_add_router(&s, "r", &xp, &r), kNsOk);
+  ck_assert_int_eq(ns_add_nic(&s, "a", 0, &a), kNsOk);
+  ck_assert_int_eq(ns_add_nic(&s, "b", 0, &b), kNsOk);
+  ck_assert_int_eq(ns_add_nic(&s, "c", 0, &c), kNsOk);
+  uint32_t la, lb, lc;
+  ck_assert_int_eq(ns_connect(&s, a, 0, r, 0, RATE_100G, 50000, &la), kNsOk);
+  ck_assert_int_eq(ns_connect(&s, b, 0, r, 1, RATE_100G, 50000, &lb), kNsOk);
+  ck_assert_int_eq(ns_connect(&s, r, 2, c, 0, RATE_100G, 50000, &lc), kNsOk);
+  ck_assert_int_eq(ns_compute_routes(&s), kNsOk);
+  char err[256];
+  ck_assert_int_eq(ns_router_program(&s, r, "t.conf", kConf, NULL, err, sizeof(err)), kNsOk);
+  for (uint32_t i = 0; i < 2; i++) {
+    ns_flow_t f = {.src = (uint16_t)(i == 0 ? a : b), .dst = (uint16_t)c, .dscp = 26, .prio = 3,
+                   .mtu = 1000, .msg_bytes = 64000, .window_msgs = 16, .total_msgs = 16};
+    ck_assert_int_eq(ns_add_flow(&s, &f, NULL), kNsOk);
+  }
+  s.stop_when_done = true;
+  ns_run(&s, 10000 * US);
+  ck_assert(s.flows[0].done && s.flows[1].done);
+  ck_assert_uint_eq(s.flows[0].rx_bytes, 1024000);
+  ck_assert_uint_eq(s.flows[0].retx_bytes + s.flows[1].retx_bytes, 0);
+  ck_assert_uint_gt(s.links[la].pfc_rx_frames, 0);
+  ck_assert_uint_gt(s.links[lb].pfc_rx_frames, 0);
+  ns_router_t *rt = &s.nodes[r].rt;
+  for (uint32_t k = 1; k < kXtmReasonCount; k++) {
+    ck_assert_uint_eq(rt->drops_by_reason[k], 0);
+  }
+  // the frames the simulator delivered are the frames the model sent
+  ck_assert_uint_eq(s.links[la].pfc_rx_frames + s.links[lb].pfc_rx_frames, rt->pfc_tx_frames);
+  ck_assert_uint_eq(xtm_port_counter(rt->m, 0, kXtmPcntPfcTxFrames) +
+                        xtm_port_counter(rt->m, 1, kXtmPcntPfcTxFrames),
+                    rt->pfc_tx_frames);
+  // 2 x 16 x 64 one-kilobyte frames left on port 2
+  ck_assert_uint_eq(xtm_port_counter(rt->m, 2, kXtmPcntTxPkts), 2048);
+  ns_sim_free(&s);
+}
+END_TEST
+
+START_TEST(test_bad_setups) {
+  ns_sim_t s;
+  ck_assert_int_eq(ns_sim_init(&s), kNsOk);
+  uint32_t a, b;
+  ck_assert_int_eq(ns_add_nic(&s, "a", 0, &a), kNsOk);
+  ck_assert_int_eq(ns_add_nic(&s, "b", 0, &b), kNsOk);
+  ck_assert_int_eq(ns_connect(&s, a, 0, b, 0, 0, 1000, NULL), kNsBadArg);  // zero rate
+  ck_assert_int_eq(ns_connect(&s, a, 0, a, 0, RATE_100G, 1000, NULL), kNsBadArg);
+  ck_assert_int_eq(ns_connect(&s, a, 0, b, 0, RATE_100G, 1000, NULL), kNsOk);
+  ns_flow_t f = {.src = (uint16_t)a, .dst = (uint16_t)b, .mtu = 1000, .msg_bytes = 1000,
+                 .window_msgs = 0};
+  ck_assert_int_eq(ns_add_flow(&s, &f, NULL), kNsBadArg);  // empty window
+  f.window_msgs = 1;
+  f.mtu = 0;
+  ck_assert_int_eq(ns_add_flow(&s, &f, NULL), kNsBadArg);
+  char err[256];
+  ck_assert_int_eq(ns_router_program(&s, a, "x", "", NULL, err, sizeof(err)), kNsBadArg);
+  ns_sim_free(&s);
+}
+END_TEST
+
+// The same scenario twice gives identical results (determinism).
+START_TEST(test_deterministic) {
+  uint64_t fct[2];
+  for (int k = 0; k < 2; k++) {
+    pair_t p;
+    pair_init(&p, 3 * US, 8);
+    p.s.ack_every = 4;
+    uint32_t f = flow(&p, 200, 8, 0);
+    ns_inject_loss(&p.s, f, 17);
+    ns_inject_ce(&p.s, f, 5);
+    p.s.stop_when_done = true;
+    ns_run(&p.s, 10000 * US);
+    ck_assert(p.s.flows[f].done);
+    fct[k] = p.s.flows[f].fct_ps;
+    ns_sim_free(&p.s);
+  }
+  ck_assert_uint_eq(fct[0], fct[1]);
+}
+END_TEST
+
+int main(void) {
+  Suite *su = suite_create("netsim");
+  TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, test_ser_and_cycles);
+  tcase_add_test(tc, test_propagation_exact);
+  tcase_add_test(tc, test_event_ordering);
+  tcase_add_test(tc, test_window_limit);
+  tcase_add_test(tc, test_go_back_n);
+  tcase_add_test(tc, test_rto);
+  tcase_add_test(tc, test_pfc_nic);
+  tcase_add_test(tc, test_pfc_per_priority_and_xon);
+  tcase_add_test(tc, test_cnp_round_trip);
+  tcase_add_test(tc, test_router_pfc_incast);
+  tcase_add_test(tc, test_bad_setups);
+  tcase_add_test(tc, test_deterministic);
+  suite_add_tcase(su, tc);
+  SRunner *sr = srunner_create(su);
+  srunner_run_all(sr, CK_NORMAL);
+  int nf = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
