@@ -201,6 +201,7 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
     return 1;
   }
   s.stop_when_done = strcmp(sc->family, "scale-across") != 0;
+  s.lookahead_off = getenv("NETSIM_NO_LOOKAHEAD") != NULL;  // reference mode (docs/netsim.md 1)
   char p[1100];
   snprintf(p, sizeof(p), "%s/timeseries.csv", outdir);
   run_ctx_t rc = {.s = &s, .m = &m, .csv = fopen(p, "w")};
@@ -387,6 +388,12 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
   cJSON_AddNumberToObject(pf, "sim_s_per_wall_s", wall > 0 ? dur / wall : 0);
   cJSON_AddNumberToObject(pf, "events", (double)s.events);
   cJSON_AddNumberToObject(pf, "packet_hops", (double)s.pkt_hops);
+  static const char *const kEv[] = {"link", "nic", "router", "pfc", "rto", "sample"};
+  cJSON *evj = cJSON_AddObjectToObject(pf, "events_by_type");
+  for (int k = 0; k < 6; k++) {
+    cJSON_AddNumberToObject(evj, kEv[k], (double)s.ev_by_type[k]);
+  }
+  cJSON_AddNumberToObject(evj, "stale_wakes", (double)s.ev_stale);
   cJSON_AddNumberToObject(pf, "packet_hops_per_wall_s", wall > 0 ? (double)s.pkt_hops / wall : 0);
   cJSON_AddNumberToObject(pf, "peak_rss_mib", (double)peak_rss_kb() / 1024.0);
   cJSON_AddNumberToObject(pf, "pool_peak_packets", s.pool_peak);

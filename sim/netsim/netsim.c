@@ -560,7 +560,9 @@ static void pause_account(ns_link_t *l, uint64_t now, uint64_t end) {
 
 static void pfc_send(ns_sim_t *s, uint32_t li, const xtm_pfc_frame_t *f, uint64_t t) {
   ns_link_t *l = &s->links[li];
-  uint64_t start = t > l->busy_until_ps ? t : l->busy_until_ps;  // waits for the frame on the wire
+  // A PFC frame waits for the data frame the router is serialising (not for control frames
+  // the router forwards: see docs/netsim.md 1, it keeps the run-ahead exact).
+  uint64_t start = t > l->data_busy_ps ? t : l->data_busy_ps;
   uint64_t arr = start + ns_ser_ps(NS_PFC_BYTES, l->rate_bps) + l->prop_ps;
   uint32_t slot = NS_NIL;
   for (uint32_t i = 0; i < s->pfc_fly_cap; i++) {
@@ -585,6 +587,7 @@ static void pfc_send(ns_sim_t *s, uint32_t li, const xtm_pfc_frame_t *f, uint64_
   s->pfc_fly[slot].used = true;
   s->pfc_fly[slot].link = li;
   s->pfc_fly[slot].f = *f;
+  s->pfc_fly[slot].t = arr;
   ev_push(s, arr, kEvPfc, slot);
 }
 
@@ -745,7 +748,22 @@ static void nic_wake(ns_sim_t *s, uint32_t n) {
     }
     nic_send_data(s, n, f);
     c->rr = k + 1;
-    nic_kick(s, n, l->busy_until_ps);
+    uint64_t next = NS_NEVER;
+    if (c->ctrl_len > 0) {
+      next = l->busy_until_ps;
+    }
+    for (uint32_t j = 0; j < c->nflows && next > l->busy_until_ps; j++) {
+      const ns_flow_t *g = &s->flows[c->flows[j]];
+      if (flow_can_send(g)) {
+        uint64_t r = g->start_ps;
+        r = c->paused_until_ps[g->prio] > r ? c->paused_until_ps[g->prio] : r;
+        r = g->next_send_ps > r ? g->next_send_ps : r;
+        next = r < next ? r : next;
+      }
+    }
+    if (next != NS_NEVER) {
+      nic_kick(s, n, next);  // an ACK, CNP or PFC frame kicks earlier if it changes anything
+    }
     return;
   }
   if (earliest != NS_NEVER) {
@@ -757,6 +775,9 @@ static void nic_kick(ns_sim_t *s, uint32_t n, uint64_t t) {
   ns_nic_t *c = &s->nodes[n].nic;
   if (t < s->now_ps) {
     t = s->now_ps;
+  }
+  if (c->link != NS_NIL && t < s->links[c->link].busy_until_ps) {
+    t = s->links[c->link].busy_until_ps;  // nothing can start before the wire is free
   }
   if (t < c->wake_ps) {
     c->wake_ps = t;
@@ -865,6 +886,20 @@ static void rto_fire(ns_sim_t *s, uint32_t fi) {
 
 static void rt_outputs(ns_sim_t *s, uint32_t n, const xtm_out_t *o) {
   ns_router_t *r = &s->nodes[n].rt;
+#ifdef NS_DEBUG_TRACE
+  if (o->enq_res.valid) {
+    fprintf(stderr, "E %llu %u %u %u\n", (unsigned long long)o->cycle, s->pool[o->enq_res.pkt_id].flow,
+            s->pool[o->enq_res.pkt_id].psn, o->enq_res.reason);
+  }
+  for (uint64_t m = o->deq_valid; m != 0; m &= m - 1) {
+    uint32_t p = (uint32_t)__builtin_ctzll(m);
+    fprintf(stderr, "D %llu %u %u %u\n", (unsigned long long)o->cycle, s->pool[o->deq[p].pkt_id].flow,
+            s->pool[o->deq[p].pkt_id].psn, o->deq[p].ecn);
+  }
+  for (uint64_t m = o->pfc_tx_valid; m != 0; m &= m - 1) {
+    fprintf(stderr, "P %llu %u\n", (unsigned long long)o->cycle, (unsigned)__builtin_ctzll(m));
+  }
+#endif
   uint64_t base = s->nodes[n].rt.cyc_off;
   uint64_t t = (o->cycle - base) * NS_PS_PER_NS;
   if (o->enq_res.valid) {
@@ -889,6 +924,7 @@ static void rt_outputs(ns_sim_t *s, uint32_t n, const xtm_out_t *o) {
     uint32_t pk = o->deq[p].pkt_id;
     s->pool[pk].ecn = o->deq[p].ecn;
     link_send(s, r->port_link[p], pk, t);
+    s->links[r->port_link[p]].data_busy_ps = s->links[r->port_link[p]].busy_until_ps;
   }
   for (uint64_t m = o->pfc_tx_valid; m != 0; m &= m - 1) {
     uint32_t p = (uint32_t)__builtin_ctzll(m);
@@ -938,12 +974,40 @@ static void rt_schedule(ns_sim_t *s, uint32_t n) {
 static void rt_run(ns_sim_t *s, uint32_t n, bool wake) {
   ns_router_t *r = &s->nodes[n].rt;
   uint64_t now_c = ns_cycle_of(s->now_ps) + s->nodes[n].rt.cyc_off;
+  uint64_t limit = now_c;  // the last cycle this call may execute
+  if (wake) {
+    // Run ahead to just before the first cycle a new input could still arrive in: a frame
+    // already on an ingress link arrives at its ring time, a frame not yet sent no sooner
+    // than the link's delay from now, a PFC frame in flight at its time (docs/netsim.md 1).
+    // Inputs already received are executed in their cycles on the way.
+    uint64_t hz = s->now_ps + r->lookahead_ps;
+    for (uint32_t p = 0; p < r->nports; p++) {
+      if (r->port_link[p] != NS_NIL) {
+        const ns_link_t *in = &s->links[s->links[r->port_link[p]].rev];
+        if (in->ring_len > 0 && in->ring_t[in->ring_head] < hz) {
+          hz = in->ring_t[in->ring_head];
+        }
+      }
+    }
+    for (uint32_t i = 0; i < s->pfc_fly_cap; i++) {
+      if (s->pfc_fly[i].used && s->links[s->pfc_fly[i].link].dst == n && s->pfc_fly[i].t < hz) {
+        hz = s->pfc_fly[i].t;
+      }
+    }
+    uint64_t first_new = ns_cycle_of(hz) + r->cyc_off;
+    if (first_new > now_c + 1) {
+      limit = first_new - 1;
+    }
+  }
   for (;;) {
     uint64_t ci = rt_next_input(r);
+    if (ci == NS_NEVER) {
+      break;
+    }
     if (ci < xtm_cycle(r->m)) {
       ci = xtm_cycle(r->m);
     }
-    if (ci > now_c || (r->in_len == 0 && rt_next_input(r) == NS_NEVER)) {
+    if (ci > limit) {
       break;
     }
     while (xtm_advance_to(r->m, ci, &r->out)) {
@@ -970,8 +1034,8 @@ static void rt_run(ns_sim_t *s, uint32_t n, bool wake) {
     xtm_step(r->m, &r->in, &r->out);
     rt_outputs(s, n, &r->out);
   }
-  if (wake && xtm_cycle(r->m) <= now_c) {
-    while (xtm_advance_to(r->m, now_c + 1, &r->out)) {
+  if (wake && xtm_cycle(r->m) <= limit) {
+    while (xtm_advance_to(r->m, limit + 1, &r->out)) {
       rt_outputs(s, n, &r->out);
     }
   }
@@ -1008,6 +1072,10 @@ static void rt_rx(ns_sim_t *s, uint32_t n, uint32_t port, uint32_t pi) {
     s->ring_grows++;
   }
   uint64_t c = ns_cycle_of(s->now_ps) + s->nodes[n].rt.cyc_off;
+#ifdef NS_DEBUG_TRACE
+  fprintf(stderr, "A %llu %u %u %llu %u\n", (unsigned long long)c, p->flow, p->psn,
+          (unsigned long long)xtm_cycle(r->m), r->in_len);
+#endif
   if (r->in_len > 0) {
     uint64_t lastc = r->in_ring[(r->in_head + r->in_len - 1) % r->in_cap].cycle;
     if (c <= lastc) {
@@ -1081,6 +1149,18 @@ uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
   for (uint32_t i = 0; i < s->nnodes; i++) {
     if (s->nodes[i].kind == kNsNodeNic) {
       nic_kick(s, i, s->now_ps);
+    } else {
+      ns_router_t *r = &s->nodes[i].rt;
+      r->lookahead_ps = s->lookahead_off ? 0 : NS_NEVER;
+      for (uint32_t p = 0; p < r->nports; p++) {
+        if (r->port_link[p] != NS_NIL) {
+          uint64_t d = s->links[s->links[r->port_link[p]].rev].prop_ps;
+          r->lookahead_ps = d < r->lookahead_ps ? d : r->lookahead_ps;
+        }
+      }
+      if (r->lookahead_ps == NS_NEVER) {
+        r->lookahead_ps = 0;
+      }
     }
   }
   if (s->sample_ps > 0 && s->sample_fn != NULL) {
@@ -1101,6 +1181,7 @@ uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
     nev++;
     uint32_t type = (uint32_t)(e.key >> 20) & 0xFu;
     uint32_t id = (uint32_t)e.key & 0xFFFFFu;
+    s->ev_by_type[type & 7u]++;
     switch (type) {
       case kEvLink: {
         ns_link_t *l = &s->links[id];
@@ -1122,12 +1203,16 @@ uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
         if (s->nodes[id].nic.wake_ps == e.t) {
           s->nodes[id].nic.wake_ps = NS_NEVER;
           nic_wake(s, id);
+        } else {
+          s->ev_stale++;
         }
         break;
       case kEvRouter:
         if (s->nodes[id].rt.wake_ps == e.t) {
           s->nodes[id].rt.wake_ps = NS_NEVER;
           rt_run(s, id, true);
+        } else {
+          s->ev_stale++;
         }
         break;
       case kEvPfc:

@@ -86,6 +86,7 @@ typedef struct ns_link {
   uint16_t src, src_port, dst, dst_port;
   uint32_t rev;             // the link in the opposite direction
   uint64_t busy_until_ps;   // end of the frame being serialised
+  uint64_t data_busy_ps;    // end of the last data frame a router sent here (PFC waits for it)
   // in-flight FIFO (ring of packet indices and arrival times)
   uint32_t *ring_pkt;
   uint64_t *ring_t;
@@ -169,6 +170,7 @@ typedef struct ns_router {
   xtm_pfc_frame_t pfc_frame[NS_MAX_PORTS];
   uint64_t wake_ps;
   uint64_t cyc_off;  // model cycle at simulation time 0 (bring-up ran before)
+  uint64_t lookahead_ps;  // smallest delay of an ingress link: no input can arrive sooner
   uint64_t pfc_tx_frames;
   uint64_t drops_by_reason[kXtmReasonCount];
   uint64_t lossless_drops;
@@ -207,7 +209,7 @@ typedef struct ns_sim {
   uint32_t pool_cap, pool_free, pool_used, pool_peak;
   uint64_t pool_grows, ring_grows;
   // PFC frames in flight (few): a small array
-  struct { uint32_t link; xtm_pfc_frame_t f; bool used; } *pfc_fly;
+  struct { uint32_t link; xtm_pfc_frame_t f; bool used; uint64_t t; } *pfc_fly;
   uint32_t pfc_fly_cap;
   uint64_t *rt_pause_until;  // per (link, priority): pause end seen by a router transmitter
   // loss injection (tests)
@@ -222,13 +224,16 @@ typedef struct ns_sim {
   uint64_t ack_every;   // responder ACKs every N packets and each message's last
   uint64_t rto_ps;
   uint64_t end_ps;
-  bool stop_when_done;       // stop once every finite flow has completed
+  bool stop_when_done;
+  bool lookahead_off;        // routers run only up to now (reference for the tests)       // stop once every finite flow has completed
   uint32_t finite_pending;
   uint64_t sample_ps;   // 0: no sampling
   ns_sample_fn sample_fn;
   void *sample_ctx;
   // statistics
   uint64_t events;
+  uint64_t ev_by_type[8];  // link, nic, router, pfc, rto, sample (docs/netsim.md section 8)
+  uint64_t ev_stale;       // wake events superseded by an earlier one
   uint64_t pkt_hops;    // packets delivered over a link (all kinds)
   uint64_t cnps_sent;
   uint64_t ooo_discards;

@@ -91,3 +91,24 @@ if head -1 "$T/csv/timeseries.csv" | grep -q '^# xtm-netsim .*seed 1; overrides:
 "$NS" sweep pfc-victim --jobs 2 --out "$T/sw2" >/dev/null 2>&1
 if [ -s "$T/sw1/results.csv" ] && cmp -s "$T/sw1/results.csv" "$T/sw2/results.csv"; then
   echo "PASS cli-sweep-deterministic"; else echo "FAIL cli-sweep-deterministic"; fi
+
+# the routers' run-ahead (lookahead) is exact: the same results as running each router only
+# up to the present (NETSIM_NO_LOOKAHEAD=1), perf figures aside
+la_same() {  # name, scenario, sets...
+  local name=$1 sc=$2; shift 2
+  local args=()
+  for s in "$@"; do args+=(--set "$s"); done
+  "$NS" run "$sc" "${args[@]}" --json --no-plots --out "$T/la1" >"$T/la1.json" 2>/dev/null
+  NETSIM_NO_LOOKAHEAD=1 "$NS" run "$sc" "${args[@]}" --json --no-plots --out "$T/la2" >"$T/la2.json" 2>/dev/null
+  if python3 - "$T/la1.json" "$T/la2.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for d in (a, b):
+    d.pop("perf")
+assert a == b
+assert a["summary"]["bottleneck_util_gbps"] > 0
+PY
+  then echo "PASS cli-lookahead-exact $name"; else echo "FAIL cli-lookahead-exact $name"; fi
+}
+la_same pfc-victim sim/scenarios/pfc-victim.ini run=other-priority
+la_same scale-across sim/scenarios/scale-across.ini distance_km=50 duration_s=0.01
