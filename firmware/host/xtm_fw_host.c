@@ -17,8 +17,11 @@ static xtm_fw_status_t model_access(xtm_mmio_model_t *s, bool write, uint32_t of
   xtm_in_t in;
   memset(&in, 0, sizeof(in));
   in.tx_ready = UINT64_MAX;
-  in.csr = (xtm_csr_req_t){.valid = true, .write = write, .addr = (uint16_t)offset, .wdata = wdata};
   xtm_out_t out;
+  if (s->apb) {
+    xtm_step(s->model, &in, &out);  // setup cycle: psel without penable, no CSR access
+  }
+  in.csr = (xtm_csr_req_t){.valid = true, .write = write, .addr = (uint16_t)offset, .wdata = wdata};
   xtm_step(s->model, &in, &out);
   s->accesses++;
   if (rdata != NULL) {
@@ -51,7 +54,7 @@ xtm_fw_status_t xtm_mmio_model_init(xtm_mmio_t *out, xtm_mmio_model_t *state, xt
   if (out == NULL || state == NULL || model == NULL) {
     return kXtmFwBadArg;
   }
-  *state = (xtm_mmio_model_t){.model = model, .accesses = 0u};
+  *state = (xtm_mmio_model_t){.model = model, .accesses = 0u, .apb = false};
   *out = (xtm_mmio_t){.ops = &kModelOps, .ctx = state, .backend = kXtmMmioBackendModel};
   return kXtmFwOk;
 }

@@ -21,10 +21,14 @@ extern "C" {
 
 // C-model backend: every access is one model cycle (xtm_step with a CSR request, all MACs
 // ready), as a bus master would issue it; a csr_rsp.err answer is kXtmFwBusError. Reset
-// is xtm_reset().
+// is xtm_reset(). With `apb` set (after init), each access is preceded by one idle model
+// cycle (no CSR request, all MACs ready): the APB setup cycle, so the model sees exactly
+// the cycles of the co-simulation's APB master (tb/xtm_tb.cpp, firmware mode) and a poll
+// loop takes the same number of reads on both.
 typedef struct xtm_mmio_model {
   xtm_t *model;
   uint64_t accesses;
+  bool apb;
 } xtm_mmio_model_t;
 
 XTM_FW_WARN_UNUSED xtm_fw_status_t xtm_mmio_model_init(xtm_mmio_t *out, xtm_mmio_model_t *state,

@@ -5,6 +5,9 @@
 //   xtmctl plan  <conf> [--json] [--clock-hz N]
 //   xtmctl apply <conf> [--trace FILE] [--dump FILE] [--clock-hz N]
 //   xtmctl stats <conf> [--us N] [--clock-hz N]
+// Model options (any command): --num-desc N (the C model's descriptor pool, HW_NUM_DESC;
+// default 65536), --apb (an idle APB setup cycle before every access, as the co-simulation's
+// APB master: `make fw-cosim-eq` compares the two, docs/firmware.md section 8).
 // Exit status: 0 success, 1 configuration errors (nothing programmed), 2 usage or
 // bring-up failure.
 
@@ -26,7 +29,8 @@ static void usage(void) {
   fprintf(stderr,
           "usage: xtmctl plan <conf> [--json] [--clock-hz N]\n"
           "       xtmctl apply <conf> [--trace FILE] [--dump FILE] [--clock-hz N]\n"
-          "       xtmctl stats <conf> [--us N] [--clock-hz N]\n");
+          "       xtmctl stats <conf> [--us N] [--clock-hz N]\n"
+          "       model options: [--num-desc N] [--apb]\n");
 }
 
 static void pct(char *b, size_t n, uint32_t milli) {
@@ -191,6 +195,8 @@ int main(int argc, char **argv) {
   const char *dump_path = NULL;
   uint64_t clock_hz = 1000000000ull;
   uint64_t us = 200;
+  uint64_t num_desc = 65536u;
+  bool apb = false;
   for (int i = 3; i < argc; i++) {
     if (strcmp(argv[i], "--json") == 0) {
       json = true;
@@ -202,6 +208,10 @@ int main(int argc, char **argv) {
       clock_hz = strtoull(argv[++i], NULL, 0);
     } else if (strcmp(argv[i], "--us") == 0 && i + 1 < argc) {
       us = strtoull(argv[++i], NULL, 0);
+    } else if (strcmp(argv[i], "--num-desc") == 0 && i + 1 < argc) {
+      num_desc = strtoull(argv[++i], NULL, 0);
+    } else if (strcmp(argv[i], "--apb") == 0) {
+      apb = true;
     } else {
       usage();
       return 2;
@@ -209,6 +219,10 @@ int main(int argc, char **argv) {
   }
   if (clock_hz < 1000000u || clock_hz > 10000000000ull || us == 0 || us > 1000000u) {
     fprintf(stderr, "xtmctl: --clock-hz must be 1e6..1e10 and --us 1..1000000\n");
+    return 2;
+  }
+  if (num_desc < 2u || num_desc > (1u << 20)) {
+    fprintf(stderr, "xtmctl: --num-desc must be 2..1048576\n");
     return 2;
   }
   bool is_plan = strcmp(cmd, "plan") == 0;
@@ -221,7 +235,7 @@ int main(int argc, char **argv) {
   // The hardware parameters come from the block itself (HW_PARAMS), here a C model.
   xtm_params_t prm;
   xtm_params_default(&prm);
-  prm.num_desc = 65536;
+  prm.num_desc = (uint32_t)num_desc;
   xtm_t *model = NULL;
   if (xtm_create(&prm, &model) != kXtmOk) {
     fprintf(stderr, "xtmctl: cannot create the C model\n");
@@ -230,7 +244,9 @@ int main(int argc, char **argv) {
   xtm_mmio_model_t mstate;
   xtm_mmio_t mmio;
   xtm_fw_t h;
-  if (xtm_mmio_model_init(&mmio, &mstate, model) != kXtmFwOk || xtm_fw_init(&mmio, &h) != kXtmFwOk) {
+  bool ok = xtm_mmio_model_init(&mmio, &mstate, model) == kXtmFwOk;
+  mstate.apb = apb;
+  if (!ok || xtm_fw_init(&mmio, &h) != kXtmFwOk) {
     fprintf(stderr, "xtmctl: cannot identify the traffic manager\n");
     xtm_destroy(model);
     return 2;
