@@ -6,7 +6,7 @@
 //   kXtmMmioBackendVolatile  real hardware: a volatile pointer at a base address (here);
 //   kXtmMmioBackendModel     the C model, one CSR access per xtm_step (firmware/host/);
 //   kXtmMmioBackendMock      expected-access queues for Check tests (firmware/tests/);
-//   kXtmMmioBackendCosim     reserved: an APB master in the SystemC testbench (not yet);
+//   kXtmMmioBackendCosim     the APB master of the SystemC testbench (tb/xtm_tb.cpp, +fw);
 //   kXtmMmioBackendTrace     a wrapper that records every access of an inner backend.
 // Freestanding C11: stdint.h, stddef.h and stdbool.h only; nothing is allocated.
 

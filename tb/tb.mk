@@ -5,6 +5,7 @@
 #   make sim TEST=<t> SEED=<s> [CFG=default|small] [WAVES=1] [CYCLES=n] [PLUSARGS=...]
 #   make wave TEST=<t> SEED=<s>        open that run's FST with sim/waves/xtm.gtkw
 #   make lint                          verilator -Wall on every module and the top
+#   make fw-cosim CONF=<conf>          firmware bring-up on the RTL vs the C model (docs/cosim.md)
 # Builds go to sim/build/<cfg>/, runs to sim/out/<test>.<seed>/.
 
 VERILATOR ?= verilator
@@ -31,14 +32,16 @@ TB_SRCS := tb/xtm_tb.cpp tb/xtm_tests.cpp
 RTL_SRCS := $(shell cat rtl/xtm/xtm.f 2>/dev/null) rtl/common/tm_assert.svh rtl/xtm/xtm_sva.sv \
             rtl/xtm/xtm_bind.sv
 
-sim/build/%/Vxtm_top: $(TB_SRCS) tb/xtm_tests.h $(RTL_SRCS) $(LIBXTM) | $(DEPS_STAMP)
+# firmware mode (+fw=<conf>) links the firmware (libxtmfw: driver, compiler, host writers;
+# its host part references the dcqcn C model, hence libdcqcn)
+sim/build/%/Vxtm_top: $(TB_SRCS) tb/xtm_tests.h $(RTL_SRCS) $(LIBXTM) $(LIBXTMFW) $(LIBDCQCN) | $(DEPS_STAMP)
 	@mkdir -p sim/build/$*
 	$(VERILATOR) $(VERILATOR_FLAGS) $(CFG_PARAMS_$*) -Mdir sim/build/$* -o Vxtm_top \
 	  -CFLAGS "-std=c++17 -O2 -I$(CURDIR) $(CFG_DEFS_$*)" \
-	  -LDFLAGS "$(CURDIR)/$(LIBXTM) -lsystemc" \
+	  -LDFLAGS "$(CURDIR)/$(LIBXTMFW) $(CURDIR)/$(LIBXTM) $(CURDIR)/$(LIBDCQCN) -lsystemc" \
 	  $(abspath $(TB_SRCS)) > sim/build/$*.log 2>&1 || { tail -40 sim/build/$*.log; exit 1; }
 
-.PHONY: sim cosim wave cosim-build
+.PHONY: sim cosim wave cosim-build fw-cosim
 cosim-build: sim/build/default/Vxtm_top sim/build/small/Vxtm_top
 
 sim: sim/build/$(CFG)/Vxtm_top
@@ -47,6 +50,12 @@ sim: sim/build/$(CFG)/Vxtm_top
 
 cosim: sim/build/default/Vxtm_top
 	sim/build/default/Vxtm_top +test=incast +seed=1 +cycles=1000000
+
+# the same firmware bring-up on the C model (xtmctl apply) and on the RTL (firmware mode):
+# traces and register dumps must be identical (tb/test_fw_cosim.sh)
+CONF ?= firmware/examples/roce-lab-6g-ecn.conf
+fw-cosim: sim/build/default/Vxtm_top $(BUILD)/bin/xtmctl
+	tb/test_fw_cosim.sh $(CONF)
 
 wave:
 	@f=sim/out/$(TEST).$(SEED)/waves.fst; \
@@ -65,6 +74,8 @@ TEST_ARGS += $(foreach s,1 2 3 4 5 6,--cmd cosim-small-random.$(s) '$(call cosim
 TEST_ARGS += $(foreach t,smoke pfc_gen hbm dwrr watchdog_drop csr_all,--cmd cosim-default-$(t).1 '$(call cosim_cmd,default,$(t),1,30000)')
 TEST_ARGS += --cmd cosim-default-incast.1 '$(call cosim_cmd,default,incast,1,100000)'
 TEST_ARGS += $(foreach s,1 2,--cmd cosim-default-random.$(s) '$(call cosim_cmd,default,random,$(s),30000)')
+# bring-up equivalence, firmware on the C model vs on the RTL, and its negative checks
+TEST_ARGS += --shell tb/test_fw_cosim.sh
 
 .PHONY: bench-cosim
 bench-cosim: sim/build/default/Vxtm_top

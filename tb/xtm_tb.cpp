@@ -13,6 +13,14 @@
 // Plusargs: +test=<name> +seed=<n> +cycles=<n> +trace (FST) +trace_start=<cycle>
 //           +state_every=<n> +max_errors=<n> +out=<dir> +quiet
 // Tests: see tb/xtm_tests.h (xtm_tb --list).
+//
+// Firmware mode (+fw=<conf> [+fw_trace=F] [+fw_dump=F]; docs/cosim.md): instead of a test,
+// the real firmware (firmware/: compiler, driver, bring-up) runs in the SystemC thread
+// through the co-simulation MMIO backend (kXtmMmioBackendCosim): each read32/write32 is one
+// APB transfer on the DUT (a setup cycle and an access cycle, both through the same
+// per-cycle lockstep compare against the C model; PSLVERR -> kXtmFwBusError) and reset
+// pulses rst_ni (and resets the C model). The CSR trace and the register dump are written
+// by the same writers as `xtmctl apply --trace --dump`.
 
 #include <systemc.h>
 #include <verilated.h>
@@ -32,6 +40,10 @@
 
 extern "C" {
 #include "cmodel/xtm/xtm.h"
+#include "firmware/cos/xtm_cos.h"
+#include "firmware/host/xtm_fw_host.h"
+#include "firmware/xtm_fw.h"
+#include "firmware/xtm_mmio.h"
 #include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
 }
 
@@ -124,6 +136,13 @@ SC_MODULE(XtmTb) {
   bool apb_pending = false;
   CsrOp apb_op{};
   int apb_phase = 0;  // 0 idle, 1 setup done -> access next
+  uint32_t apb_prdata = 0;  // the DUT's answer in the last access cycle
+  bool apb_pslverr = false;
+
+  // firmware mode (+fw=<conf>)
+  std::string fw_conf, fw_trace, fw_dump;
+  bool fw_ok = false;
+  uint64_t fw_accesses = 0, fw_resets = 0;
 
   SC_CTOR(XtmTb) {
     SC_THREAD(run);
@@ -138,10 +157,16 @@ SC_MODULE(XtmTb) {
     printf("FAILURE: co-sim mismatch at cycle %" PRIu64 ": %s expected 0x%" PRIx64
            " dut 0x%" PRIx64 " (%s)\n",
            cycle, field, exp, act, where.c_str());
-    if (errors == 1) {
+    if (errors == 1 && !fw_conf.empty()) {
+      printf("waves of the failing window: make sim CFG=%s WAVES=1 PLUSARGS='+fw=%s "
+             "+trace_start=%" PRIu64 "'\n",
+             XTM_TB_CFG, fw_conf.c_str(), cycle > 2000 ? cycle - 2000 : 0);
+    } else if (errors == 1) {
       printf("waves of the failing window: make sim TEST=%s SEED=%" PRIu64 " CFG=%s WAVES=1 "
              "PLUSARGS=+trace_start=%" PRIu64 "\n",
              opt.test.c_str(), opt.seed, XTM_TB_CFG, cycle > 2000 ? cycle - 2000 : 0);
+    }
+    if (errors == 1) {
       printf("last transactions, model:\n");
       for (auto &t : hist_model) {
         printf("  %" PRIu64 "\t%s\n", t.cycle, t.text.c_str());
@@ -321,11 +346,66 @@ SC_MODULE(XtmTb) {
     if (r->xtm_top__DOT__u_core__DOT__lfsr_q != gs.lfsr) mismatch("state.lfsr", gs.lfsr, r->xtm_top__DOT__u_core__DOT__lfsr_q, "");
   }
 
-  void run() {
+  // One spec cycle: waits for the rising edge, drives the test's inputs and the APB phase
+  // (0 idle, 1 setup of apb_op, 2 access of apb_op), evaluates the DUT, steps the model and
+  // compares every output, latches the DUT, compares the state every +state_every cycles.
+  void tick(int phase) {
     xtm_in_t in;
     xtm_out_t out;
-    t0 = std::chrono::steady_clock::now();
-    // reset: two cycles with rst_ni low; the model is created in its reset state
+    wait();  // posedge of the SystemC clock: one spec cycle
+    memset(&in, 0, sizeof(in));
+    in.tx_ready = UINT64_MAX;
+    test->stimulus(cycle, in);
+    bool psel = phase != 0, penable = phase == 2, access = phase == 2;
+    if (access) {
+      in.csr = (xtm_csr_req_t){true, apb_op.write, apb_op.addr, apb_op.wdata};
+    }
+    drive(in, psel, penable);
+    dut->clk_i = 0;
+    dut->eval();
+    if (tfp != nullptr && cycle >= opt.trace_start) {
+      tfp->dump(2 * cycle);
+    }
+    if (access) {
+      apb_prdata = dut->prdata_o;
+      apb_pslverr = dut->pslverr_o;
+    }
+    if (opt.rtl_only) {
+      memset(&out, 0, sizeof(out));
+    } else {
+      xtm_step(model, &in, &out);
+      compare(out, access);
+    }
+    if (access && !apb_op.write) {
+      test->csr_result(cycle, apb_op, out.csr_rsp.rdata);
+    }
+    test->observe(cycle, out);
+    dut->clk_i = 1;
+    dut->eval();
+    if (tfp != nullptr && cycle >= opt.trace_start) {
+      tfp->dump(2 * cycle + 1);
+    }
+    if (dut->contextp()->gotError()) {
+      printf("FAILURE: RTL assertion failed at cycle %" PRIu64 " (message above)\n", cycle);
+      errors++;
+      done = true;
+    }
+    if (!opt.rtl_only && opt.state_every != 0 && (cycle % opt.state_every) == 0) {
+      compare_state();
+    }
+    if (errors == 0 && (cycle & 0xFFFF) == 0) {
+      char why[256];
+      if (!xtm_check_invariants(model, why, sizeof(why))) {
+        printf("FAILURE: model invariant broken at cycle %" PRIu64 ": %s\n", cycle, why);
+        errors++;
+        done = true;
+      }
+    }
+    cycle++;
+  }
+
+  // rst_ni low (asynchronous), two clocks, high: the DUT's reset state. Not a spec cycle.
+  void reset_dut() {
     dut->clk_i = 0;
     dut->rst_ni = 1;
     dut->eval();
@@ -339,63 +419,140 @@ SC_MODULE(XtmTb) {
     }
     dut->rst_ni = 1;
     dut->eval();
+  }
+
+  void run() {
+    t0 = std::chrono::steady_clock::now();
+    // reset: two cycles with rst_ni low; the model is created in its reset state
+    reset_dut();
+    if (!fw_conf.empty()) {
+      run_firmware();
+      sc_stop();
+      return;
+    }
     while (!done && cycle < opt.cycles) {
-      wait();  // posedge of the SystemC clock: one spec cycle
-      memset(&in, 0, sizeof(in));
-      in.tx_ready = UINT64_MAX;
-      test->stimulus(cycle, in);
       // APB: start a queued CSR op with a setup cycle, access in the next
-      bool psel = false, penable = false, access = false;
+      int phase = 0;
       if (apb_phase == 1) {
-        psel = penable = access = true;
+        phase = 2;
         apb_phase = 0;
       } else if (test->next_csr(cycle, apb_op)) {
-        psel = true;
+        phase = 1;
         apb_phase = 1;
       }
-      if (access) {
-        in.csr = (xtm_csr_req_t){true, apb_op.write, apb_op.addr, apb_op.wdata};
-      }
-      drive(in, psel, penable);
-      dut->clk_i = 0;
-      dut->eval();
-      if (tfp != nullptr && cycle >= opt.trace_start) {
-        tfp->dump(2 * cycle);
-      }
-      if (opt.rtl_only) {
-        memset(&out, 0, sizeof(out));
-      } else {
-        xtm_step(model, &in, &out);
-        compare(out, access);
-      }
-      if (access && !apb_op.write) {
-        test->csr_result(cycle, apb_op, out.csr_rsp.rdata);
-      }
-      test->observe(cycle, out);
-      dut->clk_i = 1;
-      dut->eval();
-      if (tfp != nullptr && cycle >= opt.trace_start) {
-        tfp->dump(2 * cycle + 1);
-      }
-      if (dut->contextp()->gotError()) {
-        printf("FAILURE: RTL assertion failed at cycle %" PRIu64 " (message above)\n", cycle);
-        errors++;
-        done = true;
-      }
-      if (!opt.rtl_only && opt.state_every != 0 && (cycle % opt.state_every) == 0) {
-        compare_state();
-      }
-      if (errors == 0 && (cycle & 0xFFFF) == 0) {
-        char why[256];
-        if (!xtm_check_invariants(model, why, sizeof(why))) {
-          printf("FAILURE: model invariant broken at cycle %" PRIu64 ": %s\n", cycle, why);
-          errors++;
-          done = true;
-        }
-      }
-      cycle++;
+      tick(phase);
     }
     sc_stop();
+  }
+
+  // ---------------------------------------------------------------- firmware mode
+  // The co-simulation MMIO backend: one APB transfer per access, both cycles compared.
+  xtm_fw_status_t apb_transfer(bool write, uint32_t addr, uint32_t wdata, uint32_t *rdata) {
+    if (done) {
+      return kXtmFwBusError;  // the lockstep check already failed: stop the firmware
+    }
+    if (addr > 0xFFFFu) {
+      return kXtmFwBadArg;
+    }
+    apb_op = CsrOp{write, static_cast<uint16_t>(addr), write ? wdata : 0u, 0};
+    tick(1);
+    tick(2);
+    fw_accesses++;
+    if (rdata != nullptr) {
+      *rdata = apb_prdata;
+    }
+    return apb_pslverr ? kXtmFwBusError : kXtmFwOk;
+  }
+  static xtm_fw_status_t cosim_read32(void *ctx, uint32_t offset, uint32_t *value) {
+    return static_cast<XtmTb *>(ctx)->apb_transfer(false, offset, 0u, value);
+  }
+  static xtm_fw_status_t cosim_write32(void *ctx, uint32_t offset, uint32_t value) {
+    return static_cast<XtmTb *>(ctx)->apb_transfer(true, offset, value, nullptr);
+  }
+  // Reset: rst_ni pulse on the DUT and xtm_reset on the model; the next cycle is cycle 0
+  // of both, as after the reset at the start of the run.
+  static xtm_fw_status_t cosim_reset(void *ctx) {
+    XtmTb *tb = static_cast<XtmTb *>(ctx);
+    if (tb->done) {
+      return kXtmFwBusError;
+    }
+    xtm_in_t idle;
+    memset(&idle, 0, sizeof(idle));
+    idle.tx_ready = UINT64_MAX;
+    tb->drive(idle, false, false);
+    tb->reset_dut();
+    xtm_reset(tb->model);
+    tb->fw_resets++;
+    return kXtmFwOk;
+  }
+
+  void run_firmware() {
+    static const xtm_mmio_ops_t kCosimOps = {cosim_read32, cosim_write32, cosim_reset};
+    xtm_mmio_t io = {&kCosimOps, this, kXtmMmioBackendCosim};
+    xtm_fw_t h;
+    xtm_fw_status_t st = xtm_fw_init(&io, &h);
+    if (st != kXtmFwOk) {
+      printf("FAILURE: firmware: cannot identify the traffic manager: %s\n", xtm_fw_status_name(st));
+      return;
+    }
+    // compile against the parameters the DUT reports (HW_PARAMS), as xtmctl does on the model
+    static xtm_cos_result_t r;
+    xtm_cos_opts_t copts = {};
+    copts.clock_hz = 1000000000ull;
+    uint32_t nerr = xtm_cos_compile_file(fw_conf.c_str(), &h.hw, &copts, &r);
+    for (uint32_t i = 0; i < r.nwarnings; i++) {
+      printf("%s\n", r.warnings[i]);
+    }
+    if (nerr > 0) {
+      for (uint32_t i = 0; i < nerr && i < XTM_COS_MAX_ERRORS; i++) {
+        printf("%s\n", r.errors[i]);
+      }
+      printf("FAILURE: firmware: %u configuration error(s) in %s; nothing programmed\n", nerr,
+             fw_conf.c_str());
+      return;
+    }
+    static xtm_mmio_txn_t txns[200000];
+    xtm_mmio_trace_t ts;
+    xtm_mmio_t traced;
+    if (xtm_mmio_trace_init(&traced, &ts, &io, txns, sizeof(txns) / sizeof(txns[0])) != kXtmFwOk) {
+      printf("FAILURE: firmware: trace wrapper\n");
+      return;
+    }
+    xtm_fw_bringup_opts_t bo = {};
+    bo.do_reset = true;
+    bo.init_max_polls = 100000;
+    xtm_fw_bringup_result_t br;
+    st = xtm_fw_bringup(&traced, &r.cfg, &bo, &h, &br);
+    bool ok = st == kXtmFwOk;
+    if (!ok) {
+      printf("FAILURE: firmware: bring-up failed at step %s: %s (ERR_STATUS 0x%x, ERR_ADDR 0x%04x)\n",
+             xtm_fw_step_name(br.failed_step), xtm_fw_status_name(st), br.err_status, br.err_addr);
+    } else if (br.dcqcn_pending) {
+      printf("firmware: the configuration has dcqcn parameters: not part of this co-simulation "
+             "(the dcqcn block has its own, tb/dcqcn_tb.cpp)\n");
+    }
+    // the trace is written even after a failure: it shows the failing access
+    if (!fw_trace.empty()) {
+      FILE *f = fopen(fw_trace.c_str(), "w");
+      if (f == nullptr || ts.dropped != 0) {
+        printf("FAILURE: firmware: cannot write the trace %s\n", fw_trace.c_str());
+        ok = false;
+      } else {
+        xtm_fw_trace_write_tsv(f, txns, ts.len, false);
+      }
+      if (f != nullptr) fclose(f);
+    }
+    if (ok && !fw_dump.empty()) {
+      FILE *f = fopen(fw_dump.c_str(), "w");
+      if (f == nullptr || xtm_fw_regdump(f, &h) != kXtmFwOk) {
+        printf("FAILURE: firmware: cannot write the register dump %s\n", fw_dump.c_str());
+        ok = false;
+      }
+      if (f != nullptr) fclose(f);
+    }
+    printf("firmware: %s: %" PRIu64 " APB transfers, %" PRIu64 " resets, %zu traced\n",
+           fw_conf.c_str(), fw_accesses, fw_resets, ts.len);
+    fw_ok = ok && !done;
   }
 };
 
@@ -436,9 +593,22 @@ int sc_main(int argc, char **argv) {
   if (plusarg(argc, argv, "out", &v)) opt.out = v;
   opt.quiet = plusarg(argc, argv, "quiet", nullptr);
   opt.rtl_only = plusarg(argc, argv, "rtl_only", nullptr);
-  printf("seed: %" PRIu64 "\n", opt.seed);
-  printf("reproduce: make sim TEST=%s SEED=%" PRIu64 " CFG=%s\n", opt.test.c_str(), opt.seed,
-         XTM_TB_CFG);
+  std::string fw_conf, fw_trace, fw_dump;
+  bool fw_mode = plusarg(argc, argv, "fw", &fw_conf);
+  plusarg(argc, argv, "fw_trace", &fw_trace);
+  plusarg(argc, argv, "fw_dump", &fw_dump);
+  if (fw_mode && (fw_conf.empty() || opt.rtl_only)) {
+    printf("+fw needs a configuration file (+fw=<conf>) and the model (no +rtl_only)\nTEST FAILED CHECKS\n");
+    return 2;
+  }
+  if (fw_mode) {
+    opt.test = "fw";
+    printf("reproduce: make fw-cosim CONF=%s CFG=%s\n", fw_conf.c_str(), XTM_TB_CFG);
+  } else {
+    printf("seed: %" PRIu64 "\n", opt.seed);
+    printf("reproduce: make sim TEST=%s SEED=%" PRIu64 " CFG=%s\n", opt.test.c_str(), opt.seed,
+           XTM_TB_CFG);
+  }
 
   Verilated::commandArgs(argc, argv);
   auto *ctx = new VerilatedContext;
@@ -458,7 +628,8 @@ int sc_main(int argc, char **argv) {
     printf("FAILURE: cannot create the C model\nTEST FAILED CHECKS\n");
     return 2;
   }
-  XtmTest *test = xtm_make_test(opt.test, opt.seed, prm);
+  // firmware mode: no traffic (the base test: idle inputs, all MACs ready, no CSR ops)
+  XtmTest *test = fw_mode ? new XtmTest("fw", opt.seed, prm) : xtm_make_test(opt.test, opt.seed, prm);
   if (test == nullptr) {
     printf("unknown test '%s'; +list shows the tests\nTEST FAILED CHECKS\n", opt.test.c_str());
     return 2;
@@ -474,6 +645,9 @@ int sc_main(int argc, char **argv) {
   tb.opt = opt;
   tb.nports = prm.num_ports;
   tb.ntcs = prm.num_tcs;
+  tb.fw_conf = fw_conf;
+  tb.fw_trace = fw_trace;
+  tb.fw_dump = fw_dump;
   std::string dir = opt.out.empty() ? fmt("sim/out/%s.%" PRIu64, opt.test.c_str(), opt.seed) : opt.out;
   std::string mk = "mkdir -p " + dir;
   if (system(mk.c_str()) != 0) {
@@ -518,10 +692,12 @@ int sc_main(int argc, char **argv) {
   printf("traces: %s/trace_model.tsv %s/trace_dut.tsv\n", dir.c_str(), dir.c_str());
   if (opt.trace) {
     printf("waves: %s/waves.fst\ngtkwave: gtkwave %s/waves.fst sim/waves/xtm.gtkw\n", dir.c_str(), dir.c_str());
+  } else if (fw_mode) {
+    printf("waves: rerun with WAVES=1 (make sim CFG=%s WAVES=1 PLUSARGS=+fw=%s)\n", XTM_TB_CFG, fw_conf.c_str());
   } else {
     printf("waves: rerun with WAVES=1 (make sim TEST=%s SEED=%" PRIu64 " WAVES=1)\n", opt.test.c_str(), opt.seed);
   }
-  bool ok = tb.errors == 0 && test_ok;
+  bool ok = tb.errors == 0 && test_ok && (!fw_mode || tb.fw_ok);
   printf("%s\n", ok ? "TEST PASSED CHECKS" : "TEST FAILED CHECKS");
   if (tb.trace_dut) fclose(tb.trace_dut);
   if (tb.trace_model) fclose(tb.trace_model);
