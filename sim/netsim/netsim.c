@@ -504,9 +504,13 @@ static void link_send(ns_sim_t *s, uint32_t li, uint32_t pkt, uint64_t t) {
   ns_pkt_t *p = &s->pool[pkt];
   uint64_t start = t > l->busy_until_ps ? t : l->busy_until_ps;
   l->busy_until_ps = start + ns_ser_ps(p->len, l->rate_bps);
-  l->tx_bytes += p->len;
+  if (start <= s->end_ps) {  // a router running ahead may send past the end: not counted
+    l->tx_bytes += p->len;
+    if (p->kind == kNsPktData) {
+      l->tx_data_bytes += p->len;
+    }
+  }
   if (p->kind == kNsPktData) {
-    l->tx_data_bytes += p->len;
     if (s->loss_armed && p->flow == s->loss_flow && p->psn == s->loss_psn &&
         s->nodes[l->src].kind == kNsNodeNic) {
       s->loss_armed = false;  // lost on the wire: occupies the link, never arrives
