@@ -34,10 +34,11 @@ lint: | $(DEPS_STAMP)
 	if [ $$fail = 0 ]; then echo "[lint] $$n modules/packages and xtm_top+bind: clean"; fi; \
 	exit $$fail
 
-# Reduced configuration: the full 8x8x4096 state (about 1.5 M flops of counters, descriptors
-# and per-VOQ registers) is far beyond what generic synthesis handles in minutes.
-SYNTH_PARAMS ?= -set NumPorts 2 -set NumTcs 2 -set NumDesc 64 -set FifoDepth 2 \
-                -set OcbCells 4096 -set HbmCells 65536
+# Reduced configuration: the full 8x8x4096 state is far beyond what generic synthesis handles
+# in minutes. -defer matters: without it read_verilog elaborates xtm_core with its default
+# 8x8x4096 parameters first (every state array becomes registers) and never finishes.
+SYNTH_PARAMS ?= -chparam NumPorts 2 -chparam NumTcs 2 -chparam NumDesc 64 -chparam FifoDepth 2 \
+                -chparam OcbCells 4096 -chparam HbmCells 65536
 SYNTH_DIR := $(BUILD)/synth
 SYNTH_SRCS := $(shell cat rtl/xtm/xtm.f 2>/dev/null)
 
@@ -46,8 +47,8 @@ synth: | $(DEPS_STAMP)
 	@mkdir -p $(SYNTH_DIR)
 	@start=$$(date +%s); \
 	$(YOSYS) -q -l $(SYNTH_DIR)/xtm_top.log -p " \
-	  read_verilog -sv -Irtl/common $(SYNTH_SRCS); \
-	  chparam $(SYNTH_PARAMS) xtm_top; \
+	  read_verilog -defer -sv -Irtl/common $(SYNTH_SRCS); \
+	  hierarchy -top xtm_top $(SYNTH_PARAMS); \
 	  synth -top xtm_top; \
 	  select -assert-none t:\$$dlatch t:\$$_DLATCH_*; \
 	  tee -o $(SYNTH_DIR)/xtm_top.stat stat" || { tail -20 $(SYNTH_DIR)/xtm_top.log; exit 1; }; \

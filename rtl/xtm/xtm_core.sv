@@ -36,8 +36,8 @@ module xtm_core #(
   input  wire logic [13:0] enq_len_i,
   // PFC frames received per egress port
   input  wire logic [NumPorts-1:0]            pfc_rx_valid_i,
-  input  wire logic [NumPorts-1:0][7:0]       pfc_rx_vec_i,
-  input  wire logic [NumPorts-1:0][7:0][15:0] pfc_rx_quanta_i,
+  input  wire xtm_pkg::prio_vec_t [NumPorts-1:0] pfc_rx_vec_i,
+  input  wire xtm_pkg::pause_quanta8_t [NumPorts-1:0] pfc_rx_quanta_i,
   input  wire logic [NumPorts-1:0]            tx_ready_i,
   // CSR access (one per cycle; the APB adapter in xtm_top drives it in the access phase)
   input  wire logic        csr_valid_i,
@@ -63,8 +63,8 @@ module xtm_core #(
   output xtm_pkg::deq_rec_t [NumPorts-1:0] deq_o,
   // PFC frames sent per ingress port
   output logic [NumPorts-1:0]            pfc_tx_valid_o,
-  output logic [NumPorts-1:0][7:0]       pfc_tx_vec_o,
-  output logic [NumPorts-1:0][7:0][15:0] pfc_tx_quanta_o
+  output xtm_pkg::prio_vec_t [NumPorts-1:0] pfc_tx_vec_o,
+  output xtm_pkg::pause_quanta8_t [NumPorts-1:0] pfc_tx_quanta_o
 );
 
   // index widths of the state arrays (a 9-bit VOQ/PG id or 13-bit descriptor pointer is cast
@@ -163,8 +163,10 @@ module xtm_core #(
   logic signed [TW-1:0] p_tok_q [NumPorts];
   logic [2:0] p_rr_q [NumPorts];
   logic [63:0] p_refresh_at_q [NumPorts];
-  xtm_pkg::deq_rec_t p_fifo_q [NumPorts][FifoDepth];
-  logic [63:0] p_fifo_rdy_q [NumPorts][FifoDepth];
+  // egress FIFOs, entry k of port p at p*FifoDepth+k (one dimension: Yosys 0.23 cannot select
+  // an entry of a two-dimensional array with a run-time index)
+  xtm_pkg::deq_rec_t p_fifo_q [NumPorts*FifoDepth];
+  logic [63:0] p_fifo_rdy_q [NumPorts*FifoDepth];
   logic [FifoW-1:0] p_fhead_q [NumPorts];
   logic [FifoW-1:0] p_fcount_q [NumPorts];
   logic [63:0] p_cnt_q [NumPorts][xtm_pkg::NumPcnt];
@@ -184,8 +186,8 @@ module xtm_core #(
   logic [63:0] g_cnt_q [NumPgs][xtm_pkg::NumGcnt];
   // profiles
   logic [31:0] pr_cfg_q [8];
-  logic [7:0][16:0] pr_fill_q [8];
-  logic [7:0][16:0] pr_prob_q [8];
+  logic [135:0] pr_fill_q [8];   // 8 points of 17 bits, point k at [17*k +: 17]
+  logic [135:0] pr_prob_q [8];
 
   // ==================================================================== helpers
   // VOQ_CFG fields (docs/registers.md)
@@ -242,6 +244,7 @@ module xtm_core #(
   logic [CW-1:0] deq_cells;
   logic [8:0] deq_pg;
   logic deq_marked_head, deq_marked_lat;
+  xtm_pkg::deq_rec_t deq_rec;     // the record a scheduled dequeue pushes to its egress FIFO
   logic [31:0] lfsr_5;
   logic deq_return;
   logic deq_rr_upd;
@@ -266,7 +269,13 @@ module xtm_core #(
   logic [31:0] lfsr_6;
   // PFC generation
   logic g_xoff_7 [NumPgs];
-  logic [NumPorts-1:0][7:0] set_m, rel_m, xmask_7;
+  logic [NumPorts*8-1:0] set_m, rel_m, xmask_7;   // bit p*8+i: port p, priority i
+  // flat views of the per-port, per-priority ports: element (p, i) at p*8+i
+  logic [NumPorts*8-1:0] rx_vec;
+  logic [NumPorts*128-1:0] rx_quanta, tx_quanta;
+  assign rx_vec = pfc_rx_vec_i;
+  assign rx_quanta = pfc_rx_quanta_i;
+  assign pfc_tx_quanta_o = tx_quanta;
   logic [NumPorts-1:0] pfc_send;
 
   // --- bypass values of step 5 for the enqueue's VOQ / PG / totals
@@ -285,7 +294,8 @@ module xtm_core #(
     logic found;
     int sel;
     logic signed [24:0] dtmp;
-    xtm_pkg::prof_eval_t pe;
+    logic [1:0] pe_code;             // xtm_pkg::prof_eval_t, unpacked
+    logic signed [63:0] pe_dn, pe_num;
     logic [31:0] r32;
     logic hit;
     logic [CW-1:0] occ_b, occ_a;
@@ -301,32 +311,33 @@ module xtm_core #(
 
     t = cycle_q;
     prod = '0;
-    any_flush = 1'b0; fv = '0; pp = '0; found = 1'b0; sel = 0; dtmp = '0; pe = '0; r32 = '0;
+    any_flush = 1'b0; fv = '0; pp = '0; found = 1'b0; sel = 0; dtmp = '0; r32 = '0;
+    pe_code = '0; pe_dn = '0; pe_num = '0;
     hit = 1'b0; occ_b = '0; occ_a = '0; tc = '0; qq = '0; pg3 = '0; e_occ = '0;
     e_hused = '0; e_mode = 1'b0; ect = 1'b0; drop_elig = 1'b0; free_c = '0; xoff_t = '0;
     xon_t = '0; eval = 1'b0; tok = '0;
-    for (int p = 0; p < $signed(32'(NumPorts)); p++) begin
+    for (int p = 0; p < NumPorts; p++) begin
       req[p] = 1'b0;
       elig[p] = '0;
     end
-    for (int g = 0; g < $signed(32'(NumPgs)); g++) begin
+    for (int g = 0; g < NumPgs; g++) begin
       pgc_end[g] = '0;
     end
 
     // ------------------------------------------------------------ 2. PFC reception
-    for (int p = 0; p < $signed(32'(NumPorts)); p++) begin
+    for (int p = 0; p < NumPorts; p++) begin
       for (int i = 0; i < 8; i++) begin
         pause_end_2[p*8+i] = g_pause_end_q[p*8+i];
-        if (pfc_rx_valid_i[p] && pfc_rx_vec_i[p][i]) begin
-          prod = {48'd0, pfc_rx_quanta_i[p][i]} * {32'd0, p_pq_q[p]};
+        if (pfc_rx_valid_i[p] && rx_vec[p*8+i]) begin
+          prod = {48'd0, rx_quanta[(p*8+i)*16+:16]} * {32'd0, p_pq_q[p]};
           pause_end_2[p*8+i] = t + ((prod + 64'hFFFF) >> 16);
         end
         paused_2[p*8+i] = t < pause_end_2[p*8+i];
         wdrx_2[p*8+i] = g_wdrx_q[p*8+i] ||
-                        (pfc_rx_valid_i[p] && pfc_rx_vec_i[p][i] && pfc_rx_quanta_i[p][i] != '0);
+                        (pfc_rx_valid_i[p] && rx_vec[p*8+i] && rx_quanta[(p*8+i)*16+:16] != '0);
       end
     end
-    for (int g = $signed(32'(NumPorts)) * 8; g < $signed(32'(NumPgs)); g++) begin
+    for (int g = $signed(32'(NumPorts)) * 8; g < NumPgs; g++) begin
       pause_end_2[g] = '0;
       paused_2[g] = 1'b0;
       wdrx_2[g] = 1'b0;
@@ -334,7 +345,7 @@ module xtm_core #(
 
     // ------------------------------------------------------------ 3. watchdog poll
     poll_now = (t == wd_next_poll_q);
-    for (int v = 0; v < $signed(32'(NumVoqs)); v++) begin
+    for (int v = 0; v < NumVoqs; v++) begin
       wd_st_3[v] = q_wd_st_q[v];
       storm_3[v] = q_storm_q[v];
       clean_3[v] = q_clean_q[v];
@@ -367,9 +378,9 @@ module xtm_core #(
     end
 
     // ------------------------------------------------------------ 4. egress output
-    for (int p = 0; p < $signed(32'(NumPorts)); p++) begin
+    for (int p = 0; p < NumPorts; p++) begin
       out_v[p] = (p_fcount_q[p] != '0) && tx_ready_i[p] &&
-                 (t >= p_fifo_rdy_q[p][FifoIdxW'(p_fhead_q[p])]);
+                 (t >= p_fifo_rdy_q[p*FifoDepth+32'(p_fhead_q[p])]);
       fcount_4[p] = p_fcount_q[p] - FifoW'(out_v[p]);
     end
 
@@ -391,12 +402,13 @@ module xtm_core #(
         fv = 9'(v);
       end
     end
-    for (int p = 0; p < $signed(32'(NumPorts)); p++) begin
+    for (int p = 0; p < NumPorts; p++) begin
       elig[p] = '0;
-      for (int q = 0; q < $signed(32'(NumTcs)); q++) begin
+      for (int q = 0; q < NumTcs; q++) begin
         if (q_pkts_q[p*NumTcs+q] != '0 &&
             q_cfg_q[p*NumTcs+q][QCFG_EN] && !(wd_st_3[p*NumTcs+q] && wd_drop) &&
-            !(q_cfg_q[p*NumTcs+q][QCFG_RXEN] && paused_2[p*8+32'(q_cfg_q[p*NumTcs+q][QCFG_PRIO+:3])] &&
+            !(q_cfg_q[p*NumTcs+q][QCFG_RXEN] &&
+              paused_2[p*8+32'(q_cfg_q[p*NumTcs+q][QCFG_PRIO+:3])] &&
               !(wd_st_3[p*NumTcs+q] && wd_fwd)) &&
             !(q_cfg_q[p*NumTcs+q][QCFG_SHEN] &&
               xtm_pkg::tb_refill(q_tok_q[p*NumTcs+q], q_srate_q[p*NumTcs+q],
@@ -417,7 +429,7 @@ module xtm_core #(
       deq_qi = 3'($signed(32'(fv)) % $signed(32'(NumTcs)));
     end else begin
       found = 1'b0;
-      for (int k = 0; k < $signed(32'(NumPorts)); k++) begin
+      for (int k = 0; k < NumPorts; k++) begin
         pp = 6'(($signed(32'(port_rr_q)) + k) % $signed(32'(NumPorts)));
         if (!found && req[PortIdxW'(pp)]) begin
           found = 1'b1;
@@ -430,7 +442,7 @@ module xtm_core #(
         port_rr_5 = (win_p + 6'd1 == 6'(NumPorts)) ? 6'd0 : win_p + 6'd1;
         sel = -1;
         // strict: highest eligible strict queue
-        for (int q = 0; q < $signed(32'(NumTcs)); q++) begin
+        for (int q = 0; q < NumTcs; q++) begin
           if (win_elig[q] && q_cfg_q[win_p*NumTcs+q][QCFG_STRICT]) begin
             sel = q;
           end
@@ -439,7 +451,7 @@ module xtm_core #(
           deq_strict = 1'b1;
         end else begin
           // DWRR search (spec 9.3)
-          for (int k = 0; k < $signed(32'(NumTcs)); k++) begin
+          for (int k = 0; k < NumTcs; k++) begin
             qq = 3'(($signed(32'(p_rr_q[PortIdxW'(win_p)])) + k) % $signed(32'(NumTcs)));
             if (sel < 0 && win_elig[qq] && q_def_q[win_p*NumTcs+32'(qq)] > 0) begin
               sel = $signed(32'(qq));
@@ -447,10 +459,11 @@ module xtm_core #(
           end
           if (sel < 0) begin
             dwrr_round = 1'b1;
-            for (int k = 0; k < $signed(32'(NumTcs)); k++) begin
+            for (int k = 0; k < NumTcs; k++) begin
               qq = 3'(($signed(32'(p_rr_q[PortIdxW'(win_p)])) + k) % $signed(32'(NumTcs)));
               if (sel < 0 && win_elig[qq] &&
-                  q_def_q[win_p*NumTcs+32'(qq)] + $signed({8'd0, q_quantum_q[win_p*NumTcs+32'(qq)]}) > 0)
+                  q_def_q[win_p*NumTcs+32'(qq)] +
+                  $signed({8'd0, q_quantum_q[win_p*NumTcs+32'(qq)]}) > 0)
               begin
                 sel = $signed(32'(qq));
               end
@@ -476,17 +489,19 @@ module xtm_core #(
     end
     if (deq_sched) begin
       // marking at dequeue (spec 6.3)
-      if (q_cfg_q[VoqIdxW'(deq_v)][QCFG_ECN] && (d_ecn[DescIdxW'(deq_d)] == 2'b01 || d_ecn[DescIdxW'(deq_d)] == 2'b10)) begin
+      if (q_cfg_q[VoqIdxW'(deq_v)][QCFG_ECN] &&
+          (d_ecn[DescIdxW'(deq_d)] == 2'b01 || d_ecn[DescIdxW'(deq_d)] == 2'b10)) begin
         if (q_cfg_q[VoqIdxW'(deq_v)][QCFG_MP+:2] == 2'd1) begin
-          pe = xtm_pkg::profile_eval(pr_cfg_q[q_cfg_q[VoqIdxW'(deq_v)][QCFG_PROF+:3]][0],
+          {pe_code, pe_dn, pe_num} = xtm_pkg::profile_eval(
+              pr_cfg_q[q_cfg_q[VoqIdxW'(deq_v)][QCFG_PROF+:3]][0],
                                      pr_cfg_q[q_cfg_q[VoqIdxW'(deq_v)][QCFG_PROF+:3]][7:4],
                                      pr_fill_q[q_cfg_q[VoqIdxW'(deq_v)][QCFG_PROF+:3]],
                                      pr_prob_q[q_cfg_q[VoqIdxW'(deq_v)][QCFG_PROF+:3]],
                                      occ_b, q_limit_q[VoqIdxW'(deq_v)]);
-          hit = (pe.code == 2'd1);
-          if (pe.code == 2'd2) begin
+          hit = (pe_code == 2'd1);
+          if (pe_code == 2'd2) begin
             lfsr_5 = xtm_pkg::lfsr_draw(lfsr_q);
-            hit = $signed({48'd0, lfsr_5[15:0]}) * pe.dn < pe.num;
+            hit = $signed({48'd0, lfsr_5[15:0]}) * pe_dn < pe_num;
           end
           deq_marked_head = hit;
         end else if (q_cfg_q[VoqIdxW'(deq_v)][QCFG_MP+:2] == 2'd2) begin
@@ -515,6 +530,19 @@ module xtm_core #(
     // a VOQ emptied keeps no positive deficit (spec 9.3)
     if (deq_do && q_pkts_q[VoqIdxW'(deq_v)] == 21'd1 && deq_def_new > 0) begin
       deq_def_new = '0;
+    end
+
+    deq_rec = '0;
+    if (deq_sched) begin
+      deq_rec.pkt_id = d_pkt_id[DescIdxW'(deq_d)];
+      deq_rec.voq = deq_v;
+      deq_rec.in_port = d_in[DescIdxW'(deq_d)];
+      deq_rec.len = d_len[DescIdxW'(deq_d)];
+      deq_rec.dscp = d_dscp[DescIdxW'(deq_d)];
+      deq_rec.ecn = (deq_marked_head || deq_marked_lat) ? 2'b11 : d_ecn[DescIdxW'(deq_d)];
+      deq_rec.marked = deq_marked_head || deq_marked_lat || d_tmark[DescIdxW'(deq_d)];
+      deq_rec.hbm = d_hbm[DescIdxW'(deq_d)];
+      deq_rec.sojourn = t[31:0] - d_enq[DescIdxW'(deq_d)];
     end
 
     // step-5 totals for the enqueue
@@ -584,15 +612,16 @@ module xtm_core #(
             eval = drop_elig;
           end
           if (eval) begin
-            pe = xtm_pkg::profile_eval(pr_cfg_q[q_cfg_q[VoqIdxW'(enq_v)][QCFG_PROF+:3]][0],
+            {pe_code, pe_dn, pe_num} = xtm_pkg::profile_eval(
+                pr_cfg_q[q_cfg_q[VoqIdxW'(enq_v)][QCFG_PROF+:3]][0],
                                        pr_cfg_q[q_cfg_q[VoqIdxW'(enq_v)][QCFG_PROF+:3]][7:4],
                                        pr_fill_q[q_cfg_q[VoqIdxW'(enq_v)][QCFG_PROF+:3]],
                                        pr_prob_q[q_cfg_q[VoqIdxW'(enq_v)][QCFG_PROF+:3]],
                                        e_occ, q_limit_q[VoqIdxW'(enq_v)]);
-            hit = (pe.code == 2'd1);
-            if (pe.code == 2'd2) begin
+            hit = (pe_code == 2'd1);
+            if (pe_code == 2'd2) begin
               lfsr_6 = xtm_pkg::lfsr_draw(lfsr_5);
-              hit = $signed({48'd0, lfsr_6[15:0]}) * pe.dn < pe.num;
+              hit = $signed({48'd0, lfsr_6[15:0]}) * pe_dn < pe_num;
             end
             if (hit) begin
               if (q_cfg_q[VoqIdxW'(enq_v)][QCFG_ECN] && ect) begin
@@ -623,7 +652,8 @@ module xtm_core #(
           enq_acc = 1'b1;
           if (free_head_5 != DNIL) begin
             enq_d = free_head_5;
-            free_head_6 = (deq_do && free_head_5 == deq_d) ? free_head_q : d_next[DescIdxW'(free_head_5)];
+            free_head_6 = (deq_do && free_head_5 == deq_d) ? free_head_q :
+                          d_next[DescIdxW'(free_head_5)];
           end else begin
             enq_d = alloc_ptr_q;
             enq_from_bump = 1'b1;
@@ -638,7 +668,7 @@ module xtm_core #(
 
     // ------------------------------------------------------------ 7. PFC generation
     free_c = '0;
-    for (int g = 0; g < $signed(32'(NumPgs)); g++) begin
+    for (int g = 0; g < NumPgs; g++) begin
       pgc_end[g] = g_cells_q[g] - ((deq_do && deq_pg == 9'(g)) ? deq_cells : '0) +
                    ((enq_acc && enq_g == 9'(g)) ? enq_cells : '0);
     end
@@ -649,7 +679,7 @@ module xtm_core #(
     end
     set_m = '0;
     rel_m = '0;
-    for (int g = 0; g < $signed(32'(NumPgs)); g++) begin
+    for (int g = 0; g < NumPgs; g++) begin
       g_xoff_7[g] = g_xoff_st_q[g];
       eval = g_evnext_q[g] || (deq_do && deq_pg == 9'(g)) || (enq_acc && enq_g == 9'(g));
       if (g_cfg_q[g][1]) begin
@@ -662,23 +692,26 @@ module xtm_core #(
       if (eval) begin
         if (g_cfg_q[g][0] && !g_xoff_st_q[g] && pgc_end[g] >= xoff_t) begin
           g_xoff_7[g] = 1'b1;
-          set_m[g/8][g%8] = 1'b1;
+          set_m[g] = 1'b1;
         end else if (g_xoff_st_q[g] && (!g_cfg_q[g][0] || pgc_end[g] <= xon_t)) begin
           g_xoff_7[g] = 1'b0;
-          rel_m[g/8][g%8] = 1'b1;
+          rel_m[g] = 1'b1;
         end
       end
     end
-    for (int p = 0; p < $signed(32'(NumPorts)); p++) begin
+    for (int p = 0; p < NumPorts; p++) begin
       for (int i = 0; i < 8; i++) begin
-        xmask_7[p][i] = g_xoff_7[p*8+i];
+        xmask_7[p*8+i] = g_xoff_7[p*8+i];
       end
-      pfc_send[p] = (set_m[p] != '0) || (rel_m[p] != '0) ||
-                    (xmask_7[p] != '0 && t >= p_refresh_at_q[p]);
+      pfc_send[p] = (set_m[p*8+:8] != '0) || (rel_m[p*8+:8] != '0) ||
+                    (xmask_7[p*8+:8] != '0 && t >= p_refresh_at_q[p]);
     end
   end
 
   // ==================================================================== outputs
+  // the transmitted records as one vector (the byte counter reads their len fields)
+  logic [NumPorts*xtm_pkg::DEQ_REC_W-1:0] deq_flat;
+  assign deq_flat = deq_o;
   always_comb begin : c_out
     enq_res_valid_o  = enq_valid_i;
     enq_res_pkt_id_o = enq_pkt_id_i;
@@ -690,13 +723,13 @@ module xtm_core #(
     flush_valid_o    = deq_flush;
     flush_pkt_id_o   = deq_flush ? d_pkt_id[DescIdxW'(deq_d)] : '0;
     flush_voq_o      = deq_flush ? deq_v : '0;
-    for (int p = 0; p < $signed(32'(NumPorts)); p++) begin
+    for (int p = 0; p < NumPorts; p++) begin
       deq_valid_o[p] = out_v[p];
-      deq_o[p] = out_v[p] ? p_fifo_q[p][FifoIdxW'(p_fhead_q[p])] : '0;
+      deq_o[p] = out_v[p] ? p_fifo_q[p*FifoDepth+32'(p_fhead_q[p])] : '0;
       pfc_tx_valid_o[p] = pfc_send[p];
-      pfc_tx_vec_o[p] = pfc_send[p] ? (xmask_7[p] | rel_m[p]) : '0;
+      pfc_tx_vec_o[p] = pfc_send[p] ? (xmask_7[p*8+:8] | rel_m[p*8+:8]) : '0;
       for (int i = 0; i < 8; i++) begin
-        pfc_tx_quanta_o[p][i] = (pfc_send[p] && xmask_7[p][i]) ? p_quanta_q[p] : '0;
+        tx_quanta[(p*8+i)*16+:16] = (pfc_send[p] && xmask_7[p*8+i]) ? p_quanta_q[p] : '0;
       end
     end
   end
@@ -761,9 +794,9 @@ module xtm_core #(
       rd_lo_hi = c64[63:32];
       rd_data = a[2] ? cnt_hi_q : c64[31:0];
     end else if (a >= 16'h0520 && a < 16'h0540) begin
-      rd_data = {15'd0, pr_fill_q[fs][3'((a - 16'h0520) >> 2)]};
+      rd_data = {15'd0, pr_fill_q[fs][17*32'(3'((a - 16'h0520) >> 2))+:17]};
     end else if (a >= 16'h0540 && a < 16'h0560) begin
-      rd_data = {15'd0, pr_prob_q[fs][3'((a - 16'h0540) >> 2)]};
+      rd_data = {15'd0, pr_prob_q[fs][17*32'(3'((a - 16'h0540) >> 2))+:17]};
     end else if (a >= 16'h0080 && a < 16'h00A0) begin
       rd_data = dscp_map_q[3'((a - 16'h0080) >> 2)];
     end else begin
@@ -819,15 +852,20 @@ module xtm_core #(
         16'h0218: rd_data = {8'd0, q_trate_q[VoqIdxW'(vs)]};
         16'h021C: begin
           rd_data = {8'd0, q_clean_q[VoqIdxW'(vs)], q_storm_q[VoqIdxW'(vs)], 4'd0,
-                     q_pkts_q[VoqIdxW'(vs)] != '0 && (!q_cfg_q[VoqIdxW'(vs)][QCFG_EN] || (q_wd_st_q[VoqIdxW'(vs)] && wd_drop)),
-                     q_wd_st_q[VoqIdxW'(vs)], ocb_only(q_limit_q[VoqIdxW'(vs)], q_trate_q[VoqIdxW'(vs)], ocb_only_q),
+                     q_pkts_q[VoqIdxW'(vs)] != '0 && (!q_cfg_q[VoqIdxW'(vs)][QCFG_EN] ||
+                                                  (q_wd_st_q[VoqIdxW'(vs)] && wd_drop)),
+                     q_wd_st_q[VoqIdxW'(vs)],
+                     ocb_only(q_limit_q[VoqIdxW'(vs)], q_trate_q[VoqIdxW'(vs)], ocb_only_q),
                      q_hbm_mode_q[VoqIdxW'(vs)]};
           a_ro = 1'b1;
         end
         16'h0220: begin rd_data = {4'd0, q_occ_q[VoqIdxW'(vs)]}; a_ro = 1'b1; end
         16'h0224: begin rd_data = {11'd0, q_pkts_q[VoqIdxW'(vs)]}; a_ro = 1'b1; end
         16'h0228: begin rd_data = {4'd0, q_hbmc_q[VoqIdxW'(vs)]}; a_ro = 1'b1; end
-        16'h022C: begin rd_data = {{8{q_def_q[VoqIdxW'(vs)][23]}}, q_def_q[VoqIdxW'(vs)]}; a_ro = 1'b1; end
+        16'h022C: begin
+          rd_data = {{8{q_def_q[VoqIdxW'(vs)][23]}}, q_def_q[VoqIdxW'(vs)]};
+          a_ro = 1'b1;
+        end
         16'h0230: begin rd_data = {4'd0, q_wm_q[VoqIdxW'(vs)]}; a_ro = 1'b1; end
         16'h0300: rd_data = p_scfg_q[PortIdxW'(ps)];
         16'h0304: rd_data = {8'd0, p_srate_q[PortIdxW'(ps)]};
@@ -851,7 +889,8 @@ module xtm_core #(
         16'h0414: begin rd_data = {4'd0, g_cells_q[PgIdxW'(gs)]}; a_ro = 1'b1; end
         16'h0418: begin rd_data = {4'd0, g_hused_q[PgIdxW'(gs)]}; a_ro = 1'b1; end
         16'h041C: begin
-          rd_data = (g_pause_end_q[PgIdxW'(gs)] > cycle_q) ? sat32(g_pause_end_q[PgIdxW'(gs)] - cycle_q) : '0;
+          rd_data = (g_pause_end_q[PgIdxW'(gs)] > cycle_q) ?
+                    sat32(g_pause_end_q[PgIdxW'(gs)] - cycle_q) : '0;
           a_ro = 1'b1;
         end
         16'h0420: begin rd_data = {4'd0, g_wm_q[PgIdxW'(gs)]}; a_ro = 1'b1; end
@@ -965,7 +1004,7 @@ module xtm_core #(
       err_addr_q <= '0;
       cnt_hi_q <= '0;
       pool_wm_q <= '0;
-      for (int k = 0; k < $signed(32'(xtm_pkg::NumEcnt)); k++) begin
+      for (int k = 0; k < xtm_pkg::NumEcnt; k++) begin
         ecnt_q[k] <= '0;
       end
       pool_used_q <= '0;
@@ -978,7 +1017,7 @@ module xtm_core #(
       desc_free_q <= DescW'(NumDesc);
       wd_next_poll_q <= 64'd100000000;
       port_rr_q <= '0;
-      for (int v = 0; v < $signed(32'(NumVoqs)); v++) begin
+      for (int v = 0; v < NumVoqs; v++) begin
         q_cfg_q[v] <= 32'h1;
         q_limit_q[v] <= 28'd4096;
         q_quantum_q[v] <= 16'd9216;
@@ -999,11 +1038,11 @@ module xtm_core #(
         q_sent_q[v] <= 1'b0;
         q_tok_q[v] <= '0;
         q_wm_q[v] <= '0;
-        for (int k = 0; k < $signed(32'(xtm_pkg::NumVcnt)); k++) begin
+        for (int k = 0; k < xtm_pkg::NumVcnt; k++) begin
           q_cnt_q[v][k] <= '0;
         end
       end
-      for (int p = 0; p < $signed(32'(NumPorts)); p++) begin
+      for (int p = 0; p < NumPorts; p++) begin
         p_scfg_q[p] <= '0;
         p_srate_q[p] <= 24'h0C_8000;
         p_sburst_q[p] <= 20'd9216;
@@ -1015,15 +1054,15 @@ module xtm_core #(
         p_refresh_at_q[p] <= '0;
         p_fhead_q[p] <= '0;
         p_fcount_q[p] <= '0;
-        for (int k = 0; k < $signed(32'(FifoDepth)); k++) begin
-          p_fifo_q[p][k] <= '0;
-          p_fifo_rdy_q[p][k] <= '0;
+        for (int k = 0; k < FifoDepth; k++) begin
+          p_fifo_q[p*FifoDepth+k] <= '0;
+          p_fifo_rdy_q[p*FifoDepth+k] <= '0;
         end
-        for (int k = 0; k < $signed(32'(xtm_pkg::NumPcnt)); k++) begin
+        for (int k = 0; k < xtm_pkg::NumPcnt; k++) begin
           p_cnt_q[p][k] <= '0;
         end
       end
-      for (int g = 0; g < $signed(32'(NumPgs)); g++) begin
+      for (int g = 0; g < NumPgs; g++) begin
         g_cfg_q[g] <= '0;
         g_xoff_q[g] <= 28'h0FFF_FFFF;
         g_xon_q[g] <= '0;
@@ -1036,7 +1075,7 @@ module xtm_core #(
         g_hwm_q[g] <= '0;
         g_pause_end_q[g] <= '0;
         g_wdrx_q[g] <= 1'b0;
-        for (int k = 0; k < $signed(32'(xtm_pkg::NumGcnt)); k++) begin
+        for (int k = 0; k < xtm_pkg::NumGcnt; k++) begin
           g_cnt_q[g][k] <= '0;
         end
       end
@@ -1051,14 +1090,14 @@ module xtm_core #(
       port_rr_q <= port_rr_5;
 
       // ---------------- 2. PFC reception: pause ends, counters
-      for (int p = 0; p < $signed(32'(NumPorts)); p++) begin
+      for (int p = 0; p < NumPorts; p++) begin
         if (pfc_rx_valid_i[p]) begin
           p_cnt_q[p][xtm_pkg::PcPfcRx] <= p_cnt_q[p][xtm_pkg::PcPfcRx] + 64'd1;
         end
         for (int i = 0; i < 8; i++) begin
           g_pause_end_q[p*8+i] <= pause_end_2[p*8+i];
-          if (pfc_rx_valid_i[p] && pfc_rx_vec_i[p][i]) begin
-            if (pfc_rx_quanta_i[p][i] != '0) begin
+          if (pfc_rx_valid_i[p] && rx_vec[p*8+i]) begin
+            if (rx_quanta[(p*8+i)*16+:16] != '0) begin
               g_cnt_q[p*8+i][xtm_pkg::GcPauseRx] <= g_cnt_q[p*8+i][xtm_pkg::GcPauseRx] + 64'd1;
             end else begin
               g_cnt_q[p*8+i][xtm_pkg::GcXonRx] <= g_cnt_q[p*8+i][xtm_pkg::GcXonRx] + 64'd1;
@@ -1075,7 +1114,7 @@ module xtm_core #(
       if (poll_now) begin
         wd_next_poll_q <= wd_next_poll_q + {32'd0, wd_poll_q};
       end
-      for (int v = 0; v < $signed(32'(NumVoqs)); v++) begin
+      for (int v = 0; v < NumVoqs; v++) begin
         q_wd_st_q[v] <= wd_st_3[v];
         q_storm_q[v] <= storm_3[v];
         q_clean_q[v] <= clean_3[v];
@@ -1092,7 +1131,7 @@ module xtm_core #(
           q_sent_q[v] <= 1'b0;
         end
       end
-      for (int g = 0; g < $signed(32'(NumPgs)); g++) begin
+      for (int g = 0; g < NumPgs; g++) begin
         g_wdrx_q[g] <= poll_now ? 1'b0 : wdrx_2[g];
       end
 
@@ -1119,7 +1158,7 @@ module xtm_core #(
           end
         end
         hbm_wr_tok_q <= tk;
-        for (int p = 0; p < $signed(32'(NumPorts)); p++) begin
+        for (int p = 0; p < NumPorts; p++) begin
           tk = xtm_pkg::tb_refill(p_tok_q[p], p_srate_q[p], p_sburst_q[p]);
           if (deq_sched && deq_p == 6'(p) && p_scfg_q[p][0]) begin
             tk = tk - ((TW'(d_len[DescIdxW'(deq_d)]) + TW'(p_scfg_q[p][13:8])) << 16);
@@ -1131,7 +1170,7 @@ module xtm_core #(
           end
           p_tok_q[p] <= tk;
         end
-        for (int v = 0; v < $signed(32'(NumVoqs)); v++) begin
+        for (int v = 0; v < NumVoqs; v++) begin
           tk = xtm_pkg::tb_refill(q_tok_q[v], q_srate_q[v], q_sburst_q[v]);
           if (deq_sched && deq_v == 9'(v) && q_cfg_q[v][QCFG_SHEN]) begin
             tk = tk - (TW'(d_len[DescIdxW'(deq_d)]) << 16);
@@ -1146,21 +1185,22 @@ module xtm_core #(
       end
 
       // ---------------- 4. egress output
-      for (int p = 0; p < $signed(32'(NumPorts)); p++) begin
+      for (int p = 0; p < NumPorts; p++) begin
         if (out_v[p]) begin
           p_fhead_q[p] <= (32'(p_fhead_q[p]) + 1 == FifoDepth) ? '0 : p_fhead_q[p] + 1'b1;
           p_cnt_q[p][xtm_pkg::PcTxPkts] <= p_cnt_q[p][xtm_pkg::PcTxPkts] + 64'd1;
           p_cnt_q[p][xtm_pkg::PcTxBytes] <=
-              p_cnt_q[p][xtm_pkg::PcTxBytes] + {50'd0, p_fifo_q[p][FifoIdxW'(p_fhead_q[p])].len};
+              p_cnt_q[p][xtm_pkg::PcTxBytes] +
+              {50'd0, deq_flat[p*xtm_pkg::DEQ_REC_W+xtm_pkg::DEQ_REC_LEN_LSB+:14]};
         end
         p_fcount_q[p] <= fcount_4[p] + FifoW'(deq_sched && deq_p == 6'(p));
       end
 
       // ---------------- 5. dequeue slot
       if (win_valid && dwrr_round) begin
-        for (int q = 0; q < $signed(32'(NumTcs)); q++) begin
-          if (win_elig[q] && !(deq_do && deq_v == 9'($signed(32'(win_p)) * $signed(32'(NumTcs)) + q))) begin
-            q_def_q[$signed(32'(win_p))*$signed(32'(NumTcs))+q] <= q_def_q[$signed(32'(win_p))*$signed(32'(NumTcs))+q] +
+        for (int q = 0; q < NumTcs; q++) begin
+          if (win_elig[q] && !(deq_do && deq_v == 9'(32'(win_p) * NumTcs + q))) begin
+            q_def_q[32'(win_p)*NumTcs+q] <= q_def_q[32'(win_p)*NumTcs+q] +
                 $signed({8'd0, q_quantum_q[$signed(32'(win_p))*$signed(32'(NumTcs))+q]});
           end
         end
@@ -1173,38 +1213,39 @@ module xtm_core #(
         // descriptor back to the recycled list
         d_next[DescIdxW'(deq_d)] <= free_head_q;
         if (deq_flush) begin
-          q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcDropFlush] <= q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcDropFlush] + 64'd1;
+          q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcDropFlush] <=
+              q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcDropFlush] + 64'd1;
         end else begin
-          q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcDeqPkts] <= q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcDeqPkts] + 64'd1;
+          q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcDeqPkts] <=
+              q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcDeqPkts] + 64'd1;
           q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcDeqBytes] <=
               q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcDeqBytes] + {50'd0, d_len[DescIdxW'(deq_d)]};
           if (deq_marked_head) begin
-            q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcMarkHead] <= q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcMarkHead] + 64'd1;
+            q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcMarkHead] <=
+                q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcMarkHead] + 64'd1;
           end
           if (deq_marked_lat) begin
-            q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcMarkLat] <= q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcMarkLat] + 64'd1;
+            q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcMarkLat] <=
+                q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcMarkLat] + 64'd1;
           end
           begin
             logic [FifoIdxW-1:0] slot;
-            slot = FifoIdxW'((32'(p_fhead_q[PortIdxW'(deq_p)]) + (out_v[PortIdxW'(deq_p)] ? 1 : 0) +
-                           32'(fcount_4[PortIdxW'(deq_p)])) % FifoDepth);
-            p_fifo_q[PortIdxW'(deq_p)][slot] <= '{
-                pkt_id: d_pkt_id[DescIdxW'(deq_d)], voq: deq_v, in_port: d_in[DescIdxW'(deq_d)],
-                len: d_len[DescIdxW'(deq_d)], dscp: d_dscp[DescIdxW'(deq_d)],
-                ecn: (deq_marked_head || deq_marked_lat) ? 2'b11 : d_ecn[DescIdxW'(deq_d)],
-                marked: deq_marked_head || deq_marked_lat || d_tmark[DescIdxW'(deq_d)],
-                hbm: d_hbm[DescIdxW'(deq_d)], sojourn: cycle_q[31:0] - d_enq[DescIdxW'(deq_d)]};
-            p_fifo_rdy_q[PortIdxW'(deq_p)][slot] <= cycle_q +
+            slot = FifoIdxW'((32'(p_fhead_q[PortIdxW'(deq_p)]) +
+                              (out_v[PortIdxW'(deq_p)] ? 1 : 0) +
+                              32'(fcount_4[PortIdxW'(deq_p)])) % FifoDepth);
+            p_fifo_q[32'(deq_p)*FifoDepth+32'(slot)] <= deq_rec;
+            p_fifo_rdy_q[32'(deq_p)*FifoDepth+32'(slot)] <= cycle_q +
                 (d_hbm[DescIdxW'(deq_d)] ? {52'd0, hbm_rd_lat_q} : {56'd0, ocb_rd_lat_q});
           end
         end
         if (deq_return) begin
           q_hbm_mode_q[VoqIdxW'(deq_v)] <= 1'b0;
-          q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcHbmReturn] <= q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcHbmReturn] + 64'd1;
+          q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcHbmReturn] <=
+              q_cnt_q[VoqIdxW'(deq_v)][xtm_pkg::VcHbmReturn] + 64'd1;
         end
       end
       // VOQ list heads and tails
-      for (int v = 0; v < $signed(32'(NumVoqs)); v++) begin
+      for (int v = 0; v < NumVoqs; v++) begin
         logic rm, ad;
         rm = deq_do && deq_v == 9'(v);
         ad = enq_acc && enq_v == 9'(v);
@@ -1237,7 +1278,7 @@ module xtm_core #(
         alloc_ptr_q <= alloc_ptr_q + 1'b1;
       end
       // PG accounting
-      for (int g = 0; g < $signed(32'(NumPgs)); g++) begin
+      for (int g = 0; g < NumPgs; g++) begin
         logic [CW-1:0] hu, cl;
         hu = g_hused_q[g];
         cl = g_cells_q[g];
@@ -1269,15 +1310,15 @@ module xtm_core #(
         g_evnext_q[g] <= (wr_at(16'h0400) || wr_at(16'h0404) || wr_at(16'h0408)) &&
                          pg_sel_q == 9'(g);
         // PFC counters
-        if (g < $signed(32'(NumPorts)) * 8 && pfc_send[g/8]) begin
-          if (xmask_7[g/8][g%8]) begin
+        if (g < NumPorts * 8 && pfc_send[g/8]) begin
+          if (xmask_7[g]) begin
             g_cnt_q[g][xtm_pkg::GcXoffSent] <= g_cnt_q[g][xtm_pkg::GcXoffSent] + 64'd1;
-          end else if (rel_m[g/8][g%8]) begin
+          end else if (rel_m[g]) begin
             g_cnt_q[g][xtm_pkg::GcXonSent] <= g_cnt_q[g][xtm_pkg::GcXonSent] + 64'd1;
           end
         end
       end
-      for (int p = 0; p < $signed(32'(NumPorts)); p++) begin
+      for (int p = 0; p < NumPorts; p++) begin
         if (pfc_send[p]) begin
           p_refresh_at_q[p] <= cycle_q + {32'd0, p_refresh_q[p]};
           p_cnt_q[p][xtm_pkg::PcPfcTx] <= p_cnt_q[p][xtm_pkg::PcPfcTx] + 64'd1;
@@ -1295,7 +1336,8 @@ module xtm_core #(
         d_pg[DescIdxW'(enq_d)] <= enq_g[2:0];
         d_hbm[DescIdxW'(enq_d)] <= enq_hbm;
         d_tmark[DescIdxW'(enq_d)] <= enq_marked;
-        if (q_tail_q[VoqIdxW'(enq_v)] != DNIL && !(deq_do && deq_v == enq_v && q_pkts_q[VoqIdxW'(enq_v)] == 21'd1))
+        if (q_tail_q[VoqIdxW'(enq_v)] != DNIL &&
+            !(deq_do && deq_v == enq_v && q_pkts_q[VoqIdxW'(enq_v)] == 21'd1))
         begin
           d_next[DescIdxW'(q_tail_q[VoqIdxW'(enq_v)])] <= enq_d;
         end
@@ -1316,36 +1358,46 @@ module xtm_core #(
         endcase
       end
       if (enq_classified) begin
-        q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcArr] <= q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcArr] + 64'd1;
+        q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcArr] <=
+            q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcArr] + 64'd1;
         if (enq_evict && enq_rsn != xtm_pkg::RsnAccept) begin
           q_hbm_mode_q[VoqIdxW'(enq_v)] <= 1'b1;   // the switch stands even when placement fails
         end
         if (enq_evict) begin
-          q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcHbmEvict] <= q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcHbmEvict] + 64'd1;
+          q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcHbmEvict] <=
+              q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcHbmEvict] + 64'd1;
         end
         unique case (enq_rsn)
           xtm_pkg::RsnAccept: begin
-            q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcEnqPkts] <= q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcEnqPkts] + 64'd1;
+            q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcEnqPkts] <=
+                q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcEnqPkts] + 64'd1;
             q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcEnqBytes] <=
                 q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcEnqBytes] + {50'd0, enq_len_i};
             if (enq_marked) begin
-              q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcMarkTail] <= q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcMarkTail] + 64'd1;
+              q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcMarkTail] <=
+                  q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcMarkTail] + 64'd1;
             end
           end
           xtm_pkg::RsnTail:
-            q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropTail] <= q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropTail] + 64'd1;
+            q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropTail] <=
+                q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropTail] + 64'd1;
           xtm_pkg::RsnPool:
-            q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropPool] <= q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropPool] + 64'd1;
+            q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropPool] <=
+                q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropPool] + 64'd1;
           xtm_pkg::RsnProfile: q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropProfile] <=
               q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropProfile] + 64'd1;
           xtm_pkg::RsnHeadroom:
-            q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropHdrm] <= q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropHdrm] + 64'd1;
+            q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropHdrm] <=
+                q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropHdrm] + 64'd1;
           xtm_pkg::RsnBufFull:
-            q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropBuf] <= q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropBuf] + 64'd1;
+            q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropBuf] <=
+                q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropBuf] + 64'd1;
           xtm_pkg::RsnQDisabled:
-            q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropQdis] <= q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropQdis] + 64'd1;
+            q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropQdis] <=
+                q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropQdis] + 64'd1;
           xtm_pkg::RsnWd:
-            q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropWd] <= q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropWd] + 64'd1;
+            q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropWd] <=
+                q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropWd] + 64'd1;
           default: ;
         endcase
       end
@@ -1356,7 +1408,8 @@ module xtm_core #(
         fd = deq_flush;
         if (ed && fd && enq_v == deq_v) begin
           q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropBytes] <=
-              q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropBytes] + {50'd0, enq_len_i} + {50'd0, d_len[DescIdxW'(deq_d)]};
+              q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropBytes] + {50'd0, enq_len_i} +
+              {50'd0, d_len[DescIdxW'(deq_d)]};
         end else begin
           if (ed) begin
             q_cnt_q[VoqIdxW'(enq_v)][xtm_pkg::VcDropBytes] <=
@@ -1369,7 +1422,7 @@ module xtm_core #(
         end
       end
       // VOQ watermarks
-      for (int v = 0; v < $signed(32'(NumVoqs)); v++) begin
+      for (int v = 0; v < NumVoqs; v++) begin
         logic [CW-1:0] oe;
         oe = q_occ_q[v] - ((deq_do && deq_v == 9'(v)) ? deq_cells : '0) +
              ((enq_acc && enq_v == 9'(v)) ? enq_cells : '0);
@@ -1445,29 +1498,37 @@ module xtm_core #(
             if (csr_addr_i >= 16'h0080 && csr_addr_i < 16'h00A0) begin
               dscp_map_q[3'((csr_addr_i - 16'h0080) >> 2)] <= wd;
             end else if (csr_addr_i >= 16'h0520 && csr_addr_i < 16'h0540) begin
-              pr_fill_q[fs][3'((csr_addr_i - 16'h0520) >> 2)] <= wd[16:0];
+              for (int k = 0; k < 8; k++) begin
+                if (csr_addr_i[4:2] == 3'(k)) begin
+                  pr_fill_q[fs][17*k+:17] <= wd[16:0];
+                end
+              end
             end else if (csr_addr_i >= 16'h0540 && csr_addr_i < 16'h0560) begin
-              pr_prob_q[fs][3'((csr_addr_i - 16'h0540) >> 2)] <= wd[16:0];
+              for (int k = 0; k < 8; k++) begin
+                if (csr_addr_i[4:2] == 3'(k)) begin
+                  pr_prob_q[fs][17*k+:17] <= wd[16:0];
+                end
+              end
             end
           end
         endcase
       end
       if (clr) begin
-        for (int k = 0; k < $signed(32'(xtm_pkg::NumEcnt)); k++) begin
+        for (int k = 0; k < xtm_pkg::NumEcnt; k++) begin
           ecnt_q[k] <= '0;
         end
-        for (int v = 0; v < $signed(32'(NumVoqs)); v++) begin
-          for (int k = 0; k < $signed(32'(xtm_pkg::NumVcnt)); k++) begin
+        for (int v = 0; v < NumVoqs; v++) begin
+          for (int k = 0; k < xtm_pkg::NumVcnt; k++) begin
             q_cnt_q[v][k] <= '0;
           end
         end
-        for (int p = 0; p < $signed(32'(NumPorts)); p++) begin
-          for (int k = 0; k < $signed(32'(xtm_pkg::NumPcnt)); k++) begin
+        for (int p = 0; p < NumPorts; p++) begin
+          for (int k = 0; k < xtm_pkg::NumPcnt; k++) begin
             p_cnt_q[p][k] <= '0;
           end
         end
-        for (int g = 0; g < $signed(32'(NumPgs)); g++) begin
-          for (int k = 0; k < $signed(32'(xtm_pkg::NumGcnt)); k++) begin
+        for (int g = 0; g < NumPgs; g++) begin
+          for (int k = 0; k < xtm_pkg::NumGcnt; k++) begin
             g_cnt_q[g][k] <= '0;
           end
         end

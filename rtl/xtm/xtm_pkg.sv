@@ -74,6 +74,12 @@ package xtm_pkg;
   localparam int unsigned EcNotReady = 5;
   localparam int unsigned NumEcnt = 6;
 
+  // Per-port vectors (Yosys 0.23 has no multi-dimensional packed arrays of plain vectors,
+  // but accepts packed arrays of these named types; the bit layout is the same).
+  typedef logic [7:0] prio_vec_t;                  // one bit per priority
+  typedef logic [15:0] pause_quanta_t;             // PFC pause time, 512-bit-time units
+  typedef pause_quanta_t [7:0] pause_quanta8_t;    // per priority
+
   // A packet in the egress in-flight FIFO (spec 9.4) = the deq output record.
   typedef struct packed {
     logic [31:0] pkt_id;
@@ -86,6 +92,10 @@ package xtm_pkg;
     logic        hbm;
     logic [31:0] sojourn;
   } deq_rec_t;
+  // bit offset of deq_rec_t.len in a flat vector of records (Yosys 0.23 has no member
+  // access on an array entry): sojourn, hbm, marked, ecn and dscp lie below it
+  localparam int unsigned DEQ_REC_LEN_LSB = 32 + 1 + 1 + 2 + 6;
+  localparam int unsigned DEQ_REC_W = 32 + 9 + 6 + 14 + 6 + 2 + 1 + 1 + 32;  // bits of deq_rec_t
 
   // One LFSR draw: 16 Galois steps, x^32 + x^22 + x^2 + x + 1 (spec 6.4).
   // C twin: xtm_lfsr_draw (cmodel/xtm/xtm_profile.c).
@@ -123,16 +133,22 @@ package xtm_pkg;
     logic signed [63:0] num;
   } prof_eval_t;
 
-  function automatic prof_eval_t profile_eval(input logic        interp,
-                                              input logic [3:0]  npoints,
-                                              input logic [135:0] fill,  // [7:0][16:0]
-                                              input logic [135:0] prob,  // [7:0][16:0]
-                                              input logic [CELLW-1:0] occ,
-                                              input logic [CELLW-1:0] limit);
-    prof_eval_t r;
+  localparam int unsigned PROF_EVAL_W = 2 + 64 + 64;  // bits of prof_eval_t
+
+  // Returns a prof_eval_t as a plain vector: Yosys 0.23 can neither return a struct type nor
+  // use a struct-typed local in a function.
+  function automatic logic [PROF_EVAL_W-1:0] profile_eval(
+      input logic        interp,
+      input logic [3:0]  npoints,
+      input logic [135:0] fill,  // point k at [17*k +: 17]
+      input logic [135:0] prob,  // point k at [17*k +: 17]
+      input logic [CELLW-1:0] occ,
+      input logic [CELLW-1:0] limit);
+    logic [1:0] r_code;
+    logic signed [63:0] r_dn, r_num;
     logic signed [63:0] lim, o, fa, pa, fb, pb, dn, num;
     int ist;
-    r = '0;
+    r_code = '0; r_dn = '0; r_num = '0;
     if (limit == '0) begin
       lim = 64'sd1;
       o = 64'sd65536;
@@ -148,9 +164,9 @@ package xtm_pkg;
     end
     if (!interp) begin
       pa = (ist < 0) ? 64'sd0 : $signed({47'd0, prob[17*ist+:17]});
-      r.dn = 64'sd1;
-      r.num = pa;
-      r.code = (pa <= 0) ? 2'd0 : (pa >= 65536) ? 2'd1 : 2'd2;
+      r_dn = 64'sd1;
+      r_num = pa;
+      r_code = (pa <= 0) ? 2'd0 : (pa >= 65536) ? 2'd1 : 2'd2;
     end else begin
       fa = (ist < 0) ? 64'sd0 : $signed({47'd0, fill[17*ist+:17]});
       pa = (ist < 0) ? 64'sd0 : $signed({47'd0, prob[17*ist+:17]});
@@ -162,18 +178,18 @@ package xtm_pkg;
         pb = 64'sd65536;
       end
       if (fb <= fa) begin
-        r.dn = 64'sd1;
-        r.num = pa;
-        r.code = (pa <= 0) ? 2'd0 : (pa >= 65536) ? 2'd1 : 2'd2;
+        r_dn = 64'sd1;
+        r_num = pa;
+        r_code = (pa <= 0) ? 2'd0 : (pa >= 65536) ? 2'd1 : 2'd2;
       end else begin
         dn = (fb - fa) * lim;
         num = pa * dn + (pb - pa) * (o - fa * lim);
-        r.dn = dn;
-        r.num = num;
-        r.code = (num <= 0) ? 2'd0 : (num >= 64'sd65536 * dn) ? 2'd1 : 2'd2;
+        r_dn = dn;
+        r_num = num;
+        r_code = (num <= 0) ? 2'd0 : (num >= 64'sd65536 * dn) ? 2'd1 : 2'd2;
       end
     end
-    profile_eval = r;
+    profile_eval = {r_code, r_dn, r_num};
   endfunction
 
 endpackage
