@@ -431,6 +431,10 @@ int sc_main(int argc, char **argv) {
     printf("waves: rerun with WAVES=1 (make sim-dcqcn TEST=%s SEED=%" PRIu64 " WAVES=1)\n",
            opt.test.c_str(), opt.seed);
   }
+#if VM_COVERAGE  // coverage builds (tests/regress/regress.mk): +cov_file=<file>
+  if (!plusarg(argc, argv, "cov_file", &v)) v = dir + "/coverage.dat";
+  ctx->coveragep()->write(v.c_str());
+#endif
   bool ok = tb.errors == 0 && test_ok;
   printf("%s\n", ok ? "TEST PASSED CHECKS" : "TEST FAILED CHECKS");
   if (tb.trace_dut) fclose(tb.trace_dut);

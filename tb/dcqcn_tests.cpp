@@ -197,7 +197,9 @@ void Test::random_csr(uint64_t c) {
   switch (k) {
     case 5: csr.push_back({true, DCQCN_QP_SEL_REG_OFFSET, (uint32_t)rnd(70)}); return;
     case 6: csr.push_back({true, DCQCN_Q_CTRL_REG_OFFSET, (uint32_t)rnd(2)}); return;
-    case 7: csr.push_back({true, DCQCN_CTRL_REG_OFFSET, rnd(8) == 0 ? 1u : 0u}); return;
+    case 7:  // CLR_CNT only in csr_traffic: the random summary counts the whole run
+      csr.push_back({true, DCQCN_CTRL_REG_OFFSET, (e_.kind == kCsrTraffic && rnd(8) == 0) ? 1u : 0u});
+      return;
     case 8: csr.push_back({true, DCQCN_ERR_STATUS_REG_OFFSET, (uint32_t)rnd(8)}); return;
     case 9: a = (uint16_t)(0x100 + 4 * rnd(26)); break;           // global counters
     case 10: a = (uint16_t)(0x240 + 4 * rnd(10)); break;          // QP counters

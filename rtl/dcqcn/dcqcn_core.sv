@@ -40,10 +40,10 @@ module dcqcn_core #(
   output logic                              cnp_tx_valid_o,
   output logic [15:0]                       cnp_tx_qp_o,
   output logic [4:0]                        n_rate_o,
-  output logic [NumRate-1:0][15:0]          rate_qp_o,
-  output dcqcn_pkg::rate_t [NumRate-1:0]    rate_rc_o,
-  output dcqcn_pkg::rate_t [NumRate-1:0]    rate_rt_o,
-  output dcqcn_pkg::alpha_t [NumRate-1:0]   rate_alpha_o,
+  output logic [NumRate*16-1:0]             rate_qp_o,
+  output logic [NumRate*20-1:0]             rate_rc_o,
+  output logic [NumRate*20-1:0]             rate_rt_o,
+  output logic [NumRate*10-1:0]             rate_alpha_o,
   output logic                              pace_valid_o,
   output logic [15:0]                       pace_qp_o,
   output logic [63:0]                       pace_next_send_o,
@@ -84,12 +84,16 @@ module dcqcn_core #(
   localparam logic [15:0] NUM_QPS_16 = 16'(NumQps);
 
   // ---------------------------------------------------------------- state
-  dcqcn_pkg::qp_state_t [NumQps-1:0] qp_q /* verilator public_flat_rd */;
-  dcqcn_pkg::qp_state_t [NumQps-1:0] qp_d;
-  logic [NumQps*NumQcnt-1:0][63:0] qcnt_q /* verilator public_flat_rd */;
-  logic [NumQps*NumQcnt-1:0][63:0] qcnt_d;
-  logic [NumGcnt-1:0][63:0] gcnt_q /* verilator public_flat_rd */;
-  logic [NumGcnt-1:0][63:0] gcnt_d;
+  // Arrays are flat vectors with indexed part-selects: Yosys 0.23 parses no `logic [a][b]`
+  // and silently drops the array dimension of a packed array of a package type. A state
+  // word is copied to a struct variable before a member is used.
+  localparam int unsigned QpBits = dcqcn_pkg::QP_STATE_W;
+  logic [NumQps*QpBits-1:0] qp_q /* verilator public_flat_rd */;
+  logic [NumQps*QpBits-1:0] qp_d;
+  logic [NumQps*NumQcnt*64-1:0] qcnt_q /* verilator public_flat_rd */;
+  logic [NumQps*NumQcnt*64-1:0] qcnt_d;
+  logic [NumGcnt*64-1:0] gcnt_q /* verilator public_flat_rd */;
+  logic [NumGcnt*64-1:0] gcnt_d;
   dcqcn_pkg::cfg_t cfg_q, cfg_d;
   dcqcn_pkg::time_t t_q /* verilator public_flat_rd */;
   logic [GrpW-1:0] grp_q, grp_d;
@@ -98,37 +102,36 @@ module dcqcn_core #(
   logic [15:0] err_addr_q, err_addr_d;
   logic [31:0] cnt_hi_q, cnt_hi_d;
 
-  localparam dcqcn_pkg::cfg_t CFG_RESET = '{
-    time_reset_us: 17'(dcqcn_reg_pkg::DCQCN_RPG_TIME_RESET_RESVAL),
-    byte_reset:    15'(dcqcn_reg_pkg::DCQCN_RPG_BYTE_RESET_RESVAL),
-    threshold:     5'(dcqcn_reg_pkg::DCQCN_RPG_THRESHOLD_RESVAL),
-    ai_rate:       20'(dcqcn_reg_pkg::DCQCN_RPG_AI_RATE_RESVAL),
-    hai_rate:      20'(dcqcn_reg_pkg::DCQCN_RPG_HAI_RATE_RESVAL),
-    gd:            4'(dcqcn_reg_pkg::DCQCN_RPG_GD_RESVAL),
-    min_dec_fac:   7'(dcqcn_reg_pkg::DCQCN_RPG_MIN_DEC_FAC_RESVAL),
-    min_rate:      20'(dcqcn_reg_pkg::DCQCN_RPG_MIN_RATE_RESVAL),
-    max_rate:      20'(dcqcn_reg_pkg::DCQCN_RPG_MAX_RATE_RESVAL),
-    rate_first:    20'(dcqcn_reg_pkg::DCQCN_RATE_TO_SET_ON_FIRST_CNP_RESVAL),
-    g:             10'(dcqcn_reg_pkg::DCQCN_DCE_TCP_G_RESVAL),
-    rtt_us:        17'(dcqcn_reg_pkg::DCQCN_DCE_TCP_RTT_RESVAL),
-    alpha_init:    10'(dcqcn_reg_pkg::DCQCN_INITIAL_ALPHA_VALUE_RESVAL),
-    clamp_tgt:     1'(dcqcn_reg_pkg::DCQCN_CLAMP_TGT_RATE_RESVAL),
-    clamp_ati:     1'(dcqcn_reg_pkg::DCQCN_CLAMP_TGT_RATE_AFTER_TIME_INC_RESVAL),
-    rrmp_us:       17'(dcqcn_reg_pkg::DCQCN_RATE_REDUCE_MONITOR_PERIOD_RESVAL),
-    min_cnp_us:    17'(dcqcn_reg_pkg::DCQCN_MIN_TIME_BETWEEN_CNPS_RESVAL),
-    cycles_per_us: 16'(dcqcn_reg_pkg::DCQCN_CYCLES_PER_US_RESVAL),
-    line_rate:     20'(dcqcn_reg_pkg::DCQCN_LINE_RATE_RESVAL)
-  };
+  // Reset values of the parameter registers (generated package).
+  dcqcn_pkg::cfg_t cfg_rst;
+  always_comb begin
+    cfg_rst = '0;
+    cfg_rst.time_reset_us = 17'(dcqcn_reg_pkg::DCQCN_RPG_TIME_RESET_RESVAL);
+    cfg_rst.byte_reset = 15'(dcqcn_reg_pkg::DCQCN_RPG_BYTE_RESET_RESVAL);
+    cfg_rst.threshold = 5'(dcqcn_reg_pkg::DCQCN_RPG_THRESHOLD_RESVAL);
+    cfg_rst.ai_rate = 20'(dcqcn_reg_pkg::DCQCN_RPG_AI_RATE_RESVAL);
+    cfg_rst.hai_rate = 20'(dcqcn_reg_pkg::DCQCN_RPG_HAI_RATE_RESVAL);
+    cfg_rst.gd = 4'(dcqcn_reg_pkg::DCQCN_RPG_GD_RESVAL);
+    cfg_rst.min_dec_fac = 7'(dcqcn_reg_pkg::DCQCN_RPG_MIN_DEC_FAC_RESVAL);
+    cfg_rst.min_rate = 20'(dcqcn_reg_pkg::DCQCN_RPG_MIN_RATE_RESVAL);
+    cfg_rst.max_rate = 20'(dcqcn_reg_pkg::DCQCN_RPG_MAX_RATE_RESVAL);
+    cfg_rst.rate_first = 20'(dcqcn_reg_pkg::DCQCN_RATE_TO_SET_ON_FIRST_CNP_RESVAL);
+    cfg_rst.g = 10'(dcqcn_reg_pkg::DCQCN_DCE_TCP_G_RESVAL);
+    cfg_rst.rtt_us = 17'(dcqcn_reg_pkg::DCQCN_DCE_TCP_RTT_RESVAL);
+    cfg_rst.alpha_init = 10'(dcqcn_reg_pkg::DCQCN_INITIAL_ALPHA_VALUE_RESVAL);
+    cfg_rst.clamp_tgt = 1'(dcqcn_reg_pkg::DCQCN_CLAMP_TGT_RATE_RESVAL);
+    cfg_rst.clamp_ati = 1'(dcqcn_reg_pkg::DCQCN_CLAMP_TGT_RATE_AFTER_TIME_INC_RESVAL);
+    cfg_rst.rrmp_us = 17'(dcqcn_reg_pkg::DCQCN_RATE_REDUCE_MONITOR_PERIOD_RESVAL);
+    cfg_rst.min_cnp_us = 17'(dcqcn_reg_pkg::DCQCN_MIN_TIME_BETWEEN_CNPS_RESVAL);
+    cfg_rst.cycles_per_us = 16'(dcqcn_reg_pkg::DCQCN_CYCLES_PER_US_RESVAL);
+    cfg_rst.line_rate = 20'(dcqcn_reg_pkg::DCQCN_LINE_RATE_RESVAL);
+  end
 
   // Reset / Q_CTRL.INIT word (D6.1): rates at the cap of that moment, timers disarmed.
+  // (Built from scalars: Yosys 0.23 takes no member select on a function's struct.)
   function automatic dcqcn_pkg::qp_state_t init_word(dcqcn_pkg::rate_t cap);
-    init_word = '0;
-    init_word.rc = cap;
-    init_word.rt = cap;
-    init_word.alpha = 10'd1023;
-    init_word.due_alpha = dcqcn_pkg::NEVER;
-    init_word.due_dec = dcqcn_pkg::NEVER;
-    init_word.due_inc = dcqcn_pkg::NEVER;
+    init_word = {3'b000, cap, cap, 10'd1023, 8'd0, 8'd0, 22'd0, dcqcn_pkg::NEVER,
+                 dcqcn_pkg::NEVER, dcqcn_pkg::NEVER, 64'd0, 1'b0, 64'd0};
   endfunction
 
   // ---------------------------------------------------------------- the cycle (D4)
@@ -140,7 +143,7 @@ module dcqcn_core #(
   logic [20:0] bthr;
   logic [15:0] q;
   logic [ScanWidth-1:0] slot_touch;
-  logic [ScanWidth-1:0][15:0] slot_qp;
+  logic [ScanWidth*16-1:0] slot_qp;
   logic cnp_touch, tx_touch, cnp_new, tx_new;
   logic [4:0] nr;
   // CSR decode
@@ -150,8 +153,14 @@ module dcqcn_core #(
   logic [15:0] a, a_off;
   logic [42:0] gap43;
   logic unused_bits;
-  assign unused_bits = ^{csr_wdata_i[31:20], sel.np_sent, sel.np_last, a_off[15:7], a_off[2:0]};
-  dcqcn_pkg::qp_state_t sel;
+  assign unused_bits = ^{csr_wdata_i[31:20], sel.np_sent, sel.np_last, a_off[15:7], a_off[2:0],
+                         sn, so};
+  dcqcn_pkg::qp_state_t sel, sn, so;
+  dcqcn_pkg::rate_t cap_c, lo_c;  // Rmax and Rmin of this cycle (D6.1)
+  dcqcn_pkg::qp_state_t init_c;   // the INIT word with this cycle's cap
+  assign cap_c = dcqcn_pkg::rate_cap(cfg_q.max_rate, cfg_q.line_rate);
+  assign lo_c = (cfg_q.min_rate < cap_c) ? cfg_q.min_rate : cap_c;
+  assign init_c = init_word(cap_c);
   dcqcn_pkg::time_t ns;
 
   // Cycles from t until an absolute deadline, 0 when due or disarmed, saturated to 32 bits.
@@ -197,6 +206,8 @@ module dcqcn_core #(
     q = '0;
     slot_touch = '0;
     slot_qp = '0;
+    sn = '0;
+    so = '0;
     cnp_touch = 1'b0;
     tx_touch = 1'b0;
     cnp_new = 1'b0;
@@ -216,7 +227,7 @@ module dcqcn_core #(
     a = csr_addr_i;
     a_off = '0;
     gap43 = '0;
-    sel = qp_q[qp_sel_q];
+    sel = qp_q[32'(qp_sel_q) * QpBits +: QpBits];
     csr_mapped = 1'b1;
     csr_ro = 1'b0;
     csr_legal = 1'b1;
@@ -229,13 +240,13 @@ module dcqcn_core #(
       csr_ro = 1'b1;
       csr_cnt_lo = !a[2];
       a_off = a - 16'h0100;
-      csr_cnt_val = gcnt_q[a_off[6:3]];
+      csr_cnt_val = gcnt_q[32'(a_off[6:3]) * 64 +: 64];
     end else if (a >= dcqcn_reg_pkg::DCQCN_Q_CNP_RX_LO_OFFSET && a < 16'h0268) begin
       csr_is_cnt = 1'b1;
       csr_ro = 1'b1;
       csr_cnt_lo = !a[2];
       a_off = a - 16'h0240;
-      csr_cnt_val = qcnt_q[32'(qp_sel_q) * NumQcnt + 32'(a_off[5:3])];
+      csr_cnt_val = qcnt_q[(32'(qp_sel_q) * NumQcnt + 32'(a_off[5:3])) * 64 +: 64];
     end else begin
       unique case (a)
         dcqcn_reg_pkg::DCQCN_BLOCK_TYPE_OFFSET: begin
@@ -379,35 +390,44 @@ module dcqcn_core #(
     // ---- 2. timer scan (D5): U slots of group g, ascending QP
     for (int unsigned i = 0; i < ScanWidth; i++) begin
       q = 16'(32'(grp_q) * ScanWidth + i);
-      slot_qp[i] = q;
+      slot_qp[i * 16 +: 16] = q;
       if (q < NUM_QPS_16) begin
-        s = qp_d[q];
+        s = qp_d[32'(q) * QpBits +: QpBits];
         if (s.active && (s.due_alpha <= t_q || s.due_dec <= t_q || s.due_inc <= t_q)) begin
           slot_touch[i] = 1'b1;
           if (s.due_alpha <= t_q) begin  // D6.3
-            s.alpha = dcqcn_pkg::alpha_next(cfg_q, s.alpha, s.cnp_alpha);
+            s.alpha = dcqcn_pkg::alpha_next(cfg_q.g, s.alpha, s.cnp_alpha);
             s.cnp_alpha = 1'b0;
             s.due_alpha = s.due_alpha + p_alpha;
           end
           if (s.due_dec <= t_q) begin  // D6.4
             if (s.cnp_dec) begin
-              s = dcqcn_pkg::cut_rates(cfg_q, s);
+              if (cfg_q.clamp_tgt || s.stage_bc != '0 || (cfg_q.clamp_ati && s.stage_t != '0))
+              begin
+                s.rt = s.rc;
+              end
+              s.rc = dcqcn_pkg::cut_rc(s.rc, s.alpha, cfg_q.gd, cfg_q.min_dec_fac, lo_c, cap_c);
+              s.stage_t = '0;
+              s.stage_bc = '0;
+              s.byte_count = '0;
+              s.cnp_dec = 1'b0;
               s.due_inc = t_q + p_inc;
-              gcnt_d[GcCuts] = gcnt_d[GcCuts] + 64'd1;
-              qcnt_d[32'(q) * NumQcnt + QcCuts] = qcnt_d[32'(q) * NumQcnt + QcCuts] + 64'd1;
+              gcnt_d[GcCuts * 64 +: 64] = gcnt_d[GcCuts * 64 +: 64] + 64'd1;
+              qcnt_d[(32'(q) * NumQcnt + QcCuts) * 64 +: 64] = qcnt_d[(32'(q) * NumQcnt + QcCuts) * 64 +: 64] + 64'd1;
             end
             s.due_dec = s.due_dec + p_dec;
           end
           if (s.due_inc <= t_q) begin  // D6.5 timer increase
             s.due_inc = s.due_inc + p_inc;
-            cls = dcqcn_pkg::inc_class(cfg_q, s.stage_t, s.stage_bc);
-            s = dcqcn_pkg::inc_rates(cfg_q, s, cls);
+            cls = dcqcn_pkg::inc_class(cfg_q.threshold, s.stage_t, s.stage_bc);
+            s.rt = dcqcn_pkg::inc_rt(s.rt, cls, cfg_q.ai_rate, cfg_q.hai_rate, cap_c);
+            s.rc = dcqcn_pkg::inc_rc(s.rc, s.rt, lo_c, cap_c);
             s.stage_t = dcqcn_pkg::sat_stage(s.stage_t);
-            gcnt_d[GcIncFr + 32'(cls)] = gcnt_d[GcIncFr + 32'(cls)] + 64'd1;
-            gcnt_d[GcIncByTimer] = gcnt_d[GcIncByTimer] + 64'd1;
-            qcnt_d[32'(q) * NumQcnt + QcInc] = qcnt_d[32'(q) * NumQcnt + QcInc] + 64'd1;
+            gcnt_d[(GcIncFr + 32'(cls)) * 64 +: 64] = gcnt_d[(GcIncFr + 32'(cls)) * 64 +: 64] + 64'd1;
+            gcnt_d[GcIncByTimer * 64 +: 64] = gcnt_d[GcIncByTimer * 64 +: 64] + 64'd1;
+            qcnt_d[(32'(q) * NumQcnt + QcInc) * 64 +: 64] = qcnt_d[(32'(q) * NumQcnt + QcInc) * 64 +: 64] + 64'd1;
           end
-          qp_d[q] = s;
+          qp_d[32'(q) * QpBits +: QpBits] = s;
         end
       end
     end
@@ -417,9 +437,9 @@ module dcqcn_core #(
       if (cnp_qp_i < NUM_QPS_16) begin
         q = cnp_qp_i;
         cnp_touch = 1'b1;
-        s = qp_d[q];
-        gcnt_d[GcCnpRx] = gcnt_d[GcCnpRx] + 64'd1;
-        qcnt_d[32'(q) * NumQcnt + QcCnpRx] = qcnt_d[32'(q) * NumQcnt + QcCnpRx] + 64'd1;
+        s = qp_d[32'(q) * QpBits +: QpBits];
+        gcnt_d[GcCnpRx * 64 +: 64] = gcnt_d[GcCnpRx * 64 +: 64] + 64'd1;
+        qcnt_d[(32'(q) * NumQcnt + QcCnpRx) * 64 +: 64] = qcnt_d[(32'(q) * NumQcnt + QcCnpRx) * 64 +: 64] + 64'd1;
         if (!s.active) begin
           s.active = 1'b1;
           s.alpha = cfg_q.alpha_init;
@@ -427,8 +447,8 @@ module dcqcn_core #(
             s.rc = cfg_q.rate_first;
             s.rt = cfg_q.rate_first;
           end
-          s.rc = dcqcn_pkg::clamp_rate(cfg_q, {1'b0, s.rc});
-          s.rt = dcqcn_pkg::clamp_rate(cfg_q, {1'b0, s.rt});
+          s.rc = dcqcn_pkg::clamp_rate(lo_c, cap_c, {1'b0, s.rc});
+          s.rt = dcqcn_pkg::clamp_rate(lo_c, cap_c, {1'b0, s.rt});
           s.cnp_alpha = 1'b0;
           s.cnp_dec = 1'b0;
           s.stage_t = '0;
@@ -437,14 +457,14 @@ module dcqcn_core #(
           s.due_alpha = t_q + p_alpha;
           s.due_dec = t_q + p_dec;
           s.due_inc = t_q + p_inc;
-          gcnt_d[GcCnpFirst] = gcnt_d[GcCnpFirst] + 64'd1;
+          gcnt_d[GcCnpFirst * 64 +: 64] = gcnt_d[GcCnpFirst * 64 +: 64] + 64'd1;
         end else begin
           s.cnp_alpha = 1'b1;
           s.cnp_dec = 1'b1;
         end
-        qp_d[q] = s;
+        qp_d[32'(q) * QpBits +: QpBits] = s;
       end else begin
-        gcnt_d[GcBadQp] = gcnt_d[GcBadQp] + 64'd1;
+        gcnt_d[GcBadQp * 64 +: 64] = gcnt_d[GcBadQp * 64 +: 64] + 64'd1;
       end
     end
 
@@ -453,10 +473,10 @@ module dcqcn_core #(
       if (tx_qp_i < NUM_QPS_16) begin
         q = tx_qp_i;
         tx_touch = 1'b1;
-        s = qp_d[q];
+        s = qp_d[32'(q) * QpBits +: QpBits];
         now_q8 = {t_q[55:0], 8'd0};
         if (now_q8 < s.pace_q8) begin
-          gcnt_d[GcPaceEarly] = gcnt_d[GcPaceEarly] + 64'd1;
+          gcnt_d[GcPaceEarly * 64 +: 64] = gcnt_d[GcPaceEarly * 64 +: 64] + 64'd1;
         end
         base_q8 = (now_q8 > s.pace_q8) ? now_q8 : s.pace_q8;
         pace_num = 43'(({24'd0, tx_bytes_i, 3'd0} * {27'd0, cfg_q.cycles_per_us}) << 8);
@@ -472,17 +492,18 @@ module dcqcn_core #(
           bthr = {cfg_q.byte_reset, 6'd0};
           if (23'(s.byte_count) >= 23'(bthr)) begin
             s.byte_count = s.byte_count - 22'(bthr);
-            cls = dcqcn_pkg::inc_class(cfg_q, s.stage_t, s.stage_bc);
-            s = dcqcn_pkg::inc_rates(cfg_q, s, cls);
+            cls = dcqcn_pkg::inc_class(cfg_q.threshold, s.stage_t, s.stage_bc);
+            s.rt = dcqcn_pkg::inc_rt(s.rt, cls, cfg_q.ai_rate, cfg_q.hai_rate, cap_c);
+            s.rc = dcqcn_pkg::inc_rc(s.rc, s.rt, lo_c, cap_c);
             s.stage_bc = dcqcn_pkg::sat_stage(s.stage_bc);
-            gcnt_d[GcIncFr + 32'(cls)] = gcnt_d[GcIncFr + 32'(cls)] + 64'd1;
-            gcnt_d[GcIncByBytes] = gcnt_d[GcIncByBytes] + 64'd1;
-            qcnt_d[32'(q) * NumQcnt + QcInc] = qcnt_d[32'(q) * NumQcnt + QcInc] + 64'd1;
+            gcnt_d[(GcIncFr + 32'(cls)) * 64 +: 64] = gcnt_d[(GcIncFr + 32'(cls)) * 64 +: 64] + 64'd1;
+            gcnt_d[GcIncByBytes * 64 +: 64] = gcnt_d[GcIncByBytes * 64 +: 64] + 64'd1;
+            qcnt_d[(32'(q) * NumQcnt + QcInc) * 64 +: 64] = qcnt_d[(32'(q) * NumQcnt + QcInc) * 64 +: 64] + 64'd1;
           end
         end
-        qp_d[q] = s;
+        qp_d[32'(q) * QpBits +: QpBits] = s;
       end else begin
-        gcnt_d[GcBadQp] = gcnt_d[GcBadQp] + 64'd1;
+        gcnt_d[GcBadQp * 64 +: 64] = gcnt_d[GcBadQp * 64 +: 64] + 64'd1;
       end
     end
 
@@ -490,70 +511,73 @@ module dcqcn_core #(
     if (ce_valid_i) begin
       if (ce_qp_i < NUM_QPS_16) begin
         q = ce_qp_i;
-        s = qp_d[q];
-        gcnt_d[GcCeRx] = gcnt_d[GcCeRx] + 64'd1;
-        qcnt_d[32'(q) * NumQcnt + QcCeRx] = qcnt_d[32'(q) * NumQcnt + QcCeRx] + 64'd1;
+        s = qp_d[32'(q) * QpBits +: QpBits];
+        gcnt_d[GcCeRx * 64 +: 64] = gcnt_d[GcCeRx * 64 +: 64] + 64'd1;
+        qcnt_d[(32'(q) * NumQcnt + QcCeRx) * 64 +: 64] = qcnt_d[(32'(q) * NumQcnt + QcCeRx) * 64 +: 64] + 64'd1;
         if (!s.np_sent || (t_q - s.np_last) >= min_cnp_cycles) begin
           s.np_sent = 1'b1;
           s.np_last = t_q;
           cnp_tx_valid_o = 1'b1;
           cnp_tx_qp_o = q;
-          gcnt_d[GcCnpTx] = gcnt_d[GcCnpTx] + 64'd1;
-          qcnt_d[32'(q) * NumQcnt + QcCnpTx] = qcnt_d[32'(q) * NumQcnt + QcCnpTx] + 64'd1;
+          gcnt_d[GcCnpTx * 64 +: 64] = gcnt_d[GcCnpTx * 64 +: 64] + 64'd1;
+          qcnt_d[(32'(q) * NumQcnt + QcCnpTx) * 64 +: 64] = qcnt_d[(32'(q) * NumQcnt + QcCnpTx) * 64 +: 64] + 64'd1;
         end else begin
-          gcnt_d[GcCeCoalesced] = gcnt_d[GcCeCoalesced] + 64'd1;
+          gcnt_d[GcCeCoalesced * 64 +: 64] = gcnt_d[GcCeCoalesced * 64 +: 64] + 64'd1;
         end
-        qp_d[q] = s;
+        qp_d[32'(q) * QpBits +: QpBits] = s;
       end else begin
-        gcnt_d[GcBadQp] = gcnt_d[GcBadQp] + 64'd1;
+        gcnt_d[GcBadQp * 64 +: 64] = gcnt_d[GcBadQp * 64 +: 64] + 64'd1;
       end
     end
 
     // ---- 6. rate-update stream (D7): touched QPs in first-touch order, changed ones only
     for (int unsigned i = 0; i < ScanWidth; i++) begin
       if (slot_touch[i]) begin
-        q = slot_qp[i];
-        if (qp_d[q].rc != qp_q[q].rc || qp_d[q].rt != qp_q[q].rt ||
-            qp_d[q].alpha != qp_q[q].alpha) begin
-          rate_qp_o[nr] = q;
-          rate_rc_o[nr] = qp_d[q].rc;
-          rate_rt_o[nr] = qp_d[q].rt;
-          rate_alpha_o[nr] = qp_d[q].alpha;
+        q = slot_qp[i * 16 +: 16];
+        sn = qp_d[32'(q) * QpBits +: QpBits];
+        so = qp_q[32'(q) * QpBits +: QpBits];
+        if (sn.rc != so.rc || sn.rt != so.rt || sn.alpha != so.alpha) begin
+          rate_qp_o[32'(nr) * 16 +: 16] = q;
+          rate_rc_o[32'(nr) * 20 +: 20] = sn.rc;
+          rate_rt_o[32'(nr) * 20 +: 20] = sn.rt;
+          rate_alpha_o[32'(nr) * 10 +: 10] = sn.alpha;
           nr = nr + 5'd1;
         end
       end
     end
     cnp_new = cnp_touch;
     for (int unsigned i = 0; i < ScanWidth; i++) begin
-      if (slot_touch[i] && slot_qp[i] == cnp_qp_i) begin
+      if (slot_touch[i] && slot_qp[i * 16 +: 16] == cnp_qp_i) begin
         cnp_new = 1'b0;
       end
     end
     if (cnp_new) begin
       q = cnp_qp_i;
-      if (qp_d[q].rc != qp_q[q].rc || qp_d[q].rt != qp_q[q].rt ||
-          qp_d[q].alpha != qp_q[q].alpha) begin
-        rate_qp_o[nr] = q;
-        rate_rc_o[nr] = qp_d[q].rc;
-        rate_rt_o[nr] = qp_d[q].rt;
-        rate_alpha_o[nr] = qp_d[q].alpha;
+      sn = qp_d[32'(q) * QpBits +: QpBits];
+      so = qp_q[32'(q) * QpBits +: QpBits];
+      if (sn.rc != so.rc || sn.rt != so.rt || sn.alpha != so.alpha) begin
+        rate_qp_o[32'(nr) * 16 +: 16] = q;
+        rate_rc_o[32'(nr) * 20 +: 20] = sn.rc;
+        rate_rt_o[32'(nr) * 20 +: 20] = sn.rt;
+        rate_alpha_o[32'(nr) * 10 +: 10] = sn.alpha;
         nr = nr + 5'd1;
       end
     end
     tx_new = tx_touch && !(cnp_touch && cnp_qp_i == tx_qp_i);
     for (int unsigned i = 0; i < ScanWidth; i++) begin
-      if (slot_touch[i] && slot_qp[i] == tx_qp_i) begin
+      if (slot_touch[i] && slot_qp[i * 16 +: 16] == tx_qp_i) begin
         tx_new = 1'b0;
       end
     end
     if (tx_new) begin
       q = tx_qp_i;
-      if (qp_d[q].rc != qp_q[q].rc || qp_d[q].rt != qp_q[q].rt ||
-          qp_d[q].alpha != qp_q[q].alpha) begin
-        rate_qp_o[nr] = q;
-        rate_rc_o[nr] = qp_d[q].rc;
-        rate_rt_o[nr] = qp_d[q].rt;
-        rate_alpha_o[nr] = qp_d[q].alpha;
+      sn = qp_d[32'(q) * QpBits +: QpBits];
+      so = qp_q[32'(q) * QpBits +: QpBits];
+      if (sn.rc != so.rc || sn.rt != so.rt || sn.alpha != so.alpha) begin
+        rate_qp_o[32'(nr) * 16 +: 16] = q;
+        rate_rc_o[32'(nr) * 20 +: 20] = sn.rc;
+        rate_rt_o[32'(nr) * 20 +: 20] = sn.rt;
+        rate_alpha_o[32'(nr) * 10 +: 10] = sn.alpha;
         nr = nr + 5'd1;
       end
     end
@@ -587,10 +611,10 @@ module dcqcn_core #(
         dcqcn_reg_pkg::DCQCN_CTRL_OFFSET: begin
           if (csr_wdata_i[0]) begin
             for (int unsigned i = 0; i < NumQps * NumQcnt; i++) begin
-              qcnt_d[i] = '0;
+              qcnt_d[i * 64 +: 64] = '0;
             end
             for (int unsigned i = 0; i < NumGcnt; i++) begin
-              gcnt_d[i] = '0;
+              gcnt_d[i * 64 +: 64] = '0;
             end
           end
         end
@@ -622,7 +646,7 @@ module dcqcn_core #(
           cfg_d.min_cnp_us = csr_wdata_i[16:0];
         dcqcn_reg_pkg::DCQCN_Q_CTRL_OFFSET: begin
           if (csr_wdata_i[0]) begin
-            qp_d[qp_sel_q] = init_word(dcqcn_pkg::rate_cap(cfg_q));
+            qp_d[32'(qp_sel_q) * QpBits +: QpBits] = init_c;
           end
         end
         default: ;
@@ -633,15 +657,17 @@ module dcqcn_core #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int unsigned i = 0; i < NumQps; i++) begin
-        qp_q[i] <= init_word(dcqcn_pkg::rate_cap(CFG_RESET));
+        qp_q[i * QpBits +: QpBits] <= init_word(dcqcn_pkg::rate_cap(
+            20'(dcqcn_reg_pkg::DCQCN_RPG_MAX_RATE_RESVAL),
+            20'(dcqcn_reg_pkg::DCQCN_LINE_RATE_RESVAL)));
       end
       for (int unsigned i = 0; i < NumQps * NumQcnt; i++) begin
-        qcnt_q[i] <= '0;
+        qcnt_q[i * 64 +: 64] <= '0;
       end
       for (int unsigned i = 0; i < NumGcnt; i++) begin
-        gcnt_q[i] <= '0;
+        gcnt_q[i * 64 +: 64] <= '0;
       end
-      cfg_q <= CFG_RESET;
+      cfg_q <= cfg_rst;
       t_q <= '0;
       grp_q <= '0;
       qp_sel_q <= '0;

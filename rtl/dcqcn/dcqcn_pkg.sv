@@ -16,6 +16,8 @@ package dcqcn_pkg;
   typedef logic [ALPHA_W-1:0] alpha_t;
   typedef logic [STAGE_W-1:0] stg_t;
   typedef logic [TIME_W-1:0]  time_t;
+  typedef logic [15:0]        qp_id_t;
+  typedef logic [63:0]        cnt_t;
 
   // One word of the QP state memory (D6.1). Field order is the bit layout the testbench
   // decodes (tb/dcqcn_tb.cpp, QpWord): keep both in step.
@@ -36,6 +38,10 @@ package dcqcn_pkg;
     logic               np_sent;
     time_t              np_last;
   } qp_state_t;
+
+  // Width of qp_state_t (Yosys 0.23 takes no $bits of a package type).
+  localparam int unsigned QP_STATE_W = 3 + 2 * RATE_W + ALPHA_W + 2 * STAGE_W + BCNT_W +
+                                       5 * TIME_W + 1;
 
   // Configuration seen by the datapath (the parameter registers, D9).
   typedef struct packed {
@@ -65,17 +71,15 @@ package dcqcn_pkg;
   localparam logic [1:0] IncAi = 2'd1;
   localparam logic [1:0] IncHai = 2'd2;
 
-  // C twin: dcqcn_rate_cap.
-  function automatic rate_t rate_cap(cfg_t c);
-    rate_cap = (c.max_rate == '0 || c.max_rate > c.line_rate) ? c.line_rate : c.max_rate;
+  // Functions take scalars only: Yosys 0.23 cannot select a member of a struct argument.
+
+  // C twin: dcqcn_rate_cap (D6.1).
+  function automatic rate_t rate_cap(rate_t max_rate, rate_t line_rate);
+    rate_cap = (max_rate == '0 || max_rate > line_rate) ? line_rate : max_rate;
   endfunction
 
-  // C twin: clamp_rate (with rate_floor).
-  function automatic rate_t clamp_rate(cfg_t c, logic [RATE_W:0] r);
-    rate_t hi;
-    rate_t lo;
-    hi = rate_cap(c);
-    lo = (c.min_rate < hi) ? c.min_rate : hi;
+  // C twin: clamp_rate (D6.1), lo = Rmin (already saturated to the cap), hi = Rmax.
+  function automatic rate_t clamp_rate(rate_t lo, rate_t hi, logic [RATE_W:0] r);
     if (r < {1'b0, lo}) begin
       clamp_rate = lo;
     end else if (r > {1'b0, hi}) begin
@@ -92,14 +96,14 @@ package dcqcn_pkg;
     period = (c < 33'(scan)) ? TIME_W'(scan) : TIME_W'(c);
   endfunction
 
-  // C twin: alpha_next (D6.3), Q10 truncating.
-  function automatic alpha_t alpha_next(cfg_t c, alpha_t a, logic cnp);
+  // C twin: alpha_next (D6.3), Q10 truncating; g = DCE_TCP_G.
+  function automatic alpha_t alpha_next(alpha_t g, alpha_t a, logic cnp);
     logic [19:0] prod;
     logic [10:0] v;
-    prod = 20'(c.g) * 20'(a);
+    prod = 20'(g) * 20'(a);
     v = 11'(prod >> 10);
     if (cnp) begin
-      v = v + (11'd1024 - 11'(c.g));
+      v = v + (11'd1024 - 11'(g));
       if (v > 11'd1023) begin
         v = 11'd1023;
       end
@@ -107,64 +111,58 @@ package dcqcn_pkg;
     alpha_next = v[ALPHA_W-1:0];
   endfunction
 
-  // C twin: increase() class selection (D6.5), with T and BC before the event.
-  function automatic logic [1:0] inc_class(cfg_t c, stg_t st, stg_t sb);
+  // C twin: increase() class selection (D6.5), with T and BC before the event; f = F.
+  function automatic logic [1:0] inc_class(logic [4:0] f, stg_t st, stg_t sb);
     stg_t mn;
     stg_t mx;
     mn = (st < sb) ? st : sb;
     mx = (st < sb) ? sb : st;
-    if (mn > 8'(c.threshold)) begin
+    if (mn > 8'(f)) begin
       inc_class = IncHai;
-    end else if (mx >= 8'(c.threshold)) begin
+    end else if (mx >= 8'(f)) begin
       inc_class = IncAi;
     end else begin
       inc_class = IncFr;
     end
   endfunction
 
-  // C twin: increase() rate part (D6.5): Rt step, cap, Rc := clamp((Rc + Rt) >> 1).
-  function automatic qp_state_t inc_rates(cfg_t c, qp_state_t s, logic [1:0] cls);
-    logic [RATE_W:0] rt;
-    logic [RATE_W:0] sum;
-    rate_t cap;
-    cap = rate_cap(c);
-    rt = {1'b0, s.rt};
+  // C twin: increase() target rate (D6.5): Rt + step (21-bit sum), then the cap.
+  function automatic rate_t inc_rt(rate_t rt, logic [1:0] cls, rate_t ai, rate_t hai,
+                                   rate_t cap);
+    logic [RATE_W:0] v;
+    v = {1'b0, rt};
     if (cls == IncHai) begin
-      rt = rt + {1'b0, c.hai_rate};
+      v = v + {1'b0, hai};
     end else if (cls == IncAi) begin
-      rt = rt + {1'b0, c.ai_rate};
+      v = v + {1'b0, ai};
     end
-    inc_rates = s;
-    inc_rates.rt = (rt > {1'b0, cap}) ? cap : rt[RATE_W-1:0];
-    sum = {1'b0, s.rc} + {1'b0, inc_rates.rt};
-    inc_rates.rc = clamp_rate(c, sum >> 1);
+    inc_rt = (v > {1'b0, cap}) ? cap : v[RATE_W-1:0];
+  endfunction
+
+  // C twin: increase() current rate (D6.5): clamp((Rc + Rt') >> 1).
+  function automatic rate_t inc_rc(rate_t rc, rate_t rt, rate_t lo, rate_t hi);
+    logic [RATE_W:0] sum;
+    sum = {1'b0, rc} + {1'b0, rt};
+    inc_rc = clamp_rate(lo, hi, sum >> 1);
+  endfunction
+
+  // C twin: cut() rate (D6.4): Rc - min((Rc * alpha) >> GD, Rc * (100 - MIN_DEC_FAC) / 100),
+  // clamped.
+  function automatic rate_t cut_rc(rate_t rc, alpha_t alpha, logic [3:0] gd,
+                                   logic [6:0] min_dec_fac, rate_t lo, rate_t hi);
+    logic [29:0] by_alpha;
+    logic [26:0] by_cap;
+    logic [29:0] dec;
+    logic [6:0]  keep;
+    by_alpha = (30'(rc) * 30'(alpha)) >> gd;
+    keep = 7'd100 - min_dec_fac;
+    by_cap = (27'(rc) * 27'(keep)) / 27'd100;
+    dec = (by_alpha < 30'(by_cap)) ? by_alpha : 30'(by_cap);
+    cut_rc = clamp_rate(lo, hi, 21'(30'(rc) - dec));
   endfunction
 
   function automatic stg_t sat_stage(stg_t v);
     sat_stage = (v == '1) ? v : v + 8'd1;
-  endfunction
-
-  // C twin: cut() (D6.4), without the deadline and counters.
-  function automatic qp_state_t cut_rates(cfg_t c, qp_state_t s);
-    logic [29:0] by_alpha;
-    logic [26:0] by_cap;
-    logic [29:0] dec;
-    logic        clamp_rt;
-    logic [6:0]  keep;
-    clamp_rt = c.clamp_tgt || (s.stage_bc != '0) || (c.clamp_ati && (s.stage_t != '0));
-    cut_rates = s;
-    if (clamp_rt) begin
-      cut_rates.rt = s.rc;
-    end
-    by_alpha = (30'(s.rc) * 30'(s.alpha)) >> c.gd;
-    keep = 7'd100 - c.min_dec_fac;
-    by_cap = (27'(s.rc) * 27'(keep)) / 27'd100;
-    dec = (by_alpha < 30'(by_cap)) ? by_alpha : 30'(by_cap);
-    cut_rates.rc = clamp_rate(c, 21'(30'(s.rc) - dec));
-    cut_rates.stage_t = '0;
-    cut_rates.stage_bc = '0;
-    cut_rates.byte_count = '0;
-    cut_rates.cnp_dec = 1'b0;
   endfunction
 
 endpackage
