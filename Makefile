@@ -115,6 +115,7 @@ TEST_ARGS  :=
 BENCH_TARGETS :=
 REGS_BLOCKS :=
 -include $(sort $(wildcard cmodel/*/*.mk firmware/*.mk tb/*.mk sim/*.mk sim/*/*.mk rtl/*.mk))
+-include tests/regress/regress.mk
 
 # ---------------------------------------------------------------- test (CI runs this)
 .PHONY: test
