@@ -15,6 +15,9 @@
 
 #include <systemc.h>
 #include <verilated.h>
+#if VM_COVERAGE
+#include <verilated_cov.h>  // coverage builds (tests/regress/regress.mk)
+#endif
 #include <verilated_fst_c.h>
 
 #include <chrono>

@@ -24,6 +24,9 @@
 
 #include <systemc.h>
 #include <verilated.h>
+#if VM_COVERAGE
+#include <verilated_cov.h>  // coverage builds (tests/regress/regress.mk)
+#endif
 #include <verilated_fst_c.h>
 
 #include <cinttypes>
@@ -46,6 +49,7 @@ extern "C" {
 #include "firmware/xtm_mmio.h"
 #include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
 }
+#include "tb/xtm_fcov.h"  // +fcov=<file>: functional coverage (nightly)
 
 // ------------------------------------------------------------------ bit access helpers
 // Verilator stores ports of up to 64 bits as integers and wider ones as VlWide arrays.
@@ -131,6 +135,7 @@ SC_MODULE(XtmTb) {
   uint64_t drops[16] = {0};
   std::chrono::steady_clock::time_point t0;
   FILE *trace_dut = nullptr, *trace_model = nullptr;
+  XtmFcov *fcov = nullptr;
 
   // APB state: a CSR op is a setup cycle then an access cycle
   bool apb_pending = false;
@@ -375,6 +380,7 @@ SC_MODULE(XtmTb) {
     } else {
       xtm_step(model, &in, &out);
       compare(out, access);
+      if (fcov != nullptr) fcov->sample(model, in, out);
     }
     if (access && !apb_op.write) {
       test->csr_result(cycle, apb_op, out.csr_rsp.rdata);
@@ -645,6 +651,7 @@ int sc_main(int argc, char **argv) {
   tb.opt = opt;
   tb.nports = prm.num_ports;
   tb.ntcs = prm.num_tcs;
+  if (plusarg(argc, argv, "fcov", nullptr)) tb.fcov = new XtmFcov;
   tb.fw_conf = fw_conf;
   tb.fw_trace = fw_trace;
   tb.fw_dump = fw_dump;
@@ -697,6 +704,11 @@ int sc_main(int argc, char **argv) {
   } else {
     printf("waves: rerun with WAVES=1 (make sim TEST=%s SEED=%" PRIu64 " WAVES=1)\n", opt.test.c_str(), opt.seed);
   }
+  if (plusarg(argc, argv, "fcov", &v) && !tb.fcov->write(v, model)) printf("cannot write %s\n", v.c_str());
+#if VM_COVERAGE  // coverage builds (tests/regress/regress.mk): +cov_file=<file>
+  if (!plusarg(argc, argv, "cov_file", &v)) v = dir + "/coverage.dat";
+  ctx->coveragep()->write(v.c_str());
+#endif
   bool ok = tb.errors == 0 && test_ok && (!fw_mode || tb.fw_ok);
   printf("%s\n", ok ? "TEST PASSED CHECKS" : "TEST FAILED CHECKS");
   if (tb.trace_dut) fclose(tb.trace_dut);

@@ -382,6 +382,53 @@ class Random : public XtmTest {
   uint64_t flip_every_ = 5000;
 };
 
+// ------------------------------------------------------------------ soak (nightly)
+// `random`'s configuration, then every epoch of 250000 cycles new random flows, PFC frames
+// and CSR reconfiguration under traffic, for as long as +cycles says (the nightly soak runs
+// 10^8 cycles). Only the current epoch's events are held, so the cost per cycle stays flat.
+class Soak : public Random {
+ public:
+  using Random::Random;
+  uint64_t default_cycles() const override { return 100000000; }
+  void stimulus(uint64_t t, xtm_in_t &in) override {
+    if (t >= next_epoch_) epoch(t);
+    Random::stimulus(t, in);
+  }
+
+ private:
+  static constexpr uint64_t kEpoch = 250000;
+  uint64_t next_epoch_ = kEpoch;
+  void epoch(uint64_t t0) {
+    next_epoch_ = t0 + kEpoch;
+    uint32_t P = prm_.num_ports, NV = P * prm_.num_tcs;
+    flows_.clear();
+    pfc_events_.clear();
+    for (uint32_t i = 0, n = 2 + rnd(2 * P); i < n; i++) {
+      uint64_t s = t0 + 500 + rnd(20000);
+      add_flow(uint8_t(rnd(P)), uint8_t(rnd(P)), uint8_t(rnd(64)), uint8_t(rnd(4)), 64,
+               uint16_t(64 + rnd(9152)), 0.5 + rnd(100) / 10.0, s, s + 50000 + rnd(150000),
+               rnd(2), uint8_t(rnd(8)));
+    }
+    for (uint64_t c = t0 + 1000; c < t0 + kEpoch; c += 100 + rnd(4000)) {
+      pfc_events_.push_back({c, rnd(P), uint8_t(rnd(256)), uint16_t(rnd(3) == 0 ? 0 : rnd(3000))});
+    }
+    static const uint16_t kW[] = {XTM_Q_LIMIT_CELLS_REG_OFFSET, XTM_P_SHAPER_RATE_REG_OFFSET,
+                                  XTM_G_XOFF_CELLS_REG_OFFSET, XTM_POOL_CELLS_REG_OFFSET,
+                                  XTM_Q_SHAPER_BURST_REG_OFFSET, XTM_WD_CTRL_REG_OFFSET,
+                                  XTM_Q_QUANTUM_REG_OFFSET, XTM_HBM_EVICT_CELLS_REG_OFFSET};
+    for (uint64_t c = t0 + 3000; c < t0 + kEpoch; c += 1000 + rnd(6000)) {
+      wr(XTM_VOQ_SEL_REG_OFFSET, rnd(NV), c);
+      wr(XTM_PG_SEL_REG_OFFSET, rnd(P * 8), c);
+      wr(XTM_PORT_SEL_REG_OFFSET, rnd(P), c);
+      if (rnd(2)) {
+        wr(kW[rnd(8)], uint32_t(tb_rand(&rng_)) & 0x3FFF, c);
+      } else {
+        rd(XTM_POOL_WM_REG_OFFSET, c);
+      }
+    }
+  }
+};
+
 // ------------------------------------------------------------------ incast (make cosim)
 // 4:1 incast of RDMA (lossless, ECN head-marked, PFC with headroom, evicting to HBM)
 // plus lossy background, at 100 Gb/s per port.
@@ -463,6 +510,7 @@ const std::map<std::string, Entry> &registry() {
       {"reconfig", {"CSR reconfiguration under traffic", mk<Reconfig>}},
       {"csr_all", {"every address: reads, random writes, errors", mk<CsrAll>}},
       {"random", {"random legal configuration and traffic", mk<Random>}},
+      {"soak", {"nightly soak: random traffic and reconfiguration, new every 250000 cycles", mk<Soak>}},
       {"incast", {"4:1 incast, lossless ECN head-marked class, PFC, HBM, lossy background", mk<Incast>}},
   };
   return r;
