@@ -579,6 +579,8 @@ static double jnum(cJSON *o, const char *k) {
   return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
+static bool g_report_only;  // sweep --report-only: rewrite the report from existing runs
+
 static int sweep(const char *fam_name, char **sets, int nsets, int jobs, const char *outdir_arg) {
   const family_t *fam = NULL;
   for (size_t i = 0; i < sizeof(kFamilies) / sizeof(kFamilies[0]); i++) {
@@ -659,6 +661,9 @@ static int sweep(const char *fam_name, char **sets, int nsets, int jobs, const c
   uint32_t next = 0, done = 0, running = 0;
   pid_t *pids = calloc(total, sizeof(pid_t));
   progress(0, total, t0);
+  if (g_report_only) {
+    done = total;  // every run's directory is already there
+  }
   while (done < total) {
     while (running < (uint32_t)jobs && next < total) {
       fflush(NULL);
@@ -738,6 +743,7 @@ static int sweep(const char *fam_name, char **sets, int nsets, int jobs, const c
   }
   fprintf(f, "\n");
   uint32_t failed = 0;
+  bool has_col[16] = {false};
   for (uint32_t r = 0; r < total; r++) {
     snprintf(p, sizeof(p), "%s/summary.json", runs[r].dir);
     cJSON *j = runs[r].status == 0 ? load_json(p) : NULL;
@@ -761,6 +767,7 @@ static int sweep(const char *fam_name, char **sets, int nsets, int jobs, const c
         fprintf(f, " - |");
         fprintf(csv, "%s", k + 1 < sizeof(kCols) / sizeof(kCols[0]) ? "," : "\n");
       } else {
+        has_col[k] = true;
         fprintf(f, " %.4g |", v);
         fprintf(csv, "%.6g%s", v, k + 1 < sizeof(kCols) / sizeof(kCols[0]) ? "," : "\n");
       }
@@ -784,7 +791,12 @@ static int sweep(const char *fam_name, char **sets, int nsets, int jobs, const c
           {"cnps", 5, "CNPs sent"},
           {"pauses", 6, "PAUSE frames"},
           {"victim", 10, "victim FCT (us)"}};
+      bool drawn[8] = {false};
       for (size_t k = 0; k < sizeof(kPl) / sizeof(kPl[0]); k++) {
+        if (!has_col[kPl[k].col - 1]) {
+          continue;  // no run has this KPI (e.g. no victim flow)
+        }
+        drawn[k] = true;
         fprintf(g, "set output '%s/%s.png'\nset ylabel '%s'\nset title \"%s (xtm-netsim %s)\"\n",
                 outdir, kPl[k].k, kPl[k].y, fam->name, NETSIM_VERSION);
         if (nax >= 2) {
@@ -806,7 +818,9 @@ static int sweep(const char *fam_name, char **sets, int nsets, int jobs, const c
       if (system(cmd) == 0) {
         fprintf(f, "\n## Plots\n\n");
         for (size_t k = 0; k < sizeof(kPl) / sizeof(kPl[0]); k++) {
-          fprintf(f, "![%s](%s.png)\n\n", kPl[k].y, kPl[k].k);
+          if (drawn[k]) {
+            fprintf(f, "![%s](%s.png)\n\n", kPl[k].y, kPl[k].k);
+          }
         }
       } else {
         fprintf(f, "\n(gnuplot failed: see gnuplot.log)\n");
@@ -826,7 +840,7 @@ static void usage(void) {
   fprintf(stderr,
           "usage:\n"
           "  xtm-netsim run <scenario.ini> [--set key=value]... [--json] [--out DIR] [--no-plots]\n"
-          "  xtm-netsim sweep <family> [--set key=value]... [--jobs N] [--out DIR]\n"
+          "  xtm-netsim sweep <family> [--set key=value]... [--jobs N] [--out DIR] [--report-only]\n"
           "  xtm-netsim keys <scenario.ini>     list the keys and their defaults\n"
           "families: scale-across grid buffer-sweep deep-buffer-sweep pfc-victim\n"
           "          pfc-victim-buffers pfc-victim-senders roce-lab\n"
@@ -850,6 +864,8 @@ int main(int argc, char **argv) {
       sets[nsets++] = argv[i] + 6;
     } else if (strcmp(argv[i], "--json") == 0) {
       json = true;
+    } else if (strcmp(argv[i], "--report-only") == 0) {
+      g_report_only = true;
     } else if (strcmp(argv[i], "--no-plots") == 0) {
       plots = false;
     } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {

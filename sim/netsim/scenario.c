@@ -573,6 +573,11 @@ static bool build_deep_buffer(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const cha
   double rtt = 2.0 * (5.0 * km + 1.0);  // 5 us/km one way plus 1 us of host links per way
   double bdp = lg * 1e9 / 8 * rtt * 1e-6;
   double buf_us = bufb * rtt;
+  if (bufb * bdp < (double)(mtu + NS_HDR_BYTES)) {
+    berr(b, "buffer_bdp", "%g BDP is %.0f bytes at %g km, below one %u-byte frame: every "
+         "frame would be dropped", bufb, bufb * bdp, km, mtu + NS_HDR_BYTES);
+    return false;
+  }
   xtm_params_t p;
   xtm_params_default(&p);
   p.num_ports = 2;
