@@ -669,6 +669,9 @@ static int sweep(const char *fam_name, char **sets, int nsets, int jobs, const c
       fflush(NULL);
       pid_t pid = fork();
       if (pid == 0) {
+        char old[1700];
+        snprintf(old, sizeof(old), "%s/summary.json", runs[next].dir);
+        (void)remove(old);  // a failed run must not leave an earlier result behind
         ns_scenario_t sc = base;
         for (uint32_t i = 0; i < runs[next].nsets; i++) {
           if (!ns_scenario_set(&sc, runs[next].sets[i], err, sizeof(err))) {
