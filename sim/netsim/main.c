@@ -57,6 +57,7 @@ typedef struct run_ctx {
   FILE *csv;
   uint64_t last_ps;
   uint32_t ncsv;
+  uint32_t nlinks_csv;
 } run_ctx_t;
 
 static void sample(void *ctx, uint64_t t) {
@@ -91,6 +92,15 @@ static void sample(void *ctx, uint64_t t) {
       rc = (uint32_t)(s->links[n->link].rate_bps / 1000000u);
     }
     fprintf(c->csv, ",%u", rc);
+  }
+  for (uint32_t i = 0; i < c->nlinks_csv; i++) {
+    ns_link_t *k = &s->links[i];
+    if (i == c->m->bottleneck_link) {
+      fprintf(c->csv, ",%.4f", util);  // its sample_bytes were advanced above
+      continue;
+    }
+    fprintf(c->csv, ",%.4f", dt > 0 ? (double)(k->tx_bytes - k->sample_bytes) * 8.0 / dt / 1e9 : 0.0);
+    k->sample_bytes = k->tx_bytes;
   }
   fputc('\n', c->csv);
 }
@@ -210,11 +220,16 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
     stamp_line(rc.csv, "# ", sc, m.seed);
     fprintf(rc.csv, "# every %.3f us; units: time_us = simulated us; queue_bytes = bottleneck RDMA "
                     "VOQ occupancy in bytes (cells x cell size); util_gbps = bottleneck link frame "
-                    "Gb/s over the last interval; <flow>_rc_mbps = DCQCN current rate Rc (Mb/s)\n",
+                    "Gb/s over the last interval; <flow>_rc_mbps = DCQCN current rate Rc (Mb/s); "
+                    "<link>_gbps = that link's frame Gb/s over the last interval\n",
             (double)s.sample_ps * 1e-6);
     fprintf(rc.csv, "time_us,queue_bytes,util_gbps");
     for (uint32_t i = 0; i < rc.ncsv; i++) {
       fprintf(rc.csv, ",%s_rc_mbps", s.flows[i].name);
+    }
+    rc.nlinks_csv = s.nlinks < 64 ? s.nlinks : 64;
+    for (uint32_t i = 0; i < rc.nlinks_csv; i++) {
+      fprintf(rc.csv, ",%s_gbps", s.links[i].name);
     }
     fputc('\n', rc.csv);
     s.sample_fn = sample;
