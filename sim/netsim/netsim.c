@@ -789,6 +789,20 @@ static void nic_kick(ns_sim_t *s, uint32_t n, uint64_t t) {
   }
 }
 
+// Wakes the NIC when `f` can next send, if it can. The pending wake of a NIC is never later
+// than the earliest time any of its other QPs can send, so an ACK or NAK, which changes only
+// its own QP, needs a wake only at that QP's own time (docs/netsim.md 1).
+static void nic_kick_flow(ns_sim_t *s, uint32_t n, const ns_flow_t *f) {
+  if (!flow_can_send(f)) {
+    return;
+  }
+  const ns_nic_t *c = &s->nodes[n].nic;
+  uint64_t r = f->start_ps;
+  r = c->paused_until_ps[f->prio] > r ? c->paused_until_ps[f->prio] : r;
+  r = f->next_send_ps > r ? f->next_send_ps : r;
+  nic_kick(s, n, r);
+}
+
 static void flow_acked(ns_sim_t *s, ns_flow_t *f, uint64_t upto) {
   if (upto <= f->snd_una) {
     return;
@@ -846,7 +860,7 @@ static void nic_rx(ns_sim_t *s, uint32_t n, uint32_t pi) {
     }
     case kNsPktAck:
       flow_acked(s, f, (uint64_t)p.psn + 1);
-      nic_kick(s, n, s->now_ps);
+      nic_kick_flow(s, n, f);
       break;
     case kNsPktNak:
       f->naks_rx++;
@@ -854,7 +868,7 @@ static void nic_rx(ns_sim_t *s, uint32_t n, uint32_t pi) {
       if (p.psn >= f->snd_una && p.psn < f->snd_nxt) {
         f->snd_nxt = p.psn;  // go-back-N from the first gap
       }
-      nic_kick(s, n, s->now_ps);
+      nic_kick_flow(s, n, f);
       break;
     case kNsPktCnp:
       f->cnps_rx++;
