@@ -37,6 +37,7 @@ lint: | $(DEPS_STAMP)
 # Reduced configuration: the full 8x8x4096 state is far beyond what generic synthesis handles
 # in minutes. -defer matters: without it read_verilog elaborates xtm_core with its default
 # 8x8x4096 parameters first (every state array becomes registers) and never finishes.
+# -noshare: the SAT-based SHARE pass ran for over 10 minutes without finishing on 2 cores.
 SYNTH_PARAMS ?= -chparam NumPorts 2 -chparam NumTcs 2 -chparam NumDesc 64 -chparam FifoDepth 2 \
                 -chparam OcbCells 4096 -chparam HbmCells 65536
 SYNTH_DIR := $(BUILD)/synth
@@ -49,7 +50,7 @@ synth: | $(DEPS_STAMP)
 	$(YOSYS) -q -l $(SYNTH_DIR)/xtm_top.log -p " \
 	  read_verilog -defer -sv -Irtl/common $(SYNTH_SRCS); \
 	  hierarchy -top xtm_top $(SYNTH_PARAMS); \
-	  synth -top xtm_top; \
+	  synth -top xtm_top -noshare; \
 	  select -assert-none t:\$$dlatch t:\$$_DLATCH_*; \
 	  tee -o $(SYNTH_DIR)/xtm_top.stat stat" || { tail -20 $(SYNTH_DIR)/xtm_top.log; exit 1; }; \
 	end=$$(date +%s); \
