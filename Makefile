@@ -23,7 +23,8 @@ DEPS_STAMP := $(BUILD)/.deps-ok
 
 .PHONY: deps
 deps: $(DEPS_STAMP)
-$(DEPS_STAMP): Makefile
+# re-checked whenever a fragment (which may add packages) changes
+$(DEPS_STAMP): Makefile $(wildcard cmodel/*/*.mk firmware/*.mk tb/*.mk sim/*.mk sim/*/*.mk rtl/*.mk rtl/*/*.mk tests/regress/*.mk)
 	@missing=""; for p in $(DEB_PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
