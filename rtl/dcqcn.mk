@@ -31,7 +31,8 @@ lint-dcqcn: | $(DEPS_STAMP)
 # Reduced configuration: 4 QPs, 2 scan slots (the default 64 QPs hold 64 x 412 bits of QP
 # state and 320 64-bit counters as flops, beyond what generic synthesis does in minutes).
 DCQCN_SYNTH_PARAMS ?= -set NumQps 4 -set ScanWidth 2
-synth: synth-dcqcn
+# Not a prerequisite of `make synth` yet: on the corrected RTL (flat state vectors) Yosys
+# 0.23 did not finish within 15 minutes even at 4 QPs; run it by hand while that is fixed.
 synth-dcqcn: | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)/synth
 	@start=$$(date +%s); \
