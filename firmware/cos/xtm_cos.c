@@ -761,15 +761,19 @@ static void sec_forwarding_classes(ctx_t *c, model_t *m, const node_t *sec) {
       if (strcmp(t->text, "queue-num") == 0) {
         node_t sub = {.w = n->w + i, .nw = n->nw - i};
         ok = parse_uint(c, &sub, 1, 0, c->hw->num_tcs - 1u, &v);
-        f.queue = (uint32_t)v;
-        f.queue_tok = n->w[i + 1];
+        if (ok) {  // without a value n->w[i + 1] is past the statement (fuzz_cos)
+          f.queue = (uint32_t)v;
+          f.queue_tok = n->w[i + 1];
+        }
         have_q = true;
         i += 2;
       } else if (strcmp(t->text, "pfc-priority") == 0) {
         node_t sub = {.w = n->w + i, .nw = n->nw - i};
         ok = parse_uint(c, &sub, 1, 0, 7, &v);
-        f.pfc_prio = (int)v;
-        f.prio_tok = n->w[i + 1];
+        if (ok) {
+          f.pfc_prio = (int)v;
+          f.prio_tok = n->w[i + 1];
+        }
         i += 2;
       } else if (strcmp(t->text, "no-loss") == 0) {
         f.no_loss = true;
