@@ -393,6 +393,9 @@ class Soak : public Random {
   void stimulus(uint64_t t, xtm_in_t &in) override {
     if (t >= next_epoch_) epoch(t);
     Random::stimulus(t, in);
+    if (t < prm_.num_ports * prm_.num_tcs) {  // during initialisation: NOT_READY (spec 3)
+      in.enq = (xtm_enq_in_t){true, 0xEE000000u | uint32_t(t), 0, 0, 0, 1, 64};
+    }
   }
 
  private:
