@@ -599,6 +599,7 @@ int sc_main(int argc, char **argv) {
   if (plusarg(argc, argv, "out", &v)) opt.out = v;
   opt.quiet = plusarg(argc, argv, "quiet", nullptr);
   opt.rtl_only = plusarg(argc, argv, "rtl_only", nullptr);
+  bool eager = plusarg(argc, argv, "eager", nullptr);  // model evaluates every cycle
   std::string fw_conf, fw_trace, fw_dump;
   bool fw_mode = plusarg(argc, argv, "fw", &fw_conf);
   plusarg(argc, argv, "fw_trace", &fw_trace);
@@ -635,6 +636,9 @@ int sc_main(int argc, char **argv) {
     return 2;
   }
   // firmware mode: no traffic (the base test: idle inputs, all MACs ready, no CSR ops)
+  if (eager) {
+    xtm_set_eager(model, true);
+  }
   XtmTest *test = fw_mode ? new XtmTest("fw", opt.seed, prm) : xtm_make_test(opt.test, opt.seed, prm);
   if (test == nullptr) {
     printf("unknown test '%s'; +list shows the tests\nTEST FAILED CHECKS\n", opt.test.c_str());

@@ -439,7 +439,7 @@ module xtm_core #(
       if (found) begin
         win_valid = 1'b1;
         win_elig = elig[PortIdxW'(win_p)];
-        port_rr_5 = (win_p + 6'd1 == 6'(NumPorts)) ? 6'd0 : win_p + 6'd1;
+        port_rr_5 = ({1'b0, win_p} + 7'd1 == 7'(NumPorts)) ? 6'd0 : win_p + 6'd1;  // 7 bits: 64 ports
         sel = -1;
         // strict: highest eligible strict queue
         for (int q = 0; q < NumTcs; q++) begin
@@ -570,8 +570,8 @@ module xtm_core #(
         enq_rsn = xtm_pkg::RsnLenZero;
       end else if (enq_len_i > max_frame_q) begin
         enq_rsn = xtm_pkg::RsnLenMax;
-      end else if (enq_in_port_i >= 6'(NumPorts) || enq_eg_port_i >= 6'(NumPorts) ||
-                   (NumPorts == 64 && 1'b0)) begin
+      end else if ({1'b0, enq_in_port_i} >= 7'(NumPorts) ||
+                   {1'b0, enq_eg_port_i} >= 7'(NumPorts)) begin  // 7 bits: 64 ports
         enq_rsn = xtm_pkg::RsnBadPort;
       end else if (32'(tc) >= NumTcs || 32'(qq) >= NumTcs) begin
         enq_rsn = xtm_pkg::RsnBadTc;
@@ -1143,7 +1143,7 @@ module xtm_core #(
           tk = tk - (TW'(deq_cells) << 16);
         end
         if (wr_at(16'h004C) || wr_at(16'h0050)) begin
-          if (tk > (TW'({wr_at(16'h0050) ? wd[15:0] : hbm_rd_burst_q}) << 16)) begin
+          if (tk > $signed(TW'({wr_at(16'h0050) ? wd[15:0] : hbm_rd_burst_q}) << 16)) begin  // signed: a negative bucket stays negative
             tk = TW'({wr_at(16'h0050) ? wd[15:0] : hbm_rd_burst_q}) << 16;
           end
         end
@@ -1153,7 +1153,7 @@ module xtm_core #(
           tk = tk - (TW'(enq_cells) << 16);
         end
         if (wr_at(16'h0044) || wr_at(16'h0048)) begin
-          if (tk > (TW'({wr_at(16'h0048) ? wd[15:0] : hbm_wr_burst_q}) << 16)) begin
+          if (tk > $signed(TW'({wr_at(16'h0048) ? wd[15:0] : hbm_wr_burst_q}) << 16)) begin  // signed: a negative bucket stays negative
             tk = TW'({wr_at(16'h0048) ? wd[15:0] : hbm_wr_burst_q}) << 16;
           end
         end
@@ -1164,7 +1164,7 @@ module xtm_core #(
             tk = tk - ((TW'(d_len[DescIdxW'(deq_d)]) + TW'(p_scfg_q[p][13:8])) << 16);
           end
           if ((wr_at(16'h0304) || wr_at(16'h0308)) && port_sel_q == 6'(p)) begin
-            if (tk > (TW'({wr_at(16'h0308) ? wd[19:0] : p_sburst_q[p]}) << 16)) begin
+            if (tk > $signed(TW'({wr_at(16'h0308) ? wd[19:0] : p_sburst_q[p]}) << 16)) begin  // signed: a negative bucket stays negative
               tk = TW'({wr_at(16'h0308) ? wd[19:0] : p_sburst_q[p]}) << 16;
             end
           end
@@ -1176,7 +1176,7 @@ module xtm_core #(
             tk = tk - (TW'(d_len[DescIdxW'(deq_d)]) << 16);
           end
           if ((wr_at(16'h0210) || wr_at(16'h0214)) && voq_sel_q == 9'(v)) begin
-            if (tk > (TW'({wr_at(16'h0214) ? wd[19:0] : q_sburst_q[v]}) << 16)) begin
+            if (tk > $signed(TW'({wr_at(16'h0214) ? wd[19:0] : q_sburst_q[v]}) << 16)) begin  // signed: a negative bucket stays negative
               tk = TW'({wr_at(16'h0214) ? wd[19:0] : q_sburst_q[v]}) << 16;
             end
           end
