@@ -415,6 +415,9 @@ class Soak : public Random {
     for (uint64_t c = t0 + 1000; c < t0 + kEpoch; c += 100 + rnd(4000)) {
       pfc_events_.push_back({c, rnd(P), uint8_t(rnd(256)), uint16_t(rnd(3) == 0 ? 0 : rnd(3000))});
     }
+    // one profile becomes a step to probability 1 at a random fill, so lossy queues using
+    // it also see fills above Kmax (random profiles rarely reach p = 1)
+    profile(rnd(8), false, {{uint32_t(8192 + rnd(40000)), 65536u}});
     static const uint16_t kW[] = {XTM_Q_LIMIT_CELLS_REG_OFFSET, XTM_P_SHAPER_RATE_REG_OFFSET,
                                   XTM_G_XOFF_CELLS_REG_OFFSET, XTM_POOL_CELLS_REG_OFFSET,
                                   XTM_Q_SHAPER_BURST_REG_OFFSET, XTM_WD_CTRL_REG_OFFSET,
