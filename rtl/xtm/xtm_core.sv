@@ -60,7 +60,9 @@ module xtm_core #(
   output logic [8:0]  flush_voq_o,
   // egress transmission per port
   output logic [NumPorts-1:0]    deq_valid_o,
-  output xtm_pkg::deq_rec_t [NumPorts-1:0] deq_o,
+  // deq_rec_t records, port p at [p*DEQ_REC_W +: DEQ_REC_W] (a flat vector: Yosys 0.23 drops
+  // the array dimension of a packed array of a package struct type)
+  output logic [NumPorts*xtm_pkg::DEQ_REC_W-1:0] deq_o,
   // PFC frames sent per ingress port
   output logic [NumPorts-1:0]            pfc_tx_valid_o,
   output xtm_pkg::prio_vec_t [NumPorts-1:0] pfc_tx_vec_o,
@@ -725,7 +727,8 @@ module xtm_core #(
     flush_voq_o      = deq_flush ? deq_v : '0;
     for (int p = 0; p < NumPorts; p++) begin
       deq_valid_o[p] = out_v[p];
-      deq_o[p] = out_v[p] ? p_fifo_q[p*FifoDepth+32'(p_fhead_q[p])] : '0;
+      deq_o[p*xtm_pkg::DEQ_REC_W+:xtm_pkg::DEQ_REC_W] =
+          out_v[p] ? p_fifo_q[p*FifoDepth+32'(p_fhead_q[p])] : '0;
       pfc_tx_valid_o[p] = pfc_send[p];
       pfc_tx_vec_o[p] = pfc_send[p] ? (xmask_7[p*8+:8] | rel_m[p*8+:8]) : '0;
       for (int i = 0; i < 8; i++) begin

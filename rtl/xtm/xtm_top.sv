@@ -50,7 +50,7 @@ module xtm_top #(
   output logic [31:0] flush_pkt_id_o,
   output logic [8:0]  flush_voq_o,
   output logic [NumPorts-1:0]    deq_valid_o,
-  output xtm_pkg::deq_rec_t [NumPorts-1:0] deq_o,
+  output logic [NumPorts*xtm_pkg::DEQ_REC_W-1:0] deq_o,  // deq_rec_t per port, port 0 lowest
   output logic [NumPorts-1:0]            pfc_tx_valid_o,
   output xtm_pkg::prio_vec_t [NumPorts-1:0] pfc_tx_vec_o,
   output xtm_pkg::pause_quanta8_t [NumPorts-1:0] pfc_tx_quanta_o
