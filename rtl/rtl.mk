@@ -40,17 +40,24 @@ lint: | $(DEPS_STAMP)
 # -noshare: the SAT-based SHARE pass ran for over 10 minutes without finishing on 2 cores.
 SYNTH_PARAMS ?= -chparam NumPorts 2 -chparam NumTcs 2 -chparam NumDesc 64 -chparam FifoDepth 2 \
                 -chparam OcbCells 4096 -chparam HbmCells 65536
+# make synth stops after coarse-grained synthesis (elaboration, processes with the latch
+# check, FSM/memory/arithmetic extraction and optimisation: synthesizability and a coarse
+# cell count). make synth-gates runs the fine-grained mapping and ABC too; on the 64-bit
+# profile multipliers that did not finish within 15 minutes on the loaded 2-core machine.
+SYNTH_STOP ?= -run begin:fine
 SYNTH_DIR := $(BUILD)/synth
 SYNTH_SRCS := $(shell cat rtl/xtm/xtm.f 2>/dev/null)
 
-.PHONY: synth
+.PHONY: synth synth-gates
+synth-gates:
+	$(MAKE) synth SYNTH_STOP=
 synth: | $(DEPS_STAMP)
 	@mkdir -p $(SYNTH_DIR)
 	@start=$$(date +%s); \
 	$(YOSYS) -q -l $(SYNTH_DIR)/xtm_top.log -p " \
 	  read_verilog -defer -sv -Irtl/common $(SYNTH_SRCS); \
 	  hierarchy -top xtm_top $(SYNTH_PARAMS); \
-	  synth -top xtm_top -noshare; \
+	  synth -top xtm_top -noshare $(SYNTH_STOP); \
 	  select -assert-none t:\$$dlatch t:\$$_DLATCH_*; \
 	  tee -o $(SYNTH_DIR)/xtm_top.stat stat" || { tail -20 $(SYNTH_DIR)/xtm_top.log; exit 1; }; \
 	end=$$(date +%s); \
