@@ -36,8 +36,8 @@ module xtm_core #(
   input  wire logic [13:0] enq_len_i,
   // PFC frames received per egress port
   input  wire logic [NumPorts-1:0]            pfc_rx_valid_i,
-  input  wire xtm_pkg::prio_vec_t [NumPorts-1:0] pfc_rx_vec_i,
-  input  wire xtm_pkg::pause_quanta8_t [NumPorts-1:0] pfc_rx_quanta_i,
+  input  wire logic [NumPorts*8-1:0] pfc_rx_vec_i,       // port p at [8p +: 8]
+  input  wire logic [NumPorts*128-1:0] pfc_rx_quanta_i,  // port p prio i at [16(8p+i) +: 16]
   input  wire logic [NumPorts-1:0]            tx_ready_i,
   // CSR access (one per cycle; the APB adapter in xtm_top drives it in the access phase)
   input  wire logic        csr_valid_i,
@@ -60,13 +60,13 @@ module xtm_core #(
   output logic [8:0]  flush_voq_o,
   // egress transmission per port
   output logic [NumPorts-1:0]    deq_valid_o,
-  // deq_rec_t records, port p at [p*DEQ_REC_W +: DEQ_REC_W] (a flat vector: Yosys 0.23 drops
-  // the array dimension of a packed array of a package struct type)
+  // deq_rec_t records, port p at [p*DEQ_REC_W +: DEQ_REC_W]. Ports are flat vectors: Yosys
+  // 0.23 drops the array dimension of a packed array of a package type.
   output logic [NumPorts*xtm_pkg::DEQ_REC_W-1:0] deq_o,
   // PFC frames sent per ingress port
   output logic [NumPorts-1:0]            pfc_tx_valid_o,
-  output xtm_pkg::prio_vec_t [NumPorts-1:0] pfc_tx_vec_o,
-  output xtm_pkg::pause_quanta8_t [NumPorts-1:0] pfc_tx_quanta_o
+  output logic [NumPorts*8-1:0] pfc_tx_vec_o,
+  output logic [NumPorts*128-1:0] pfc_tx_quanta_o
 );
 
   // index widths of the state arrays (a 9-bit VOQ/PG id or 13-bit descriptor pointer is cast
@@ -730,7 +730,7 @@ module xtm_core #(
       deq_o[p*xtm_pkg::DEQ_REC_W+:xtm_pkg::DEQ_REC_W] =
           out_v[p] ? p_fifo_q[p*FifoDepth+32'(p_fhead_q[p])] : '0;
       pfc_tx_valid_o[p] = pfc_send[p];
-      pfc_tx_vec_o[p] = pfc_send[p] ? (xmask_7[p*8+:8] | rel_m[p*8+:8]) : '0;
+      pfc_tx_vec_o[p*8+:8] = pfc_send[p] ? (xmask_7[p*8+:8] | rel_m[p*8+:8]) : '0;
       for (int i = 0; i < 8; i++) begin
         tx_quanta[(p*8+i)*16+:16] = (pfc_send[p] && xmask_7[p*8+i]) ? p_quanta_q[p] : '0;
       end

@@ -26,8 +26,8 @@ module xtm_top #(
   input  wire logic [1:0]  enq_ecn_i,
   input  wire logic [13:0] enq_len_i,
   input  wire logic [NumPorts-1:0]            pfc_rx_valid_i,
-  input  wire xtm_pkg::prio_vec_t [NumPorts-1:0] pfc_rx_vec_i,
-  input  wire xtm_pkg::pause_quanta8_t [NumPorts-1:0] pfc_rx_quanta_i,
+  input  wire logic [NumPorts*8-1:0] pfc_rx_vec_i,       // port p at [8p +: 8]
+  input  wire logic [NumPorts*128-1:0] pfc_rx_quanta_i,  // port p prio i at [16(8p+i) +: 16]
   input  wire logic [NumPorts-1:0]            tx_ready_i,
   // APB slave
   input  wire logic        psel_i,
@@ -52,8 +52,8 @@ module xtm_top #(
   output logic [NumPorts-1:0]    deq_valid_o,
   output logic [NumPorts*xtm_pkg::DEQ_REC_W-1:0] deq_o,  // deq_rec_t per port, port 0 lowest
   output logic [NumPorts-1:0]            pfc_tx_valid_o,
-  output xtm_pkg::prio_vec_t [NumPorts-1:0] pfc_tx_vec_o,
-  output xtm_pkg::pause_quanta8_t [NumPorts-1:0] pfc_tx_quanta_o
+  output logic [NumPorts*8-1:0] pfc_tx_vec_o,
+  output logic [NumPorts*128-1:0] pfc_tx_quanta_o
 );
 
   logic csr_valid;
