@@ -87,6 +87,34 @@ class PfcGen : public XtmTest {
   }
 };
 
+// ------------------------------------------------------------------ PFC refresh
+// XOFF held for a long time: the egress is paused by received frames and the sender does
+// not obey, so the PG stays above XON and refresh frames go out every P_PFC_REFRESH cycles
+// (spec 7.1); headroom overflows (lossless violations) are counted too.
+class PfcRefresh : public XtmTest {
+ public:
+  using XtmTest::XtmTest;
+  uint64_t default_cycles() const override { return 100000; }
+  void setup() {
+    uint32_t P = prm_.num_ports, T = prm_.num_tcs, eg = P - 1;
+    uint32_t tc = T > 3 ? 3 : T - 1;
+    wr(XTM_TC_PG_MAP_REG_OFFSET, 0x33333333);
+    pg_wr(0, 3, XTM_G_XOFF_CELLS_REG_OFFSET, 20);
+    pg_wr(0, 3, XTM_G_XON_CELLS_REG_OFFSET, 10);
+    pg_wr(0, 3, XTM_G_HDRM_CELLS_REG_OFFSET, 30);
+    pg_wr(0, 3, XTM_G_CFG_REG_OFFSET, 1);
+    port_wr(0, XTM_P_PFC_QUANTA_REG_OFFSET, 700);
+    port_wr(0, XTM_P_PFC_REFRESH_REG_OFFSET, 997 + rnd(300));
+    voq_wr(eg * T + tc, XTM_Q_CFG_REG_OFFSET, qcfg(false, true, false, false, 0, 0, true, 3));
+    add_flow(0, uint8_t(eg), uint8_t(tc * 8), 0, 256, 1024, 10.0, 200, 90000);
+    // the downstream neighbour pauses the egress for priority 3, with gaps
+    for (uint64_t c = 100; c < 95000; c += 3000 + rnd(2000)) {
+      pfc_events_.push_back({c, eg, 0x08, 0xFFFF});
+      pfc_events_.push_back({c + 2500, eg, 0x08, 0});
+    }
+  }
+};
+
 // ------------------------------------------------------------------ PFC reception
 class PauseRx : public XtmTest {
  public:
@@ -504,6 +532,7 @@ const std::map<std::string, Entry> &registry() {
          auto *t = new Marking(n, s, p, 1, true); t->setup(); return (XtmTest *)t; }}},
       {"pfc_gen", {"PFC XOFF/XON, headroom, refresh, dynamic threshold", mk<PfcGen>}},
       {"pause_rx", {"PAUSE reception and expiry", mk<PauseRx>}},
+      {"pfc_refresh", {"XOFF held: refresh frames, headroom overflow", mk<PfcRefresh>}},
       {"hbm", {"HBM eviction and return under bandwidth limits", mk<Hbm>}},
       {"dwrr", {"DWRR weights, a quantum below a packet, strict", mk<Dwrr>}},
       {"shapers", {"port and queue shapers, rate change, MAC back-pressure", mk<Shapers>}},
