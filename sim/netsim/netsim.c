@@ -44,11 +44,14 @@ static uint64_t quanta_ps(uint16_t quanta, uint64_t rate_bps) {
 
 // ------------------------------------------------------------------ event heap
 
-static bool ev_less(const ns_ev_t *a, const ns_ev_t *b) {
+#define NS_EV_GROUP 8u  // type flag: the event is the first of its node's wake group
+#define NS_GROUP_FAR_PS (100ull * NS_PS_PER_US)  // wakes this far ahead may start a group
+
+static inline bool ev_less(const ns_ev_t *a, const ns_ev_t *b) {
   return a->t < b->t || (a->t == b->t && a->key < b->key);
 }
 
-static void ev_push(ns_sim_t *s, uint64_t t, uint32_t type, uint32_t id) {
+static void heap_insert(ns_sim_t *s, uint64_t t, uint64_t key) {
   if (s->heap_len == s->heap_cap) {
     uint32_t nc = s->heap_cap ? s->heap_cap * 2 : 1024;
     ns_ev_t *h = realloc(s->heap, (size_t)nc * sizeof(*h));
@@ -58,7 +61,7 @@ static void ev_push(ns_sim_t *s, uint64_t t, uint32_t type, uint32_t id) {
     s->heap = h;
     s->heap_cap = nc;
   }
-  ns_ev_t e = {.t = t, .key = s->seq++ << 24 | (uint64_t)type << 20 | id};
+  ns_ev_t e = {.t = t, .key = key};
   uint32_t i = s->heap_len++;
   while (i > 0) {
     uint32_t p = (i - 1) / 2;
@@ -69,6 +72,50 @@ static void ev_push(ns_sim_t *s, uint64_t t, uint32_t type, uint32_t id) {
     i = p;
   }
   s->heap[i] = e;
+}
+
+static inline uint64_t ev_key(uint64_t seq, uint32_t type, uint32_t id) {
+  return seq << 24 | (uint64_t)type << 20 | id;
+}
+
+static void ev_push(ns_sim_t *s, uint64_t t, uint32_t type, uint32_t id) {
+  heap_insert(s, t, ev_key(s->seq++, type, id));
+}
+
+static void wg_append(ns_wgroup_t *g, uint64_t seq) {
+  if (g->head + g->len == g->cap) {
+    if (g->head > 0) {
+      memmove(g->seq, g->seq + g->head, (size_t)g->len * sizeof(uint64_t));
+      g->head = 0;
+    } else {
+      uint32_t nc = g->cap ? g->cap * 2 : 64;
+      uint64_t *q = realloc(g->seq, (size_t)nc * sizeof(uint64_t));
+      if (q == NULL) {
+        abort();
+      }
+      g->seq = q;
+      g->cap = nc;
+    }
+  }
+  g->seq[g->head + g->len++] = seq;
+}
+
+// Schedules a wake of node `n` (kEvNic or kEvRouter) at `t`: a copy of a far wake already
+// scheduled joins its group instead of the heap (ns_wgroup_t).
+static void wake_push(ns_sim_t *s, uint32_t type, uint32_t n, uint64_t t) {
+  ns_wgroup_t *g = &s->nodes[n].wg;
+  uint64_t seq = s->seq++;
+  if (g->len > 0 && g->t == t) {
+    wg_append(g, seq);
+    return;
+  }
+  if (g->len == 0 && t - s->now_ps >= NS_GROUP_FAR_PS) {
+    g->t = t;
+    g->head = 0;
+    wg_append(g, seq);
+    type |= NS_EV_GROUP;
+  }
+  heap_insert(s, t, ev_key(seq, type, n));
 }
 
 static ns_ev_t ev_pop(ns_sim_t *s) {
@@ -140,6 +187,7 @@ void ns_sim_free(ns_sim_t *s) {
   }
   for (uint32_t i = 0; i < s->nnodes; i++) {
     ns_node_t *n = &s->nodes[i];
+    free(n->wg.seq);
     if (n->kind == kNsNodeRouter) {
       xtm_destroy(n->rt.m);
       free(n->rt.in_ring);
@@ -785,7 +833,7 @@ static void nic_kick(ns_sim_t *s, uint32_t n, uint64_t t) {
   }
   if (t < c->wake_ps) {
     c->wake_ps = t;
-    ev_push(s, t, kEvNic, n);
+    wake_push(s, kEvNic, n, t);
   }
 }
 
@@ -983,7 +1031,7 @@ static void rt_schedule(ns_sim_t *s, uint32_t n) {
   }
   if (t < r->wake_ps) {
     r->wake_ps = t;
-    ev_push(s, t, kEvRouter, n);
+    wake_push(s, kEvRouter, n, t);
   }
 }
 
@@ -1199,7 +1247,15 @@ uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
     nev++;
     uint32_t type = (uint32_t)(e.key >> 20) & 0xFu;
     uint32_t id = (uint32_t)e.key & 0xFFFFFu;
-    s->ev_by_type[type & 7u]++;
+    bool grouped = false;  // copies of this wake wait in its group
+    if ((type & NS_EV_GROUP) != 0) {
+      ns_wgroup_t *g = &s->nodes[id].wg;
+      g->head++;  // this copy leaves the group; the next one enters the heap below
+      g->len--;
+      grouped = g->len > 0;  // if so, no other group can start while this event runs
+    }
+    type &= 7u;
+    s->ev_by_type[type]++;
     switch (type) {
       case kEvLink: {
         ns_link_t *l = &s->links[id];
@@ -1247,6 +1303,27 @@ uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
         break;
       default:
         break;
+    }
+    if (grouped) {
+      // The next copy of the group would leave the heap right now if no event lies before
+      // it; then, if the node's wake is elsewhere, it is stale and nothing changes: count it
+      // without the heap. Otherwise it enters the heap.
+      ns_wgroup_t *g = &s->nodes[id].wg;
+      uint64_t wake = type == kEvNic ? s->nodes[id].nic.wake_ps : s->nodes[id].rt.wake_ps;
+      while (g->len > 0) {
+        ns_ev_t nx = {.t = g->t, .key = ev_key(g->seq[g->head], type | NS_EV_GROUP, id)};
+        if (wake != g->t && !(s->stop_when_done && any_finite && s->finite_pending == 0) &&
+            (s->heap_len == 0 || ev_less(&nx, &s->heap[0]))) {
+          g->head++;
+          g->len--;
+          nev++;
+          s->ev_by_type[type]++;
+          s->ev_stale++;
+          continue;
+        }
+        heap_insert(s, nx.t, nx.key);
+        break;
+      }
     }
   }
   if (s->now_ps < end_ps && s->heap_len == 0) {

@@ -180,9 +180,23 @@ typedef struct ns_router {
   xtm_out_t out;
 } ns_router_t;
 
+// Wake events of one node at one far time. A router that goes idle sleeps until its next
+// watchdog poll, and is woken earlier by the next arrival: the same far wake is scheduled
+// again and again, and every copy but the last is stale. The copies form a group: only the
+// first (oldest sequence number) is in the heap, the others wait here in order and enter the
+// heap one at a time as their predecessor leaves it. Copies that would leave the heap as
+// stale with nothing in between are counted and dropped without entering it. The events,
+// their order and their effect are exactly those of pushing every copy (docs/netsim.md 1).
+typedef struct ns_wgroup {
+  uint64_t t;
+  uint64_t *seq;  // sequence numbers, ascending; seq[head] is in the heap (or running)
+  uint32_t head, len, cap;
+} ns_wgroup_t;
+
 typedef struct ns_node {
   char name[NS_NAME_LEN];
   uint8_t kind;  // ns_node_kind_t
+  ns_wgroup_t wg;
   ns_nic_t nic;
   ns_router_t rt;
 } ns_node_t;
