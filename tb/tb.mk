@@ -66,7 +66,7 @@ TEST_DEPS += sim/build/default/Vxtm_top sim/build/small/Vxtm_top
 
 # make test: every directed test and random seeds on the small configuration (it finds
 # corner cases fastest), a subset and random seeds on the default 8x8 configuration
-COSIM_DIRECTED := smoke mark_tail mark_head mark_latency mark_interp pfc_gen pfc_refresh pause_rx hbm dwrr \
+COSIM_DIRECTED := smoke mark_tail mark_head mark_latency mark_interp pfc_gen pfc_refresh pause_rx hbm dwrr strict_arb \
                   shapers tail_pool bad_desc watchdog_drop watchdog_fwd reconfig csr_all incast
 cosim_cmd = sim/build/$(1)/Vxtm_top +test=$(2) +seed=$(3) +cycles=$(4) +out=sim/out/ci-$(1)-$(2).$(3)
 TEST_ARGS += $(foreach t,$(COSIM_DIRECTED),--cmd cosim-small-$(t).1 '$(call cosim_cmd,small,$(t),1,100000)')

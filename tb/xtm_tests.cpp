@@ -178,6 +178,33 @@ class Dwrr : public XtmTest {
   }
 };
 
+// ------------------------------------------------------------------ strict order, port arbiter
+// Two strict queues backlogged on port 0 at once (the higher index goes first, spec 9.3) and
+// two egress ports backlogged at once (the port round robin, spec 9.2): MAC back-pressure on
+// both ports builds the backlog, its release makes every port and queue eligible together.
+class StrictArb : public XtmTest {
+ public:
+  using XtmTest::XtmTest;
+  uint64_t default_cycles() const override { return 100000; }
+  void setup() {
+    line_rate_shapers();
+    uint32_t P = prm_.num_ports, T = prm_.num_tcs;
+    uint32_t hi = T - 1, lo = T > 1 ? T - 2 : 0;
+    for (uint32_t q : {lo, hi}) {
+      voq_wr(q, XTM_Q_CFG_REG_OFFSET, qcfg(true, false, false, false, 0, 0));
+    }
+    for (uint32_t q : {lo, hi}) {
+      add_flow(uint8_t(1 % P), 0, uint8_t(8 * q), 0, 64, 1500, 5.0, 100 + q, 95000);
+    }
+    if (P > 1) {
+      add_flow(0, 1, 0, 0, 64, 1500, 5.0, 100, 95000);
+      if (T > 1) add_flow(0, 1, 8, 0, 64, 1500, 5.0, 101, 95000);
+    }
+  }
+  // both ports stopped for 1500 of every 6000 cycles
+  uint64_t tx_ready_at(uint64_t t) override { return (t % 6000) >= 4500 ? ~3ull : UINT64_MAX; }
+};
+
 // ------------------------------------------------------------------ shapers
 class Shapers : public XtmTest {
  public:
@@ -535,6 +562,7 @@ const std::map<std::string, Entry> &registry() {
       {"pfc_refresh", {"XOFF held: refresh frames, headroom overflow", mk<PfcRefresh>}},
       {"hbm", {"HBM eviction and return under bandwidth limits", mk<Hbm>}},
       {"dwrr", {"DWRR weights, a quantum below a packet, strict", mk<Dwrr>}},
+      {"strict_arb", {"two strict queues and two ports backlogged at once", mk<StrictArb>}},
       {"shapers", {"port and queue shapers, rate change, MAC back-pressure", mk<Shapers>}},
       {"tail_pool", {"tail drop and shared-pool exhaustion", mk<TailPool>}},
       {"bad_desc", {"every kind of bad descriptor", mk<BadDesc>}},
