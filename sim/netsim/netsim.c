@@ -200,8 +200,7 @@ void ns_sim_free(ns_sim_t *s) {
     }
   }
   for (uint32_t i = 0; i < s->nlinks; i++) {
-    free(s->links[i].ring_pkt);
-    free(s->links[i].ring_t);
+    free(s->links[i].ring);
   }
   for (uint32_t i = 0; i < s->nflows; i++) {
     free(s->flows[i].lat_ps);
@@ -307,12 +306,15 @@ static ns_status_t add_link(ns_sim_t *s, uint32_t a, uint32_t pa, uint32_t b, ui
   l->dst_port = (uint16_t)pb;
   // in flight at most one bandwidth-delay product of minimum frames, plus slack
   uint64_t cap = (uint64_t)((ns_u128)rate * prop / NS_PS_PER_S / 8u / 84u) + 256u;
-  l->ring_cap = (uint32_t)(cap > (1u << 24) ? (1u << 24) : cap);
-  l->ring_pkt = malloc((size_t)l->ring_cap * sizeof(uint32_t));
-  l->ring_t = malloc((size_t)l->ring_cap * sizeof(uint64_t));
-  if (l->ring_pkt == NULL || l->ring_t == NULL) {
+  l->ring_cap = 256;
+  while (l->ring_cap < cap && l->ring_cap < (1u << 24)) {
+    l->ring_cap *= 2;
+  }
+  l->ring = malloc((size_t)l->ring_cap * sizeof(*l->ring));
+  if (l->ring == NULL) {
     return kNsNoMem;
   }
+  l->ps_per_byte = (8u * NS_PS_PER_S) % rate == 0 ? 8u * NS_PS_PER_S / rate : 0;
   *id = s->nlinks++;
   return kNsOk;
 }
@@ -547,54 +549,53 @@ void ns_inject_ce(ns_sim_t *s, uint32_t flow, uint64_t psn) {
 
 // ------------------------------------------------------------------ links
 
-static void link_send(ns_sim_t *s, uint32_t li, uint32_t pkt, uint64_t t) {
+// Puts frame `p` on link `li` at `t` (or when the link is free).
+static void link_send(ns_sim_t *s, uint32_t li, const ns_pkt_t *p, uint64_t t) {
   ns_link_t *l = &s->links[li];
-  ns_pkt_t *p = &s->pool[pkt];
   uint64_t start = t > l->busy_until_ps ? t : l->busy_until_ps;
-  l->busy_until_ps = start + ns_ser_ps(p->len, l->rate_bps);
+  l->busy_until_ps = start + (l->ps_per_byte != 0
+                                  ? (uint64_t)(p->len + NS_ETH_OVH_BYTES) * l->ps_per_byte
+                                  : ns_ser_ps(p->len, l->rate_bps));
   if (start <= s->end_ps) {  // a router running ahead may send past the end: not counted
     l->tx_bytes += p->len;
     if (p->kind == kNsPktData) {
       l->tx_data_bytes += p->len;
     }
   }
+  uint8_t ecn = p->ecn;
   if (p->kind == kNsPktData) {
     if (s->loss_armed && p->flow == s->loss_flow && p->psn == s->loss_psn &&
         s->nodes[l->src].kind == kNsNodeNic) {
       s->loss_armed = false;  // lost on the wire: occupies the link, never arrives
       s->injected_losses++;
-      pkt_free(s, pkt);
       return;
     }
     if (s->ce_armed && p->flow == s->ce_flow && p->psn == s->ce_psn &&
         s->nodes[l->src].kind == kNsNodeNic) {
       s->ce_armed = false;
-      p->ecn = NS_ECN_CE;
+      ecn = NS_ECN_CE;
     }
   }
   uint64_t arr = l->busy_until_ps + l->prop_ps;
   if (l->ring_len == l->ring_cap) {
     uint32_t nc = l->ring_cap * 2;
-    uint32_t *rp = malloc((size_t)nc * sizeof(uint32_t));
-    uint64_t *rt = malloc((size_t)nc * sizeof(uint64_t));
-    if (rp == NULL || rt == NULL) {
+    ns_lslot_t *q = malloc((size_t)nc * sizeof(*q));
+    if (q == NULL) {
       abort();
     }
     for (uint32_t i = 0; i < l->ring_len; i++) {
-      rp[i] = l->ring_pkt[(l->ring_head + i) % l->ring_cap];
-      rt[i] = l->ring_t[(l->ring_head + i) % l->ring_cap];
+      q[i] = l->ring[(l->ring_head + i) & (l->ring_cap - 1)];
     }
-    free(l->ring_pkt);
-    free(l->ring_t);
-    l->ring_pkt = rp;
-    l->ring_t = rt;
+    free(l->ring);
+    l->ring = q;
     l->ring_head = 0;
     l->ring_cap = nc;
     s->ring_grows++;
   }
-  uint32_t tail = (l->ring_head + l->ring_len) % l->ring_cap;
-  l->ring_pkt[tail] = pkt;
-  l->ring_t[tail] = arr;
+  ns_lslot_t *e = &l->ring[(l->ring_head + l->ring_len) & (l->ring_cap - 1)];
+  e->t = arr;
+  e->p = *p;
+  e->p.ecn = ecn;
   if (l->ring_len++ == 0) {
     ev_push(s, arr, kEvLink, li);
   }
@@ -671,11 +672,9 @@ static void dc_out(ns_sim_t *s, uint32_t n, const dcqcn_out_t *o) {
     c->ctrl_drops++;
     return;
   }
-  uint32_t p = pkt_alloc(s);
-  s->pool[p] = (ns_pkt_t){.kind = kNsPktCnp, .dscp = NS_DSCP_CNP, .ecn = 0, .prio = 6,
-                          .len = NS_CNP_BYTES, .dst = f->src,
-                          .flow = (uint32_t)(f - s->flows)};
-  c->ctrl_ring[(c->ctrl_head + c->ctrl_len++) % 1024u] = p;
+  c->ctrl_ring[(c->ctrl_head + c->ctrl_len++) % 1024u] =
+      (ns_pkt_t){.kind = kNsPktCnp, .dscp = NS_DSCP_CNP, .ecn = 0, .prio = 6,
+                 .len = NS_CNP_BYTES, .dst = f->src, .flow = (uint32_t)(f - s->flows)};
   s->cnps_sent++;
   nic_kick(s, n, s->now_ps);
 }
@@ -702,11 +701,10 @@ static void ctrl_send(ns_sim_t *s, uint32_t n, uint8_t kind, const ns_flow_t *f,
     c->ctrl_drops++;
     return;
   }
-  uint32_t p = pkt_alloc(s);
-  s->pool[p] = (ns_pkt_t){.kind = kind, .dscp = f->dscp, .ecn = 0, .prio = f->prio,
-                          .len = NS_ACK_BYTES, .dst = f->src,
-                          .flow = (uint32_t)(f - s->flows), .psn = (uint32_t)psn};
-  c->ctrl_ring[(c->ctrl_head + c->ctrl_len++) % 1024u] = p;
+  c->ctrl_ring[(c->ctrl_head + c->ctrl_len++) % 1024u] =
+      (ns_pkt_t){.kind = kind, .dscp = f->dscp, .ecn = 0, .prio = f->prio,
+                 .len = NS_ACK_BYTES, .dst = f->src, .flow = (uint32_t)(f - s->flows),
+                 .psn = (uint32_t)psn};
   nic_kick(s, n, s->now_ps);
 }
 
@@ -730,12 +728,10 @@ static void nic_send_data(ns_sim_t *s, uint32_t n, ns_flow_t *f) {
   uint64_t off = (psn % f->pkts_per_msg) * f->mtu;
   uint64_t rem = f->msg_bytes - off;
   uint32_t payload = (uint32_t)(rem < f->mtu ? rem : f->mtu);
-  uint32_t p = pkt_alloc(s);
   bool last = (psn + 1) % f->pkts_per_msg == 0;
-  s->pool[p] = (ns_pkt_t){.kind = kNsPktData, .dscp = f->dscp, .ecn = NS_ECN_ECT0,
-                          .prio = f->prio, .len = (uint16_t)(payload + NS_HDR_BYTES),
-                          .dst = f->dst, .flow = (uint32_t)(f - s->flows),
-                          .psn = (uint32_t)psn, .last = last};
+  ns_pkt_t p = {.kind = kNsPktData, .dscp = f->dscp, .ecn = NS_ECN_ECT0, .prio = f->prio,
+                .len = (uint16_t)(payload + NS_HDR_BYTES), .dst = f->dst,
+                .flow = (uint32_t)(f - s->flows), .psn = (uint32_t)psn, .last = last};
   if (f->snd_una == f->snd_nxt) {
     f->last_progress_ps = s->now_ps;
   }
@@ -749,7 +745,7 @@ static void nic_send_data(ns_sim_t *s, uint32_t n, ns_flow_t *f) {
   }
   f->tx_bytes += payload;
   f->snd_nxt++;
-  link_send(s, c->link, p, s->now_ps);
+  link_send(s, c->link, &p, s->now_ps);
   if (c->dc != NULL) {
     dcqcn_in_t in = {.tx = {.valid = true, .qp = f->qp_src,
                             .bytes = (uint16_t)(payload + NS_HDR_BYTES)}};
@@ -773,10 +769,10 @@ static void nic_wake(ns_sim_t *s, uint32_t n) {
     return;
   }
   if (c->ctrl_len > 0) {  // control frames (ACK, NAK, CNP) first; they are not paused
-    uint32_t p = c->ctrl_ring[c->ctrl_head];
+    ns_pkt_t p = c->ctrl_ring[c->ctrl_head];
     c->ctrl_head = (c->ctrl_head + 1) % 1024u;
     c->ctrl_len--;
-    link_send(s, c->link, p, t);
+    link_send(s, c->link, &p, t);
     nic_kick(s, n, l->busy_until_ps);
     return;
   }
@@ -877,10 +873,9 @@ static void flow_acked(ns_sim_t *s, ns_flow_t *f, uint64_t upto) {
   }
 }
 
-static void nic_rx(ns_sim_t *s, uint32_t n, uint32_t pi) {
+static void nic_rx(ns_sim_t *s, uint32_t n, const ns_pkt_t *pp) {
   ns_nic_t *c = &s->nodes[n].nic;
-  ns_pkt_t p = s->pool[pi];
-  pkt_free(s, pi);
+  ns_pkt_t p = *pp;
   ns_flow_t *f = &s->flows[p.flow];
   switch (p.kind) {
     case kNsPktData: {
@@ -989,7 +984,8 @@ static void rt_outputs(ns_sim_t *s, uint32_t n, const xtm_out_t *o) {
     uint32_t p = (uint32_t)__builtin_ctzll(m);
     uint32_t pk = o->deq[p].pkt_id;
     s->pool[pk].ecn = o->deq[p].ecn;
-    link_send(s, r->port_link[p], pk, t);
+    link_send(s, r->port_link[p], &s->pool[pk], t);
+    pkt_free(s, pk);
     s->links[r->port_link[p]].data_busy_ps = s->links[r->port_link[p]].busy_until_ps;
   }
   for (uint64_t m = o->pfc_tx_valid; m != 0; m &= m - 1) {
@@ -1050,8 +1046,8 @@ static void rt_run(ns_sim_t *s, uint32_t n, bool wake) {
     for (uint32_t p = 0; p < r->nports; p++) {
       if (r->port_link[p] != NS_NIL) {
         const ns_link_t *in = &s->links[s->links[r->port_link[p]].rev];
-        if (in->ring_len > 0 && in->ring_t[in->ring_head] < hz) {
-          hz = in->ring_t[in->ring_head];
+        if (in->ring_len > 0 && in->ring[in->ring_head].t < hz) {
+          hz = in->ring[in->ring_head].t;
         }
       }
     }
@@ -1087,7 +1083,7 @@ static void rt_run(ns_sim_t *s, uint32_t n, bool wake) {
       r->in.enq = (xtm_enq_in_t){.valid = true, .pkt_id = e->pkt, .in_port = e->port,
                                  .eg_port = (uint8_t)r->route[p->dst], .dscp = p->dscp,
                                  .ecn = p->ecn, .len = p->len};
-      r->in_head = (r->in_head + 1) % r->in_cap;
+      r->in_head = (r->in_head + 1) & (r->in_cap - 1);
       r->in_len--;
     }
     for (uint32_t p = 0; p < r->nports; p++) {
@@ -1108,20 +1104,20 @@ static void rt_run(ns_sim_t *s, uint32_t n, bool wake) {
   rt_schedule(s, n);
 }
 
-static void rt_rx(ns_sim_t *s, uint32_t n, uint32_t port, uint32_t pi) {
+static void rt_rx(ns_sim_t *s, uint32_t n, uint32_t port, const ns_pkt_t *p) {
   ns_router_t *r = &s->nodes[n].rt;
-  ns_pkt_t *p = &s->pool[pi];
   uint16_t eg = r->route[p->dst];
   if (eg == 0xFFFF || r->port_link[eg] == NS_NIL) {
     r->drops_by_reason[kXtmReasonBadPort]++;
-    pkt_free(s, pi);
     return;
   }
   if (p->kind != kNsPktData) {
     // control frames (ACK, NAK, CNP) bypass the traffic manager (docs/netsim.md)
-    link_send(s, r->port_link[eg], pi, s->now_ps);
+    link_send(s, r->port_link[eg], p, s->now_ps);
     return;
   }
+  uint32_t pi = pkt_alloc(s);
+  s->pool[pi] = *p;
   if (r->in_len == r->in_cap) {
     uint32_t nc = r->in_cap * 2;
     ns_rin_t *q = malloc((size_t)nc * sizeof(*q));
@@ -1129,7 +1125,7 @@ static void rt_rx(ns_sim_t *s, uint32_t n, uint32_t port, uint32_t pi) {
       abort();
     }
     for (uint32_t i = 0; i < r->in_len; i++) {
-      q[i] = r->in_ring[(r->in_head + i) % r->in_cap];
+      q[i] = r->in_ring[(r->in_head + i) & (r->in_cap - 1)];
     }
     free(r->in_ring);
     r->in_ring = q;
@@ -1143,12 +1139,12 @@ static void rt_rx(ns_sim_t *s, uint32_t n, uint32_t port, uint32_t pi) {
           (unsigned long long)xtm_cycle(r->m), r->in_len);
 #endif
   if (r->in_len > 0) {
-    uint64_t lastc = r->in_ring[(r->in_head + r->in_len - 1) % r->in_cap].cycle;
+    uint64_t lastc = r->in_ring[(r->in_head + r->in_len - 1) & (r->in_cap - 1)].cycle;
     if (c <= lastc) {
       c = lastc + 1;  // one descriptor per cycle
     }
   }
-  r->in_ring[(r->in_head + r->in_len) % r->in_cap] =
+  r->in_ring[(r->in_head + r->in_len) & (r->in_cap - 1)] =
       (ns_rin_t){.cycle = c, .pkt = pi, .port = (uint8_t)port};
   r->in_len++;
   rt_run(s, n, false);
@@ -1259,17 +1255,17 @@ uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
     switch (type) {
       case kEvLink: {
         ns_link_t *l = &s->links[id];
-        uint32_t pk = l->ring_pkt[l->ring_head];
-        l->ring_head = (l->ring_head + 1) % l->ring_cap;
+        ns_pkt_t pk = l->ring[l->ring_head].p;
+        l->ring_head = (l->ring_head + 1) & (l->ring_cap - 1);
         l->ring_len--;
         if (l->ring_len > 0) {
-          ev_push(s, l->ring_t[l->ring_head], kEvLink, id);
+          ev_push(s, l->ring[l->ring_head].t, kEvLink, id);
         }
         s->pkt_hops++;
         if (s->nodes[l->dst].kind == kNsNodeNic) {
-          nic_rx(s, l->dst, pk);
+          nic_rx(s, l->dst, &pk);
         } else {
-          rt_rx(s, l->dst, l->dst_port, pk);
+          rt_rx(s, l->dst, l->dst_port, &pk);
         }
         break;
       }

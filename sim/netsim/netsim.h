@@ -64,7 +64,8 @@ typedef enum ns_node_kind {
   kNsNodeRouter = 1,
 } ns_node_kind_t;
 
-// One packet; identified by its index in the pool (the xtm pkt_id).
+// One packet. On a link or in a NIC's control queue it is carried by value; inside a router
+// it lives in the pool, whose index is the xtm pkt_id.
 typedef struct ns_pkt {
   uint32_t next_free;
   uint8_t kind;  // ns_pkt_kind_t
@@ -78,6 +79,11 @@ typedef struct ns_pkt {
   bool last;     // data: last packet of a message (AckReq)
 } ns_pkt_t;
 
+typedef struct ns_lslot {  // a frame in flight on a link and its arrival time
+  uint64_t t;
+  ns_pkt_t p;
+} ns_lslot_t;
+
 // A unidirectional link: serialisation at `rate_bps` plus `prop_ps`; FIFO delivery.
 typedef struct ns_link {
   char name[2 * NS_NAME_LEN + 4];
@@ -87,9 +93,9 @@ typedef struct ns_link {
   uint32_t rev;             // the link in the opposite direction
   uint64_t busy_until_ps;   // end of the frame being serialised
   uint64_t data_busy_ps;    // end of the last data frame a router sent here (PFC waits for it)
-  // in-flight FIFO (ring of packet indices and arrival times)
-  uint32_t *ring_pkt;
-  uint64_t *ring_t;
+  uint64_t ps_per_byte;     // serialisation ps per byte when exact (else 0: divide)
+  // in-flight FIFO (ring of frames and their arrival times; capacity a power of two)
+  ns_lslot_t *ring;
   uint32_t ring_cap, ring_head, ring_len;
   // statistics
   uint64_t tx_bytes;        // frame bytes started (all kinds)
@@ -142,7 +148,7 @@ typedef struct ns_nic {
   uint32_t *flows;         // flows whose requester is here
   uint32_t nflows, rr;
   uint64_t paused_until_ps[8];
-  uint32_t ctrl_ring[1024];  // control packets waiting (ACK, NAK, CNP)
+  ns_pkt_t ctrl_ring[1024];  // control packets waiting (ACK, NAK, CNP)
   uint32_t ctrl_head, ctrl_len;
   uint64_t wake_ps;        // the pending wake event (NS_NEVER: none)
   uint64_t ctrl_drops;
@@ -164,7 +170,7 @@ typedef struct ns_router {
   uint32_t port_link[NS_MAX_PORTS];     // egress link of each port
   uint16_t route[256];                   // destination node -> egress port
   ns_rin_t *in_ring;
-  uint32_t in_cap, in_head, in_len;
+  uint32_t in_cap, in_head, in_len;  // in_cap: a power of two
   bool pfc_pending[NS_MAX_PORTS];
   uint64_t pfc_cycle[NS_MAX_PORTS];
   xtm_pfc_frame_t pfc_frame[NS_MAX_PORTS];
