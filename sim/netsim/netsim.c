@@ -404,6 +404,8 @@ ns_status_t ns_compute_routes(ns_sim_t *s) {
   return kNsOk;
 }
 
+static void flow_set_limit(ns_flow_t *f);
+
 ns_status_t ns_add_flow(ns_sim_t *s, const ns_flow_t *f, uint32_t *id) {
   if (s == NULL || f == NULL || f->src >= s->nnodes || f->dst >= s->nnodes ||
       s->nodes[f->src].kind != kNsNodeNic || s->nodes[f->dst].kind != kNsNodeNic ||
@@ -426,6 +428,7 @@ ns_status_t ns_add_flow(ns_sim_t *s, const ns_flow_t *f, uint32_t *id) {
   g->pkts_per_msg = (uint32_t)((f->msg_bytes + f->mtu - 1) / f->mtu);
   g->total_pkts = f->total_msgs * g->pkts_per_msg;
   g->snd_nxt = g->snd_una = g->snd_max = g->rcv_nxt = 0;
+  flow_set_limit(g);
   g->next_send_ps = f->start_ps;
   g->lat_ps = NULL;
   g->lat_n = g->lat_cap = 0;
@@ -708,12 +711,14 @@ static void ctrl_send(ns_sim_t *s, uint32_t n, uint8_t kind, const ns_flow_t *f,
   nic_kick(s, n, s->now_ps);
 }
 
-static bool flow_can_send(const ns_flow_t *f) {
-  if (f->total_pkts != 0 && f->snd_nxt >= f->total_pkts) {
-    return false;
-  }
-  return f->snd_nxt / f->pkts_per_msg < f->snd_una / f->pkts_per_msg + f->window_msgs;
+// PSN n may be sent when msg(n) < msg(snd_una) + t, i.e. n < (msg(snd_una) + t) x pkts_per_msg,
+// and n is inside a finite flow.
+static void flow_set_limit(ns_flow_t *f) {
+  uint64_t lim = (f->snd_una / f->pkts_per_msg + f->window_msgs) * f->pkts_per_msg;
+  f->snd_lim = f->total_pkts != 0 && f->total_pkts < lim ? f->total_pkts : lim;
 }
+
+static inline bool flow_can_send(const ns_flow_t *f) { return f->snd_nxt < f->snd_lim; }
 
 static void rto_arm(ns_sim_t *s, ns_flow_t *f, uint64_t at) {
   if (!f->rto_armed) {
@@ -853,6 +858,7 @@ static void flow_acked(ns_sim_t *s, ns_flow_t *f, uint64_t upto) {
   }
   uint64_t before = f->snd_una / f->pkts_per_msg;
   f->snd_una = upto;
+  flow_set_limit(f);
   if (f->snd_nxt < upto) {
     f->snd_nxt = upto;
   }

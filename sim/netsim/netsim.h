@@ -124,6 +124,7 @@ typedef struct ns_flow {
   uint64_t total_pkts;      // 0 = unlimited
   // requester state
   uint64_t snd_nxt, snd_una, snd_max;
+  uint64_t snd_lim;         // first PSN outside the window (and the flow): snd_nxt < snd_lim
   uint64_t next_send_ps;    // pacer
   uint64_t last_progress_ps;
   bool rto_armed;
