@@ -304,12 +304,10 @@ static ns_status_t add_link(ns_sim_t *s, uint32_t a, uint32_t pa, uint32_t b, ui
   l->src_port = (uint16_t)pa;
   l->dst = (uint16_t)b;
   l->dst_port = (uint16_t)pb;
-  // in flight at most one bandwidth-delay product of minimum frames, plus slack
-  uint64_t cap = (uint64_t)((ns_u128)rate * prop / NS_PS_PER_S / 8u / 84u) + 256u;
+  // The ring is walked cyclically, so its whole size is the working set: it starts small
+  // and doubles when full (a 500 km link holds 8,000 frames of 4 KB but would need 400,000
+  // slots for minimum frames; 16 MB of ring missed the cache on every frame).
   l->ring_cap = 256;
-  while (l->ring_cap < cap && l->ring_cap < (1u << 24)) {
-    l->ring_cap *= 2;
-  }
   l->ring = malloc((size_t)l->ring_cap * sizeof(*l->ring));
   if (l->ring == NULL) {
     return kNsNoMem;
