@@ -639,6 +639,9 @@ static void pfc_send(ns_sim_t *s, uint32_t li, const xtm_pfc_frame_t *f, uint64_
     s->pfc_fly_cap = nc;
   }
   s->pfc_fly[slot].used = true;
+  if (s->nodes[l->dst].kind == kNsNodeRouter) {
+    s->nodes[l->dst].rt.pfc_inbound++;
+  }
   s->pfc_fly[slot].link = li;
   s->pfc_fly[slot].f = *f;
   s->pfc_fly[slot].t = arr;
@@ -1055,7 +1058,7 @@ static void rt_run(ns_sim_t *s, uint32_t n, bool wake) {
         }
       }
     }
-    for (uint32_t i = 0; i < s->pfc_fly_cap; i++) {
+    for (uint32_t i = 0; r->pfc_inbound > 0 && i < s->pfc_fly_cap; i++) {
       if (s->pfc_fly[i].used && s->links[s->pfc_fly[i].link].dst == n && s->pfc_fly[i].t < hz) {
         hz = s->pfc_fly[i].t;
       }
@@ -1180,6 +1183,7 @@ static void pfc_arrive(ns_sim_t *s, uint32_t slot) {
     return;
   }
   ns_router_t *r = &nd->rt;
+  r->pfc_inbound--;
   uint32_t port = l->dst_port;
   uint64_t c = ns_cycle_of(s->now_ps) + s->nodes[l->dst].rt.cyc_off;
   if (r->pfc_pending[port] && r->pfc_cycle[port] >= c) {

@@ -179,6 +179,7 @@ typedef struct ns_router {
   uint64_t cyc_off;  // model cycle at simulation time 0 (bring-up ran before)
   uint64_t lookahead_ps;  // smallest delay of an ingress link: no input can arrive sooner
   uint64_t pfc_tx_frames;
+  uint32_t pfc_inbound;  // PFC frames in flight to this router (s->pfc_fly)
   uint64_t drops_by_reason[kXtmReasonCount];
   uint64_t lossless_drops;
   int32_t watch_voq;                    // VOQ whose peak occupancy is tracked (-1: none)
