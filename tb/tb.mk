@@ -23,6 +23,9 @@ CFG_DEFS_default   := -DXTM_TB_PORTS=8 -DXTM_TB_TCS=8 -DXTM_TB_DESC=4096 -DXTM_T
 CFG_PARAMS_small   := -GNumPorts=2 -GNumTcs=2 -GNumDesc=64
 CFG_DEFS_small     := -DXTM_TB_PORTS=2 -DXTM_TB_TCS=2 -DXTM_TB_DESC=64 -DXTM_TB_CFG=\\\"small\\\"
 
+# C++ optimisation of the Verilated model: OPT_FAST (Verilator's default -Os) is overridden,
+# -O2 runs the unrolled RTL about 25 % faster (make bench-cosim); mutants build with -O0
+VL_OPT ?= -O2
 VERILATOR_FLAGS := --cc --exe --build -j 2 --top-module xtm_top -Wno-fatal -Wno-lint -Wno-style \
   --unroll-count 4096 --unroll-stmts 1000000 --x-assign unique --x-initial unique --assert \
   --trace-fst --trace-structs -O3 --output-split 20000 \
@@ -37,7 +40,7 @@ RTL_SRCS := $(shell cat rtl/xtm/xtm.f 2>/dev/null) rtl/common/tm_assert.svh rtl/
 sim/build/%/Vxtm_top: $(TB_SRCS) tb/xtm_tests.h tb/xtm_fcov.h $(RTL_SRCS) $(LIBXTM) $(LIBXTMFW) $(LIBDCQCN) | $(DEPS_STAMP)
 	@mkdir -p sim/build/$*
 	$(VERILATOR) $(VERILATOR_FLAGS) $(CFG_PARAMS_$*) -Mdir sim/build/$* -o Vxtm_top \
-	  -CFLAGS "-std=c++17 -O2 -I$(CURDIR) $(CFG_DEFS_$*)" \
+	  -CFLAGS "-std=c++17 $(VL_OPT) -I$(CURDIR) $(CFG_DEFS_$*)" -MAKEFLAGS "OPT_FAST=$(VL_OPT)" \
 	  -LDFLAGS "$(CURDIR)/$(LIBXTMFW) $(CURDIR)/$(LIBXTM) $(CURDIR)/$(LIBDCQCN) -lsystemc" \
 	  $(abspath $(TB_SRCS)) > sim/build/$*.log 2>&1 || { tail -40 sim/build/$*.log; exit 1; }
 
