@@ -71,6 +71,9 @@ fuzz: $(FUZZ_BINS)
 # make test: the fuzz smoke, a few seconds per harness (plus every regression vector)
 TEST_DEPS += $(FUZZ_BINS)
 TEST_ARGS += $(foreach h,xtm dcqcn cos,--cmd fuzz-smoke-$(h) 'tests/fuzz/run-fuzz $(h) 5 build/fuzz/smoke-$(h) 1')
+# make test: the Slurm path on this (fresh) machine: a single-node cluster from Debian's
+# packages runs tests/regress/slurm-smoke.list as a job array, compared with a local run
+TEST_ARGS += --cmd slurm-smoke 'SLURM_LIST=tests/regress/slurm-smoke.list SLURM_STRICT=1 bash tests/regress/test-slurm.sh'
 
 # ---------------------------------------------------------------- nightly
 # BASE_SEED (not SEED: tb.mk's SEED is one run's seed) defaults to today's date in tools/regress.

@@ -8,6 +8,8 @@
 # names and pass/fail) equals the local QUICK run with the same base seed.
 # Prints PASS/FAIL/SKIP lines; SKIP (not a pass) only when the packages cannot be installed.
 #   BASE_SEED=<n> (default 1)   LOCAL=<dir>: reuse a local QUICK run made with that seed
+#   SLURM_LIST=<file>: another list instead of QUICK (make test: tests/regress/slurm-smoke.list)
+#   SLURM_STRICT=1: a SKIP (packages not installable, not root) is a FAIL (make test)
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 ROOT=$(pwd)
@@ -15,9 +17,19 @@ SEED=${BASE_SEED:-1}
 W=$ROOT/build/slurm-test
 SOUT=build/nightly-slurm
 LOUT=${LOCAL:-build/nightly-local}
+if [ -n "${SLURM_LIST:-}" ]; then
+  LISTARG=(--list "$SLURM_LIST"); LISTNAME=$(basename "$SLURM_LIST")
+  SOUT=build/slurm-smoke/slurm; LOUT=build/slurm-smoke/local; rm -rf build/slurm-smoke
+else
+  LISTARG=(--quick); LISTNAME=quick.list
+fi
+skip() {
+  if [ -n "${SLURM_STRICT:-}" ]; then echo "FAIL test-slurm: $*"; exit 1; fi
+  echo "SKIP test-slurm: $*"; exit 0
+}
 
 if [ "$(id -u)" != 0 ]; then
-  echo "SKIP test-slurm: must run as root (starts munged, slurmctld, slurmd)"; exit 0
+  skip "must run as root (starts munged, slurmctld, slurmd)"
 fi
 need=""
 for p in munge slurmctld slurmd slurm-client; do
@@ -26,7 +38,7 @@ done
 if [ -n "$need" ]; then
   echo "[slurm] installing:$need"
   if ! { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $need; } >"$ROOT/build/slurm-apt.log" 2>&1; then
-    echo "SKIP test-slurm: the Debian packages ($need) cannot be installed (build/slurm-apt.log)"; exit 0
+    skip "the Debian packages ($need) cannot be installed (build/slurm-apt.log)"
   fi
 fi
 
@@ -104,17 +116,27 @@ case $st in idle*|mix*|alloc*) ;; *)
 esac
 
 # the local QUICK run with the same base seed (reused when LOCAL names one)
-if ! python3 -c "import json,sys; m=json.load(open('$LOUT/meta.json')); sys.exit(0 if m['seed']==$SEED and m['list'].endswith('quick.list') and m['mode']=='local' else 1)" 2>/dev/null; then
-  echo "[slurm] local QUICK run, base seed $SEED -> $LOUT"
-  tools/regress --quick --seed "$SEED" --jobs "$(nproc)" --out "$LOUT" --no-post | tail -3
+if ! python3 -c "import json,sys; m=json.load(open('$LOUT/meta.json')); sys.exit(0 if m['seed']==$SEED and m['list'].endswith('$LISTNAME') and m['mode']=='local' else 1)" 2>/dev/null; then
+  echo "[slurm] local run of $LISTNAME, base seed $SEED -> $LOUT"
+  tools/regress "${LISTARG[@]}" --seed "$SEED" --jobs "$(nproc)" --out "$LOUT" --no-post | tail -3
 fi
-echo "[slurm] QUICK run through Slurm, base seed $SEED -> $SOUT"
-tools/regress --quick --seed "$SEED" --jobs "$(nproc)" --out "$SOUT" --slurm --no-post | tail -3
+echo "[slurm] $LISTNAME through Slurm, base seed $SEED -> $SOUT"
+tools/regress "${LISTARG[@]}" --seed "$SEED" --jobs "$(nproc)" --out "$SOUT" --slurm --no-post | tail -3
 nfrag=$(ls "$SOUT"/fragments/*.xml 2>/dev/null | wc -l)
 ntask=$(python3 -c "import json; print(len(json.load(open('$SOUT/tasks.json'))['tasks']))")
 echo "[slurm] $nfrag JUnit fragments from $ntask array tasks"
+# the comparison must be able to fail: one flipped status and one missing testcase
+neg=$W/neg; mkdir -p "$neg"
+awk 'BEGIN{FS=OFS="\t"} NR==1{$2=($2=="passed"?"failed":"passed")} {print}' "$SOUT/results.tsv" >"$neg/flip.tsv"
+sed '$d' "$SOUT/results.tsv" >"$neg/short.tsv"
+for f in flip short; do
+  if tools/regress --compare "$LOUT/results.tsv" "$neg/$f.tsv" >/dev/null; then
+    echo "FAIL test-slurm: the comparison did not notice a changed result ($f)"; exit 1
+  fi
+done
+echo "[slurm] negative checks: a flipped status and a missing testcase are both reported"
 if [ "$nfrag" = "$ntask" ] && tools/regress --compare "$LOUT/results.tsv" "$SOUT/results.tsv"; then
-  echo "PASS test-slurm: merged Slurm result equals the local QUICK run ($ntask testcases)"
+  echo "PASS test-slurm: merged Slurm result equals the local run of $LISTNAME ($ntask testcases)"
 else
   echo "FAIL test-slurm: the Slurm run differs from the local run (see above; $SOUT/summary.md)"
   exit 1
