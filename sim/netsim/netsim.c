@@ -278,6 +278,7 @@ ns_status_t ns_add_router(ns_sim_t *s, const char *name, const xtm_params_t *p, 
   r->watch_voq = -1;
   for (uint32_t i = 0; i < NS_MAX_PORTS; i++) {
     r->port_link[i] = NS_NIL;
+    r->in_link[i] = NS_NIL;
   }
   r->in_cap = 1024;
   r->in_ring = calloc(r->in_cap, sizeof(*r->in_ring));
@@ -308,6 +309,7 @@ static ns_status_t add_link(ns_sim_t *s, uint32_t a, uint32_t pa, uint32_t b, ui
   // and doubles when full (a 500 km link holds 8,000 frames of 4 KB but would need 400,000
   // slots for minimum frames; 16 MB of ring missed the cache on every frame).
   l->ring_cap = 256;
+  l->head_t = NS_NEVER;
   l->ring = malloc((size_t)l->ring_cap * sizeof(*l->ring));
   if (l->ring == NULL) {
     return kNsNoMem;
@@ -343,6 +345,7 @@ ns_status_t ns_connect(ns_sim_t *s, uint32_t a, uint32_t pa, uint32_t b, uint32_
         return kNsBadArg;
       }
       n->rt.port_link[ends[i][1]] = ends[i][2];
+      n->rt.in_link[ends[i][1]] = ends[1 - i][2];
     }
   }
   if (link_ab != NULL) {
@@ -598,6 +601,7 @@ static void link_send(ns_sim_t *s, uint32_t li, const ns_pkt_t *p, uint64_t t) {
   e->p = *p;
   e->p.ecn = ecn;
   if (l->ring_len++ == 0) {
+    l->head_t = arr;
     ev_push(s, arr, kEvLink, li);
   }
 }
@@ -731,10 +735,10 @@ static void rto_arm(ns_sim_t *s, ns_flow_t *f, uint64_t at) {
 static void nic_send_data(ns_sim_t *s, uint32_t n, ns_flow_t *f) {
   ns_nic_t *c = &s->nodes[n].nic;
   uint64_t psn = f->snd_nxt;
-  uint64_t off = (psn % f->pkts_per_msg) * f->mtu;
-  uint64_t rem = f->msg_bytes - off;
+  uint64_t k = psn % f->pkts_per_msg;  // index in the message
+  uint64_t rem = f->msg_bytes - k * f->mtu;
   uint32_t payload = (uint32_t)(rem < f->mtu ? rem : f->mtu);
-  bool last = (psn + 1) % f->pkts_per_msg == 0;
+  bool last = k + 1 == f->pkts_per_msg;
   ns_pkt_t p = {.kind = kNsPktData, .dscp = f->dscp, .ecn = NS_ECN_ECT0, .prio = f->prio,
                 .len = (uint16_t)(payload + NS_HDR_BYTES), .dst = f->dst,
                 .flow = (uint32_t)(f - s->flows), .psn = (uint32_t)psn, .last = last};
@@ -745,7 +749,7 @@ static void nic_send_data(ns_sim_t *s, uint32_t n, ns_flow_t *f) {
     f->retx_bytes += payload;
   } else {
     f->snd_max = psn + 1;
-    if (f->record_latency && psn % f->pkts_per_msg == 0) {
+    if (f->record_latency && k == 0) {
       f->msg_post_ps = s->now_ps;
     }
   }
@@ -1006,8 +1010,9 @@ static void rt_outputs(ns_sim_t *s, uint32_t n, const xtm_out_t *o) {
 
 static uint64_t rt_next_input(const ns_router_t *r) {
   uint64_t c = r->in_len > 0 ? r->in_ring[r->in_head].cycle : NS_NEVER;
-  for (uint32_t p = 0; p < r->nports; p++) {
-    if (r->pfc_pending[p] && r->pfc_cycle[p] < c) {
+  for (uint32_t m = r->pfc_pending_mask; m != 0; m &= m - 1) {
+    uint32_t p = (uint32_t)__builtin_ctz(m);
+    if (r->pfc_cycle[p] < c) {
       c = r->pfc_cycle[p];
     }
   }
@@ -1051,11 +1056,8 @@ static void rt_run(ns_sim_t *s, uint32_t n, bool wake) {
     // Inputs already received are executed in their cycles on the way.
     uint64_t hz = s->now_ps + r->lookahead_ps;
     for (uint32_t p = 0; p < r->nports; p++) {
-      if (r->port_link[p] != NS_NIL) {
-        const ns_link_t *in = &s->links[s->links[r->port_link[p]].rev];
-        if (in->ring_len > 0 && in->ring[in->ring_head].t < hz) {
-          hz = in->ring[in->ring_head].t;
-        }
+      if (r->in_link[p] != NS_NIL && s->links[r->in_link[p]].head_t < hz) {
+        hz = s->links[r->in_link[p]].head_t;
       }
     }
     for (uint32_t i = 0; r->pfc_inbound > 0 && i < s->pfc_fly_cap; i++) {
@@ -1093,11 +1095,13 @@ static void rt_run(ns_sim_t *s, uint32_t n, bool wake) {
       r->in_head = (r->in_head + 1) & (r->in_cap - 1);
       r->in_len--;
     }
-    for (uint32_t p = 0; p < r->nports; p++) {
-      if (r->pfc_pending[p] && r->pfc_cycle[p] <= ci) {
+    for (uint32_t m = r->pfc_pending_mask; m != 0; m &= m - 1) {
+      uint32_t p = (uint32_t)__builtin_ctz(m);
+      if (r->pfc_cycle[p] <= ci) {
         r->in.pfc_rx_valid |= 1ull << p;
         r->in.pfc_rx[p] = r->pfc_frame[p];
         r->pfc_pending[p] = false;
+        r->pfc_pending_mask &= ~(1u << p);
       }
     }
     xtm_step(r->m, &r->in, &r->out);
@@ -1190,6 +1194,7 @@ static void pfc_arrive(ns_sim_t *s, uint32_t slot) {
     c = r->pfc_cycle[port];  // a newer frame supersedes one not yet taken
   }
   r->pfc_pending[port] = true;
+  r->pfc_pending_mask |= 1u << port;
   r->pfc_cycle[port] = c;
   r->pfc_frame[port] = f;
   // the paused interval as the transmitter sees it (the model keeps its own timers)
@@ -1266,8 +1271,9 @@ uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
         ns_pkt_t pk = l->ring[l->ring_head].p;
         l->ring_head = (l->ring_head + 1) & (l->ring_cap - 1);
         l->ring_len--;
+        l->head_t = l->ring_len > 0 ? l->ring[l->ring_head].t : NS_NEVER;
         if (l->ring_len > 0) {
-          ev_push(s, l->ring[l->ring_head].t, kEvLink, id);
+          ev_push(s, l->head_t, kEvLink, id);
         }
         s->pkt_hops++;
         if (s->nodes[l->dst].kind == kNsNodeNic) {

@@ -86,17 +86,17 @@ typedef struct ns_lslot {  // a frame in flight on a link and its arrival time
 
 // A unidirectional link: serialisation at `rate_bps` plus `prop_ps`; FIFO delivery.
 typedef struct ns_link {
-  char name[2 * NS_NAME_LEN + 4];
-  uint64_t rate_bps;
-  uint64_t prop_ps;
+  // hot fields first (one cache line), the name last
+  uint64_t busy_until_ps;   // end of the frame being serialised
+  uint64_t head_t;          // arrival time of the ring's head (NS_NEVER when empty)
+  ns_lslot_t *ring;         // in-flight FIFO: frames and arrival times, capacity a power of 2
+  uint32_t ring_cap, ring_head, ring_len;
   uint16_t src, src_port, dst, dst_port;
   uint32_t rev;             // the link in the opposite direction
-  uint64_t busy_until_ps;   // end of the frame being serialised
-  uint64_t data_busy_ps;    // end of the last data frame a router sent here (PFC waits for it)
   uint64_t ps_per_byte;     // serialisation ps per byte when exact (else 0: divide)
-  // in-flight FIFO (ring of frames and their arrival times; capacity a power of two)
-  ns_lslot_t *ring;
-  uint32_t ring_cap, ring_head, ring_len;
+  uint64_t prop_ps;
+  uint64_t rate_bps;
+  uint64_t data_busy_ps;    // end of the last data frame a router sent here (PFC waits for it)
   // statistics
   uint64_t tx_bytes;        // frame bytes started (all kinds)
   uint64_t tx_data_bytes;   // data frame bytes started
@@ -104,6 +104,7 @@ typedef struct ns_link {
   uint64_t paused_ps;       // time with at least one priority paused (closed intervals)
   uint64_t pz_from_ps, pz_to_ps;
   uint64_t sample_bytes;    // tx_bytes at the last sample
+  char name[2 * NS_NAME_LEN + 4];
 } ns_link_t;
 
 // RoCEv2 RC queue pair, requester side at `src`, responder side at `dst`.
@@ -169,6 +170,8 @@ typedef struct ns_router {
   uint32_t nports;
   uint32_t cell_bytes;
   uint32_t port_link[NS_MAX_PORTS];     // egress link of each port
+  uint32_t in_link[NS_MAX_PORTS];       // ingress link of each port (NS_NIL: none)
+  uint32_t pfc_pending_mask;            // bit p: pfc_pending[p]
   uint16_t route[256];                   // destination node -> egress port
   ns_rin_t *in_ring;
   uint32_t in_cap, in_head, in_len;  // in_cap: a power of two
