@@ -113,12 +113,14 @@ static uint64_t visit_at_or_after(const dcqcn_t *m, uint32_t q, uint64_t d) {
     return DCQCN_NEVER;
   }
   uint64_t s = m->scan_period, r = scan_slot(m, q);
-  return d + (r + s - d % s) % s;
+  uint64_t x = r + s - d % s;  // in [1, 2s - 1] (r < s): one subtraction is the modulo
+  return d + (x >= s ? x - s : x);
 }
 // Last visit cycle of q at or before l; false if there is none.
 static bool visit_at_or_before(const dcqcn_t *m, uint32_t q, uint64_t l, uint64_t *v) {
   uint64_t s = m->scan_period, r = scan_slot(m, q);
-  uint64_t back = (l % s + s - r) % s;
+  uint64_t back = l % s + s - r;  // in [1, 2s - 1] (r < s): one subtraction is the modulo
+  back = back >= s ? back - s : back;
   if (back > l) {
     return false;
   }
@@ -135,7 +137,7 @@ uint64_t dcqcn_due_at(const dcqcn_t *m, uint32_t q, int k, uint64_t last) {
   // Every visit v' >= d fires once and adds P; with P >= S it is then > v' (D5), so the
   // firings up to `last` are exactly d, d+P, ... <= v.
   uint64_t p = period(m, k);
-  uint64_t n = (v - d) / p + 1;
+  uint64_t n = v - d < p ? 1 : (v - d) / p + 1;  // usually one firing: no division
   if (m->fault == kDcqcnFaultCatchUpShort && !m->eager && n > 1) {
     n--;
   }
