@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # RTL checks of rtl/dcqcn (STYLE rules 19 and 42), hooked into `make lint` / `make synth`.
-#   make lint-dcqcn    verilator --lint-only -Wall on every dcqcn module and package standalone
-#                      and on dcqcn_top; zero warnings (waivers: rtl/lint/dcqcn.vlt)
+#   make lint-dcqcn    verilator --lint-only -Wall on every dcqcn module and package standalone,
+#                      the dcqcn_sva checker, and dcqcn_top with the assertion bind; zero
+#                      warnings (waivers: rtl/lint/*.vlt)
 #   make synth-dcqcn   Yosys 0.23 coarse-grained synthesis of a reduced dcqcn_top (part
 #                      of make synth); fails on latches, prints the cell count
 #   make synth-dcqcn-gates  the same through gate mapping and ABC (slow, by hand)
@@ -25,7 +26,13 @@ lint-dcqcn: | $(DEPS_STAMP)
 	  if ! verilator $(DCQCN_LINT_FLAGS) --top-module $$top $$deps $$f; then \
 	    echo "[lint] FAIL $$top ($$f)"; fail=1; fi; \
 	done; \
-	if [ $$fail = 0 ]; then echo "[lint] dcqcn: $$n modules/packages clean"; fi; \
+	n=$$((n+1)); \
+	if ! verilator $(DCQCN_LINT_FLAGS) --top-module dcqcn_sva $(DCQCN_LINT_PKGS) \
+	      rtl/dcqcn/dcqcn_sva.sv; then echo "[lint] FAIL dcqcn_sva"; fail=1; fi; \
+	if ! verilator $(DCQCN_LINT_FLAGS) --top-module dcqcn_top $(DCQCN_LINT_SRCS) \
+	      rtl/dcqcn/dcqcn_sva.sv rtl/dcqcn/dcqcn_bind.sv; then \
+	  echo "[lint] FAIL dcqcn_top with dcqcn_bind"; fail=1; fi; \
+	if [ $$fail = 0 ]; then echo "[lint] dcqcn: $$n modules/packages and dcqcn_top+bind clean"; fi; \
 	exit $$fail
 
 # Reduced configuration: 4 QPs, 2 scan slots (the default 64 QPs hold 64 x 412 bits of QP

@@ -4,15 +4,18 @@
 #   make cosim-dcqcn                          the main job: random, 64 QPs, 10^6 cycles
 #   make sim-dcqcn TEST=<t> SEED=<s> [WAVES=1] [CYCLES=n] [PLUSARGS=...]
 #   make mutate-dcqcn                         RTL mutants that the co-simulation must catch
+#   make sva-dcqcn                            injected faults that the assertions must catch
 # Builds go to sim/build/dcqcn/, runs to sim/out/dcqcn-<test>.<seed>/.
 
 DCQCN_VFLAGS := --cc --exe --build -j 2 --top-module dcqcn_top -Wno-fatal -Wno-lint -Wno-style \
   --unroll-count 4096 --unroll-stmts 1000000 --x-assign unique --x-initial unique --assert \
-  --trace-fst --trace-structs -O3 --output-split 20000 -Irtl/common -f rtl/dcqcn/dcqcn.f
+  --trace-fst --trace-structs -O3 --output-split 20000 -Irtl/common -f rtl/dcqcn/dcqcn.f \
+  rtl/dcqcn/dcqcn_sva.sv rtl/dcqcn/dcqcn_bind.sv
 # C++ optimisation of the testbench build (tools/mutate-dcqcn uses -O1: faster to build)
 DCQCN_COPT ?= -O2
 DCQCN_TB_SRCS := tb/dcqcn_tb.cpp tb/dcqcn_tests.cpp
-DCQCN_RTL_SRCS := $(shell cat rtl/dcqcn/dcqcn.f 2>/dev/null)
+DCQCN_RTL_SRCS := $(shell cat rtl/dcqcn/dcqcn.f 2>/dev/null) rtl/common/tm_assert.svh \
+                  rtl/dcqcn/dcqcn_sva.sv rtl/dcqcn/dcqcn_bind.sv
 DCQCN_SIM := sim/build/dcqcn/Vdcqcn_top
 
 $(DCQCN_SIM): $(DCQCN_TB_SRCS) tb/dcqcn_tests.h $(DCQCN_RTL_SRCS) $(LIBDCQCN) | $(DEPS_STAMP)
@@ -22,7 +25,7 @@ $(DCQCN_SIM): $(DCQCN_TB_SRCS) tb/dcqcn_tests.h $(DCQCN_RTL_SRCS) $(LIBDCQCN) | 
 	  -CFLAGS "-std=c++17 $(DCQCN_COPT) -I$(CURDIR)" -LDFLAGS "$(CURDIR)/$(LIBDCQCN) -lsystemc" \
 	  $(abspath $(DCQCN_TB_SRCS)) > sim/build/dcqcn.log 2>&1 || { tail -40 sim/build/dcqcn.log; exit 1; }
 
-.PHONY: sim-dcqcn cosim-dcqcn wave-dcqcn mutate-dcqcn
+.PHONY: sim-dcqcn cosim-dcqcn wave-dcqcn mutate-dcqcn sva-dcqcn
 sim-dcqcn: $(DCQCN_SIM)
 	$(DCQCN_SIM) +test=$(TEST) +seed=$(SEED) $(if $(CYCLES),+cycles=$(CYCLES)) \
 	  $(if $(WAVES),+trace) $(PLUSARGS)
@@ -38,6 +41,11 @@ wave-dcqcn:
 mutate-dcqcn: $(DEPS_STAMP) $(LIBDCQCN)
 	tools/mutate-dcqcn
 mutate: mutate-dcqcn
+
+# the bound assertions (rtl/dcqcn/dcqcn_sva.sv) must fire on injected faults
+sva-dcqcn: $(DEPS_STAMP) $(LIBDCQCN)
+	tb/test_dcqcn_sva.sh
+mutate: sva-dcqcn
 
 TEST_DEPS += $(DCQCN_SIM)
 # make test: every directed test once, and random seeds (each <test>.<seed> exactly once)
