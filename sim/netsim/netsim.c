@@ -51,27 +51,69 @@ static inline bool ev_less(const ns_ev_t *a, const ns_ev_t *b) {
   return a->t < b->t || (a->t == b->t && a->key < b->key);
 }
 
-static void heap_insert(ns_sim_t *s, uint64_t t, uint64_t key) {
-  if (s->heap_len == s->heap_cap) {
-    uint32_t nc = s->heap_cap ? s->heap_cap * 2 : 1024;
-    ns_ev_t *h = realloc(s->heap, (size_t)nc * sizeof(*h));
-    if (h == NULL) {
+#define NS_FAR_PS (NS_PS_PER_S / 1000u)  // 1 ms
+
+static void hpush(ns_heap_t *h, ns_ev_t e) {
+  if (h->len == h->cap) {
+    uint32_t nc = h->cap ? h->cap * 2 : 256;
+    ns_ev_t *q = realloc(h->e, (size_t)nc * sizeof(*q));
+    if (q == NULL) {
       abort();
     }
-    s->heap = h;
-    s->heap_cap = nc;
+    h->e = q;
+    h->cap = nc;
   }
-  ns_ev_t e = {.t = t, .key = key};
-  uint32_t i = s->heap_len++;
+  uint32_t i = h->len++;
   while (i > 0) {
     uint32_t p = (i - 1) / 2;
-    if (!ev_less(&e, &s->heap[p])) {
+    if (!ev_less(&e, &h->e[p])) {
       break;
     }
-    s->heap[i] = s->heap[p];
+    h->e[i] = h->e[p];
     i = p;
   }
-  s->heap[i] = e;
+  h->e[i] = e;
+}
+
+static ns_ev_t hpop(ns_heap_t *h) {
+  ns_ev_t top = h->e[0];
+  ns_ev_t last = h->e[--h->len];
+  uint32_t i = 0, n = h->len;
+  for (;;) {
+    uint32_t l = 2 * i + 1;
+    if (l >= n) {
+      break;
+    }
+    uint32_t c = (l + 1 < n && ev_less(&h->e[l + 1], &h->e[l])) ? l + 1 : l;
+    if (!ev_less(&h->e[c], &last)) {
+      break;
+    }
+    h->e[i] = h->e[c];
+    i = c;
+  }
+  if (n > 0) {
+    h->e[i] = last;
+  }
+  return top;
+}
+
+static void heap_insert(ns_sim_t *s, uint64_t t, uint64_t key) {
+  hpush(t >= s->now_ps + NS_FAR_PS ? &s->far : &s->near, (ns_ev_t){.t = t, .key = key});
+}
+
+// The next event (NULL when none).
+static inline const ns_ev_t *ev_top(const ns_sim_t *s) {
+  if (s->far.len > 0 && (s->near.len == 0 || ev_less(&s->far.e[0], &s->near.e[0]))) {
+    return &s->far.e[0];
+  }
+  return s->near.len > 0 ? &s->near.e[0] : NULL;
+}
+
+static ns_ev_t ev_pop(ns_sim_t *s) {
+  if (s->far.len > 0 && (s->near.len == 0 || ev_less(&s->far.e[0], &s->near.e[0]))) {
+    return hpop(&s->far);
+  }
+  return hpop(&s->near);
 }
 
 static inline uint64_t ev_key(uint64_t seq, uint32_t type, uint32_t id) {
@@ -116,28 +158,6 @@ static void wake_push(ns_sim_t *s, uint32_t type, uint32_t n, uint64_t t) {
     type |= NS_EV_GROUP;
   }
   heap_insert(s, t, ev_key(seq, type, n));
-}
-
-static ns_ev_t ev_pop(ns_sim_t *s) {
-  ns_ev_t top = s->heap[0];
-  ns_ev_t last = s->heap[--s->heap_len];
-  uint32_t i = 0, n = s->heap_len;
-  for (;;) {
-    uint32_t l = 2 * i + 1;
-    if (l >= n) {
-      break;
-    }
-    uint32_t c = (l + 1 < n && ev_less(&s->heap[l + 1], &s->heap[l])) ? l + 1 : l;
-    if (!ev_less(&s->heap[c], &last)) {
-      break;
-    }
-    s->heap[i] = s->heap[c];
-    i = c;
-  }
-  if (n > 0) {
-    s->heap[i] = last;
-  }
-  return top;
 }
 
 // ------------------------------------------------------------------ packet pool
@@ -209,7 +229,8 @@ void ns_sim_free(ns_sim_t *s) {
   free(s->links);
   free(s->flows);
   free(s->pool);
-  free(s->heap);
+  free(s->near.e);
+  free(s->far.e);
   free(s->pfc_fly);
   free(s->rt_pause_until);
   *s = (ns_sim_t){.pool_free = NS_NIL};
@@ -1247,8 +1268,10 @@ uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
   }
   bool any_finite = s->finite_pending > 0;
   uint64_t nev = 0;
-  while (s->heap_len > 0) {
-    if (s->heap[0].t > end_ps || (s->stop_when_done && any_finite && s->finite_pending == 0)) {
+  for (;;) {
+    const ns_ev_t *top = ev_top(s);
+    if (top == NULL || top->t > end_ps ||
+        (s->stop_when_done && any_finite && s->finite_pending == 0)) {
       break;
     }
     ns_ev_t e = ev_pop(s);
@@ -1323,7 +1346,7 @@ uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
       while (g->len > 0) {
         ns_ev_t nx = {.t = g->t, .key = ev_key(g->seq[g->head], type | NS_EV_GROUP, id)};
         if (wake != g->t && !(s->stop_when_done && any_finite && s->finite_pending == 0) &&
-            (s->heap_len == 0 || ev_less(&nx, &s->heap[0]))) {
+            (ev_top(s) == NULL || ev_less(&nx, ev_top(s)))) {
           g->head++;
           g->len--;
           nev++;
@@ -1335,9 +1358,6 @@ uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
         break;
       }
     }
-  }
-  if (s->now_ps < end_ps && s->heap_len == 0) {
-    // nothing left to do: time stops at the last event
   }
   s->events += nev;
   return nev;

@@ -217,13 +217,19 @@ typedef struct ns_ev {
   uint64_t key;  // seq << 24 | type << 20 | id (unique; ties resolve by insertion order)
 } ns_ev_t;
 
+typedef struct ns_heap {  // binary min-heap of events by (t, key)
+  ns_ev_t *e;
+  uint32_t len, cap;
+} ns_heap_t;
+
 typedef void (*ns_sample_fn)(void *ctx, uint64_t t_ps);
 
 typedef struct ns_sim {
   uint64_t now_ps;
   uint64_t seq;
-  ns_ev_t *heap;
-  uint32_t heap_len, heap_cap;
+  // Pending events: those due within NS_FAR_PS of their scheduling in `near`, the others
+  // (retransmission timers, far wakes) in `far`; the next event is the smaller top.
+  ns_heap_t near, far;
   ns_node_t *nodes;
   uint32_t nnodes, nodes_cap;
   ns_link_t *links;
