@@ -14,6 +14,14 @@
 
 #include "cmodel/xtm/xtm_internal.h"
 
+// A hint only (no effect on state): descriptors of a deep queue were written milliseconds
+// before they are read again and miss the cache; fetching the next one early hides it.
+#if defined(__GNUC__)
+#define XTM_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define XTM_PREFETCH(p) ((void)(p))
+#endif
+
 static const char *const kReasonNames[kXtmReasonCount] = {
     "ACCEPT",   "TAIL",    "POOL",    "PROFILE",  "HEADROOM", "BUF_FULL",  "QDISABLED",
     "WD",       "LEN_ZERO", "LEN_MAX", "BAD_PORT", "BAD_TC",   "NOT_READY", "FLUSH"};
@@ -112,6 +120,7 @@ void xtm_reset(xtm_t *m) {
   memset(m->fifo, 0, (size_t)p->num_ports * p->fifo_depth * sizeof(xtm_fifo_ent_t));
   memset(m->prof, 0, sizeof(m->prof));
   memset(m->flush_mask, 0, sizeof(m->flush_mask));
+  m->flush_n = 0;
   memset(m->ecnt, 0, sizeof(m->ecnt));
   // free list: LIFO, descriptor 0 first (allocation order is not observable)
   for (uint32_t i = 0; i < p->num_desc; i++) {
@@ -167,11 +176,13 @@ void xtm_update_flush(xtm_t *m, uint32_t v) {
   bool f = q->occ_pkts > 0 &&
            (XTM_F(q->cfg, Q_CFG, ENABLE) == 0 || voq_stalled_drop(m, q));
   uint64_t bit = 1ull << (v & 63);
+  bool was = (m->flush_mask[v >> 6] & bit) != 0;
   if (f) {
     m->flush_mask[v >> 6] |= bit;
   } else {
     m->flush_mask[v >> 6] &= ~bit;
   }
+  m->flush_n += (uint32_t)f - (uint32_t)was;
 }
 
 static inline xtm_pg_t *pg_of(xtm_t *m, uint32_t port, uint32_t prio) {
@@ -527,11 +538,9 @@ static void select_and_dequeue(xtm_t *m, uint32_t p, uint8_t elig, uint64_t t) {
 }
 
 static void dequeue_slot(xtm_t *m, uint64_t t, xtm_out_t *out) {
-  for (uint32_t w = 0; w < XTM_VOQ_WORDS; w++) {
-    if (m->flush_mask[w] != 0) {
-      flush_one(m, out);
-      return;
-    }
+  if (m->flush_n != 0) {
+    flush_one(m, out);
+    return;
   }
   uint32_t P = m->prm.num_ports;
   uint32_t p = m->port_rr;
@@ -679,6 +688,9 @@ static void enqueue(xtm_t *m, const xtm_enq_in_t *in_e, uint64_t t, xtm_out_t *o
   xtm_desc_t *d = &m->desc[di];
   m->free_head = d->next;
   m->desc_free--;
+  if (m->free_head != XTM_NIL) {
+    XTM_PREFETCH(&m->desc[m->free_head]);  // the next enqueue's descriptor
+  }
   *d = (xtm_desc_t){.next = XTM_NIL,
                     .pkt_id = e.pkt_id,
                     .enq_cycle = t,
@@ -819,10 +831,8 @@ static void pfc_generate(xtm_t *m, uint64_t t, xtm_out_t *out) {
 // Earliest cycle > t at which an idle cycle could change state or output (spec 13).
 static uint64_t compute_next_active(xtm_t *m, uint64_t t) {
   uint64_t t1 = t + 1;
-  for (uint32_t w = 0; w < XTM_VOQ_WORDS; w++) {
-    if (m->flush_mask[w] != 0) {
-      return t1;
-    }
+  if (m->flush_n != 0) {
+    return t1;
   }
   if (m->pg_eval_pending != 0) {
     return t1;
@@ -864,7 +874,11 @@ static uint64_t compute_next_active(xtm_t *m, uint64_t t) {
           tq = ok;
         }
       }
-      if (m->desc[q->head].hbm) {
+      const xtm_desc_t *hd = &m->desc[q->head];
+      if (hd->next != XTM_NIL) {
+        XTM_PREFETCH(&m->desc[hd->next]);  // the next head, read when this one leaves
+      }
+      if (hd->hbm) {
         uint64_t ok = xtm_tb_ok_time(&m->hbm_rd, t1, m->hbm_rd_rate, m->hbm_rd_burst);
         if (ok > tq) {
           tq = ok;

@@ -128,6 +128,7 @@ struct xtm {
   xtm_profile_t prof[8];
   xtm_fifo_ent_t *fifo;  // num_ports * fifo_depth
   uint64_t flush_mask[XTM_VOQ_WORDS];
+  uint32_t flush_n;  // bits set in flush_mask (checked every cycle)
 
   uint8_t port_rr;
   uint64_t tx_ready;
