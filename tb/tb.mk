@@ -22,6 +22,9 @@ CFG_PARAMS_default := -GNumPorts=8 -GNumTcs=8 -GNumDesc=4096
 CFG_DEFS_default   := -DXTM_TB_PORTS=8 -DXTM_TB_TCS=8 -DXTM_TB_DESC=4096 -DXTM_TB_CFG=\\\"default\\\"
 CFG_PARAMS_small   := -GNumPorts=2 -GNumTcs=2 -GNumDesc=64
 CFG_DEFS_small     := -DXTM_TB_PORTS=2 -DXTM_TB_TCS=2 -DXTM_TB_DESC=64 -DXTM_TB_CFG=\\\"small\\\"
+# make bench-cosim: the default configuration built from clean in its own folder, timed
+CFG_PARAMS_benchclean := $(CFG_PARAMS_default)
+CFG_DEFS_benchclean   := $(CFG_DEFS_default)
 
 # C++ optimisation of the Verilated model: OPT_FAST (Verilator's default -Os) is overridden,
 # -O2 runs the unrolled RTL about 25 % faster (make bench-cosim); mutants build with -O0
