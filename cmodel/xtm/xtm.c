@@ -121,6 +121,7 @@ void xtm_reset(xtm_t *m) {
   memset(m->prof, 0, sizeof(m->prof));
   memset(m->flush_mask, 0, sizeof(m->flush_mask));
   m->flush_n = 0;
+  m->fifo_ports = m->busy_ports = m->xoff_ports = m->pfc_dirty = 0;
   memset(m->ecnt, 0, sizeof(m->ecnt));
   // free list: LIFO, descriptor 0 first (allocation order is not observable)
   for (uint32_t i = 0; i < p->num_desc; i++) {
@@ -237,6 +238,9 @@ static void voq_remove_head(xtm_t *m, uint32_t v, xtm_desc_t **out_d) {
   touch_pg(m, pgi);
   if (q->occ_pkts == 0) {
     m->port[port].nonempty &= (uint8_t) ~(1u << voq_queue(m, v));
+    if (m->port[port].nonempty == 0) {
+      m->busy_ports &= ~(1ull << port);
+    }
   }
   // return rule (spec 5.2)
   if (q->hbm_mode && q->occ_cells <= m->return_cells) {
@@ -334,11 +338,9 @@ static void watchdog_poll(xtm_t *m, uint64_t t) {
 
 static void egress_output(xtm_t *m, uint64_t t, xtm_out_t *out) {
   uint32_t depth = m->prm.fifo_depth;
-  for (uint32_t p = 0; p < m->prm.num_ports; p++) {
+  for (uint64_t pm = m->fifo_ports & m->tx_ready; pm != 0; pm &= pm - 1) {
+    uint32_t p = (uint32_t)__builtin_ctzll(pm);  // ascending, as a loop over all ports
     xtm_port_t *pt = &m->port[p];
-    if (pt->fifo_count == 0 || ((m->tx_ready >> p) & 1u) == 0) {
-      continue;
-    }
     xtm_fifo_ent_t *e = &m->fifo[p * depth + pt->fifo_head];
     if (t < e->ready) {
       continue;
@@ -349,6 +351,9 @@ static void egress_output(xtm_t *m, uint64_t t, xtm_out_t *out) {
     pt->cnt[kXtmPcntTxBytes] += e->d.len;
     pt->fifo_head = (pt->fifo_head + 1 == depth) ? 0 : pt->fifo_head + 1;
     pt->fifo_count--;
+    if (pt->fifo_count == 0) {
+      m->fifo_ports &= ~(1ull << p);
+    }
   }
 }
 
@@ -535,6 +540,7 @@ static void select_and_dequeue(xtm_t *m, uint32_t p, uint8_t elig, uint64_t t) {
                          .hbm = d->hbm,
                          .sojourn = (uint32_t)(t - d->enq_cycle)};
   pt->fifo_count++;
+  m->fifo_ports |= 1ull << p;
 }
 
 static void dequeue_slot(xtm_t *m, uint64_t t, xtm_out_t *out) {
@@ -543,18 +549,23 @@ static void dequeue_slot(xtm_t *m, uint64_t t, xtm_out_t *out) {
     return;
   }
   uint32_t P = m->prm.num_ports;
-  uint32_t p = m->port_rr;
-  for (uint32_t k = 0; k < P; k++, p = (p + 1 == P) ? 0 : p + 1) {
-    if (m->port[p].nonempty == 0 || !port_gate(m, p, t)) {
-      continue;
+  // ports with packets, in round-robin order: port_rr upwards, then from port 0
+  uint64_t busy = m->busy_ports;
+  uint64_t order[2] = {busy & (~0ull << m->port_rr), busy & ((1ull << m->port_rr) - 1u)};
+  for (int h = 0; h < 2; h++) {
+    for (uint64_t pm = order[h]; pm != 0; pm &= pm - 1) {
+      uint32_t p = (uint32_t)__builtin_ctzll(pm);
+      if (!port_gate(m, p, t)) {
+        continue;
+      }
+      uint8_t elig = port_eligible(m, p, t);
+      if (elig == 0) {
+        continue;
+      }
+      m->port_rr = (uint8_t)((p + 1 == P) ? 0 : p + 1);
+      select_and_dequeue(m, p, elig, t);
+      return;
     }
-    uint8_t elig = port_eligible(m, p, t);
-    if (elig == 0) {
-      continue;
-    }
-    m->port_rr = (uint8_t)((p + 1 == P) ? 0 : p + 1);
-    select_and_dequeue(m, p, elig, t);
-    return;
   }
 }
 
@@ -710,6 +721,7 @@ static void enqueue(xtm_t *m, const xtm_enq_in_t *in_e, uint64_t t, xtm_out_t *o
   q->tail = di;
   if (q->occ_pkts == 0) {
     m->port[e.eg_port].nonempty |= (uint8_t)(1u << queue);
+    m->busy_ports |= 1ull << e.eg_port;
   }
   q->occ_pkts++;
   q->occ_cells += cells;
@@ -768,10 +780,16 @@ static void pg_evaluate(xtm_t *m, uint32_t gi) {
     g->xoff = true;
     m->set_mask[port] |= (uint8_t)(1u << prio);
     m->port[port].xoff_mask |= (uint8_t)(1u << prio);
+    m->pfc_dirty |= 1ull << port;
+    m->xoff_ports |= 1ull << port;
   } else if (g->xoff && (!en || g->pg_cells <= xon_t)) {
     g->xoff = false;
     m->rel_mask[port] |= (uint8_t)(1u << prio);
     m->port[port].xoff_mask &= (uint8_t) ~(1u << prio);
+    m->pfc_dirty |= 1ull << port;
+    if (m->port[port].xoff_mask == 0) {
+      m->xoff_ports &= ~(1ull << port);
+    }
   }
 }
 
@@ -816,7 +834,9 @@ static void pfc_generate(xtm_t *m, uint64_t t, xtm_out_t *out) {
       }
     }
   }
-  for (uint32_t p = 0; p < P; p++) {
+  // only ports with a PG change this cycle or in XOFF (refresh) can send (ascending)
+  for (uint64_t pm = m->pfc_dirty | m->xoff_ports; pm != 0; pm &= pm - 1) {
+    uint32_t p = (uint32_t)__builtin_ctzll(pm);
     xtm_port_t *pt = &m->port[p];
     uint8_t set = m->set_mask[p], rel = m->rel_mask[p];
     if (set != 0 || rel != 0 || (pt->xoff_mask != 0 && t >= pt->refresh_at)) {
@@ -824,6 +844,7 @@ static void pfc_generate(xtm_t *m, uint64_t t, xtm_out_t *out) {
     }
     m->set_mask[p] = m->rel_mask[p] = 0;
   }
+  m->pfc_dirty = 0;
 }
 
 // ------------------------------------------------------------------ next activity
@@ -840,7 +861,9 @@ static uint64_t compute_next_active(xtm_t *m, uint64_t t) {
   uint64_t best = m->wd_next_poll;
   uint32_t T = m->prm.num_tcs;
   uint32_t depth = m->prm.fifo_depth;
-  for (uint32_t p = 0; p < m->prm.num_ports; p++) {
+  // a port with no XOFF, an empty FIFO and empty VOQs adds nothing (ascending order kept)
+  for (uint64_t pm = m->xoff_ports | m->fifo_ports | m->busy_ports; pm != 0; pm &= pm - 1) {
+    uint32_t p = (uint32_t)__builtin_ctzll(pm);
     xtm_port_t *pt = &m->port[p];
     if (pt->xoff_mask != 0 && pt->refresh_at < best) {
       best = pt->refresh_at < t1 ? t1 : pt->refresh_at;

@@ -129,6 +129,11 @@ struct xtm {
   xtm_fifo_ent_t *fifo;  // num_ports * fifo_depth
   uint64_t flush_mask[XTM_VOQ_WORDS];
   uint32_t flush_n;  // bits set in flush_mask (checked every cycle)
+  // Port sets, so the per-cycle steps visit only the ports they can act on (bit p):
+  uint64_t fifo_ports;  // port[p].fifo_count > 0
+  uint64_t busy_ports;  // port[p].nonempty != 0
+  uint64_t xoff_ports;  // port[p].xoff_mask != 0
+  uint64_t pfc_dirty;   // set_mask[p] or rel_mask[p] set in this cycle's step 7
 
   uint8_t port_rr;
   uint64_t tx_ready;
