@@ -248,31 +248,39 @@ static void hswap(dcqcn_t *m, uint32_t i, uint32_t j) {
   m->qp[b].hpos = (int32_t)i;
   m->qp[a].hpos = (int32_t)j;
 }
+// Sift with a hole: the moving QP is written once at its final position. The order of
+// (hkey, qp) is total, so the heap ends exactly as with pairwise swaps.
 static void hup(dcqcn_t *m, uint32_t i) {
+  uint32_t q = m->heap[i];
   while (i > 0) {
     uint32_t p = (i - 1) / 2;
-    if (!hless(m, m->heap[i], m->heap[p])) {
+    if (!hless(m, q, m->heap[p])) {
       break;
     }
-    hswap(m, i, p);
+    m->heap[i] = m->heap[p];
+    m->qp[m->heap[i]].hpos = (int32_t)i;
     i = p;
   }
+  m->heap[i] = q;
+  m->qp[q].hpos = (int32_t)i;
 }
 static void hdown(dcqcn_t *m, uint32_t i) {
+  uint32_t q = m->heap[i];
   for (;;) {
-    uint32_t l = 2 * i + 1, r = l + 1, s = i;
-    if (l < m->heap_n && hless(m, m->heap[l], m->heap[s])) {
-      s = l;
-    }
-    if (r < m->heap_n && hless(m, m->heap[r], m->heap[s])) {
-      s = r;
-    }
-    if (s == i) {
+    uint32_t l = 2 * i + 1, r = l + 1;
+    if (l >= m->heap_n) {
       break;
     }
-    hswap(m, i, s);
-    i = s;
+    uint32_t c = (r < m->heap_n && hless(m, m->heap[r], m->heap[l])) ? r : l;
+    if (!hless(m, m->heap[c], q)) {
+      break;
+    }
+    m->heap[i] = m->heap[c];
+    m->qp[m->heap[i]].hpos = (int32_t)i;
+    i = c;
   }
+  m->heap[i] = q;
+  m->qp[q].hpos = (int32_t)i;
 }
 static void heap_remove(dcqcn_t *m, uint32_t q) {
   int32_t i = m->qp[q].hpos;
