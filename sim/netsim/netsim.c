@@ -75,9 +75,8 @@ static void hpush(ns_heap_t *h, ns_ev_t e) {
   h->e[i] = e;
 }
 
-static ns_ev_t hpop(ns_heap_t *h) {
-  ns_ev_t top = h->e[0];
-  ns_ev_t last = h->e[--h->len];
+// Removes the top and inserts `last` in one sift-down from the root (the top's place).
+static void hsift_root(ns_heap_t *h, ns_ev_t last) {
   uint32_t i = 0, n = h->len;
   for (;;) {
     uint32_t l = 2 * i + 1;
@@ -94,11 +93,35 @@ static ns_ev_t hpop(ns_heap_t *h) {
   if (n > 0) {
     h->e[i] = last;
   }
+}
+
+static ns_ev_t hpop(ns_heap_t *h) {
+  ns_ev_t top = h->e[0];
+  h->len--;
+  hsift_root(h, h->e[h->len]);
   return top;
 }
 
+// The running event stays at its heap's top until its handler schedules the next event:
+// if that goes to the same heap it takes the top's place in one sift-down (a pop and a
+// push in one); otherwise, or when the handler schedules nothing, the top is popped.
+static void pop_resolve(ns_sim_t *s) {
+  if (s->pop_pending != NULL) {
+    (void)hpop(s->pop_pending);
+    s->pop_pending = NULL;
+  }
+}
+
 static void heap_insert(ns_sim_t *s, uint64_t t, uint64_t key) {
-  hpush(t >= s->now_ps + NS_FAR_PS ? &s->far : &s->near, (ns_ev_t){.t = t, .key = key});
+  ns_heap_t *h = t >= s->now_ps + NS_FAR_PS ? &s->far : &s->near;
+  ns_ev_t e = {.t = t, .key = key};
+  if (s->pop_pending == h) {
+    s->pop_pending = NULL;
+    hsift_root(h, e);  // the same number of events: the top's slot is the hole
+    return;
+  }
+  pop_resolve(s);
+  hpush(h, e);
 }
 
 // The next event (NULL when none).
@@ -107,13 +130,6 @@ static inline const ns_ev_t *ev_top(const ns_sim_t *s) {
     return &s->far.e[0];
   }
   return s->near.len > 0 ? &s->near.e[0] : NULL;
-}
-
-static ns_ev_t ev_pop(ns_sim_t *s) {
-  if (s->far.len > 0 && (s->near.len == 0 || ev_less(&s->far.e[0], &s->near.e[0]))) {
-    return hpop(&s->far);
-  }
-  return hpop(&s->near);
 }
 
 static inline uint64_t ev_key(uint64_t seq, uint32_t type, uint32_t id) {
@@ -1274,7 +1290,9 @@ uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
         (s->stop_when_done && any_finite && s->finite_pending == 0)) {
       break;
     }
-    ns_ev_t e = ev_pop(s);
+    ns_heap_t *th = top == s->far.e ? &s->far : &s->near;
+    ns_ev_t e = *top;
+    s->pop_pending = th;  // removed by the handler's first push, or below
     s->now_ps = e.t;
     nev++;
     uint32_t type = (uint32_t)(e.key >> 20) & 0xFu;
@@ -1337,6 +1355,7 @@ uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
       default:
         break;
     }
+    pop_resolve(s);
     if (grouped) {
       // The next copy of the group would leave the heap right now if no event lies before
       // it; then, if the node's wake is elsewhere, it is stale and nothing changes: count it

@@ -230,6 +230,7 @@ typedef struct ns_sim {
   // Pending events: those due within NS_FAR_PS of their scheduling in `near`, the others
   // (retransmission timers, far wakes) in `far`; the next event is the smaller top.
   ns_heap_t near, far;
+  ns_heap_t *pop_pending;  // heap whose top is the running event, not yet removed
   ns_node_t *nodes;
   uint32_t nnodes, nodes_cap;
   ns_link_t *links;
