@@ -48,7 +48,8 @@ static uint64_t quanta_ps(uint16_t quanta, uint64_t rate_bps) {
 #define NS_GROUP_FAR_PS (100ull * NS_PS_PER_US)  // wakes this far ahead may start a group
 
 static inline bool ev_less(const ns_ev_t *a, const ns_ev_t *b) {
-  return a->t < b->t || (a->t == b->t && a->key < b->key);
+  // (t, key) as one 128-bit number: a compare without a data-dependent branch
+  return ((ns_u128)a->t << 64 | a->key) < ((ns_u128)b->t << 64 | b->key);
 }
 
 #define NS_FAR_PS (NS_PS_PER_S / 1000u)  // 1 ms
