@@ -18,7 +18,7 @@ DCQCN_RTL_SRCS := $(shell cat rtl/dcqcn/dcqcn.f 2>/dev/null) rtl/common/tm_asser
                   rtl/dcqcn/dcqcn_sva.sv rtl/dcqcn/dcqcn_bind.sv
 DCQCN_SIM := sim/build/dcqcn/Vdcqcn_top
 
-$(DCQCN_SIM): $(DCQCN_TB_SRCS) tb/dcqcn_tests.h $(DCQCN_RTL_SRCS) $(LIBDCQCN) | $(DEPS_STAMP)
+$(DCQCN_SIM): $(DCQCN_TB_SRCS) tb/tb_common.h tb/dcqcn_tests.h $(DCQCN_RTL_SRCS) $(LIBDCQCN) | $(DEPS_STAMP)
 	@mkdir -p sim/build/dcqcn
 	@rm -f $@  # Verilator's own make does not relink when only libdcqcn changed
 	$(VERILATOR) $(DCQCN_VFLAGS) -Mdir sim/build/dcqcn -o Vdcqcn_top \

@@ -32,6 +32,7 @@
 #include "Vdcqcn_top.h"
 #include "Vdcqcn_top___024root.h"
 #include "tb/dcqcn_tests.h"
+#include "tb/tb_common.h"
 
 extern "C" {
 #include "rtl/dcqcn/autogen/dcqcn_regs.h"  // Generated.
@@ -44,22 +45,6 @@ extern "C" {
 #define DCQCN_TB_SCAN 4
 #endif
 
-// ------------------------------------------------------------------ bit access helpers
-template <class T>
-static uint64_t getb(const T &p, int lsb, int w) {
-  return (static_cast<uint64_t>(p) >> lsb) & (w >= 64 ? ~0ull : ((1ull << w) - 1));
-}
-template <std::size_t N>
-static uint64_t getb(const VlWide<N> &p, int lsb, int w) {
-  int wi = lsb / 32, sh = lsb % 32;
-  unsigned __int128 acc = 0;
-  for (int k = 0; k < 3 && wi + k < static_cast<int>(N); k++) {
-    acc |= static_cast<unsigned __int128>(p[wi + k]) << (32 * k);
-  }
-  uint64_t v = static_cast<uint64_t>(acc >> sh);
-  return w >= 64 ? v : (v & ((1ull << w) - 1));
-}
-
 // dcqcn_pkg::qp_state_t, MSB first (rtl/dcqcn/dcqcn_pkg.sv): LSB and width of each field.
 namespace QpWord {
 const int kBits = 412;
@@ -70,21 +55,6 @@ const F kActive{"active", 411, 1}, kCnpAlpha{"cnp_alpha", 410, 1}, kCnpDec{"cnp_
     kDueAlpha{"due_alpha", 257, 64}, kDueDec{"due_dec", 193, 64}, kDueInc{"due_inc", 129, 64},
     kPace{"pace_q8", 65, 64}, kNpSent{"np_sent", 64, 1}, kNpLast{"np_last", 0, 64};
 }  // namespace QpWord
-
-struct Txn {
-  uint64_t cycle;
-  std::string text;
-};
-
-static std::string fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static std::string fmt(const char *f, ...) {
-  char b[512];
-  va_list ap;
-  va_start(ap, f);
-  vsnprintf(b, sizeof(b), f, ap);
-  va_end(ap);
-  return b;
-}
 
 SC_MODULE(DcqcnTb) {
   sc_in<bool> clk;
@@ -114,8 +84,7 @@ SC_MODULE(DcqcnTb) {
   }
 
   void log_txn(FILE *f, std::deque<Txn> &h, const std::string &s) {
-    h.push_back({cycle, s});
-    if (h.size() > 16) h.pop_front();
+    push_hist(h, cycle, s);
     if (f != nullptr) fprintf(f, "%" PRIu64 "\t%s\n", cycle, s.c_str());
   }
 
@@ -317,24 +286,6 @@ SC_MODULE(DcqcnTb) {
   }
 };
 
-static bool plusarg(int argc, char **argv, const char *name, std::string *val) {
-  size_t n = strlen(name);
-  for (int i = 1; i < argc; i++) {
-    if (argv[i][0] == '+' && strncmp(argv[i] + 1, name, n) == 0) {
-      const char *rest = argv[i] + 1 + n;
-      if (*rest == '=') {
-        if (val != nullptr) *val = rest + 1;
-        return true;
-      }
-      if (*rest == '\0') {
-        if (val != nullptr) *val = "";
-        return true;
-      }
-    }
-  }
-  return false;
-}
-
 int sc_main(int argc, char **argv) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   DcqcnTbOptions opt;
@@ -343,14 +294,7 @@ int sc_main(int argc, char **argv) {
     dcqcn_list_tests();
     return 0;
   }
-  if (plusarg(argc, argv, "test", &v)) opt.test = v;
-  if (plusarg(argc, argv, "seed", &v)) opt.seed = strtoull(v.c_str(), nullptr, 0);
-  if (plusarg(argc, argv, "cycles", &v)) opt.cycles = strtoull(v.c_str(), nullptr, 0);
-  if (plusarg(argc, argv, "trace", nullptr)) opt.trace = true;
-  if (plusarg(argc, argv, "trace_start", &v)) opt.trace_start = strtoull(v.c_str(), nullptr, 0);
-  if (plusarg(argc, argv, "state_every", &v)) opt.state_every = strtoull(v.c_str(), nullptr, 0);
-  if (plusarg(argc, argv, "max_errors", &v)) opt.max_errors = strtoull(v.c_str(), nullptr, 0);
-  if (plusarg(argc, argv, "out", &v)) opt.out = v;
+  plusargs_common(argc, argv, opt);
   opt.eager = plusarg(argc, argv, "eager", nullptr);
   if (plusarg(argc, argv, "debug_qp", &v)) opt.debug_qp = atoi(v.c_str());
   printf("seed: %" PRIu64 "\n", opt.seed);

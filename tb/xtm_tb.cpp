@@ -39,6 +39,7 @@
 
 #include "Vxtm_top.h"
 #include "Vxtm_top___024root.h"
+#include "tb/tb_common.h"
 #include "tb/xtm_tests.h"
 
 extern "C" {
@@ -51,69 +52,10 @@ extern "C" {
 }
 #include "tb/xtm_fcov.h"  // +fcov=<file>: functional coverage (nightly)
 
-// ------------------------------------------------------------------ bit access helpers
-// Verilator stores ports of up to 64 bits as integers and wider ones as VlWide arrays.
-template <class T>
-static uint64_t getb(const T &p, int lsb, int w) {
-  return (static_cast<uint64_t>(p) >> lsb) & (w >= 64 ? ~0ull : ((1ull << w) - 1));
-}
-template <std::size_t N>
-static uint64_t getb(const VlWide<N> &p, int lsb, int w) {
-  // up to 64 bits spanning at most three 32-bit words
-  int wi = lsb / 32, sh = lsb % 32;
-  unsigned __int128 acc = 0;
-  for (int k = 0; k < 3 && wi + k < static_cast<int>(N); k++) {
-    acc |= static_cast<unsigned __int128>(p[wi + k]) << (32 * k);
-  }
-  uint64_t v = static_cast<uint64_t>(acc >> sh);
-  return w >= 64 ? v : (v & ((1ull << w) - 1));
-}
-template <class T>
-static void setb(T &p, int lsb, int w, uint64_t v) {
-  uint64_t m = (w >= 64 ? ~0ull : ((1ull << w) - 1)) << lsb;
-  p = static_cast<T>((static_cast<uint64_t>(p) & ~m) | ((v << lsb) & m));
-}
-template <std::size_t N>
-static void setb(VlWide<N> &p, int lsb, int w, uint64_t v) {
-  for (int i = 0; i < w; i++) {
-    int b = lsb + i;
-    uint32_t bit = 1u << (b % 32);
-    if ((v >> i) & 1u) {
-      p[b / 32] |= bit;
-    } else {
-      p[b / 32] &= ~bit;
-    }
-  }
-}
-
 // deq_rec_t layout (rtl/xtm/xtm_pkg.sv), MSB first: pkt_id voq in_port len dscp ecn
 // marked hbm sojourn = 103 bits per port.
 static const int kRecBits = 103;
 
-// ------------------------------------------------------------------ transaction history
-struct Txn {
-  uint64_t cycle;
-  std::string text;
-};
-
-static void push_hist(std::deque<Txn> &h, uint64_t c, const std::string &s) {
-  h.push_back({c, s});
-  if (h.size() > 16) {
-    h.pop_front();
-  }
-}
-
-static std::string fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static std::string fmt(const char *f, ...) {
-  char b[512];
-  va_list ap;
-  va_start(ap, f);
-  vsnprintf(b, sizeof(b), f, ap);
-  va_end(ap);
-  return b;
-}
-
-// ------------------------------------------------------------------ the testbench
 SC_MODULE(XtmTb) {
   sc_in<bool> clk;
 
@@ -563,24 +505,6 @@ SC_MODULE(XtmTb) {
 };
 
 // ------------------------------------------------------------------ main
-static bool plusarg(int argc, char **argv, const char *name, std::string *val) {
-  size_t n = strlen(name);
-  for (int i = 1; i < argc; i++) {
-    if (argv[i][0] == '+' && strncmp(argv[i] + 1, name, n) == 0) {
-      const char *rest = argv[i] + 1 + n;
-      if (*rest == '=') {
-        if (val != nullptr) *val = rest + 1;
-        return true;
-      }
-      if (*rest == '\0') {
-        if (val != nullptr) *val = "";
-        return true;
-      }
-    }
-  }
-  return false;
-}
-
 int sc_main(int argc, char **argv) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   TbOptions opt;
@@ -589,14 +513,7 @@ int sc_main(int argc, char **argv) {
     xtm_list_tests();
     return 0;
   }
-  if (plusarg(argc, argv, "test", &v)) opt.test = v;
-  if (plusarg(argc, argv, "seed", &v)) opt.seed = strtoull(v.c_str(), nullptr, 0);
-  if (plusarg(argc, argv, "cycles", &v)) opt.cycles = strtoull(v.c_str(), nullptr, 0);
-  if (plusarg(argc, argv, "trace", nullptr)) opt.trace = true;
-  if (plusarg(argc, argv, "trace_start", &v)) opt.trace_start = strtoull(v.c_str(), nullptr, 0);
-  if (plusarg(argc, argv, "state_every", &v)) opt.state_every = strtoull(v.c_str(), nullptr, 0);
-  if (plusarg(argc, argv, "max_errors", &v)) opt.max_errors = strtoull(v.c_str(), nullptr, 0);
-  if (plusarg(argc, argv, "out", &v)) opt.out = v;
+  plusargs_common(argc, argv, opt);
   opt.quiet = plusarg(argc, argv, "quiet", nullptr);
   opt.rtl_only = plusarg(argc, argv, "rtl_only", nullptr);
   bool eager = plusarg(argc, argv, "eager", nullptr);  // model evaluates every cycle
@@ -706,7 +623,9 @@ int sc_main(int argc, char **argv) {
   } else if (fw_mode) {
     printf("waves: rerun with WAVES=1 (make sim CFG=%s WAVES=1 PLUSARGS=+fw=%s)\n", XTM_TB_CFG, fw_conf.c_str());
   } else {
-    printf("waves: rerun with WAVES=1 (make sim TEST=%s SEED=%" PRIu64 " WAVES=1)\n", opt.test.c_str(), opt.seed);
+    std::string cyc = opt.cycles != 0 ? fmt(" CYCLES=%" PRIu64, opt.cycles) : "";
+    printf("waves: rerun with WAVES=1 (make sim TEST=%s SEED=%" PRIu64 " CFG=%s%s WAVES=1)\n", opt.test.c_str(),
+           opt.seed, XTM_TB_CFG, cyc.c_str());
   }
   if (plusarg(argc, argv, "fcov", &v) && !tb.fcov->write(v, model)) printf("cannot write %s\n", v.c_str());
 #if VM_COVERAGE  // coverage builds (tests/regress/regress.mk): +cov_file=<file>

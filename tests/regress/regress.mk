@@ -15,7 +15,7 @@
 # line + toggle (+ user) coverage; the small xtm configuration (toggle coverage of the
 # 8x8x4096 state would multiply the build time) and the dcqcn block.
 COV_VFLAGS = $(filter-out -O3,$(VERILATOR_FLAGS)) --coverage-line --coverage-toggle --coverage-user
-sim/build/cov-small/Vxtm_top: $(TB_SRCS) tb/xtm_tests.h tb/xtm_fcov.h $(RTL_SRCS) $(LIBXTM) $(LIBXTMFW) \
+sim/build/cov-small/Vxtm_top: $(TB_SRCS) tb/tb_common.h tb/xtm_tests.h tb/xtm_fcov.h $(RTL_SRCS) $(LIBXTM) $(LIBXTMFW) \
     $(LIBDCQCN) | $(DEPS_STAMP)
 	@mkdir -p sim/build/cov-small
 	$(VERILATOR) $(COV_VFLAGS) $(CFG_PARAMS_small) -Mdir sim/build/cov-small -o Vxtm_top \
@@ -23,7 +23,7 @@ sim/build/cov-small/Vxtm_top: $(TB_SRCS) tb/xtm_tests.h tb/xtm_fcov.h $(RTL_SRCS
 	  -LDFLAGS "$(CURDIR)/$(LIBXTMFW) $(CURDIR)/$(LIBXTM) $(CURDIR)/$(LIBDCQCN) -lsystemc" \
 	  $(abspath $(TB_SRCS)) > sim/build/cov-small.log 2>&1 || { tail -40 sim/build/cov-small.log; exit 1; }
 
-sim/build/cov-dcqcn/Vdcqcn_top: $(DCQCN_TB_SRCS) tb/dcqcn_tests.h $(DCQCN_RTL_SRCS) $(LIBDCQCN) | $(DEPS_STAMP)
+sim/build/cov-dcqcn/Vdcqcn_top: $(DCQCN_TB_SRCS) tb/tb_common.h tb/dcqcn_tests.h $(DCQCN_RTL_SRCS) $(LIBDCQCN) | $(DEPS_STAMP)
 	@mkdir -p sim/build/cov-dcqcn
 	@rm -f $@
 	$(VERILATOR) $(DCQCN_VFLAGS) --coverage-line --coverage-toggle --coverage-user \

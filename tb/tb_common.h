@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Helpers shared by the lockstep testbenches (tb/xtm_tb.cpp, tb/dcqcn_tb.cpp): bit access
+// to Verilated ports and signals, the transaction history, printf into a std::string and
+// the plusargs every testbench takes.
+
+#ifndef XTM_TB_TB_COMMON_H_
+#define XTM_TB_TB_COMMON_H_
+
+#include <verilated.h>
+
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <string>
+
+// ------------------------------------------------------------------ bit access helpers
+// Verilator stores signals of up to 64 bits as integers and wider ones as VlWide arrays.
+template <class T>
+static inline uint64_t getb(const T &p, int lsb, int w) {
+  return (static_cast<uint64_t>(p) >> lsb) & (w >= 64 ? ~0ull : ((1ull << w) - 1));
+}
+template <std::size_t N>
+static inline uint64_t getb(const VlWide<N> &p, int lsb, int w) {
+  // up to 64 bits spanning at most three 32-bit words
+  int wi = lsb / 32, sh = lsb % 32;
+  unsigned __int128 acc = 0;
+  for (int k = 0; k < 3 && wi + k < static_cast<int>(N); k++) {
+    acc |= static_cast<unsigned __int128>(p[wi + k]) << (32 * k);
+  }
+  uint64_t v = static_cast<uint64_t>(acc >> sh);
+  return w >= 64 ? v : (v & ((1ull << w) - 1));
+}
+template <class T>
+static inline void setb(T &p, int lsb, int w, uint64_t v) {
+  uint64_t m = (w >= 64 ? ~0ull : ((1ull << w) - 1)) << lsb;
+  p = static_cast<T>((static_cast<uint64_t>(p) & ~m) | ((v << lsb) & m));
+}
+template <std::size_t N>
+static inline void setb(VlWide<N> &p, int lsb, int w, uint64_t v) {
+  for (int i = 0; i < w; i++) {
+    int b = lsb + i;
+    uint32_t bit = 1u << (b % 32);
+    if ((v >> i) & 1u) {
+      p[b / 32] |= bit;
+    } else {
+      p[b / 32] &= ~bit;
+    }
+  }
+}
+
+// ------------------------------------------------------------------ transaction history
+// The last 16 transactions of each side, printed with the first mismatch.
+struct Txn {
+  uint64_t cycle;
+  std::string text;
+};
+
+static inline void push_hist(std::deque<Txn> &h, uint64_t c, const std::string &s) {
+  h.push_back({c, s});
+  if (h.size() > 16) {
+    h.pop_front();
+  }
+}
+
+static std::string fmt(const char *f, ...) __attribute__((format(printf, 1, 2), unused));
+static std::string fmt(const char *f, ...) {
+  char b[512];
+  va_list ap;
+  va_start(ap, f);
+  vsnprintf(b, sizeof(b), f, ap);
+  va_end(ap);
+  return b;
+}
+
+// ------------------------------------------------------------------ plusargs
+// +name=value or +name; true when present (value "" for +name).
+static inline bool plusarg(int argc, char **argv, const char *name, std::string *val) {
+  size_t n = strlen(name);
+  for (int i = 1; i < argc; i++) {
+    if (argv[i][0] == '+' && strncmp(argv[i] + 1, name, n) == 0) {
+      const char *rest = argv[i] + 1 + n;
+      if (*rest == '=') {
+        if (val != nullptr) *val = rest + 1;
+        return true;
+      }
+      if (*rest == '\0') {
+        if (val != nullptr) *val = "";
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// The plusargs of every testbench: +test +seed +cycles +trace +trace_start +state_every
+// +max_errors +out, into any options struct with those members.
+template <class Opt>
+static inline void plusargs_common(int argc, char **argv, Opt &opt) {
+  std::string v;
+  if (plusarg(argc, argv, "test", &v)) opt.test = v;
+  if (plusarg(argc, argv, "seed", &v)) opt.seed = strtoull(v.c_str(), nullptr, 0);
+  if (plusarg(argc, argv, "cycles", &v)) opt.cycles = strtoull(v.c_str(), nullptr, 0);
+  if (plusarg(argc, argv, "trace", nullptr)) opt.trace = true;
+  if (plusarg(argc, argv, "trace_start", &v)) opt.trace_start = strtoull(v.c_str(), nullptr, 0);
+  if (plusarg(argc, argv, "state_every", &v)) opt.state_every = strtoull(v.c_str(), nullptr, 0);
+  if (plusarg(argc, argv, "max_errors", &v)) opt.max_errors = strtoull(v.c_str(), nullptr, 0);
+  if (plusarg(argc, argv, "out", &v)) opt.out = v;
+}
+
+#endif  // XTM_TB_TB_COMMON_H_
