@@ -773,7 +773,8 @@ static void rto_arm(ns_sim_t *s, ns_flow_t *f, uint64_t at) {
 static void nic_send_data(ns_sim_t *s, uint32_t n, ns_flow_t *f) {
   ns_nic_t *c = &s->nodes[n].nic;
   uint64_t psn = f->snd_nxt;
-  uint64_t k = psn % f->pkts_per_msg;  // index in the message
+  uint64_t ppm = f->pkts_per_msg;
+  uint64_t k = (ppm & (ppm - 1)) == 0 ? psn & (ppm - 1) : psn % ppm;  // index in the message
   uint64_t rem = f->msg_bytes - k * f->mtu;
   uint32_t payload = (uint32_t)(rem < f->mtu ? rem : f->mtu);
   bool last = k + 1 == f->pkts_per_msg;
@@ -936,7 +937,8 @@ static void nic_rx(ns_sim_t *s, uint32_t n, const ns_pkt_t *pp) {
         f->rcv_nxt++;
         f->rx_bytes += p.len - NS_HDR_BYTES;
         f->nak_sent = false;
-        if (p.last || f->rcv_nxt % s->ack_every == 0) {
+        uint64_t ae = s->ack_every;  // usually a power of two: a mask, not a division
+        if (p.last || ((ae & (ae - 1)) == 0 ? (f->rcv_nxt & (ae - 1)) == 0 : f->rcv_nxt % ae == 0)) {
           ctrl_send(s, n, kNsPktAck, f, p.psn);
         }
       } else if (p.psn > f->rcv_nxt) {
