@@ -5,6 +5,7 @@
 
 #include "tb/dcqcn_tests.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -92,6 +93,8 @@ class Test : public DcqcnTest {
   uint32_t floor_ = 0;
   uint64_t floor_hits_ = 0;
   uint64_t same_alpha_ = 0, same_dec_ = 0, same_inc_ = 0;
+  // largest CNP_RX seen during the run: CLR_CNT (csr_traffic) may clear it just before the end
+  uint64_t cnp_rx_seen_ = 0;
   uint32_t rp_cnp_ = 2, rp_tx_ = 30, rp_ce_ = 5, rnq_ = 64;
 };
 
@@ -284,6 +287,7 @@ void Test::stimulus(uint64_t c, const dcqcn_t *m, dcqcn_in_t &in) {
     }
     case kBadQp: traffic(c, in, 10, 30, 10, 64, 30); break;
     case kCsrTraffic:
+      cnp_rx_seen_ = std::max(cnp_rx_seen_, dcqcn_counter(m, kDcqcnGcntCnpRx));
       if (csr.empty() && rnd(4) == 0) random_csr(c);
       traffic(c, in, 3, 30, 5, 64, 2);
       break;
@@ -317,7 +321,7 @@ bool Test::final_check(const dcqcn_t *m, std::string *why) {
     case kNpSpacing: ok = g(kDcqcnGcntCeCoalesced) > 0 && g(kDcqcnGcntCnpTx) > 0; break;
     case kSameCycle: ok = same_alpha_ > 0 && same_dec_ > 0 && same_inc_ > 0; break;
     case kBadQp: ok = g(kDcqcnGcntBadQp) > 0; break;
-    case kCsrTraffic:
+    case kCsrTraffic: ok = std::max(cnp_rx_seen_, g(kDcqcnGcntCnpRx)) > 0; break;
     case kRandom: ok = g(kDcqcnGcntCnpRx) > 0; break;
   }
   if (!ok) {
