@@ -44,7 +44,7 @@ mutate: mutate-dcqcn
 
 # the bound assertions (rtl/dcqcn/dcqcn_sva.sv) must fire on injected faults
 sva-dcqcn: $(DEPS_STAMP) $(LIBDCQCN)
-	tb/test_dcqcn_sva.sh
+	tb/test_sva.sh dcqcn
 mutate: sva-dcqcn
 
 TEST_DEPS += $(DCQCN_SIM)

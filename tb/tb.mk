@@ -91,3 +91,9 @@ BENCH_TARGETS += bench-cosim
 .PHONY: mutate
 mutate: $(DEPS_STAMP) $(LIBXTM)
 	tools/mutate-rtl
+
+# the bound assertions (rtl/xtm/xtm_sva.sv) must fire on injected faults
+.PHONY: sva
+sva: $(DEPS_STAMP) $(LIBXTM) $(LIBXTMFW) $(LIBDCQCN)
+	tb/test_sva.sh xtm
+mutate: sva

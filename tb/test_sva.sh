@@ -1,23 +1,31 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# make sva-dcqcn (part of make mutate): negative test of the dcqcn assertions
-# (rtl/dcqcn/dcqcn_sva.sv). Injects a fault into a copy of the RTL, builds the co-simulation
-# (as tools/mutate-dcqcn does), runs one directed test past the first co-sim mismatch and
-# expects the named assertion to fire: proof that the checker is bound and can fail.
-# Prints PASS/FAIL per fault and exits non-zero on any FAIL.
-#   tb/test_dcqcn_sva.sh [NAME...]
+# make sva / make sva-dcqcn (part of make mutate): negative tests of the bound assertions
+# (rtl/xtm/xtm_sva.sv, rtl/dcqcn/dcqcn_sva.sv). Injects a fault into a copy of the RTL,
+# builds the co-simulation (as tools/mutate-rtl and tools/mutate-dcqcn do), runs one
+# directed test past the co-sim mismatches and expects the named assertion to fire: proof
+# that the checker is bound and can fail. Prints PASS/FAIL per fault and exits non-zero on
+# any FAIL.
+#   tb/test_sva.sh xtm|dcqcn [NAME...]
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
+block=${1:-}
+shift || true
+case $block in
+  xtm) target=sim/build/small/Vxtm_top; opt=VL_OPT=-O0
+       libs="build/lib/libxtm.a build/lib/libxtmfw.a build/lib/libdcqcn.a" ;;
+  dcqcn) target=sim/build/dcqcn/Vdcqcn_top; opt=DCQCN_COPT=-O1; libs=build/lib/libdcqcn.a ;;
+  *) echo "usage: tb/test_sva.sh xtm|dcqcn [NAME...]"; exit 2 ;;
+esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-core=rtl/dcqcn/dcqcn_core.sv
-pkg=rtl/dcqcn/dcqcn_pkg.sv
 
 want=("$@")
 fail=0
 cd "$top" || exit 2
-make -s build/lib/libdcqcn.a >/dev/null || exit 2
+# shellcheck disable=SC2086
+make -s $libs >/dev/null || exit 2
 
 # fault NAME FILE TEST ASSERTION SED: inject SED into FILE, run TEST, expect ASSERTION
 fault() {
@@ -29,18 +37,21 @@ fault() {
   mkdir -p "$work/tree"
   tar cf - --exclude=./build --exclude=./.git --exclude=./sim/build --exclude=./sim/out . |
     (cd "$work/tree" && tar xf -)
-  mkdir -p "$work/tree/build/lib" && cp build/lib/libdcqcn.a "$work/tree/build/lib/"
+  mkdir -p "$work/tree/build/lib"
+  # shellcheck disable=SC2086
+  cp $libs "$work/tree/build/lib/"
   touch "$work/tree/build/.deps-ok"
   sed -i "$expr" "$work/tree/$file"
   if cmp -s "$file" "$work/tree/$file"; then
     echo "FAIL sva-$name: the fault did not apply to $file (stale pattern)"; fail=1; return
   fi
-  if ! make -s -C "$work/tree" -o build/lib/libdcqcn.a DCQCN_COPT=-O1 sim/build/dcqcn/Vdcqcn_top \
-      >"$work/build.log" 2>&1; then
+  local olibs=()
+  for l in $libs; do olibs+=(-o "$l"); done
+  if ! make -s -C "$work/tree" "${olibs[@]}" "$opt" "$target" >"$work/build.log" 2>&1; then
     echo "FAIL sva-$name: does not build"; tail -5 "$work/build.log"; fail=1; return
   fi
   out=$(cd "$work/tree" && SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 \
-        sim/build/dcqcn/Vdcqcn_top +test="$test" +seed=1 +max_errors=1000000 2>&1)
+        "$target" +test="$test" +seed=1 +max_errors=1000000 2>&1)
   if grep -q "ASSERT FAILED.*$assertion" <<<"$out" &&
      grep -q "FAILURE: RTL assertion failed" <<<"$out"; then
     echo "PASS sva-$name: $(grep -m1 "ASSERT FAILED" <<<"$out")"
@@ -51,10 +62,22 @@ fault() {
   fi
 }
 
-# a cut that skips the clamp: Rc falls below RPG_MIN_RATE (30000 in min_max_rate)
-fault cut-unclamped "$pkg" min_max_rate RcWrittenInLimits_A \
-  "s/cut_rc = clamp_rate(lo, hi, 21'(30'(rc) - dec));/cut_rc = 20'(30'(rc) - dec);/"
-# an alpha timer that fires but never advances: its deadline falls behind the scan
-fault alpha-timer-stuck "$core" smoke NoTimerLate_A \
-  "s/s.due_alpha = s.due_alpha + p_alpha;/s.due_alpha = s.due_alpha;/"
+if [ "$block" = xtm ]; then
+  core=rtl/xtm/xtm_core.sv
+  # an accepted OCB enqueue that is not added to the OCB count: OCB + HBM != pool
+  fault ocb-uncounted "$core" smoke OcbPlusHbmIsPool_A \
+    "s/ocb_used_q <= ocb_used_5 + ((enq_acc \&\& !enq_hbm) ? enq_cells : '0);/ocb_used_q <= ocb_used_5;/"
+  # XOFF set 8 cells late: a PG crosses its static threshold through an arrival, not in XOFF
+  fault xoff-late "$core" pfc_gen XoffWhenAboveThreshold_A \
+    "s/if (g_cfg_q\[g\]\[0\] \&\& !g_xoff_st_q\[g\] \&\& pgc_end\[g\] >= xoff_t) begin/if (g_cfg_q[g][0] \&\& !g_xoff_st_q[g] \&\& pgc_end[g] >= xoff_t + 28'd8) begin/"
+else
+  core=rtl/dcqcn/dcqcn_core.sv
+  pkg=rtl/dcqcn/dcqcn_pkg.sv
+  # a cut that skips the clamp: Rc falls below RPG_MIN_RATE (30000 in min_max_rate)
+  fault cut-unclamped "$pkg" min_max_rate RcWrittenInLimits_A \
+    "s/cut_rc = clamp_rate(lo, hi, 21'(30'(rc) - dec));/cut_rc = 20'(30'(rc) - dec);/"
+  # an alpha timer that fires but never advances: its deadline falls behind the scan
+  fault alpha-timer-stuck "$core" smoke NoTimerLate_A \
+    "s/s.due_alpha = s.due_alpha + p_alpha;/s.due_alpha = s.due_alpha;/"
+fi
 exit $fail
