@@ -479,22 +479,40 @@ class Soak : public Random {
                uint16_t(64 + rnd(9152)), 0.5 + rnd(100) / 10.0, s, s + 50000 + rnd(150000),
                rnd(2), uint8_t(rnd(8)));
     }
-    for (uint64_t c = t0 + 1000; c < t0 + kEpoch; c += 100 + rnd(4000)) {
-      pfc_events_.push_back({c, rnd(P), uint8_t(rnd(256)), uint16_t(rnd(3) == 0 ? 0 : rnd(3000))});
+    // PAUSE frames sparser and shorter than `random`'s, which over a long run keep most
+    // ports paused (quanta up to 3000 = 15000 cycles every ~2000 cycles)
+    for (uint64_t c = t0 + 1000; c < t0 + kEpoch; c += 2000 + rnd(20000)) {
+      pfc_events_.push_back({c, rnd(P), uint8_t(rnd(256)), uint16_t(rnd(3) == 0 ? 0 : rnd(1000))});
     }
     // one profile becomes a step to probability 1 at a random fill, so lossy queues using
     // it also see fills above Kmax (random profiles rarely reach p = 1)
     profile(rnd(8), false, {{uint32_t(8192 + rnd(40000)), 65536u}});
-    static const uint16_t kW[] = {XTM_Q_LIMIT_CELLS_REG_OFFSET, XTM_P_SHAPER_RATE_REG_OFFSET,
-                                  XTM_G_XOFF_CELLS_REG_OFFSET, XTM_POOL_CELLS_REG_OFFSET,
-                                  XTM_Q_SHAPER_BURST_REG_OFFSET, XTM_WD_CTRL_REG_OFFSET,
-                                  XTM_Q_QUANTUM_REG_OFFSET, XTM_HBM_EVICT_CELLS_REG_OFFSET};
+    // a new DSCP -> TC map: mostly TCs the configuration has (the reset map, TC = DSCP >> 3,
+    // sends 3 of 4 random DSCPs to a missing TC when there are 2), 1 in 16 any TC (BAD_TC)
+    for (uint32_t k = 0; k < 8; k++) {
+      uint32_t w = 0;
+      for (uint32_t n = 0; n < 8; n++) {
+        w |= (rnd(16) == 0 ? rnd(8) : rnd(prm_.num_tcs)) << (4 * n);
+      }
+      wr(XTM_DSCP_MAP_0_REG_OFFSET + 4 * k, w, t0 + 100);
+    }
+    // reconfiguration under traffic, each register within the range `random` draws from
+    // (any 14-bit value starved the ports: a port shaper rate below 0.25 B/cycle)
     for (uint64_t c = t0 + 3000; c < t0 + kEpoch; c += 1000 + rnd(6000)) {
       wr(XTM_VOQ_SEL_REG_OFFSET, rnd(NV), c);
       wr(XTM_PG_SEL_REG_OFFSET, rnd(P * 8), c);
       wr(XTM_PORT_SEL_REG_OFFSET, rnd(P), c);
       if (rnd(2)) {
-        wr(kW[rnd(8)], uint32_t(tb_rand(&rng_)) & 0x3FFF, c);
+        switch (rnd(8)) {
+          case 0: wr(XTM_Q_LIMIT_CELLS_REG_OFFSET, 8 + rnd(200), c); break;
+          case 1: wr(XTM_P_SHAPER_RATE_REG_OFFSET, 0x8000 + rnd(0x100000), c); break;
+          case 2: wr(XTM_G_XOFF_CELLS_REG_OFFSET, rnd(300), c); break;
+          case 3: wr(XTM_POOL_CELLS_REG_OFFSET, 200 + rnd(2000), c); break;
+          case 4: wr(XTM_Q_SHAPER_BURST_REG_OFFSET, rnd(20000), c); break;
+          case 5: wr(XTM_WD_CTRL_REG_OFFSET, rnd(4), c); break;
+          case 6: wr(XTM_Q_QUANTUM_REG_OFFSET, 64 + rnd(12000), c); break;
+          default: wr(XTM_HBM_EVICT_CELLS_REG_OFFSET, rnd(60), c); break;
+        }
       } else {
         rd(XTM_POOL_WM_REG_OFFSET, c);
       }
