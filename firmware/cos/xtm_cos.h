@@ -92,9 +92,9 @@ typedef struct xtm_cos_result {
   xtm_cos_queue_plan_t q[XTM_FW_MAX_QUEUES];
   uint32_t npgs;
   xtm_cos_pg_plan_t pg[XTM_FW_MAX_PGS];
-  uint32_t nerrors;
+  uint32_t nerrors;  // every error found; errors[] keeps the first XTM_COS_MAX_ERRORS
   char errors[XTM_COS_MAX_ERRORS][XTM_COS_MSG_LEN];
-  uint32_t nwarnings;
+  uint32_t nwarnings;  // at most XTM_COS_MAX_WARNINGS: later warnings are dropped
   char warnings[XTM_COS_MAX_WARNINGS][XTM_COS_MSG_LEN];
 } xtm_cos_result_t;
 
