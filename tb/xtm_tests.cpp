@@ -47,14 +47,15 @@ class Marking : public XtmTest {
     }
     // mark_tail: a lossy queue without ECN on the other port, the same (segmented) profile
     // as its drop profile, overloaded 2x: 1 % drops between Kmin and Kmax do not hold it,
-    // so it reaches Kmax, where p = 1 drops every packet
+    // so it reaches Kmax, where p = 1 drops every packet. Jumbo frames: at most a dozen
+    // descriptors, so the 64 of the small configuration still let the marked queue pass Kmax.
     uint32_t P = prm_.num_ports, T = prm_.num_tcs;
     if (mp_ == 0 && !interp_ && P > 1 && T > 1) {
       uint32_t eg2 = (eg + 1) % P, v2 = eg2 * T + 1;
       voq_wr(v2, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, false, false, 0, 2));
       voq_wr(v2, XTM_Q_LIMIT_CELLS_REG_OFFSET, 400);
       for (uint64_t s = 1000; s < 200000; s += 40000) {
-        add_flow(uint8_t(1 % P), uint8_t(eg2), 8, 0, 1000, 1500, 25.0, s, s + 20000);
+        add_flow(uint8_t(1 % P), uint8_t(eg2), 8, 0, 8000, 9000, 25.0, s, s + 20000);
       }
     }
   }
