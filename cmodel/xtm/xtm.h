@@ -266,6 +266,7 @@ typedef enum xtm_fault {
   kXtmFaultDropVoqCount,     // one VOQ's packet count one too low
   kXtmFaultSkipArrCount,     // ARR_PKTS one too low
   kXtmFaultFlipLfsr,         // LFSR state bit 0 flipped (changes later draws)
+  kXtmFaultLoseBusyPort,     // the lowest port with packets forgotten by the busy-port mask
 } xtm_fault_t;
 // Returns false if the fault cannot be applied (e.g. no packet resident).
 bool xtm_inject_fault(xtm_t *m, xtm_fault_t f);

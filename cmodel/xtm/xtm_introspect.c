@@ -114,6 +114,22 @@ bool xtm_check_invariants(const xtm_t *m, char *why, size_t n) {
   } else if (m->desc_free + sum_pkts != m->prm.num_desc) {
     bad = "desc_free + resident packets != NumDesc";
   }
+  // the step path's summaries of per-port and per-VOQ state must equal what they summarise
+  uint64_t busy = 0, fifo = 0, xoff = 0;
+  for (uint32_t p = 0; p < m->prm.num_ports; p++) {
+    busy |= (uint64_t)(m->port[p].nonempty != 0) << p;
+    fifo |= (uint64_t)(m->port[p].fifo_count != 0) << p;
+    xoff |= (uint64_t)(m->port[p].xoff_mask != 0) << p;
+  }
+  uint32_t nflush = 0;
+  for (uint32_t w = 0; w < XTM_VOQ_WORDS; w++) {
+    nflush += (uint32_t)__builtin_popcountll(m->flush_mask[w]);
+  }
+  if (bad == NULL && (busy != m->busy_ports || fifo != m->fifo_ports || xoff != m->xoff_ports)) {
+    bad = "busy/fifo/xoff port masks differ from the ports' VOQ, FIFO and XOFF state";
+  } else if (bad == NULL && nflush != m->flush_n) {
+    bad = "flush_n != VOQs marked for flushing";
+  }
   if (bad != NULL) {
     if (why != NULL) {
       snprintf(why, n, "%s (pool %u ocb %u hbm %u desc_free %u resident %" PRIu64 ")", bad,
@@ -145,6 +161,12 @@ bool xtm_inject_fault(xtm_t *m, xtm_fault_t f) {
       return true;
     case kXtmFaultFlipLfsr:
       m->lfsr ^= 1u;
+      return true;
+    case kXtmFaultLoseBusyPort:
+      if (m->busy_ports == 0) {
+        return false;
+      }
+      m->busy_ports &= m->busy_ports - 1;
       return true;
     default:
       return false;

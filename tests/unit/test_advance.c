@@ -360,10 +360,11 @@ END_TEST
 START_TEST(test_diff_odd) { differential(3000 + (uint64_t)_i, 5, 3, 128); }
 END_TEST
 
-// Negative: the invariant checker catches a leaked cell and a miscounted VOQ.
+// Negative: the invariant checker catches a leaked cell, a miscounted VOQ, a skipped
+// arrival count and a step-path port mask out of step with the ports.
 START_TEST(test_invariants_catch_faults) {
   static const xtm_fault_t kF[] = {kXtmFaultLeakPoolCell, kXtmFaultDropVoqCount,
-                                   kXtmFaultSkipArrCount};
+                                   kXtmFaultSkipArrCount, kXtmFaultLoseBusyPort};
   for (size_t i = 0; i < sizeof(kF) / sizeof(kF[0]); i++) {
     run_opts_t o = {.seed = 77, .ports = 2, .tcs = 2, .desc = 64, .events = 400,
                     .check_invariants_every_cycle = true, .fault_at_event = 200,
