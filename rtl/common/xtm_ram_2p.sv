@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// xtm_ram_2p: technology-neutral true dual-port RAM wrapper (the shape of OpenTitan's
+// prim_ram_2p): ports A and B each read or write one row per cycle. Read data is
+// registered (row addressed in cycle c, data in c+1). A read on one port of the row the
+// other port writes in the same cycle returns the old contents (read-first); two writes
+// of the same row in one cycle are illegal.
+//
+// Behavioural model: one array, at most two indexed writes per cycle. XTM_RAM_MACRO
+// replaces it with xtm_ram_2p_macro (technology library); synthesis keeps this module as a
+// black box (docs/synthesis.md). Simulation checks as in xtm_ram_1r1w.
+
+`default_nettype none
+`include "tm_assert.svh"
+
+module xtm_ram_2p #(
+  parameter int unsigned Width = 32,
+  parameter int unsigned Depth = 64,
+  parameter bit AllowRdWrSame = 1'b0,
+  parameter bit CheckUnwritten = 1'b1,
+  // derived, do not override
+  parameter int unsigned AddrW = (Depth > 1) ? $clog2(Depth) : 1
+) (
+  input  wire logic             clk_i,
+  input  wire logic             rst_ni,  // checks only
+  // port A
+  input  wire logic             a_req_i,  // access this cycle (read unless a_we_i)
+  input  wire logic             a_we_i,
+  input  wire logic [AddrW-1:0] a_addr_i,
+  input  wire logic [Width-1:0] a_wdata_i,
+  input  wire logic [Width-1:0] a_wmask_i,
+  output logic      [Width-1:0] a_rdata_o,
+  // port B
+  input  wire logic             b_req_i,
+  input  wire logic             b_we_i,
+  input  wire logic [AddrW-1:0] b_addr_i,
+  input  wire logic [Width-1:0] b_wdata_i,
+  input  wire logic [Width-1:0] b_wmask_i,
+  output logic      [Width-1:0] b_rdata_o
+);
+
+`ifdef XTM_RAM_MACRO
+  xtm_ram_2p_macro #(
+    .Width(Width),
+    .Depth(Depth)
+  ) u_macro (
+    .clk_i,
+    .a_req_i,
+    .a_we_i,
+    .a_addr_i,
+    .a_wdata_i,
+    .a_wmask_i,
+    .a_rdata_o,
+    .b_req_i,
+    .b_we_i,
+    .b_addr_i,
+    .b_wdata_i,
+    .b_wmask_i,
+    .b_rdata_o
+  );
+`else
+  logic [Width-1:0] mem [Depth];
+  logic [Width-1:0] a_rdata_q, b_rdata_q;
+
+  always_ff @(posedge clk_i) begin : s_port_a
+    if (a_req_i && a_we_i) begin
+      mem[a_addr_i] <= (mem[a_addr_i] & ~a_wmask_i) | (a_wdata_i & a_wmask_i);
+    end
+    if (a_req_i && !a_we_i) begin
+      a_rdata_q <= mem[a_addr_i];
+    end
+  end
+
+  always_ff @(posedge clk_i) begin : s_port_b
+    if (b_req_i && b_we_i) begin
+      mem[b_addr_i] <= (mem[b_addr_i] & ~b_wmask_i) | (b_wdata_i & b_wmask_i);
+    end
+    if (b_req_i && !b_we_i) begin
+      b_rdata_q <= mem[b_addr_i];
+    end
+  end
+  assign a_rdata_o = a_rdata_q;
+  assign b_rdata_o = b_rdata_q;
+`endif
+
+`ifndef SYNTHESIS
+  if (Depth < 1) begin : g_bad_depth
+    $fatal(1, "xtm_ram_2p: Depth must be at least 1");
+  end
+  logic [Depth-1:0] written_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin : s_written
+    if (!rst_ni) begin
+      written_q <= '0;
+    end else begin
+      if (a_req_i && a_we_i) begin
+        written_q[a_addr_i] <= 1'b1;
+      end
+      if (b_req_i && b_we_i) begin
+        written_q[b_addr_i] <= 1'b1;
+      end
+    end
+  end
+  logic a_rd, b_rd;
+  assign a_rd = a_req_i && !a_we_i;
+  assign b_rd = b_req_i && !b_we_i;
+  `ASSERT_NEVER(RamAddrInRange_A, (a_req_i && 32'(a_addr_i) >= Depth) ||
+                (b_req_i && 32'(b_addr_i) >= Depth), clk_i, rst_ni)
+  `ASSERT_NEVER(RamWrWrSameRow_A, a_req_i && a_we_i && b_req_i && b_we_i && a_addr_i == b_addr_i,
+                clk_i, rst_ni)
+  `ASSERT_NEVER(RamRdWrSameRow_A, !AllowRdWrSame && ((a_rd && b_req_i && b_we_i &&
+                a_addr_i == b_addr_i) || (b_rd && a_req_i && a_we_i && a_addr_i == b_addr_i)),
+                clk_i, rst_ni)
+  `ASSERT_NEVER(RamReadUnwritten_A, CheckUnwritten && ((a_rd && !written_q[a_addr_i]) ||
+                (b_rd && !written_q[b_addr_i])), clk_i, rst_ni)
+`endif
+
+endmodule
