@@ -81,6 +81,8 @@ NIGHTLY_OUT ?= build/nightly
 NIGHTLY_BUILDS := sim/build/small/Vxtm_top sim/build/default/Vxtm_top $(DCQCN_SIM) \
   sim/build/cov-small/Vxtm_top sim/build/cov-dcqcn/Vdcqcn_top $(FUZZ_BINS) $(UNIT_BINS) \
   $(BUILD)/tests/test_fw $(BUILD)/bin/xtmctl $(BUILD)/bin/xtm-netsim $(BUILD)/tests/test_netsim
+# the post-synthesis co-simulations (tb/tb_gls.mk; their synthesis runs first)
+NIGHTLY_BUILDS += $(GLS_XTM) $(GLS_DCQCN)
 .PHONY: nightly nightly-build test-slurm
 nightly-build: | $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory -k $(NIGHTLY_BUILDS) || \

@@ -90,6 +90,9 @@ def main():
     ap.add_argument('--abc-delay-ps', type=int, default=0)
     ap.add_argument('--ram-tcq-ns', type=float, default=macro_lib.DEFAULT_TCQ_NS)
     ap.add_argument('--ram-tsu-ns', type=float, default=macro_lib.DEFAULT_TSU_NS)
+    ap.add_argument('--share', action='store_true',
+                    help="run Yosys' SAT-based SHARE pass (off: it did not finish in 10 minutes "
+                         "on today's RTL)")
     ap.add_argument('--skip-ffcheck', action='store_true',
                     help='report a flip-flop mismatch but go on (negative tests only)')
     ap.add_argument('--yosys', default='yosys')
@@ -175,14 +178,14 @@ def main():
     gates_v = os.path.join(a.out, 'gates.v')
     back = [
         f"read_rtlil {procil}",
-        f"synth -top {a.top} -flatten -run coarse:fine",
+        f"synth -top {a.top} -flatten {'' if a.share else '-noshare '}-run coarse:fine",
         f"tee -q -o {os.path.join(a.out, 'coarse.stat')} stat",
         f"write_verilog -noattr {coarse_v}",
     ]
     if a.level == 'gates':
         abc = f"abc -liberty {lib}" + (f" -D {a.abc_delay_ps}" if a.abc_delay_ps else '')
         back += [
-            f"synth -top {a.top} -flatten -run fine:check",
+            f"synth -top {a.top} -flatten {'' if a.share else '-noshare '}-run fine:check",
             f"dfflibmap -liberty {lib}",
             abc,
             "opt_clean",
