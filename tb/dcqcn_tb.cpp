@@ -301,7 +301,8 @@ int sc_main(int argc, char **argv) {
   plusargs_common(argc, argv, opt);
 #ifdef DCQCN_TB_NETLIST
   opt.state_every = 0;  // netlist (make gls): every output every cycle, no internal state
-  printf("netlist: %s (internal-state comparison off)\n", DCQCN_TB_NETLIST);
+  printf("netlist: %s (internal-state comparison off); rerun: make gls-run BLK=dcqcn TEST=%s "
+         "SEED=%" PRIu64 "\n", DCQCN_TB_NETLIST, opt.test.c_str(), opt.seed);
 #endif
   opt.eager = plusarg(argc, argv, "eager", nullptr);
   if (plusarg(argc, argv, "debug_qp", &v)) opt.debug_qp = atoi(v.c_str());

@@ -88,6 +88,11 @@ def main():
     ap.add_argument('--incdir', action='append', default=['rtl/common'])
     ap.add_argument('--timeout', type=int, default=900)
     ap.add_argument('--abc-delay-ps', type=int, default=0)
+    ap.add_argument('--abc-drive', default='BUFX4',
+                    help='cell that drives the inputs in ABC\'s buffering model')
+    ap.add_argument('--fo4-cell', default='INVX1')
+    ap.add_argument('--no-abc-buffer', action='store_true',
+                    help='map without ABC\'s buffering and sizing (no -constr)')
     ap.add_argument('--ram-tcq-ns', type=float, default=macro_lib.DEFAULT_TCQ_NS)
     ap.add_argument('--ram-tsu-ns', type=float, default=macro_lib.DEFAULT_TSU_NS)
     ap.add_argument('--share', action='store_true',
@@ -183,7 +188,18 @@ def main():
         f"write_verilog -noattr {coarse_v}",
     ]
     if a.level == 'gates':
-        abc = f"abc -liberty {lib}" + (f" -D {a.abc_delay_ps}" if a.abc_delay_ps else '')
+        # ABC's buffering and gate sizing (`buffer; upsize; dnsize` of its -constr script):
+        # without them one INVX1 drives every fanout of a net (10 pF on a RAM's address
+        # decoder: 17 ns for one gate). Inputs driven by ABC_DRIVE, outputs loaded with an
+        # FO4 load (four inputs of the FO4 inverter).
+        lcells = macro_lib.library_cells(lib)
+        cin = float([p for p in lcells[a.fo4_cell].sub('pin')
+                     if p.attrs.get('direction') == 'input'][0].attrs['capacitance'])
+        constr = os.path.join(a.out, 'abc.constr')
+        with open(constr, 'w') as f:
+            f.write(f"set_driving_cell {a.abc_drive}\nset_load {4 * cin:.5f}\n")
+        abc = f"abc -liberty {lib}" + (f" -D {a.abc_delay_ps}" if a.abc_delay_ps else '') + \
+            (f" -constr {constr}" if not a.no_abc_buffer else '')
         back += [
             f"synth -top {a.top} -flatten {'' if a.share else '-noshare '}-run fine:check",
             f"dfflibmap -liberty {lib}",
@@ -192,7 +208,8 @@ def main():
             "setundef -zero",
             "select -assert-none t:$*dlatch* t:$sr t:$_DLATCH_* t:$_SR_* t:LATCH",
             "select -assert-none t:$_*",
-            "check",
+            f"read_liberty -lib {lib}",  # port directions of the cells, for check
+            "check -assert",
             f"tee -q -o {os.path.join(a.out, 'cells.json')} stat -json -liberty {lib}",
             f"tee -q -o {os.path.join(a.out, 'cells.stat')} stat -liberty {lib}",
             f"write_verilog -noattr -noexpr {gates_v}",
