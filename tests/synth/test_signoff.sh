@@ -17,6 +17,8 @@
 #                       Yosys 0.23 bug class) must fail the flip-flop check
 #   neg-struct-gls      the same copy synthesized anyway (--skip-ffcheck) must fail the
 #                       netlist-vs-RTL lockstep
+#   iverilog-report     every rejection of the RTL by Icarus is a listed construct
+#   neg-iverilog        a file with a construct the report does not list (`let`) must fail it
 set -u
 cd "$(dirname "$0")/../.."
 LIB=${SIGNOFF_LIB:-/usr/share/qflow/tech/osu018/osu018_stdcells.lib}
@@ -157,5 +159,19 @@ else
   else
     fail "neg-struct-gls (build)" "$OUT/struct.log" "$OUT/struct/vgls.log"
   fi
+fi
+# ---- the Icarus portability report and its negative test
+if tools/synth/iverilog_report.py --out "$OUT/iverilog.txt" > "$OUT/iverilog.log" 2>&1; then
+  pass "iverilog-report ($(grep '^units:' "$OUT/iverilog.txt"))"
+else
+  fail iverilog-report "$OUT/iverilog.log"
+fi
+printf 'module synth_let (input wire logic [3:0] x_i, output logic [3:0] y_o);\n  let inc(a) = a + 4%sd1;\n  assign y_o = inc(x_i);\nendmodule\n' "'" > "$OUT/synth_let.sv"
+if tools/synth/iverilog_report.py --out "$OUT/iverilog_neg.txt" --extra "$OUT/synth_let.sv" > "$OUT/iverilog_neg.log" 2>&1; then
+  fail "neg-iverilog (an unlisted construct passed the report)" "$OUT/iverilog_neg.log"
+elif grep -q 'synth_let.*UNKNOWN' "$OUT/iverilog_neg.txt"; then
+  pass "neg-iverilog (the unlisted 'let' construct fails the report)"
+else
+  fail "neg-iverilog (failed, but not on the new file)" "$OUT/iverilog_neg.log"
 fi
 exit $((nfail > 0))
