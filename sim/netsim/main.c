@@ -1347,7 +1347,7 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
     fprintf(f, "|");
     for (uint32_t a = 0; a < nax; a++) {
       fprintf(f, " %s |", runs[r].val[a]);
-      fprintf(csv, "\"%s\",", runs[r].val[a]);
+      fprintf(csv, strchr(runs[r].val[a], ',') != NULL ? "\"%s\"," : "%s,", runs[r].val[a]);
     }
     if (sm == NULL) {
       if (runs[r].status == 1) {
@@ -1425,15 +1425,23 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
                               "unset style\nset xtics norotate\n",
                               variants ? "variant" : fam->ax[0].key, ycol, kPl[k].y);
       } else {
-        // numeric last axis against the first axis's values; other axes as they come
+        // the last axis against the first axis's values (a numeric last axis as x, else
+        // its values as tics); other axes as they come
+        bool numeric = true;
+        for (uint32_t v = 0; v < len[xa] && numeric; v++) {
+          double d;
+          numeric = xtm_num_f64(NULL, fam->ax[xa].vals[v], -1e300, 1e300, &d, NULL) == kXtmNumOk;
+        }
+        char xexpr[64];
+        snprintf(xexpr, sizeof(xexpr), numeric ? "$%u" : "$0", xa + 1);
         n += (size_t)snprintf(g + n, cap - n, "set xlabel '%s'\nplot", strcmp(fam->ax[xa].key, "-") == 0 ? "thresholds" : fam->ax[xa].key);
         for (uint32_t v = 0; v < len[0] && n < cap - 512; v++) {
           char vt[128];
           ns_plot_text(vt, sizeof(vt), fam->ax[0].vals[v]);
           n += (size_t)snprintf(g + n, cap - n,
-                                "%s 'results.csv' using (strcol(1) eq '%s' ? $%u : NaN):%d with "
-                                "linespoints title '%s=%s'", v ? "," : "", vt, xa + 1, ycol,
-                                fam->ax[0].key, vt);
+                                "%s 'results.csv' using (strcol(1) eq '%s' ? %s : NaN):%d%s with "
+                                "linespoints title '%s=%s'", v ? "," : "", vt, xexpr, ycol,
+                                numeric ? "" : ":xtic(2)", fam->ax[0].key, vt);
         }
         n += (size_t)snprintf(g + n, cap - n, "\n");
       }

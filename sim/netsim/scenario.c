@@ -1211,7 +1211,7 @@ static bool build_pfc_victim(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char
       }
       if (f2 < 99.99) {
         sb(&c, " drop-profiles { e { interpolate { fill-level [ %.3f %.3f %.3f ]; drop-probability "
-               "[ 0 %.3f 100 ]; } } }\n", f1, f2, f2 + 0.001, 100.0 * hpcc_pmax);
+               "[ 0 %.3f 100 ]; } } }\n", f1, f2, f2 + 0.1, 100.0 * hpcc_pmax);
       } else {
         double p = hpcc_pmax * (99.99 * lim / 100.0 - hpcc_kmin) / (hpcc_kmax - hpcc_kmin);
         sb(&c, " drop-profiles { e { interpolate { fill-level [ %.3f 99.99 ]; drop-probability "
