@@ -869,11 +869,9 @@ static bool build_scale_across(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const ch
   }
   xtm_fw_dcqcn_cfg_t dc;
   const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-  static const char *const kPfcKeys[] = {"pfc_xoff_us", "pfc_xon_us", "pfc_thresholds", NULL};
   bool ok = text != NULL && program(b, s, r, base, text, &dc, outdir, "link_gbps") && program_nics(b, s, &dc);
   free(text);
   if (!ok) {
-    (void)kPfcKeys;
     return false;
   }
   // Start: staggered (the testbed's automation launched the ib_write_bw clients one by one,

@@ -43,6 +43,10 @@ def scale_across():
     print("| load_bdp | distance_km | util L2 (Gb/s) | util L1 | per-s min / mean / max L2 | steady (10..60 s) mean / min / max L2 | tail drops | pause frames | peak queue (RTT) | steady peak (RTT) | CNPs | Jain | steady Jain |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     rs = runs("scale-across-staggered-halfrtt")
+    for p in glob.glob(os.path.join(D, "sd-*km", "summary.json")):  # single runs of the same set-up
+        j = load(p)
+        if j:
+            rs.append(j)
     rs.sort(key=lambda j: (float(param(j, "load_bdp")), float(param(j, "distance_km"))))
     for j in rs:
         s = j["summary"]
