@@ -20,7 +20,7 @@ DEB_PKGS += opensta qflow-tech-osu018 iverilog
 SIGNOFF_LIB      ?= /usr/share/qflow/tech/osu018/osu018_stdcells.lib
 SIGNOFF_VENDOR_V ?= /usr/share/qflow/tech/osu018/osu018_stdcells.v
 SIGNOFF_CELLS    := $(BUILD)/synth/osu018_cells.v
-SIGNOFF_TOOLS    := $(wildcard tools/synth/*.py)
+SIGNOFF_TOOLS    := tools/synth/synth.py tools/synth/ffcheck.py tools/synth/macros.py tools/synth/liberty.py
 SYNTH_TIMEOUT    ?= 900
 # ABC's delay target (ps): the constrained clock period, so that ABC maps for delay
 ABC_DELAY_PS     ?= 1000
@@ -61,16 +61,19 @@ SYNTH_PARAMS_dcqcn-small ?= NumQps=4 ScanWidth=2
 SYNTH_LEVEL_dcqcn-small  ?= $(SYNTH_LEVEL_dcqcn)
 
 synth_srcs = $(shell cat $(SYNTH_F_$(1)) 2>/dev/null) $(wildcard rtl/common/*.sv rtl/common/*.svh)
-synth_cmd = tools/synth/synth.py --block $(1) --top $(SYNTH_TOP_$(1)) --filelist $(SYNTH_F_$(1)) \
+synth_cfg = tools/synth/synth.py --block $(1) --top $(SYNTH_TOP_$(1)) --filelist $(SYNTH_F_$(1)) \
   $(foreach p,$(SYNTH_PARAMS_$(1)),--param $(p)) --liberty $(SIGNOFF_LIB) --out $(BUILD)/synth/$(1) \
-  --level $(SYNTH_LEVEL_$(1)) --macros $(SYNTH_MACROS) --timeout $(SYNTH_TIMEOUT) \
+  --level $(SYNTH_LEVEL_$(1)) --macros $(SYNTH_MACROS) \
   --abc-delay-ps $(ABC_DELAY_PS) --ram-tcq-ns $(RAM_TCQ_NS) --ram-tsu-ns $(RAM_TSU_NS) $(SYNTH_EXTRA)
 
+synth_cmd = $(call synth_cfg,$(1)) --timeout $(SYNTH_TIMEOUT)
+
 # one run per configuration; summary.txt is written last, only when every step passed.
-# The configuration is part of the rule: a changed SYNTH_PARAMS_<cfg> reruns it.
+# The configuration is part of the rule: a changed SYNTH_PARAMS_<cfg> (or level, library,
+# ABC or macro option; not the timeout) reruns it.
 $(BUILD)/synth/%/config.txt: FORCE | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	@echo '$(call synth_cmd,$*)' > $@.new; \
+	@echo '$(call synth_cfg,$*)' > $@.new; \
 	if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 .PHONY: FORCE
 FORCE:
@@ -84,7 +87,7 @@ $(BUILD)/synth/%/summary.txt: $(BUILD)/synth/%/config.txt $$(call synth_srcs,$$*
 	@grep -v '^\[ffcheck\]   ' $(BUILD)/synth/$*.log
 	@test -f $@
 
-.PHONY: synth synth-xtm synth-dcqcn sta sta-xtm sta-dcqcn
+.PHONY: synth synth-xtm synth-dcqcn sta
 synth: synth-xtm synth-dcqcn
 synth-xtm: $(BUILD)/synth/xtm/summary.txt
 	@cat $(BUILD)/synth/xtm/report.txt 2>/dev/null || \
@@ -96,10 +99,15 @@ synth-dcqcn: $(BUILD)/synth/dcqcn/summary.txt
 sta_cmd = tools/synth/sta.py --dir $(BUILD)/synth/$(1) --top $(SYNTH_TOP_$(1)) --sdc $(SYNTH_SDC_$(1)) \
   --liberty $(SIGNOFF_LIB)
 sta: sta-xtm sta-dcqcn
-sta-%: $(BUILD)/synth/%/summary.txt
-	@if [ "$(SYNTH_LEVEL_$*)" != gates ]; then \
-	  echo "[sta] FAIL $*: no gate-level netlist (SYNTH_LEVEL_$*=$(SYNTH_LEVEL_$*)); see docs/synthesis.md"; exit 1; fi
-	@$(call sta_cmd,$*)
+# sta-<cfg> for every configuration (explicit rules: make skips pattern rules for phony targets)
+define sta_rule
+sta-$(1): $(if $(filter gates,$(SYNTH_LEVEL_$(1))),$(BUILD)/synth/$(1)/summary.txt)
+	@if [ "$(SYNTH_LEVEL_$(1))" != gates ]; then \
+	  echo "[sta] FAIL $(1): no gate-level netlist (SYNTH_LEVEL_$(1)=$(SYNTH_LEVEL_$(1))); see docs/synthesis.md"; exit 1; fi
+	@$(call sta_cmd,$(1))
+.PHONY: sta-$(1)
+endef
+$(foreach c,xtm xtm-small dcqcn dcqcn-small,$(eval $(call sta_rule,$(c))))
 
 # cell models for simulating the mapped netlist, from the Liberty (checked against the
 # vendor's models by make synth-selftest)
@@ -109,7 +117,7 @@ $(SIGNOFF_CELLS): $(SIGNOFF_LIB) tools/synth/lib2v.py tools/synth/liberty.py | $
 
 .PHONY: iverilog synth-selftest
 iverilog: | $(DEPS_STAMP)
-	@tools/synth/iverilog_report.py --out $(BUILD)/synth/iverilog.txt
+	@tools/synth/iverilog_report.py --quiet --out $(BUILD)/synth/iverilog.txt
 lint: iverilog
 
 synth-selftest: | $(DEPS_STAMP)
