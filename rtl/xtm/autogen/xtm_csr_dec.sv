@@ -304,6 +304,15 @@ module xtm_csr_dec #(
           dec_o.mapped = 1'b1;
           dec_o.id = xtm_reg_pkg::XtmRegProfSel;
         end
+        xtm_reg_pkg::XTM_LFSR_HEAD_SEED_OFFSET: begin
+          dec_o.mapped = 1'b1;
+          dec_o.id = xtm_reg_pkg::XtmRegLfsrHeadSeed;
+        end
+        xtm_reg_pkg::XTM_LFSR_HEAD_STATE_OFFSET: begin
+          dec_o.mapped = 1'b1;
+          dec_o.id = xtm_reg_pkg::XtmRegLfsrHeadState;
+          dec_o.ro = 1'b1;
+        end
         default: begin
           dec_o.mapped = 1'b0;
         end
@@ -915,7 +924,7 @@ module xtm_csr_dec #(
         dec_o.wdata = wdata_i & 32'h00000001;
       end
       xtm_reg_pkg::XtmRegErrStatus: begin
-        dec_o.wdata = wdata_i & 32'h00000007;
+        dec_o.wdata = wdata_i & 32'h0000000F;
       end
       xtm_reg_pkg::XtmRegErrAddr: begin
         dec_o.wdata = wdata_i & 32'h0000FFFF;
@@ -953,11 +962,11 @@ module xtm_csr_dec #(
       end
       xtm_reg_pkg::XtmRegHbmRdLat: begin
         dec_o.wdata = wdata_i & 32'h00000FFF;
-        dec_o.legal = 32'(wdata_i[11:0]) >= 32'(1);
+        dec_o.legal = 32'(wdata_i[11:0]) >= 32'(5);
       end
       xtm_reg_pkg::XtmRegOcbRdLat: begin
         dec_o.wdata = wdata_i & 32'h000000FF;
-        dec_o.legal = 32'(wdata_i[7:0]) >= 32'(1);
+        dec_o.legal = 32'(wdata_i[7:0]) >= 32'(5);
       end
       xtm_reg_pkg::XtmRegLfsrSeed: begin
         dec_o.wdata = wdata_i & 32'hFFFFFFFF;
@@ -971,7 +980,7 @@ module xtm_csr_dec #(
       end
       xtm_reg_pkg::XtmRegWdPollCycles: begin
         dec_o.wdata = wdata_i & 32'hFFFFFFFF;
-        dec_o.legal = 32'(wdata_i[31:0]) >= 32'(1);
+        dec_o.legal = 32'(wdata_i[31:0]) >= 32'(64);
       end
       xtm_reg_pkg::XtmRegWdDetectPolls: begin
         dec_o.wdata = wdata_i & 32'h000000FF;
@@ -1020,6 +1029,13 @@ module xtm_csr_dec #(
       xtm_reg_pkg::XtmRegProfSel: begin
         dec_o.wdata = wdata_i & 32'h00000007;
         dec_o.legal = 32'(wdata_i[2:0]) <= 32'(NumProfiles - 1);
+      end
+      xtm_reg_pkg::XtmRegLfsrHeadSeed: begin
+        dec_o.wdata = wdata_i & 32'hFFFFFFFF;
+        dec_o.legal = 32'(wdata_i[31:0]) >= 32'(1);
+      end
+      xtm_reg_pkg::XtmRegLfsrHeadState: begin
+        dec_o.wdata = wdata_i & 32'hFFFFFFFF;
       end
       xtm_reg_pkg::XtmRegQCfg: begin
         dec_o.wdata = wdata_i & 32'h0000FFFF;
