@@ -674,6 +674,7 @@ def sv_types(m, ids):
             "    logic mapped;  // a register word is at the address (aligned)",
             "    logic ro;      // read-only (ro, rc): a write is a RO_WRITE error",
             "    logic legal;   // the write data puts every field in its legal range",
+            "    logic cnt;     // a word of a 64-bit counter (_LO or _HI)",
             "    logic hi;      // the _HI word of a 64-bit counter",
             f"    logic [{w - 1}:0] id;  // reg_id_e",
             "    logic [7:0] idx;  // element of an array register",
@@ -716,6 +717,8 @@ def gen_sv_dec(m):
                  f"          dec_o.id = xtm_reg_pkg::{reg_id_name(r)};"]
         if r.swaccess in ("ro", "rc"):
             lines.append("          dec_o.ro = 1'b1;")
+        if r.counter:
+            lines.append("          dec_o.cnt = 1'b1;")
         if wd.is_hi:
             lines.append("          dec_o.hi = 1'b1;")
         if r.count:
