@@ -1414,6 +1414,7 @@ package xtm_reg_pkg;
     logic mapped;  // a register word is at the address (aligned)
     logic ro;      // read-only (ro, rc): a write is a RO_WRITE error
     logic legal;   // the write data puts every field in its legal range
+    logic cnt;     // a word of a 64-bit counter (_LO or _HI)
     logic hi;      // the _HI word of a 64-bit counter
     logic [6:0] id;  // reg_id_e
     logic [7:0] idx;  // element of an array register
