@@ -636,8 +636,9 @@ def reg_id_name(r):
 
 
 def reg_id_width(m):
-    """Bits of the register-id enum (0 is 'no register')."""
-    return max(1, (len(m.regs)).bit_length())
+    """Bits of the register-id enum (0 is 'no register'): at least 8, so that the blocks can
+    carry an id in a fixed 8-bit field of their own types."""
+    return max(8, (len(m.regs)).bit_length())
 
 
 def sv_types(m, ids):
