@@ -46,12 +46,12 @@ module xtm_sva #(
     sum_pkts = '0;
     sum_hbm = '0;
     sum_pg = '0;
-    for (int v = 0; v < int'(NumVoqs); v++) begin
+    for (int v = 0; v < 32'(NumVoqs); v++) begin
       sum_occ = sum_occ + {4'd0, q_occ_q[v]};
       sum_pkts = sum_pkts + {11'd0, q_pkts_q[v]};
       sum_hbm = sum_hbm + {4'd0, q_hbmc_q[v]};
     end
-    for (int g = 0; g < int'(NumPgs); g++) begin
+    for (int g = 0; g < 32'(NumPgs); g++) begin
       sum_pg = sum_pg + {4'd0, g_cells_q[g]};
     end
   end
@@ -67,7 +67,7 @@ module xtm_sva #(
   `ASSERT_KNOWN(EnqResValidKnown_A, enq_res_valid_o, clk_i, rst_ni)
   `ASSERT_KNOWN(FlushValidKnown_A, flush_valid_o, clk_i, rst_ni)
 
-  for (genvar g = 0; g < int'(NumPgs); g++) begin : g_pg
+  for (genvar g = 0; g < 32'(NumPgs); g++) begin : g_pg
     // per-PG copies: Verilator 5.006 cannot take $rose/$stable of an array select
     logic above, xoff_st, static_en, hdrm_ok;
     logic [27:0] xoff_th;
@@ -85,7 +85,7 @@ module xtm_sva #(
             ($rose(above) && $stable(xoff_th) && $stable(cfg) && static_en) |-> xoff_st,
             clk_i, rst_ni)
   end
-  for (genvar p = 0; p < int'(NumPorts); p++) begin : g_port
+  for (genvar p = 0; p < 32'(NumPorts); p++) begin : g_port
     logic fifo_ok;
     assign fifo_ok = 32'(p_fcount_q[p]) <= FifoDepth;
     `ASSERT(FifoWithinDepth_A, fifo_ok, clk_i, rst_ni)
