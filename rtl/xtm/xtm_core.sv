@@ -334,6 +334,7 @@ module xtm_core #(
     .occ_i         (rm_occ),
     .slot_i        (slot),
     .t4_i,
+    .clr4_i,
     .pkt_id_i      (pay_pkt),
     .enq_cycle_i   (pay_enq),
     .dscp_i        (pay_dscp),
@@ -416,10 +417,10 @@ module xtm_core #(
     .cnt4_o    (cnt_wd)
   );
 
-  xtm_stats #(.NumPorts(NumPorts), .NumTcs(NumTcs)) u_stats (
+  logic [63:0] cnt4_v, cnt4_p, cnt5_v, cnt5_p;
+  xtm_stats_voq #(.NumPorts(NumPorts), .NumTcs(NumTcs)) u_stats_voq (
     .clk_i,
     .rst_ni,
-    .t4_i,
     .enq3_i       (req3_i.cls),
     .enq3_voq_i   (req3_i.voq),
     .adm_i        (adm),
@@ -436,6 +437,19 @@ module xtm_core #(
     .mark_voq_i   (mark_voq),
     .mark_head_i  (mark_head),
     .mark_lat_i   (mark_lat),
+    .clr4_i,
+    .clr5_i,
+    .op3_i,
+    .op4_i,
+    .op5_i,
+    .cnt4_o       (cnt4_v),
+    .cnt5_o       (cnt5_v)
+  );
+  xtm_stats_pp #(.NumPorts(NumPorts)) u_stats_pp (
+    .clk_i,
+    .rst_ni,
+    .t4_i,
+    .adm_i        (adm),
     .xoff_sent_i  (xoff_sent),
     .xon_sent_i   (xon_sent),
     .pause_rx_i   (pause_rx),
@@ -450,9 +464,12 @@ module xtm_core #(
     .op3_i,
     .op4_i,
     .op5_i,
-    .cnt4_o       (cnt_st),
-    .cnt5_o
+    .cnt4_o       (cnt4_p),
+    .cnt5_o       (cnt5_p)
   );
+  assign cnt_st = cnt4_v | cnt4_p;
+  assign cnt5_o = cnt5_v + cnt5_p;  // Q_DROP_BYTES: both parts; other counters one of them
+
 
   // transmitted lengths (stage 5) for the port byte counters
   for (genvar p = 0; p < 32'(NumPorts); p++) begin : g_len

@@ -74,6 +74,7 @@ module xtm_csr #(
     .NumPgs     (8),
     .NumProfiles(8)
   ) u_dec (
+    .valid_i(s1_valid_i),
     .addr_i (s1_addr_i),
     .wdata_i(s1_wdata_i),
     .dec_o  (dec)

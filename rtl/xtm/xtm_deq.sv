@@ -9,6 +9,8 @@
 //   D3 (t+7)  = the commit stage of logical t+3: the head LFSR draws (before a seed write
 //             of that cycle), the marks are decided and counted, and the egress record is
 //             written into the slot reserved at the selection.
+// A CTRL.CLR_CNT in cycles t .. t+3 cancels the count of the packet's mark (its count bit
+// travels with it); the draw and the record are unaffected (spec 6.3).
 
 `default_nettype none
 
@@ -30,6 +32,7 @@ module xtm_deq #(
   input  wire logic [27:0]       occ_i,
   input  wire logic [SlotW-1:0]  slot_i,
   input  wire logic [63:0]       t4_i,
+  input  wire logic              clr4_i,        // CTRL.CLR_CNT of the commit stage
   // D1: payload and configuration (read in the commit stage)
   input  wire logic [31:0]       pkt_id_i,
   input  wire logic [31:0]       enq_cycle_i,
@@ -142,7 +145,7 @@ module xtm_deq #(
 
   // ------------------------------------------------------------------ D2, D3
   localparam int unsigned RW = xtm_pkg::DEQ_REC_W;
-  logic d2_q, d3_q, h2_q, h3_q, l2_q, l3_q;
+  logic d2_q, d3_q, h2_q, h3_q, l2_q, l3_q, c1_q, c2_q, c3_q;
   logic [RW-1:0] r2_q, r3_q;
   logic [5:0] p2_q, p3_q;
   logic [SlotW-1:0] s2_q, s3_q;
@@ -151,6 +154,9 @@ module xtm_deq #(
     if (!rst_ni) begin
       d2_q <= 1'b0;
       d3_q <= 1'b0;
+      c1_q <= 1'b0;
+      c2_q <= 1'b0;
+      c3_q <= 1'b0;
       h2_q <= 1'b0;
       h3_q <= 1'b0;
       l2_q <= 1'b0;
@@ -162,6 +168,9 @@ module xtm_deq #(
       s2_q <= '0;
       s3_q <= '0;
     end else begin
+      c1_q <= rm_i && !flush_i && !clr4_i;
+      c2_q <= c1_q && !clr4_i;
+      c3_q <= c2_q && !clr4_i;
       d2_q <= sched1;
       h2_q <= head_eval;
       l2_q <= lat_mark;
@@ -203,13 +212,13 @@ module xtm_deq #(
       rec3.marked = 1'b1;
     end
   end
-  assign mark_rd_o = h2_q || l2_q;
+  assign mark_rd_o = c2_q && (h2_q || l2_q);
   assign mark_rd_voq_o = r2_q[RW-33-:9];
   assign rec_we_o = d3_q;
   assign rec_port_o = p3_q;
   assign rec_slot_o = s3_q;
   assign rec_o = rec3;
-  assign mark_o = d3_q && (mh || l3_q);
+  assign mark_o = c3_q && (mh || l3_q);
   assign mark_voq_o = rec3.voq;
   assign mark_head_o = mh;
   assign mark_lat_o = l3_q;

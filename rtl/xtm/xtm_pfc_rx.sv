@@ -30,15 +30,30 @@ module xtm_pfc_rx #(
 
   logic [31:0] quantum_q [NumPorts];   // P_PAUSE_QUANTUM, Q16.16 cycles
   logic [31:0] rem_q [NumPgs] /* verilator public_flat_rd */;
-  logic [NumPgs-1:0] hit;
+  logic [31:0] rem_d [NumPgs];
 
+  // every counter counts down; a frame's priorities load the pause time (the product is in
+  // the counter's load path only, never in the pause state of this cycle)
   always_comb begin : c_rx
     for (int g = 0; g < 32'(NumPgs); g++) begin
-      hit[g] = valid_i[g/8] && vec_i[g];
-      pause_rx_o[g] = hit[g] && quanta_i[16*g+:16] != '0;
-      xon_rx_o[g] = hit[g] && quanta_i[16*g+:16] == '0;
-      paused_o[g] = hit[g] ? (quanta_i[16*g+:16] != '0 && quantum_q[g/8] != '0) :
-                             (rem_q[g] != '0);
+      logic hit;
+      logic [15:0] q;
+      logic [47:0] prod;
+      logic [32:0] dur;
+      prod = '0;
+      dur = '0;
+      hit = valid_i[g/8] && vec_i[g];
+      q = quanta_i[16*g+:16];
+      pause_rx_o[g] = hit && q != '0;
+      xon_rx_o[g] = hit && q == '0;
+      rem_d[g] = rem_q[g] - 32'(rem_q[g] != '0);
+      paused_o[g] = rem_q[g] != '0;
+      if (hit) begin
+        prod = {32'd0, q} * {16'd0, quantum_q[g/8]};
+        dur = 33'((49'(prod) + 49'h0FFFF) >> 16);
+        rem_d[g] = (dur == '0) ? '0 : 32'(dur - 33'd1);
+        paused_o[g] = q != '0 && quantum_q[g/8] != '0;
+      end
     end
   end
 
@@ -49,15 +64,7 @@ module xtm_pfc_rx #(
       end
     end else begin
       for (int g = 0; g < 32'(NumPgs); g++) begin
-        if (hit[g]) begin
-          logic [47:0] prod;
-          logic [32:0] dur;
-          prod = {32'd0, quanta_i[16*g+:16]} * {16'd0, quantum_q[g/8]};
-          dur = 33'((49'(prod) + 49'h0FFFF) >> 16);
-          rem_q[g] <= (dur == '0) ? '0 : 32'(dur - 33'd1);
-        end else if (rem_q[g] != '0) begin
-          rem_q[g] <= rem_q[g] - 32'd1;
-        end
+        rem_q[g] <= rem_d[g];
       end
     end
   end
