@@ -22,6 +22,9 @@ CFG_PARAMS_default := -GNumPorts=8 -GNumTcs=8 -GNumDesc=4096
 CFG_DEFS_default   := -DXTM_TB_PORTS=8 -DXTM_TB_TCS=8 -DXTM_TB_DESC=4096 -DXTM_TB_CFG=\\\"default\\\"
 CFG_PARAMS_small   := -GNumPorts=2 -GNumTcs=2 -GNumDesc=64
 CFG_DEFS_small     := -DXTM_TB_PORTS=2 -DXTM_TB_TCS=2 -DXTM_TB_DESC=64 -DXTM_TB_CFG=\\\"small\\\"
+# a router line card: 32 ports x 8 TCs x 65,536 descriptors (issue 11)
+CFG_PARAMS_large   := -GNumPorts=32 -GNumTcs=8 -GNumDesc=65536
+CFG_DEFS_large     := -DXTM_TB_PORTS=32 -DXTM_TB_TCS=8 -DXTM_TB_DESC=65536 -DXTM_TB_CFG=\\\"large\\\"
 # make bench-cosim: the default configuration built from clean in its own folder, timed
 CFG_PARAMS_benchclean := $(CFG_PARAMS_default)
 CFG_DEFS_benchclean   := $(CFG_DEFS_default)

@@ -134,6 +134,7 @@ module xtm_deq #(
   xtm_prof_eval u_eval (
     .clk_i,
     .rst_ni,
+    .valid_i  (head_eval),
     .interp_i (prof_interp_i),
     .npoints_i(prof_npoints_i),
     .fill_i   (prof_fill_i),
@@ -242,7 +243,7 @@ module xtm_deq #(
   end
 
   logic unused;
-  assign unused = ^{cfg.rsvd31, cfg.enable, cfg.strict, cfg.no_loss, cfg.nonect_tail_only,
+  assign unused = ^{d1_pg_q[2:0], cfg.rsvd31, cfg.enable, cfg.strict, cfg.no_loss, cfg.nonect_tail_only,
                     cfg.pfc_rx_en, cfg.pfc_prio, cfg.wd_en, cfg.shaper_en};
 
 endmodule

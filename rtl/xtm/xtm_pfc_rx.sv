@@ -33,26 +33,47 @@ module xtm_pfc_rx #(
   logic [31:0] rem_d [NumPgs];
 
   // every counter counts down; a frame's priorities load the pause time (the product is in
-  // the counter's load path only, never in the pause state of this cycle)
+  // the counter's load path only, never in the pause state of this cycle). A port with no
+  // frame and no pause running is skipped (act_q: any counter of the port non-zero).
+  logic [NumPorts-1:0] act_q, act_d;
   always_comb begin : c_rx
-    for (int g = 0; g < 32'(NumPgs); g++) begin
-      logic hit;
-      logic [15:0] q;
-      logic [47:0] prod;
-      logic [32:0] dur;
-      prod = '0;
-      dur = '0;
-      hit = valid_i[g/8] && vec_i[g];
-      q = quanta_i[16*g+:16];
-      pause_rx_o[g] = hit && q != '0;
-      xon_rx_o[g] = hit && q == '0;
-      rem_d[g] = rem_q[g] - 32'(rem_q[g] != '0);
-      paused_o[g] = rem_q[g] != '0;
-      if (hit) begin
-        prod = {32'd0, q} * {16'd0, quantum_q[g/8]};
-        dur = 33'((49'(prod) + 49'h0FFFF) >> 16);
-        rem_d[g] = (dur == '0) ? '0 : 32'(dur - 33'd1);
-        paused_o[g] = q != '0 && quantum_q[g/8] != '0;
+    logic hit;
+    logic [15:0] q;
+    logic [47:0] prod;
+    logic [32:0] dur;
+    int g;
+    hit = 1'b0;
+    q = '0;
+    prod = '0;
+    dur = '0;
+    g = 0;
+    pause_rx_o = '0;
+    xon_rx_o = '0;
+    paused_o = '0;
+    act_d = '0;
+    for (int k = 0; k < 32'(NumPgs); k++) begin
+      rem_d[k] = rem_q[k];
+    end
+    for (int p = 0; p < 32'(NumPorts); p++) begin
+      if (valid_i[p] || act_q[p]) begin
+        for (int i = 0; i < 8; i++) begin
+          g = 8 * p + i;
+          prod = '0;
+          dur = '0;
+          hit = valid_i[p] && vec_i[g];
+          q = quanta_i[16*g+:16];
+          pause_rx_o[g] = hit && q != '0;
+          xon_rx_o[g] = hit && q == '0;
+          rem_d[g] = rem_q[g] - 32'(rem_q[g] != '0);
+          paused_o[g] = rem_q[g] != '0;
+          if (hit) begin
+            prod = {32'd0, q} * {16'd0, quantum_q[p]};
+            dur = 33'((49'(prod) + 49'h0FFFF) >> 16);
+            rem_d[g] = (dur == '0) ? '0 : 32'(dur - 33'd1);
+            paused_o[g] = q != '0 && quantum_q[p] != '0;
+          end
+          act_d[p] = act_d[p] || rem_d[g] != '0;
+        end
       end
     end
   end
@@ -62,10 +83,12 @@ module xtm_pfc_rx #(
       for (int g = 0; g < 32'(NumPgs); g++) begin
         rem_q[g] <= '0;
       end
+      act_q <= '0;
     end else begin
       for (int g = 0; g < 32'(NumPgs); g++) begin
         rem_q[g] <= rem_d[g];
       end
+      act_q <= act_d;
     end
   end
 

@@ -30,7 +30,7 @@ module xtm_proftab (
 
   // a profile row after a CSR write (the register id, element and data of the access)
   function automatic logic [PW-1:0] apply(input logic [PW-1:0] row, input logic [7:0] id,
-                                          input logic [2:0] k, input logic [31:0] wdata);
+                                          input logic [2:0] k, input logic [16:0] wdata);
     logic [PW-1:0] r;
     r = row;
     if (id == xtm_reg_pkg::XtmRegPrCfg) begin
@@ -54,10 +54,10 @@ module xtm_proftab (
       end
     end else begin
       if (op2_i.wr) begin
-        enq_q[op2_i.prof] <= apply(enq_q[op2_i.prof], op2_i.id, op2_i.idx[2:0], op2_i.wdata);
+        enq_q[op2_i.prof] <= apply(enq_q[op2_i.prof], op2_i.id, op2_i.idx[2:0], op2_i.wdata[16:0]);
       end
       if (op5_i.wr) begin
-        deq_q[op5_i.prof] <= apply(deq_q[op5_i.prof], op5_i.id, op5_i.idx[2:0], op5_i.wdata);
+        deq_q[op5_i.prof] <= apply(deq_q[op5_i.prof], op5_i.id, op5_i.idx[2:0], op5_i.wdata[16:0]);
       end
     end
   end

@@ -227,6 +227,10 @@ module xtm_top #(
   logic [xtm_pkg::PROF_B_W-1:0] prof4;
   xtm_reg_pkg::q_cfg_t cfg2_t;
   assign cfg2_t = {16'd0, cfg2};
+  logic unused_cfg2;
+  assign unused_cfg2 = ^{cfg2_t.rsvd31, cfg2_t.pfc_rx_en, cfg2_t.pfc_prio, cfg2_t.wd_en,
+                         cfg2_t.shaper_en, cfg2_t.mark_point, cfg2_t.nonect_tail_only,
+                         cfg2_t.ecn_en, cfg2_t.no_loss, cfg2_t.strict, cfg2_t.enable};
 
   xtm_proftab u_proftab (
     .clk_i,
@@ -248,6 +252,7 @@ module xtm_top #(
   xtm_prof_eval u_enq_prof (
     .clk_i,
     .rst_ni,
+    .valid_i  (req2_q.cls),
     .interp_i (e_interp),
     .npoints_i(e_np),
     .fill_i   (e_fill),

@@ -268,6 +268,10 @@ module xtm_voqcfg #(
   end
 
   logic unused_cfg;
-  assign unused_cfg = ^{rst_cfg, wr_cfg, b_rdata[AQnt+:16]};
+  assign unused_cfg = ^{rst_cfg.rsvd31, rst_cfg.no_loss, rst_cfg.ecn_en, rst_cfg.nonect_tail_only,
+                        rst_cfg.mark_point, rst_cfg.profile, wr_cfg.rsvd31, wr_cfg.no_loss,
+                        wr_cfg.ecn_en, wr_cfg.nonect_tail_only, wr_cfg.mark_point,
+                        wr_cfg.profile, b_rdata[AQnt+:16], a_rdata[AQnt+:92],
+                        bs_rdata[75:0]};
 
 endmodule

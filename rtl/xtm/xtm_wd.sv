@@ -40,6 +40,7 @@ module xtm_wd #(
 
   // RAM row of a port: per queue q at [144q +: 144]: {restore 64, stall 64, clean 8, storm 8}
   localparam int unsigned QW = 144;
+  localparam int unsigned PgW = $clog2(NumPgs);
   localparam int unsigned RW = QW * NumTcs;
 
   logic [63:0] next_poll_q;
@@ -97,12 +98,13 @@ module xtm_wd #(
   always_comb begin : c_visit
     wrow = row;
     st_new = stalled_q[32'(vport)*NumTcs+:NumTcs];
-    for (int q = 0; q < 32'(NumTcs); q++) begin
+    for (int q = 0; q < 32'(NumTcs) && visit; q++) begin
       logic [7:0] storm, clean;
       logic [63:0] nstall, nrest;
-      int v, g;
+      int unsigned v;
+      logic [PgW-1:0] g;
       v = 32'(vport) * 32'(NumTcs) + q;
-      g = 32'(vport) * 8 + 32'(prio_i[3*v+:3]);
+      g = PgW'(32'(vport) * 8 + 32'(prio_i[3*v+:3]));
       storm = row[QW*q+:8];
       clean = row[QW*q+8+:8];
       nstall = cvalid_q[vport] ? row[QW*q+16+:64] : '0;
