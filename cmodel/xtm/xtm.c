@@ -10,9 +10,10 @@
 // acceptance, the head/latency marking decisions due this cycle, then the end of cycle.
 //
 // Speed: every timer is an absolute deadline and every bucket is lazy (spec 5.4, 9.5, 13),
-// so a cycle with no input before `next_active` changes nothing but time, except a marking
-// decision due three cycles after its selection (`mark_due`), which is done alone. xtm_step()
-// then costs a compare; xtm_advance_to() jumps to min(next_active, mark_due, target).
+// so a cycle with no input before `next_full` changes nothing but time, except a marking
+// decision due three cycles after its selection (`mark_due`), which is done alone;
+// next_active = min(next_full, mark_due). xtm_step() then costs a compare; xtm_advance_to()
+// jumps to min(next_active, target).
 
 #include "cmodel/xtm/xtm.h"
 
@@ -160,13 +161,14 @@ void xtm_reset(xtm_t *m) {
   m->wd_next_poll = m->wd_poll;
   m->wd_sweep_t0 = XTM_NEVER;
   m->next_active = 0;
+  m->next_full = 0;
 }
 
 uint64_t xtm_cycle(const xtm_t *m) { return m->t; }
 void xtm_set_tx_ready(xtm_t *m, uint64_t mask) {
   if (mask != m->tx_ready) {
     m->tx_ready = mask;
-    m->next_active = m->t;
+    m->next_active = m->next_full = m->t;
   }
 }
 
@@ -225,7 +227,13 @@ uint64_t xtm_paused_cycles(const xtm_pg_t *g, uint64_t t) {
 
 // A PG touched by an acceptance or a removal in cycle t is evaluated at step 7 of t+1
 // (spec 7.1); at most two per cycle.
+// A PG without PFC_EN and out of XOFF cannot change at that evaluation (a G_CFG write that
+// enables it asks for its own evaluation), so it is not listed.
 static void touch_pg(xtm_t *m, uint32_t idx, uint64_t t) {
+  const xtm_pg_t *g = &m->pg[idx];
+  if (!g->xoff && XTM_F(g->cfg, G_CFG, PFC_EN) == 0) {
+    return;
+  }
   if (m->touched_cycle != t) {
     m->touched_cycle = t;
     m->n_touched = 0;
@@ -462,6 +470,7 @@ static void marks_process(xtm_t *m, uint64_t t) {
     pe->due = XTM_NEVER;
   }
   mark_due_update(m);
+  m->next_active = m->next_full < m->mark_due ? m->next_full : m->mark_due;
 }
 
 // CTRL.CLR_CNT in cycles s .. s+3 clears the count of the mark of a selection in s
@@ -1267,10 +1276,7 @@ static uint64_t compute_next_active(xtm_t *m, uint64_t t) {
   return best < t1 ? t1 : best;
 }
 
-uint64_t xtm_next_event(const xtm_t *m) {
-  uint64_t n = m->next_active < m->mark_due ? m->next_active : m->mark_due;
-  return n > m->t ? n : m->t;
-}
+uint64_t xtm_next_event(const xtm_t *m) { return m->next_active > m->t ? m->next_active : m->t; }
 
 // ------------------------------------------------------------------ the cycle
 
@@ -1320,10 +1326,11 @@ static void full_cycle(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
   // 4. egress output
   egress_output(m, t, out);
   // 6 (decision). enqueue: validation, admission and placement on S(t)
-  xtm_enq_dec_t dec = {.accept = false, .evict = false};
+  xtm_enq_dec_t *dec = &m->enq_dec;
   bool enq = in != NULL && in->enq.valid;
   if (enq) {
-    enqueue_decide(m, &in->enq, t, out, &dec);
+    dec->accept = dec->evict = false;
+    enqueue_decide(m, &in->enq, t, out, dec);
   }
   // 7. PFC generation on S(t) (the PGs touched in t-1)
   pfc_generate(m, t, out);
@@ -1331,7 +1338,7 @@ static void full_cycle(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
   dequeue_slot(m, t, out);
   // 6 (commit). the eviction and the acceptance
   if (enq) {
-    enqueue_commit(m, &dec, t);
+    enqueue_commit(m, dec, t);
   }
   // head and latency marking decisions of the selection of t-3 (spec 6.3)
   if (m->mark_due == t) {
@@ -1351,7 +1358,8 @@ static void full_cycle(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
     }
   }
   m->t = t + 1;
-  m->next_active = compute_next_active(m, t);
+  m->next_full = compute_next_active(m, t);
+  m->next_active = m->next_full < m->mark_due ? m->next_full : m->mark_due;
 }
 
 static inline bool has_input(const xtm_t *m, const xtm_in_t *in) {
@@ -1362,13 +1370,18 @@ static inline bool has_input(const xtm_t *m, const xtm_in_t *in) {
 void xtm_set_eager(xtm_t *m, bool eager) { m->eager = eager; }
 
 void xtm_step(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
-  if (!m->eager && !has_input(m, in) && m->t < m->next_active) {
-    clear_out(out, m->t);
-    if (m->t == m->mark_due) {
-      marks_process(m, m->t);  // a cycle whose only work is a marking decision
+  if (!m->eager && !has_input(m, in)) {
+    if (m->t < m->next_active) {
+      clear_out(out, m->t);
+      m->t++;
+      return;
     }
-    m->t++;
-    return;
+    if (m->t < m->next_full) {
+      clear_out(out, m->t);
+      marks_process(m, m->t);  // a cycle whose only work is a marking decision
+      m->t++;
+      return;
+    }
   }
   full_cycle(m, in, out);
 }
@@ -1376,13 +1389,12 @@ void xtm_step(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
 bool xtm_advance_to(xtm_t *m, uint64_t target, xtm_out_t *out) {
   while (m->t < target) {
     if (m->next_active > m->t) {
-      uint64_t n = m->next_active < m->mark_due ? m->next_active : m->mark_due;
-      if (n > m->t) {
-        m->t = n < target ? n : target;
-      } else {
-        marks_process(m, m->t);  // no output in such a cycle
-        m->t++;
-      }
+      m->t = m->next_active < target ? m->next_active : target;
+      continue;
+    }
+    if (m->next_full > m->t) {
+      marks_process(m, m->t);  // a cycle whose only work is a marking decision: no output
+      m->t++;
       continue;
     }
     full_cycle(m, NULL, out);

@@ -113,7 +113,6 @@ typedef struct xtm_pg {
   uint32_t pg_cells, hdrm_used;
   bool xoff;
   bool eval_next;   // a threshold register was written: evaluate at step 7 of the next cycle
-  bool in_touched;  // listed in touched_pg (deduplication)
   uint32_t wm, hdrm_wm;
   // egress reception
   uint64_t pause_end;
@@ -203,7 +202,8 @@ struct xtm {
 
   // time
   uint64_t t;            // next cycle to execute
-  uint64_t next_active;  // no idle cycle before this one can change anything but time
+  uint64_t next_active;  // no idle cycle before this one does any work: min(next_full, mark_due)
+  uint64_t next_full;    // no idle cycle before this one needs more than its marking decision
   bool eager;            // evaluate every cycle (reference mode)
 
   // per-cycle scratch (no allocation in step)
@@ -211,6 +211,7 @@ struct xtm {
   uint32_t n_touched;
   uint32_t wd_port;          // port visited this cycle
   uint8_t wd_toggle;         // VOQs of wd_port whose watchdog state changes at the end of the cycle
+  xtm_enq_dec_t enq_dec;     // this cycle's admission decision
   uint8_t rel_mask[XTM_MAX_PORTS];
   uint8_t set_mask[XTM_MAX_PORTS];
 };
