@@ -530,6 +530,81 @@ START_TEST(test_token_bucket_clamp_and_closed_form) {
 }
 END_TEST
 
+// ---------------------------------------------------------------- lazy queue shaper (9.5)
+// 2 ports x 4 TCs: NumVoqs 8, INIT_CYCLES 16; the scan visits VOQ 1 (port 0, queue 1) in
+// the cycles t = 1 mod 8. VOQ 1: SHAPER_EN, Q_SHAPER_RATE 0x10000 (1 B/cycle), burst 1000 B;
+// reset bucket tok 0, u 0: tokens(c) = min(1000 B, c * 1 B) is full long before cycle 2000.
+// Four 400 B packets arrive at 2000 .. 2003. Tokens in bytes:
+//   2001: 1000 -> charge -> tok 600, u 2001; conform 0 at 2002, from 2003 600 + 2 >= 0: 1
+//   2002: not eligible (the one-cycle gap), although packet 2 is there
+//   2003: 602 -> tok 202; 2005: 204 -> tok -196, u 2005: -196 + 2 < 0: conform 0 from 2006
+//   tokens >= 0 again from ok = 2005 + 196 = 2201; the first visit ts >= ok - 2 = 2199 with
+//   ts = 1 mod 8 is 2201; conform from 2203: packet 4 selected at 2203.
+// Outputs at selection + 5: 2006, 2008, 2010, 2208. (An eager bucket without the pipeline
+// would select at 2001, 2002, 2003 and 2200.) With a bus write of rate 0x20000 (2 B/cycle)
+// at cycle 2100, tokens = -196 + 2 (c - 2005) >= 0 from 2103; first visit >= 2101 with
+// ts = 1 mod 8 is 2105: packet 4 at 2107, out 2112.
+START_TEST(test_lazy_queue_shaper) {
+  for (int rate_write = 0; rate_write < 2; rate_write++) {
+    xtm_t *m = tl_create(2, 4, 64);
+    tl_voq_wr(m, 1, XTM_Q_CFG_REG_OFFSET,
+              tl_qcfg(false, false, false, false, 0, 0) | 1u << XTM_Q_CFG_SHAPER_EN_OFFSET);
+    tl_voq_wr(m, 1, XTM_Q_SHAPER_RATE_REG_OFFSET, 0x10000);
+    tl_voq_wr(m, 1, XTM_Q_SHAPER_BURST_REG_OFFSET, 1000);
+    xtm_out_t out;
+    ck_assert(!xtm_advance_to(m, 2000, &out));
+    rec_buf_t rb = {.n = 0};
+    for (uint32_t i = 0; i < 4; i++) {
+      enq(m, 0, 1, 400, 1 + i, &rb);  // 2000 .. 2003
+      xtm_voq_state_t vs;
+      xtm_voq_state(m, 1, &vs);
+      // conformance bit of S(c+1) after cycle c: 2001 -> 0, 2002 -> 1, 2003 -> 0
+      static const bool kConf[4] = {true, false, true, false};
+      ck_assert_msg(vs.shaper_conform == kConf[i], "S(%u): conform %d", 2001 + i,
+                    vs.shaper_conform);
+    }
+    ck_assert_uint_eq(vcnt(m, 1, XTM_Q_DEQ_PKTS_LO_REG_OFFSET), 2);  // 2001, 2003
+    uint64_t sel4 = 2203;
+    if (rate_write) {
+      while (xtm_advance_to(m, 2100, &out)) {
+        record(&out, &rb);
+      }
+      tl_wr(m, XTM_VOQ_SEL_REG_OFFSET, 1);
+      xtm_in_t in = {.tx_ready = UINT64_MAX};
+      in.csr = (xtm_csr_req_t){.valid = true, .write = true,
+                               .addr = XTM_Q_SHAPER_RATE_REG_OFFSET, .wdata = 0x20000};
+      xtm_step(m, &in, &out);  // 2100
+      ck_assert(!out.csr_rsp.err);
+      sel4 = 2107;
+    }
+    while (xtm_advance_to(m, sel4 - 1, &out)) {
+      record(&out, &rb);
+    }
+    xtm_voq_state_t vs;
+    xtm_voq_state(m, 1, &vs);
+    ck_assert(!vs.shaper_conform);  // S(sel4 - 1)
+    idle(m, &rb);                   // sel4 - 1
+    xtm_voq_state(m, 1, &vs);
+    ck_assert(vs.shaper_conform);  // S(sel4)
+    ck_assert_uint_eq(vcnt(m, 1, XTM_Q_DEQ_PKTS_LO_REG_OFFSET), 3);
+    idle(m, &rb);  // sel4
+    ck_assert_uint_eq(vcnt(m, 1, XTM_Q_DEQ_PKTS_LO_REG_OFFSET), 4);
+    while (xtm_advance_to(m, sel4 + 20, &out)) {
+      record(&out, &rb);
+    }
+    static const exp_out_t kExp[] = {{6, 0, 1}, {8, 0, 2}, {10, 0, 3}, {208, 0, 4}};
+    exp_out_t e[4];
+    for (int k = 0; k < 4; k++) {
+      e[k] = kExp[k];
+    }
+    e[3].dcycle = (uint32_t)(sel4 + 5 - 2000);
+    check_outputs(&rb, 2000, e, 4);
+    tl_check_invariants(m);
+    xtm_destroy(m);
+  }
+}
+END_TEST
+
 static Suite *sched_suite(void) {
   Suite *s = suite_create("sched");
   TCase *tc = tcase_create("core");
@@ -546,6 +621,7 @@ static Suite *sched_suite(void) {
   tcase_add_test(tc, test_fifo_backpressure);
   tcase_add_test(tc, test_ocb_read_latency);
   tcase_add_test(tc, test_token_bucket_clamp_and_closed_form);
+  tcase_add_test(tc, test_lazy_queue_shaper);
   suite_add_tcase(s, tc);
   return s;
 }
