@@ -33,7 +33,7 @@ static inline bool probe_bit(const VlWide<N> &v, uint32_t i) {
 class XtmProbe {
  public:
   static constexpr bool kAvailable = true;
-  explicit XtmProbe(Vxtm_top *dut) : r_(dut->rootp) {}
+  XtmProbe(Vxtm_top *dut, uint32_t ntcs) : r_(dut->rootp), ntcs_(ntcs) {}
 
   // per VOQ
   uint32_t occ_cells(uint32_t v) const { return XTM_PROBE_SIG(u_qmgr__DOT__occ_q)[v]; }
@@ -49,6 +49,10 @@ class XtmProbe {
   bool shaper_conform(uint32_t v) const {
     return probe_bit(XTM_PROBE_SIG(u_shaper__DOT__conf_q), v);
   }
+  // the watchdog's poll counters: RAM row of the VOQ's port, 144 bits per queue
+  // {restore 64, stall 64, clean 8, storm 8} (rtl/xtm/xtm_wd.sv)
+  uint32_t wd_storm(uint32_t v) const { return wd_field(v, 0); }
+  uint32_t wd_clean(uint32_t v) const { return wd_field(v, 8); }
   // per (port, priority): g = port * 8 + priority
   uint32_t pg_cells(uint32_t g) const { return XTM_PROBE_SIG(u_pfc_tx__DOT__cells_q)[g]; }
   uint32_t hdrm_used(uint32_t g) const { return XTM_PROBE_SIG(u_pfc_tx__DOT__hused_q)[g]; }
@@ -63,7 +67,13 @@ class XtmProbe {
   uint32_t lfsr_head() const { return XTM_PROBE_SIG(u_deq__DOT__u_lfsr__DOT__state_q); }
 
  private:
+  uint32_t wd_field(uint32_t v, uint32_t off) const {
+    const auto &row = XTM_PROBE_SIG(u_wd__DOT__u_rows__DOT__mem)[v / ntcs_];
+    uint32_t bit = 144 * (v % ntcs_) + off;
+    return (row[bit / 32] >> (bit % 32)) & 0xFFu;  // 8-bit fields never straddle words here
+  }
   const Vxtm_top___024root *r_;
+  uint32_t ntcs_;
 };
 #undef XTM_PROBE_SIG
 
@@ -73,7 +83,7 @@ class Vxtm_top;
 class XtmProbe {
  public:
   static constexpr bool kAvailable = false;
-  explicit XtmProbe(Vxtm_top *) {}
+  XtmProbe(Vxtm_top *, uint32_t) {}
   uint32_t occ_cells(uint32_t) const { return 0; }
   uint32_t occ_pkts(uint32_t) const { return 0; }
   uint32_t hbm_cells(uint32_t) const { return 0; }
@@ -81,6 +91,8 @@ class XtmProbe {
   bool wd_stalled(uint32_t) const { return false; }
   int32_t deficit(uint32_t) const { return 0; }
   bool shaper_conform(uint32_t) const { return false; }
+  uint32_t wd_storm(uint32_t) const { return 0; }
+  uint32_t wd_clean(uint32_t) const { return 0; }
   uint32_t pg_cells(uint32_t) const { return 0; }
   uint32_t hdrm_used(uint32_t) const { return 0; }
   bool xoff(uint32_t) const { return false; }

@@ -52,7 +52,7 @@ module xtm_ram_2r1w #(
     .b_rdata_o
   );
 `else
-  logic [Width-1:0] mem [Depth];
+  logic [Width-1:0] mem [Depth] /* verilator public_flat_rd */;  // read by tb/xtm_probe.h
   logic [Width-1:0] a_rdata_q, b_rdata_q;
 
   always_ff @(posedge clk_i) begin : s_write
