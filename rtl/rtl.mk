@@ -10,6 +10,7 @@ VERILATOR ?= verilator
 LINT_VLT := $(sort $(wildcard rtl/lint/*.vlt))
 # 5.006 needs the unroll limits to elaborate non-blocking writes to arrays in loops (tb/tb.mk)
 LINT_FLAGS := --lint-only -Wall --unroll-count 4096 --unroll-stmts 1000000 -Irtl/common -y rtl/xtm \
+  -y rtl/xtm/autogen -y rtl/common \
   $(LINT_VLT)
 # packages every module may reference, in dependency order
 LINT_PKGS := rtl/xtm/autogen/xtm_reg_pkg.sv rtl/xtm/xtm_pkg.sv

@@ -49,7 +49,7 @@ define gls_build_dcqcn
 	  -LDFLAGS "$(CURDIR)/$(LIBDCQCN) -lsystemc" \
 	  $(abspath $(DCQCN_TB_SRCS)) > $(3).log 2>&1 || { tail -40 $(3).log; exit 1; }
 endef
-GLS_XTM_DEPS = $(GLS_RAMS) $(TB_SRCS) tb/tb_common.h tb/xtm_tests.h tb/xtm_fcov.h $(LIBXTM) $(LIBXTMFW) \
+GLS_XTM_DEPS = $(GLS_RAMS) $(TB_SRCS) tb/tb_common.h tb/xtm_tests.h tb/xtm_fcov.h tb/xtm_probe.h $(LIBXTM) $(LIBXTMFW) \
   $(LIBDCQCN) $(BUILD)/synth/osu018_cells.v
 GLS_DCQCN_DEPS = $(GLS_RAMS) $(DCQCN_TB_SRCS) tb/tb_common.h tb/dcqcn_tests.h $(LIBDCQCN) \
   $(BUILD)/synth/osu018_cells.v
