@@ -125,11 +125,37 @@ def module_regs(mod, types):
         cands = vars_by_name.get(n)
         if not cands:
             raise ValueError(f"ffcheck: {mod.get('name')}: assigned variable {n} not declared")
-        if len(cands) > 1:
+        # the copies of one declaration in the iterations of a generate loop share a key
+        keys = {key_of('.'.join(scope + [n])) for scope, _ in cands}
+        if len(keys) > 1:
             raise ValueError(f"ffcheck: {mod.get('name')}: {n} declared in several scopes")
-        scope, v = cands[0]
-        regs['.'.join(scope + [n])] = types.width(v.get('dtype_id'))
+        for scope, v in cands:
+            k = '.'.join(scope + [n])
+            regs[k] = regs.get(k, 0) + types.width(v.get('dtype_id'))
     return regs
+
+
+def instance_scopes(mod):
+    """-> {instance name: [generate scope of each instance of that name, in order]}.
+
+    Verilator's <cells> tree names an instance inside a generate block by its own name
+    only (u_bucket, not g_port[0].u_bucket); the module body has the named generate
+    blocks around each <instance>, in the order the <cells> tree lists them."""
+    out = {}
+
+    def walk(el, scope):
+        for c in el:
+            if c.tag == 'instance':
+                out.setdefault(c.get('name'), []).append(list(scope))
+            elif c.tag in ('always', 'initial', 'final', 'func', 'task'):
+                continue
+            elif c.tag == 'begin' and c.get('name'):
+                walk(c, scope + [c.get('name')])
+            else:
+                walk(c, scope)
+
+    walk(mod, [])
+    return out
 
 
 def param_value(mod, name):
@@ -146,6 +172,7 @@ def declared(xml_path, macros, out_path):
     types = Types(netlist.find('typetable'))
     mods = {m.get('name'): m for m in netlist.findall('module')}
     per_mod = {}
+    inst_scopes = {}
     decl = {}
     rams = []
     top_cell = root.find('cells').find('cell')
@@ -174,8 +201,16 @@ def declared(xml_path, macros, out_path):
         for n, b in per_mod[mname].items():
             k = key_of('.'.join(path + [n]))
             decl[k] = decl.get(k, 0) + b
+        if mname not in inst_scopes:
+            inst_scopes[mname] = instance_scopes(mod)
+        seen = {}
         for sub in cell.findall('cell'):
-            visit(sub, path + [sub.get('name')])
+            n = sub.get('name')
+            scopes = inst_scopes[mname].get(n, [])
+            i = seen.get(n, 0)
+            seen[n] = i + 1
+            scope = scopes[i] if i < len(scopes) else []
+            visit(sub, path + scope + [n])
 
     visit(top_cell, [])
     with open(out_path, 'w') as f:
@@ -244,11 +279,17 @@ def compare(decl_path, dump_path, out_path):
     unnamed = 0
     latches = []
     mems = {}
+    roms = {}
     for m in re.finditer(r'^\s*memory\s+(.*)$', text, re.M):
         toks = m.group(1).split()
         w = int(toks[toks.index('width') + 1]) if 'width' in toks else 1
         s = int(toks[toks.index('size') + 1]) if 'size' in toks else 1
-        mems[toks[-1]] = w * s
+        # proc_rom turns a case statement of constants into a read-only memory: a
+        # combinational table, not storage
+        if 'proc_rom' in toks[-1]:
+            roms[toks[-1]] = (w, s)
+        else:
+            mems[toks[-1]] = w * s
     for m in re.finditer(r'^\s*cell\s+(\S+)\s+(\S+)\n(.*?)^\s*end\s*$', text, re.M | re.S):
         ctype, cname, body = m.group(1), m.group(2), m.group(3)
         if ctype not in FF_TYPES:
@@ -281,6 +322,9 @@ def compare(decl_path, dump_path, out_path):
     if mems:
         lines.append(f"of which Yosys memories (mapped to flops later): {sum(mems.values())} bits "
                      f"in {len(mems)}")
+    for name, (w, sz) in roms.items():
+        lines.append(f"ROM (a case statement of constants, combinational; not counted): "
+                     f"{name} {w} x {sz}")
     for r in d['rams']:
         lines.append(f"RAM macro {r['path']}: {r['module']} {r['width']} x {r['depth']} = {r['bits']} bits"
                      + ('' if r['mem_bits'] in (None, r['bits']) else

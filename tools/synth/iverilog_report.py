@@ -58,6 +58,11 @@ KNOWN_ABORTS = [
      "return type): Icarus aborts on an internal assertion",
      "STYLE rule 12: descriptors and headers are package structs; there is no "
      "equivalent without them short of hand-flattened vectors"),
+    ('upward-name', r"Unable to bind wire/reg/memory `u_\w+\.",
+     "a bound checker elaborated as its own root: it reads the blocks of its bind target "
+     "by upward hierarchical name (IEEE 1800-2017 23.8), which exist only where it is bound",
+     "rtl/xtm/xtm_sva.sv reads the block registers in place instead of copying them "
+     "through ports (cheaper simulation); its bind unit is the one that matters"),
     ('pkg-vector-array', r"don't know how to elaborate \d*vector_type_t",
      "a packed array of a typedef'd vector from a package: Icarus crashes",
      "Yosys 0.23 needs named element types for packed arrays (rtl/xtm/xtm_pkg.sv)"),
@@ -188,12 +193,46 @@ def main():
                     top = [x for x in files if x.endswith('_top.sv')]
                     topm = modules_in(top[0])[0] if top else blk + '_top'
                     units.append((extra, topm, rtl + [sva, extra], [], ['-gno-assertions']))
+    # a generic cell of rtl/common with what it needs: the packages it names (pkg::) and
+    # the cells it instantiates, transitively (xtm_rr_arb -> xtm_lowest, xtm_fifo ->
+    # xtm_ram_1r1w, xtm_tbucket -> xtm_pkg -> xtm_reg_pkg)
+    pkg_file, mod_file, order = {}, {}, []
+    for blk in ('xtm', 'dcqcn'):
+        fl = f'rtl/{blk}/{blk}.f'
+        if os.path.exists(fl):
+            with open(fl) as fh:
+                order += [ln.strip() for ln in fh if ln.strip() and ln.strip() not in order]
+    for x in sorted(os.listdir('rtl/common')):
+        if x.endswith('.sv') and os.path.join('rtl/common', x) not in order:
+            order.append(os.path.join('rtl/common', x))
+    for x in order:
+        with open(x) as fh:
+            for pk in re.findall(r'^\s*package\s+(\w+)', fh.read(), re.M):
+                pkg_file[pk] = x
+        for m in modules_in(x):
+            mod_file.setdefault(m, x)
+
+    def needs(path):
+        need, todo = {path}, [path]
+        while todo:
+            with open(todo.pop()) as fh:
+                text = re.sub(r'//.*', '', fh.read())
+            deps = [pkg_file[pk] for pk in re.findall(r'\b(\w+)::', text) if pk in pkg_file]
+            deps += [mod_file[m] for m in re.findall(r'^\s*(\w+)\s*(?:#\s*\(|\w+\s*\()', text, re.M)
+                     if m in mod_file]
+            for d in deps:
+                if d not in need:
+                    need.add(d)
+                    todo.append(d)
+        pkgs = [x for x in order if x in need and x in pkg_file.values()]
+        return pkgs + [x for x in order if x in need and x not in pkgs]
+
     for f in sorted(os.listdir('rtl/common')):
         p = os.path.join('rtl/common', f)
         if p.endswith('.sv'):
             for m in modules_in(p):
-                units.append((p, m, [p], ['SYNTHESIS'], []))
-                units.append((p, m, [p], [], ['-gno-assertions']))
+                units.append((p, m, needs(p), ['SYNTHESIS'], []))
+                units.append((p, m, needs(p), [], ['-gno-assertions']))
     for p in a.extra:
         for m in modules_in(p):
             units.append((p, m, [p], ['SYNTHESIS'], []))

@@ -137,7 +137,11 @@ def main():
 
     # ---- 2. front end (Yosys): proc, flatten, latch check, flip-flop dump
     inc = ' '.join(f'-I{d}' for d in a.incdir)
-    chparam = ' '.join(f'-chparam {k} {v}' for k, v in params)
+    # the top's parameters by `chparam` before `hierarchy`, not `hierarchy -chparam`: Yosys
+    # 0.23 reprocesses a module whose instance ports take expressions once the instantiated
+    # module is derived, and reprocessing a top derived by -chparam ($paramod..\xtm_top) adds
+    # it a second time (assertion in kernel/rtlil.cc:663). chparam keeps the top's name.
+    chparam = ' '.join(f'-set {k} {v}' for k, v in params)
     ffil = os.path.join(a.out, 'ff.il')
     procil = os.path.join(a.out, 'proc.il')
     front = [
@@ -145,8 +149,10 @@ def main():
     ]
     if macro_files:
         front.append(f"read_verilog -sv -lib {inc} {' '.join(macro_files)}")
+    if params:
+        front.append(f"chparam {chparam} {a.top}")
     front += [
-        f"hierarchy -check -top {a.top} {chparam}",
+        f"hierarchy -check -top {a.top}",
         "proc",
         "flatten",
         "opt_clean",
