@@ -3,8 +3,10 @@
 // synth_toy: a small design that exercises every step of the sign-off flow in seconds
 // (tests/synth/test_signoff.sh): a package struct, a FIFO of such records held in
 // flip-flops (declared as a flat logic array, as STYLE requires), an FSM, a counter with
-// asynchronous reset, enable flops without reset, arithmetic, and two RAM wrappers kept as
-// black boxes. The negative test rewrites the FIFO declaration as an unpacked array of the
+// asynchronous reset, enable flops without reset, arithmetic, two RAM wrappers kept as
+// black boxes, and a generate loop of sub-module instances with a register declared in the
+// loop body (Verilator's XML names those instances without their generate scope; ffcheck
+// must put it back). The negative test rewrites the FIFO declaration as an unpacked array of the
 // package struct, the construct Yosys 0.23 reads as one element.
 
 `default_nettype none
@@ -25,7 +27,8 @@ module synth_toy #(
   output logic [15:0]      sum_o,
   output logic [1:0]       state_o,
   output logic [7:0]       ram_a_o,
-  output logic [7:0]       ram_b_o
+  output logic [7:0]       ram_b_o,
+  output logic [15:0]      lane_o
 );
 
   synth_toy_pkg::rec_t in_rec, head;
@@ -127,4 +130,39 @@ module synth_toy #(
     .b_rdata_o(ram_b_o)
   );
 
+  // per lane i: a registered "tag bit i seen" and a counter of them in a sub-module
+  for (genvar i = 0; i < 2; i++) begin : g_lane
+    logic hit_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        hit_q <= 1'b0;
+      end else begin
+        hit_q <= in_valid_i && in_rec.tag[i];
+      end
+    end
+    synth_toy_cnt u_cnt (
+      .clk_i,
+      .rst_ni,
+      .inc_i(hit_q),
+      .cnt_o(lane_o[8*i+:8])
+    );
+  end
+
+endmodule
+
+module synth_toy_cnt (
+  input  wire logic       clk_i,
+  input  wire logic       rst_ni,
+  input  wire logic       inc_i,
+  output logic      [7:0] cnt_o
+);
+  logic [7:0] cnt_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cnt_q <= '0;
+    end else if (inc_i) begin
+      cnt_q <= cnt_q + 8'd1;
+    end
+  end
+  assign cnt_o = cnt_q;
 endmodule

@@ -92,6 +92,7 @@ int main(int argc, char **argv) {
         {"ram_a_o", rtl->ram_a_o, gls->ram_a_o, all_written},
         // port A writes the low nibble only (wmask 0x0f): the high one is never written
         {"ram_b_o[3:0]", rtl->ram_b_o & 0xFu, gls->ram_b_o & 0xFu, all_written},
+        {"lane_o", rtl->lane_o, gls->lane_o, true},
     };
     for (auto &x : o) {
       if (x.use && x.a != x.b) {

@@ -6,8 +6,9 @@
 # --shell). Run by make test and make synth-selftest. Output in build/synth/selftest/.
 #   lib2v-models        the Liberty-derived cell models equal the vendor's (Icarus, all cells)
 #   lib2v-negative      a model with one wrong function or flip-flop preset must be caught
-#   toy-synth           Yosys to the OSU cells: no latches, declared = built flip-flop bits,
-#                       2 RAM macros (256 bits), a mapped netlist
+#   toy-synth           Yosys to the OSU cells (the parameter set through the flow's chparam):
+#                       no latches, declared = built flip-flop bits (including the registers
+#                       of a generate loop's instances), 2 RAM macros (256 bits), a netlist
 #   toy-sta             OpenSTA: FO4 from the tables and from a chain agree, a worst slack
 #   toy-gls-gates       mapped netlist (cell models, behavioural RAMs) vs RTL, every output
 #                       every cycle, 20000 cycles, two seeds
@@ -70,7 +71,7 @@ synth() {  # synth <name> <filelist> [extra args]
   local n=$1 f=$2
   shift 2
   tools/synth/synth.py --block "$n" --top synth_toy --filelist "$f" --liberty "$LIB" \
-    --out "$OUT/$n" --abc-delay-ps 1000 "$@" > "$OUT/$n.log" 2>&1
+    --param Depth=4 --out "$OUT/$n" --abc-delay-ps 1000 "$@" > "$OUT/$n.log" 2>&1
 }
 if synth toy tests/synth/synth_toy.f && grep -q '^ffcheck: PASS' "$OUT/toy/ffcheck.txt" &&
    grep -q '^ram_bits: 256$' "$OUT/toy/summary.txt" && grep -q '^latches: 0$' "$OUT/toy/summary.txt" &&
