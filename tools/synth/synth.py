@@ -30,7 +30,9 @@ import argparse
 import json
 import os
 import re
+import resource
 import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -45,20 +47,40 @@ def log(msg):
     print(f"[synth] {msg}", flush=True)
 
 
+def cpu_children():
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+CPU = {}  # what -> CPU seconds of the step (the tool and the children it waited for)
+
+
 def run(cmd, logf, timeout, what):
     t0 = time.time()
+    c0 = cpu_children()
     with open(logf, 'w') as f:
+        # its own process group: on a timeout the tool's children (Yosys runs ABC as a
+        # separate process) are stopped with it, not left running
+        p = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, start_new_session=True)
         try:
-            r = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, timeout=timeout)
+            rc = p.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            log(f"FAIL {what}: no result within {timeout} s (log {logf})")
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+            log(f"FAIL {what}: no result within {timeout} s wall, "
+                f"{cpu_children() - c0:.0f} s CPU, load average "
+                f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} (log {logf})")
             sys.exit(3)
+        except BaseException:
+            os.killpg(p.pid, signal.SIGKILL)
+            raise
     dt = time.time() - t0
-    if r.returncode != 0:
+    CPU[what] = cpu_children() - c0
+    if rc != 0:
         with open(logf) as f:
             tail = f.read().splitlines()[-25:]
         print('\n'.join(tail))
-        log(f"FAIL {what}: exit {r.returncode} (log {logf})")
+        log(f"FAIL {what}: exit {rc} (log {logf})")
         sys.exit(1)
     return dt
 
@@ -167,7 +189,9 @@ def main():
     dt = run([a.yosys, '-q', '-l', os.path.join(a.out, 'front.log'), '-s', ys],
              os.path.join(a.out, 'front.out'), a.timeout, 'yosys front end (latch or elaboration)')
     summary['front_s'] = round(dt)
-    log(f"front end (read, hierarchy, proc, flatten; no latches) in {dt:.0f} s")
+    summary['front_cpu_s'] = round(CPU['yosys front end (latch or elaboration)'])
+    log(f"front end (read, hierarchy, proc, flatten; no latches) in {dt:.0f} s "
+        f"({summary['front_cpu_s']} s CPU)")
 
     # ---- 3. flip-flop bits: declarations vs Yosys
     rc = ffcheck.compare(decl, ffil, os.path.join(a.out, 'ffcheck.txt'))
@@ -227,7 +251,8 @@ def main():
              os.path.join(a.out, 'back.out'), a.timeout,
              'yosys back end (coarse' + (', fine, dfflibmap, abc)' if a.level == 'gates' else ')'))
     summary['back_s'] = round(dt)
-    log(f"back end ({a.level}) in {dt:.0f} s")
+    summary['back_cpu_s'] = round(sum(v for k, v in CPU.items() if k.startswith('yosys back')))
+    log(f"back end ({a.level}) in {dt:.0f} s ({summary['back_cpu_s']} s CPU)")
 
     if a.level == 'gates':
         with open(os.path.join(a.out, 'cells.json')) as f:
@@ -272,6 +297,8 @@ def main():
         with open(os.path.join(a.out, 'report.txt'), 'w') as f:
             f.write('\n'.join(rep) + '\n')
     summary['total_s'] = round(time.time() - t_start)
+    summary['total_cpu_s'] = round(cpu_children())
+    summary['load_avg'] = ' '.join(f"{x:.1f}" for x in os.getloadavg())
     lines = [f"{k}: {v}" for k, v in summary.items()]
     with open(os.path.join(a.out, 'summary.txt'), 'w') as f:
         f.write('\n'.join(lines) + '\n')
