@@ -29,26 +29,25 @@ RAM_TSU_NS       ?= 0.25
 SYNTH_MACROS     := xtm_ram_1r1w,xtm_ram_2p,xtm_ram_2r1w
 
 # Synthesis configurations: <cfg> -> top, file list, SDC, parameters, level.
-# xtm: make synth's figures are for SYNTH_PARAMS_xtm; make gls simulates xtm-small (the
-# co-simulation's small configuration, tb/tb.mk CFG_PARAMS_small) so that the C model runs
-# the same parameters. The spec-1.0 RTL of today holds every array in flip-flops (620 K at
-# 8x8x4096; elaboration alone does not finish) and its per-cycle arithmetic does not map to
-# gates in hours (docs/synthesis.md): the defaults below are what it can do, coarse level at
-# 2x2x64. With RTL 2.0 set SYNTH_PARAMS_xtm to 8x8x4096 and the levels to gates.
+# xtm: make synth's figures are for SYNTH_PARAMS_xtm, the RTL 2.0 (state in RAM macros) at
+# the default configuration 8x8x4096; make gls simulates xtm-small (the co-simulation's
+# small configuration, tb/tb.mk CFG_PARAMS_small) so that the C model runs the same
+# parameters. docs/synthesis.md has the measured figures and run times.
 SYNTH_TOP_xtm    := xtm_top
 SYNTH_F_xtm      := rtl/xtm/xtm.f
 SYNTH_SDC_xtm    := constraints/xtm.sdc
-SYNTH_PARAMS_xtm ?= NumPorts=2 NumTcs=2 NumDesc=64
-SYNTH_LEVEL_xtm  ?= coarse
+SYNTH_PARAMS_xtm ?= NumPorts=8 NumTcs=8 NumDesc=4096
+SYNTH_LEVEL_xtm  ?= gates
 SYNTH_TOP_xtm-small    := xtm_top
 SYNTH_F_xtm-small      := rtl/xtm/xtm.f
 SYNTH_SDC_xtm-small    := constraints/xtm.sdc
 SYNTH_PARAMS_xtm-small ?= NumPorts=2 NumTcs=2 NumDesc=64
-SYNTH_LEVEL_xtm-small  ?= $(SYNTH_LEVEL_xtm)
+SYNTH_LEVEL_xtm-small  ?= gates
 # dcqcn: 64 QPs, 4 scan slots (the co-simulation's configuration). make gls simulates
 # dcqcn-small (4 QPs, 2 scan slots; the testbench built with DCQCN_TB_QPS/DCQCN_TB_SCAN to
-# match): today's RTL does not get through Yosys' front end at 64 QPs within make test's
-# budget (docs/synthesis.md). With RTL 2.0 point GLS_CFG_dcqcn (tb/tb_gls.mk) at dcqcn.
+# match): the spec-1.0 RTL does not get through Yosys' front end at 64 QPs within make
+# test's budget, nor to gates at any size (docs/synthesis.md). With its RTL 2.0 set the
+# levels to gates and point GLS_CFG_dcqcn (tb/tb_gls.mk) at dcqcn.
 SYNTH_TOP_dcqcn    := dcqcn_top
 SYNTH_F_dcqcn      := rtl/dcqcn/dcqcn.f
 SYNTH_SDC_dcqcn    := constraints/dcqcn.sdc
