@@ -21,6 +21,13 @@ extern "C" {
 #define XTM_COS_MAX_WARNINGS 32
 #define XTM_COS_MSG_LEN 320
 #define XTM_COS_NAME_LEN 64
+// Input bounds: a larger file, or deeper '{' nesting, is one clear error (no unbounded
+// read, no unbounded recursion). A Junos class-of-service stanza is a few kB and 5 levels.
+#define XTM_COS_MAX_INPUT_BYTES (4u << 20)
+#define XTM_COS_MAX_DEPTH 64u
+// Object names (classes, schedulers, profiles, maps, interfaces, ...): at most this many
+// printable-ASCII characters, so that the plan never cuts or garbles one.
+#define XTM_COS_MAX_NAME (XTM_COS_NAME_LEN - 1)
 #define XTM_COS_PER_QUEUE_CAP_BYTES 2500000000ull  // 2.5 GB [tm-domain-specs 1.1]
 
 typedef struct xtm_cos_opts {
