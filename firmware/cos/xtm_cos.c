@@ -112,9 +112,7 @@ static void verr(ctx_t *c, const tok_t *t, bool warning, const char *fmt, va_lis
   uint32_t *count = warning ? &c->r->nwarnings : &c->r->nerrors;
   const uint32_t cap = warning ? XTM_COS_MAX_WARNINGS : XTM_COS_MAX_ERRORS;
   if (*count >= cap) {
-    if (!warning) {
-      (*count)++;
-    }
+    (*(warning ? &c->r->warnings_dropped : count))++;
     return;
   }
   char msg[XTM_COS_MSG_LEN - 64];
@@ -759,8 +757,9 @@ static bool check_name(ctx_t *c, const tok_t *t, const char *what) {
   for (size_t i = 0; i < l; i++) {
     unsigned char b = (unsigned char)t->text[i];
     if (b < 0x20u || b > 0x7eu) {
-      err(c, t, "%s name '%s' holds byte 0x%02x (names are printable ASCII)", what, t->text,
-          (unsigned)b);
+      char q[XTM_COS_NAME_LEN * 4 + 8];
+      xtm_num_quote(q, sizeof(q), t->text);
+      err(c, t, "%s name '%s' holds byte 0x%02x (names are printable ASCII)", what, q, (unsigned)b);
       return false;
     }
   }
@@ -1135,6 +1134,14 @@ static void sec_drop_profiles(ctx_t *c, model_t *m, const node_t *sec) {
         err(c, fill_tok[i], "fill-level %s of drop-profile '%s' is not above the previous fill level",
             fill_tok[i]->text, p.name->text);
         ok = false;
+      }
+    }
+    for (uint32_t i = 1; ok && i < p.n; i++) {
+      if (p.prob[i] < p.prob[i - 1]) {
+        warn(c, fill_tok[i], "drop-probability %u.%03u at fill-level %s of drop-profile '%s' is below the previous point's %u.%03u: marking and dropping get rarer as the queue fills",
+             p.prob[i] / 1000u, p.prob[i] % 1000u, fill_tok[i]->text, p.name->text,
+             p.prob[i - 1] / 1000u, p.prob[i - 1] % 1000u);
+        break;
       }
     }
     if (ok) {
@@ -1715,6 +1722,22 @@ static void sec_dcqcn(ctx_t *c, model_t *m, const node_t *sec) {
     d->set[which] = true;
     d->value[which] = (uint32_t)v;
   }
+  // Combinations no field range excludes; the hardware saturates them (docs/spec-dcqcn.md
+  // D6.1, D6.2), which a configuration should not rely on without a word.
+  const int kMin = kXtmFwDcqcnRpgMinRate, kMax = kXtmFwDcqcnRpgMaxRate;
+  const int kFirst = kXtmFwDcqcnRateToSetOnFirstCnp;
+  uint32_t rmin = d->set[kMin] ? d->value[kMin] : xtm_fw_dcqcn_info(kXtmFwDcqcnRpgMinRate)->dflt;
+  uint32_t rmax = d->set[kMax] ? d->value[kMax] : 0u;
+  if (rmax != 0u && rmin > rmax) {
+    err(c, first[kMin] != NULL ? first[kMin] : first[kMax],
+        "RPG_MIN_RATE %u Mb/s is above RPG_MAX_RATE %u Mb/s: a rate floor above the cap (the hardware would saturate it to the cap, docs/spec-dcqcn.md D6.1)",
+        rmin, rmax);
+  }
+  if (d->set[kFirst] && d->value[kFirst] != 0u &&
+      (d->value[kFirst] < rmin || (rmax != 0u && d->value[kFirst] > rmax))) {
+    warn(c, first[kFirst], "RATE_TO_SET_ON_FIRST_CNP %u Mb/s is outside [RPG_MIN_RATE, RPG_MAX_RATE]: the hardware clamps it",
+         d->value[kFirst]);
+  }
 }
 
 // ------------------------------------------------------------------ resolution
@@ -1734,8 +1757,159 @@ static uint64_t rate_of(const rate_t *r, uint64_t base) {
 static void fmt_rate(char *b, size_t n, uint64_t bps) {
   if (bps % 1000000000ull == 0) {
     snprintf(b, n, "%llu Gb/s", (unsigned long long)(bps / 1000000000ull));
-  } else {
+  } else if (bps >= 1000000000ull) {
     snprintf(b, n, "%.3f Gb/s", (double)bps / 1e9);
+  } else if (bps >= 1000000ull) {
+    snprintf(b, n, "%.3f Mb/s", (double)bps / 1e6);
+  } else {
+    snprintf(b, n, "%llu b/s", (unsigned long long)bps);
+  }
+}
+
+// The Q8.16 bytes/cycle register value of a rate (section 5.4). `what` describes the rate
+// for the messages ("shaping-rate 1k of scheduler 'x'"): an error when it rounds to 0 (a
+// shaper that never sends), a warning when the register is more than 1 % off the rate.
+static uint32_t rate_reg(ctx_t *c, const tok_t *t, const char *what, uint64_t bps) {
+  uint32_t q = xtm_cos_rate_q16(bps, c->clock_hz);
+  // one register step in b/s: 8 x clock / 65536; the smallest rate that rounds to 1 is half
+  uint64_t smallest = (4u * c->clock_hz + 65535u) / 65536u;
+  if (q == 0) {
+    err(c, t, "%s rounds to 0 in the Q8.16 rate register at a %llu Hz clock (the queue would never send; the smallest rate is %llu b/s)",
+        what, (unsigned long long)c->clock_hz, (unsigned long long)smallest);
+    return 0;
+  }
+  uint64_t prog = (uint64_t)(((u128)q * 8u * c->clock_hz) / 65536u);
+  uint64_t diff = prog > bps ? prog - bps : bps - prog;
+  if ((u128)diff * 100u > (u128)bps) {
+    warn(c, t, "%s is programmed as %llu b/s, %.1f %% off (Q8.16 steps of %.0f b/s at this clock)",
+         what, (unsigned long long)prog, 100.0 * (double)diff / (double)bps,
+         8.0 * (double)c->clock_hz / 65536.0);
+  }
+  return q;
+}
+
+// A drop profile that gives probability 0 at every fill level (spec 6.1): segmented with
+// no point or only 0 % points; interpolated with only 0 % points ending at 100 % fill.
+static bool never_marks(const dp_t *p) {
+  for (uint32_t i = 0; i < p->n; i++) {
+    if (p->prob[i] != 0) {
+      return false;
+    }
+  }
+  return !p->interp || (p->n > 0 && p->fill[p->n - 1] == 100000u);
+}
+
+// The target rate of a scheduler when it needs no port rate (all rates involved absolute).
+static bool abs_target(const sched_t *s, uint64_t *bps) {
+  if (s->buffer_rate.kind != kRateNone) {
+    if (s->buffer_rate.kind != kRateAbs || s->shaping.kind == kRatePct) {
+      return false;
+    }
+    *bps = s->buffer_rate.bps;
+    if (s->shaping.kind == kRateAbs && s->shaping.bps < *bps) {
+      *bps = s->shaping.bps;
+    }
+    return true;
+  }
+  const rate_t *r = s->transmit.kind != kRateNone ? &s->transmit : &s->shaping;
+  if (r->kind != kRateAbs) {
+    return false;
+  }
+  *bps = r->bps;
+  return true;
+}
+
+// Checks of one scheduler that need no port, for every scheduler, used by a scheduler-map
+// or not: the drop profile exists and can mark when the scheduler marks ECN, an absolute
+// shaping rate fits the register, an absolute target rate's buffer fits the per-queue cap,
+// the latency threshold fits 32 bits. The per-queue checks give the same messages for a
+// used scheduler (stored once).
+static void check_sched(ctx_t *c, const model_t *m, const sched_t *s) {
+  if (s->dp_ref != NULL) {
+    int di = FIND(m->dp, m->ndp, s->dp_ref);
+    if (di < 0) {
+      err(c, s->dp_ref, "scheduler '%s' refers to undefined drop-profile '%s'", s->name->text,
+          s->dp_ref->text);
+    } else if (s->ecn_tok != NULL && s->lat_tok == NULL && never_marks(&m->dp[di])) {
+      err(c, s->ecn_tok, "scheduler '%s' marks ECN through drop-profile '%s', whose probability is 0 at every fill level: the queue can never mark",
+          s->name->text, m->dp[di].name->text);
+    }
+  }
+  if (s->shaping.kind == kRateAbs) {
+    char what[XTM_COS_NAME_LEN + 96];
+    snprintf(what, sizeof(what), "shaping-rate %s of scheduler '%s'", s->shaping.tok->text,
+             s->name->text);
+    (void)rate_reg(c, s->shaping.tok, what, s->shaping.bps);
+  }
+  uint64_t target;
+  if (s->bsize_kind != 2 && abs_target(s, &target)) {
+    uint64_t ns = s->bsize_kind == 1 ? s->bsize_ns : 100000u;
+    uint64_t bytes = xtm_cos_temporal_bytes(ns, target);
+    if (bytes > XTM_COS_PER_QUEUE_CAP_BYTES) {
+      const tok_t *bt = s->bsize_tok != NULL ? s->bsize_tok : s->name;
+      char rb[32];
+      fmt_rate(rb, sizeof(rb), target);
+      uint64_t max_us = (uint64_t)((u128)XTM_COS_PER_QUEUE_CAP_BYTES * 8000000u / target);
+      err(c, bt, "buffer-size %s us gives %llu bytes at %s, above the 2.5 GB per-queue cap (at most %llu us at this rate)",
+          bt->text, (unsigned long long)bytes, rb, (unsigned long long)max_us);
+    }
+  }
+  if (s->lat_tok != NULL && (s->lat_ns * c->clock_hz + 999999999u) / 1000000000u > 0xFFFFFFFFu) {
+    err(c, s->lat_tok, "latency-ecn threshold %s ns does not fit 32 bits of cycles", s->lat_tok->text);
+  }
+}
+
+// Objects nothing refers to: a scheduler no scheduler-map uses is checked only on its own
+// (check_sched), without a port; the others are simply idle. One warning each.
+static void warn_unused(ctx_t *c, const model_t *m) {
+  for (uint32_t i = 0; i < m->ndp; i++) {
+    bool used = false;
+    for (uint32_t k = 0; k < m->nsched && !used; k++) {
+      used = m->sched[k].dp_ref != NULL && strcmp(m->sched[k].dp_ref->text, m->dp[i].name->text) == 0;
+    }
+    if (!used) {
+      warn(c, m->dp[i].name, "drop-profile '%s' is not used by any scheduler", m->dp[i].name->text);
+    }
+  }
+  for (uint32_t i = 0; i < m->nsched; i++) {
+    bool used = false;
+    for (uint32_t k = 0; k < m->nsmap && !used; k++) {
+      for (uint32_t e = 0; e < m->smap[k].n && !used; e++) {
+        used = strcmp(m->smap[k].e[e].sched->text, m->sched[i].name->text) == 0;
+      }
+    }
+    if (!used) {
+      warn(c, m->sched[i].name, "scheduler '%s' is not used by any scheduler-map (checked without a port)",
+           m->sched[i].name->text);
+    }
+  }
+  for (uint32_t i = 0; i < m->nsmap; i++) {
+    bool used = false;
+    for (uint32_t k = 0; k < m->nif && !used; k++) {
+      used = m->iface[k].smap_ref != NULL && strcmp(m->iface[k].smap_ref->text, m->smap[i].name->text) == 0;
+    }
+    if (!used) {
+      warn(c, m->smap[i].name, "scheduler-map '%s' is not used by any interface", m->smap[i].name->text);
+    }
+  }
+  for (uint32_t i = 0; i < m->ncnp; i++) {
+    bool used = false;
+    for (uint32_t k = 0; k < m->nif && !used; k++) {
+      used = m->iface[k].cnp_ref != NULL && strcmp(m->iface[k].cnp_ref->text, m->cnp[i].name->text) == 0;
+    }
+    if (!used) {
+      warn(c, m->cnp[i].name, "congestion-notification-profile '%s' is not used by any interface",
+           m->cnp[i].name->text);
+    }
+  }
+  for (uint32_t i = 0; i < m->ncls; i++) {
+    bool used = false;
+    for (uint32_t k = 0; k < m->nif && !used; k++) {
+      used = m->iface[k].cls_ref != NULL && strcmp(m->iface[k].cls_ref->text, m->cls[i].name->text) == 0;
+    }
+    if (!used) {
+      warn(c, m->cls[i].name, "classifier '%s' is not used by any interface", m->cls[i].name->text);
+    }
   }
 }
 
@@ -1811,11 +1985,22 @@ static void resolve(ctx_t *c, model_t *m) {
     }
     xtm_fw_port_cfg_t *pc = &cfg->ports[f->port];
     uint32_t pq = xtm_cos_pause_quantum_q16(f->speed_bps, c->clock_hz);
+    uint32_t port_q16 = xtm_cos_rate_q16(port_rate, c->clock_hz);
+    if (f->shaping.kind != kRateNone) {
+      char what[XTM_COS_NAME_LEN + 96];
+      snprintf(what, sizeof(what), "shaping-rate %s of interface '%s'", f->shaping.tok->text,
+               f->name->text);
+      port_q16 = rate_reg(c, f->shaping.tok, what, port_rate);
+      if (f->shaping.kind == kRateAbs && f->shaping.bps > f->speed_bps) {
+        warn(c, f->shaping.tok, "%s is above its speed %s: the speed applies", what,
+             f->speed_tok->text);
+      }
+    }
     *pc = (xtm_fw_port_cfg_t){
         .valid = true,
         .shaper_en = true,
         .ovh_bytes = 20,
-        .shaper_rate_q16 = xtm_cos_rate_q16(port_rate, c->clock_hz),
+        .shaper_rate_q16 = port_q16,
         .shaper_burst_bytes = 9216,
         .pause_quantum_q16 = pq,
         .pfc_quanta = 0xFFFF,
@@ -1934,10 +2119,14 @@ static void resolve(ctx_t *c, model_t *m) {
       continue;
     }
     const smap_t *sm = &m->smap[si];
+    uint64_t tx_sum = 0;  // guaranteed (transmit) rates on this port
     uint64_t port_rate = f->speed_bps;
     if (f->shaping.kind != kRateNone) {
       uint64_t s = rate_of(&f->shaping, f->speed_bps);
       port_rate = s < port_rate ? s : port_rate;
+    }
+    if (xtm_cos_rate_q16(port_rate, c->clock_hz) == 0) {
+      continue;  // the port shaper rounds to 0: reported above, its queues would all follow
     }
     for (uint32_t e = 0; e < sm->n; e++) {
       const fc_t *fc = fc_by_name(m, sm->e[e].fc);
@@ -1963,15 +2152,50 @@ static void resolve(ctx_t *c, model_t *m) {
       qp->queue = fc->queue;
       qp->voq = f->port * c->hw->num_tcs + fc->queue;
       qp->port_rate_bps = port_rate;
+      char prb[32];
+      fmt_rate(prb, sizeof(prb), port_rate);
+      // a guaranteed rate the port cannot carry would also size the buffer from it
+      if (s->transmit.kind == kRateAbs && s->transmit.bps > port_rate) {
+        err(c, s->transmit.tok, "transmit-rate %s of scheduler '%s' is above the rate of '%s' (%s)",
+            s->transmit.tok->text, s->name->text, f->name->text, prb);
+        continue;
+      }
+      tx_sum += s->transmit.kind != kRateNone ? rate_of(&s->transmit, port_rate) : 0u;
       // calculated shaping rate, then the target-rate rule [tm-domain-specs 1.1]
       uint64_t shaping = port_rate;
       if (s->shaping.kind != kRateNone) {
         uint64_t v = rate_of(&s->shaping, port_rate);
         shaping = v < port_rate ? v : port_rate;
+        if (s->shaping.kind == kRateAbs && v > port_rate) {
+          warn(c, s->shaping.tok, "shaping-rate %s of scheduler '%s' is above the rate of '%s' (%s): the port rate applies",
+               s->shaping.tok->text, s->name->text, f->name->text, prb);
+        }
       }
       qp->shaping_rate_bps = shaping;
+      // the shaper register before anything sized from the rate (a 0 would also give a 0 buffer)
+      uint32_t shaper_q16 = 0;
+      if (s->shaping.kind != kRateNone) {
+        char what[3 * XTM_COS_NAME_LEN + 96];
+        if (s->shaping.kind == kRateAbs && s->shaping.bps == shaping) {
+          snprintf(what, sizeof(what), "shaping-rate %s of scheduler '%s'", s->shaping.tok->text,
+                   s->name->text);
+        } else {
+          snprintf(what, sizeof(what), "shaping-rate of scheduler '%s' on '%s' (%llu b/s)",
+                   s->name->text, f->name->text, (unsigned long long)shaping);
+        }
+        shaper_q16 = rate_reg(c, s->shaping.tok, what, shaping);
+        if (shaper_q16 == 0) {
+          continue;
+        }
+      }
       if (s->buffer_rate.kind != kRateNone) {
         uint64_t b = rate_of(&s->buffer_rate, shaping);
+        if (s->buffer_rate.kind == kRateAbs && b > shaping) {
+          char srb[32];
+          fmt_rate(srb, sizeof(srb), shaping);
+          warn(c, s->buffer_rate.tok, "buffer-rate %s of scheduler '%s' is above its shaping rate on '%s' (%s): the shaping rate sizes the buffer",
+               s->buffer_rate.tok->text, s->name->text, f->name->text, srb);
+        }
         qp->target_rate_bps = b < shaping ? b : shaping;
         qp->target_rule = "min(buffer-rate, shaping-rate)";
       } else if (s->transmit.kind != kRateNone) {
@@ -2094,7 +2318,7 @@ static void resolve(ctx_t *c, model_t *m) {
           .limit_cells = qp->limit_cells,
           .quantum_bytes = quantum,
           .lat_thresh_cycles = s->lat_tok != NULL ? (uint32_t)lat_cycles : 0xFFFFFFFFu,
-          .shaper_rate_q16 = s->shaping.kind != kRateNone ? xtm_cos_rate_q16(shaping, c->clock_hz) : 0u,
+          .shaper_rate_q16 = shaper_q16,
           .shaper_burst_bytes = s->shaping.kind != kRateNone ? 9216u : 0u,
           .target_rate_q16 = qp->target_rate_q16,
       };
@@ -2117,20 +2341,20 @@ static void resolve(ctx_t *c, model_t *m) {
       cfg->queues[cfg->num_queues++] = qc;
       r->nqueues++;
     }
-  }
-  // dangling references never reached above
-  for (uint32_t i = 0; i < m->nsched; i++) {
-    if (m->sched[i].dp_ref != NULL && FIND(m->dp, m->ndp, m->sched[i].dp_ref) < 0) {
-      bool reported = false;
-      for (uint32_t k = 0; k < r->nerrors && k < XTM_COS_MAX_ERRORS; k++) {
-        reported |= strstr(r->errors[k], "undefined drop-profile") != NULL;
-      }
-      if (!reported) {
-        err(c, m->sched[i].dp_ref, "scheduler '%s' refers to undefined drop-profile '%s'",
-            m->sched[i].name->text, m->sched[i].dp_ref->text);
-      }
+    if (tx_sum > port_rate) {
+      char tb[32];
+      fmt_rate(tb, sizeof(tb), tx_sum);
+      char pb[32];
+      fmt_rate(pb, sizeof(pb), port_rate);
+      warn(c, f->smap_ref, "the transmit-rates of scheduler-map '%s' on '%s' add up to %s, above the port rate (%s): the guarantees cannot all be met",
+           sm->name->text, f->name->text, tb, pb);
     }
   }
+  // every scheduler, used or not, then what nothing uses (it is checked only on its own)
+  for (uint32_t i = 0; i < m->nsched; i++) {
+    check_sched(c, m, &m->sched[i]);
+  }
+  warn_unused(c, m);
 }
 
 // ------------------------------------------------------------------ top level

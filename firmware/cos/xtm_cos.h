@@ -100,8 +100,10 @@ typedef struct xtm_cos_result {
   uint32_t npgs;
   xtm_cos_pg_plan_t pg[XTM_FW_MAX_PGS];
   uint32_t nerrors;  // every error found; errors[] keeps the first XTM_COS_MAX_ERRORS
+                     // (an identical message is stored and counted once)
   char errors[XTM_COS_MAX_ERRORS][XTM_COS_MSG_LEN];
-  uint32_t nwarnings;  // at most XTM_COS_MAX_WARNINGS: later warnings are dropped
+  uint32_t nwarnings;  // at most XTM_COS_MAX_WARNINGS stored ...
+  uint32_t warnings_dropped;  // ... and how many more there were
   char warnings[XTM_COS_MAX_WARNINGS][XTM_COS_MSG_LEN];
 } xtm_cos_result_t;
 
