@@ -2399,8 +2399,19 @@ uint32_t xtm_cos_compile(const char *path, const char *text, const xtm_fw_hw_t *
             if ((pass == 0) != fcs) {
               continue;
             }
-            bool blk = want_block(&c, s, 1);
-            if (!blk) {
+            static const char *const kSections[] = {
+                "forwarding-classes", "classifiers", "drop-profiles", "schedulers",
+                "scheduler-maps", "interfaces", "congestion-notification-profile",
+                "pfc-watchdog", "dcqcn"};
+            bool known = false;
+            for (size_t q = 0; q < sizeof(kSections) / sizeof(kSections[0]); q++) {
+              known = known || strcmp(w, kSections[q]) == 0;
+            }
+            if (!known) {
+              unknown(&c, s, "class-of-service");  // before its shape: the word is the mistake
+              continue;
+            }
+            if (!want_block(&c, s, 1)) {
               continue;
             }
             if (fcs) {
