@@ -51,9 +51,10 @@ asan-bins: $(UNIT_BINS) $(BUILD)/tests/test_fw $(BUILD)/tests/test_netsim
 # ---------------------------------------------------------------- libFuzzer (clang)
 DEB_PKGS += clang libclang-rt-14-dev
 FUZZ_CC ?= clang
-FUZZ_FLAGS := -g -O1 -std=gnu11 -I. -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+FUZZ_FLAGS := -g -O1 -std=gnu11 -I. -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+  -fsanitize-coverage-ignorelist=tests/fuzz/coverage-ignore.txt
 FUZZ_BINS := build/fuzz/fuzz_xtm build/fuzz/fuzz_dcqcn build/fuzz/fuzz_cos
-build/fuzz/fuzz_xtm: tests/fuzz/fuzz_xtm.c $(XTM_SRCS) $(wildcard cmodel/xtm/*.h) | $(DEPS_STAMP)
+build/fuzz/fuzz_xtm: tests/fuzz/fuzz_xtm.c $(XTM_SRCS) $(wildcard cmodel/xtm/*.h) tests/fuzz/coverage-ignore.txt | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $< $(XTM_SRCS) -o $@ -lm
 build/fuzz/fuzz_dcqcn: tests/fuzz/fuzz_dcqcn.c $(DCQCN_SRCS) $(wildcard cmodel/dcqcn/*.h) | $(DEPS_STAMP)
