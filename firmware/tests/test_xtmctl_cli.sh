@@ -93,12 +93,13 @@ ANY_STDOUT=1 case_ trace-dev-full 2 "xtmctl: cannot write the trace /dev/full: N
 ANY_STDOUT=1 case_ dump-dev-full 2 "xtmctl: cannot write the register dump /dev/full: No space left on device" $X apply $C --dump /dev/full
 ANY_STDOUT=1 case_ trace-dir 2 "xtmctl: cannot write the trace $tmp: Is a directory" $X apply $C --trace "$tmp"
 
-# ---- JSON stays valid for any name the compiler accepts (quote, backslash, spaces, slash)
+# ---- JSON stays valid for any name the compiler accepts (quote, backslash, spaces, slash;
+# in a Junos string a backslash escapes a quote or a backslash: "c n\\p" is the name c n\p)
 sed 's/class cnp queue-num 6;/class "c n\\\\p\/\x27x" queue-num 6;/; s/forwarding-class cnp /forwarding-class "c n\\\\p\/\x27x" /g' $C >"$tmp/names.conf"
 if $X plan "$tmp/names.conf" --json | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-assert "c n\\\\p/\x27x" in [q["name"] for q in d["queues"]], d["queues"]
+assert "c n\\p/\x27x" in [q["name"] for q in d["queues"]], d["queues"]
 ' 2>"$tmp/err"; then
   echo "PASS xtmctl-cli json-names"
 else
