@@ -369,6 +369,25 @@ static const node_t *leaf_of(const node_t *n, const char *kw) {
   return NULL;
 }
 
+// Whether an interface-range names the port (member NAME or glob, member-range A to B).
+static bool range_has(const node_t *r, const cos_phys_t *p) {
+  for (size_t k = 0; k < r->nkids; k++) {
+    const node_t *e = r->kids[k];
+    if (strcmp(e->w[0]->text, "member") == 0 && e->nw >= 2 && cos_glob(e->w[1]->text, p->name)) {
+      return true;
+    }
+    cos_phys_t a, b;
+    char why[160];
+    if (strcmp(e->w[0]->text, "member-range") == 0 && e->nw >= 4 && p->chan < 0 &&
+        cos_ifname(e->w[1]->text, &a, why, sizeof(why)) == kIfPhys &&
+        cos_ifname(e->w[3]->text, &b, why, sizeof(why)) == kIfPhys && strcmp(a.type, p->type) == 0 &&
+        a.fpc == p->fpc && a.pic == p->pic && p->port >= a.port && p->port <= b.port) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // One place a speed is given: keeps the first, reports a second that differs.
 typedef struct speed_pick {
   uint64_t bps;
@@ -414,6 +433,13 @@ void cos_dev_speed(ctx_t *c, cos_dev_t *d, int pi, uint64_t cos_speed, const tok
   }
   snprintf(src, sizeof(src), "interfaces %s speed", p->name);
   pick(c, p, &s, leaf_of(ifn, "speed"), src);
+  for (size_t k = 0; d->interfaces != NULL && k < d->interfaces->nkids; k++) {
+    const node_t *n = d->interfaces->kids[k];
+    if (n->block && n->nw == 2 && strcmp(n->w[0]->text, "interface-range") == 0 && range_has(n, p)) {
+      snprintf(src, sizeof(src), "interfaces interface-range %s speed", n->w[1]->text);
+      pick(c, p, &s, leaf_of(n, "speed"), src);
+    }
+  }
   // a channel: interfaces PARENT { number-of-sub-ports K; speed S; } (speed per sub-port)
   char parent[XTM_COS_NAME_LEN];
   snprintf(parent, sizeof(parent), "%s-%u/%u/%u", p->type, p->fpc, p->pic, p->port);
@@ -476,12 +502,12 @@ void cos_dev_speed(ctx_t *c, cos_dev_t *d, int pi, uint64_t cos_speed, const tok
   }
   if (strcmp(p->type, "xe") == 0) {
     p->speed_bps = 10000000000ull;
-    snprintf(p->speed_src, sizeof(p->speed_src), "the xe- interface type (10 Gb/s)");
+    snprintf(p->speed_src, sizeof(p->speed_src), "the xe- interface type");
     return;
   }
   if (strcmp(p->type, "ge") == 0) {
     p->speed_bps = 1000000000ull;
-    snprintf(p->speed_src, sizeof(p->speed_src), "the ge- interface type (1 Gb/s)");
+    snprintf(p->speed_src, sizeof(p->speed_src), "the ge- interface type");
     return;
   }
   err(c, p->where, "the speed of '%s' is not in the configuration (Junos takes the optic's native speed): give 'speed' under 'interfaces %s', under 'chassis fpc %u pic %u port %u', or xtmctl --port-speed",

@@ -626,6 +626,10 @@ static bool set_line(ctx_t *c, nmap_t *m, node_t *root, const tok_t *const *w, s
       case K_LIST:
       case K_MERGE: {
         node_t *k = nmap_get(m, cur, w + i, nk);
+        if (k != NULL && k->inactive && k->from_group) {  // deleted, now set again
+          k->inactive = k->from_group = false;
+          k->nw = nk;
+        }
         if (k != NULL && !k->block) {
           bool ok = kind == K_LIST ? list_add(c, k, w + i + 1, n - i - 1) : true;
           for (size_t j = i + nk; ok && kind != K_LIST && j < n; j++) {
@@ -711,6 +715,14 @@ static node_t *find_path(node_t *root, const tok_t *const *w, size_t n) {
   return cur == root ? NULL : cur;
 }
 
+static void mark_deleted(node_t *n) {
+  n->inactive = true;
+  n->from_group = true;
+  for (size_t k = 0; k < n->nkids; k++) {
+    mark_deleted(n->kids[k]);  // depth bounded by the schema
+  }
+}
+
 static bool parse_set(ctx_t *c, const cos_tree_t *ts, node_t *root) {
   nmap_t m = {0};
   bool ok = true;
@@ -758,14 +770,9 @@ static bool parse_set(ctx_t *c, const cos_tree_t *ts, node_t *root) {
             cmd->text);
         ok = false;
       } else if (strcmp(cmd->text, "delete") == 0) {
-        // emptied and marked: dropped silently, revived if a later set makes it again
-        for (size_t k = 0; k < t->nkids; k++) {
-          cos_node_free(t->kids[k]);
-        }
-        t->nkids = 0;
-        t->block = false;
-        t->inactive = true;
-        t->from_group = true;
+        // marked with everything below it (the map still finds them): dropped silently at
+        // the end, each revived with fresh words if a later set makes it again
+        mark_deleted(t);
       } else {
         t->inactive = strcmp(cmd->text, "deactivate") == 0;
       }

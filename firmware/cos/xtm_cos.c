@@ -2958,8 +2958,8 @@ static void resolve(ctx_t *c, model_t *m) {
           for (uint32_t k = 0; k < nq && x == NULL; k++) {
             x = qs[k].s->has_excess ? qs[k].s : NULL;
           }
-          junos_refused(c, x->excess_tok, "excess-rate of scheduler '%s' on '%s' with %s (xtm has one DWRR weight per queue: the excess-rates when every non-strict queue has one and none has a transmit-rate)",
-                        x->name->text, f->pname, qs[q].has_tx ? "a transmit-rate on a queue of the port" : "a non-strict queue without excess-rate");
+          junos_refused(c, x->excess_tok, "excess-rate of scheduler '%s' on '%s' with %s '%s' (one DWRR weight per queue: excess-rates on every non-strict queue, no transmit-rate)",
+                        x->name->text, f->pname, qs[q].has_tx ? "a transmit-rate in" : "no excess-rate in", s->name->text);
           excess = false;
           break;
         }
@@ -3030,7 +3030,7 @@ static void resolve(ctx_t *c, model_t *m) {
         qs[q].limit = left / nbrem;
       }
       if (qs[q].ok && (qs[q].s->bsize_kind == 2 || qs[q].s->bsize_kind == 3)) {
-        warn(c, qs[q].s->bsize_tok, "buffer-size %s%s of scheduler '%s': xtm takes it of the port's even share of the whole buffer (%llu bytes = (OCB + HBM) / %u ports), not of a platform delay buffer (Junos: the interface's delay buffer, which xtm does not model; 'temporal' sizes by time)",
+        warn(c, qs[q].s->bsize_tok, "buffer-size %s%s of scheduler '%s' is taken of the port's share of the whole buffer (%llu bytes = (OCB + HBM) / %u ports), not of a platform delay buffer (not modelled; 'temporal' sizes by time)",
              qs[q].s->bsize_kind == 2 ? "percent " : "", qs[q].s->bsize_tok->text, qs[q].s->name->text,
              (unsigned long long)port_buf, c->hw->num_ports);
       }
@@ -3256,7 +3256,7 @@ static void resolve(ctx_t *c, model_t *m) {
                     low_latency, strict_high, f->pname);
     }
     if ((levels & (levels - 1)) != 0) {
-      warn(c, f->smap_ref, "scheduler-map '%s' on '%s' gives queues with transmit-rates different priorities: PTX serves the higher first while within their transmit-rates; xtm schedules every non-strict queue by one DWRR (the same long-run shares by transmit-rate, not the same order)",
+      warn(c, f->smap_ref, "scheduler-map '%s' on '%s' gives queues with transmit-rates different priorities: PTX serves the higher first within their transmit-rates, xtm all by one DWRR (the same long-run shares, not the same order)",
            sm->name->text, f->pname);
     }
   }

@@ -193,6 +193,13 @@ static void print_json(const xtm_cos_result_t *r) {
            "\"pfc_priority\": %d",
            q->ecn ? "true" : "false", q->mark, q->no_loss ? "true" : "false",
            q->strict ? "true" : "false", q->pfc_prio);
+    // the register values of the queue (r->cfg.queues[i] is the queue of r->q[i])
+    const xtm_fw_queue_cfg_t *qc = &r->cfg.queues[i];
+    printf(",\n     \"quantum\": %u, \"shaper\": %s, \"shaper_rate_q16\": %u, \"shaper_burst\": %u, "
+           "\"pfc_rx\": %s, \"pfc_rx_priority\": %u, \"watchdog\": %s",
+           qc->quantum_bytes, qc->shaper_en ? "true" : "false", qc->shaper_rate_q16,
+           qc->shaper_burst_bytes, qc->pfc_rx_en ? "true" : "false", qc->pfc_prio,
+           qc->wd_en ? "true" : "false");
     if (q->pfc_known) {
       printf(", \"pfc\": {\"xoff_bytes\": %" PRIu64 ", \"xon_bytes\": %" PRIu64
              ", \"headroom_bytes\": %" PRIu64 "}",
@@ -214,7 +221,27 @@ static void print_json(const xtm_cos_result_t *r) {
            g->port, g->prio, g->speed_bps, g->xoff_bytes, g->xon_bytes, g->xoff_cells, g->xon_cells,
            g->cable_m, g->mtu, g->hdrm_bits, g->hdrm_bytes, g->hdrm_cells);
   }
-  printf("\n  ],\n  \"dcqcn\": {");
+  printf("\n  ],\n  \"port_shaper_q16\": [");
+  for (uint32_t p = 0; p < r->hw.num_ports && p < XTM_FW_MAX_PORTS; p++) {
+    printf("%s%u", p ? ", " : "", r->cfg.ports[p].valid ? r->cfg.ports[p].shaper_rate_q16 : 0u);
+  }
+  printf("],\n  \"dscp_tc\": [");
+  for (uint32_t d = 0; d < 64; d++) {
+    printf("%s%u", d ? ", " : "", r->cfg.cls.dscp_tc[d]);
+  }
+  printf("],\n  \"tc_pg\": [");
+  for (uint32_t t = 0; t < XTM_FW_MAX_TCS; t++) {
+    printf("%s%u", t ? ", " : "", r->cfg.cls.tc_pg[t]);
+  }
+  printf("],\n  \"watchdog\": ");
+  if (r->cfg.wd.valid) {
+    printf("{\"poll_cycles\": %u, \"detect_polls\": %u, \"restore_polls\": %u, \"action\": \"%s\"}",
+           r->cfg.wd.poll_cycles, r->cfg.wd.detect_polls, r->cfg.wd.restore_polls,
+           r->cfg.wd.action == kXtmFwWdActionForward ? "forward" : "drop");
+  } else {
+    printf("null");
+  }
+  printf(",\n  \"dcqcn\": {");
   bool first = true;
   for (int p = 0; p < kXtmFwDcqcnCount; p++) {
     if (r->cfg.dcqcn.set[p]) {
