@@ -389,6 +389,7 @@ static const sch_t kCos[] = {{"forwarding-classes", K_BLOCK, kFcs},
                              {"forwarding-class-sets", K_BLOCK, kFcSets},
                              {"rewrite-rules", K_BLOCK, kRewrite},
                              {"shared-buffer", K_BLOCK, kSharedBuf},
+                             {"dedicated-buffer", K_BLOCK, kSharedBuf},
                              {NULL, K_END, NULL}};
 // the device stanzas: only what the compiler reads has a shape; the rest are leaves
 static const sch_t kTopUnit[] = {{NULL, K_END, NULL}};

@@ -3291,6 +3291,7 @@ static const cos_stmt_t kCosIgnored[] = {
     {"host-outbound-traffic", "the class of the routing engine's own packets"},
     {"tri-color", "a third loss priority for policers: the drop profile follows the loss priorities the classifiers give"},
     {"shared-buffer", "QFX buffer partitions: xtm has per-queue limits and one shared pool (POOL_CELLS)"},
+    {"dedicated-buffer", "QFX per-port reserved buffer: xtm has per-queue limits and one shared pool (POOL_CELLS)"},
     {"traceoptions", "software tracing"},
     {"system-defaults", "software defaults of other platforms"},
     {"loss-priority-maps", "loss priorities from another header field"},
