@@ -588,8 +588,13 @@ static bool set_line(ctx_t *c, nmap_t *m, node_t *root, const tok_t *const *w, s
   const sch_t *tab = kRoot;
   size_t i = 0;
   bool made;
+  unsigned depth = 0;  // `groups G groups H ...` nests without end: bounded as the curly form
   while (i < n) {
     const tok_t *t = w[i];
+    if (++depth > XTM_COS_MAX_DEPTH) {
+      err(c, t, "blocks nested deeper than %u levels", (unsigned)XTM_COS_MAX_DEPTH);
+      return false;
+    }
     if (t->type != 'w') {
       err(c, t, "unexpected '%s' in a set command", t->text);
       return false;

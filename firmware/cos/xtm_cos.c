@@ -316,6 +316,7 @@ typedef struct model {
   bool warn_unclassified;
   const tok_t *unclassified_tok;
   char unclassified_msg[XTM_COS_MSG_LEN - 64];
+  int best[COS_MAX_PHYS], rank[COS_MAX_PHYS], exact[COS_MAX_PHYS];  // bind_ports
 } model_t;
 
 // ------------------------------------------------------------------ small helpers
@@ -2002,9 +2003,7 @@ static void bind_ports(ctx_t *c, model_t *m, const node_t *root) {
       (void)cos_dev_phys(c, d, m->ifc[i].name->text, m->ifc[i].name, true);
     }
   }
-  static int best[COS_MAX_PHYS];
-  static int rank[COS_MAX_PHYS];
-  static int exact[COS_MAX_PHYS];
+  int *best = m->best, *rank = m->rank, *exact = m->exact;
   for (uint32_t p = 0; p < d->nphys; p++) {
     best[p] = -1;
     rank[p] = 0;
