@@ -440,6 +440,20 @@ void cos_dev_speed(ctx_t *c, cos_dev_t *d, int pi, uint64_t cos_speed, const tok
       pick(c, p, &s, leaf_of(n, "speed"), src);
     }
   }
+  // a LAG member: interfaces aeN { aggregated-ether-options { link-speed S; } }
+  if (p->lag >= 0) {
+    for (size_t k = 0; d->interfaces != NULL && k < d->interfaces->nkids; k++) {
+      const node_t *n = d->interfaces->kids[k];
+      if (n->block && n->nw == 1 && strcmp(n->w[0]->text, d->lag[p->lag].name) == 0) {
+        for (size_t q = 0; q < n->nkids; q++) {
+          if (n->kids[q]->block && strcmp(n->kids[q]->w[0]->text, "aggregated-ether-options") == 0) {
+            snprintf(src, sizeof(src), "interfaces %s aggregated-ether-options link-speed", n->w[0]->text);
+            pick(c, p, &s, leaf_of(n->kids[q], "link-speed"), src);
+          }
+        }
+      }
+    }
+  }
   // a channel: interfaces PARENT { number-of-sub-ports K; speed S; } (speed per sub-port)
   char parent[XTM_COS_NAME_LEN];
   snprintf(parent, sizeof(parent), "%s-%u/%u/%u", p->type, p->fpc, p->pic, p->port);
