@@ -637,14 +637,19 @@ int sc_main(int argc, char **argv) {
   tb.fw_trace = fw_trace;
   tb.fw_dump = fw_dump;
   std::string dir = opt.out.empty() ? fmt("sim/out/%s.%" PRIu64, opt.test.c_str(), opt.seed) : opt.out;
-  std::string mk = "mkdir -p " + dir;
-  if (system(mk.c_str()) != 0) {
-    printf("cannot create %s\n", dir.c_str());
+  if (!mkdir_p(dir)) {
+    fprintf(stderr, "error: cannot create the output directory %s: %s\n", dir.c_str(),
+            strerror(errno));
+    return 2;
   }
   tb.trace_dut = fopen((dir + "/trace_dut.tsv").c_str(), "w");
   tb.trace_model = fopen((dir + "/trace_model.tsv").c_str(), "w");
-  if (tb.trace_dut) fprintf(tb.trace_dut, "cycle\tkind\tfields\n");
-  if (tb.trace_model) fprintf(tb.trace_model, "cycle\tkind\tfields\n");
+  if (tb.trace_dut == nullptr || tb.trace_model == nullptr) {
+    fprintf(stderr, "error: cannot write the traces in %s: %s\n", dir.c_str(), strerror(errno));
+    return 2;
+  }
+  fprintf(tb.trace_dut, "cycle\tkind\tfields\n");
+  fprintf(tb.trace_model, "cycle\tkind\tfields\n");
 
   sc_start(SC_ZERO_TIME);
   if (opt.trace) {
