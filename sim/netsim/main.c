@@ -387,7 +387,15 @@ static int write_plots(const char *dir, const ns_scenario_t *sc, const ns_sim_t 
   for (char *c = st; *c; c++) {
     *c = *c == ';' ? ',' : *c;  // the plot text keeps no ';'
   }
+  // and the command that reproduces the run (the overrides as --set, in scenario order)
   snprintf(p->footer, sizeof(p->footer), "%s", st);
+  int fk = snprintf(p->repro, sizeof(p->repro), "xtm-netsim run %s", sc->path);
+  for (uint32_t i = 0; i < sc->nkv && fk > 0 && (size_t)fk < sizeof(p->repro); i++) {
+    if (sc->kv[i].overridden) {
+      fk += snprintf(p->repro + fk, sizeof(p->repro) - (size_t)fk, " --set %s=%s", sc->kv[i].key,
+                     sc->kv[i].val);
+    }
+  }
   p->end_us = (double)t_end * 1e-6;
   p->sample_us = (double)s->sample_ps * 1e-6;
   if (m->warmup_ps > 0 && m->warmup_ps < t_end) {
@@ -412,7 +420,7 @@ static int write_plots(const char *dir, const ns_scenario_t *sc, const ns_sim_t 
   // reference lines: the configuration as programmed, read back from the registers
   if (cfg->ok) {
     double cell = br->cell_bytes, lim = (double)cfg->q_limit * cell;
-    char v[64];
+    char v[48];
     bool ecn = (cfg->q_cfg & (1u << XTM_Q_CFG_ECN_EN_BIT)) != 0;
     uint32_t mp = (cfg->q_cfg >> XTM_Q_CFG_MARK_POINT_OFFSET) & XTM_Q_CFG_MARK_POINT_MASK;
     bool noloss = (cfg->q_cfg & (1u << XTM_Q_CFG_NO_LOSS_BIT)) != 0;
@@ -486,6 +494,7 @@ static int write_plots(const char *dir, const ns_scenario_t *sc, const ns_sim_t 
   snprintf(p->group_word, sizeof(p->group_word), "%s",
            strcmp(sc->family, "scale-across") == 0 ? "client" : "source");
   double nic = -1;
+  bool link_seen[NS_PLOT_MAX_GROUPS] = {false};
   for (uint32_t i = 0; i < s->nflows; i++) {
     const ns_flow_t *f = &s->flows[i];
     const ns_nic_t *n = &s->nodes[f->src].nic;
@@ -507,6 +516,14 @@ static int write_plots(const char *dir, const ns_scenario_t *sc, const ns_sim_t 
     ns_plot_flow_t *q = &p->flow[p->nflows++];
     q->col = 5 + i;
     q->group = g;
+    // the group's own link (its QPs' NIC link when they share one): what it really sent
+    uint32_t lc = n->link < rc->nlinks_csv ? 5 + rc->ncsv + n->link : 0;
+    if (!link_seen[g]) {
+      link_seen[g] = true;
+      p->group_link_col[g] = lc;
+    } else if (p->group_link_col[g] != lc) {
+      p->group_link_col[g] = 0;
+    }
     q->start_us = (double)f->start_ps * 1e-6;
     q->end_us = f->done ? (double)(f->start_ps + f->fct_ps) * 1e-6 : -1;
     double r = (double)s->links[n->link].rate_bps / 1e9;
@@ -1577,10 +1594,10 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
   }
   bool variants = fam->ax[0].key == NULL;
   fprintf(f, "# xtm-netsim sweep: %s\n\n", fam->name);
-  fprintf(f, "%s. Scenario `%s`; version %s; %u runs%s; %.1f s wall. Fixed overrides:", fam->note,
+  fprintf(f, "%s. Scenario `%s`; version %s; %u runs%s; %.1f s wall. Fixed overrides:%s", fam->note,
           fam->scenario, NETSIM_VERSION, total,
           o->report_only ? " (report rewritten from existing runs)" : o->slurm ? " as one Slurm job array" : "",
-          now_s() - t0);
+          now_s() - t0, fam->fixed[0] == NULL && o->nsets == 0 ? " none" : "");
   for (int i = 0; i < 8 && fam->fixed[i] != NULL; i++) {
     fprintf(f, " `%s`", fam->fixed[i]);
   }
@@ -1620,6 +1637,9 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
   fprintf(f, "\n");
   uint32_t failed = 0, refused = 0;
   bool has_col[kNcols] = {false};
+  double col_max[kNcols] = {0};
+  char seeds[96] = "";  // the runs' seeds, for the plots' footer: "1" or "1 2" (first 8)
+  uint32_t nseeds = 0;
   for (uint32_t r = 0; r < total; r++) {
     snprintf(p, sizeof(p), "%s/summary.json", runs[r].dir);
     cJSON *j = runs[r].status == 0 ? load_json(p) : NULL;
@@ -1642,6 +1662,18 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
       cJSON_Delete(j);
       continue;
     }
+    cJSON *sd = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "meta"), "seed");
+    if (cJSON_IsString(sd) && nseeds < 8) {
+      char w[32];
+      snprintf(w, sizeof(w), " %.24s ", sd->valuestring);
+      char have[sizeof(seeds) + 2];
+      snprintf(have, sizeof(have), " %s ", seeds);
+      if (strstr(have, w) == NULL) {
+        size_t k = strlen(seeds);
+        snprintf(seeds + k, sizeof(seeds) - k, "%s%.24s", k ? " " : "", sd->valuestring);
+        nseeds++;
+      }
+    }
     double fct = NAN, tmo = jnum(sm, "timeouts");
     cJSON *fl = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "flows"), 0);
     if (fl != NULL) {
@@ -1654,6 +1686,7 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
         fprintf(csv, "%s", k + 1 < kNcols ? "," : "\n");
       } else {
         has_col[k] = true;
+        col_max[k] = fabs(v) > col_max[k] ? fabs(v) : col_max[k];
         fprintf(f, " %.4g |", v);
         fprintf(csv, "%.6g%s", v, k + 1 < kNcols ? "," : "\n");
       }
@@ -1663,76 +1696,86 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
   }
   bool csv_ok = out_close(csv, pcsv);
   // plots: the KPIs against the last axis, one line per value of the first axis; a
-  // variant family: one bar per variant
-  static const struct { const char *k; const char *col; const char *y; } kPl[] = {
-      {"util", "bottleneck_util_gbps", "bottleneck utilisation, whole run (Gb/s, L2)"},
-      {"steady", "steady_util_gbps", "steady-state utilisation (Gb/s, L2)"},
-      {"peakq", "peak_queue_rtt", "peak queue (RTT)"},
-      {"cnps", "cnps_sent", "CNPs sent"},
-      {"pauses", "pause_frames", "PAUSE frames"},
-      {"victim", "victim_fct_us", "victim FCT (us)"},
-      {"fct", "fct_us", "FCT of the first flow (us)"},
-      {"retx", "retransmitted_bytes", "retransmitted bytes"}};
-  size_t cap = 1 << 16, n = 0;
-  char *g = malloc(cap);
-  bool drawn[8] = {false};
-  if (g != NULL && csv_ok && nax >= 1) {
+  // variant family or a single axis: one bar per run (sim/netsim/plot.c draws them)
+  static const struct {
+    const char *k, *col, *what, *unit;
+    ns_plot_unit_t kind;
+  } kPl[] = {
+      {"util", "bottleneck_util_gbps", "bottleneck utilisation, whole run (L2)", "Gb/s", kNsUnitPlain},
+      {"steady", "steady_util_gbps", "steady-state utilisation (L2)", "Gb/s", kNsUnitPlain},
+      {"peakq", "peak_queue_rtt", "peak queue", "RTT", kNsUnitPlain},
+      {"cnps", "cnps_sent", "CNPs sent", NULL, kNsUnitCount},
+      {"pauses", "pause_frames", "PAUSE frames", NULL, kNsUnitCount},
+      {"victim", "victim_fct_us", "victim FCT", NULL, kNsUnitTimeUs},
+      {"fct", "fct_us", "FCT of the first flow", NULL, kNsUnitTimeUs},
+      {"retx", "retransmitted_bytes", "retransmitted bytes", NULL, kNsUnitBytes}};
+  ns_plot_sweep_t *ps = calloc(1, sizeof(*ps));
+  if (ps != NULL && csv_ok && nax >= 1) {
     uint32_t xa = nax - 1;
-    n += (size_t)snprintf(g + n, cap - n,
-                          "# generated by xtm-netsim (sim/netsim/plot.c); run in this directory\n"
-                          "set terminal pngcairo size 1000,600 noenhanced\nset datafile separator ','\n"
-                          "set grid\nset key outside right\nset datafile missing '-'\n");
-    char title[300];
-    char raw[300];
-    snprintf(raw, sizeof(raw), "%s (xtm-netsim %s)", fam->name, NETSIM_VERSION);
-    ns_plot_text(title, sizeof(title), raw);
-    for (size_t k = 0; k < sizeof(kPl) / sizeof(kPl[0]) && n < cap - 4096; k++) {
+    snprintf(ps->family, sizeof(ps->family), "%s", fam->name);
+    int k = snprintf(ps->footer, sizeof(ps->footer), "xtm-netsim %s, sweep %s of scenario %s, %u runs, fixed:",
+                     NETSIM_VERSION, fam->name, fam->scenario, total);
+    for (int i = 0; i < 8 && fam->fixed[i] != NULL && k > 0 && (size_t)k < sizeof(ps->footer); i++) {
+      k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, " %s", fam->fixed[i]);
+    }
+    if (k > 0 && (size_t)k < sizeof(ps->footer)) {
+      k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, "%s, overrides:",
+                    fam->fixed[0] == NULL ? " none" : "");
+    }
+    for (int i = 0; i < o->nsets && k > 0 && (size_t)k < sizeof(ps->footer); i++) {
+      k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, " %s", o->sets[i]);
+    }
+    if (o->nsets == 0 && k > 0 && (size_t)k < sizeof(ps->footer)) {
+      k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, " none");
+    }
+    if (k > 0 && (size_t)k < sizeof(ps->footer)) {
+      snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, ", seed%s %s", nseeds == 1 ? "" : "s",
+               nseeds ? seeds : "-");
+    }
+    k = snprintf(ps->repro, sizeof(ps->repro), "xtm-netsim sweep %s", fam->name);
+    for (int i = 0; i < o->nsets && k > 0 && (size_t)k < sizeof(ps->repro); i++) {
+      k += snprintf(ps->repro + k, sizeof(ps->repro) - (size_t)k, " --set %s", o->sets[i]);
+    }
+    ps->bars = variants || nax == 1;
+    if (ps->bars) {
+      ps->xlabel = variants ? "variant" : fam->ax[0].key;
+    } else {
+      ps->xlabel = strcmp(fam->ax[xa].key, "-") == 0 ? "thresholds" : fam->ax[xa].key;
+      ps->xcol = xa + 1;
+      ps->xnumeric = true;
+      for (uint32_t v = 0; v < len[xa] && ps->xnumeric; v++) {
+        double d;
+        ps->xnumeric = xtm_num_f64(NULL, fam->ax[xa].vals[v], -1e300, 1e300, &d, NULL) == kXtmNumOk;
+      }
+      for (uint32_t v = 0; v < len[xa] && v < 32; v++) {
+        ps->xvals[ps->nxvals++] = fam->ax[xa].vals[v];
+      }
+      ps->series_key = fam->ax[0].key;
+      for (uint32_t v = 0; v < len[0] && v < 32; v++) {
+        ps->series[ps->nseries++] = fam->ax[0].vals[v];
+      }
+    }
+    for (size_t j = 0; j < sizeof(kPl) / sizeof(kPl[0]); j++) {
       size_t col = 0;
-      while (col < kNcols && strcmp(kCols[col], kPl[k].col) != 0) {
+      while (col < kNcols && strcmp(kCols[col], kPl[j].col) != 0) {
         col++;
       }
       if (col == kNcols || !has_col[col]) {
         continue;  // no run has this KPI (e.g. no victim flow)
       }
-      drawn[k] = true;
-      int ycol = (int)nax + (int)col + 1;
-      n += (size_t)snprintf(g + n, cap - n, "set output '%s.png'\nset ylabel '%s'\nset title \"%s\"\n",
-                            kPl[k].k, kPl[k].y, title);
-      if (variants || nax == 1) {
-        n += (size_t)snprintf(g + n, cap - n,
-                              "set style data histogram\nset style fill solid\nset xtics rotate by -45\n"
-                              "set xlabel '%s'\nplot 'results.csv' using %d:xtic(1) title '%s'\n"
-                              "unset style\nset xtics norotate\n",
-                              variants ? "variant" : fam->ax[0].key, ycol, kPl[k].y);
-      } else {
-        // the last axis against the first axis's values (a numeric last axis as x, else
-        // its values as tics); other axes as they come
-        bool numeric = true;
-        for (uint32_t v = 0; v < len[xa] && numeric; v++) {
-          double d;
-          numeric = xtm_num_f64(NULL, fam->ax[xa].vals[v], -1e300, 1e300, &d, NULL) == kXtmNumOk;
-        }
-        char xexpr[64];
-        snprintf(xexpr, sizeof(xexpr), numeric ? "$%u" : "$0", xa + 1);
-        n += (size_t)snprintf(g + n, cap - n, "set xlabel '%s'\nplot", strcmp(fam->ax[xa].key, "-") == 0 ? "thresholds" : fam->ax[xa].key);
-        for (uint32_t v = 0; v < len[0] && n < cap - 512; v++) {
-          char vt[128];
-          ns_plot_text(vt, sizeof(vt), fam->ax[0].vals[v]);
-          n += (size_t)snprintf(g + n, cap - n,
-                                "%s 'results.csv' using (strcol(1) eq '%s' ? %s : NaN):%d%s with "
-                                "linespoints title '%s=%s'", v ? "," : "", vt, xexpr, ycol,
-                                numeric ? "" : ":xtic(2)", fam->ax[0].key, vt);
-        }
-        n += (size_t)snprintf(g + n, cap - n, "\n");
-      }
+      ns_plot_kpi_t *q = &ps->kpi[ps->nkpi++];
+      q->file = kPl[j].k;
+      q->what = kPl[j].what;
+      q->unit = kPl[j].unit;
+      q->kind = kPl[j].kind;
+      q->col = nax + (uint32_t)col + 1;
+      q->max = col_max[col];
     }
-    int prc = ns_plot_run(outdir, "report.gp", g);
+    int prc = ns_plot_write_sweep(outdir, ps);
     if (prc == 0) {
       fprintf(f, "\n## Plots\n\n");
-      for (size_t k = 0; k < sizeof(kPl) / sizeof(kPl[0]); k++) {
-        if (drawn[k]) {
-          fprintf(f, "![%s](%s.png)\n\n", kPl[k].y, kPl[k].k);
-        }
+      for (uint32_t j = 0; j < ps->nkpi; j++) {
+        fprintf(f, "![%s](%s.png)\n\n", ps->kpi[j].what, ps->kpi[j].file);
       }
     } else if (prc < 0) {
       snprintf(p, sizeof(p), "%s/report.gp", outdir);
@@ -1741,7 +1784,7 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
       fprintf(f, "\n(gnuplot failed: see gnuplot.log)\n");
     }
   }
-  free(g);
+  free(ps);
   out_close(f, pr);
   free(runs);
   errno = 0;

@@ -171,13 +171,40 @@ static void time_unit(double end_us, double *div, const char **name) {
   }
 }
 
-static void preamble(sb_t *b, const char *out, const char *footer) {
+// The footer of every plot: `footer` wrapped, then "reproduce: <repro>" wrapped; returns
+// its number of lines.
+static int footer_text(char *dst, size_t n, const char *footer, const char *repro) {
+  text_wrapped(dst, n, footer, 190);
+  if (repro != NULL && repro[0] != '\0') {
+    char c[1600], w[2048];
+    snprintf(c, sizeof(c), "reproduce: %s", repro);
+    text_wrapped(w, sizeof(w), c, 190);
+    size_t k = strlen(dst);
+    snprintf(dst + k, n - k, "%s%s", k ? "\\n" : "", w);
+  }
+  int lines = 1;
+  for (const char *p = dst; (p = strstr(p, "\\n")) != NULL; p += 2) {
+    lines++;
+  }
+  return lines;
+}
+
+#define FOOTER_LINE_PX 11.5
+// The bottom of the area above a footer of `lines` lines, as a fraction of the height.
+static double footer_top(int lines) {
+  double f = (lines * FOOTER_LINE_PX + 12) / NS_PLOT_H;
+  return f > 0.06 ? f : 0.06;
+}
+
+// The start of every plot; the footer's first line at the top of its area, the others
+// below it (gnuplot draws a multi-line label downwards from its position).
+static void preamble(sb_t *b, const char *out, const char *footer, int lines) {
   sbf(b, "\n# ---- %s\nreset\nset terminal pngcairo size %d,%d noenhanced font 'sans,10'\n"
          "set output '%s'\nset datafile separator ','\n"
          "set style textbox opaque fillcolor rgb '#30ffffff' noborder margins 1,1\nset grid\nset format x '%%g'\n"
          "set format y '%%g'\nset format y2 '%%g'\n"
-         "set label 99 \"%s\" at screen 0.01, screen 0.04 left font ',8' tc rgb '#404040'\n",
-      out, NS_PLOT_W, NS_PLOT_H, out, footer);
+         "set label 99 \"%s\" at screen 0.01, screen %.4f left font ',8' tc rgb '#404040'\n",
+      out, NS_PLOT_W, NS_PLOT_H, out, footer, ((lines - 1) * FOOTER_LINE_PX + 10) / NS_PLOT_H);
 }
 
 // ------------------------------------------------------------------ one run
@@ -187,7 +214,9 @@ typedef struct run_ctx {
   double div;
   const char *tu;
   bool zoom;
-  char footer[2048];
+  char footer[4096];
+  int footer_lines;
+  double bottom;  // the panels start above the footer
   char x[48];  // the x expression: time in the plot's unit
 } run_ctx_t;
 
@@ -197,17 +226,18 @@ static void panel(sb_t *b, const run_ctx_t *c, bool top) {
   const ns_plot_run_t *r = c->r;
   sbf(b, "YL = 0\n");
   if (!c->zoom) {
-    sbf(b, "set origin 0, 0.06\nset size 1, 0.88\nset title 'whole run' offset 0,-0.5\n"
-           "set xlabel 'time (%s)'\nset xrange [0:%.9g]\n", c->tu, fin(r->end_us / c->div));
+    sbf(b, "set origin 0, %.4f\nset size 1, %.4f\nset title 'whole run' offset 0,-0.5\n"
+           "set xlabel 'time (%s)'\nset xrange [0:%.9g]\n", c->bottom, 0.94 - c->bottom, c->tu,
+        fin(r->end_us / c->div));
   } else if (top) {
     sbf(b, "set origin 0, 0.50\nset size 1, 0.44\nset title 'whole run' offset 0,-0.5\n"
            "unset xlabel\nset xrange [0:%.9g]\n", fin(r->end_us / c->div));
   } else {
     char why[96];
     ns_plot_text(why, sizeof(why), r->zoom_why);
-    sbf(b, "unset label 99\nunset key\nset origin 0, 0.06\nset size 1, 0.44\n"
+    sbf(b, "unset label 99\nunset key\nset origin 0, %.4f\nset size 1, %.4f\n"
            "set title 'zoom: from %.3g %s (%s), y scaled to this window' offset 0,-0.5\n"
-           "set xlabel 'time (%s)'\nset xrange [%.9g:%.9g]\n",
+           "set xlabel 'time (%s)'\nset xrange [%.9g:%.9g]\n", c->bottom, 0.50 - c->bottom,
         fin(r->zoom_us / c->div), c->tu, why, c->tu, fin(r->zoom_us / c->div),
         fin(r->end_us / c->div));
   }
@@ -242,7 +272,7 @@ static const struct {
 
 static void queue_plot(sb_t *b, const run_ctx_t *c) {
   const ns_plot_run_t *r = c->r;
-  preamble(b, "queue.png", c->footer);
+  preamble(b, "queue.png", c->footer, c->footer_lines);
   double bmb = r->bdp_bytes / 1e6;
   sbf(b, "mx(a,b) = a > b ? a : b\nstats 'timeseries.csv' using 1:2 nooutput\nYA = STATS_max_y\n");
   if (r->pg_col > 0) {
@@ -264,7 +294,7 @@ static void queue_plot(sb_t *b, const run_ctx_t *c) {
     }
     sbf(b, "YZ = YZ / 1e6 * 1.15\nYZ = YZ > 0 ? YZ : YA\n");
   }
-  char name[64], q[64], note[96];
+  char name[64], q[112], note[96];
   ns_plot_text(name, sizeof(name), r->name);
   ns_plot_text(q, sizeof(q), r->queue);
   ns_plot_text(note, sizeof(note), r->pfc_note);
@@ -300,7 +330,7 @@ static void queue_plot(sb_t *b, const run_ctx_t *c) {
     clear_lines(b);
     for (uint32_t i = 0; i < r->nref; i++) {
       const ns_plot_ref_t *f = &r->ref[i];
-      char lab[128];
+      char lab[160];
       ns_plot_text(lab, sizeof(lab), f->label);
       hline(b, (int)i + 1, f->bytes / 1e6, lab, kRefStyle[f->kind].colour, kRefStyle[f->kind].dash,
             kRefStyle[f->kind].lw, kRefStyle[f->kind].where, kRefStyle[f->kind].below);
@@ -312,7 +342,7 @@ static void queue_plot(sb_t *b, const run_ctx_t *c) {
 
 static void util_plot(sb_t *b, const run_ctx_t *c) {
   const ns_plot_run_t *r = c->r;
-  preamble(b, "util.png", c->footer);
+  preamble(b, "util.png", c->footer, c->footer_lines);
   char name[64], bl[112], lab[96];
   ns_plot_text(name, sizeof(name), r->name);
   ns_plot_text(bl, sizeof(bl), r->bottleneck);
@@ -387,39 +417,93 @@ static void rate_lines(sb_t *b, const ns_plot_run_t *r) {
   }
 }
 
+// Per group: what it sent on its own link (solid; Gb/s of frame bytes, L2, the mean over
+// bins of one base RTT or 10 samples, whichever is longer: a link that PFC pauses and
+// resumes alternates between 0 and line rate from one sample to the next, which drawn raw
+// is a solid block of colour) and the sum of its QPs' DCQCN Rc (dashed, every sample: the
+// rate DCQCN allows). The y range follows what was sent and
+// the NIC line rate, not the Rc sums: every QP starts at the line rate, so the sum of a
+// client's Rc is QPs x line rate until the first CNP; above the top, DCQCN is not what
+// limits the client, which a label then says.
 static void rates_plot(sb_t *b, const run_ctx_t *c) {
   const ns_plot_run_t *r = c->r;
-  preamble(b, "rates.png", c->footer);
+  preamble(b, "rates.png", c->footer, c->footer_lines);
   char name[64], gw[16];
   ns_plot_text(name, sizeof(name), r->name);
   ns_plot_text(gw, sizeof(gw), r->group_word);
-  // the largest group sum over the whole run and after the zoom start, in one pass each
+  bool sent = false;
+  for (uint32_t g = 0; g < r->ngroups; g++) {
+    sent = sent || r->group_link_col[g] > 0;
+  }
+  // the largest Rc sum (R) and the largest sent rate (S) over the whole run (A) and after
+  // the zoom start (Z), one pass each
   for (int p = 0; p < (c->zoom ? 2 : 1); p++) {
-    if (p == 0) {
-      sbf(b, "stats 'timeseries.csv' using 1:(m=0");
-    } else {
-      sbf(b, "stats [%.9g:*] 'timeseries.csv' using 1:(m=0", fin(r->zoom_us));
+    const char *pn = p == 0 ? "A" : "Z";
+    char range[64] = "";
+    if (p == 1) {
+      snprintf(range, sizeof(range), "[%.9g:*] ", fin(r->zoom_us));
     }
+    sbf(b, "stats %s'timeseries.csv' using 1:(m=0", range);
     for (uint32_t g = 0; g < r->ngroups; g++) {
       sbf(b, ", v=");
       group_sum(b, r, g, "0");
       sbf(b, ", m = v > m ? v : m");
     }
-    sbf(b, ", m) nooutput\n%s = STATS_max_y\n", p == 0 ? "YA" : "YZ");
+    sbf(b, ", m) nooutput\nR%s = STATS_max_y\nS%s = 0\n", pn, pn);
+    if (sent) {
+      sbf(b, "stats %s'timeseries.csv' using 1:(m=0", range);
+      for (uint32_t g = 0; g < r->ngroups; g++) {
+        if (r->group_link_col[g] > 0) {
+          sbf(b, ", v=column(%u), m = v > m ? v : m", r->group_link_col[g]);
+        }
+      }
+      sbf(b, ", m) nooutput\nS%s = STATS_max_y\n", pn);
+    }
   }
-  sbf(b, "mx(a,b) = a > b ? a : b\nYA = mx(YA, mx(%.9g, %.9g)) * 1.05\nYA = YA > 0 ? YA : 1\n",
-      fin(r->nic_gbps), fin(r->fair_gbps));
+  double bin = r->sample_us > 0 ? r->sample_us : 1;
+  double want = r->rtt_us > 10 * bin ? r->rtt_us : 10 * bin;
+  bin *= ceil(want / bin - 1e-9);
+  char binv[32];
+  double bdiv;
+  const char *bu;
+  time_unit(bin, &bdiv, &bu);
+  snprintf(binv, sizeof(binv), "%.3g %s", fin(bin / bdiv), bu);
+  sbf(b, "mx(a,b) = a > b ? a : b\nmn(a,b) = a < b ? a : b\nNIC = %.9g\nFAIR = %.9g\nW = %.9g\n",
+      fin(r->nic_gbps), fin(r->fair_gbps), fin(bin));
+  // with the sent rates drawn, an Rc sum counts up to the NIC line rate; without, in full
+  const char *rcap = sent && r->nic_gbps > 0 ? "mn(%s, NIC)" : "%s";
+  char ra[32], rz[32];
+  snprintf(ra, sizeof(ra), rcap, "RA");
+  snprintf(rz, sizeof(rz), rcap, "RZ");
+  sbf(b, "YA = mx(mx(SA, %s), mx(NIC, FAIR)) * 1.08\nYA = YA > 0 ? YA : 1\n", ra);
   if (c->zoom) {
-    sbf(b, "YZ = YZ * 1.15\nYZ = YZ > 0 ? YZ : YA\n");
+    sbf(b, "YZ = mx(mx(SZ, %s), FAIR) * 1.15\nYZ = YZ > 0 ? YZ : YA\n", rz);
   }
-  sbf(b, "set multiplot title \"%s: DCQCN rate per %s (sum of the current rate Rc of its QPs)\" "
-         "font ',12'\nset lmargin 11\nset rmargin 12\nset ylabel 'Gb/s'\nset ytics mirror\n"
-         "set key outside top left horizontal samplen 2 font ',9'\n", name, gw);
+  if (sent) {
+    sbf(b, "set multiplot title \"%s: per %s, the rate sent on its link (solid, L2) and the sum of "
+           "its QPs' DCQCN rate Rc (dashed)\" font ',12'\n", name, gw);
+  } else {
+    sbf(b, "set multiplot title \"%s: DCQCN rate per %s (sum of the current rate Rc of its QPs)\" "
+           "font ',12'\n", name, gw);
+  }
+  sbf(b, "set lmargin 11\nset rmargin 12\nset ylabel 'Gb/s'\nset ytics mirror\n"
+         "set key outside top left horizontal samplen 2 font ',9'\n");
   for (int p = 0; p < (c->zoom ? 2 : 1); p++) {
     panel(b, c, p == 0);
-    sbf(b, "Y = %s\nset yrange [0:Y]\n", p == 0 ? "YA" : "YZ");
+    sbf(b, "Y = %s\nR = %s\nset yrange [0:Y]\n", p == 0 ? "YA" : "YZ", p == 0 ? "RA" : "RZ");
     clear_lines(b);
     rate_lines(b, r);
+    if (sent) {  // an Rc sum off the top: say so, and what the top is
+      char top[64];
+      if (p == 0 && r->nic_gbps > 0) {
+        snprintf(top, sizeof(top), "the NIC line rate %.4g Gb/s", fin(r->nic_gbps));
+      } else {
+        snprintf(top, sizeof(top), "this window");
+      }
+      sbf(b, "if (R > Y) {\n  set label 3 \"dashed above the top: the sum of Rc exceeds %s, DCQCN "
+             "is not the limit there\" at graph 0.5, graph 0.96 center tc rgb '#404040' boxed "
+             "front font ',9'\n}\n", top);
+    }
     sbf(b, "plot");
     for (uint32_t g = 0; g < r->ngroups; g++) {
       uint32_t nq = 0;
@@ -428,10 +512,23 @@ static void rates_plot(sb_t *b, const run_ctx_t *c) {
       }
       char gname[64];
       ns_plot_text(gname, sizeof(gname), r->group[g]);
-      sbf(b, "%s 'timeseries.csv' using %s:", g ? "," : "", c->x);
-      group_sum(b, r, g, "NaN");
-      sbf(b, " with lines lw 1.5 lc rgb '%s' dt %u title '%s (%u QP%s)'", kColours[g % 10],
-          1 + g / 10, gname, nq, nq == 1 ? "" : "s");
+      const char *col = kColours[g % 10];
+      if (r->group_link_col[g] > 0) {
+        sbf(b, "%s 'timeseries.csv' using ((floor($1/W) + 0.5) * W / %.9g):(column(%u)) smooth "
+               "unique with lines lw 1.8 lc rgb '%s' dt 1 title '%s (%u QP%s)', '' using %s:",
+            g ? "," : "", c->div, r->group_link_col[g], col, gname, nq, nq == 1 ? "" : "s", c->x);
+        group_sum(b, r, g, "NaN");
+        sbf(b, " with lines lw 1 lc rgb '%s' dt 2 notitle", col);
+      } else {
+        sbf(b, "%s 'timeseries.csv' using %s:", g ? "," : "", c->x);
+        group_sum(b, r, g, "NaN");
+        sbf(b, " with lines lw 1.5 lc rgb '%s' dt %s title '%s (%u QP%s%s)'", col, sent ? "2" : "1",
+            gname, nq, nq == 1 ? "" : "s", sent ? ", Rc only" : "");
+      }
+    }
+    if (sent) {
+      sbf(b, ", NaN with lines lw 1.8 lc rgb '#000000' dt 1 title 'solid: sent (L2), mean per %s', "
+             "NaN with lines lw 1 lc rgb '#000000' dt 2 title 'dashed: sum of Rc, per sample'", binv);
     }
     sbf(b, "\n");
   }
@@ -440,7 +537,7 @@ static void rates_plot(sb_t *b, const run_ctx_t *c) {
 
 static void rates_qp_plot(sb_t *b, const run_ctx_t *c) {
   const ns_plot_run_t *r = c->r;
-  preamble(b, "rates-qp.png", c->footer);
+  preamble(b, "rates-qp.png", c->footer, c->footer_lines);
   char name[64], gw[16];
   ns_plot_text(name, sizeof(name), r->name);
   ns_plot_text(gw, sizeof(gw), r->group_word);
@@ -503,7 +600,8 @@ int ns_plot_write_run(const char *dir, const ns_plot_run_t *r, char *names, size
   snprintf(c.x, sizeof(c.x), "($1/%.9g)", c.div);
   // a zoomed panel only when the window after the zoom start holds samples to draw
   c.zoom = r->zoom_us > 0 && r->sample_us > 0 && r->end_us - r->zoom_us >= 10 * r->sample_us;
-  text_wrapped(c.footer, sizeof(c.footer), r->footer, 190);
+  c.footer_lines = footer_text(c.footer, sizeof(c.footer), r->footer, r->repro);
+  c.bottom = footer_top(c.footer_lines);
   sb_t b;
   if (!sb_init(&b)) {
     return -1;
@@ -531,8 +629,11 @@ int ns_plot_write_sweep(const char *dir, const ns_plot_sweep_t *s) {
   if (!sb_init(&b)) {
     return -1;
   }
-  char footer[2048], fam[64], xl[96], sk[64];
-  text_wrapped(footer, sizeof(footer), s->footer, 190);
+  char footer[4096], fam[64], xl[96], sk[64];
+  int flines = footer_text(footer, sizeof(footer), s->footer, s->repro);
+  // the bottom margin (character lines of 10 pt, about 15 px): the x label, the rotated
+  // tics and the footer
+  int bmargin = 5 + (int)ceil(flines * FOOTER_LINE_PX / 15.0);
   ns_plot_text(fam, sizeof(fam), s->family);
   ns_plot_text(xl, sizeof(xl), s->xlabel != NULL ? s->xlabel : "");
   ns_plot_text(sk, sizeof(sk), s->series_key != NULL ? s->series_key : "");
@@ -556,8 +657,8 @@ int ns_plot_write_sweep(const char *dir, const ns_plot_sweep_t *s) {
         div = p->max >= 2e9 ? 1e9 : p->max >= 2e6 ? 1e6 : p->max >= 2e3 ? 1e3 : 1;
         snprintf(unit, sizeof(unit), "%s", div == 1e9 ? "GB" : div == 1e6 ? "MB" : div == 1e3 ? "kB" : "B");
         break;
-      case kNsUnitCount:
-        fmt = "%.3s%c";
+      case kNsUnitCount:  // SI-prefixed tics (12.5k) once plain ones would be long
+        fmt = p->max >= 1e4 ? "%.1s%c" : "%g";
         snprintf(unit, sizeof(unit), "count");
         break;
       default:
@@ -565,10 +666,11 @@ int ns_plot_write_sweep(const char *dir, const ns_plot_sweep_t *s) {
         break;
     }
     // preamble() writes the footer label; report plots have one panel
-    preamble(&b, out, footer);
-    sbf(&b, "set datafile columnheaders\nset format y '%s'\nset bmargin 9\nset tmargin 4\n"
+    preamble(&b, out, footer, flines);
+    sbf(&b, "set datafile columnheaders\nset format y '%s'\nset bmargin %d\nset tmargin %d\n"
             "set lmargin 11\nset rmargin 6\nset title \"%s: %s\" font ',12'\nset ylabel '%s (%s)'\n"
-            "set yrange [0:*]\nD = %.9g\n", fmt, fam, what, what, unit, fin(div));
+            "set yrange [0:%s]\nD = %.9g\n", fmt, bmargin, s->bars ? 4 : 6, fam, what, what, unit,
+        p->max > 0 ? "*" : "1", fin(div));
     if (s->bars) {
       sbf(&b, "unset key\nset xlabel '%s'\nset xtics rotate by -30 nomirror font ',9'\n"
               "set style fill solid 0.7 border -1\nset boxwidth 0.6\nset offsets 0.5, 0.5, 0, 0\n"
@@ -576,20 +678,33 @@ int ns_plot_write_sweep(const char *dir, const ns_plot_sweep_t *s) {
               "notitle, '' using 0:(column(%u)/D):(sprintf('%%.4g', column(%u)/D)) with labels "
               "offset 0,0.7 font ',8' notitle\n", xl, p->col, p->col, p->col);
     } else {
-      sbf(&b, "set key outside top center horizontal samplen 2 font ',9'\nset xlabel '%s'\nplot",
-          xl);
+      sbf(&b, "set key outside top center horizontal samplen 2 font ',9'\nset xlabel '%s'\n", xl);
+      char xexpr[4096];
+      if (s->xnumeric) {
+        snprintf(xexpr, sizeof(xexpr), "column(%u)", s->xcol);
+      } else {  // a text axis: its values in order at 0, 1, 2, ...
+        sbf(&b, "set xtics (");
+        int n = 0;
+        for (uint32_t v = 0; v < s->nxvals; v++) {
+          char vt[128];
+          ns_plot_text(vt, sizeof(vt), s->xvals[v]);
+          sbf(&b, "%s'%s' %u", v ? ", " : "", vt, v);
+          if (n >= 0 && (size_t)n < sizeof(xexpr)) {
+            n += snprintf(xexpr + n, sizeof(xexpr) - (size_t)n, "strcol(%u) eq '%s' ? %u : ", s->xcol, vt, v);
+          }
+        }
+        if (n >= 0 && (size_t)n < sizeof(xexpr)) {
+          snprintf(xexpr + n, sizeof(xexpr) - (size_t)n, "NaN");
+        }
+        sbf(&b, ")\nset offsets 0.3, 0.3, 0, 0\n");
+      }
+      sbf(&b, "plot");
       for (uint32_t v = 0; v < s->nseries; v++) {
         char vt[128];
         ns_plot_text(vt, sizeof(vt), s->series[v]);
-        if (s->xnumeric) {
-          sbf(&b, "%s 'results.csv' using (strcol(1) eq '%s' ? column(%u) : NaN):(column(%u)/D) "
-                  "with linespoints lw 1.5 pt 7 ps 0.8 lc rgb '%s' title '%s=%s'", v ? "," : "", vt,
-              s->xcol, p->col, kColours[v % 10], sk, vt);
-        } else {
-          sbf(&b, "%s 'results.csv' using (strcol(1) eq '%s' ? $0 : NaN):(column(%u)/D):xtic(%u) "
-                  "with linespoints lw 1.5 pt 7 ps 0.8 lc rgb '%s' title '%s=%s'", v ? "," : "", vt,
-              p->col, s->xcol, kColours[v % 10], sk, vt);
-        }
+        sbf(&b, "%s 'results.csv' using (strcol(1) eq '%s' ? (%s) : NaN):(column(%u)/D) "
+                "with linespoints lw 1.5 pt 7 ps 0.8 lc rgb '%s' title '%s=%s'", v ? "," : "", vt,
+            xexpr, p->col, kColours[v % 10], sk, vt);
       }
       sbf(&b, "\n");
     }

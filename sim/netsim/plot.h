@@ -59,7 +59,7 @@ typedef enum ns_plot_ref_kind {
 typedef struct ns_plot_ref {
   ns_plot_ref_kind_t kind;
   double bytes;
-  char label[96];
+  char label[160];
 } ns_plot_ref_t;
 
 // A QP whose DCQCN current rate is column `col` (1-based) of timeseries.csv: it counts from
@@ -74,6 +74,7 @@ typedef struct ns_plot_flow {
 typedef struct ns_plot_run {
   char name[64];              // scenario name: the titles
   char footer[1400];          // version, scenario, seed, overrides (plain text, wrapped here)
+  char repro[1400];           // the command that reproduces the run (the footer's last line)
   double end_us;              // simulated length
   double sample_us;           // time-series period
   double zoom_us;             // the zoomed panels start here (0: whole run only)
@@ -82,7 +83,7 @@ typedef struct ns_plot_run {
   double link_gbps;           // its rate
   double rtt_us;              // base RTT
   double bdp_bytes;           // link rate x base RTT: the RTT axis (0: none)
-  char queue[64];             // the watched VOQ, e.g. "port 4 queue 3"
+  char queue[112];            // the watched VOQ, e.g. "dci port 4 queue 3"
   uint32_t pg_col;            // largest lossless ingress PG, bytes (0: no lossless PG)
   uint32_t xoff_col, xon_col; // that PG's thresholds, bytes, drawn when they are not constant
   char pfc_note[96];          // how the thresholds are set, e.g. "dynamic: free pool / 2^3"
@@ -93,14 +94,16 @@ typedef struct ns_plot_run {
   char group_word[16];        // what a group is, e.g. "client"
   double nic_gbps;            // the groups' NIC line rate (0: they differ)
   double fair_gbps;           // the bottleneck's fair share per group (0: not meaningful)
+  uint32_t group_link_col[NS_PLOT_MAX_GROUPS];  // Gb/s the group sent on its own link (0: none)
   ns_plot_flow_t flow[NS_PLOT_MAX_FLOWS];
   uint32_t nflows;            // QPs with DCQCN in the CSV (0: no rate plots)
   uint32_t flows_left_out;    // QPs of the run not drawn (no DCQCN, or beyond the CSV's 64)
 } ns_plot_run_t;
 
 // Writes DIR/plots.gp and runs it: queue.png, util.png and, with nflows > 0, rates.png
-// (one line per group: the sum of its QPs' Rc) and rates-qp.png (every QP, coloured by
-// group). Returns as ns_plot_run. `names` receives the PNG names written, space-separated.
+// (per group: what it sent on its own link, solid, and the sum of its QPs' Rc, dashed) and
+// rates-qp.png (every QP, coloured by group). Returns as ns_plot_run. `names` receives the
+// PNG names written, space-separated.
 int ns_plot_write_run(const char *dir, const ns_plot_run_t *r, char *names, size_t names_len);
 
 // ------------------------------------------------------------------ one sweep (report.gp)
@@ -123,11 +126,14 @@ typedef struct ns_plot_kpi {
 
 typedef struct ns_plot_sweep {
   char family[64];
-  char footer[1400];
+  char footer[1400];     // version, family, scenario, runs, fixed settings, overrides, seeds
+  char repro[1400];      // the command that reproduces the sweep
   bool bars;             // one bar per row (a variant family, or a single axis)
   const char *xlabel;    // bars: what a bar is; lines: the x axis
   uint32_t xcol;         // lines: column of the x axis
-  bool xnumeric;         // lines: x values are numbers (else the column's text as tics)
+  bool xnumeric;         // lines: x values are numbers (else xvals, in order, as tics)
+  const char *xvals[32];
+  uint32_t nxvals;
   const char *series_key;          // lines: one line per value of this axis (column 1)
   const char *series[32];
   uint32_t nseries;
