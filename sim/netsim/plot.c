@@ -678,7 +678,9 @@ int ns_plot_write_sweep(const char *dir, const ns_plot_sweep_t *s) {
               "notitle, '' using 0:(column(%u)/D):(sprintf('%%.4g', column(%u)/D)) with labels "
               "offset 0,0.7 font ',8' notitle\n", xl, p->col, p->col, p->col);
     } else {
-      sbf(&b, "set key outside top center horizontal samplen 2 font ',9'\nset xlabel '%s'\n", xl);
+      // the key between the title and the data ("outside top" would put it above the title)
+      sbf(&b, "set key at graph 0.5, graph 1.01 center bottom horizontal samplen 2 font ',9'\n"
+              "set title offset 0,1.6\nset xlabel '%s'\n", xl);
       char xexpr[4096];
       if (s->xnumeric) {
         snprintf(xexpr, sizeof(xexpr), "column(%u)", s->xcol);
