@@ -199,11 +199,13 @@ static double footer_top(int lines) {
 // The start of every plot; the footer's first line at the top of its area, the others
 // below it (gnuplot draws a multi-line label downwards from its position).
 static void preamble(sb_t *b, const char *out, const char *footer, int lines) {
-  sbf(b, "\n# ---- %s\nreset\nset terminal pngcairo size %d,%d noenhanced font 'sans,10'\n"
-         "set output '%s'\nset datafile separator ','\n"
-         "set style textbox opaque fillcolor rgb '#30ffffff' noborder margins 1,1\nset grid\nset format x '%%g'\n"
-         "set format y '%%g'\nset format y2 '%%g'\n"
-         "set label 99 \"%s\" at screen 0.01, screen %.4f left font ',8' tc rgb '#404040'\n",
+  sbf(b,
+      "\n# ---- %s\nreset\nset terminal pngcairo size %d,%d noenhanced font 'sans,10'\n"
+      "set output '%s'\nset datafile separator ','\n"
+      "set style textbox opaque fillcolor rgb '#30ffffff' noborder margins 1,1\nset grid\nset "
+      "format x '%%g'\n"
+      "set format y '%%g'\nset format y2 '%%g'\n"
+      "set label 99 \"%s\" at screen 0.01, screen %.4f left font ',8' tc rgb '#404040'\n",
       out, NS_PLOT_W, NS_PLOT_H, out, footer, ((lines - 1) * FOOTER_LINE_PX + 10) / NS_PLOT_H);
 }
 
@@ -217,7 +219,7 @@ typedef struct run_ctx {
   char footer[4096];
   int footer_lines;
   double bottom;  // the panels start above the footer
-  char x[48];  // the x expression: time in the plot's unit
+  char x[48];     // the x expression: time in the plot's unit
 } run_ctx_t;
 
 // Panel geometry: with a zoomed panel, the whole run on top and the zoom below; the
@@ -226,31 +228,38 @@ static void panel(sb_t *b, const run_ctx_t *c, bool top) {
   const ns_plot_run_t *r = c->r;
   sbf(b, "YL = 0\n");
   if (!c->zoom) {
-    sbf(b, "set origin 0, %.4f\nset size 1, %.4f\nset title 'whole run' offset 0,-0.5\n"
-           "set xlabel 'time (%s)'\nset xrange [0:%.9g]\n", c->bottom, 0.94 - c->bottom, c->tu,
-        fin(r->end_us / c->div));
+    sbf(b,
+        "set origin 0, %.4f\nset size 1, %.4f\nset title 'whole run' offset 0,-0.5\n"
+        "set xlabel 'time (%s)'\nset xrange [0:%.9g]\n",
+        c->bottom, 0.94 - c->bottom, c->tu, fin(r->end_us / c->div));
   } else if (top) {
-    sbf(b, "set origin 0, 0.50\nset size 1, 0.44\nset title 'whole run' offset 0,-0.5\n"
-           "unset xlabel\nset xrange [0:%.9g]\n", fin(r->end_us / c->div));
+    sbf(b,
+        "set origin 0, 0.50\nset size 1, 0.44\nset title 'whole run' offset 0,-0.5\n"
+        "unset xlabel\nset xrange [0:%.9g]\n",
+        fin(r->end_us / c->div));
   } else {
     char why[96];
     ns_plot_text(why, sizeof(why), r->zoom_why);
-    sbf(b, "unset label 99\nunset key\nset origin 0, %.4f\nset size 1, %.4f\n"
-           "set title 'zoom: from %.3g %s (%s), y scaled to this window' offset 0,-0.5\n"
-           "set xlabel 'time (%s)'\nset xrange [%.9g:%.9g]\n", c->bottom, 0.50 - c->bottom,
-        fin(r->zoom_us / c->div), c->tu, why, c->tu, fin(r->zoom_us / c->div),
-        fin(r->end_us / c->div));
+    sbf(b,
+        "unset label 99\nunset key\nset origin 0, %.4f\nset size 1, %.4f\n"
+        "set title 'zoom: from %.3g %s (%s), y scaled to this window' offset 0,-0.5\n"
+        "set xlabel 'time (%s)'\nset xrange [%.9g:%.9g]\n",
+        c->bottom, 0.50 - c->bottom, fin(r->zoom_us / c->div), c->tu, why, c->tu,
+        fin(r->zoom_us / c->div), fin(r->end_us / c->div));
   }
 }
 
 // A labelled horizontal line at value V (in the panel's y unit) when it is inside [0, Y].
 static void hline(sb_t *b, int tag, double v, const char *label, const char *colour,
                   const char *dash, double lw, const char *where, bool below) {
-  const char *pos = strcmp(where, "left") == 0 ? "graph 0.01" :
-                    strcmp(where, "center") == 0 ? "graph 0.5" : "graph 0.99";
-  sbf(b, "if (%.9g >= YL && %.9g <= Y) {\n  set arrow %d from graph 0, first %.9g to graph 1, first %.9g "
-         "nohead lc rgb '%s' dt %s lw %.2g front\n  set label %d \"%s\" at %s, first %.9g %s "
-         "offset 0,%s tc rgb '%s' boxed front font ',9'\n}\n",
+  const char *pos = strcmp(where, "left") == 0     ? "graph 0.01"
+                    : strcmp(where, "center") == 0 ? "graph 0.5"
+                                                   : "graph 0.99";
+  sbf(b,
+      "if (%.9g >= YL && %.9g <= Y) {\n  set arrow %d from graph 0, first %.9g to graph 1, first "
+      "%.9g "
+      "nohead lc rgb '%s' dt %s lw %.2g front\n  set label %d \"%s\" at %s, first %.9g %s "
+      "offset 0,%s tc rgb '%s' boxed front font ',9'\n}\n",
       fin(v), fin(v), tag, fin(v), fin(v), colour, dash, lw, tag, label, pos, fin(v), where,
       below ? "-0.65" : "0.65", colour);
 }
@@ -287,7 +296,8 @@ static void queue_plot(sb_t *b, const run_ctx_t *c) {
   }
   sbf(b, "YA = mx(YA, %.9g) / 1e6 * 1.08\nYA = YA > 0 ? YA : 1\n", fin(refmax));
   if (c->zoom) {
-    sbf(b, "stats [%.9g:*] 'timeseries.csv' using 1:2 nooutput\nYZ = STATS_max_y\n", fin(r->zoom_us));
+    sbf(b, "stats [%.9g:*] 'timeseries.csv' using 1:2 nooutput\nYZ = STATS_max_y\n",
+        fin(r->zoom_us));
     if (r->pg_col > 0) {
       sbf(b, "stats [%.9g:*] 'timeseries.csv' using 1:%u nooutput\nYZ = mx(YZ, STATS_max_y)\n",
           fin(r->zoom_us), r->pg_col);
@@ -298,28 +308,32 @@ static void queue_plot(sb_t *b, const run_ctx_t *c) {
   ns_plot_text(name, sizeof(name), r->name);
   ns_plot_text(q, sizeof(q), r->queue);
   ns_plot_text(note, sizeof(note), r->pfc_note);
-  sbf(b, "set multiplot title \"%s: bottleneck RDMA queue, %s\" font ',12'\n"
-         "set lmargin 11\nset rmargin 12\nset ylabel 'queue (MB, 10^6 B)'\nset ytics nomirror\n",
+  sbf(b,
+      "set multiplot title \"%s: bottleneck RDMA queue, %s\" font ',12'\n"
+      "set lmargin 11\nset rmargin 12\nset ylabel 'queue (MB, 10^6 B)'\nset ytics nomirror\n",
       name, q);
   if (bmb > 0) {
-    sbf(b, "set y2tics\nset y2label 'queue (RTT; 1 RTT = %.4g MB = %.4g Gb/s x %.6g us)'\n", fin(bmb),
-        fin(r->link_gbps), fin(r->rtt_us));
+    sbf(b, "set y2tics\nset y2label 'queue (RTT; 1 RTT = %.4g MB = %.4g Gb/s x %.6g us)'\n",
+        fin(bmb), fin(r->link_gbps), fin(r->rtt_us));
   }
   sbf(b, "set key outside top left horizontal samplen 2 font ',9'\n");
   char plot[2048];
   int k = snprintf(plot, sizeof(plot),
                    "plot 'timeseries.csv' using %s:($2/1e6) with lines lw 1.5 lc rgb '#6a0dad' "
-                   "title 'VOQ occupancy'", c->x);
+                   "title 'VOQ occupancy'",
+                   c->x);
   if (r->pg_col > 0 && k > 0 && (size_t)k < sizeof(plot)) {
     k += snprintf(plot + k, sizeof(plot) - (size_t)k,
                   ", '' using %s:(column(%u)/1e6) with lines lw 1 lc rgb '#1f77b4' title "
-                  "'largest lossless ingress PG (compare with XOFF/XON)'", c->x, r->pg_col);
+                  "'largest lossless ingress PG (compare with XOFF/XON)'",
+                  c->x, r->pg_col);
   }
   if (r->xoff_col > 0 && k > 0 && (size_t)k < sizeof(plot)) {
     k += snprintf(plot + k, sizeof(plot) - (size_t)k,
                   ", '' using %s:(column(%u)/1e6) with lines dt 4 lw 1.5 lc rgb '#1f77b4' title "
                   "'XOFF of that PG (%s)', '' using %s:(column(%u)/1e6) with lines dt 4 lw 1.5 "
-                  "lc rgb '#17becf' title 'XON'", c->x, r->xoff_col, note, c->x, r->xon_col);
+                  "lc rgb '#17becf' title 'XON'",
+                  c->x, r->xoff_col, note, c->x, r->xon_col);
   }
   for (int p = 0; p < (c->zoom ? 2 : 1); p++) {
     panel(b, c, p == 0);
@@ -346,18 +360,22 @@ static void util_plot(sb_t *b, const run_ctx_t *c) {
   char name[64], bl[112], lab[96];
   ns_plot_text(name, sizeof(name), r->name);
   ns_plot_text(bl, sizeof(bl), r->bottleneck);
-  sbf(b, "mx(a,b) = a > b ? a : b\nstats 'timeseries.csv' using 1:4 nooutput\n"
-         "YA = mx(STATS_max_y, %.9g) * 1.08\nYA = YA > 0 ? YA : 1\n",
+  sbf(b,
+      "mx(a,b) = a > b ? a : b\nstats 'timeseries.csv' using 1:4 nooutput\n"
+      "YA = mx(STATS_max_y, %.9g) * 1.08\nYA = YA > 0 ? YA : 1\n",
       fin(r->link_gbps));
   if (c->zoom) {  // the zoom: from just below the lowest L2 to just above L1 and the link rate
-    sbf(b, "stats [%.9g:*] 'timeseries.csv' using 1:3 nooutput\nLO = STATS_min_y\n"
-           "stats [%.9g:*] 'timeseries.csv' using 1:4 nooutput\nHI = mx(STATS_max_y, %.9g)\n"
-           "PAD = (HI - LO) * 0.15 + HI * 0.002\nZLO = mx(LO - PAD, 0)\nZHI = HI + PAD\n",
+    sbf(b,
+        "stats [%.9g:*] 'timeseries.csv' using 1:3 nooutput\nLO = STATS_min_y\n"
+        "stats [%.9g:*] 'timeseries.csv' using 1:4 nooutput\nHI = mx(STATS_max_y, %.9g)\n"
+        "PAD = (HI - LO) * 0.15 + HI * 0.002\nZLO = mx(LO - PAD, 0)\nZHI = HI + PAD\n",
         fin(r->zoom_us), fin(r->zoom_us), fin(r->link_gbps));
   }
-  sbf(b, "set multiplot title \"%s: utilisation of the bottleneck %s, per %.6g us sample\" font ',12'\n"
-         "set lmargin 11\nset rmargin 12\nset ylabel 'Gb/s'\nset ytics mirror\n"
-         "set key outside top left horizontal samplen 2 font ',9'\n",
+  sbf(b,
+      "set multiplot title \"%s: utilisation of the bottleneck %s, per %.6g us sample\" font "
+      "',12'\n"
+      "set lmargin 11\nset rmargin 12\nset ylabel 'Gb/s'\nset ytics mirror\n"
+      "set key outside top left horizontal samplen 2 font ',9'\n",
       name, bl, fin(r->sample_us));
   snprintf(lab, sizeof(lab), "link rate %.6g Gb/s", fin(r->link_gbps));
   for (int p = 0; p < (c->zoom ? 2 : 1); p++) {
@@ -365,8 +383,10 @@ static void util_plot(sb_t *b, const run_ctx_t *c) {
     sbf(b, p == 0 ? "Y = YA\nset yrange [0:Y]\n" : "Y = ZHI\nYL = ZLO\nset yrange [ZLO:ZHI]\n");
     clear_lines(b);
     hline(b, 1, r->link_gbps, lab, "#000000", "1", 1.5, "right", true);
-    sbf(b, "plot 'timeseries.csv' using %s:3 with lines lw 1.5 lc rgb '#1f77b4' title 'L2 (frame "
-           "bytes)', '' using %s:4 with lines lw 1 lc rgb '#ff7f0e' title 'L1 (+ preamble, SFD, IFG)'\n",
+    sbf(b,
+        "plot 'timeseries.csv' using %s:3 with lines lw 1.5 lc rgb '#1f77b4' title 'L2 (frame "
+        "bytes)', '' using %s:4 with lines lw 1 lc rgb '#ff7f0e' title 'L1 (+ preamble, SFD, "
+        "IFG)'\n",
         c->x, c->x);
   }
   sbf(b, "unset multiplot\n");
@@ -412,7 +432,8 @@ static void rate_lines(sb_t *b, const ns_plot_run_t *r) {
     hline(b, 1, r->nic_gbps, lab, "#000000", "1", 1.5, "right", true);
   }
   if (r->fair_gbps > 0) {
-    snprintf(lab, sizeof(lab), "fair share %.4g Gb/s (bottleneck / %u)", fin(r->fair_gbps), r->ngroups);
+    snprintf(lab, sizeof(lab), "fair share %.4g Gb/s (bottleneck / %u)", fin(r->fair_gbps),
+             r->ngroups);
     hline(b, 2, r->fair_gbps, lab, "#2ca02c", "2", 1.5, "left", false);
   }
 }
@@ -480,14 +501,19 @@ static void rates_plot(sb_t *b, const run_ctx_t *c) {
     sbf(b, "YZ = mx(mx(SZ, %s), FAIR) * 1.15\nYZ = YZ > 0 ? YZ : YA\n", rz);
   }
   if (sent) {
-    sbf(b, "set multiplot title \"%s: per %s, the rate sent on its link (solid, L2) and the sum of "
-           "its QPs' DCQCN rate Rc (dashed)\" font ',12'\n", name, gw);
+    sbf(b,
+        "set multiplot title \"%s: per %s, the rate sent on its link (solid, L2) and the sum of "
+        "its QPs' DCQCN rate Rc (dashed)\" font ',12'\n",
+        name, gw);
   } else {
-    sbf(b, "set multiplot title \"%s: DCQCN rate per %s (sum of the current rate Rc of its QPs)\" "
-           "font ',12'\n", name, gw);
+    sbf(b,
+        "set multiplot title \"%s: DCQCN rate per %s (sum of the current rate Rc of its QPs)\" "
+        "font ',12'\n",
+        name, gw);
   }
-  sbf(b, "set lmargin 11\nset rmargin 12\nset ylabel 'Gb/s'\nset ytics mirror\n"
-         "set key outside top left horizontal samplen 2 font ',9'\n");
+  sbf(b,
+      "set lmargin 11\nset rmargin 12\nset ylabel 'Gb/s'\nset ytics mirror\n"
+      "set key outside top left horizontal samplen 2 font ',9'\n");
   for (int p = 0; p < (c->zoom ? 2 : 1); p++) {
     panel(b, c, p == 0);
     sbf(b, "Y = %s\nR = %s\nset yrange [0:Y]\n", p == 0 ? "YA" : "YZ", p == 0 ? "RA" : "RZ");
@@ -500,9 +526,11 @@ static void rates_plot(sb_t *b, const run_ctx_t *c) {
       } else {
         snprintf(top, sizeof(top), "this window");
       }
-      sbf(b, "if (R > Y) {\n  set label 3 \"dashed above the top: the sum of Rc exceeds %s, DCQCN "
-             "is not the limit there\" at graph 0.5, graph 0.96 center tc rgb '#404040' boxed "
-             "front font ',9'\n}\n", top);
+      sbf(b,
+          "if (R > Y) {\n  set label 3 \"dashed above the top: the sum of Rc exceeds %s, DCQCN "
+          "is not the limit there\" at graph 0.5, graph 0.96 center tc rgb '#404040' boxed "
+          "front font ',9'\n}\n",
+          top);
     }
     sbf(b, "plot");
     for (uint32_t g = 0; g < r->ngroups; g++) {
@@ -514,8 +542,9 @@ static void rates_plot(sb_t *b, const run_ctx_t *c) {
       ns_plot_text(gname, sizeof(gname), r->group[g]);
       const char *col = kColours[g % 10];
       if (r->group_link_col[g] > 0) {
-        sbf(b, "%s 'timeseries.csv' using ((floor($1/W) + 0.5) * W / %.9g):(column(%u)) smooth "
-               "unique with lines lw 1.8 lc rgb '%s' dt 1 title '%s (%u QP%s)', '' using %s:",
+        sbf(b,
+            "%s 'timeseries.csv' using ((floor($1/W) + 0.5) * W / %.9g):(column(%u)) smooth "
+            "unique with lines lw 1.8 lc rgb '%s' dt 1 title '%s (%u QP%s)', '' using %s:",
             g ? "," : "", c->div, r->group_link_col[g], col, gname, nq, nq == 1 ? "" : "s", c->x);
         group_sum(b, r, g, "NaN");
         sbf(b, " with lines lw 1 lc rgb '%s' dt 2 notitle", col);
@@ -527,8 +556,10 @@ static void rates_plot(sb_t *b, const run_ctx_t *c) {
       }
     }
     if (sent) {
-      sbf(b, ", NaN with lines lw 1.8 lc rgb '#000000' dt 1 title 'solid: sent (L2), mean per %s', "
-             "NaN with lines lw 1 lc rgb '#000000' dt 2 title 'dashed: sum of Rc, per sample'", binv);
+      sbf(b,
+          ", NaN with lines lw 1.8 lc rgb '#000000' dt 1 title 'solid: sent (L2), mean per %s', "
+          "NaN with lines lw 1 lc rgb '#000000' dt 2 title 'dashed: sum of Rc, per sample'",
+          binv);
     }
     sbf(b, "\n");
   }
@@ -554,13 +585,15 @@ static void rates_qp_plot(sb_t *b, const run_ctx_t *c) {
     }
     sbf(b, ", m) nooutput\n%s = STATS_max_y\n", p == 0 ? "YA" : "YZ");
   }
-  sbf(b, "mx(a,b) = a > b ? a : b\nYA = mx(YA, %.9g) * 1.05\nYA = YA > 0 ? YA : 1\n", fin(r->nic_gbps));
+  sbf(b, "mx(a,b) = a > b ? a : b\nYA = mx(YA, %.9g) * 1.05\nYA = YA > 0 ? YA : 1\n",
+      fin(r->nic_gbps));
   if (c->zoom) {
     sbf(b, "YZ = YZ * 1.15\nYZ = YZ > 0 ? YZ : YA\n");
   }
-  sbf(b, "set multiplot title \"%s: DCQCN current rate Rc of each QP (%u QPs%s), coloured by %s\" "
-         "font ',12'\nset lmargin 11\nset rmargin 12\nset ylabel 'Gb/s'\nset ytics mirror\n"
-         "set key outside top left horizontal samplen 2 font ',9'\n",
+  sbf(b,
+      "set multiplot title \"%s: DCQCN current rate Rc of each QP (%u QPs%s), coloured by %s\" "
+      "font ',12'\nset lmargin 11\nset rmargin 12\nset ylabel 'Gb/s'\nset ytics mirror\n"
+      "set key outside top left horizontal samplen 2 font ',9'\n",
       name, r->nflows, r->flows_left_out ? " drawn" : "", gw);
   for (int p = 0; p < (c->zoom ? 2 : 1); p++) {
     panel(b, c, p == 0);
@@ -577,9 +610,10 @@ static void rates_qp_plot(sb_t *b, const run_ctx_t *c) {
       const ns_plot_flow_t *f = &r->flow[i];
       char a[96];
       active(a, sizeof(a), f);
-      sbf(b, "%s 'timeseries.csv' using %s:(%s ? column(%u)/1000 : NaN) with lines lw 0.8 "
-             "lc rgb '%s' dt %u", i ? "," : "", c->x, a[0] ? a : "1", f->col,
-          kColours[f->group % 10], 1 + f->group / 10);
+      sbf(b,
+          "%s 'timeseries.csv' using %s:(%s ? column(%u)/1000 : NaN) with lines lw 0.8 "
+          "lc rgb '%s' dt %u",
+          i ? "," : "", c->x, a[0] ? a : "1", f->col, kColours[f->group % 10], 1 + f->group / 10);
       if (f->group < NS_PLOT_MAX_GROUPS && !titled[f->group]) {
         char gname[64];
         ns_plot_text(gname, sizeof(gname), r->group[f->group]);
@@ -606,8 +640,9 @@ int ns_plot_write_run(const char *dir, const ns_plot_run_t *r, char *names, size
   if (!sb_init(&b)) {
     return -1;
   }
-  sbf(&b, "# generated by xtm-netsim (sim/netsim/plot.c); run in this directory: gnuplot plots.gp\n"
-          "# conventions: docs/netsim.md 5.1\n");
+  sbf(&b,
+      "# generated by xtm-netsim (sim/netsim/plot.c); run in this directory: gnuplot plots.gp\n"
+      "# conventions: docs/netsim.md 5.1\n");
   queue_plot(&b, &c);
   util_plot(&b, &c);
   snprintf(names, names_len, "queue.png util.png");
@@ -637,8 +672,9 @@ int ns_plot_write_sweep(const char *dir, const ns_plot_sweep_t *s) {
   ns_plot_text(fam, sizeof(fam), s->family);
   ns_plot_text(xl, sizeof(xl), s->xlabel != NULL ? s->xlabel : "");
   ns_plot_text(sk, sizeof(sk), s->series_key != NULL ? s->series_key : "");
-  sbf(&b, "# generated by xtm-netsim (sim/netsim/plot.c); run in this directory: gnuplot report.gp\n"
-          "# conventions: docs/netsim.md 5.1\n");
+  sbf(&b,
+      "# generated by xtm-netsim (sim/netsim/plot.c); run in this directory: gnuplot report.gp\n"
+      "# conventions: docs/netsim.md 5.1\n");
   for (uint32_t k = 0; k < s->nkpi; k++) {
     const ns_plot_kpi_t *p = &s->kpi[k];
     char out[80], what[96], unit[32];
@@ -655,7 +691,11 @@ int ns_plot_write_sweep(const char *dir, const ns_plot_sweep_t *s) {
       }
       case kNsUnitBytes:
         div = p->max >= 2e9 ? 1e9 : p->max >= 2e6 ? 1e6 : p->max >= 2e3 ? 1e3 : 1;
-        snprintf(unit, sizeof(unit), "%s", div == 1e9 ? "GB" : div == 1e6 ? "MB" : div == 1e3 ? "kB" : "B");
+        snprintf(unit, sizeof(unit), "%s",
+                 div == 1e9   ? "GB"
+                 : div == 1e6 ? "MB"
+                 : div == 1e3 ? "kB"
+                              : "B");
         break;
       case kNsUnitCount:  // SI-prefixed tics (12.5k) once plain ones would be long
         fmt = p->max >= 1e4 ? "%.1s%c" : "%g";
@@ -667,20 +707,25 @@ int ns_plot_write_sweep(const char *dir, const ns_plot_sweep_t *s) {
     }
     // preamble() writes the footer label; report plots have one panel
     preamble(&b, out, footer, flines);
-    sbf(&b, "set datafile columnheaders\nset format y '%s'\nset bmargin %d\nset tmargin %d\n"
-            "set lmargin 11\nset rmargin 6\nset title \"%s: %s\" font ',12'\nset ylabel '%s (%s)'\n"
-            "set yrange [0:%s]\nD = %.9g\n", fmt, bmargin, s->bars ? 4 : 6, fam, what, what, unit,
-        p->max > 0 ? "*" : "1", fin(div));
+    sbf(&b,
+        "set datafile columnheaders\nset format y '%s'\nset bmargin %d\nset tmargin %d\n"
+        "set lmargin 11\nset rmargin 6\nset title \"%s: %s\" font ',12'\nset ylabel '%s (%s)'\n"
+        "set yrange [0:%s]\nD = %.9g\n",
+        fmt, bmargin, s->bars ? 4 : 6, fam, what, what, unit, p->max > 0 ? "*" : "1", fin(div));
     if (s->bars) {
-      sbf(&b, "unset key\nset xlabel '%s'\nset xtics rotate by -30 nomirror font ',9'\n"
-              "set style fill solid 0.7 border -1\nset boxwidth 0.6\nset offsets 0.5, 0.5, 0, 0\n"
-              "plot 'results.csv' using 0:(column(%u)/D):xtic(1) with boxes lc rgb '#1f77b4' "
-              "notitle, '' using 0:(column(%u)/D):(sprintf('%%.4g', column(%u)/D)) with labels "
-              "offset 0,0.7 font ',8' notitle\n", xl, p->col, p->col, p->col);
+      sbf(&b,
+          "unset key\nset xlabel '%s'\nset xtics rotate by -30 nomirror font ',9'\n"
+          "set style fill solid 0.7 border -1\nset boxwidth 0.6\nset offsets 0.5, 0.5, 0, 0\n"
+          "plot 'results.csv' using 0:(column(%u)/D):xtic(1) with boxes lc rgb '#1f77b4' "
+          "notitle, '' using 0:(column(%u)/D):(sprintf('%%.4g', column(%u)/D)) with labels "
+          "offset 0,0.7 font ',8' notitle\n",
+          xl, p->col, p->col, p->col);
     } else {
       // the key between the title and the data ("outside top" would put it above the title)
-      sbf(&b, "set key at graph 0.5, graph 1.01 center bottom horizontal samplen 2 font ',9'\n"
-              "set title offset 0,1.6\nset xlabel '%s'\n", xl);
+      sbf(&b,
+          "set key at graph 0.5, graph 1.01 center bottom horizontal samplen 2 font ',9'\n"
+          "set title offset 0,1.6\nset xlabel '%s'\n",
+          xl);
       char xexpr[4096];
       if (s->xnumeric) {
         snprintf(xexpr, sizeof(xexpr), "column(%u)", s->xcol);
@@ -692,7 +737,8 @@ int ns_plot_write_sweep(const char *dir, const ns_plot_sweep_t *s) {
           ns_plot_text(vt, sizeof(vt), s->xvals[v]);
           sbf(&b, "%s'%s' %u", v ? ", " : "", vt, v);
           if (n >= 0 && (size_t)n < sizeof(xexpr)) {
-            n += snprintf(xexpr + n, sizeof(xexpr) - (size_t)n, "strcol(%u) eq '%s' ? %u : ", s->xcol, vt, v);
+            n += snprintf(xexpr + n, sizeof(xexpr) - (size_t)n,
+                          "strcol(%u) eq '%s' ? %u : ", s->xcol, vt, v);
           }
         }
         if (n >= 0 && (size_t)n < sizeof(xexpr)) {
@@ -704,9 +750,10 @@ int ns_plot_write_sweep(const char *dir, const ns_plot_sweep_t *s) {
       for (uint32_t v = 0; v < s->nseries; v++) {
         char vt[128];
         ns_plot_text(vt, sizeof(vt), s->series[v]);
-        sbf(&b, "%s 'results.csv' using (strcol(1) eq '%s' ? (%s) : NaN):(column(%u)/D) "
-                "with linespoints lw 1.5 pt 7 ps 0.8 lc rgb '%s' title '%s=%s'", v ? "," : "", vt,
-            xexpr, p->col, kColours[v % 10], sk, vt);
+        sbf(&b,
+            "%s 'results.csv' using (strcol(1) eq '%s' ? (%s) : NaN):(column(%u)/D) "
+            "with linespoints lw 1.5 pt 7 ps 0.8 lc rgb '%s' title '%s=%s'",
+            v ? "," : "", vt, xexpr, p->col, kColours[v % 10], sk, vt);
       }
       sbf(&b, "\n");
     }

@@ -72,32 +72,32 @@ typedef struct ns_plot_flow {
 } ns_plot_flow_t;
 
 typedef struct ns_plot_run {
-  char name[64];              // scenario name: the titles
-  char footer[1400];          // version, scenario, seed, overrides (plain text, wrapped here)
-  char repro[1400];           // the command that reproduces the run (the footer's last line)
-  double end_us;              // simulated length
-  double sample_us;           // time-series period
-  double zoom_us;             // the zoomed panels start here (0: whole run only)
-  char zoom_why[64];          // why there, e.g. "warmup_s"
-  char bottleneck[112];       // bottleneck link name
-  double link_gbps;           // its rate
-  double rtt_us;              // base RTT
-  double bdp_bytes;           // link rate x base RTT: the RTT axis (0: none)
-  char queue[112];            // the watched VOQ, e.g. "dci port 4 queue 3"
-  uint32_t pg_col;            // largest lossless ingress PG, bytes (0: no lossless PG)
-  uint32_t xoff_col, xon_col; // that PG's thresholds, bytes, drawn when they are not constant
-  char pfc_note[96];          // how the thresholds are set, e.g. "dynamic: free pool / 2^3"
+  char name[64];               // scenario name: the titles
+  char footer[1400];           // version, scenario, seed, overrides (plain text, wrapped here)
+  char repro[1400];            // the command that reproduces the run (the footer's last line)
+  double end_us;               // simulated length
+  double sample_us;            // time-series period
+  double zoom_us;              // the zoomed panels start here (0: whole run only)
+  char zoom_why[64];           // why there, e.g. "warmup_s"
+  char bottleneck[112];        // bottleneck link name
+  double link_gbps;            // its rate
+  double rtt_us;               // base RTT
+  double bdp_bytes;            // link rate x base RTT: the RTT axis (0: none)
+  char queue[112];             // the watched VOQ, e.g. "dci port 4 queue 3"
+  uint32_t pg_col;             // largest lossless ingress PG, bytes (0: no lossless PG)
+  uint32_t xoff_col, xon_col;  // that PG's thresholds, bytes, drawn when they are not constant
+  char pfc_note[96];           // how the thresholds are set, e.g. "dynamic: free pool / 2^3"
   ns_plot_ref_t ref[NS_PLOT_MAX_REFS];
   uint32_t nref;
   char group[NS_PLOT_MAX_GROUPS][48];  // the rate plots' lines (clients)
   uint32_t ngroups;
-  char group_word[16];        // what a group is, e.g. "client"
-  double nic_gbps;            // the groups' NIC line rate (0: they differ)
-  double fair_gbps;           // the bottleneck's fair share per group (0: not meaningful)
+  char group_word[16];  // what a group is, e.g. "client"
+  double nic_gbps;      // the groups' NIC line rate (0: they differ)
+  double fair_gbps;     // the bottleneck's fair share per group (0: not meaningful)
   uint32_t group_link_col[NS_PLOT_MAX_GROUPS];  // Gb/s the group sent on its own link (0: none)
   ns_plot_flow_t flow[NS_PLOT_MAX_FLOWS];
-  uint32_t nflows;            // QPs with DCQCN in the CSV (0: no rate plots)
-  uint32_t flows_left_out;    // QPs of the run not drawn (no DCQCN, or beyond the CSV's 64)
+  uint32_t nflows;          // QPs with DCQCN in the CSV (0: no rate plots)
+  uint32_t flows_left_out;  // QPs of the run not drawn (no DCQCN, or beyond the CSV's 64)
 } ns_plot_run_t;
 
 // Writes DIR/plots.gp and runs it: queue.png, util.png and, with nflows > 0, rates.png
@@ -109,32 +109,32 @@ int ns_plot_write_run(const char *dir, const ns_plot_run_t *r, char *names, size
 // ------------------------------------------------------------------ one sweep (report.gp)
 
 typedef enum ns_plot_unit {
-  kNsUnitPlain = 0,  // as in the table (Gb/s, RTT, an index)
-  kNsUnitTimeUs = 1, // microseconds: drawn in us, ms or s as fits the largest value
-  kNsUnitBytes = 2,  // bytes: drawn in kB, MB or GB as fits
-  kNsUnitCount = 3,  // events: SI-prefixed tics (12k, 3.4M)
+  kNsUnitPlain = 0,   // as in the table (Gb/s, RTT, an index)
+  kNsUnitTimeUs = 1,  // microseconds: drawn in us, ms or s as fits the largest value
+  kNsUnitBytes = 2,   // bytes: drawn in kB, MB or GB as fits
+  kNsUnitCount = 3,   // events: SI-prefixed tics (12k, 3.4M)
 } ns_plot_unit_t;
 
 typedef struct ns_plot_kpi {
-  const char *file;   // PNG name without .png
-  const char *what;   // what it is, without unit ("victim FCT")
-  const char *unit;   // unit of kNsUnitPlain values ("Gb/s"), else ignored
+  const char *file;  // PNG name without .png
+  const char *what;  // what it is, without unit ("victim FCT")
+  const char *unit;  // unit of kNsUnitPlain values ("Gb/s"), else ignored
   ns_plot_unit_t kind;
-  uint32_t col;       // 1-based column in results.csv
-  double max;         // largest value over the runs (chooses the unit)
+  uint32_t col;  // 1-based column in results.csv
+  double max;    // largest value over the runs (chooses the unit)
 } ns_plot_kpi_t;
 
 typedef struct ns_plot_sweep {
   char family[64];
-  char footer[1400];     // version, family, scenario, runs, fixed settings, overrides, seeds
-  char repro[1400];      // the command that reproduces the sweep
-  bool bars;             // one bar per row (a variant family, or a single axis)
-  const char *xlabel;    // bars: what a bar is; lines: the x axis
-  uint32_t xcol;         // lines: column of the x axis
-  bool xnumeric;         // lines: x values are numbers (else xvals, in order, as tics)
+  char footer[1400];   // version, family, scenario, runs, fixed settings, overrides, seeds
+  char repro[1400];    // the command that reproduces the sweep
+  bool bars;           // one bar per row (a variant family, or a single axis)
+  const char *xlabel;  // bars: what a bar is; lines: the x axis
+  uint32_t xcol;       // lines: column of the x axis
+  bool xnumeric;       // lines: x values are numbers (else xvals, in order, as tics)
   const char *xvals[32];
   uint32_t nxvals;
-  const char *series_key;          // lines: one line per value of this axis (column 1)
+  const char *series_key;  // lines: one line per value of this axis (column 1)
   const char *series[32];
   uint32_t nseries;
   ns_plot_kpi_t kpi[12];
