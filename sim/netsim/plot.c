@@ -487,7 +487,9 @@ static void rates_plot(sb_t *b, const run_ctx_t *c) {
   char binv[32];
   double bdiv;
   const char *bu;
-  time_unit(bin, &bdiv, &bu);
+  // a length, not an axis: us below 1 ms, ms below 1 s ("1.1 ms", not "1.1e+03 us")
+  bdiv = bin >= 1e6 ? 1e6 : bin >= 1e3 ? 1e3 : 1;
+  bu = bdiv == 1e6 ? "s" : bdiv == 1e3 ? "ms" : "us";
   snprintf(binv, sizeof(binv), "%.3g %s", fin(bin / bdiv), bu);
   sbf(b, "mx(a,b) = a > b ? a : b\nmn(a,b) = a < b ? a : b\nNIC = %.9g\nFAIR = %.9g\nW = %.9g\n",
       fin(r->nic_gbps), fin(r->fair_gbps), fin(bin));
