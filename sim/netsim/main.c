@@ -530,6 +530,17 @@ static int write_plots(const char *dir, const ns_scenario_t *sc, const ns_sim_t 
     nic = nic < 0 ? r : nic == r ? nic : 0;
   }
   p->nic_gbps = nic > 0 ? nic : 0;
+  // a link two groups share (roce-lab: bulk and probe from host1) is neither's own rate
+  for (uint32_t g = 0; g < p->ngroups; g++) {
+    for (uint32_t h = g + 1; h < p->ngroups; h++) {
+      if (p->group_link_col[g] != 0 && p->group_link_col[g] == p->group_link_col[h]) {
+        uint32_t c = p->group_link_col[g];
+        for (uint32_t k = 0; k < p->ngroups; k++) {
+          p->group_link_col[k] = p->group_link_col[k] == c ? 0 : p->group_link_col[k];
+        }
+      }
+    }
+  }
   if (strcmp(sc->family, "scale-across") == 0 && p->ngroups > 0) {
     p->fair_gbps = p->link_gbps / p->ngroups;
   }
