@@ -548,7 +548,7 @@ def main(argv):
     elif len(argv) >= 3 and argv[0] == "trace" and argv[2] == "--":
         check_trace(argv[1], argv[3:])
     else:
-        print(__doc__.strip().splitlines()[2:5] and __doc__, file=sys.stderr)
+        print(__doc__, file=sys.stderr)
         return 2
     return 1 if failures else 0
 
