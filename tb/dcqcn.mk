@@ -18,11 +18,11 @@ DCQCN_RTL_SRCS := $(shell cat rtl/dcqcn/dcqcn.f 2>/dev/null) rtl/common/tm_asser
                   rtl/dcqcn/dcqcn_sva.sv rtl/dcqcn/dcqcn_bind.sv
 DCQCN_SIM := sim/build/dcqcn/Vdcqcn_top
 
-$(DCQCN_SIM): $(DCQCN_TB_SRCS) tb/tb_common.h tb/dcqcn_tests.h $(DCQCN_RTL_SRCS) $(LIBDCQCN) | $(DEPS_STAMP)
+$(DCQCN_SIM): $(DCQCN_TB_SRCS) tb/tb_common.h tb/dcqcn_tests.h $(DCQCN_RTL_SRCS) $(LIBDCQCN) $(LIBXTMNUM) | $(DEPS_STAMP)
 	@mkdir -p sim/build/dcqcn
 	@rm -f $@  # Verilator's own make does not relink when only libdcqcn changed
 	$(VERILATOR) $(DCQCN_VFLAGS) -Mdir sim/build/dcqcn -o Vdcqcn_top \
-	  -CFLAGS "-std=c++17 $(DCQCN_COPT) -I$(CURDIR)" -LDFLAGS "$(CURDIR)/$(LIBDCQCN) -lsystemc" \
+	  -CFLAGS "-std=c++17 $(DCQCN_COPT) -I$(CURDIR)" -LDFLAGS "$(CURDIR)/$(LIBDCQCN) $(CURDIR)/$(LIBXTMNUM) -lsystemc" \
 	  $(abspath $(DCQCN_TB_SRCS)) > sim/build/dcqcn.log 2>&1 || { tail -40 sim/build/dcqcn.log; exit 1; }
 
 .PHONY: sim-dcqcn cosim-dcqcn wave-dcqcn mutate-dcqcn sva-dcqcn

@@ -30,6 +30,13 @@ extern "C" {
 #define XTM_NUM_PRIOS 8
 #define XTM_MAX_VOQS (XTM_MAX_PORTS * XTM_MAX_TCS)
 
+// Spec 15.1: the RTL shows the outputs of logical cycle t on its ports in physical cycle
+// t + XTM_OUT_LATENCY (the APB completion of a CSR access of cycle a comes in cycle a + 6).
+#define XTM_OUT_LATENCY 6
+// Spec 3, 15.6: STATUS.INIT_DONE is 0 in cycles 0 .. XTM_INIT_CYCLES(P)-1 (one row of every
+// per-VOQ and per-PG memory per cycle; 8 PGs per port).
+#define XTM_INIT_CYCLES(num_ports) (8u * (uint32_t)(num_ports))
+
 typedef enum xtm_status {
   kXtmOk = 0,
   kXtmBadArg = 1,  // a NULL pointer or a parameter outside its range
@@ -179,7 +186,8 @@ bool xtm_advance_to(xtm_t *m, uint64_t target, xtm_out_t *out);
 // The next cycle xtm_step will execute.
 uint64_t xtm_cycle(const xtm_t *m);
 // Earliest cycle >= xtm_cycle(m) at which an idle cycle could produce an output or change
-// anything but time (a lower bound; the network simulator sleeps until then).
+// anything but time (a lower bound; the network simulator sleeps until then). A head or
+// latency marking decision made 3 cycles after its selection (spec 6.3) counts as such.
 uint64_t xtm_next_event(const xtm_t *m);
 // Sets the tx_ready mask used by idle cycles (xtm_step with NULL, xtm_advance_to).
 void xtm_set_tx_ready(xtm_t *m, uint64_t mask);
@@ -208,6 +216,10 @@ typedef struct xtm_voq_state {
   bool flushing;
   int32_t deficit;
   uint32_t head_pkt_id;  // valid when occ_pkts > 0
+  // spec 2.0 additions
+  bool shaper_conform;   // the queue shaper's conformance bit in S(t) (spec 9.5)
+  uint8_t wd_storm;      // watchdog storm poll counter (spec 8)
+  uint8_t wd_clean;      // watchdog clean poll counter (spec 8)
 } xtm_voq_state_t;
 
 typedef struct xtm_pg_state {
@@ -222,8 +234,9 @@ typedef struct xtm_global_state {
   uint32_t ocb_used;
   uint32_t hbm_used;
   uint32_t desc_free;
-  uint32_t lfsr;
+  uint32_t lfsr;       // the enqueue LFSR (LFSR_STATE, spec 6.4)
   uint64_t cycle;
+  uint32_t lfsr_head;  // the head LFSR (its state at S(t); a draw lags its selection by 3 cycles)
 } xtm_global_state_t;
 
 typedef enum xtm_vcnt {
@@ -265,8 +278,10 @@ typedef enum xtm_fault {
   kXtmFaultLeakPoolCell,     // pool_used one cell too high (a lost free)
   kXtmFaultDropVoqCount,     // one VOQ's packet count one too low
   kXtmFaultSkipArrCount,     // ARR_PKTS one too low
-  kXtmFaultFlipLfsr,         // LFSR state bit 0 flipped (changes later draws)
+  kXtmFaultFlipLfsr,         // enqueue LFSR state bit 0 flipped (changes later draws)
   kXtmFaultLoseBusyPort,     // the lowest port with packets forgotten by the busy-port mask
+  kXtmFaultFlipHeadLfsr,     // head LFSR state bit 0 flipped (changes later head draws)
+  kXtmFaultFlipConform,      // the lowest VOQ's queue-shaper conformance bit inverted
 } xtm_fault_t;
 // Returns false if the fault cannot be applied (e.g. no packet resident).
 bool xtm_inject_fault(xtm_t *m, xtm_fault_t f);

@@ -17,7 +17,10 @@ void xtm_voq_state(const xtm_t *m, uint32_t v, xtm_voq_state_t *s) {
                          .wd_stalled = q->wd_state == kXtmWdStalled,
                          .flushing = (m->flush_mask[v >> 6] >> (v & 63)) & 1u,
                          .deficit = q->deficit,
-                         .head_pkt_id = q->head != XTM_NIL ? m->desc[q->head].pkt_id : 0};
+                         .head_pkt_id = q->head != XTM_NIL ? m->desc[q->head].pkt_id : 0,
+                         .shaper_conform = xtm_qs_conform(m, v, m->t),
+                         .wd_storm = q->wd_storm,
+                         .wd_clean = q->wd_clean};
 }
 
 void xtm_pg_state(const xtm_t *m, uint32_t port, uint32_t prio, xtm_pg_state_t *s) {
@@ -34,7 +37,8 @@ void xtm_global_state(const xtm_t *m, xtm_global_state_t *s) {
                             .hbm_used = m->hbm_used,
                             .desc_free = m->desc_free,
                             .lfsr = m->lfsr,
-                            .cycle = m->t};
+                            .cycle = m->t,
+                            .lfsr_head = m->lfsr_head};
 }
 
 uint64_t xtm_voq_counter(const xtm_t *m, uint32_t v, xtm_vcnt_t c) { return m->voq[v].cnt[c]; }
@@ -162,6 +166,24 @@ bool xtm_inject_fault(xtm_t *m, xtm_fault_t f) {
     case kXtmFaultFlipLfsr:
       m->lfsr ^= 1u;
       return true;
+    case kXtmFaultFlipHeadLfsr:
+      m->lfsr_head ^= 1u;
+      return true;
+    case kXtmFaultFlipConform: {
+      xtm_qshaper_t *s = &m->voq[0].shaper;
+      bool c = xtm_qs_conform(m, 0, m->t);
+      s->cf_val = !c;
+      s->cf_t = m->t;
+      s->pend_t[0] = s->pend_t[1] = XTM_NEVER;
+      if (s->ch_t != XTM_NEVER && s->ch_t + 2 <= m->t) {
+        s->ch_t = XTM_NEVER;
+      }
+      if (s->scan_from < m->t) {
+        s->scan_from = m->t;  // the next visits still apply
+      }
+      m->next_active = m->next_full = m->t;
+      return true;
+    }
     case kXtmFaultLoseBusyPort:
       if (m->busy_ports == 0) {
         return false;
