@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// libdcqcn core: lifecycle, the cycle (docs/spec-dcqcn.md D4), the reaction point (D6, D7),
-// the pacer (D8), the notification point (D10). RTL twins (to come): rtl/dcqcn/dcqcn_scan.sv
-// (timer scan, D5), dcqcn_rp.sv (per-QP update datapath), dcqcn_pacer.sv, dcqcn_np.sv.
+// libdcqcn core: lifecycle, the cycle (docs/spec-dcqcn.md D4), the reaction point (D5.1, D6,
+// D7), the pacer (D8), the notification point (D10). RTL twins: rtl/dcqcn/dcqcn_scan.sv (timer
+// scan, D5), dcqcn_visit.sv (per-QP visit datapath), dcqcn_cnp.sv, dcqcn_tx.sv, dcqcn_pacer.sv,
+// dcqcn_np.sv, dcqcn_gcnt.sv.
 //
 // Speed (D13): the RTL visits every QP every S cycles. The model keeps a min-heap of the
 // next visit at which each QP has a due *busy* timer; a lazy timer (one whose firings change
@@ -131,7 +132,8 @@ static bool visit_at_or_before(const dcqcn_t *m, uint32_t q, uint64_t l, uint64_
 uint64_t dcqcn_due_at(const dcqcn_t *m, uint32_t q, int k, uint64_t last) {
   uint64_t d = m->qp[q].due[k];
   uint64_t v;
-  if (d == DCQCN_NEVER || d > last || !visit_at_or_before(m, q, last, &v) || v < d) {
+  // An INIT pending: no visit fires a timer before the one that applies it (D5.1).
+  if (m->qp[q].init_pend || d == DCQCN_NEVER || d > last || !visit_at_or_before(m, q, last, &v) || v < d) {
     return d;
   }
   // Every visit v' >= d fires once and adds P; with P >= S it is then > v' (D5), so the
@@ -185,7 +187,8 @@ typedef struct inc_pending {
 static void pending_inc(const dcqcn_t *m, uint32_t q, uint64_t last, inc_pending_t *p) {
   const dcqcn_qp_t *s = &m->qp[q];
   *p = (inc_pending_t){.n = 0, .fr = 0, .ai = 0, .hai = 0, .stage_t = s->stage_t};
-  if (m->eager || !s->active || !lazy(m, s, kTimInc) || s->due[kTimInc] == DCQCN_NEVER) {
+  if (m->eager || !s->active || s->init_pend || !lazy(m, s, kTimInc) ||
+      s->due[kTimInc] == DCQCN_NEVER) {
     return;
   }
   uint64_t d = s->due[kTimInc];
@@ -215,7 +218,7 @@ static void pending_inc(const dcqcn_t *m, uint32_t q, uint64_t last, inc_pending
 // with the lazy increase firings' effects (T and the counters) applied.
 static void catch_up(dcqcn_t *m, uint32_t q, uint64_t last) {
   dcqcn_qp_t *s = &m->qp[q];
-  if (m->eager || !s->active) {
+  if (m->eager || !s->active || s->init_pend) {
     return;
   }
   inc_pending_t p;
@@ -297,13 +300,22 @@ static void heap_remove(dcqcn_t *m, uint32_t q) {
 }
 // Puts q in the heap with key = its next visit with a due busy timer, or removes it when
 // every timer is lazy (the QP is parked).
+// A pending event makes the QP busy for its next visit (D5.1, D13).
+static bool has_pending(const dcqcn_qp_t *s) {
+  return s->init_pend || s->pend_cnp || s->pend_bytes != 0;
+}
 static void heap_set(dcqcn_t *m, uint32_t q) {
   dcqcn_qp_t *s = &m->qp[q];
   uint64_t d = DCQCN_NEVER;
   for (int k = 0; k < kTimCount; k++) {
-    if (s->active && !lazy(m, s, k) && s->due[k] < d) {
+    if (s->active && !s->init_pend && !lazy(m, s, k) && s->due[k] < d) {
       d = s->due[k];
     }
+  }
+  if (has_pending(s)) {
+    // inside cycle t the pending events are for a visit after t, between cycles for the next
+    uint64_t from = m->in_cycle ? m->t + 1 : m->t;
+    d = from < d ? from : d;
   }
   uint64_t key = visit_at_or_after(m, q, d);
   if (key == DCQCN_NEVER) {
@@ -327,14 +339,32 @@ static void heap_set(dcqcn_t *m, uint32_t q) {
 // ------------------------------------------------------------------ reset
 
 void dcqcn_qp_init(dcqcn_t *m, uint32_t q) {
-  heap_remove(m, q);
   dcqcn_qp_t *s = &m->qp[q];
-  uint64_t cnt[kDcqcnQcntCount];
-  memcpy(cnt, s->cnt, sizeof(cnt));
   uint32_t cap = dcqcn_rate_cap(m);
-  *s = (dcqcn_qp_t){.rc = cap, .rt = cap, .alpha = DCQCN_ALPHA_MAX, .hpos = -1,
-                    .due = {DCQCN_NEVER, DCQCN_NEVER, DCQCN_NEVER}};
-  memcpy(s->cnt, cnt, sizeof(cnt));
+  s->rc = s->rt = cap;
+  s->byte_count = 0;
+  s->alpha = DCQCN_ALPHA_MAX;
+  s->stage_t = s->stage_bc = 0;
+  s->active = s->cnp_alpha = s->cnp_dec = false;
+  for (int k = 0; k < kTimCount; k++) {
+    s->due[k] = DCQCN_NEVER;
+  }
+  s->init_pend = false;
+  s->pend_bytes = 0;
+}
+
+void dcqcn_qp_init_request(dcqcn_t *m, uint32_t q, uint64_t t_next) {
+  dcqcn_qp_t *s = &m->qp[q];
+  catch_up(m, q, t_next == 0 ? 0 : t_next - 1);  // lazy firings up to now; counters kept
+  s->init_pend = true;
+  s->pend_cnp = s->pend_more = false;  // CNPs before the INIT are undone by it
+  s->pend_bytes = 0;
+  s->pace_q8 = 0;  // the pacer and the NP take the INIT at once (D9)
+  s->np_sent = false;
+  s->np_last = 0;
+  if (!m->eager) {
+    heap_set(m, q);
+  }
 }
 
 void dcqcn_clear_counters(dcqcn_t *m) {
@@ -351,8 +381,8 @@ void dcqcn_reset(dcqcn_t *m) {
   dcqcn_csr_reset_values(m);
   memset(m->gcnt, 0, sizeof(m->gcnt));
   for (uint32_t q = 0; q < m->prm.num_qps; q++) {
-    m->qp[q].hpos = -1;
-    memset(m->qp[q].cnt, 0, sizeof(m->qp[q].cnt));
+    dcqcn_qp_t *s = &m->qp[q];
+    *s = (dcqcn_qp_t){.hpos = -1};
     dcqcn_qp_init(m, q);
   }
 }
@@ -446,25 +476,73 @@ static void cut(dcqcn_t *m, uint32_t q, uint64_t t) {
   s->cnt[kDcqcnQcntCuts]++;
 }
 
-// Records q's values at S(t) the first time the cycle touches it (D7).
+// Records q's values the first time the cycle touches it, at the start of its visit after
+// a pending INIT (D7). Touched QPs are visited ones, kept in increasing QP order.
 static void touch(dcqcn_t *m, uint32_t q) {
-  for (uint32_t i = 0; i < m->n_touch; i++) {
-    if (m->touch_qp[i] == q) {
-      return;
-    }
+  uint32_t pos = 0;
+  while (pos < m->n_touch && m->touch_qp[pos] < q) {
+    pos++;
   }
-  uint32_t i = m->n_touch++;
-  m->touch_qp[i] = q;
-  m->touch_rc[i] = m->qp[q].rc;
-  m->touch_rt[i] = m->qp[q].rt;
-  m->touch_alpha[i] = m->qp[q].alpha;
+  if (pos < m->n_touch && m->touch_qp[pos] == q) {
+    return;
+  }
+  for (uint32_t i = m->n_touch; i > pos; i--) {
+    m->touch_qp[i] = m->touch_qp[i - 1];
+    m->touch_rc[i] = m->touch_rc[i - 1];
+    m->touch_rt[i] = m->touch_rt[i - 1];
+    m->touch_alpha[i] = m->touch_alpha[i - 1];
+  }
+  m->touch_qp[pos] = q;
+  m->touch_rc[pos] = m->qp[q].rc;
+  m->touch_rt[pos] = m->qp[q].rt;
+  m->touch_alpha[pos] = m->qp[q].alpha;
+  m->n_touch++;
 }
 
-// One scan visit of QP q in cycle t (D5, D6.2-D6.6): its due timers in the order alpha,
-// decrease, increase, each at most once.
+static inline bool visited_at(const dcqcn_t *m, uint32_t q, uint64_t t) {
+  return t % m->scan_period == scan_slot(m, q);
+}
+
+// D6.2: the first CNP of an inactive QP, applied in cycle t.
+static void first_cnp(dcqcn_t *m, uint32_t q, uint64_t t) {
+  dcqcn_qp_t *s = &m->qp[q];
+  s->active = true;
+  s->alpha = (uint16_t)DCQCN_R(m, INITIAL_ALPHA_VALUE);
+  uint32_t r = DCQCN_R(m, RATE_TO_SET_ON_FIRST_CNP);
+  if (r != 0) {
+    s->rc = s->rt = r;
+  }
+  s->rc = clamp_rate(m, s->rc);  // saturated to [Rmin, Rmax] in both cases
+  s->rt = clamp_rate(m, s->rt);
+  s->cnp_alpha = s->cnp_dec = false;
+  s->stage_t = s->stage_bc = 0;
+  s->byte_count = 0;
+  for (int k = 0; k < kTimCount; k++) {
+    s->due[k] = t + period(m, k);
+  }
+  m->gcnt[kDcqcnGcntCnpFirst]++;
+}
+
+// D6.5 byte counter of an active QP: at most one increase event per application.
+static void byte_counter(dcqcn_t *m, uint32_t q, uint32_t bytes) {
+  dcqcn_qp_t *s = &m->qp[q];
+  uint64_t bc = (uint64_t)s->byte_count + bytes;
+  s->byte_count = bc > DCQCN_BYTE_COUNT_MAX ? DCQCN_BYTE_COUNT_MAX : (uint32_t)bc;
+  uint32_t b = DCQCN_R(m, RPG_BYTE_RESET) * 64u;
+  if (s->byte_count >= b) {
+    s->byte_count -= b;
+    increase(m, q, false);
+  }
+}
+
+// One scan visit of QP q in cycle t (D5.1): its pending INIT, bytes and CNPs, then its due
+// timers in the order alpha, decrease, increase, each at most once.
 static void visit(dcqcn_t *m, uint32_t q, uint64_t t) {
   dcqcn_qp_t *s = &m->qp[q];
-  if (!s->active) {
+  if (s->init_pend) {
+    dcqcn_qp_init(m, q);  // rates = the cap of this cycle; pending bytes dropped
+  }
+  if (!s->active && !s->pend_cnp) {
     return;
   }
   // Lazy firings before this visit in closed form; those due now fire below, in the order
@@ -472,14 +550,24 @@ static void visit(dcqcn_t *m, uint32_t q, uint64_t t) {
   if (t > 0) {
     catch_up(m, q, t - 1);
   }
-  bool any = false;
+  bool any = s->pend_cnp || s->pend_bytes != 0;
   for (int k = 0; k < kTimCount; k++) {
-    any = any || s->due[k] <= t;
+    any = any || (s->active && s->due[k] <= t);
   }
   if (!any) {
     return;
   }
   touch(m, q);
+  if (s->pend_bytes != 0) {  // only ever pending for an active QP
+    uint32_t b = s->pend_bytes;
+    s->pend_bytes = 0;
+    byte_counter(m, q, b);
+  }
+  if (s->pend_cnp) {  // only ever pending for an inactive QP
+    first_cnp(m, q, t);
+    s->cnp_alpha = s->cnp_dec = s->pend_more;
+    s->pend_cnp = s->pend_more = false;
+  }
   if (s->due[kTimAlpha] <= t) {
     s->alpha = alpha_next(m, s->alpha, s->cnp_alpha);
     s->cnp_alpha = false;
@@ -499,38 +587,18 @@ static void visit(dcqcn_t *m, uint32_t q, uint64_t t) {
   }
 }
 
-// q is about to be touched by an input in cycle t: its lazy timers' deadlines up to date
+// q is about to be changed by an input in cycle t: its lazy timers' deadlines up to date
 // (its visit of cycle t, if any, included: the scan, step 2, comes before the inputs).
-// A lazy timer that fires in q's visit of cycle t is a touch by the scan (D7): q takes its
-// slot position among this cycle's scan touches (ascending QP), as in eager mode.
+// A lazy timer that fires in q's visit of cycle t is a touch by the scan (D7).
 static void wake(dcqcn_t *m, uint32_t q, uint64_t t) {
   dcqcn_qp_t *s = &m->qp[q];
-  if (!m->eager && s->active && t % m->scan_period == scan_slot(m, q)) {
+  if (!m->eager && s->active && !s->init_pend && visited_at(m, q, t)) {
     bool due = false;
     for (int k = 0; k < kTimCount; k++) {
       due = due || (t == 0 ? s->due[k] : dcqcn_due_at(m, q, k, t - 1)) <= t;
     }
-    bool seen = false;
-    for (uint32_t i = 0; i < m->n_touch; i++) {
-      seen = seen || m->touch_qp[i] == q;
-    }
-    if (due && !seen) {
-      uint32_t pos = 0;
-      while (pos < m->n_scan_touch && m->touch_qp[pos] < q) {
-        pos++;
-      }
-      for (uint32_t i = m->n_touch; i > pos; i--) {
-        m->touch_qp[i] = m->touch_qp[i - 1];
-        m->touch_rc[i] = m->touch_rc[i - 1];
-        m->touch_rt[i] = m->touch_rt[i - 1];
-        m->touch_alpha[i] = m->touch_alpha[i - 1];
-      }
-      m->touch_qp[pos] = q;
-      m->touch_rc[pos] = s->rc;
-      m->touch_rt[pos] = s->rt;
-      m->touch_alpha[pos] = s->alpha;
-      m->n_touch++;
-      m->n_scan_touch++;
+    if (due) {
+      touch(m, q);
     }
   }
   catch_up(m, q, t);
@@ -565,59 +633,57 @@ static void settle(dcqcn_t *m, uint32_t q) {
   }
 }
 
+// A CNP (D4 step 3): applied now for a QP visited in cycle t, else pending (D5.1); for an
+// active QP without INIT pending the pending CNP only sets the slot flags, done at once.
 static void cnp_rx(dcqcn_t *m, uint32_t q, uint64_t t) {
   dcqcn_qp_t *s = &m->qp[q];
-  wake(m, q, t);
-  touch(m, q);
   m->gcnt[kDcqcnGcntCnpRx]++;
   s->cnt[kDcqcnQcntCnpRx]++;
-  if (!s->active) {  // D6.2: the first CNP
-    s->active = true;
-    s->alpha = (uint16_t)DCQCN_R(m, INITIAL_ALPHA_VALUE);
-    uint32_t r = DCQCN_R(m, RATE_TO_SET_ON_FIRST_CNP);
-    if (r != 0) {
-      s->rc = s->rt = r;
+  if (visited_at(m, q, t) && !s->init_pend) {
+    wake(m, q, t);
+    touch(m, q);
+    if (!s->active) {
+      first_cnp(m, q, t);
+    } else {
+      s->cnp_alpha = s->cnp_dec = true;
     }
-    s->rc = clamp_rate(m, s->rc);  // saturated to [Rmin, Rmax] in both cases
-    s->rt = clamp_rate(m, s->rt);
-    s->cnp_alpha = s->cnp_dec = false;
-    s->stage_t = s->stage_bc = 0;
-    s->byte_count = 0;
-    for (int k = 0; k < kTimCount; k++) {
-      s->due[k] = t + period(m, k);
-    }
-    m->gcnt[kDcqcnGcntCnpFirst]++;
-  } else {
+  } else if (s->active && !s->init_pend) {
+    wake(m, q, t);
     s->cnp_alpha = s->cnp_dec = true;
+  } else if (s->pend_cnp) {
+    s->pend_more = true;
+  } else {
+    s->pend_cnp = true;
   }
   settle(m, q);
 }
 
 static void tx_sent(dcqcn_t *m, uint32_t q, uint32_t bytes, uint64_t t, dcqcn_out_t *out) {
   dcqcn_qp_t *s = &m->qp[q];
-  wake(m, q, t);
-  touch(m, q);
+  bool now = visited_at(m, q, t) && !s->init_pend;
+  if (now) {
+    wake(m, q, t);
+    touch(m, q);
+  }
   // D8 pacer: next-send time in 1/256 cycle, with Rc after steps 2-3 of this cycle.
-  uint64_t now = t << 8;
-  if (now < s->pace_q8) {
+  uint64_t base_t = t << 8;
+  if (base_t < s->pace_q8) {
     m->gcnt[kDcqcnGcntPaceEarly]++;
   }
-  uint64_t base = now > s->pace_q8 ? now : s->pace_q8;
+  uint64_t base = base_t > s->pace_q8 ? base_t : s->pace_q8;
   uint64_t gap = (((uint64_t)bytes * 8u * DCQCN_R(m, CYCLES_PER_US)) << 8) / s->rc;
   s->pace_q8 = base + gap;
   out->pace = (dcqcn_pace_t){.valid = true, .qp = (uint16_t)q,
                              .next_send = (s->pace_q8 + 255u) >> 8};
-  // D6.5 byte counter (active QPs only), at most one increase event per transmission.
-  if (s->active) {
-    uint32_t bc = s->byte_count + bytes;
-    s->byte_count = bc > DCQCN_BYTE_COUNT_MAX ? DCQCN_BYTE_COUNT_MAX : bc;
-    uint32_t b = DCQCN_R(m, RPG_BYTE_RESET) * 64u;
-    if (s->byte_count >= b) {
-      s->byte_count -= b;
-      increase(m, q, false);
+  // D6.5 byte counter (active QPs only): now for a visited QP, else at the next visit.
+  if (s->active && !s->init_pend) {
+    if (now) {
+      byte_counter(m, q, bytes);
+    } else if (bytes != 0) {
+      s->pend_bytes += bytes;
     }
+    settle(m, q);
   }
-  settle(m, q);
 }
 
 static void ce_rx(dcqcn_t *m, uint32_t q, uint64_t t, dcqcn_out_t *out) {
@@ -656,6 +722,7 @@ static void full_cycle(dcqcn_t *m, const dcqcn_in_t *in, dcqcn_out_t *out) {
   uint32_t n = m->prm.num_qps;
   clear_out(out, t);
   m->n_touch = 0;
+  m->in_cycle = true;
   // 1. CSR read sample at S(t)
   int16_t csr_idx = -1;
   bool csr_err = false;
@@ -680,7 +747,6 @@ static void full_cycle(dcqcn_t *m, const dcqcn_in_t *in, dcqcn_out_t *out) {
       settle(m, q);
     }
   }
-  m->n_scan_touch = m->n_touch;
   if (in != NULL) {
     // 3. CNP received
     if (in->cnp.valid) {
@@ -724,6 +790,7 @@ static void full_cycle(dcqcn_t *m, const dcqcn_in_t *in, dcqcn_out_t *out) {
     }
     out->csr_rsp.err = csr_err;
   }
+  m->in_cycle = false;
   m->t = t + 1;
 }
 
@@ -779,7 +846,18 @@ void dcqcn_qp_state(const dcqcn_t *m, uint32_t qp, dcqcn_qp_state_t *st) {
       .alpha_due = m->t == 0 ? s->due[kTimAlpha] : dcqcn_due_at(m, qp, kTimAlpha, last),
       .dec_due = m->t == 0 ? s->due[kTimDec] : dcqcn_due_at(m, qp, kTimDec, last),
       .inc_due = m->t == 0 ? s->due[kTimInc] : dcqcn_due_at(m, qp, kTimInc, last),
-      .pace_q8 = s->pace_q8, .np_sent = s->np_sent, .np_last = s->np_last};
+      .pace_q8 = s->pace_q8, .np_sent = s->np_sent, .np_last = s->np_last,
+      .init_pend = s->init_pend, .pend_cnp = s->pend_cnp, .pend_cnp_more = s->pend_more,
+      .pend_bytes = s->pend_bytes};
+  if (s->init_pend) {  // what the QP window shows: the INIT word with the current cap (D9)
+    uint32_t cap = dcqcn_rate_cap(m);
+    st->active = st->cnp_alpha = st->cnp_dec = false;
+    st->rc = st->rt = cap;
+    st->alpha = DCQCN_ALPHA_MAX;
+    st->stage_timer = st->stage_byte = 0;
+    st->byte_count = 0;
+    st->alpha_due = st->dec_due = st->inc_due = DCQCN_NEVER;
+  }
 }
 
 // Counters as the RTL holds them: plus the lazy increase firings not yet applied (D13).
