@@ -1,20 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // DCQCN lockstep co-simulation (SystemC), in the style of tb/xtm_tb.cpp: the Verilated RTL
-// (dcqcn_top, instance `dut`) and the C model (libdcqcn) get the same inputs every cycle;
-// every output (CNP to send, the rate-update stream, the pacer answer, the CSR response) is
-// compared every cycle, and the per-QP state (rates, alpha, flags, stages, byte count, the
-// three deadlines, pacer, NP) and all counters every +state_every cycles through
-// `verilator public_flat_rd` signals. The first mismatch prints
+// (dcqcn_top, instance `dut`) and the C model (libdcqcn) get the same inputs every cycle.
+// The model computes logical cycle t when the DUT samples its inputs; the DUT drives the
+// outputs of cycle t at t + L (docs/spec-dcqcn.md D2.2: rate stream and cnp_tx 3, pace 15,
+// the APB completion of an access in cycle a at a + 16), and the testbench compares every
+// output with the model's output of that logical cycle. The per-QP state (reaction point,
+// pending records, byte sums, NP, pacer) and every counter are compared every +state_every
+// cycles with the model's state of the same logical cycle, read from the RAM arrays and flop
+// vectors through Verilator scopes (tb/dcqcn_public.vlt, class DcqcnState). The first
+// mismatch prints
 //   FAILURE: co-sim mismatch at cycle <n>: <field> expected 0x.. dut 0x.. (<qp>)
-// and the last 16 transactions of both sides, then exits non-zero (+max_errors=N goes on).
+// (n is the logical cycle) and the last 16 transactions of both sides, then exits non-zero
+// (+max_errors=N goes on).
 //
 // Plusargs: +test=<name> +seed=<n> +cycles=<n> +trace (FST) +trace_start=<cycle>
-//           +state_every=<n> +max_errors=<n> +out=<dir> +eager +list
+//           +state_every=<n> +max_errors=<n> +out=<dir> +eager +list +rtl_only
 //           +debug_qp=<q> (print the model's state of q every cycle from +trace_start)
 
 #include <systemc.h>
 #include <verilated.h>
+#include <verilated_syms.h>
 #if VM_COVERAGE
 #include <verilated_cov.h>  // coverage builds (tests/regress/regress.mk)
 #endif
@@ -22,15 +28,15 @@
 
 #include <chrono>
 #include <cinttypes>
-#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <string>
+#include <vector>
 
 #include "Vdcqcn_top.h"
-#include "Vdcqcn_top___024root.h"
+#include "tb/dcqcn_state.h"
 #include "tb/dcqcn_tests.h"
 #include "tb/tb_common.h"
 
@@ -44,17 +50,15 @@ extern "C" {
 #ifndef DCQCN_TB_SCAN
 #define DCQCN_TB_SCAN 4
 #endif
+#ifndef DCQCN_TB_CFG
+#define DCQCN_TB_CFG "dcqcn"
+#endif
 
-// dcqcn_pkg::qp_state_t, MSB first (rtl/dcqcn/dcqcn_pkg.sv): LSB and width of each field.
-namespace QpWord {
-const int kBits = 412;
-struct F { const char *name; int lsb, w; };
-const F kActive{"active", 411, 1}, kCnpAlpha{"cnp_alpha", 410, 1}, kCnpDec{"cnp_dec", 409, 1},
-    kRc{"rc", 389, 20}, kRt{"rt", 369, 20}, kAlpha{"alpha", 359, 10},
-    kStageT{"stage_t", 351, 8}, kStageBc{"stage_bc", 343, 8}, kByteCount{"byte_count", 321, 22},
-    kDueAlpha{"due_alpha", 257, 64}, kDueDec{"due_dec", 193, 64}, kDueInc{"due_inc", 129, 64},
-    kPace{"pace_q8", 65, 64}, kNpSent{"np_sent", 64, 1}, kNpLast{"np_last", 0, 64};
-}  // namespace QpWord
+// the make argument that selects this build (64 QPs: none)
+static std::string qps_arg() { return DCQCN_TB_QPS == 64 ? "" : fmt(" QPS=%u", DCQCN_TB_QPS); }
+
+static const uint32_t kRing = 32;   // > every output latency
+static const uint64_t kDrain = DCQCN_LAT_CSR + 2;  // idle cycles after the last input
 
 SC_MODULE(DcqcnTb) {
   sc_in<bool> clk;
@@ -63,8 +67,10 @@ SC_MODULE(DcqcnTb) {
   VerilatedFstC *tfp = nullptr;
   dcqcn_t *model = nullptr;
   DcqcnTest *test = nullptr;
+  DcqcnState *rtl = nullptr;
   DcqcnTbOptions opt;
-  uint32_t nqps = DCQCN_TB_QPS, nrate = DCQCN_TB_SCAN + 2;
+  uint32_t nqps = DCQCN_TB_QPS, nrate = DCQCN_TB_SCAN;
+  bool rtl_only = false;
 
   uint64_t cycle = 0, errors = 0;
   bool done = false;
@@ -75,28 +81,41 @@ SC_MODULE(DcqcnTb) {
   uint64_t n_cnp_in = 0, n_tx = 0, n_ce = 0, n_cnp_out = 0, n_rate_upd = 0, n_csr = 0;
   uint64_t state_checks = 0;
 
-  bool apb_setup = false;
+  // the model's outputs of the last kRing logical cycles (compared L cycles later)
+  std::vector<dcqcn_out_t> ring = std::vector<dcqcn_out_t>(kRing);
+  std::vector<uint64_t> ring_tx_qp = std::vector<uint64_t>(kRing);
+  // APB: 0 idle, 1 setup, 2 access phase until pready
+  int apb = 0;
   DcqcnCsrOp apb_op{};
+  uint64_t apb_a = 0;
+  dcqcn_csr_rsp_t apb_rsp{};
+  // state snapshots waiting for the DUT (stage 2 and the pacer's stage)
+  std::deque<DcqcnSnapshot> snaps;
 
   SC_CTOR(DcqcnTb) {
     SC_THREAD(run);
     sensitive << clk.pos();
   }
 
-  void log_txn(FILE *f, std::deque<Txn> &h, const std::string &s) {
-    push_hist(h, cycle, s);
-    if (f != nullptr) fprintf(f, "%" PRIu64 "\t%s\n", cycle, s.c_str());
+  void log_txn(FILE *f, std::deque<Txn> &h, uint64_t c, const std::string &s) {
+    push_hist(h, c, s);
+    if (f != nullptr) fprintf(f, "%" PRIu64 "\t%s\n", c, s.c_str());
+  }
+  void log_both(uint64_t c, const std::string &s) {
+    log_txn(trace_model, hist_model, c, s);
+    log_txn(trace_dut, hist_dut, c, s);
   }
 
-  void mismatch(const char *field, uint64_t exp, uint64_t act, const std::string &where) {
+  void mismatch(uint64_t c, const char *field, uint64_t exp, uint64_t act, const std::string &where) {
     errors++;
     printf("FAILURE: co-sim mismatch at cycle %" PRIu64 ": %s expected 0x%" PRIx64
            " dut 0x%" PRIx64 " (%s)\n",
-           cycle, field, exp, act, where.c_str());
+           c, field, exp, act, where.c_str());
     if (errors == 1) {
       printf("waves of the failing window: make sim-dcqcn TEST=%s SEED=%" PRIu64
-             " WAVES=1 PLUSARGS=+trace_start=%" PRIu64 "\n",
-             opt.test.c_str(), opt.seed, cycle > 2000 ? cycle - 2000 : 0);
+             "%s WAVES=1 PLUSARGS=+trace_start=%" PRIu64 "\n",
+             opt.test.c_str(), opt.seed, qps_arg().c_str(),
+             c > 2000 ? c - 2000 : 0);
       printf("last transactions, model:\n");
       for (auto &t : hist_model) printf("  %" PRIu64 "\t%s\n", t.cycle, t.text.c_str());
       printf("last transactions, dut:\n");
@@ -120,107 +139,102 @@ SC_MODULE(DcqcnTb) {
     dut->pwdata_i = apb_op.wdata;
   }
 
-  void compare(const dcqcn_in_t &in, const dcqcn_out_t &o, bool access) {
-    // inputs, for the transaction history
-    if (in.cnp.valid) {
-      std::string s = fmt("CNP_RX\t%u", in.cnp.qp);
-      log_txn(trace_model, hist_model, s);
-      log_txn(trace_dut, hist_dut, s);
-      n_cnp_in++;
+  // The DUT's registered outputs in clock cycle `cycle` against the model's of cycle - L.
+  void compare_outputs() {
+    if (cycle >= DCQCN_LAT_CNP_TX) {
+      uint64_t c = cycle - DCQCN_LAT_CNP_TX;
+      const dcqcn_out_t &o = ring[c % kRing];
+      if (dut->cnp_tx_valid_o != o.cnp_tx.valid) {
+        mismatch(c, "cnp_tx.valid", o.cnp_tx.valid, dut->cnp_tx_valid_o, "");
+      } else if (o.cnp_tx.valid) {
+        if (dut->cnp_tx_qp_o != o.cnp_tx.qp) mismatch(c, "cnp_tx.qp", o.cnp_tx.qp, dut->cnp_tx_qp_o, "");
+        log_txn(trace_model, hist_model, c, fmt("CNP_TX\t%u", o.cnp_tx.qp));
+        log_txn(trace_dut, hist_dut, c, fmt("CNP_TX\t%u", dut->cnp_tx_qp_o));
+        n_cnp_out++;
+      }
     }
-    if (in.tx.valid) n_tx++;
-    if (in.ce.valid) n_ce++;
-    // CNP to send
-    if (dut->cnp_tx_valid_o != o.cnp_tx.valid) {
-      mismatch("cnp_tx.valid", o.cnp_tx.valid, dut->cnp_tx_valid_o, fmt("qp %u", in.ce.qp));
-    } else if (o.cnp_tx.valid) {
-      if (dut->cnp_tx_qp_o != o.cnp_tx.qp) mismatch("cnp_tx.qp", o.cnp_tx.qp, dut->cnp_tx_qp_o, "");
-      log_txn(trace_model, hist_model, fmt("CNP_TX\t%u", o.cnp_tx.qp));
-      log_txn(trace_dut, hist_dut, fmt("CNP_TX\t%u", dut->cnp_tx_qp_o));
-      n_cnp_out++;
+    if (cycle >= DCQCN_LAT_RATE) {
+      uint64_t c = cycle - DCQCN_LAT_RATE;
+      const dcqcn_out_t &o = ring[c % kRing];
+      if (dut->n_rate_o != o.n_rate) {
+        mismatch(c, "n_rate", o.n_rate, dut->n_rate_o, o.n_rate ? fmt("qp %u", o.rate[0].qp) : "");
+      }
+      for (uint32_t i = 0; i < o.n_rate && i < nrate; i++) {
+        const dcqcn_rate_upd_t &r = o.rate[i];
+        uint64_t dq = getb(dut->rate_qp_o, 16 * i, 16), drc = getb(dut->rate_rc_o, 20 * i, 20);
+        uint64_t drt = getb(dut->rate_rt_o, 20 * i, 20), da = getb(dut->rate_alpha_o, 10 * i, 10);
+        std::string w = fmt("qp %u, entry %u", r.qp, i);
+        if (dq != r.qp) mismatch(c, "rate.qp", r.qp, dq, w);
+        if (drc != r.rc) mismatch(c, "rate.rc", r.rc, drc, w);
+        if (drt != r.rt) mismatch(c, "rate.rt", r.rt, drt, w);
+        if (da != r.alpha) mismatch(c, "rate.alpha", r.alpha, da, w);
+        log_txn(trace_model, hist_model, c, fmt("RATE\t%u\t%u\t%u\t%u", r.qp, r.rc, r.rt, r.alpha));
+        log_txn(trace_dut, hist_dut, c,
+                fmt("RATE\t%u\t%u\t%u\t%u", (unsigned)dq, (unsigned)drc, (unsigned)drt, (unsigned)da));
+        n_rate_upd++;
+      }
     }
-    // rate-update stream (D7)
-    if (dut->n_rate_o != o.n_rate) {
-      mismatch("n_rate", o.n_rate, dut->n_rate_o, o.n_rate ? fmt("qp %u", o.rate[0].qp) : "");
+    if (cycle >= DCQCN_LAT_PACE) {
+      uint64_t c = cycle - DCQCN_LAT_PACE;
+      const dcqcn_out_t &o = ring[c % kRing];
+      if (dut->pace_valid_o != o.pace.valid) {
+        mismatch(c, "pace.valid", o.pace.valid, dut->pace_valid_o, fmt("qp %" PRIu64, ring_tx_qp[c % kRing]));
+      } else if (o.pace.valid) {
+        std::string w = fmt("qp %u", o.pace.qp);
+        if (dut->pace_qp_o != o.pace.qp) mismatch(c, "pace.qp", o.pace.qp, dut->pace_qp_o, w);
+        if (dut->pace_next_send_o != o.pace.next_send)
+          mismatch(c, "pace.next_send", o.pace.next_send, dut->pace_next_send_o, w);
+        log_txn(trace_model, hist_model, c, fmt("PACE\t%u\t%" PRIu64, o.pace.qp, o.pace.next_send));
+        log_txn(trace_dut, hist_dut, c,
+                fmt("PACE\t%u\t%" PRIu64, dut->pace_qp_o, (uint64_t)dut->pace_next_send_o));
+      }
     }
-    for (uint32_t i = 0; i < o.n_rate && i < nrate; i++) {
-      const dcqcn_rate_upd_t &r = o.rate[i];
-      uint64_t dq = getb(dut->rate_qp_o, 16 * i, 16), drc = getb(dut->rate_rc_o, 20 * i, 20);
-      uint64_t drt = getb(dut->rate_rt_o, 20 * i, 20), da = getb(dut->rate_alpha_o, 10 * i, 10);
-      std::string w = fmt("qp %u, entry %u", r.qp, i);
-      if (dq != r.qp) mismatch("rate.qp", r.qp, dq, w);
-      if (drc != r.rc) mismatch("rate.rc", r.rc, drc, w);
-      if (drt != r.rt) mismatch("rate.rt", r.rt, drt, w);
-      if (da != r.alpha) mismatch("rate.alpha", r.alpha, da, w);
-      log_txn(trace_model, hist_model, fmt("RATE\t%u\t%u\t%u\t%u", r.qp, r.rc, r.rt, r.alpha));
-      log_txn(trace_dut, hist_dut,
-              fmt("RATE\t%u\t%u\t%u\t%u", (unsigned)dq, (unsigned)drc, (unsigned)drt, (unsigned)da));
-      n_rate_upd++;
-    }
-    // pacer
-    if (dut->pace_valid_o != o.pace.valid) {
-      mismatch("pace.valid", o.pace.valid, dut->pace_valid_o, fmt("qp %u", in.tx.qp));
-    } else if (o.pace.valid) {
-      std::string w = fmt("qp %u", o.pace.qp);
-      if (dut->pace_qp_o != o.pace.qp) mismatch("pace.qp", o.pace.qp, dut->pace_qp_o, w);
-      if (dut->pace_next_send_o != o.pace.next_send)
-        mismatch("pace.next_send", o.pace.next_send, dut->pace_next_send_o, w);
-      log_txn(trace_model, hist_model, fmt("PACE\t%u\t%" PRIu64, o.pace.qp, o.pace.next_send));
-      log_txn(trace_dut, hist_dut,
-              fmt("PACE\t%u\t%" PRIu64, dut->pace_qp_o, (uint64_t)dut->pace_next_send_o));
-    }
-    // CSR response
-    if (access) {
-      std::string w = fmt("addr 0x%04x", apb_op.addr);
-      if (!apb_op.write && dut->prdata_o != o.csr_rsp.rdata)
-        mismatch("csr.rdata", o.csr_rsp.rdata, dut->prdata_o, w);
-      if (dut->pslverr_o != o.csr_rsp.err) mismatch("csr.err", o.csr_rsp.err, dut->pslverr_o, w);
-      log_txn(trace_model, hist_model,
-              fmt("CSR\t%c\t%04x\t%08x\t%d", apb_op.write ? 'W' : 'R', apb_op.addr,
-                  apb_op.write ? apb_op.wdata : o.csr_rsp.rdata, o.csr_rsp.err));
-      log_txn(trace_dut, hist_dut,
-              fmt("CSR\t%c\t%04x\t%08x\t%d", apb_op.write ? 'W' : 'R', apb_op.addr,
-                  apb_op.write ? apb_op.wdata : dut->prdata_o, dut->pslverr_o));
-      n_csr++;
+    // APB: pready exactly at a + DCQCN_LAT_CSR, with the model's response of cycle a
+    if (apb == 2 && cycle > apb_a) {
+      bool due = cycle == apb_a + DCQCN_LAT_CSR;
+      if (dut->pready_o != due) {
+        mismatch(apb_a, "csr.pready", due, dut->pready_o, fmt("addr 0x%04x, cycle %" PRIu64, apb_op.addr, cycle));
+        apb = 0;
+      } else if (due) {
+        std::string w = fmt("addr 0x%04x", apb_op.addr);
+        if (!apb_op.write && dut->prdata_o != apb_rsp.rdata)
+          mismatch(apb_a, "csr.rdata", apb_rsp.rdata, dut->prdata_o, w);
+        if (dut->pslverr_o != apb_rsp.err) mismatch(apb_a, "csr.err", apb_rsp.err, dut->pslverr_o, w);
+        log_txn(trace_model, hist_model, apb_a,
+                fmt("CSR\t%c\t%04x\t%08x\t%d", apb_op.write ? 'W' : 'R', apb_op.addr,
+                    apb_op.write ? apb_op.wdata : apb_rsp.rdata, apb_rsp.err));
+        log_txn(trace_dut, hist_dut, apb_a,
+                fmt("CSR\t%c\t%04x\t%08x\t%d", apb_op.write ? 'W' : 'R', apb_op.addr,
+                    apb_op.write ? apb_op.wdata : dut->prdata_o, dut->pslverr_o));
+        n_csr++;
+        apb = 0;
+      }
+    } else if (apb != 2 && dut->pready_o) {
+      mismatch(cycle, "csr.pready", 0, 1, "no access in flight");
     }
   }
 
-  // Per-QP state and counters, after the clock edge (the model's S(cycle + 1)).
-  void compare_state() {
-    auto *r = dut->rootp;
-    const auto &qw = r->dcqcn_top__DOT__u_core__DOT__qp_q;
-    state_checks++;
-    for (uint32_t q = 0; q < nqps && !done; q++) {
-      dcqcn_qp_state_t s;
-      dcqcn_qp_state(model, q, &s);
-      int b = q * QpWord::kBits;
-      std::string w = fmt("qp %u", q);
-      struct { const QpWord::F &f; uint64_t e; } f[] = {
-          {QpWord::kActive, s.active},       {QpWord::kCnpAlpha, s.cnp_alpha},
-          {QpWord::kCnpDec, s.cnp_dec},      {QpWord::kRc, s.rc},
-          {QpWord::kRt, s.rt},               {QpWord::kAlpha, s.alpha},
-          {QpWord::kStageT, s.stage_timer},  {QpWord::kStageBc, s.stage_byte},
-          {QpWord::kByteCount, s.byte_count}, {QpWord::kDueAlpha, s.alpha_due},
-          {QpWord::kDueDec, s.dec_due},      {QpWord::kDueInc, s.inc_due},
-          {QpWord::kPace, s.pace_q8},        {QpWord::kNpSent, s.np_sent},
-          {QpWord::kNpLast, s.np_last}};
-      for (auto &x : f) {
-        uint64_t a = getb(qw, b + x.f.lsb, x.f.w);
-        if (a != x.e) mismatch((std::string("state.") + x.f.name).c_str(), x.e, a, w);
+  void compare_state_due() {
+    // after the clock edge of cycle `cycle`: stage 2 of cycle - 2, the pacer of cycle - 14
+    while (!snaps.empty()) {
+      DcqcnSnapshot &s = snaps.front();
+      if (!s.main_done && cycle >= s.t + 2) {
+        std::string f;
+        uint64_t e = 0, a = 0;
+        std::string w;
+        if (!rtl->compare_main(s, &f, &e, &a, &w)) mismatch(s.t, f.c_str(), e, a, w);
+        s.main_done = true;
+        state_checks++;
       }
-      for (int k = 0; k < kDcqcnQcntCount; k++) {
-        uint64_t e = dcqcn_qp_counter(model, q, (dcqcn_qcnt_t)k);
-        uint64_t a = getb(r->dcqcn_top__DOT__u_core__DOT__qcnt_q, 64 * (q * kDcqcnQcntCount + k), 64);
-        if (a != e) mismatch("state.qp_counter", e, a, fmt("qp %u counter %d", q, k));
+      if (cycle >= s.t + DCQCN_LAT_PACE - 1) {
+        std::string f, w;
+        uint64_t e = 0, a = 0;
+        if (!rtl->compare_pacer(s, &f, &e, &a, &w)) mismatch(s.t, f.c_str(), e, a, w);
+        snaps.pop_front();
+        continue;
       }
+      break;
     }
-    for (int k = 0; k < kDcqcnGcntCount && !done; k++) {
-      uint64_t e = dcqcn_counter(model, (dcqcn_gcnt_t)k);
-      uint64_t a = getb(r->dcqcn_top__DOT__u_core__DOT__gcnt_q, 64 * k, 64);
-      if (a != e) mismatch("state.counter", e, a, fmt("counter %d", k));
-    }
-    if (r->dcqcn_top__DOT__u_core__DOT__t_q != dcqcn_cycle(model))
-      mismatch("state.cycle", dcqcn_cycle(model), r->dcqcn_top__DOT__u_core__DOT__t_q, "");
   }
 
   void run() {
@@ -240,19 +254,24 @@ SC_MODULE(DcqcnTb) {
     }
     dut->rst_ni = 1;
     dut->eval();
-    while (!done && cycle < opt.cycles) {
+    uint64_t end = opt.cycles + kDrain;
+    while (!done && cycle < end) {
       wait();
+      bool inputs = cycle < opt.cycles;
       memset(&in, 0, sizeof(in));
-      test->stimulus(cycle, model, in);
+      if (inputs) test->stimulus(cycle, model, in);
       bool psel = false, penable = false, access = false;
-      if (apb_setup) {
+      if (apb == 1) {
         psel = penable = access = true;
-        apb_setup = false;
-      } else if (!test->csr.empty()) {
+        apb = 2;
+        apb_a = cycle;
+      } else if (apb == 2) {
+        psel = penable = true;
+      } else if (inputs && !test->csr.empty()) {
         apb_op = test->csr.front();
         test->csr.pop_front();
         psel = true;
-        apb_setup = true;
+        apb = 1;
       }
       if (access) in.csr = (dcqcn_csr_req_t){true, apb_op.write, apb_op.addr, apb_op.wdata};
       drive(in, psel, penable);
@@ -263,13 +282,29 @@ SC_MODULE(DcqcnTb) {
         dcqcn_qp_state_t st;
         dcqcn_qp_state(model, (uint32_t)opt.debug_qp, &st);
         printf("[debug] cycle %" PRIu64 " qp %d: active %d rc %u rt %u alpha %u T %u BC %u "
-               "bytes %u due %" PRIu64 "/%" PRIu64 "/%" PRIu64 "\n",
+               "bytes %u due %" PRIu64 "/%" PRIu64 "/%" PRIu64 " pend %d%d%d/%u\n",
                cycle, opt.debug_qp, st.active, st.rc, st.rt, st.alpha, st.stage_timer,
-               st.stage_byte, st.byte_count, st.alpha_due, st.dec_due, st.inc_due);
+               st.stage_byte, st.byte_count, st.alpha_due, st.dec_due, st.inc_due, st.init_pend,
+               st.pend_cnp, st.pend_cnp_more, st.pend_bytes);
       }
-      dcqcn_step(model, &in, &out);
-      compare(in, out, access);
-      test->observe(cycle, in, out);
+      if (!rtl_only) {
+        compare_outputs();
+        dcqcn_step(model, &in, &out);
+        ring[cycle % kRing] = out;
+        ring_tx_qp[cycle % kRing] = in.tx.qp;
+        if (access) apb_rsp = out.csr_rsp;
+        if (in.cnp.valid) {
+          log_both(cycle, fmt("CNP_RX\t%u", in.cnp.qp));
+          n_cnp_in++;
+        }
+        if (in.tx.valid) n_tx++;
+        if (in.ce.valid) n_ce++;
+        if (inputs) test->observe(cycle, in, out);
+        bool last = cycle + 1 == opt.cycles;
+        if ((opt.state_every != 0 && cycle % opt.state_every == 0) || last) {
+          if (cycle >= dcqcn_scan_period(model)) snaps.push_back(rtl->snapshot(model, cycle));
+        }
+      }
       dut->clk_i = 1;
       dut->eval();
       if (tfp != nullptr && cycle >= opt.trace_start) tfp->dump(2 * cycle + 1);
@@ -278,10 +313,9 @@ SC_MODULE(DcqcnTb) {
         errors++;
         done = true;
       }
-      if (opt.state_every != 0 && (cycle % opt.state_every) == 0) compare_state();
+      if (!rtl_only) compare_state_due();
       cycle++;
     }
-    if (!done) compare_state();
     sc_stop();
   }
 };
@@ -296,9 +330,11 @@ int sc_main(int argc, char **argv) {
   }
   plusargs_common(argc, argv, opt);
   opt.eager = plusarg(argc, argv, "eager", nullptr);
+  bool rtl_only = plusarg(argc, argv, "rtl_only", nullptr);
   if (plusarg(argc, argv, "debug_qp", &v)) opt.debug_qp = atoi(v.c_str());
   printf("seed: %" PRIu64 "\n", opt.seed);
-  printf("reproduce: make sim-dcqcn TEST=%s SEED=%" PRIu64 "\n", opt.test.c_str(), opt.seed);
+  printf("reproduce: make sim-dcqcn TEST=%s SEED=%" PRIu64 "%s\n", opt.test.c_str(), opt.seed,
+         qps_arg().c_str());
 
   Verilated::commandArgs(argc, argv);
   auto *ctx = new VerilatedContext;
@@ -318,7 +354,7 @@ int sc_main(int argc, char **argv) {
     return 2;
   }
   dcqcn_set_eager(model, opt.eager);
-  DcqcnTest *test = dcqcn_make_test(opt.test, opt.seed);
+  DcqcnTest *test = dcqcn_make_test(opt.test, opt.seed, prm.num_qps);
   if (test == nullptr) {
     printf("unknown test '%s'; +list shows the tests\nTEST FAILED CHECKS\n", opt.test.c_str());
     return 2;
@@ -326,6 +362,12 @@ int sc_main(int argc, char **argv) {
   // the DUT's HW_PARAMS must match the model's parameters: read first
   test->csr.push_front({false, DCQCN_HW_PARAMS_REG_OFFSET, 0});
   if (opt.cycles == 0) opt.cycles = test->default_cycles();
+  std::string why;
+  DcqcnState *rtl = DcqcnState::find(ctx, prm, &why);
+  if (rtl == nullptr) {
+    printf("FAILURE: cannot find the DUT's state: %s\nTEST FAILED CHECKS\n", why.c_str());
+    return 2;
+  }
 
   sc_clock clk("clk", 1, SC_NS);
   DcqcnTb tb("tb");
@@ -333,8 +375,10 @@ int sc_main(int argc, char **argv) {
   tb.dut = dut;
   tb.model = model;
   tb.test = test;
+  tb.rtl = rtl;
   tb.opt = opt;
-  std::string dir = opt.out.empty() ? fmt("sim/out/dcqcn-%s.%" PRIu64, opt.test.c_str(), opt.seed) : opt.out;
+  tb.rtl_only = rtl_only;
+  std::string dir = opt.out.empty() ? fmt("sim/out/%s-%s.%" PRIu64, DCQCN_TB_CFG, opt.test.c_str(), opt.seed) : opt.out;
   std::string mk = "mkdir -p " + dir;
   if (system(mk.c_str()) != 0) printf("cannot create %s\n", dir.c_str());
   tb.trace_dut = fopen((dir + "/trace_dut.tsv").c_str(), "w");
@@ -353,8 +397,7 @@ int sc_main(int argc, char **argv) {
 
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - tb.t0).count();
   if (tb.tfp != nullptr) tb.tfp->close();
-  std::string why;
-  bool test_ok = tb.errors != 0 || test->final_check(model, &why);
+  bool test_ok = rtl_only || tb.errors != 0 || test->final_check(model, &why);
   if (!test_ok) printf("FAILURE: %s: %s\n", opt.test.c_str(), why.c_str());
   auto g = [&](dcqcn_gcnt_t k) { return (unsigned long long)dcqcn_counter(model, k); };
   printf("---- summary (dcqcn %s, %u QPs, U = %u)\n", opt.test.c_str(), prm.num_qps, prm.scan_width);
@@ -389,6 +432,7 @@ int sc_main(int argc, char **argv) {
   dut->final();
   delete dut;
   delete test;
+  delete rtl;
   dcqcn_destroy(model);
   return ok ? 0 : 1;
 }

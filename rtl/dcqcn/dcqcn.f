@@ -1,4 +1,16 @@
 rtl/dcqcn/autogen/dcqcn_reg_pkg.sv
 rtl/dcqcn/dcqcn_pkg.sv
-rtl/dcqcn/dcqcn_core.sv
+rtl/common/xtm_ram_1r1w.sv
+rtl/common/xtm_ram_2r1w.sv
+rtl/common/xtm_div_pipe.sv
+rtl/dcqcn/autogen/dcqcn_csr_dec.sv
+rtl/dcqcn/dcqcn_visit.sv
+rtl/dcqcn/dcqcn_scan.sv
+rtl/dcqcn/dcqcn_pend.sv
+rtl/dcqcn/dcqcn_tx.sv
+rtl/dcqcn/dcqcn_cnp.sv
+rtl/dcqcn/dcqcn_np.sv
+rtl/dcqcn/dcqcn_pacer.sv
+rtl/dcqcn/dcqcn_gcnt.sv
+rtl/dcqcn/dcqcn_csr.sv
 rtl/dcqcn/dcqcn_top.sv

@@ -1,23 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Binds the dcqcn_sva checker into every dcqcn_core (simulation only; pass as an extra top).
+// Binds the dcqcn_sva checker into every dcqcn_scan (simulation only; pass as an extra top).
 
 `default_nettype none
 
-bind dcqcn_core dcqcn_sva #(
-  .NumQps   (NumQps),
+bind dcqcn_scan dcqcn_sva #(
   .ScanWidth(ScanWidth)
 ) u_dcqcn_sva (
-  .clk_i         (clk_i),
-  .rst_ni        (rst_ni),
-  .qp_q          (qp_q),
-  .qp_d          (qp_d),
-  .cfg_q         (cfg_q),
-  .t_q           (t_q),
-  .n_rate_o      (n_rate_o),
-  .cnp_tx_valid_o(cnp_tx_valid_o),
-  .pace_valid_o  (pace_valid_o),
-  .csr_rsp_err_o (csr_rsp_err_o)
+  .clk_i   (clk_i),
+  .rst_ni  (rst_ni),
+  .slot_v  (slot_v_o),
+  .vis_in  (vis_in),
+  .vis_out (vis_out),
+  .cfg_i   (cfg_i),
+  .t2_q    (t2_q),
+  .n_rate_d(n_rate_d)
 );
 
 `default_nettype wire

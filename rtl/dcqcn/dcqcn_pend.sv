@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// dcqcn_pend: the one-bit pending reaction-point records of docs/spec-dcqcn.md D5.1 as flop
+// vectors of NumQps bits (D15): `init` (a Q_CTRL.INIT waiting for the visit), `cnp` and
+// `more` (a CNP, and a further one, for a QP not visited in the CNP's cycle). All of it
+// happens at stage 2: the scan reads and clears row g(t) of every bank, the CNP of cycle t
+// sets its QP's bits unless the QP is visited in that cycle, and an INIT of cycle t (the
+// end of the cycle, after both) sets `init` and clears `cnp` and `more`. C twin: the
+// init_pend, pend_cnp and pend_more fields of cmodel/dcqcn/dcqcn_internal.h.
+
+`default_nettype none
+
+module dcqcn_pend #(
+  parameter int unsigned NumQps    = 64,
+  parameter int unsigned ScanWidth = 4,
+  // derived, do not override
+  localparam int unsigned ScanPeriod = (NumQps + ScanWidth - 1) / ScanWidth,
+  localparam int unsigned RowW = (ScanPeriod > 1) ? $clog2(ScanPeriod) : 1,
+  localparam int unsigned UShift = $clog2(ScanWidth),
+  localparam int unsigned U = ScanWidth,
+  localparam int unsigned QpW = (NumQps > 1) ? $clog2(NumQps) : 1
+) (
+  input  wire logic            clk_i,
+  input  wire logic            rst_ni,
+  input  wire logic [RowW-1:0] g2_i,        // this cycle's scan row
+  input  wire logic [U-1:0]    slot_v_i,    // slot b visits QP g2 * U + b (it exists)
+  input  wire logic            cnp_v_i,     // this cycle's CNP, for a QP < N
+  input  wire logic [15:0]     cnp_qp_i,
+  input  wire logic            init_v_i,    // Q_CTRL.INIT at the end of this cycle
+  input  wire logic [15:0]     init_qp_i,
+  output logic [U-1:0]         init_o,      // records of row g2, slot b
+  output logic [U-1:0]         cnp_o,
+  output logic [U-1:0]         more_o,
+  input  wire logic [15:0]     csr_qp_i,    // records of one QP for the CSR (stage 2)
+  output logic                 csr_init_o,
+  output logic                 csr_cnp_o
+);
+
+  logic [NumQps-1:0] init_q, cnp_q, more_q;
+  logic [NumQps-1:0] init_d, cnp_d, more_d;
+  logic visited;
+  assign visited = RowW'(cnp_qp_i >> UShift) == g2_i;
+
+  always_comb begin : c_next
+    init_d = init_q;
+    cnp_d = cnp_q;
+    more_d = more_q;
+    for (int unsigned b = 0; b < U; b++) begin
+      init_o[b] = 1'b0;
+      cnp_o[b] = 1'b0;
+      more_o[b] = 1'b0;
+      if (slot_v_i[b]) begin
+        init_o[b] = init_q[(32'(g2_i) << UShift) + b];
+        cnp_o[b] = cnp_q[(32'(g2_i) << UShift) + b];
+        more_o[b] = more_q[(32'(g2_i) << UShift) + b];
+        init_d[(32'(g2_i) << UShift) + b] = 1'b0;
+        cnp_d[(32'(g2_i) << UShift) + b] = 1'b0;
+        more_d[(32'(g2_i) << UShift) + b] = 1'b0;
+      end
+    end
+    if (cnp_v_i && !visited) begin
+      more_d[QpW'(cnp_qp_i)] = cnp_q[QpW'(cnp_qp_i)];
+      cnp_d[QpW'(cnp_qp_i)] = 1'b1;
+    end
+    if (init_v_i) begin
+      init_d[QpW'(init_qp_i)] = 1'b1;
+      cnp_d[QpW'(init_qp_i)] = 1'b0;
+      more_d[QpW'(init_qp_i)] = 1'b0;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : s_pend
+    if (!rst_ni) begin
+      init_q <= '0;
+      cnp_q <= '0;
+      more_q <= '0;
+    end else begin
+      init_q <= init_d;
+      cnp_q <= cnp_d;
+      more_q <= more_d;
+    end
+  end
+
+  assign csr_init_o = init_q[QpW'(csr_qp_i)];
+  assign csr_cnp_o = cnp_q[QpW'(csr_qp_i)];
+  logic unused_hi;
+  assign unused_hi = ^{init_qp_i, csr_qp_i};
+
+endmodule
+
+`default_nettype wire

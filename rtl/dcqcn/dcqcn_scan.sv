@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// dcqcn_scan: the timer scan of docs/spec-dcqcn.md D5 over U banks of reaction-point RAM
+// (D15). Bank b holds QPs q = row * U + b; every cycle row g(t) = t mod S of every bank is
+// read at stage 1, visited (dcqcn_visit) and written back at stage 2 (the execute stage),
+// and the rate-update stream of D7 is driven at stage 3. Owns the RAMs `rp` (context),
+// `rpc` (Q_CUTS, Q_INC with a row-valid vector) and `prate` (Rc for the pacer), and the
+// logical time of the execute stage. C twin: visit() and the eager scan of full_cycle() in
+// cmodel/dcqcn/dcqcn.c.
+
+`default_nettype none
+
+module dcqcn_scan #(
+  parameter int unsigned NumQps    = 64,
+  parameter int unsigned ScanWidth = 4,
+  // derived, do not override
+  localparam int unsigned ScanPeriod = (NumQps + ScanWidth - 1) / ScanWidth,
+  localparam int unsigned RowW = (ScanPeriod > 1) ? $clog2(ScanPeriod) : 1,
+  localparam int unsigned BankW = (ScanWidth > 1) ? $clog2(ScanWidth) : 1,
+  localparam int unsigned UShift = $clog2(ScanWidth),
+  localparam int unsigned U = ScanWidth
+) (
+  input  wire logic                        clk_i,
+  input  wire logic                        rst_ni,
+  input  wire dcqcn_pkg::cfg_t             cfg_i,         // parameters of the execute stage
+  input  wire logic                        clr_i,         // CTRL.CLR_CNT, end of stage 2
+  // this cycle's inputs at stage 2 (valid only for a QP < N)
+  input  wire logic                        cnp_v_i,
+  input  wire logic [15:0]                 cnp_qp_i,
+  input  wire logic                        tx_v_i,
+  input  wire logic [15:0]                 tx_qp_i,
+  input  wire logic [15:0]                 tx_bytes_i,
+  // pending records of row g(t) (dcqcn_pend), stage 2
+  input  wire logic [U-1:0]                pend_init_i,
+  input  wire logic [U-1:0]                pend_cnp_i,
+  input  wire logic [U-1:0]                pend_more_i,
+  // byte sums (dcqcn_tx): read of row g at stage 1, data and the last write at stage 2
+  output logic                             txb_re_o,
+  output logic [RowW-1:0]                  txb_row_o,
+  input  wire logic [U*32-1:0]             txb_sum_i,
+  input  wire logic                        txb_wr_v_i,    // the tx of the previous cycle
+  input  wire logic [15:0]                 txb_wr_qp_i,
+  input  wire logic [31:0]                 txb_wr_sum_i,
+  // time
+  output logic [63:0]                      t2_o,          // logical cycle of stage 2
+  output logic [RowW-1:0]                  g2_o,          // its scan row
+  output logic                             run2_o,        // stage 2 holds a cycle >= 0
+  output logic                             swept_o,       // first scan period over
+  // visit results of stage 2
+  output logic [U-1:0]                     slot_v_o,      // slot b visits an existing QP
+  output logic [U*20-1:0]                  rc_pace_o,     // per bank (dcqcn_pacer)
+  output logic [dcqcn_pkg::NUM_GCNT*dcqcn_pkg::GINC_W-1:0] ginc_o,  // CNP_FIRST, CUTS, INC_*
+  // prate read port (dcqcn_pacer), stage 2 -> 3
+  input  wire logic                        prate_re_i,
+  input  wire logic [BankW-1:0]            prate_bank_i,
+  input  wire logic [RowW-1:0]             prate_row_i,
+  output dcqcn_pkg::rate_t                 prate_o,
+  // CSR reads at stage 2, data at stage 3
+  input  wire logic                        csr_re_i,
+  input  wire logic [15:0]                 csr_qp_i,
+  output dcqcn_pkg::rp_word_t              csr_rp_o,
+  output logic                             csr_rp_reset_o,  // row not yet visited: reset word
+  output logic [127:0]                     csr_rpc_o,       // {Q_CUTS, Q_INC}, 0 if not valid
+  // rate-update stream (D7), stage 3
+  output logic [4:0]                       n_rate_o,
+  output logic [U*16-1:0]                  rate_qp_o,
+  output logic [U*20-1:0]                  rate_rc_o,
+  output logic [U*20-1:0]                  rate_rt_o,
+  output logic [U*10-1:0]                  rate_alpha_o
+);
+
+  if (ScanWidth != 1 && ScanWidth != 2 && ScanWidth != 4 && ScanWidth != 8 &&
+      ScanWidth != 16) begin : g_bad_u
+    $fatal(1, "dcqcn_scan: ScanWidth must be 1, 2, 4, 8 or 16 (docs/spec-dcqcn.md D1)");
+  end
+
+  // ---------------------------------------------------------------- time and rows
+  logic run1_q, run2_q, swept_q;
+  logic [RowW-1:0] g1_q, g2_q;
+  logic [63:0] t2_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin : s_time
+    if (!rst_ni) begin
+      run1_q <= 1'b0;
+      run2_q <= 1'b0;
+      swept_q <= 1'b0;
+      g1_q <= '0;
+      g2_q <= '0;
+      t2_q <= '0;
+    end else begin
+      run1_q <= 1'b1;
+      run2_q <= run1_q;
+      if (run1_q) begin
+        g1_q <= (32'(g1_q) == ScanPeriod - 1) ? '0 : g1_q + 1'b1;
+      end
+      g2_q <= g1_q;
+      if (run2_q) begin
+        t2_q <= t2_q + 64'd1;
+        if (32'(g2_q) == ScanPeriod - 1) begin
+          swept_q <= 1'b1;
+        end
+      end
+    end
+  end
+  assign t2_o = t2_q;
+  assign g2_o = g2_q;
+  assign run2_o = run2_q;
+  assign swept_o = swept_q;
+  assign txb_re_o = run1_q;
+  assign txb_row_o = g1_q;
+
+  // periods and limits of this cycle (D3, D6.1)
+  dcqcn_pkg::per_t p_alpha, p_dec, p_inc;
+  dcqcn_pkg::rate_t cap, lo;
+  assign p_alpha = dcqcn_pkg::period(cfg_i.rtt_us, cfg_i.cycles_per_us, ScanPeriod);
+  assign p_dec = dcqcn_pkg::period(cfg_i.rrmp_us, cfg_i.cycles_per_us, ScanPeriod);
+  assign p_inc = dcqcn_pkg::period(cfg_i.time_reset_us, cfg_i.cycles_per_us, ScanPeriod);
+  assign cap = dcqcn_pkg::rate_cap(cfg_i.max_rate, cfg_i.line_rate);
+  assign lo = (cfg_i.min_rate < cap) ? cfg_i.min_rate : cap;
+
+  // the reset word of D6.1 (reset value of the cap), used for rows not yet visited
+  localparam dcqcn_pkg::rate_t RST_CAP = dcqcn_pkg::rate_cap(
+      dcqcn_pkg::RATE_W'(dcqcn_reg_pkg::DCQCN_RPG_MAX_RATE_RESVAL),
+      dcqcn_pkg::RATE_W'(dcqcn_reg_pkg::DCQCN_LINE_RATE_RESVAL));
+  dcqcn_pkg::rp_word_t rst_word;
+  always_comb begin
+    rst_word = '0;
+    rst_word.rc = RST_CAP;
+    rst_word.rt = RST_CAP;
+    rst_word.alpha = '1;
+  end
+
+  // CSR read: bank and row of the selected QP
+  logic [BankW-1:0] csr_bank, csr_bank_q;
+  logic [RowW-1:0] csr_row;
+  assign csr_bank = BankW'(csr_qp_i & 16'(U - 1));
+  assign csr_row = RowW'(csr_qp_i >> UShift);
+  logic [U-1:0] csr_rpc_v;
+  logic [U*dcqcn_pkg::RP_W-1:0] csr_rp_all;
+  logic [U*128-1:0] csr_rpc_all;
+  logic csr_rpc_v_q, csr_reset_q;
+  logic [U-1:0] prate_v_q, prate_v_d;
+  logic [U*20-1:0] prate_all;
+
+  // ---------------------------------------------------------------- banks
+  logic [U-1:0] changed;
+  logic [U*16-1:0] slot_qp;
+  logic [U*20-1:0] slot_rc, slot_rt;  // flat: no packed arrays of package types (Yosys)
+  logic [U*10-1:0] slot_alpha;
+  logic [U-1:0] s_first, s_cut, s_timer;
+  // every slot's word before and after its visit, for the bound checker (dcqcn_sva)
+  logic [U*dcqcn_pkg::RP_W-1:0] vis_in, vis_out;
+  logic [U*2-1:0] s_fr, s_ai, s_hai, s_bytes;
+
+  for (genvar b = 0; b < int'(U); b++) begin : g_bank
+    logic [15:0] q2;
+    logic exists1, exists2;
+    assign q2 = 16'((32'(g2_q) << UShift) + b);
+    assign exists1 = (32'(g1_q) << UShift) + b < NumQps;
+    assign exists2 = 32'(q2) < NumQps;
+    assign slot_qp[b*16 +: 16] = q2;
+
+    logic [dcqcn_pkg::RP_W-1:0] rp_rdata, rp_b_rdata;
+    logic [127:0] rpc_rdata, rpc_b_rdata;
+    logic we;
+    dcqcn_pkg::rp_word_t w_in, w_out;
+    logic [127:0] rpc_new;
+    assign we = run2_q && exists2;
+
+    xtm_ram_2r1w #(
+      .Width        (dcqcn_pkg::RP_W),
+      .Depth        (ScanPeriod),
+      .AllowRdWrSame(1'b1)  // the CSR reads S(t) while row g(t) is written; S = 1 forwards
+    ) u_rp (
+      .clk_i,
+      .rst_ni,
+      .we_i     (we),
+      .waddr_i  (g2_q),
+      .wdata_i  (w_out),
+      .wmask_i  ('1),
+      .a_re_i   (run1_q && exists1 && (swept_q || (run2_q && 32'(g2_q) == ScanPeriod - 1))),
+      .a_raddr_i(g1_q),
+      .a_rdata_o(rp_rdata),
+      .b_re_i   (csr_re_i && csr_bank == BankW'(b) && (swept_q || csr_row < g2_q)),
+      .b_raddr_i(csr_row),
+      .b_rdata_o(rp_b_rdata)
+    );
+
+    xtm_ram_2r1w #(
+      .Width        (128),
+      .Depth        (ScanPeriod),
+      .AllowRdWrSame(1'b1)
+    ) u_rpc (
+      .clk_i,
+      .rst_ni,
+      .we_i     (we),
+      .waddr_i  (g2_q),
+      .wdata_i  (rpc_new),
+      .wmask_i  ('1),
+      .a_re_i   (run1_q && exists1 && (swept_q || (run2_q && 32'(g2_q) == ScanPeriod - 1))),
+      .a_raddr_i(g1_q),
+      .a_rdata_o(rpc_rdata),
+      .b_re_i   (csr_re_i && csr_bank == BankW'(b) && (swept_q || csr_row < g2_q)),
+      .b_raddr_i(csr_row),
+      .b_rdata_o(rpc_b_rdata)
+    );
+
+    xtm_ram_1r1w #(
+      .Width(20),
+      .Depth(ScanPeriod)
+    ) u_prate (
+      .clk_i,
+      .rst_ni,
+      .we_i   (we),
+      .waddr_i(g2_q),
+      .wdata_i(w_out.rc),
+      .wmask_i('1),
+      .re_i   (prate_re_i && prate_bank_i == BankW'(b)),
+      .raddr_i(prate_row_i),
+      .rdata_o(prate_all[b*20 +: 20])
+    );
+
+    // row-valid vector of the counters (D15): CLR_CNT clears, a visit's write sets
+    logic [ScanPeriod-1:0] cv_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin : s_cv
+      if (!rst_ni) begin
+        cv_q <= '0;
+      end else if (clr_i) begin
+        cv_q <= '0;
+      end else if (we) begin
+        cv_q[g2_q] <= 1'b1;
+      end
+    end
+    assign csr_rpc_v[b] = cv_q[csr_row];
+
+    // the word of this visit: the reset word in the first period, the one written in the
+    // previous cycle when S = 1 (the read missed it), else the RAM
+    if (ScanPeriod == 1) begin : g_fwd
+      dcqcn_pkg::rp_word_t last_q;
+      logic [127:0] last_c_q;
+      logic last_v_q;
+      always_ff @(posedge clk_i or negedge rst_ni) begin : s_last
+        if (!rst_ni) begin
+          last_v_q <= 1'b0;
+          last_q <= '0;
+          last_c_q <= '0;
+        end else begin
+          last_v_q <= we;
+          if (we) begin
+            last_q <= w_out;
+            last_c_q <= rpc_new;
+          end
+        end
+      end
+      assign w_in = !swept_q ? rst_word : (last_v_q ? last_q : rp_rdata);
+      logic [127:0] c_in;
+      assign c_in = !cv_q[0] ? '0 : (last_v_q ? last_c_q : rpc_rdata);
+      logic [63:0] cuts_new, inc_new;
+      assign cuts_new = c_in[127:64] + 64'(s_cut[b]);
+      assign inc_new = c_in[63:0] + 64'(s_bytes[b*2 +: 2]) + 64'(s_timer[b]);
+      assign rpc_new = {cuts_new, inc_new};
+    end else begin : g_nofwd
+      assign w_in = !swept_q ? rst_word : rp_rdata;
+      logic [127:0] c_in;
+      assign c_in = !cv_q[g2_q] ? '0 : rpc_rdata;
+      logic [63:0] cuts_new, inc_new;
+      assign cuts_new = c_in[127:64] + 64'(s_cut[b]);
+      assign inc_new = c_in[63:0] + 64'(s_bytes[b*2 +: 2]) + 64'(s_timer[b]);
+      assign rpc_new = {cuts_new, inc_new};
+    end
+
+    // byte sum after the previous cycle: the RAM read, or the write it missed (D15)
+    logic [31:0] sum;
+    assign sum = (txb_wr_v_i && txb_wr_qp_i == q2) ? txb_wr_sum_i : txb_sum_i[b*32 +: 32];
+
+    logic cnp_now, tx_now;
+    assign cnp_now = cnp_v_i && cnp_qp_i == q2;
+    assign tx_now = tx_v_i && tx_qp_i == q2;
+    dcqcn_pkg::rate_t rc_pace;
+
+    dcqcn_visit u_visit (
+      .w_i         (w_in),
+      .init_i      (pend_init_i[b]),
+      .pend_cnp_i  (pend_cnp_i[b]),
+      .pend_more_i (pend_more_i[b]),
+      .pend_bytes_i(sum - w_in.tx_seen),
+      .sum_i       (sum),
+      .cnp_now_i   (cnp_now),
+      .tx_now_i    (tx_now),
+      .tx_bytes_i,
+      .cfg_i,
+      .t_i         (t2_q[dcqcn_pkg::DUE_W-1:0]),
+      .cap_i       (cap),
+      .lo_i        (lo),
+      .p_alpha_i   (p_alpha),
+      .p_dec_i     (p_dec),
+      .p_inc_i     (p_inc),
+      .w_o         (w_out),
+      .rc_pace_o   (rc_pace),
+      .changed_o   (changed[b]),
+      .first_o     (s_first[b]),
+      .cut_o       (s_cut[b]),
+      .n_fr_o      (s_fr[b*2 +: 2]),
+      .n_ai_o      (s_ai[b*2 +: 2]),
+      .n_hai_o     (s_hai[b*2 +: 2]),
+      .by_timer_o  (s_timer[b]),
+      .n_by_bytes_o(s_bytes[b*2 +: 2])
+    );
+    assign slot_v_o[b] = we;
+    assign rc_pace_o[b*20 +: 20] = rc_pace;
+    assign slot_rc[b*20 +: 20] = w_out.rc;
+    assign slot_rt[b*20 +: 20] = w_out.rt;
+    assign slot_alpha[b*10 +: 10] = w_out.alpha;
+    assign csr_rp_all[b*dcqcn_pkg::RP_W +: dcqcn_pkg::RP_W] = rp_b_rdata;
+    assign vis_in[b*dcqcn_pkg::RP_W +: dcqcn_pkg::RP_W] = w_in;
+    assign vis_out[b*dcqcn_pkg::RP_W +: dcqcn_pkg::RP_W] = w_out;
+    assign csr_rpc_all[b*128 +: 128] = rpc_b_rdata;
+    logic unused_b;
+    assign unused_b = ^{rc_pace, w_out.tx_seen};
+  end
+
+  // ---------------------------------------------------------------- counters of the visits
+  localparam int unsigned GW = dcqcn_pkg::GINC_W;
+  logic [GW-1:0] n_first, n_cut, n_fr, n_ai, n_hai, n_timer, n_bytes;
+  always_comb begin : c_ginc
+    n_first = '0;
+    n_cut = '0;
+    n_fr = '0;
+    n_ai = '0;
+    n_hai = '0;
+    n_timer = '0;
+    n_bytes = '0;
+    for (int unsigned b = 0; b < U; b++) begin
+      if (slot_v_o[b]) begin
+        n_first = n_first + GW'(s_first[b]);
+        n_cut = n_cut + GW'(s_cut[b]);
+        n_fr = n_fr + GW'(s_fr[b*2 +: 2]);
+        n_ai = n_ai + GW'(s_ai[b*2 +: 2]);
+        n_hai = n_hai + GW'(s_hai[b*2 +: 2]);
+        n_timer = n_timer + GW'(s_timer[b]);
+        n_bytes = n_bytes + GW'(s_bytes[b*2 +: 2]);
+      end
+    end
+    ginc_o = '0;
+    ginc_o[dcqcn_pkg::GcCnpFirst*GW +: GW] = n_first;
+    ginc_o[dcqcn_pkg::GcCuts*GW +: GW] = n_cut;
+    ginc_o[dcqcn_pkg::GcIncFr*GW +: GW] = n_fr;
+    ginc_o[(dcqcn_pkg::GcIncFr+1)*GW +: GW] = n_ai;
+    ginc_o[(dcqcn_pkg::GcIncFr+2)*GW +: GW] = n_hai;
+    ginc_o[dcqcn_pkg::GcIncByTimer*GW +: GW] = n_timer;
+    ginc_o[dcqcn_pkg::GcIncByBytes*GW +: GW] = n_bytes;
+  end
+
+  // ---------------------------------------------------------------- rate stream (D7)
+  logic [4:0] n_rate_d;
+  logic [U*16-1:0] rq_d;
+  logic [U*20-1:0] rrc_d, rrt_d;
+  logic [U*10-1:0] ra_d;
+  always_comb begin : c_rate
+    n_rate_d = '0;
+    rq_d = '0;
+    rrc_d = '0;
+    rrt_d = '0;
+    ra_d = '0;
+    for (int unsigned b = 0; b < U; b++) begin
+      if (slot_v_o[b] && changed[b]) begin
+        rq_d[32'(n_rate_d)*16 +: 16] = slot_qp[b*16 +: 16];
+        rrc_d[32'(n_rate_d)*20 +: 20] = slot_rc[b*20 +: 20];
+        rrt_d[32'(n_rate_d)*20 +: 20] = slot_rt[b*20 +: 20];
+        ra_d[32'(n_rate_d)*10 +: 10] = slot_alpha[b*10 +: 10];
+        n_rate_d = n_rate_d + 5'd1;
+      end
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin : s_out
+    if (!rst_ni) begin
+      n_rate_o <= '0;
+      rate_qp_o <= '0;
+      rate_rc_o <= '0;
+      rate_rt_o <= '0;
+      rate_alpha_o <= '0;
+      csr_bank_q <= '0;
+      csr_rpc_v_q <= 1'b0;
+      csr_reset_q <= 1'b0;
+      prate_v_q <= '0;
+    end else begin
+      n_rate_o <= n_rate_d;
+      rate_qp_o <= rq_d;
+      rate_rc_o <= rrc_d;
+      rate_rt_o <= rrt_d;
+      rate_alpha_o <= ra_d;
+      csr_bank_q <= csr_bank;
+      csr_rpc_v_q <= csr_rpc_v[csr_bank];
+      csr_reset_q <= !swept_q && csr_row >= g2_q;
+      prate_v_q <= prate_v_d;
+    end
+  end
+  assign csr_rp_o = csr_rp_all[32'(csr_bank_q)*dcqcn_pkg::RP_W +: dcqcn_pkg::RP_W];
+  assign csr_rp_reset_o = csr_reset_q;
+  assign csr_rpc_o = csr_rpc_v_q ? csr_rpc_all[32'(csr_bank_q)*128 +: 128] : '0;
+  always_comb begin : c_prate
+    for (int unsigned b = 0; b < U; b++) begin
+      prate_v_d[b] = prate_re_i && prate_bank_i == BankW'(b);
+    end
+    prate_o = '0;
+    for (int unsigned b = 0; b < U; b++) begin
+      if (prate_v_q[b]) begin
+        prate_o = prate_all[b*20 +: 20];
+      end
+    end
+  end
+
+endmodule
+
+`default_nettype wire
