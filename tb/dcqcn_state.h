@@ -33,14 +33,14 @@ struct DcqcnVar {
   int depth = 1;      // elements (1 for a packed vector)
   uint64_t get(uint32_t row, int lsb, int w) const {
     const uint8_t *e = p + (size_t)row * ent;
-    uint64_t v = 0;
-    for (int i = 0; i < w; i++) {
-      int b = lsb + i;
-      if ((e[b / 8] >> (b % 8)) & 1u) v |= 1ull << i;
-    }
-    return v;
+    int first = lsb / 8, last = (lsb + w - 1) / 8;  // at most 9 bytes
+    unsigned __int128 acc = 0;
+    for (int i = last; i >= first; i--) acc = acc << 8 | e[i];
+    uint64_t v = (uint64_t)(acc >> (lsb % 8));
+    return w >= 64 ? v : v & ((1ull << w) - 1);
   }
-  bool bit(uint32_t i) const { return get(0, (int)i, 1) != 0; }
+  // bit i of a packed vector, or element i of an unpacked array of one-bit elements
+  bool bit(uint32_t i) const { return depth > 1 ? get(i, 0, 1) != 0 : get(0, (int)i, 1) != 0; }
 };
 
 struct DcqcnSnapshot {
@@ -52,6 +52,7 @@ struct DcqcnSnapshot {
 };
 
 // rp_word_t, MSB first: LSB of each field (228 bits)
+const int kRpW = 228;  // dcqcn_pkg::RP_W
 namespace RpWord {
 const int kTxSeen = 0, kDueInc = 32, kDueDec = 67, kDueAlpha = 102, kByteCount = 137,
           kStageBc = 159, kStageT = 167, kAlpha = 175, kRt = 185, kRc = 205, kCnpDec = 225,
@@ -84,7 +85,7 @@ class DcqcnState {
     for (uint32_t b = 0; b < s->u_; b++) {
       std::string bank = fmt("u_scan.g_bank[%u]", b);
       need(bank + ".u_rp", "mem", &s->rp_[b]);
-      need(bank + ".u_rpc", "mem", &s->rpc_[b]);
+      s->rpc_[b] = s->rp_[b];  // {Q_CUTS, Q_INC} above the context in the same word
       need(bank + ".u_prate", "mem", &s->prate_[b]);
       need(bank, "cv_q", &s->cv_[b]);
       need(fmt("u_tx.g_bank[%u].u_txb", b), "mem", &s->txb_[b]);
@@ -102,7 +103,8 @@ class DcqcnState {
     need("u_pacer", "init_q", &s->pace_init_);
     need("u_pacer", "early_q", &s->early_);
     need("u_gcnt.u_gcnt", "mem", &s->gmem_);
-    need("u_gcnt", "acc_q", &s->gacc_);
+    s->gacc_.resize(kDcqcnGcntPaceEarly);
+    for (int k = 0; k < kDcqcnGcntPaceEarly; k++) need(fmt("u_gcnt.g_cnt[%d]", k), "acc_q", &s->gacc_[k]);
     need("u_gcnt", "v_q", &s->gv_);
     need("u_gcnt", "fl_v_q", &s->gfl_v_);
     need("u_gcnt", "fl_idx_q", &s->gfl_idx_);
@@ -180,21 +182,19 @@ class DcqcnState {
         return false;
       uint64_t qc[kDcqcnQcntCount] = {
           cnpc_v_.bit(q) ? cnpc_.get(q, 0, 64) : 0,
-          cv_[b].bit(r) ? rpc_[b].get(r, 64, 64) : 0,
-          cv_[b].bit(r) ? rpc_[b].get(r, 0, 64) : 0,
+          cv_[b].bit(r) ? rpc_[b].get(r, kRpW + 64, 64) : 0,
+          cv_[b].bit(r) ? rpc_[b].get(r, kRpW, 64) : 0,
           np_v ? np_.get(q, NpWord::kCeRx, 64) : 0,
           np_v ? np_.get(q, NpWord::kCnpTx, 64) : 0};
+      static const char *const kQc[kDcqcnQcntCount] = {"Q_CNP_RX", "Q_CUTS", "Q_INC", "Q_CE_RX",
+                                                        "Q_CNP_TX"};
       for (int k = 0; k < kDcqcnQcntCount; k++) {
-        if (!chk(fmt("qp_counter[%d]", k).c_str(), s.qc[q][k], qc[k], q)) {
-          *f = fmt("state.qp_counter[%d]", k);
-          return false;
-        }
+        if (!chk(kQc[k], s.qc[q][k], qc[k], q)) return false;
       }
     }
-    int accw = gacc_.width / 12;
     for (int k = 0; k < kDcqcnGcntPaceEarly; k++) {
       uint64_t v = gv_.bit(k) ? gmem_.get(k, 0, 64) : 0;
-      v += gacc_.get(0, k * accw, accw);
+      v += gacc_[k].get(0, 0, gacc_[k].width);
       if (gfl_v_.bit(0) && gfl_idx_.get(0, 0, gfl_idx_.width) == (uint64_t)k) {
         v += gfl_snap_.get(0, 0, gfl_snap_.width);
       }
@@ -244,15 +244,21 @@ class DcqcnState {
       out->ent = v->entSize();
       out->width = v->elements(0);
       out->depth = v->udims() > 0 ? v->elements(1) : 1;
+      if (v->udims() == 0 && (uint32_t)out->width > 8 * out->ent) {
+        // Verilator 5.006 describes `logic x [N]` (one-bit elements) as N packed bits of a
+        // one-byte element: it is an array of N bytes
+        out->depth = out->width;
+        out->width = 1;
+      }
       return true;
     }
     return false;
   }
 
   uint32_t n_ = 0, u_ = 1;
-  std::vector<DcqcnVar> rp_, rpc_, prate_, cv_, txb_;
+  std::vector<DcqcnVar> rp_, rpc_, prate_, cv_, txb_, gacc_;
   DcqcnVar t2_, p_init_, p_cnp_, p_more_, cnpc_, cnpc_v_, np_, np_init_, np_v_, pace_,
-      pace_init_, early_, gmem_, gacc_, gv_, gfl_v_, gfl_idx_, gfl_snap_;
+      pace_init_, early_, gmem_, gv_, gfl_v_, gfl_idx_, gfl_snap_;
 };
 
 #endif  // XTM_TB_DCQCN_STATE_H_

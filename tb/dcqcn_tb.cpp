@@ -58,6 +58,73 @@ extern "C" {
 static std::string qps_arg() { return DCQCN_TB_QPS == 64 ? "" : fmt(" QPS=%u", DCQCN_TB_QPS); }
 
 static const uint32_t kRing = 32;   // > every output latency
+
+// One transaction of the traces: formatted only when written (no printf on the hot path).
+struct DcqcnTxn {
+  uint64_t cycle = 0;
+  const char *kind = "";
+  int n = 0;              // fields used
+  uint64_t v[4] = {0, 0, 0, 0};
+  const char *fmtc = "";  // per field: 'd' decimal, 'c' char, '4'/'8' hex of that width
+};
+static char *put_dec(char *p, uint64_t v) {
+  static const char kPairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
+  char t[24];
+  int n = 24;
+  while (v >= 100) {
+    uint64_t r = v % 100;
+    v /= 100;
+    t[--n] = kPairs[2 * r + 1];
+    t[--n] = kPairs[2 * r];
+  }
+  if (v >= 10) {
+    t[--n] = kPairs[2 * v + 1];
+    t[--n] = kPairs[2 * v];
+  } else {
+    t[--n] = (char)('0' + v);
+  }
+  memcpy(p, t + n, (size_t)(24 - n));
+  return p + (24 - n);
+}
+static char *put_hex(char *p, uint64_t v, int w) {
+  static const char kHex[] = "0123456789abcdef";
+  for (int i = w - 1; i >= 0; i--) *p++ = kHex[(v >> (4 * i)) & 15];
+  return p;
+}
+// "<cycle>\t<kind>\t<fields...>\n" into b; returns its length
+static size_t format_txn(const DcqcnTxn &t, char *b) {
+  char *p = put_dec(b, t.cycle);
+  *p++ = '\t';
+  for (const char *k = t.kind; *k != '\0'; k++) *p++ = *k;
+  for (int i = 0; i < t.n; i++) {
+    *p++ = '\t';
+    char f = t.fmtc[i];
+    if (f == 'c') {
+      *p++ = (char)t.v[i];
+    } else if (f == '4' || f == '8') {
+      p = put_hex(p, t.v[i], f - '0');
+    } else {
+      p = put_dec(p, t.v[i]);
+    }
+  }
+  *p++ = '\n';
+  return (size_t)(p - b);
+}
+struct DcqcnHist {
+  DcqcnTxn r[16];
+  uint32_t n = 0;
+  void push(const DcqcnTxn &t) { r[n++ % 16] = t; }
+  void print() const {
+    char b[160];
+    for (uint32_t i = n > 16 ? n - 16 : 0; i < n; i++) {
+      size_t len = format_txn(r[i % 16], b);
+      printf("  %.*s", (int)len, b);
+    }
+  }
+};
 static const uint64_t kDrain = DCQCN_LAT_CSR + 2;  // idle cycles after the last input
 
 SC_MODULE(DcqcnTb) {
@@ -74,7 +141,7 @@ SC_MODULE(DcqcnTb) {
 
   uint64_t cycle = 0, errors = 0;
   bool done = false;
-  std::deque<Txn> hist_dut, hist_model;
+  DcqcnHist hist_dut, hist_model;
   FILE *trace_dut = nullptr, *trace_model = nullptr;
   std::chrono::steady_clock::time_point t0;
   // statistics for the summary
@@ -92,18 +159,40 @@ SC_MODULE(DcqcnTb) {
   // state snapshots waiting for the DUT (stage 2 and the pacer's stage)
   std::deque<DcqcnSnapshot> snaps;
 
+  // One clock cycle per activation: a method process, not a thread (no context switch).
   SC_CTOR(DcqcnTb) {
-    SC_THREAD(run);
+    SC_METHOD(tick);
     sensitive << clk.pos();
+    dont_initialize();
   }
 
-  void log_txn(FILE *f, std::deque<Txn> &h, uint64_t c, const std::string &s) {
-    push_hist(h, c, s);
-    if (f != nullptr) fprintf(f, "%" PRIu64 "\t%s\n", c, s.c_str());
+  // Both sides' view of one transaction; the line is formatted once when they agree.
+  void log2(const DcqcnTxn &m, const DcqcnTxn &d) {
+    hist_model.push(m);
+    hist_dut.push(d);
+    char bm[160], bd[160];
+    size_t lm = format_txn(m, bm);
+    if (trace_model != nullptr) fwrite(bm, 1, lm, trace_model);
+    if (trace_dut == nullptr) return;
+    bool same = m.n == d.n && memcmp(m.v, d.v, sizeof(m.v)) == 0;
+    if (same) {
+      fwrite(bm, 1, lm, trace_dut);
+    } else {
+      fwrite(bd, 1, format_txn(d, bd), trace_dut);
+    }
   }
-  void log_both(uint64_t c, const std::string &s) {
-    log_txn(trace_model, hist_model, c, s);
-    log_txn(trace_dut, hist_dut, c, s);
+  static DcqcnTxn txn(uint64_t c, const char *kind, const char *f, int n, uint64_t a,
+                      uint64_t b = 0, uint64_t x = 0, uint64_t y = 0) {
+    DcqcnTxn t;
+    t.cycle = c;
+    t.kind = kind;
+    t.fmtc = f;
+    t.n = n;
+    t.v[0] = a;
+    t.v[1] = b;
+    t.v[2] = x;
+    t.v[3] = y;
+    return t;
   }
 
   void mismatch(uint64_t c, const char *field, uint64_t exp, uint64_t act, const std::string &where) {
@@ -117,9 +206,9 @@ SC_MODULE(DcqcnTb) {
              opt.test.c_str(), opt.seed, qps_arg().c_str(),
              c > 2000 ? c - 2000 : 0);
       printf("last transactions, model:\n");
-      for (auto &t : hist_model) printf("  %" PRIu64 "\t%s\n", t.cycle, t.text.c_str());
+      hist_model.print();
       printf("last transactions, dut:\n");
-      for (auto &t : hist_dut) printf("  %" PRIu64 "\t%s\n", t.cycle, t.text.c_str());
+      hist_dut.print();
     }
     if (errors >= opt.max_errors) done = true;
   }
@@ -148,8 +237,7 @@ SC_MODULE(DcqcnTb) {
         mismatch(c, "cnp_tx.valid", o.cnp_tx.valid, dut->cnp_tx_valid_o, "");
       } else if (o.cnp_tx.valid) {
         if (dut->cnp_tx_qp_o != o.cnp_tx.qp) mismatch(c, "cnp_tx.qp", o.cnp_tx.qp, dut->cnp_tx_qp_o, "");
-        log_txn(trace_model, hist_model, c, fmt("CNP_TX\t%u", o.cnp_tx.qp));
-        log_txn(trace_dut, hist_dut, c, fmt("CNP_TX\t%u", dut->cnp_tx_qp_o));
+        log2(txn(c, "CNP_TX", "d", 1, o.cnp_tx.qp), txn(c, "CNP_TX", "d", 1, dut->cnp_tx_qp_o));
         n_cnp_out++;
       }
     }
@@ -163,14 +251,15 @@ SC_MODULE(DcqcnTb) {
         const dcqcn_rate_upd_t &r = o.rate[i];
         uint64_t dq = getb(dut->rate_qp_o, 16 * i, 16), drc = getb(dut->rate_rc_o, 20 * i, 20);
         uint64_t drt = getb(dut->rate_rt_o, 20 * i, 20), da = getb(dut->rate_alpha_o, 10 * i, 10);
-        std::string w = fmt("qp %u, entry %u", r.qp, i);
-        if (dq != r.qp) mismatch(c, "rate.qp", r.qp, dq, w);
-        if (drc != r.rc) mismatch(c, "rate.rc", r.rc, drc, w);
-        if (drt != r.rt) mismatch(c, "rate.rt", r.rt, drt, w);
-        if (da != r.alpha) mismatch(c, "rate.alpha", r.alpha, da, w);
-        log_txn(trace_model, hist_model, c, fmt("RATE\t%u\t%u\t%u\t%u", r.qp, r.rc, r.rt, r.alpha));
-        log_txn(trace_dut, hist_dut, c,
-                fmt("RATE\t%u\t%u\t%u\t%u", (unsigned)dq, (unsigned)drc, (unsigned)drt, (unsigned)da));
+        if (dq != r.qp || drc != r.rc || drt != r.rt || da != r.alpha) {
+          std::string w = fmt("qp %u, entry %u", r.qp, i);
+          if (dq != r.qp) mismatch(c, "rate.qp", r.qp, dq, w);
+          if (drc != r.rc) mismatch(c, "rate.rc", r.rc, drc, w);
+          if (drt != r.rt) mismatch(c, "rate.rt", r.rt, drt, w);
+          if (da != r.alpha) mismatch(c, "rate.alpha", r.alpha, da, w);
+        }
+        log2(txn(c, "RATE", "dddd", 4, r.qp, r.rc, r.rt, r.alpha),
+             txn(c, "RATE", "dddd", 4, dq, drc, drt, da));
         n_rate_upd++;
       }
     }
@@ -180,13 +269,12 @@ SC_MODULE(DcqcnTb) {
       if (dut->pace_valid_o != o.pace.valid) {
         mismatch(c, "pace.valid", o.pace.valid, dut->pace_valid_o, fmt("qp %" PRIu64, ring_tx_qp[c % kRing]));
       } else if (o.pace.valid) {
-        std::string w = fmt("qp %u", o.pace.qp);
-        if (dut->pace_qp_o != o.pace.qp) mismatch(c, "pace.qp", o.pace.qp, dut->pace_qp_o, w);
+        if (dut->pace_qp_o != o.pace.qp)
+          mismatch(c, "pace.qp", o.pace.qp, dut->pace_qp_o, fmt("qp %u", o.pace.qp));
         if (dut->pace_next_send_o != o.pace.next_send)
-          mismatch(c, "pace.next_send", o.pace.next_send, dut->pace_next_send_o, w);
-        log_txn(trace_model, hist_model, c, fmt("PACE\t%u\t%" PRIu64, o.pace.qp, o.pace.next_send));
-        log_txn(trace_dut, hist_dut, c,
-                fmt("PACE\t%u\t%" PRIu64, dut->pace_qp_o, (uint64_t)dut->pace_next_send_o));
+          mismatch(c, "pace.next_send", o.pace.next_send, dut->pace_next_send_o, fmt("qp %u", o.pace.qp));
+        log2(txn(c, "PACE", "dd", 2, o.pace.qp, o.pace.next_send),
+             txn(c, "PACE", "dd", 2, dut->pace_qp_o, dut->pace_next_send_o));
       }
     }
     // APB: pready exactly at a + DCQCN_LAT_CSR, with the model's response of cycle a
@@ -200,12 +288,11 @@ SC_MODULE(DcqcnTb) {
         if (!apb_op.write && dut->prdata_o != apb_rsp.rdata)
           mismatch(apb_a, "csr.rdata", apb_rsp.rdata, dut->prdata_o, w);
         if (dut->pslverr_o != apb_rsp.err) mismatch(apb_a, "csr.err", apb_rsp.err, dut->pslverr_o, w);
-        log_txn(trace_model, hist_model, apb_a,
-                fmt("CSR\t%c\t%04x\t%08x\t%d", apb_op.write ? 'W' : 'R', apb_op.addr,
-                    apb_op.write ? apb_op.wdata : apb_rsp.rdata, apb_rsp.err));
-        log_txn(trace_dut, hist_dut, apb_a,
-                fmt("CSR\t%c\t%04x\t%08x\t%d", apb_op.write ? 'W' : 'R', apb_op.addr,
-                    apb_op.write ? apb_op.wdata : dut->prdata_o, dut->pslverr_o));
+        uint64_t rw = apb_op.write ? 'W' : 'R';
+        log2(txn(apb_a, "CSR", "c48d", 4, rw, apb_op.addr, apb_op.write ? apb_op.wdata : apb_rsp.rdata,
+                 apb_rsp.err),
+             txn(apb_a, "CSR", "c48d", 4, rw, apb_op.addr, apb_op.write ? apb_op.wdata : dut->prdata_o,
+                 dut->pslverr_o));
         n_csr++;
         apb = 0;
       }
@@ -216,30 +303,38 @@ SC_MODULE(DcqcnTb) {
 
   void compare_state_due() {
     // after the clock edge of cycle `cycle`: stage 2 of cycle - 2, the pacer of cycle - 14
-    while (!snaps.empty()) {
-      DcqcnSnapshot &s = snaps.front();
-      if (!s.main_done && cycle >= s.t + 2) {
-        std::string f;
-        uint64_t e = 0, a = 0;
-        std::string w;
-        if (!rtl->compare_main(s, &f, &e, &a, &w)) mismatch(s.t, f.c_str(), e, a, w);
-        s.main_done = true;
-        state_checks++;
-      }
-      if (cycle >= s.t + DCQCN_LAT_PACE - 1) {
-        std::string f, w;
-        uint64_t e = 0, a = 0;
-        if (!rtl->compare_pacer(s, &f, &e, &a, &w)) mismatch(s.t, f.c_str(), e, a, w);
-        snaps.pop_front();
-        continue;
-      }
-      break;
+    for (DcqcnSnapshot &s : snaps) {
+      if (s.main_done || cycle < s.t + 2) continue;
+      std::string f, w;
+      uint64_t e = 0, a = 0;
+      if (!rtl->compare_main(s, &f, &e, &a, &w)) mismatch(s.t, f.c_str(), e, a, w);
+      s.main_done = true;
+      state_checks++;
+    }
+    while (!snaps.empty() && cycle >= snaps.front().t + DCQCN_LAT_PACE - 1) {
+      std::string f, w;
+      uint64_t e = 0, a = 0;
+      if (!rtl->compare_pacer(snaps.front(), &f, &e, &a, &w)) mismatch(snaps.front().t, f.c_str(), e, a, w);
+      snaps.pop_front();
     }
   }
 
-  void run() {
-    dcqcn_in_t in;
-    dcqcn_out_t out;
+  bool started = false;
+  uint64_t end = 0;
+  void tick() {
+    if (!started) {
+      reset();
+      started = true;
+    }
+    if (done || cycle >= end) {
+      sc_stop();
+      return;
+    }
+    one_cycle();
+    if (done || cycle >= end) sc_stop();
+  }
+
+  void reset() {
     t0 = std::chrono::steady_clock::now();
     dut->clk_i = 0;
     dut->rst_ni = 1;
@@ -254,13 +349,18 @@ SC_MODULE(DcqcnTb) {
     }
     dut->rst_ni = 1;
     dut->eval();
-    uint64_t end = opt.cycles + kDrain;
-    while (!done && cycle < end) {
-      wait();
+    end = opt.cycles + kDrain;
+  }
+
+  void one_cycle() {
+    dcqcn_in_t in;
+    dcqcn_out_t out;
+    {
       bool inputs = cycle < opt.cycles;
       memset(&in, 0, sizeof(in));
       if (inputs) test->stimulus(cycle, model, in);
       bool psel = false, penable = false, access = false;
+      if (apb == 2 && rtl_only && cycle > apb_a + DCQCN_LAT_CSR) apb = 0;
       if (apb == 1) {
         psel = penable = access = true;
         apb = 2;
@@ -294,7 +394,8 @@ SC_MODULE(DcqcnTb) {
         ring_tx_qp[cycle % kRing] = in.tx.qp;
         if (access) apb_rsp = out.csr_rsp;
         if (in.cnp.valid) {
-          log_both(cycle, fmt("CNP_RX\t%u", in.cnp.qp));
+          DcqcnTxn t = txn(cycle, "CNP_RX", "d", 1, in.cnp.qp);
+          log2(t, t);
           n_cnp_in++;
         }
         if (in.tx.valid) n_tx++;
@@ -314,9 +415,9 @@ SC_MODULE(DcqcnTb) {
         done = true;
       }
       if (!rtl_only) compare_state_due();
+      if (rtl_only && apb == 2 && dut->pready_o) apb = 0;  // the access completed, unchecked
       cycle++;
     }
-    sc_stop();
   }
 };
 

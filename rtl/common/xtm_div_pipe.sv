@@ -36,12 +36,9 @@ module xtm_div_pipe #(
     $fatal(1, "xtm_div_pipe: NumW must be a multiple of Bits, at least two stages");
   end
 
-  // Stage register k: valid, remainder (< den), numerator bits still to shift in (high)
-  // followed by the quotient bits produced (low), divisor, tag.
-  logic [Stages-1:0] v_q;
-  logic [Stages*DenW-1:0] rem_q, den_q;
-  logic [Stages*NumW-1:0] nq_q;
-  logic [Stages*TagW-1:0] tag_q;
+  // Stage register k (in its generate block: one register per stage, no wide flat vector):
+  // valid, remainder (< den), numerator bits still to shift in (high) followed by the
+  // quotient bits produced (low), divisor, tag.
 
   // Bits restoring steps on (rem, nq) with divisor d
   function automatic logic [DenW+NumW-1:0] steps(logic [DenW-1:0] rem, logic [NumW-1:0] nq,
@@ -64,6 +61,10 @@ module xtm_div_pipe #(
   endfunction
 
   for (genvar k = 0; k < int'(Stages); k++) begin : g_stage
+    logic v_q;
+    logic [DenW-1:0] rem_q, den_q;
+    logic [NumW-1:0] nq_q;
+    logic [TagW-1:0] tag_q;
     logic [DenW-1:0] rem_in, den_in;
     logic [NumW-1:0] nq_in;
     logic [TagW-1:0] tag_in;
@@ -75,40 +76,40 @@ module xtm_div_pipe #(
       assign den_in = den_i;
       assign tag_in = tag_i;
     end else begin : g_next
-      assign v_in = v_q[k-1];
-      assign rem_in = rem_q[(k-1)*DenW +: DenW];
-      assign nq_in = nq_q[(k-1)*NumW +: NumW];
-      assign den_in = den_q[(k-1)*DenW +: DenW];
-      assign tag_in = tag_q[(k-1)*TagW +: TagW];
+      assign v_in = g_stage[k-1].v_q;
+      assign rem_in = g_stage[k-1].rem_q;
+      assign nq_in = g_stage[k-1].nq_q;
+      assign den_in = g_stage[k-1].den_q;
+      assign tag_in = g_stage[k-1].tag_q;
     end
-    logic [DenW+NumW-1:0] res;
-    assign res = steps(rem_in, nq_in, den_in);
+    // the steps are computed in the stage's enable only (a simulator skips idle stages)
     always_ff @(posedge clk_i or negedge rst_ni) begin : s_stage
       if (!rst_ni) begin
-        v_q[k] <= 1'b0;
-        rem_q[k*DenW +: DenW] <= '0;
-        nq_q[k*NumW +: NumW] <= '0;
-        den_q[k*DenW +: DenW] <= '0;
-        tag_q[k*TagW +: TagW] <= '0;
+        v_q <= 1'b0;
+        rem_q <= '0;
+        nq_q <= '0;
+        den_q <= '0;
+        tag_q <= '0;
       end else begin
-        v_q[k] <= v_in;
+        v_q <= v_in;
         if (v_in) begin
-          rem_q[k*DenW +: DenW] <= res[NumW +: DenW];
-          nq_q[k*NumW +: NumW] <= res[NumW-1:0];
-          den_q[k*DenW +: DenW] <= den_in;
-          tag_q[k*TagW +: TagW] <= tag_in;
+          {rem_q, nq_q} <= steps(rem_in, nq_in, den_in);
+          den_q <= den_in;
+          tag_q <= tag_in;
         end
       end
     end
+    if (k == int'(Stages) - 1) begin : g_last
+      assign quo_o = nq_q;
+      logic unused_last;
+      assign unused_last = ^{rem_q, den_q};
+    end
   end
 
-  assign pre_v_o = v_q[Stages-2];
-  assign pre_tag_o = tag_q[(Stages-2)*TagW +: TagW];
-  assign out_v_o = v_q[Stages-1];
-  assign quo_o = nq_q[(Stages-1)*NumW +: NumW];
-  assign tag_o = tag_q[(Stages-1)*TagW +: TagW];
-  logic unused_last;
-  assign unused_last = ^{rem_q[(Stages-1)*DenW +: DenW], den_q[(Stages-1)*DenW +: DenW]};
+  assign pre_v_o = g_stage[Stages-2].v_q;
+  assign pre_tag_o = g_stage[Stages-2].tag_q;
+  assign out_v_o = g_stage[Stages-1].v_q;
+  assign tag_o = g_stage[Stages-1].tag_q;
 
 endmodule
 

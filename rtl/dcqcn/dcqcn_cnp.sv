@@ -25,7 +25,7 @@ module dcqcn_cnp #(
   output logic [63:0]      csr_cnt_o   // stage 3
 );
 
-  logic [NumQps-1:0] v_q;
+  logic v_q [NumQps];  // row valid (CTRL.CLR_CNT clears)
   logic [63:0] a_rdata, b_rdata, cnt_new, old;
   logic last_v_q, csr_v_q;
   logic [15:0] last_qp_q;
@@ -57,14 +57,18 @@ module dcqcn_cnp #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_cnp
     if (!rst_ni) begin
-      v_q <= '0;
+      for (int unsigned q = 0; q < NumQps; q++) begin
+        v_q[q] <= 1'b0;
+      end
       last_v_q <= 1'b0;
       last_qp_q <= '0;
       last_cnt_q <= '0;
       csr_v_q <= 1'b0;
     end else begin
       if (clr_i) begin
-        v_q <= '0;
+        for (int unsigned q = 0; q < NumQps; q++) begin
+          v_q[q] <= 1'b0;
+        end
       end else if (cnp2_v_i) begin
         v_q[QpW'(cnp2_qp_i)] <= 1'b1;
       end

@@ -39,9 +39,10 @@ module dcqcn_csr #(
   output logic [$clog2(dcqcn_pkg::NUM_GCNT)-1:0] rd2_gidx_o,
   input  wire logic                 pend_init_i,  // dcqcn_pend, stage 2
   input  wire logic                 pend_cnp_i,
-  input  wire dcqcn_pkg::rp_word_t  rp_i,         // dcqcn_scan, stage 3
+  input  wire logic [ScanWidth*dcqcn_pkg::RP_W-1:0] rp_i,  // dcqcn_scan, every bank, stage 3
   input  wire logic                 rp_reset_i,
-  input  wire logic [127:0]         rpc_i,        // {Q_CUTS, Q_INC}
+  input  wire logic [ScanWidth*128-1:0] rpc_i,    // {Q_CUTS, Q_INC} per bank
+  input  wire logic                 rpc_v_i,      // the selected QP's counter row is valid
   input  wire logic [63:0]          q_cnp_rx_i,   // dcqcn_cnp
   input  wire logic [63:0]          q_ce_rx_i,    // dcqcn_np
   input  wire logic [63:0]          q_cnp_tx_i,
@@ -139,55 +140,30 @@ module dcqcn_csr #(
   assign init14_o = at14 && init_w_q;
   assign rd14_o = at14 && is_pacer_read;
 
-  // read value of the block's own registers (stage 2)
-  logic [31:0] own_rd;
   dcqcn_reg_pkg::hw_params_t hw;
-  always_comb begin : c_own
+  always_comb begin : c_hw
     hw = '0;
     hw.num_qps = 13'(NumQps);
     hw.scan_width = 5'(ScanWidth);
-    own_rd = '0;
-    unique case (id)
-      dcqcn_reg_pkg::DcqcnRegBlockType: own_rd = dcqcn_reg_pkg::DCQCN_BLOCK_TYPE_VALUE;
-      dcqcn_reg_pkg::DcqcnRegVersion: own_rd = dcqcn_reg_pkg::DCQCN_VERSION_VALUE;
-      dcqcn_reg_pkg::DcqcnRegHwParams: own_rd = hw;
-      dcqcn_reg_pkg::DcqcnRegErrStatus: own_rd = err_status_q;
-      dcqcn_reg_pkg::DcqcnRegErrAddr: own_rd = 32'(err_addr_q);
-      dcqcn_reg_pkg::DcqcnRegCntHi: own_rd = cnt_hi_q;
-      dcqcn_reg_pkg::DcqcnRegQpSel: own_rd = 32'(qp_sel_q);
-      dcqcn_reg_pkg::DcqcnRegCyclesPerUs: own_rd = 32'(cfg_q.cycles_per_us);
-      dcqcn_reg_pkg::DcqcnRegLineRate: own_rd = 32'(cfg_q.line_rate);
-      dcqcn_reg_pkg::DcqcnRegRpgTimeReset: own_rd = 32'(cfg_q.time_reset_us);
-      dcqcn_reg_pkg::DcqcnRegRpgByteReset: own_rd = 32'(cfg_q.byte_reset);
-      dcqcn_reg_pkg::DcqcnRegRpgThreshold: own_rd = 32'(cfg_q.threshold);
-      dcqcn_reg_pkg::DcqcnRegRpgAiRate: own_rd = 32'(cfg_q.ai_rate);
-      dcqcn_reg_pkg::DcqcnRegRpgHaiRate: own_rd = 32'(cfg_q.hai_rate);
-      dcqcn_reg_pkg::DcqcnRegRpgGd: own_rd = 32'(cfg_q.gd);
-      dcqcn_reg_pkg::DcqcnRegRpgMinDecFac: own_rd = 32'(cfg_q.min_dec_fac);
-      dcqcn_reg_pkg::DcqcnRegRpgMinRate: own_rd = 32'(cfg_q.min_rate);
-      dcqcn_reg_pkg::DcqcnRegRpgMaxRate: own_rd = 32'(cfg_q.max_rate);
-      dcqcn_reg_pkg::DcqcnRegRateToSetOnFirstCnp: own_rd = 32'(cfg_q.rate_first);
-      dcqcn_reg_pkg::DcqcnRegDceTcpG: own_rd = 32'(cfg_q.g);
-      dcqcn_reg_pkg::DcqcnRegDceTcpRtt: own_rd = 32'(cfg_q.rtt_us);
-      dcqcn_reg_pkg::DcqcnRegInitialAlphaValue: own_rd = 32'(cfg_q.alpha_init);
-      dcqcn_reg_pkg::DcqcnRegClampTgtRate: own_rd = 32'(cfg_q.clamp_tgt);
-      dcqcn_reg_pkg::DcqcnRegClampTgtRateAfterTimeInc: own_rd = 32'(cfg_q.clamp_ati);
-      dcqcn_reg_pkg::DcqcnRegRateReduceMonitorPeriod: own_rd = 32'(cfg_q.rrmp_us);
-      dcqcn_reg_pkg::DcqcnRegMinTimeBetweenCnps: own_rd = 32'(cfg_q.min_cnp_us);
-      default: own_rd = '0;  // CTRL, Q_CTRL (wo1p) and the owners' registers
-    endcase
-    if (dec_q.hi) begin
-      own_rd = cnt_hi_q;  // every _HI word reads the shadow
-    end
   end
 
-  // ---------------------------------------------------------------- stage 3: owners' data
-  logic p_init_q, p_cnp_q;
+  // ---------------------------------------------------------------- stages 3-4: owners' data
+  // Stage 3 captures the owners' read data, stage 4 turns it into the register's value
+  // (both in enabled registers: nothing of the read path runs in cycles without an access).
+  logic p_init_q, p_cnp_q, w_reset_q;
   dcqcn_pkg::rate_t cap_q;
-  dcqcn_pkg::rp_word_t w;
-  logic [31:0] qp_rd;
-  logic [63:0] cnt64;
+  dcqcn_pkg::rp_word_t w3_q;
+  logic [63:0] cnt3_q;
   logic is_cnt;
+  logic at4;
+  assign at4 = busy_q && stage_q == 5'd4;
+  assign is_cnt = (is_qp_read && id >= dcqcn_reg_pkg::DcqcnRegQCnpRx) || is_g_read;
+  logic [ScanWidth-1:0] bank_sel;
+  always_comb begin : c_bank
+    for (int unsigned b = 0; b < ScanWidth; b++) begin
+      bank_sel[b] = (32'(qp_sel_q) & (ScanWidth - 1)) == b;
+    end
+  end
 
   function automatic logic [31:0] remain(dcqcn_pkg::due_t d, dcqcn_pkg::due_t t);
     dcqcn_pkg::due_t diff;
@@ -200,52 +176,19 @@ module dcqcn_csr #(
       remain = diff[31:0];
     end
   endfunction
-
   dcqcn_reg_pkg::q_status_t st;
-  logic p;
-  always_comb begin : c_qp
-    w = rp_i;
-    if (rp_reset_i || p_init_q) begin  // not yet visited / INIT pending: the INIT word
-      w = '0;
-      w.rc = cap_q;
-      w.rt = cap_q;
-      w.alpha = '1;
-    end
-    p = p_cnp_q && w.active && !p_init_q;  // a pending CNP of an active QP (D9)
+  logic pend_flags, init_view;
+  dcqcn_pkg::due_t t_a;
+  assign t_a = t_a_q[dcqcn_pkg::DUE_W-1:0];
+  assign init_view = w_reset_q || p_init_q;  // not yet visited / INIT pending: the INIT word
+  assign pend_flags = p_cnp_q && w3_q.active && !init_view;  // pending CNP, active QP (D9)
+  always_comb begin : c_st
     st = '0;
-    st.active = w.active;
-    st.cnp_alpha = w.cnp_alpha || p;
-    st.cnp_dec = w.cnp_dec || p;
-    st.stage_t = w.stage_t;
-    st.stage_bc = w.stage_bc;
-    cnt64 = '0;
-    is_cnt = 1'b1;
-    qp_rd = '0;
-    unique case (id)
-      dcqcn_reg_pkg::DcqcnRegQStatus: qp_rd = st;
-      dcqcn_reg_pkg::DcqcnRegQRc: qp_rd = 32'(w.rc);
-      dcqcn_reg_pkg::DcqcnRegQRt: qp_rd = 32'(w.rt);
-      dcqcn_reg_pkg::DcqcnRegQAlpha: qp_rd = 32'(w.alpha);
-      dcqcn_reg_pkg::DcqcnRegQByteCount: qp_rd = 32'(w.byte_count);
-      dcqcn_reg_pkg::DcqcnRegQAlphaRemain:
-        qp_rd = w.active ? remain(w.due_alpha, t_a_q[dcqcn_pkg::DUE_W-1:0]) : '0;
-      dcqcn_reg_pkg::DcqcnRegQDecRemain:
-        qp_rd = w.active ? remain(w.due_dec, t_a_q[dcqcn_pkg::DUE_W-1:0]) : '0;
-      dcqcn_reg_pkg::DcqcnRegQIncRemain:
-        qp_rd = w.active ? remain(w.due_inc, t_a_q[dcqcn_pkg::DUE_W-1:0]) : '0;
-      default: ;
-    endcase
-    unique case (id)
-      dcqcn_reg_pkg::DcqcnRegQCnpRx: cnt64 = q_cnp_rx_i;
-      dcqcn_reg_pkg::DcqcnRegQCuts: cnt64 = rpc_i[127:64];
-      dcqcn_reg_pkg::DcqcnRegQInc: cnt64 = rpc_i[63:0];
-      dcqcn_reg_pkg::DcqcnRegQCeRx: cnt64 = q_ce_rx_i;
-      dcqcn_reg_pkg::DcqcnRegQCnpTx: cnt64 = q_cnp_tx_i;
-      default: begin
-        cnt64 = gcnt_i;
-        is_cnt = is_g_read;
-      end
-    endcase
+    st.active = w3_q.active && !init_view;
+    st.cnp_alpha = (w3_q.cnp_alpha && !init_view) || pend_flags;
+    st.cnp_dec = (w3_q.cnp_dec && !init_view) || pend_flags;
+    st.stage_t = init_view ? '0 : w3_q.stage_t;
+    st.stage_bc = init_view ? '0 : w3_q.stage_bc;
   end
 
   // stage 15 (= LAT - 1): the pacer's data goes straight to the response register
@@ -285,6 +228,9 @@ module dcqcn_csr #(
       p_init_q <= 1'b0;
       p_cnp_q <= 1'b0;
       cap_q <= '0;
+      w_reset_q <= 1'b0;
+      w3_q <= '0;
+      cnt3_q <= '0;
       pready_o <= 1'b0;
       prdata_o <= '0;
       pslverr_o <= 1'b0;
@@ -312,7 +258,41 @@ module dcqcn_csr #(
         t_a_q <= t2_i;
         ok_q <= wr_ok || rd_ok;
         err_q <= e_unmapped || e_ro || e_illegal;
-        rdata_q <= rd_ok ? own_rd : '0;
+        rdata_q <= '0;
+        if (rd_ok) begin
+          unique case (id)
+            dcqcn_reg_pkg::DcqcnRegBlockType: rdata_q <= dcqcn_reg_pkg::DCQCN_BLOCK_TYPE_VALUE;
+            dcqcn_reg_pkg::DcqcnRegVersion: rdata_q <= dcqcn_reg_pkg::DCQCN_VERSION_VALUE;
+            dcqcn_reg_pkg::DcqcnRegHwParams: rdata_q <= hw;
+            dcqcn_reg_pkg::DcqcnRegErrStatus: rdata_q <= err_status_q;
+            dcqcn_reg_pkg::DcqcnRegErrAddr: rdata_q <= 32'(err_addr_q);
+            dcqcn_reg_pkg::DcqcnRegCntHi: rdata_q <= cnt_hi_q;
+            dcqcn_reg_pkg::DcqcnRegQpSel: rdata_q <= 32'(qp_sel_q);
+            dcqcn_reg_pkg::DcqcnRegCyclesPerUs: rdata_q <= 32'(cfg_q.cycles_per_us);
+            dcqcn_reg_pkg::DcqcnRegLineRate: rdata_q <= 32'(cfg_q.line_rate);
+            dcqcn_reg_pkg::DcqcnRegRpgTimeReset: rdata_q <= 32'(cfg_q.time_reset_us);
+            dcqcn_reg_pkg::DcqcnRegRpgByteReset: rdata_q <= 32'(cfg_q.byte_reset);
+            dcqcn_reg_pkg::DcqcnRegRpgThreshold: rdata_q <= 32'(cfg_q.threshold);
+            dcqcn_reg_pkg::DcqcnRegRpgAiRate: rdata_q <= 32'(cfg_q.ai_rate);
+            dcqcn_reg_pkg::DcqcnRegRpgHaiRate: rdata_q <= 32'(cfg_q.hai_rate);
+            dcqcn_reg_pkg::DcqcnRegRpgGd: rdata_q <= 32'(cfg_q.gd);
+            dcqcn_reg_pkg::DcqcnRegRpgMinDecFac: rdata_q <= 32'(cfg_q.min_dec_fac);
+            dcqcn_reg_pkg::DcqcnRegRpgMinRate: rdata_q <= 32'(cfg_q.min_rate);
+            dcqcn_reg_pkg::DcqcnRegRpgMaxRate: rdata_q <= 32'(cfg_q.max_rate);
+            dcqcn_reg_pkg::DcqcnRegRateToSetOnFirstCnp: rdata_q <= 32'(cfg_q.rate_first);
+            dcqcn_reg_pkg::DcqcnRegDceTcpG: rdata_q <= 32'(cfg_q.g);
+            dcqcn_reg_pkg::DcqcnRegDceTcpRtt: rdata_q <= 32'(cfg_q.rtt_us);
+            dcqcn_reg_pkg::DcqcnRegInitialAlphaValue: rdata_q <= 32'(cfg_q.alpha_init);
+            dcqcn_reg_pkg::DcqcnRegClampTgtRate: rdata_q <= 32'(cfg_q.clamp_tgt);
+            dcqcn_reg_pkg::DcqcnRegClampTgtRateAfterTimeInc: rdata_q <= 32'(cfg_q.clamp_ati);
+            dcqcn_reg_pkg::DcqcnRegRateReduceMonitorPeriod: rdata_q <= 32'(cfg_q.rrmp_us);
+            dcqcn_reg_pkg::DcqcnRegMinTimeBetweenCnps: rdata_q <= 32'(cfg_q.min_cnp_us);
+            default: ;  // CTRL, Q_CTRL (wo1p) read 0; the owners' registers follow
+          endcase
+          if (dec_q.hi) begin
+            rdata_q <= cnt_hi_q;  // every _HI word reads the shadow
+          end
+        end
         clr_w_q <= clr2_o;
         init_w_q <= init2_o;
         p_init_q <= pend_init_i;
@@ -355,12 +335,45 @@ module dcqcn_csr #(
           endcase
         end
       end
-      if (at3 && is_qp_read && !is_cnt) begin
-        rdata_q <= qp_rd;
+      if (at3 && (is_qp_read || is_g_read)) begin
+        w_reset_q <= rp_reset_i;
+        for (int unsigned b = 0; b < ScanWidth; b++) begin
+          if (bank_sel[b]) begin
+            w3_q <= rp_i[b*dcqcn_pkg::RP_W +: dcqcn_pkg::RP_W];
+            unique case (id)
+              dcqcn_reg_pkg::DcqcnRegQCuts: cnt3_q <= rpc_v_i ? rpc_i[b*128+64 +: 64] : '0;
+              dcqcn_reg_pkg::DcqcnRegQInc: cnt3_q <= rpc_v_i ? rpc_i[b*128 +: 64] : '0;
+              default: ;
+            endcase
+          end
+        end
+        unique case (id)
+          dcqcn_reg_pkg::DcqcnRegQCnpRx: cnt3_q <= q_cnp_rx_i;
+          dcqcn_reg_pkg::DcqcnRegQCeRx: cnt3_q <= q_ce_rx_i;
+          dcqcn_reg_pkg::DcqcnRegQCnpTx: cnt3_q <= q_cnp_tx_i;
+          dcqcn_reg_pkg::DcqcnRegQCuts, dcqcn_reg_pkg::DcqcnRegQInc: ;
+          default: cnt3_q <= gcnt_i;
+        endcase
       end
-      if (at3 && is_cnt && (is_qp_read || is_g_read)) begin
-        rdata_q <= cnt64[31:0];
-        cnt_hi_q <= cnt64[63:32];  // the _LO read's snapshot (D9)
+      if (at4 && is_cnt) begin
+        rdata_q <= cnt3_q[31:0];
+        cnt_hi_q <= cnt3_q[63:32];  // the _LO read's snapshot (D9)
+      end
+      if (at4 && is_qp_read && !is_cnt) begin
+        unique case (id)
+          dcqcn_reg_pkg::DcqcnRegQStatus: rdata_q <= st;
+          dcqcn_reg_pkg::DcqcnRegQRc: rdata_q <= init_view ? 32'(cap_q) : 32'(w3_q.rc);
+          dcqcn_reg_pkg::DcqcnRegQRt: rdata_q <= init_view ? 32'(cap_q) : 32'(w3_q.rt);
+          dcqcn_reg_pkg::DcqcnRegQAlpha: rdata_q <= init_view ? 32'd1023 : 32'(w3_q.alpha);
+          dcqcn_reg_pkg::DcqcnRegQByteCount: rdata_q <= init_view ? '0 : 32'(w3_q.byte_count);
+          dcqcn_reg_pkg::DcqcnRegQAlphaRemain:
+            rdata_q <= (init_view || !w3_q.active) ? '0 : remain(w3_q.due_alpha, t_a);
+          dcqcn_reg_pkg::DcqcnRegQDecRemain:
+            rdata_q <= (init_view || !w3_q.active) ? '0 : remain(w3_q.due_dec, t_a);
+          dcqcn_reg_pkg::DcqcnRegQIncRemain:
+            rdata_q <= (init_view || !w3_q.active) ? '0 : remain(w3_q.due_inc, t_a);
+          default: ;  // Q_CTRL reads 0; Q_NEXT_SEND at stage 15
+        endcase
       end
       if (at15 && is_pacer_read && !is_next_send) begin
         cnt_hi_q <= early_i[63:32];  // PACE_EARLY_LO's snapshot
@@ -373,7 +386,7 @@ module dcqcn_csr #(
     end
   end
   logic unused_ok;
-  assign unused_ok = ^{ok_q, dec_q.idx, dec_q.wdata[31:20], w.tx_seen};
+  assign unused_ok = ^{ok_q, dec_q.idx, dec_q.wdata[31:20], w3_q.tx_seen};
 
 endmodule
 

@@ -32,7 +32,7 @@ module dcqcn_gcnt #(
     $fatal(1, "dcqcn_gcnt: MaxInc does not fit GINC_W");
   end
 
-  logic [N*AccW-1:0] acc_q, acc_d;
+  logic [N*AccW-1:0] acc;  // the accumulators, flat (one register per counter below)
   logic [N-1:0] v_q;
   logic [IdxW-1:0] ptr_q, fl_idx_q;
   logic fl_v_q;
@@ -64,17 +64,25 @@ module dcqcn_gcnt #(
   logic fl_row_v_q;
   assign fl_sum = (fl_row_v_q ? a_rdata : 64'd0) + 64'(fl_snap_q);
 
-  always_comb begin : c_acc
-    acc_d = acc_q;
-    acc_d[32'(ptr_q)*AccW +: AccW] = '0;  // moved into this cycle's flush
-    for (int unsigned i = 0; i < N; i++) begin
-      acc_d[i*AccW +: AccW] = acc_d[i*AccW +: AccW] + AccW'(inc_i[i*GW +: GW]);
+  // one accumulator per counter; the one at `ptr` moves into this cycle's flush
+  for (genvar i = 0; i < int'(N); i++) begin : g_cnt
+    logic [AccW-1:0] acc_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin : s_acc
+      if (!rst_ni) begin
+        acc_q <= '0;
+      end else if (clr_i) begin
+        acc_q <= '0;
+      end else if (32'(ptr_q) == i) begin
+        acc_q <= AccW'(inc_i[i*GW +: GW]);
+      end else begin
+        acc_q <= acc_q + AccW'(inc_i[i*GW +: GW]);
+      end
     end
+    assign acc[i*AccW +: AccW] = acc_q;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_gcnt
     if (!rst_ni) begin
-      acc_q <= '0;
       v_q <= '0;
       ptr_q <= '0;
       fl_v_q <= 1'b0;
@@ -87,20 +95,20 @@ module dcqcn_gcnt #(
     end else begin
       ptr_q <= (32'(ptr_q) == N - 1) ? '0 : ptr_q + 1'b1;
       rd_v_q <= v_q[csr_idx_i];
-      rd_acc_q <= acc_q[32'(csr_idx_i)*AccW +: AccW];
+      if (csr_re_i) begin
+        rd_acc_q <= acc[32'(csr_idx_i)*AccW +: AccW];
+      end
       rd_fl_q <= (fl_v_q && fl_idx_q == csr_idx_i) ? fl_snap_q : '0;
       if (clr_i) begin
-        acc_q <= '0;
         v_q <= '0;
         fl_v_q <= 1'b0;
       end else begin
-        acc_q <= acc_d;
         if (fl_v_q) begin
           v_q[fl_idx_q] <= 1'b1;
         end
         fl_v_q <= 1'b1;
         fl_idx_q <= ptr_q;
-        fl_snap_q <= acc_q[32'(ptr_q)*AccW +: AccW];
+        fl_snap_q <= acc[32'(ptr_q)*AccW +: AccW];
         fl_row_v_q <= v_q[ptr_q];
       end
     end

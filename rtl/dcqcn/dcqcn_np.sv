@@ -35,7 +35,8 @@ module dcqcn_np #(
   output logic [63:0]      csr_cnp_tx_o
 );
 
-  logic [NumQps-1:0] init_q, v_q;  // NP fields reset / counters valid
+  logic init_q [NumQps];  // the NP fields read as reset (reset, Q_CTRL.INIT)
+  logic v_q [NumQps];     // the counters are valid (CTRL.CLR_CNT)
   dcqcn_pkg::np_word_t a_rdata, b_rdata, old, wnew, last_q;
   logic last_v_q, csr_v_q;
   logic [15:0] last_qp_q;
@@ -62,24 +63,20 @@ module dcqcn_np #(
   );
 
   assign min_gap = 64'(cfg_i.min_cnp_us) * 64'(cfg_i.cycles_per_us);
+  // the word's fields as scalars (cheaper for Verilator than a 193-bit struct)
+  logic o_sent;
+  logic [63:0] o_last, o_ce, o_tx;
   always_comb begin : c_np
     old = (last_v_q && last_qp_q == ce2_qp_i) ? last_q : a_rdata;
-    if (init_q[QpW'(ce2_qp_i)]) begin
-      old.np_sent = 1'b0;
-      old.np_last = '0;
-    end
-    if (!v_q[QpW'(ce2_qp_i)]) begin
-      old.ce_rx = '0;
-      old.cnp_tx = '0;
-    end
-    send = !old.np_sent || (t2_i - old.np_last) >= min_gap;  // D10
-    wnew = old;
-    wnew.ce_rx = old.ce_rx + 64'd1;
-    if (send) begin
-      wnew.np_sent = 1'b1;
-      wnew.np_last = t2_i;
-      wnew.cnp_tx = old.cnp_tx + 64'd1;
-    end
+    o_sent = old.np_sent && !init_q[QpW'(ce2_qp_i)];
+    o_last = init_q[QpW'(ce2_qp_i)] ? 64'd0 : old.np_last;
+    o_ce = v_q[QpW'(ce2_qp_i)] ? old.ce_rx : 64'd0;
+    o_tx = v_q[QpW'(ce2_qp_i)] ? old.cnp_tx : 64'd0;
+    send = !o_sent || (t2_i - o_last) >= min_gap;  // D10
+    wnew.np_sent = o_sent || send;
+    wnew.np_last = send ? t2_i : o_last;
+    wnew.ce_rx = o_ce + 64'd1;
+    wnew.cnp_tx = o_tx + (send ? 64'd1 : 64'd0);
   end
   assign ce_rx_o = ce2_v_i;
   assign cnp_tx_o = ce2_v_i && send;
@@ -87,8 +84,12 @@ module dcqcn_np #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_np
     if (!rst_ni) begin
-      init_q <= '1;
-      v_q <= '0;
+      for (int unsigned q = 0; q < NumQps; q++) begin
+        init_q[q] <= 1'b1;
+      end
+      for (int unsigned q = 0; q < NumQps; q++) begin
+        v_q[q] <= 1'b0;
+      end
       last_v_q <= 1'b0;
       last_qp_q <= '0;
       last_q <= '0;
@@ -103,7 +104,9 @@ module dcqcn_np #(
         init_q[QpW'(init_qp_i)] <= 1'b1;
       end
       if (clr_i) begin
-        v_q <= '0;
+        for (int unsigned q = 0; q < NumQps; q++) begin
+          v_q[q] <= 1'b0;
+        end
       end else if (ce2_v_i) begin
         v_q[QpW'(ce2_qp_i)] <= 1'b1;
       end

@@ -113,7 +113,7 @@ module dcqcn_pacer #(
   );
 
   // ---------------------------------------------------------------- stage 14: execute
-  logic [NumQps-1:0] init_q;  // the row reads as pace = 0 (reset, Q_CTRL.INIT)
+  logic init_q [NumQps];  // the row reads as pace = 0 (reset, Q_CTRL.INIT)
   logic [63:0] a_rdata, b_rdata, old, base, t256, pace_new, early_q, last_q;
   logic [63:0] t14;
   logic last_v_q, csr_init_q, early;
@@ -147,7 +147,9 @@ module dcqcn_pacer #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_exec
     if (!rst_ni) begin
-      init_q <= '1;
+      for (int unsigned q = 0; q < NumQps; q++) begin
+        init_q[q] <= 1'b1;
+      end
       last_v_q <= 1'b0;
       last_qp_q <= '0;
       last_q <= '0;

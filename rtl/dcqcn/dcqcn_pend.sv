@@ -36,48 +36,54 @@ module dcqcn_pend #(
   output logic                 csr_cnp_o
 );
 
-  logic [NumQps-1:0] init_q, cnp_q, more_q;
-  logic [NumQps-1:0] init_d, cnp_d, more_d;
+  // one-bit arrays (a simulator updates single elements; synthesis makes them flops)
+  logic init_q [NumQps];
+  logic cnp_q [NumQps];
+  logic more_q [NumQps];
   logic visited;
+  logic [QpW-1:0] cq, iq;
   assign visited = RowW'(cnp_qp_i >> UShift) == g2_i;
+  assign cq = QpW'(cnp_qp_i);
+  assign iq = QpW'(init_qp_i);
 
-  always_comb begin : c_next
-    init_d = init_q;
-    cnp_d = cnp_q;
-    more_d = more_q;
+  always_comb begin : c_out
     for (int unsigned b = 0; b < U; b++) begin
       init_o[b] = 1'b0;
       cnp_o[b] = 1'b0;
       more_o[b] = 1'b0;
       if (slot_v_i[b]) begin
-        init_o[b] = init_q[(32'(g2_i) << UShift) + b];
-        cnp_o[b] = cnp_q[(32'(g2_i) << UShift) + b];
-        more_o[b] = more_q[(32'(g2_i) << UShift) + b];
-        init_d[(32'(g2_i) << UShift) + b] = 1'b0;
-        cnp_d[(32'(g2_i) << UShift) + b] = 1'b0;
-        more_d[(32'(g2_i) << UShift) + b] = 1'b0;
+        init_o[b] = init_q[QpW'((32'(g2_i) << UShift) + b)];
+        cnp_o[b] = cnp_q[QpW'((32'(g2_i) << UShift) + b)];
+        more_o[b] = more_q[QpW'((32'(g2_i) << UShift) + b)];
       end
-    end
-    if (cnp_v_i && !visited) begin
-      more_d[QpW'(cnp_qp_i)] = cnp_q[QpW'(cnp_qp_i)];
-      cnp_d[QpW'(cnp_qp_i)] = 1'b1;
-    end
-    if (init_v_i) begin
-      init_d[QpW'(init_qp_i)] = 1'b1;
-      cnp_d[QpW'(init_qp_i)] = 1'b0;
-      more_d[QpW'(init_qp_i)] = 1'b0;
     end
   end
 
+  // the scan clears its slots, then a CNP sets its QP, then an INIT (the end of the cycle)
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_pend
     if (!rst_ni) begin
-      init_q <= '0;
-      cnp_q <= '0;
-      more_q <= '0;
+      for (int unsigned q = 0; q < NumQps; q++) begin
+        init_q[q] <= 1'b0;
+        cnp_q[q] <= 1'b0;
+        more_q[q] <= 1'b0;
+      end
     end else begin
-      init_q <= init_d;
-      cnp_q <= cnp_d;
-      more_q <= more_d;
+      for (int unsigned b = 0; b < U; b++) begin
+        if (slot_v_i[b]) begin
+          init_q[QpW'((32'(g2_i) << UShift) + b)] <= 1'b0;
+          cnp_q[QpW'((32'(g2_i) << UShift) + b)] <= 1'b0;
+          more_q[QpW'((32'(g2_i) << UShift) + b)] <= 1'b0;
+        end
+      end
+      if (cnp_v_i && !visited) begin
+        more_q[cq] <= cnp_q[cq];
+        cnp_q[cq] <= 1'b1;
+      end
+      if (init_v_i) begin
+        init_q[iq] <= 1'b1;
+        cnp_q[iq] <= 1'b0;
+        more_q[iq] <= 1'b0;
+      end
     end
   end
 

@@ -9,6 +9,7 @@
 // cmodel/dcqcn/dcqcn.c.
 
 `default_nettype none
+`include "tm_assert.svh"
 
 module dcqcn_scan #(
   parameter int unsigned NumQps    = 64,
@@ -58,9 +59,10 @@ module dcqcn_scan #(
   // CSR reads at stage 2, data at stage 3
   input  wire logic                        csr_re_i,
   input  wire logic [15:0]                 csr_qp_i,
-  output dcqcn_pkg::rp_word_t              csr_rp_o,
-  output logic                             csr_rp_reset_o,  // row not yet visited: reset word
-  output logic [127:0]                     csr_rpc_o,       // {Q_CUTS, Q_INC}, 0 if not valid
+  output logic [U*dcqcn_pkg::RP_W-1:0]     csr_rp_o,        // every bank's port B (the CSR
+  output logic                             csr_rp_reset_o,  // selects); row not yet visited
+  output logic [U*128-1:0]                 csr_rpc_o,       // {Q_CUTS, Q_INC} per bank
+  output logic                             csr_rpc_v_o,     // the counter row is valid
   // rate-update stream (D7), stage 3
   output logic [4:0]                       n_rate_o,
   output logic [U*16-1:0]                  rate_qp_o,
@@ -130,7 +132,7 @@ module dcqcn_scan #(
   end
 
   // CSR read: bank and row of the selected QP
-  logic [BankW-1:0] csr_bank, csr_bank_q;
+  logic [BankW-1:0] csr_bank;
   logic [RowW-1:0] csr_row;
   assign csr_bank = BankW'(csr_qp_i & 16'(U - 1));
   assign csr_row = RowW'(csr_qp_i >> UShift);
@@ -147,8 +149,6 @@ module dcqcn_scan #(
   logic [U*20-1:0] slot_rc, slot_rt;  // flat: no packed arrays of package types (Yosys)
   logic [U*10-1:0] slot_alpha;
   logic [U-1:0] s_first, s_cut, s_timer;
-  // every slot's word before and after its visit, for the bound checker (dcqcn_sva)
-  logic [U*dcqcn_pkg::RP_W-1:0] vis_in, vis_out;
   logic [U*2-1:0] s_fr, s_ai, s_hai, s_bytes;
 
   for (genvar b = 0; b < int'(U); b++) begin : g_bank
@@ -159,15 +159,18 @@ module dcqcn_scan #(
     assign exists2 = 32'(q2) < NumQps;
     assign slot_qp[b*16 +: 16] = q2;
 
-    logic [dcqcn_pkg::RP_W-1:0] rp_rdata, rp_b_rdata;
-    logic [127:0] rpc_rdata, rpc_b_rdata;
-    logic we;
+    // one RAM word per QP: {Q_CUTS, Q_INC, context}; the counters have a row-valid bit
+    localparam int unsigned W = dcqcn_pkg::RP_W + 128;
+    logic [W-1:0] rdata, b_rdata, wdata, fwd_q;
+    logic we, fwd_v_q;
     dcqcn_pkg::rp_word_t w_in, w_out;
-    logic [127:0] rpc_new;
+    logic [127:0] c_in;
     assign we = run2_q && exists2;
+    assign wdata = {c_in[127:64] + 64'(s_cut[b]),
+                    c_in[63:0] + 64'(s_bytes[b*2 +: 2]) + 64'(s_timer[b]), w_out};
 
     xtm_ram_2r1w #(
-      .Width        (dcqcn_pkg::RP_W),
+      .Width        (W),
       .Depth        (ScanPeriod),
       .AllowRdWrSame(1'b1)  // the CSR reads S(t) while row g(t) is written; S = 1 forwards
     ) u_rp (
@@ -175,33 +178,14 @@ module dcqcn_scan #(
       .rst_ni,
       .we_i     (we),
       .waddr_i  (g2_q),
-      .wdata_i  (w_out),
+      .wdata_i  (wdata),
       .wmask_i  ('1),
       .a_re_i   (run1_q && exists1 && (swept_q || (run2_q && 32'(g2_q) == ScanPeriod - 1))),
       .a_raddr_i(g1_q),
-      .a_rdata_o(rp_rdata),
+      .a_rdata_o(rdata),
       .b_re_i   (csr_re_i && csr_bank == BankW'(b) && (swept_q || csr_row < g2_q)),
       .b_raddr_i(csr_row),
-      .b_rdata_o(rp_b_rdata)
-    );
-
-    xtm_ram_2r1w #(
-      .Width        (128),
-      .Depth        (ScanPeriod),
-      .AllowRdWrSame(1'b1)
-    ) u_rpc (
-      .clk_i,
-      .rst_ni,
-      .we_i     (we),
-      .waddr_i  (g2_q),
-      .wdata_i  (rpc_new),
-      .wmask_i  ('1),
-      .a_re_i   (run1_q && exists1 && (swept_q || (run2_q && 32'(g2_q) == ScanPeriod - 1))),
-      .a_raddr_i(g1_q),
-      .a_rdata_o(rpc_rdata),
-      .b_re_i   (csr_re_i && csr_bank == BankW'(b) && (swept_q || csr_row < g2_q)),
-      .b_raddr_i(csr_row),
-      .b_rdata_o(rpc_b_rdata)
+      .b_rdata_o(b_rdata)
     );
 
     xtm_ram_1r1w #(
@@ -219,54 +203,45 @@ module dcqcn_scan #(
       .rdata_o(prate_all[b*20 +: 20])
     );
 
-    // row-valid vector of the counters (D15): CLR_CNT clears, a visit's write sets
-    logic [ScanPeriod-1:0] cv_q;
+    // row-valid bits of the counters (D15): CLR_CNT clears them, a visit's write sets its row
+    logic cv_q [ScanPeriod];
     always_ff @(posedge clk_i or negedge rst_ni) begin : s_cv
       if (!rst_ni) begin
-        cv_q <= '0;
+        for (int unsigned r = 0; r < ScanPeriod; r++) begin
+          cv_q[r] <= 1'b0;
+        end
       end else if (clr_i) begin
-        cv_q <= '0;
+        for (int unsigned r = 0; r < ScanPeriod; r++) begin
+          cv_q[r] <= 1'b0;
+        end
       end else if (we) begin
         cv_q[g2_q] <= 1'b1;
       end
     end
     assign csr_rpc_v[b] = cv_q[csr_row];
 
-    // the word of this visit: the reset word in the first period, the one written in the
-    // previous cycle when S = 1 (the read missed it), else the RAM
+    // The word of this visit: the reset word in the first period; with S = 1 the word written
+    // in the previous cycle (the read of this cycle's row missed it); else the RAM.
     if (ScanPeriod == 1) begin : g_fwd
-      dcqcn_pkg::rp_word_t last_q;
-      logic [127:0] last_c_q;
-      logic last_v_q;
-      always_ff @(posedge clk_i or negedge rst_ni) begin : s_last
+      always_ff @(posedge clk_i or negedge rst_ni) begin : s_fwd
         if (!rst_ni) begin
-          last_v_q <= 1'b0;
-          last_q <= '0;
-          last_c_q <= '0;
+          fwd_v_q <= 1'b0;
+          fwd_q <= '0;
         end else begin
-          last_v_q <= we;
+          fwd_v_q <= we;
           if (we) begin
-            last_q <= w_out;
-            last_c_q <= rpc_new;
+            fwd_q <= wdata;
           end
         end
       end
-      assign w_in = !swept_q ? rst_word : (last_v_q ? last_q : rp_rdata);
-      logic [127:0] c_in;
-      assign c_in = !cv_q[0] ? '0 : (last_v_q ? last_c_q : rpc_rdata);
-      logic [63:0] cuts_new, inc_new;
-      assign cuts_new = c_in[127:64] + 64'(s_cut[b]);
-      assign inc_new = c_in[63:0] + 64'(s_bytes[b*2 +: 2]) + 64'(s_timer[b]);
-      assign rpc_new = {cuts_new, inc_new};
     end else begin : g_nofwd
-      assign w_in = !swept_q ? rst_word : rp_rdata;
-      logic [127:0] c_in;
-      assign c_in = !cv_q[g2_q] ? '0 : rpc_rdata;
-      logic [63:0] cuts_new, inc_new;
-      assign cuts_new = c_in[127:64] + 64'(s_cut[b]);
-      assign inc_new = c_in[63:0] + 64'(s_bytes[b*2 +: 2]) + 64'(s_timer[b]);
-      assign rpc_new = {cuts_new, inc_new};
+      assign fwd_v_q = 1'b0;
+      assign fwd_q = '0;
     end
+    logic [W-1:0] word;
+    assign word = fwd_v_q ? fwd_q : rdata;
+    assign w_in = !swept_q ? rst_word : word[dcqcn_pkg::RP_W-1:0];
+    assign c_in = !cv_q[g2_q] ? '0 : word[W-1:dcqcn_pkg::RP_W];
 
     // byte sum after the previous cycle: the RAM read, or the write it missed (D15)
     logic [31:0] sum;
@@ -278,6 +253,9 @@ module dcqcn_scan #(
     dcqcn_pkg::rate_t rc_pace;
 
     dcqcn_visit u_visit (
+      .clk_i,
+      .rst_ni,
+      .v_i         (we),
       .w_i         (w_in),
       .init_i      (pend_init_i[b]),
       .pend_cnp_i  (pend_cnp_i[b]),
@@ -310,12 +288,8 @@ module dcqcn_scan #(
     assign slot_rc[b*20 +: 20] = w_out.rc;
     assign slot_rt[b*20 +: 20] = w_out.rt;
     assign slot_alpha[b*10 +: 10] = w_out.alpha;
-    assign csr_rp_all[b*dcqcn_pkg::RP_W +: dcqcn_pkg::RP_W] = rp_b_rdata;
-    assign vis_in[b*dcqcn_pkg::RP_W +: dcqcn_pkg::RP_W] = w_in;
-    assign vis_out[b*dcqcn_pkg::RP_W +: dcqcn_pkg::RP_W] = w_out;
-    assign csr_rpc_all[b*128 +: 128] = rpc_b_rdata;
-    logic unused_b;
-    assign unused_b = ^{rc_pace, w_out.tx_seen};
+    assign csr_rp_all[b*dcqcn_pkg::RP_W +: dcqcn_pkg::RP_W] = b_rdata[dcqcn_pkg::RP_W-1:0];
+    assign csr_rpc_all[b*128 +: 128] = b_rdata[W-1:dcqcn_pkg::RP_W];
   end
 
   // ---------------------------------------------------------------- counters of the visits
@@ -351,52 +325,71 @@ module dcqcn_scan #(
   end
 
   // ---------------------------------------------------------------- rate stream (D7)
-  logic [4:0] n_rate_d;
-  logic [U*16-1:0] rq_d;
-  logic [U*20-1:0] rrc_d, rrt_d;
-  logic [U*10-1:0] ra_d;
-  always_comb begin : c_rate
-    n_rate_d = '0;
-    rq_d = '0;
-    rrc_d = '0;
-    rrt_d = '0;
-    ra_d = '0;
+  // Entry i is the i-th slot (in slot, that is QP, order) whose values changed: a prefix count
+  // per slot and one register per entry (scalars: cheap in simulation, flops in synthesis).
+  logic [U-1:0] ch;
+  logic [U*5-1:0] pos;  // changed slots before slot b
+  always_comb begin : c_pos
+    logic [4:0] n;
+    n = '0;
     for (int unsigned b = 0; b < U; b++) begin
-      if (slot_v_o[b] && changed[b]) begin
-        rq_d[32'(n_rate_d)*16 +: 16] = slot_qp[b*16 +: 16];
-        rrc_d[32'(n_rate_d)*20 +: 20] = slot_rc[b*20 +: 20];
-        rrt_d[32'(n_rate_d)*20 +: 20] = slot_rt[b*20 +: 20];
-        ra_d[32'(n_rate_d)*10 +: 10] = slot_alpha[b*10 +: 10];
-        n_rate_d = n_rate_d + 5'd1;
+      ch[b] = slot_v_o[b] && changed[b];
+      pos[b*5 +: 5] = n;
+      n = n + 5'(ch[b]);
+    end
+    n_rate_d = n;
+  end
+  logic [4:0] n_rate_d;
+  `ASSERT(RateStreamFits_A, 32'(n_rate_d) <= U, clk_i, rst_ni)
+  for (genvar i = 0; i < int'(U); i++) begin : g_entry
+    logic [15:0] qp_q;
+    logic [19:0] rc_q, rt_q;
+    logic [9:0] alpha_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin : s_entry
+      if (!rst_ni) begin
+        qp_q <= '0;
+        rc_q <= '0;
+        rt_q <= '0;
+        alpha_q <= '0;
+      end else begin
+        qp_q <= '0;
+        rc_q <= '0;
+        rt_q <= '0;
+        alpha_q <= '0;
+        for (int unsigned b = i; b < U; b++) begin
+          if (ch[b] && 32'(pos[b*5 +: 5]) == i) begin
+            qp_q <= slot_qp[b*16 +: 16];
+            rc_q <= slot_rc[b*20 +: 20];
+            rt_q <= slot_rt[b*20 +: 20];
+            alpha_q <= slot_alpha[b*10 +: 10];
+          end
+        end
       end
     end
+    assign rate_qp_o[i*16 +: 16] = qp_q;
+    assign rate_rc_o[i*20 +: 20] = rc_q;
+    assign rate_rt_o[i*20 +: 20] = rt_q;
+    assign rate_alpha_o[i*10 +: 10] = alpha_q;
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_out
     if (!rst_ni) begin
       n_rate_o <= '0;
-      rate_qp_o <= '0;
-      rate_rc_o <= '0;
-      rate_rt_o <= '0;
-      rate_alpha_o <= '0;
-      csr_bank_q <= '0;
       csr_rpc_v_q <= 1'b0;
       csr_reset_q <= 1'b0;
       prate_v_q <= '0;
     end else begin
       n_rate_o <= n_rate_d;
-      rate_qp_o <= rq_d;
-      rate_rc_o <= rrc_d;
-      rate_rt_o <= rrt_d;
-      rate_alpha_o <= ra_d;
-      csr_bank_q <= csr_bank;
-      csr_rpc_v_q <= csr_rpc_v[csr_bank];
-      csr_reset_q <= !swept_q && csr_row >= g2_q;
+      if (csr_re_i) begin
+        csr_rpc_v_q <= csr_rpc_v[csr_bank];
+        csr_reset_q <= !swept_q && csr_row >= g2_q;
+      end
       prate_v_q <= prate_v_d;
     end
   end
-  assign csr_rp_o = csr_rp_all[32'(csr_bank_q)*dcqcn_pkg::RP_W +: dcqcn_pkg::RP_W];
+  assign csr_rp_o = csr_rp_all;
   assign csr_rp_reset_o = csr_reset_q;
-  assign csr_rpc_o = csr_rpc_v_q ? csr_rpc_all[32'(csr_bank_q)*128 +: 128] : '0;
+  assign csr_rpc_o = csr_rpc_all;
+  assign csr_rpc_v_o = csr_rpc_v_q;
   always_comb begin : c_prate
     for (int unsigned b = 0; b < U; b++) begin
       prate_v_d[b] = prate_re_i && prate_bank_i == BankW'(b);

@@ -94,9 +94,9 @@ module dcqcn_top #(
   logic clr2, init2, clr14, init14, rd2_qp, rd2_g, rd14;
   logic [15:0] qp_sel;
   logic [$clog2(NG)-1:0] rd2_gidx;
-  logic csr_pend_init, csr_pend_cnp, csr_rp_reset;
-  dcqcn_pkg::rp_word_t csr_rp;
-  logic [127:0] csr_rpc;
+  logic csr_pend_init, csr_pend_cnp, csr_rp_reset, csr_rpc_v;
+  logic [U*dcqcn_pkg::RP_W-1:0] csr_rp;
+  logic [U*128-1:0] csr_rpc;
   logic [63:0] csr_q_cnp_rx, csr_q_ce_rx, csr_q_cnp_tx, csr_gcnt, csr_pace, csr_early;
   // the pacer's INIT and clear, and its read, 12 cycles after stage 2 (dcqcn_csr holds the
   // access; the QP does not change while it is in flight)
@@ -129,6 +129,7 @@ module dcqcn_top #(
     .rp_i        (csr_rp),
     .rp_reset_i  (csr_rp_reset),
     .rpc_i       (csr_rpc),
+    .rpc_v_i     (csr_rpc_v),
     .q_cnp_rx_i  (csr_q_cnp_rx),
     .q_ce_rx_i   (csr_q_ce_rx),
     .q_cnp_tx_i  (csr_q_cnp_tx),
@@ -190,6 +191,7 @@ module dcqcn_top #(
     .csr_rp_o      (csr_rp),
     .csr_rp_reset_o(csr_rp_reset),
     .csr_rpc_o     (csr_rpc),
+    .csr_rpc_v_o   (csr_rpc_v),
     .n_rate_o,
     .rate_qp_o,
     .rate_rc_o,

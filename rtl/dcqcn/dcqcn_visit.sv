@@ -9,6 +9,11 @@
 `default_nettype none
 
 module dcqcn_visit (
+  // clock, reset and slot valid: only for the bound checker (dcqcn_sva), the visit is
+  // combinational
+  input  wire logic                     clk_i,
+  input  wire logic                     rst_ni,
+  input  wire logic                     v_i,           // the slot visits an existing QP
   input  wire dcqcn_pkg::rp_word_t      w_i,           // the stored word (or the reset word)
   input  wire logic                     init_i,        // INIT pending
   input  wire logic                     pend_cnp_i,    // CNP pending
@@ -37,7 +42,14 @@ module dcqcn_visit (
   output logic [1:0]                    n_by_bytes_o   // INC_BY_BYTES (Q_INC: the sum)
 );
 
-  dcqcn_pkg::rp_word_t s;
+  // The word's fields as scalars (a 228-bit struct updated field by field costs Verilator
+  // a multi-word masked operation per assignment).
+  logic active, cnp_alpha, cnp_dec;
+  dcqcn_pkg::rate_t rc, rt;
+  dcqcn_pkg::alpha_t alpha;
+  dcqcn_pkg::stg_t stage_t, stage_bc;
+  logic [dcqcn_pkg::BCNT_W-1:0] byte_count;
+  dcqcn_pkg::due_t due_alpha, due_dec, due_inc;
   dcqcn_pkg::rate_t ref_rc, ref_rt;
   dcqcn_pkg::alpha_t ref_alpha;
   logic [1:0] cls;
@@ -56,10 +68,21 @@ module dcqcn_visit (
   endfunction
   logic [5:0] ncls;
   logic unused_cfg;
-  assign unused_cfg = ^cfg_i;  // the visit uses the RP parameters only
+  assign unused_cfg = ^{cfg_i, w_i.tx_seen, v_i, clk_i, rst_ni};  // RP parameters only; the pending bytes come in
 
   always_comb begin
-    s = w_i;
+    active = w_i.active;
+    cnp_alpha = w_i.cnp_alpha;
+    cnp_dec = w_i.cnp_dec;
+    rc = w_i.rc;
+    rt = w_i.rt;
+    alpha = w_i.alpha;
+    stage_t = w_i.stage_t;
+    stage_bc = w_i.stage_bc;
+    byte_count = w_i.byte_count;
+    due_alpha = w_i.due_alpha;
+    due_dec = w_i.due_dec;
+    due_inc = w_i.due_inc;
     cls = dcqcn_pkg::IncFr;
     badd = '0;
     ncls = '0;
@@ -69,132 +92,143 @@ module dcqcn_visit (
     n_by_bytes_o = '0;
     // 1. INIT (D6.1 word, rates = this cycle's cap); the D7 reference is the word after it
     if (init_i) begin
-      s.active = 1'b0;
-      s.cnp_alpha = 1'b0;
-      s.cnp_dec = 1'b0;
-      s.rc = cap_i;
-      s.rt = cap_i;
-      s.alpha = 10'd1023;
-      s.stage_t = '0;
-      s.stage_bc = '0;
-      s.byte_count = '0;
+      active = 1'b0;
+      cnp_alpha = 1'b0;
+      cnp_dec = 1'b0;
+      rc = cap_i;
+      rt = cap_i;
+      alpha = 10'd1023;
+      stage_t = '0;
+      stage_bc = '0;
+      byte_count = '0;
     end
-    ref_rc = s.rc;
-    ref_rt = s.rt;
-    ref_alpha = s.alpha;
+    ref_rc = rc;
+    ref_rt = rt;
+    ref_alpha = alpha;
     // 2. pending bytes, counted for an active QP (D6.5, at most one event)
-    if (s.active && pend_bytes_i != '0) begin
-      badd = dcqcn_pkg::bytes_add(s.byte_count, pend_bytes_i, cfg_i.byte_reset);
-      s.byte_count = badd[dcqcn_pkg::BCNT_W-1:0];
+    if (active && pend_bytes_i != '0) begin
+      badd = dcqcn_pkg::bytes_add(byte_count, pend_bytes_i, cfg_i.byte_reset);
+      byte_count = badd[dcqcn_pkg::BCNT_W-1:0];
       if (badd[dcqcn_pkg::BCNT_W]) begin
-        cls = dcqcn_pkg::inc_class(cfg_i.threshold, s.stage_t, s.stage_bc);
-        s.rt = dcqcn_pkg::inc_rt(s.rt, cls, cfg_i.ai_rate, cfg_i.hai_rate, cap_i);
-        s.rc = dcqcn_pkg::inc_rc(s.rc, s.rt, lo_i, cap_i);
-        s.stage_bc = dcqcn_pkg::sat_stage(s.stage_bc);
+        cls = dcqcn_pkg::inc_class(cfg_i.threshold, stage_t, stage_bc);
+        rt = dcqcn_pkg::inc_rt(rt, cls, cfg_i.ai_rate, cfg_i.hai_rate, cap_i);
+        rc = dcqcn_pkg::inc_rc(rc, rt, lo_i, cap_i);
+        stage_bc = dcqcn_pkg::sat_stage(stage_bc);
         ncls = count_class(ncls, cls);
         n_by_bytes_o = n_by_bytes_o + 2'd1;
       end
     end
     // 3. pending CNP: the first (D6.2; a further one sets the flags) or the flags (D6.7)
     if (pend_cnp_i) begin
-      if (!s.active) begin
+      if (!active) begin
         first_o = 1'b1;
-        s.active = 1'b1;
-        s.alpha = cfg_i.alpha_init;
+        active = 1'b1;
+        alpha = cfg_i.alpha_init;
         if (cfg_i.rate_first != '0) begin
-          s.rc = cfg_i.rate_first;
-          s.rt = cfg_i.rate_first;
+          rc = cfg_i.rate_first;
+          rt = cfg_i.rate_first;
         end
-        s.rc = dcqcn_pkg::clamp_rate(lo_i, cap_i, {1'b0, s.rc});
-        s.rt = dcqcn_pkg::clamp_rate(lo_i, cap_i, {1'b0, s.rt});
-        s.cnp_alpha = pend_more_i;
-        s.cnp_dec = pend_more_i;
-        s.stage_t = '0;
-        s.stage_bc = '0;
-        s.byte_count = '0;
-        s.due_alpha = t_i + dcqcn_pkg::DUE_W'(p_alpha_i);
-        s.due_dec = t_i + dcqcn_pkg::DUE_W'(p_dec_i);
-        s.due_inc = t_i + dcqcn_pkg::DUE_W'(p_inc_i);
+        rc = dcqcn_pkg::clamp_rate(lo_i, cap_i, {1'b0, rc});
+        rt = dcqcn_pkg::clamp_rate(lo_i, cap_i, {1'b0, rt});
+        cnp_alpha = pend_more_i;
+        cnp_dec = pend_more_i;
+        stage_t = '0;
+        stage_bc = '0;
+        byte_count = '0;
+        due_alpha = t_i + dcqcn_pkg::DUE_W'(p_alpha_i);
+        due_dec = t_i + dcqcn_pkg::DUE_W'(p_dec_i);
+        due_inc = t_i + dcqcn_pkg::DUE_W'(p_inc_i);
       end else begin
-        s.cnp_alpha = 1'b1;
-        s.cnp_dec = 1'b1;
+        cnp_alpha = 1'b1;
+        cnp_dec = 1'b1;
       end
     end
     // 4. due timers: alpha, decrease, increase (D5), each at most once
-    if (s.active && dcqcn_pkg::due_le(s.due_alpha, t_i)) begin
-      s.alpha = dcqcn_pkg::alpha_next(cfg_i.g, s.alpha, s.cnp_alpha);
-      s.cnp_alpha = 1'b0;
-      s.due_alpha = s.due_alpha + dcqcn_pkg::DUE_W'(p_alpha_i);
+    if (active && dcqcn_pkg::due_le(due_alpha, t_i)) begin
+      alpha = dcqcn_pkg::alpha_next(cfg_i.g, alpha, cnp_alpha);
+      cnp_alpha = 1'b0;
+      due_alpha = due_alpha + dcqcn_pkg::DUE_W'(p_alpha_i);
     end
-    if (s.active && dcqcn_pkg::due_le(s.due_dec, t_i)) begin
-      if (s.cnp_dec) begin
-        if (cfg_i.clamp_tgt || s.stage_bc != '0 || (cfg_i.clamp_ati && s.stage_t != '0)) begin
-          s.rt = s.rc;
+    if (active && dcqcn_pkg::due_le(due_dec, t_i)) begin
+      if (cnp_dec) begin
+        if (cfg_i.clamp_tgt || stage_bc != '0 || (cfg_i.clamp_ati && stage_t != '0)) begin
+          rt = rc;
         end
-        s.rc = dcqcn_pkg::cut_rc(s.rc, s.alpha, cfg_i.gd, cfg_i.min_dec_fac, lo_i, cap_i);
-        s.stage_t = '0;
-        s.stage_bc = '0;
-        s.byte_count = '0;
-        s.cnp_dec = 1'b0;
-        s.due_inc = t_i + dcqcn_pkg::DUE_W'(p_inc_i);
+        rc = dcqcn_pkg::cut_rc(rc, alpha, cfg_i.gd, cfg_i.min_dec_fac, lo_i, cap_i);
+        stage_t = '0;
+        stage_bc = '0;
+        byte_count = '0;
+        cnp_dec = 1'b0;
+        due_inc = t_i + dcqcn_pkg::DUE_W'(p_inc_i);
         cut_o = 1'b1;
       end
-      s.due_dec = s.due_dec + dcqcn_pkg::DUE_W'(p_dec_i);
+      due_dec = due_dec + dcqcn_pkg::DUE_W'(p_dec_i);
     end
-    if (s.active && dcqcn_pkg::due_le(s.due_inc, t_i)) begin
-      s.due_inc = s.due_inc + dcqcn_pkg::DUE_W'(p_inc_i);
-      cls = dcqcn_pkg::inc_class(cfg_i.threshold, s.stage_t, s.stage_bc);
-      s.rt = dcqcn_pkg::inc_rt(s.rt, cls, cfg_i.ai_rate, cfg_i.hai_rate, cap_i);
-      s.rc = dcqcn_pkg::inc_rc(s.rc, s.rt, lo_i, cap_i);
-      s.stage_t = dcqcn_pkg::sat_stage(s.stage_t);
+    if (active && dcqcn_pkg::due_le(due_inc, t_i)) begin
+      due_inc = due_inc + dcqcn_pkg::DUE_W'(p_inc_i);
+      cls = dcqcn_pkg::inc_class(cfg_i.threshold, stage_t, stage_bc);
+      rt = dcqcn_pkg::inc_rt(rt, cls, cfg_i.ai_rate, cfg_i.hai_rate, cap_i);
+      rc = dcqcn_pkg::inc_rc(rc, rt, lo_i, cap_i);
+      stage_t = dcqcn_pkg::sat_stage(stage_t);
       ncls = count_class(ncls, cls);
       by_timer_o = 1'b1;
     end
     // 5. this cycle's CNP, then its transmission (D4 steps 3-4)
     if (cnp_now_i) begin
-      if (!s.active) begin
+      if (!active) begin
         first_o = 1'b1;
-        s.active = 1'b1;
-        s.alpha = cfg_i.alpha_init;
+        active = 1'b1;
+        alpha = cfg_i.alpha_init;
         if (cfg_i.rate_first != '0) begin
-          s.rc = cfg_i.rate_first;
-          s.rt = cfg_i.rate_first;
+          rc = cfg_i.rate_first;
+          rt = cfg_i.rate_first;
         end
-        s.rc = dcqcn_pkg::clamp_rate(lo_i, cap_i, {1'b0, s.rc});
-        s.rt = dcqcn_pkg::clamp_rate(lo_i, cap_i, {1'b0, s.rt});
-        s.cnp_alpha = 1'b0;
-        s.cnp_dec = 1'b0;
-        s.stage_t = '0;
-        s.stage_bc = '0;
-        s.byte_count = '0;
-        s.due_alpha = t_i + dcqcn_pkg::DUE_W'(p_alpha_i);
-        s.due_dec = t_i + dcqcn_pkg::DUE_W'(p_dec_i);
-        s.due_inc = t_i + dcqcn_pkg::DUE_W'(p_inc_i);
+        rc = dcqcn_pkg::clamp_rate(lo_i, cap_i, {1'b0, rc});
+        rt = dcqcn_pkg::clamp_rate(lo_i, cap_i, {1'b0, rt});
+        cnp_alpha = 1'b0;
+        cnp_dec = 1'b0;
+        stage_t = '0;
+        stage_bc = '0;
+        byte_count = '0;
+        due_alpha = t_i + dcqcn_pkg::DUE_W'(p_alpha_i);
+        due_dec = t_i + dcqcn_pkg::DUE_W'(p_dec_i);
+        due_inc = t_i + dcqcn_pkg::DUE_W'(p_inc_i);
       end else begin
-        s.cnp_alpha = 1'b1;
-        s.cnp_dec = 1'b1;
+        cnp_alpha = 1'b1;
+        cnp_dec = 1'b1;
       end
     end
-    rc_pace_o = s.rc;
-    if (tx_now_i && s.active) begin
-      badd = dcqcn_pkg::bytes_add(s.byte_count, 32'(tx_bytes_i), cfg_i.byte_reset);
-      s.byte_count = badd[dcqcn_pkg::BCNT_W-1:0];
+    rc_pace_o = rc;
+    if (tx_now_i && active) begin
+      badd = dcqcn_pkg::bytes_add(byte_count, 32'(tx_bytes_i), cfg_i.byte_reset);
+      byte_count = badd[dcqcn_pkg::BCNT_W-1:0];
       if (badd[dcqcn_pkg::BCNT_W]) begin
-        cls = dcqcn_pkg::inc_class(cfg_i.threshold, s.stage_t, s.stage_bc);
-        s.rt = dcqcn_pkg::inc_rt(s.rt, cls, cfg_i.ai_rate, cfg_i.hai_rate, cap_i);
-        s.rc = dcqcn_pkg::inc_rc(s.rc, s.rt, lo_i, cap_i);
-        s.stage_bc = dcqcn_pkg::sat_stage(s.stage_bc);
+        cls = dcqcn_pkg::inc_class(cfg_i.threshold, stage_t, stage_bc);
+        rt = dcqcn_pkg::inc_rt(rt, cls, cfg_i.ai_rate, cfg_i.hai_rate, cap_i);
+        rc = dcqcn_pkg::inc_rc(rc, rt, lo_i, cap_i);
+        stage_bc = dcqcn_pkg::sat_stage(stage_bc);
         ncls = count_class(ncls, cls);
         n_by_bytes_o = n_by_bytes_o + 2'd1;
       end
     end
     // every byte up to this cycle is now applied or dropped (D15: tx_seen)
-    s.tx_seen = sum_i + (tx_now_i ? 32'(tx_bytes_i) : 32'd0);
-    w_o = s;
+    w_o.active = active;
+    w_o.cnp_alpha = cnp_alpha;
+    w_o.cnp_dec = cnp_dec;
+    w_o.rc = rc;
+    w_o.rt = rt;
+    w_o.alpha = alpha;
+    w_o.stage_t = stage_t;
+    w_o.stage_bc = stage_bc;
+    w_o.byte_count = byte_count;
+    w_o.due_alpha = due_alpha;
+    w_o.due_dec = due_dec;
+    w_o.due_inc = due_inc;
+    w_o.tx_seen = sum_i + (tx_now_i ? 32'(tx_bytes_i) : 32'd0);
     n_fr_o = ncls[1:0];
     n_ai_o = ncls[3:2];
     n_hai_o = ncls[5:4];
-    changed_o = s.rc != ref_rc || s.rt != ref_rt || s.alpha != ref_alpha;
+    changed_o = rc != ref_rc || rt != ref_rt || alpha != ref_alpha;
   end
 
 endmodule
