@@ -71,13 +71,17 @@ if [ "$block" = xtm ]; then
   fault xoff-late "$core" pfc_gen XoffWhenAboveThreshold_A \
     "s/if (g_cfg_q\[g\]\[0\] \&\& !g_xoff_st_q\[g\] \&\& pgc_end\[g\] >= xoff_t) begin/if (g_cfg_q[g][0] \&\& !g_xoff_st_q[g] \&\& pgc_end[g] >= xoff_t + 28'd8) begin/"
 else
-  core=rtl/dcqcn/dcqcn_core.sv
   pkg=rtl/dcqcn/dcqcn_pkg.sv
+  visit=rtl/dcqcn/dcqcn_visit.sv
   # a cut that skips the clamp: Rc falls below RPG_MIN_RATE (30000 in min_max_rate)
   fault cut-unclamped "$pkg" min_max_rate RcWrittenInLimits_A \
     "s/cut_rc = clamp_rate(lo, hi, 21'(30'(rc) - dec));/cut_rc = 20'(30'(rc) - dec);/"
   # an alpha timer that fires but never advances: its deadline falls behind the scan
-  fault alpha-timer-stuck "$core" smoke NoTimerLate_A \
-    "s/s.due_alpha = s.due_alpha + p_alpha;/s.due_alpha = s.due_alpha;/"
+  fault alpha-timer-stuck "$visit" smoke NoTimerLate_A \
+    "s/due_alpha = due_alpha + dcqcn_pkg::DUE_W'(p_alpha_i);/due_alpha = due_alpha;/"
+  # a Q_CTRL.INIT that leaves alpha at 1022: the visit writes an inactive QP that is not the
+  # INIT word
+  fault init-word "$visit" csr_traffic InactiveAtInit_A \
+    "s/      alpha = 10'd1023;/      alpha = 10'd1022;/"
 fi
 exit $fail

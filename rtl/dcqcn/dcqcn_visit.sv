@@ -159,7 +159,7 @@ module dcqcn_visit (
         stage_bc = '0;
         byte_count = '0;
         cnp_dec = 1'b0;
-        due_inc = t_i + dcqcn_pkg::DUE_W'(p_inc_i);
+        due_inc = t_i + dcqcn_pkg::DUE_W'(p_inc_i);  // a cut restarts the increase timer
         cut_o = 1'b1;
       end
       due_dec = due_dec + dcqcn_pkg::DUE_W'(p_dec_i);
