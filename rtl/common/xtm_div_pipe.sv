@@ -60,7 +60,7 @@ module xtm_div_pipe #(
     steps = {rr, n};
   endfunction
 
-  for (genvar k = 0; k < int'(Stages); k++) begin : g_stage
+  for (genvar k = 0; k < Stages; k++) begin : g_stage
     logic v_q;
     logic [DenW-1:0] rem_q, den_q;
     logic [NumW-1:0] nq_q;
@@ -99,7 +99,7 @@ module xtm_div_pipe #(
         end
       end
     end
-    if (k == int'(Stages) - 1) begin : g_last
+    if (k == Stages - 1) begin : g_last
       assign quo_o = nq_q;
       logic unused_last;
       assign unused_last = ^{rem_q, den_q};

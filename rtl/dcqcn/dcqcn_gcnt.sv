@@ -65,7 +65,7 @@ module dcqcn_gcnt #(
   assign fl_sum = (fl_row_v_q ? a_rdata : 64'd0) + 64'(fl_snap_q);
 
   // one accumulator per counter; the one at `ptr` moves into this cycle's flush
-  for (genvar i = 0; i < int'(N); i++) begin : g_cnt
+  for (genvar i = 0; i < N; i++) begin : g_cnt
     logic [AccW-1:0] acc_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin : s_acc
       if (!rst_ni) begin

@@ -151,7 +151,7 @@ module dcqcn_scan #(
   logic [U-1:0] s_first, s_cut, s_timer;
   logic [U*2-1:0] s_fr, s_ai, s_hai, s_bytes;
 
-  for (genvar b = 0; b < int'(U); b++) begin : g_bank
+  for (genvar b = 0; b < U; b++) begin : g_bank
     logic [15:0] q2;
     logic exists1, exists2;
     assign q2 = 16'((32'(g2_q) << UShift) + b);
@@ -163,7 +163,11 @@ module dcqcn_scan #(
     localparam int unsigned W = dcqcn_pkg::RP_W + 128;
     logic [W-1:0] rdata, b_rdata, wdata, fwd_q;
     logic we, fwd_v_q;
-    dcqcn_pkg::rp_word_t w_in, w_out;
+    // plain vectors: Yosys 0.23 mis-reads member selects of a struct declared in a generate
+    // block (it takes g_bank[b] for an undeclared signal); dcqcn_visit unpacks the fields
+    logic [dcqcn_pkg::RP_W-1:0] w_in, w_out;
+    dcqcn_pkg::rate_t v_rc, v_rt;
+    dcqcn_pkg::alpha_t v_alpha;
     logic [127:0] c_in;
     assign we = run2_q && exists2;
     assign wdata = {c_in[127:64] + 64'(s_cut[b]),
@@ -196,7 +200,7 @@ module dcqcn_scan #(
       .rst_ni,
       .we_i   (we),
       .waddr_i(g2_q),
-      .wdata_i(w_out.rc),
+      .wdata_i(v_rc),
       .wmask_i('1),
       .re_i   (prate_re_i && prate_bank_i == BankW'(b)),
       .raddr_i(prate_row_i),
@@ -260,7 +264,6 @@ module dcqcn_scan #(
       .init_i      (pend_init_i[b]),
       .pend_cnp_i  (pend_cnp_i[b]),
       .pend_more_i (pend_more_i[b]),
-      .pend_bytes_i(sum - w_in.tx_seen),
       .sum_i       (sum),
       .cnp_now_i   (cnp_now),
       .tx_now_i    (tx_now),
@@ -273,6 +276,9 @@ module dcqcn_scan #(
       .p_dec_i     (p_dec),
       .p_inc_i     (p_inc),
       .w_o         (w_out),
+      .rc_o        (v_rc),
+      .rt_o        (v_rt),
+      .alpha_o     (v_alpha),
       .rc_pace_o   (rc_pace),
       .changed_o   (changed[b]),
       .first_o     (s_first[b]),
@@ -285,9 +291,9 @@ module dcqcn_scan #(
     );
     assign slot_v_o[b] = we;
     assign rc_pace_o[b*20 +: 20] = rc_pace;
-    assign slot_rc[b*20 +: 20] = w_out.rc;
-    assign slot_rt[b*20 +: 20] = w_out.rt;
-    assign slot_alpha[b*10 +: 10] = w_out.alpha;
+    assign slot_rc[b*20 +: 20] = v_rc;
+    assign slot_rt[b*20 +: 20] = v_rt;
+    assign slot_alpha[b*10 +: 10] = v_alpha;
     assign csr_rp_all[b*dcqcn_pkg::RP_W +: dcqcn_pkg::RP_W] = b_rdata[dcqcn_pkg::RP_W-1:0];
     assign csr_rpc_all[b*128 +: 128] = b_rdata[W-1:dcqcn_pkg::RP_W];
   end
@@ -341,7 +347,7 @@ module dcqcn_scan #(
   end
   logic [4:0] n_rate_d;
   `ASSERT(RateStreamFits_A, 32'(n_rate_d) <= U, clk_i, rst_ni)
-  for (genvar i = 0; i < int'(U); i++) begin : g_entry
+  for (genvar i = 0; i < U; i++) begin : g_entry
     logic [15:0] qp_q;
     logic [19:0] rc_q, rt_q;
     logic [9:0] alpha_q;

@@ -49,7 +49,7 @@ module dcqcn_tx #(
   logic [15:0] last_qp_q;
   logic [31:0] last_sum_q;
 
-  for (genvar b = 0; b < int'(U); b++) begin : g_bank
+  for (genvar b = 0; b < U; b++) begin : g_bank
     xtm_ram_2r1w #(
       .Width         (32),
       .Depth         (ScanPeriod),

@@ -18,7 +18,6 @@ module dcqcn_visit (
   input  wire logic                     init_i,        // INIT pending
   input  wire logic                     pend_cnp_i,    // CNP pending
   input  wire logic                     pend_more_i,   // a further CNP pending
-  input  wire logic [31:0]              pend_bytes_i,  // bytes since the last visit
   input  wire logic [31:0]              sum_i,         // byte sum after the previous cycle
   input  wire logic                     cnp_now_i,     // this cycle's CNP is for this QP
   input  wire logic                     tx_now_i,      // this cycle's transmission is
@@ -31,6 +30,9 @@ module dcqcn_visit (
   input  wire dcqcn_pkg::per_t          p_dec_i,
   input  wire dcqcn_pkg::per_t          p_inc_i,
   output dcqcn_pkg::rp_word_t           w_o,
+  output dcqcn_pkg::rate_t              rc_o,          // w_o's Rc, Rt, alpha
+  output dcqcn_pkg::rate_t              rt_o,
+  output dcqcn_pkg::alpha_t             alpha_o,
   output dcqcn_pkg::rate_t              rc_pace_o,     // Rc for this cycle's pacer (D4)
   output logic                          changed_o,     // (Rc, Rt, alpha) changed: D7 entry
   output logic                          first_o,       // CNP_FIRST
@@ -67,8 +69,10 @@ module dcqcn_visit (
     end
   endfunction
   logic [5:0] ncls;
+  logic [31:0] pend_bytes;  // bytes since the last visit (D5.1): the two running sums' difference
+  assign pend_bytes = sum_i - w_i.tx_seen;
   logic unused_cfg;
-  assign unused_cfg = ^{cfg_i, w_i.tx_seen, v_i, clk_i, rst_ni};  // RP parameters only; the pending bytes come in
+  assign unused_cfg = ^{cfg_i, v_i, clk_i, rst_ni};  // RP parameters only; the pending bytes come in
 
   always_comb begin
     active = w_i.active;
@@ -106,8 +110,8 @@ module dcqcn_visit (
     ref_rt = rt;
     ref_alpha = alpha;
     // 2. pending bytes, counted for an active QP (D6.5, at most one event)
-    if (active && pend_bytes_i != '0) begin
-      badd = dcqcn_pkg::bytes_add(byte_count, pend_bytes_i, cfg_i.byte_reset);
+    if (active && pend_bytes != '0) begin
+      badd = dcqcn_pkg::bytes_add(byte_count, pend_bytes, cfg_i.byte_reset);
       byte_count = badd[dcqcn_pkg::BCNT_W-1:0];
       if (badd[dcqcn_pkg::BCNT_W]) begin
         cls = dcqcn_pkg::inc_class(cfg_i.threshold, stage_t, stage_bc);
@@ -225,6 +229,9 @@ module dcqcn_visit (
     w_o.due_dec = due_dec;
     w_o.due_inc = due_inc;
     w_o.tx_seen = sum_i + (tx_now_i ? 32'(tx_bytes_i) : 32'd0);
+    rc_o = rc;
+    rt_o = rt;
+    alpha_o = alpha;
     n_fr_o = ncls[1:0];
     n_ai_o = ncls[3:2];
     n_hai_o = ncls[5:4];
