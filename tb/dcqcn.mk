@@ -70,3 +70,10 @@ TEST_ARGS += $(foreach s,1 2 3,--cmd cosim-dcqcn-random.$(s) '$(call dcqcn_cmd,r
 dcqcn1k_cmd = $(DCQCN_SIM_1K) +test=$(1) +seed=$(2) +cycles=$(3) +out=sim/out/ci-dcqcn1k-$(1).$(2)
 TEST_ARGS += --cmd cosim-dcqcn1k-smoke.1 '$(call dcqcn1k_cmd,smoke,1,30000)'
 TEST_ARGS += --cmd cosim-dcqcn1k-random.1 '$(call dcqcn1k_cmd,random,1,100000)'
+
+# make bench: the co-simulation's speed at 64 and 1024 QPs and its instructions per cycle
+DEB_PKGS += valgrind
+.PHONY: bench-dcqcn-cosim
+bench-dcqcn-cosim: $(DCQCN_SIM) $(DCQCN_SIM_1K)
+	tools/bench-dcqcn-cosim
+BENCH_TARGETS += bench-dcqcn-cosim

@@ -49,7 +49,8 @@ dcqcn_status_t dcqcn_create(const dcqcn_params_t *p, dcqcn_t **out) {
   m->scan_period = (p->num_qps + p->scan_width - 1) / p->scan_width;
   m->qp = calloc(p->num_qps, sizeof(dcqcn_qp_t));
   m->heap = calloc(p->num_qps, sizeof(uint32_t));
-  if (m->qp == NULL || m->heap == NULL || dcqcn_csr_init(m) != kDcqcnOk) {
+  m->plist = malloc(sizeof(int32_t) * m->scan_period);
+  if (m->qp == NULL || m->heap == NULL || m->plist == NULL || dcqcn_csr_init(m) != kDcqcnOk) {
     dcqcn_destroy(m);
     return kDcqcnNoMem;
   }
@@ -64,6 +65,7 @@ void dcqcn_destroy(dcqcn_t *m) {
   }
   free(m->qp);
   free(m->heap);
+  free(m->plist);
   free(m->regs);
   free(m->decode);
   free(m);
@@ -300,9 +302,44 @@ static void heap_remove(dcqcn_t *m, uint32_t q) {
 }
 // Puts q in the heap with key = its next visit with a due busy timer, or removes it when
 // every timer is lazy (the QP is parked).
-// A pending event makes the QP busy for its next visit (D5.1, D13).
+// A pending event makes the QP busy for its next visit (D5.1, D13): it joins the list of its
+// scan slot, which the cycles of that slot visit (O(1), no heap key to change per input).
 static bool has_pending(const dcqcn_qp_t *s) {
   return s->init_pend || s->pend_cnp || s->pend_bytes != 0;
+}
+static void pend_list(dcqcn_t *m, uint32_t q) {
+  dcqcn_qp_t *s = &m->qp[q];
+  if (m->eager || s->listed) {
+    return;
+  }
+  uint32_t r = q / m->prm.scan_width;
+  s->listed = true;
+  s->pnext = m->plist[r];
+  m->plist[r] = (int32_t)q;
+  m->n_listed++;
+}
+static void plist_clear(dcqcn_t *m) {
+  for (uint32_t r = 0; r < m->scan_period; r++) {
+    m->plist[r] = -1;
+  }
+  for (uint32_t q = 0; q < m->prm.num_qps; q++) {
+    m->qp[q].listed = false;
+  }
+  m->n_listed = 0;
+}
+// First cycle >= t that visits a listed QP (DCQCN_NEVER: none listed).
+static uint64_t plist_next(const dcqcn_t *m, uint64_t t) {
+  if (m->n_listed == 0) {
+    return DCQCN_NEVER;
+  }
+  uint64_t r = t % m->scan_period;
+  for (uint64_t off = 0; off < m->scan_period; off++) {
+    if (m->plist[r] >= 0) {
+      return t + off;
+    }
+    r = r + 1 == m->scan_period ? 0 : r + 1;
+  }
+  return DCQCN_NEVER;
 }
 static void heap_set(dcqcn_t *m, uint32_t q) {
   dcqcn_qp_t *s = &m->qp[q];
@@ -311,11 +348,6 @@ static void heap_set(dcqcn_t *m, uint32_t q) {
     if (s->active && !s->init_pend && !lazy(m, s, k) && s->due[k] < d) {
       d = s->due[k];
     }
-  }
-  if (has_pending(s)) {
-    // inside cycle t the pending events are for a visit after t, between cycles for the next
-    uint64_t from = m->in_cycle ? m->t + 1 : m->t;
-    d = from < d ? from : d;
   }
   uint64_t key = visit_at_or_after(m, q, d);
   if (key == DCQCN_NEVER) {
@@ -363,7 +395,8 @@ void dcqcn_qp_init_request(dcqcn_t *m, uint32_t q, uint64_t t_next) {
   s->np_sent = false;
   s->np_last = 0;
   if (!m->eager) {
-    heap_set(m, q);
+    heap_set(m, q);  // parked: the INIT's visit comes from the pending list
+    pend_list(m, q);
   }
 }
 
@@ -378,6 +411,10 @@ void dcqcn_reset(dcqcn_t *m) {
   m->t = 0;
   m->heap_n = 0;
   m->fault = kDcqcnFaultNone;
+  for (uint32_t r = 0; r < m->scan_period; r++) {
+    m->plist[r] = -1;
+  }
+  m->n_listed = 0;
   dcqcn_csr_reset_values(m);
   memset(m->gcnt, 0, sizeof(m->gcnt));
   for (uint32_t q = 0; q < m->prm.num_qps; q++) {
@@ -408,9 +445,13 @@ void dcqcn_set_eager(dcqcn_t *m, bool eager) {
   }
   m->heap_n = 0;
   m->eager = eager;
+  plist_clear(m);
   if (!eager) {
     for (uint32_t q = 0; q < m->prm.num_qps; q++) {
       heap_set(m, q);
+      if (has_pending(&m->qp[q])) {
+        pend_list(m, q);
+      }
     }
   }
 }
@@ -654,6 +695,7 @@ static void cnp_rx(dcqcn_t *m, uint32_t q, uint64_t t) {
     s->pend_more = true;
   } else {
     s->pend_cnp = true;
+    pend_list(m, q);
   }
   settle(m, q);
 }
@@ -679,10 +721,11 @@ static void tx_sent(dcqcn_t *m, uint32_t q, uint32_t bytes, uint64_t t, dcqcn_ou
   if (s->active && !s->init_pend) {
     if (now) {
       byte_counter(m, q, bytes);
+      settle(m, q);
     } else if (bytes != 0) {
-      s->pend_bytes += bytes;
+      s->pend_bytes += bytes;  // the lazy timers' deadlines are kept: the key is unchanged
+      pend_list(m, q);
     }
-    settle(m, q);
   }
 }
 
@@ -722,7 +765,6 @@ static void full_cycle(dcqcn_t *m, const dcqcn_in_t *in, dcqcn_out_t *out) {
   uint32_t n = m->prm.num_qps;
   clear_out(out, t);
   m->n_touch = 0;
-  m->in_cycle = true;
   // 1. CSR read sample at S(t)
   int16_t csr_idx = -1;
   bool csr_err = false;
@@ -741,6 +783,15 @@ static void full_cycle(dcqcn_t *m, const dcqcn_in_t *in, dcqcn_out_t *out) {
       }
     }
   } else {
+    int32_t *head = &m->plist[t % m->scan_period];
+    while (*head >= 0) {  // the pending events of this slot's QPs (D5.1)
+      uint32_t q = (uint32_t)*head;
+      *head = m->qp[q].pnext;
+      m->qp[q].listed = false;
+      m->n_listed--;
+      visit(m, q, t);
+      settle(m, q);
+    }
     while (m->heap_n > 0 && m->qp[m->heap[0]].hkey == t) {
       uint32_t q = m->heap[0];
       visit(m, q, t);
@@ -790,7 +841,6 @@ static void full_cycle(dcqcn_t *m, const dcqcn_in_t *in, dcqcn_out_t *out) {
     }
     out->csr_rsp.err = csr_err;
   }
-  m->in_cycle = false;
   m->t = t + 1;
 }
 
@@ -798,15 +848,15 @@ uint64_t dcqcn_next_event(const dcqcn_t *m) {
   if (m->eager) {
     return m->t;
   }
-  if (m->heap_n == 0) {
-    return DCQCN_NEVER;
-  }
-  uint64_t k = m->qp[m->heap[0]].hkey;
-  return k > m->t ? k : m->t;
+  uint64_t k = m->heap_n == 0 ? DCQCN_NEVER : m->qp[m->heap[0]].hkey;
+  uint64_t p = plist_next(m, m->t);
+  k = p < k ? p : k;
+  return k == DCQCN_NEVER ? k : (k > m->t ? k : m->t);
 }
 
 void dcqcn_step(dcqcn_t *m, const dcqcn_in_t *in, dcqcn_out_t *out) {
-  if (!m->eager && !has_input(in) && (m->heap_n == 0 || m->qp[m->heap[0]].hkey > m->t)) {
+  if (!m->eager && !has_input(in) && (m->heap_n == 0 || m->qp[m->heap[0]].hkey > m->t) &&
+      (m->n_listed == 0 || m->plist[m->t % m->scan_period] < 0)) {
     clear_out(out, m->t);
     m->t++;
     return;
@@ -818,6 +868,8 @@ bool dcqcn_advance_to(dcqcn_t *m, uint64_t target, dcqcn_out_t *out) {
   while (m->t < target) {
     if (!m->eager) {
       uint64_t next = m->heap_n == 0 ? DCQCN_NEVER : m->qp[m->heap[0]].hkey;
+      uint64_t p = plist_next(m, m->t);
+      next = p < next ? p : next;
       if (next > m->t) {
         m->t = next < target ? next : target;
         continue;

@@ -28,6 +28,8 @@ typedef struct dcqcn_qp {
   // (other bytes are never counted).
   bool init_pend, pend_cnp, pend_more;
   uint32_t pend_bytes;    // < S * 65536 < 2^28
+  bool listed;            // in the pending list of its scan slot (pnext links it)
+  int32_t pnext;
   int32_t hpos;           // heap position; -1: not in the heap (inactive or parked)
   uint64_t hkey;          // heap key: the next visit cycle with a due timer
 } dcqcn_qp_t;
@@ -36,12 +38,15 @@ struct dcqcn {
   dcqcn_params_t prm;
   uint32_t scan_period;   // S = ceil(N / U)
   uint64_t t;             // next cycle to execute
-  bool in_cycle;          // inside dcqcn_step's cycle t (pending visits are after t)
   bool eager;
   dcqcn_fault_t fault;
   dcqcn_qp_t *qp;
   uint32_t *heap;         // QP indices ordered by (hkey, qp)
   uint32_t heap_n;
+  // QPs with a pending event, one list per scan slot (its next visit, D5.1); the timers'
+  // heap does not hold them for that
+  int32_t *plist;         // head per slot, -1: empty
+  uint32_t n_listed;
   // registers (storage for every rw global register, by word index 0..63)
   uint32_t greg[64];
   uint32_t qp_sel;

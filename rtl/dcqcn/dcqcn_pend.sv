@@ -23,7 +23,7 @@ module dcqcn_pend #(
   input  wire logic            clk_i,
   input  wire logic            rst_ni,
   input  wire logic [RowW-1:0] g2_i,        // this cycle's scan row
-  input  wire logic [U-1:0]    slot_v_i,    // slot b visits QP g2 * U + b (it exists)
+  input  wire logic [U-1:0]    slot_v_i,    // slot b writes QP g2 * U + b back (consumes)
   input  wire logic            cnp_v_i,     // this cycle's CNP, for a QP < N
   input  wire logic [15:0]     cnp_qp_i,
   input  wire logic            init_v_i,    // Q_CTRL.INIT at the end of this cycle
@@ -51,7 +51,7 @@ module dcqcn_pend #(
       init_o[b] = 1'b0;
       cnp_o[b] = 1'b0;
       more_o[b] = 1'b0;
-      if (slot_v_i[b]) begin
+      if ((32'(g2_i) << UShift) + b < NumQps) begin
         init_o[b] = init_q[QpW'((32'(g2_i) << UShift) + b)];
         cnp_o[b] = cnp_q[QpW'((32'(g2_i) << UShift) + b)];
         more_o[b] = more_q[QpW'((32'(g2_i) << UShift) + b)];

@@ -169,7 +169,9 @@ module dcqcn_scan #(
     dcqcn_pkg::rate_t v_rc, v_rt;
     dcqcn_pkg::alpha_t v_alpha;
     logic [127:0] c_in;
-    assign we = run2_q && exists2;
+    // written back when the visit changes it (and in the first period: the reset word)
+    logic busy;
+    assign we = run2_q && exists2 && (busy || !swept_q);
     assign wdata = {c_in[127:64] + 64'(s_cut[b]),
                     c_in[63:0] + 64'(s_bytes[b*2 +: 2]) + 64'(s_timer[b]), w_out};
 
@@ -287,7 +289,8 @@ module dcqcn_scan #(
       .n_ai_o      (s_ai[b*2 +: 2]),
       .n_hai_o     (s_hai[b*2 +: 2]),
       .by_timer_o  (s_timer[b]),
-      .n_by_bytes_o(s_bytes[b*2 +: 2])
+      .n_by_bytes_o(s_bytes[b*2 +: 2]),
+      .busy_o      (busy)
     );
     assign slot_v_o[b] = we;
     assign rc_pace_o[b*20 +: 20] = rc_pace;
