@@ -55,6 +55,8 @@ synth-dcqcn: | $(DEPS_STAMP)
 	  select -assert-none t:\$$dlatch t:\$$_DLATCH_*; \
 	  tee -o $(BUILD)/synth/dcqcn_top.stat stat" || { tail -20 $(BUILD)/synth/dcqcn_top.log; exit 1; }; \
 	end=$$(date +%s); \
+	if grep -E "is implicitly declared|out of bounds on signal" $(BUILD)/synth/dcqcn_top.log; then \
+	  echo "[synth] dcqcn_top: Yosys misread the RTL (warnings above)"; exit 1; fi; \
 	grep "Number of cells" $(BUILD)/synth/dcqcn_top.stat | tail -1; \
 	echo "[synth] dcqcn_top ($(DCQCN_SYNTH_PARAMS)): $$((end-start)) s, no latches, log $(BUILD)/synth/dcqcn_top.log"
 
