@@ -5,7 +5,7 @@
 # the Check suite build/tests/test_fw and the bad-configuration script.
 
 FW_CORE_SRCS := firmware/xtm_mmio.c firmware/xtm_fw.c firmware/dcqcn_fw.c
-FW_HOST_SRCS := firmware/host/xtm_fw_host.c firmware/cos/xtm_cos.c
+FW_HOST_SRCS := firmware/host/xtm_fw_host.c firmware/cos/xtm_cos.c $(NUM_SRCS)
 FW_OBJS      := $(patsubst %.c,$(BUILD)/obj/%.o,$(FW_CORE_SRCS) $(FW_HOST_SRCS))
 LIBXTMFW     := $(BUILD)/lib/libxtmfw.a
 

@@ -29,9 +29,9 @@ $(DCQCN_TEST_BINS): $(LIBDCQCN) $(DCQCN_TESTLIB)
 $(DCQCN_TEST_BINS): LDLIBS := $(DCQCN_TESTLIB) $(LIBDCQCN) $(CHECK_LIBS) $(LDLIBS)
 
 # Tools (explicit rules: the generic $(BUILD)/bin/% rule links libxtm only).
-$(BUILD)/bin/dcqcn-trace: tools/dcqcn-trace.c $(LIBDCQCN)
+$(BUILD)/bin/dcqcn-trace: tools/dcqcn-trace.c $(LIBDCQCN) $(LIBXTMNUM)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< -o $@ $(LIBDCQCN) $(LDLIBS)
+	$(CC) $(CFLAGS) $< -o $@ $(LIBDCQCN) $(LIBXTMNUM) $(LDLIBS)
 $(BUILD)/bin/dcqcn-bench: tools/dcqcn-bench.c $(LIBDCQCN)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LIBDCQCN) $(LDLIBS)

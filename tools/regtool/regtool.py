@@ -636,8 +636,9 @@ def reg_id_name(r):
 
 
 def reg_id_width(m):
-    """Bits of the register-id enum (0 is 'no register')."""
-    return max(1, (len(m.regs)).bit_length())
+    """Bits of the register-id enum (0 is 'no register'): at least 8, so that the blocks can
+    carry an id in a fixed 8-bit field of their own types."""
+    return max(8, (len(m.regs)).bit_length())
 
 
 def sv_types(m, ids):
@@ -674,6 +675,7 @@ def sv_types(m, ids):
             "    logic mapped;  // a register word is at the address (aligned)",
             "    logic ro;      // read-only (ro, rc): a write is a RO_WRITE error",
             "    logic legal;   // the write data puts every field in its legal range",
+            "    logic cnt;     // a word of a 64-bit counter (_LO or _HI)",
             "    logic hi;      // the _HI word of a 64-bit counter",
             f"    logic [{w - 1}:0] id;  // reg_id_e",
             "    logic [7:0] idx;  // element of an array register",
@@ -716,6 +718,8 @@ def gen_sv_dec(m):
                  f"          dec_o.id = xtm_reg_pkg::{reg_id_name(r)};"]
         if r.swaccess in ("ro", "rc"):
             lines.append("          dec_o.ro = 1'b1;")
+        if r.counter:
+            lines.append("          dec_o.cnt = 1'b1;")
         if wd.is_hi:
             lines.append("          dec_o.hi = 1'b1;")
         if r.count:

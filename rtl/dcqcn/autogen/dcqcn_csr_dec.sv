@@ -141,143 +141,169 @@ module dcqcn_csr_dec #(
           dec_o.mapped = 1'b1;
           dec_o.id = dcqcn_reg_pkg::DcqcnRegCnpRx;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
         end
         dcqcn_reg_pkg::DCQCN_CNP_RX_HI_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = dcqcn_reg_pkg::DcqcnRegCnpRx;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
           dec_o.hi = 1'b1;
         end
         dcqcn_reg_pkg::DCQCN_CNP_FIRST_LO_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = dcqcn_reg_pkg::DcqcnRegCnpFirst;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
         end
         dcqcn_reg_pkg::DCQCN_CNP_FIRST_HI_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = dcqcn_reg_pkg::DcqcnRegCnpFirst;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
           dec_o.hi = 1'b1;
         end
         dcqcn_reg_pkg::DCQCN_CUTS_LO_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = dcqcn_reg_pkg::DcqcnRegCuts;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
         end
         dcqcn_reg_pkg::DCQCN_CUTS_HI_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = dcqcn_reg_pkg::DcqcnRegCuts;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
           dec_o.hi = 1'b1;
         end
         dcqcn_reg_pkg::DCQCN_INC_FR_LO_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = dcqcn_reg_pkg::DcqcnRegIncFr;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
         end
         dcqcn_reg_pkg::DCQCN_INC_FR_HI_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = dcqcn_reg_pkg::DcqcnRegIncFr;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
           dec_o.hi = 1'b1;
         end
         dcqcn_reg_pkg::DCQCN_INC_AI_LO_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = dcqcn_reg_pkg::DcqcnRegIncAi;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
         end
         dcqcn_reg_pkg::DCQCN_INC_AI_HI_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = dcqcn_reg_pkg::DcqcnRegIncAi;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
           dec_o.hi = 1'b1;
         end
         dcqcn_reg_pkg::DCQCN_INC_HAI_LO_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = dcqcn_reg_pkg::DcqcnRegIncHai;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
         end
         dcqcn_reg_pkg::DCQCN_INC_HAI_HI_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = dcqcn_reg_pkg::DcqcnRegIncHai;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
           dec_o.hi = 1'b1;
         end
         dcqcn_reg_pkg::DCQCN_INC_BY_TIMER_LO_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = dcqcn_reg_pkg::DcqcnRegIncByTimer;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
         end
         dcqcn_reg_pkg::DCQCN_INC_BY_TIMER_HI_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = dcqcn_reg_pkg::DcqcnRegIncByTimer;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
           dec_o.hi = 1'b1;
         end
         dcqcn_reg_pkg::DCQCN_INC_BY_BYTES_LO_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = dcqcn_reg_pkg::DcqcnRegIncByBytes;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
         end
         dcqcn_reg_pkg::DCQCN_INC_BY_BYTES_HI_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = dcqcn_reg_pkg::DcqcnRegIncByBytes;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
           dec_o.hi = 1'b1;
         end
         dcqcn_reg_pkg::DCQCN_CE_RX_LO_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = dcqcn_reg_pkg::DcqcnRegCeRx;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
         end
         dcqcn_reg_pkg::DCQCN_CE_RX_HI_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = dcqcn_reg_pkg::DcqcnRegCeRx;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
           dec_o.hi = 1'b1;
         end
         dcqcn_reg_pkg::DCQCN_CNP_TX_LO_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = dcqcn_reg_pkg::DcqcnRegCnpTx;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
         end
         dcqcn_reg_pkg::DCQCN_CNP_TX_HI_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = dcqcn_reg_pkg::DcqcnRegCnpTx;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
           dec_o.hi = 1'b1;
         end
         dcqcn_reg_pkg::DCQCN_CE_COALESCED_LO_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = dcqcn_reg_pkg::DcqcnRegCeCoalesced;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
         end
         dcqcn_reg_pkg::DCQCN_CE_COALESCED_HI_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = dcqcn_reg_pkg::DcqcnRegCeCoalesced;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
           dec_o.hi = 1'b1;
         end
         dcqcn_reg_pkg::DCQCN_BAD_QP_LO_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = dcqcn_reg_pkg::DcqcnRegBadQp;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
         end
         dcqcn_reg_pkg::DCQCN_BAD_QP_HI_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = dcqcn_reg_pkg::DcqcnRegBadQp;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
           dec_o.hi = 1'b1;
         end
         dcqcn_reg_pkg::DCQCN_PACE_EARLY_LO_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = dcqcn_reg_pkg::DcqcnRegPaceEarly;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
         end
         dcqcn_reg_pkg::DCQCN_PACE_EARLY_HI_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = dcqcn_reg_pkg::DcqcnRegPaceEarly;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
           dec_o.hi = 1'b1;
         end
         default: begin
@@ -340,55 +366,65 @@ module dcqcn_csr_dec #(
             dec_o.mapped = 1'b1;
             dec_o.id = dcqcn_reg_pkg::DcqcnRegQCnpRx;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h0044: begin
             dec_o.mapped = 1'b1;
             dec_o.id = dcqcn_reg_pkg::DcqcnRegQCnpRx;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h0048: begin
             dec_o.mapped = 1'b1;
             dec_o.id = dcqcn_reg_pkg::DcqcnRegQCuts;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h004C: begin
             dec_o.mapped = 1'b1;
             dec_o.id = dcqcn_reg_pkg::DcqcnRegQCuts;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h0050: begin
             dec_o.mapped = 1'b1;
             dec_o.id = dcqcn_reg_pkg::DcqcnRegQInc;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h0054: begin
             dec_o.mapped = 1'b1;
             dec_o.id = dcqcn_reg_pkg::DcqcnRegQInc;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h0058: begin
             dec_o.mapped = 1'b1;
             dec_o.id = dcqcn_reg_pkg::DcqcnRegQCeRx;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h005C: begin
             dec_o.mapped = 1'b1;
             dec_o.id = dcqcn_reg_pkg::DcqcnRegQCeRx;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h0060: begin
             dec_o.mapped = 1'b1;
             dec_o.id = dcqcn_reg_pkg::DcqcnRegQCnpTx;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h0064: begin
             dec_o.mapped = 1'b1;
             dec_o.id = dcqcn_reg_pkg::DcqcnRegQCnpTx;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           default: begin

@@ -562,8 +562,8 @@ package dcqcn_reg_pkg;
 
   // Register identifiers of the generated decoder (dcqcn_csr_dec): one per register;
   // arrays and counters have one identifier, the element in csr_dec_t.idx / .hi.
-  localparam int unsigned DCQCN_REG_ID_W = 6;
-  typedef enum logic [5:0] {
+  localparam int unsigned DCQCN_REG_ID_W = 8;
+  typedef enum logic [7:0] {
     DcqcnRegNone = 0,
     DcqcnRegBlockType,
     DcqcnRegVersion,
@@ -627,8 +627,9 @@ package dcqcn_reg_pkg;
     logic mapped;  // a register word is at the address (aligned)
     logic ro;      // read-only (ro, rc): a write is a RO_WRITE error
     logic legal;   // the write data puts every field in its legal range
+    logic cnt;     // a word of a 64-bit counter (_LO or _HI)
     logic hi;      // the _HI word of a 64-bit counter
-    logic [5:0] id;  // reg_id_e
+    logic [7:0] id;  // reg_id_e
     logic [7:0] idx;  // element of an array register
     logic [31:0] wdata;  // write data with the bits outside every field cleared
   } csr_dec_t;

@@ -226,66 +226,78 @@ module xtm_csr_dec #(
           dec_o.mapped = 1'b1;
           dec_o.id = xtm_reg_pkg::XtmRegArrPkts;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
         end
         xtm_reg_pkg::XTM_ARR_PKTS_HI_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = xtm_reg_pkg::XtmRegArrPkts;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
           dec_o.hi = 1'b1;
         end
         xtm_reg_pkg::XTM_ERR_LEN_ZERO_LO_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = xtm_reg_pkg::XtmRegErrLenZero;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
         end
         xtm_reg_pkg::XTM_ERR_LEN_ZERO_HI_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = xtm_reg_pkg::XtmRegErrLenZero;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
           dec_o.hi = 1'b1;
         end
         xtm_reg_pkg::XTM_ERR_LEN_MAX_LO_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = xtm_reg_pkg::XtmRegErrLenMax;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
         end
         xtm_reg_pkg::XTM_ERR_LEN_MAX_HI_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = xtm_reg_pkg::XtmRegErrLenMax;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
           dec_o.hi = 1'b1;
         end
         xtm_reg_pkg::XTM_ERR_BAD_PORT_LO_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = xtm_reg_pkg::XtmRegErrBadPort;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
         end
         xtm_reg_pkg::XTM_ERR_BAD_PORT_HI_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = xtm_reg_pkg::XtmRegErrBadPort;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
           dec_o.hi = 1'b1;
         end
         xtm_reg_pkg::XTM_ERR_BAD_TC_LO_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = xtm_reg_pkg::XtmRegErrBadTc;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
         end
         xtm_reg_pkg::XTM_ERR_BAD_TC_HI_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = xtm_reg_pkg::XtmRegErrBadTc;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
           dec_o.hi = 1'b1;
         end
         xtm_reg_pkg::XTM_ERR_NOT_READY_LO_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = xtm_reg_pkg::XtmRegErrNotReady;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
         end
         xtm_reg_pkg::XTM_ERR_NOT_READY_HI_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = xtm_reg_pkg::XtmRegErrNotReady;
           dec_o.ro = 1'b1;
+          dec_o.cnt = 1'b1;
           dec_o.hi = 1'b1;
         end
         xtm_reg_pkg::XTM_VOQ_SEL_OFFSET: begin
@@ -373,231 +385,273 @@ module xtm_csr_dec #(
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQArrPkts;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h0044: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQArrPkts;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h0048: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQEnqPkts;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h004C: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQEnqPkts;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h0050: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQEnqBytes;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h0054: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQEnqBytes;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h0058: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQDeqPkts;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h005C: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQDeqPkts;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h0060: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQDeqBytes;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h0064: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQDeqBytes;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h0068: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQDropTail;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h006C: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQDropTail;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h0070: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQDropPool;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h0074: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQDropPool;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h0078: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQDropProfile;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h007C: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQDropProfile;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h0080: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQDropHdrm;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h0084: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQDropHdrm;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h0088: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQDropBuf;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h008C: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQDropBuf;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h0090: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQDropQdis;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h0094: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQDropQdis;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h0098: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQDropWd;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h009C: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQDropWd;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h00A0: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQDropFlush;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h00A4: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQDropFlush;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h00A8: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQDropBytes;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h00AC: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQDropBytes;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h00B0: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQMarkTail;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h00B4: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQMarkTail;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h00B8: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQMarkHead;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h00BC: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQMarkHead;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h00C0: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQMarkLat;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h00C4: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQMarkLat;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h00C8: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQHbmEvict;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h00CC: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQHbmEvict;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h00D0: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQHbmReturn;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h00D4: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQHbmReturn;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h00D8: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQWdStall;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h00DC: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQWdStall;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h00E0: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQWdRestore;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h00E4: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegQWdRestore;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           default: begin
@@ -641,44 +695,52 @@ module xtm_csr_dec #(
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegPTxPkts;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h0024: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegPTxPkts;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h0028: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegPTxBytes;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h002C: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegPTxBytes;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h0030: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegPPfcTxFrames;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h0034: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegPPfcTxFrames;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h0038: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegPPfcRxFrames;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h003C: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegPPfcRxFrames;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           default: begin
@@ -739,55 +801,65 @@ module xtm_csr_dec #(
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegGXoffSent;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h0044: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegGXoffSent;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h0048: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegGXonSent;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h004C: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegGXonSent;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h0050: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegGPauseRx;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h0054: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegGPauseRx;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h0058: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegGXonRx;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h005C: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegGXonRx;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           16'h0060: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegGPausedCycles;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
           end
           16'h0064: begin
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegGPausedCycles;
             dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
           default: begin

@@ -1268,8 +1268,8 @@ package xtm_reg_pkg;
 
   // Register identifiers of the generated decoder (xtm_csr_dec): one per register;
   // arrays and counters have one identifier, the element in csr_dec_t.idx / .hi.
-  localparam int unsigned XTM_REG_ID_W = 7;
-  typedef enum logic [6:0] {
+  localparam int unsigned XTM_REG_ID_W = 8;
+  typedef enum logic [7:0] {
     XtmRegNone = 0,
     XtmRegBlockType,
     XtmRegVersion,
@@ -1387,8 +1387,9 @@ package xtm_reg_pkg;
     logic mapped;  // a register word is at the address (aligned)
     logic ro;      // read-only (ro, rc): a write is a RO_WRITE error
     logic legal;   // the write data puts every field in its legal range
+    logic cnt;     // a word of a 64-bit counter (_LO or _HI)
     logic hi;      // the _HI word of a 64-bit counter
-    logic [6:0] id;  // reg_id_e
+    logic [7:0] id;  // reg_id_e
     logic [7:0] idx;  // element of an array register
     logic [31:0] wdata;  // write data with the bits outside every field cleared
   } csr_dec_t;
