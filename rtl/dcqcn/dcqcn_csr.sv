@@ -124,8 +124,9 @@ module dcqcn_csr #(
   assign rd_ok = !wr_q && dec_q.mapped;
   logic is_qp_read, is_g_read, is_pacer_read;
   assign is_qp_read = rd_ok && id >= dcqcn_reg_pkg::DcqcnRegQCtrl && !dec_q.hi;
-  assign is_g_read = rd_ok && id >= dcqcn_reg_pkg::DcqcnRegCnpRx &&
-                     id < dcqcn_reg_pkg::DcqcnRegPaceEarly && !dec_q.hi;
+  // a global counter's _LO word held by dcqcn_gcnt (PACE_EARLY is the pacer's)
+  assign is_g_read = rd_ok && dec_q.cnt && !dec_q.hi && id < dcqcn_reg_pkg::DcqcnRegQCtrl &&
+                     id != dcqcn_reg_pkg::DcqcnRegPaceEarly;
   assign is_pacer_read = rd_ok && !dec_q.hi && (id == dcqcn_reg_pkg::DcqcnRegQNextSend ||
                          id == dcqcn_reg_pkg::DcqcnRegPaceEarly);
   assign rd2_qp_o = at2 && is_qp_read;
@@ -157,7 +158,7 @@ module dcqcn_csr #(
   logic is_cnt;
   logic at4;
   assign at4 = busy_q && stage_q == 5'd4;
-  assign is_cnt = (is_qp_read && id >= dcqcn_reg_pkg::DcqcnRegQCnpRx) || is_g_read;
+  assign is_cnt = (is_qp_read && dec_q.cnt) || is_g_read;  // a counter's _LO word
   logic [ScanWidth-1:0] bank_sel;
   always_comb begin : c_bank
     for (int unsigned b = 0; b < ScanWidth; b++) begin
