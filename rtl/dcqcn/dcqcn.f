@@ -5,6 +5,7 @@ rtl/common/xtm_ram_2r1w.sv
 rtl/common/xtm_div_pipe.sv
 rtl/dcqcn/autogen/dcqcn_csr_dec.sv
 rtl/dcqcn/dcqcn_visit.sv
+rtl/dcqcn/dcqcn_rate.sv
 rtl/dcqcn/dcqcn_scan.sv
 rtl/dcqcn/dcqcn_pend.sv
 rtl/dcqcn/dcqcn_tx.sv

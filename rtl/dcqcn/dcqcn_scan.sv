@@ -3,13 +3,12 @@
 // dcqcn_scan: the timer scan of docs/spec-dcqcn.md D5 over U banks of reaction-point RAM
 // (D15). Bank b holds QPs q = row * U + b; every cycle row g(t) = t mod S of every bank is
 // read at stage 1, visited (dcqcn_visit) and written back at stage 2 (the execute stage),
-// and the rate-update stream of D7 is driven at stage 3. Owns the RAMs `rp` (context),
-// `rpc` (Q_CUTS, Q_INC with a row-valid vector) and `prate` (Rc for the pacer), and the
-// logical time of the execute stage. C twin: visit() and the eager scan of full_cycle() in
+// and the rate-update stream of D7 (dcqcn_rate) is driven at stage 3. Owns the RAMs `rp`
+// (context, with Q_CUTS and Q_INC above it; their row-valid bits in flops) and `prate` (Rc
+// for the pacer), and the logical time of the execute stage. C twin: visit() and the eager scan of full_cycle() in
 // cmodel/dcqcn/dcqcn.c.
 
 `default_nettype none
-`include "tm_assert.svh"
 
 module dcqcn_scan #(
   parameter int unsigned NumQps    = 64,
@@ -334,60 +333,30 @@ module dcqcn_scan #(
   end
 
   // ---------------------------------------------------------------- rate stream (D7)
-  // Entry i is the i-th slot (in slot, that is QP, order) whose values changed: a prefix count
-  // per slot and one register per entry (scalars: cheap in simulation, flops in synthesis).
-  logic [U-1:0] ch;
-  logic [U*5-1:0] pos;  // changed slots before slot b
-  always_comb begin : c_pos
-    logic [4:0] n;
-    n = '0;
-    for (int unsigned b = 0; b < U; b++) begin
-      ch[b] = slot_v_o[b] && changed[b];
-      pos[b*5 +: 5] = n;
-      n = n + 5'(ch[b]);
-    end
-    n_rate_d = n;
-  end
-  logic [4:0] n_rate_d;
-  `ASSERT(RateStreamFits_A, 32'(n_rate_d) <= U, clk_i, rst_ni)
-  for (genvar i = 0; i < U; i++) begin : g_entry
-    logic [15:0] qp_q;
-    logic [19:0] rc_q, rt_q;
-    logic [9:0] alpha_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin : s_entry
-      if (!rst_ni) begin
-        qp_q <= '0;
-        rc_q <= '0;
-        rt_q <= '0;
-        alpha_q <= '0;
-      end else begin
-        qp_q <= '0;
-        rc_q <= '0;
-        rt_q <= '0;
-        alpha_q <= '0;
-        for (int unsigned b = i; b < U; b++) begin
-          if (ch[b] && 32'(pos[b*5 +: 5]) == i) begin
-            qp_q <= slot_qp[b*16 +: 16];
-            rc_q <= slot_rc[b*20 +: 20];
-            rt_q <= slot_rt[b*20 +: 20];
-            alpha_q <= slot_alpha[b*10 +: 10];
-          end
-        end
-      end
-    end
-    assign rate_qp_o[i*16 +: 16] = qp_q;
-    assign rate_rc_o[i*20 +: 20] = rc_q;
-    assign rate_rt_o[i*20 +: 20] = rt_q;
-    assign rate_alpha_o[i*10 +: 10] = alpha_q;
-  end
+  dcqcn_rate #(
+    .ScanWidth(ScanWidth)
+  ) u_rate (
+    .clk_i,
+    .rst_ni,
+    .slot_v_i    (slot_v_o),
+    .changed_i   (changed),
+    .slot_qp_i   (slot_qp),
+    .slot_rc_i   (slot_rc),
+    .slot_rt_i   (slot_rt),
+    .slot_alpha_i(slot_alpha),
+    .n_rate_o,
+    .rate_qp_o,
+    .rate_rc_o,
+    .rate_rt_o,
+    .rate_alpha_o
+  );
+
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_out
     if (!rst_ni) begin
-      n_rate_o <= '0;
       csr_rpc_v_q <= 1'b0;
       csr_reset_q <= 1'b0;
       prate_v_q <= '0;
     end else begin
-      n_rate_o <= n_rate_d;
       if (csr_re_i) begin
         csr_rpc_v_q <= csr_rpc_v[csr_bank];
         csr_reset_q <= !swept_q && csr_row >= g2_q;
