@@ -31,4 +31,4 @@ firmware xtmctl: $(BUILD)/bin/xtmctl
 
 TEST_DEPS += $(BUILD)/bin/xtmctl $(BUILD)/tests/test_fw
 TEST_ARGS += --cmd fw-freestanding 'for f in $(FW_CORE_SRCS); do $(CC) -ffreestanding -std=c11 -Wall -Wextra -Werror -pedantic -O2 -I. -c $$f -o /dev/null || exit 1; done' \
-  $(BUILD)/tests/test_fw --shell firmware/tests/test_bad_configs.sh
+  $(BUILD)/tests/test_fw --shell firmware/tests/test_bad_configs.sh --shell firmware/tests/test_xtmctl_cli.sh

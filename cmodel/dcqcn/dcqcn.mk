@@ -38,6 +38,7 @@ $(BUILD)/bin/dcqcn-bench: tools/dcqcn-bench.c $(LIBDCQCN)
 
 TEST_DEPS += $(BUILD)/bin/dcqcn-trace $(BUILD)/bin/dcqcn-bench
 TEST_ARGS += --cmd dcqcn-trace-smoke '$(BUILD)/bin/dcqcn-trace --cnp-us 100,102.5,106.5,110.5 --until-us 20000 --every-us 100'
+TEST_ARGS += --shell tools/tests/test_dcqcn_trace_cli.sh
 TEST_ARGS += --cmd dcqcn-bench-modes-agree '$(BUILD)/bin/dcqcn-bench --check-only'
 
 .PHONY: bench-dcqcn

@@ -51,14 +51,18 @@ asan-bins: $(UNIT_BINS) $(BUILD)/tests/test_fw $(BUILD)/tests/test_netsim
 # ---------------------------------------------------------------- libFuzzer (clang)
 DEB_PKGS += clang libclang-rt-14-dev
 FUZZ_CC ?= clang
-FUZZ_FLAGS := -g -O1 -std=gnu11 -I. -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+FUZZ_FLAGS := -g -O1 -std=gnu11 -I. -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+  -fsanitize-coverage-ignorelist=tests/fuzz/coverage-ignore.txt
+# The model harnesses are built without comparison tracing (trace-cmp was most of an
+# execution; they reach registers through the generated table instead): issue 14.
+FUZZ_MODEL_FLAGS := -fno-sanitize-coverage=trace-cmp
 FUZZ_BINS := build/fuzz/fuzz_xtm build/fuzz/fuzz_dcqcn build/fuzz/fuzz_cos build/fuzz/fuzz_netsim
-build/fuzz/fuzz_xtm: tests/fuzz/fuzz_xtm.c $(XTM_SRCS) $(wildcard cmodel/xtm/*.h) | $(DEPS_STAMP)
+build/fuzz/fuzz_xtm: tests/fuzz/fuzz_xtm.c $(XTM_SRCS) $(wildcard cmodel/xtm/*.h) tests/fuzz/coverage-ignore.txt | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) $< $(XTM_SRCS) -o $@ -lm
-build/fuzz/fuzz_dcqcn: tests/fuzz/fuzz_dcqcn.c $(DCQCN_SRCS) $(wildcard cmodel/dcqcn/*.h) | $(DEPS_STAMP)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_MODEL_FLAGS) $< $(XTM_SRCS) -o $@ -lm
+build/fuzz/fuzz_dcqcn: tests/fuzz/fuzz_dcqcn.c $(DCQCN_SRCS) $(wildcard cmodel/dcqcn/*.h) tests/fuzz/coverage-ignore.txt | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) $< $(DCQCN_SRCS) -o $@ -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_MODEL_FLAGS) $< $(DCQCN_SRCS) -o $@ -lm
 build/fuzz/fuzz_cos: tests/fuzz/fuzz_cos.c $(FW_CORE_SRCS) $(FW_HOST_SRCS) $(XTM_SRCS) $(DCQCN_SRCS) \
     $(wildcard firmware/cos/*.h firmware/*.h) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
