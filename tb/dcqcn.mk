@@ -28,10 +28,11 @@ define dcqcn_build
 	@rm -f $@  # Verilator's own make does not relink when only libdcqcn changed
 	$(VERILATOR) $(DCQCN_VFLAGS) -GNumQps=$(2) -Mdir sim/build/$(1) -o Vdcqcn_top \
 	  -CFLAGS "-std=c++17 $(DCQCN_COPT) -I$(CURDIR) -DDCQCN_TB_QPS=$(2) -DDCQCN_TB_CFG=\\\"$(1)\\\"" \
-	  -MAKEFLAGS "OPT_FAST=$(DCQCN_COPT)" -LDFLAGS "$(CURDIR)/$(LIBDCQCN) -lsystemc" \
+	  -MAKEFLAGS "OPT_FAST=$(DCQCN_COPT)" -LDFLAGS "$(CURDIR)/$(LIBDCQCN) $(CURDIR)/$(LIBXTMNUM) -lsystemc" \
 	  $(abspath $(DCQCN_TB_SRCS)) > sim/build/$(1).log 2>&1 || { tail -40 sim/build/$(1).log; exit 1; }
 endef
-DCQCN_TB_DEPS := $(DCQCN_TB_SRCS) tb/tb_common.h tb/dcqcn_tests.h tb/dcqcn_state.h $(DCQCN_RTL_SRCS) $(LIBDCQCN)
+DCQCN_TB_DEPS := $(DCQCN_TB_SRCS) tb/tb_common.h tb/dcqcn_tests.h tb/dcqcn_state.h $(DCQCN_RTL_SRCS) $(LIBDCQCN) \
+                 tools/lib/xtm_num.h $(LIBXTMNUM)
 $(DCQCN_SIM): $(DCQCN_TB_DEPS) | $(DEPS_STAMP)
 	$(call dcqcn_build,dcqcn,64)
 $(DCQCN_SIM_1K): $(DCQCN_TB_DEPS) | $(DEPS_STAMP)
@@ -70,6 +71,8 @@ TEST_ARGS += $(foreach s,1 2 3,--cmd cosim-dcqcn-random.$(s) '$(call dcqcn_cmd,r
 dcqcn1k_cmd = $(DCQCN_SIM_1K) +test=$(1) +seed=$(2) +cycles=$(3) +out=sim/out/ci-dcqcn1k-$(1).$(2)
 TEST_ARGS += --cmd cosim-dcqcn1k-smoke.1 '$(call dcqcn1k_cmd,smoke,1,30000)'
 TEST_ARGS += --cmd cosim-dcqcn1k-random.1 '$(call dcqcn1k_cmd,random,1,100000)'
+# bad command lines (issue 14): strict numbers, no shell in +out, unwritable traces
+TEST_ARGS += --shell tb/test_dcqcn_tb_cli.sh
 
 # make bench: the co-simulation's speed at 64 and 1024 QPs and its instructions per cycle
 DEB_PKGS += valgrind

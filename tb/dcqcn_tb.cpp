@@ -17,6 +17,11 @@
 // Plusargs: +test=<name> +seed=<n> +cycles=<n> +trace (FST) +trace_start=<cycle>
 //           +state_every=<n> +max_errors=<n> +out=<dir> +eager +list +rtl_only
 //           +debug_qp=<q> (print the model's state of q every cycle from +trace_start)
+//           +cov_file=<file> (coverage builds), +verilator+... (Verilator's own)
+// Numbers are decimal and whole (tools/lib/xtm_num: no 0x, no sign, no trailing text) and
+// range-checked; an unknown, repeated or malformed plusarg, a +out directory that cannot
+// be created or a trace that cannot be written is a FAILURE line and exit 2 (docs/cosim.md,
+// DCQCN). The output directory is made with mkdir(2), never through a shell.
 
 #include <systemc.h>
 #include <verilated.h>
@@ -26,6 +31,9 @@
 #endif
 #include <verilated_fst_c.h>
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
@@ -43,6 +51,7 @@
 extern "C" {
 #include "rtl/dcqcn/autogen/dcqcn_regs.h"  // Generated.
 }
+#include "tools/lib/xtm_num.h"  // extern "C" inside
 
 #ifndef DCQCN_TB_QPS
 #define DCQCN_TB_QPS 64
@@ -421,18 +430,152 @@ SC_MODULE(DcqcnTb) {
   }
 };
 
+// ------------------------------------------------------------------ command line
+// The plusargs of this testbench (the strict counterpart of tb_common.h's plusargs_common):
+// every argument must be one of these, each at most once; a flag takes no value, a value
+// plusarg needs "=<value>". Numbers through xtm_num_u64 (decimal, whole string, in range).
+struct DcqcnArg {
+  const char *name;
+  char kind;           // 'f' flag (+name), 's' text, 'n' number (+name=<value>)
+  uint64_t min, max;   // numbers only
+};
+static const uint64_t kMaxCycles = 1000000000000000ull;  // 10^15: 2 x cycle fits the FST time
+static const DcqcnArg kArgs[] = {
+    {"test", 's', 0, 0},
+    {"seed", 'n', 0, UINT64_MAX},
+    {"cycles", 'n', 1, kMaxCycles},
+    {"trace", 'f', 0, 0},
+    {"trace_start", 'n', 0, kMaxCycles},
+    {"state_every", 'n', 0, kMaxCycles},
+    {"max_errors", 'n', 1, UINT64_MAX},
+    {"out", 's', 0, 0},
+    {"eager", 'f', 0, 0},
+    {"list", 'f', 0, 0},
+    {"rtl_only", 'f', 0, 0},
+    {"debug_qp", 'n', 0, DCQCN_TB_QPS - 1},
+    {"cov_file", 's', 0, 0},
+};
+
+// Validates argv (argv[0] apart) against kArgs; false with *err set on the first bad one.
+static bool check_plusargs(int argc, char **argv, std::string *err) {
+  bool seen[sizeof(kArgs) / sizeof(kArgs[0])] = {};
+  for (int i = 1; i < argc; i++) {
+    char q[80];
+    xtm_num_quote(q, sizeof(q), argv[i]);
+    const char *a = argv[i];
+    if (a[0] != '+') {
+      *err = fmt("'%s' is not a plusarg (+name or +name=value)", q);
+      return false;
+    }
+    if (strncmp(a, "+verilator+", 11) == 0) continue;  // Verilator's runtime options
+    const char *eq = strchr(a, '=');
+    size_t n = eq != nullptr ? (size_t)(eq - a - 1) : strlen(a + 1);
+    size_t k = 0;
+    while (k < sizeof(kArgs) / sizeof(kArgs[0]) &&
+           !(strlen(kArgs[k].name) == n && strncmp(kArgs[k].name, a + 1, n) == 0)) {
+      k++;
+    }
+    if (k == sizeof(kArgs) / sizeof(kArgs[0])) {
+      *err = fmt("unknown plusarg '%s' (known: +test= +seed= +cycles= +trace +trace_start= "
+                 "+state_every= +max_errors= +out= +eager +list +rtl_only +debug_qp= +cov_file=)",
+                 q);
+      return false;
+    }
+    const DcqcnArg &d = kArgs[k];
+    if (seen[k]) {
+      *err = fmt("+%s given twice ('%s')", d.name, q);
+      return false;
+    }
+    seen[k] = true;
+    if (d.kind == 'f') {
+      if (eq != nullptr) {
+        *err = fmt("+%s is a flag and takes no value ('%s')", d.name, q);
+        return false;
+      }
+      continue;
+    }
+    if (eq == nullptr || eq[1] == '\0') {
+      *err = fmt("+%s needs a value (+%s=<value>)", d.name, d.name);
+      return false;
+    }
+    if (d.kind == 'n') {
+      uint64_t x;
+      xtm_num_msg_t msg;
+      std::string what = fmt("+%s", d.name);
+      if (xtm_num_u64(what.c_str(), eq + 1, d.min, d.max, &x, &msg) != kXtmNumOk) {
+        *err = msg.text;
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// The value of a plusarg check_plusargs has accepted.
+static uint64_t num_arg(int argc, char **argv, const char *name, uint64_t dflt) {
+  std::string v;
+  uint64_t x = dflt;
+  if (plusarg(argc, argv, name, &v) && xtm_num_u64(name, v.c_str(), 0, UINT64_MAX, &x, nullptr) != kXtmNumOk) {
+    x = dflt;  // not reached: checked before
+  }
+  return x;
+}
+
+// mkdir -p without a shell: every prefix of `path` that does not exist is created.
+static bool make_dirs(const std::string &path, std::string *err) {
+  if (path.empty()) {
+    *err = "empty directory name";
+    return false;
+  }
+  for (size_t i = 1; i <= path.size(); i++) {
+    if (i < path.size() && path[i] != '/') continue;
+    std::string pre = path.substr(0, i);
+    if (mkdir(pre.c_str(), 0777) != 0 && errno != EEXIST) {
+      *err = fmt("cannot create directory %s: %s", pre.c_str(), strerror(errno));
+      return false;
+    }
+  }
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    *err = fmt("%s is not a directory", path.c_str());
+    return false;
+  }
+  return true;
+}
+
 int sc_main(int argc, char **argv) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   DcqcnTbOptions opt;
   std::string v;
+  std::string why;
+  if (!check_plusargs(argc, argv, &why)) {
+    printf("FAILURE: bad command line: %s\nTEST FAILED CHECKS\n", why.c_str());
+    return 2;
+  }
   if (plusarg(argc, argv, "list", nullptr)) {
     dcqcn_list_tests();
     return 0;
   }
-  plusargs_common(argc, argv, opt);
+  if (plusarg(argc, argv, "test", &v)) opt.test = v;
+  opt.seed = num_arg(argc, argv, "seed", opt.seed);
+  opt.cycles = num_arg(argc, argv, "cycles", opt.cycles);
+  opt.trace = plusarg(argc, argv, "trace", nullptr);
+  opt.trace_start = num_arg(argc, argv, "trace_start", opt.trace_start);
+  opt.state_every = num_arg(argc, argv, "state_every", opt.state_every);
+  opt.max_errors = num_arg(argc, argv, "max_errors", opt.max_errors);
+  if (plusarg(argc, argv, "out", &v)) opt.out = v;
   opt.eager = plusarg(argc, argv, "eager", nullptr);
   bool rtl_only = plusarg(argc, argv, "rtl_only", nullptr);
-  if (plusarg(argc, argv, "debug_qp", &v)) opt.debug_qp = atoi(v.c_str());
+  if (plusarg(argc, argv, "debug_qp", &v)) {
+    opt.debug_qp = (int)num_arg(argc, argv, "debug_qp", 0);
+  }
+  DcqcnTest *test = dcqcn_make_test(opt.test, opt.seed, DCQCN_TB_QPS);
+  if (test == nullptr) {
+    char q[80];
+    xtm_num_quote(q, sizeof(q), opt.test.c_str());
+    printf("FAILURE: unknown test '%s'; +list shows the tests\nTEST FAILED CHECKS\n", q);
+    return 2;
+  }
   printf("seed: %" PRIu64 "\n", opt.seed);
   printf("reproduce: make sim-dcqcn TEST=%s SEED=%" PRIu64 "%s\n", opt.test.c_str(), opt.seed,
          qps_arg().c_str());
@@ -455,15 +598,9 @@ int sc_main(int argc, char **argv) {
     return 2;
   }
   dcqcn_set_eager(model, opt.eager);
-  DcqcnTest *test = dcqcn_make_test(opt.test, opt.seed, prm.num_qps);
-  if (test == nullptr) {
-    printf("unknown test '%s'; +list shows the tests\nTEST FAILED CHECKS\n", opt.test.c_str());
-    return 2;
-  }
   // the DUT's HW_PARAMS must match the model's parameters: read first
   test->csr.push_front({false, DCQCN_HW_PARAMS_REG_OFFSET, 0});
   if (opt.cycles == 0) opt.cycles = test->default_cycles();
-  std::string why;
   DcqcnState *rtl = DcqcnState::find(ctx, prm, &why);
   if (rtl == nullptr) {
     printf("FAILURE: cannot find the DUT's state: %s\nTEST FAILED CHECKS\n", why.c_str());
@@ -480,12 +617,19 @@ int sc_main(int argc, char **argv) {
   tb.opt = opt;
   tb.rtl_only = rtl_only;
   std::string dir = opt.out.empty() ? fmt("sim/out/%s-%s.%" PRIu64, DCQCN_TB_CFG, opt.test.c_str(), opt.seed) : opt.out;
-  std::string mk = "mkdir -p " + dir;
-  if (system(mk.c_str()) != 0) printf("cannot create %s\n", dir.c_str());
+  if (!make_dirs(dir, &why)) {
+    printf("FAILURE: +out: %s\nTEST FAILED CHECKS\n", why.c_str());
+    return 2;
+  }
   tb.trace_dut = fopen((dir + "/trace_dut.tsv").c_str(), "w");
   tb.trace_model = fopen((dir + "/trace_model.tsv").c_str(), "w");
-  if (tb.trace_dut) fprintf(tb.trace_dut, "cycle\tkind\tfields\n");
-  if (tb.trace_model) fprintf(tb.trace_model, "cycle\tkind\tfields\n");
+  if (tb.trace_dut == nullptr || tb.trace_model == nullptr) {
+    printf("FAILURE: cannot write the traces in %s: %s\nTEST FAILED CHECKS\n", dir.c_str(),
+           strerror(errno));
+    return 2;
+  }
+  fprintf(tb.trace_dut, "cycle\tkind\tfields\n");
+  fprintf(tb.trace_model, "cycle\tkind\tfields\n");
 
   sc_start(SC_ZERO_TIME);
   if (opt.trace) {
@@ -493,6 +637,10 @@ int sc_main(int argc, char **argv) {
     tb.tfp = new VerilatedFstC;
     dut->trace(tb.tfp, 99);
     tb.tfp->open((dir + "/waves.fst").c_str());
+    if (!tb.tfp->isOpen()) {
+      printf("FAILURE: cannot write %s/waves.fst\nTEST FAILED CHECKS\n", dir.c_str());
+      return 2;
+    }
   }
   sc_start();
 
@@ -526,10 +674,15 @@ int sc_main(int argc, char **argv) {
   if (!plusarg(argc, argv, "cov_file", &v)) v = dir + "/coverage.dat";
   ctx->coveragep()->write(v.c_str());
 #endif
-  bool ok = tb.errors == 0 && test_ok;
+  // a trace that lost lines (full disk, I/O error) fails the run: no exit 0 after lost output
+  bool io_ok = true;
+  for (FILE *f : {tb.trace_model, tb.trace_dut}) {
+    bool bad = ferror(f) != 0;
+    if (fclose(f) != 0 || bad) io_ok = false;
+  }
+  if (!io_ok) printf("FAILURE: writing the traces in %s failed\n", dir.c_str());
+  bool ok = tb.errors == 0 && test_ok && io_ok;
   printf("%s\n", ok ? "TEST PASSED CHECKS" : "TEST FAILED CHECKS");
-  if (tb.trace_dut) fclose(tb.trace_dut);
-  if (tb.trace_model) fclose(tb.trace_model);
   dut->final();
   delete dut;
   delete test;

@@ -15,7 +15,8 @@ shift || true
 case $block in
   xtm) target=sim/build/small/Vxtm_top; opt=VL_OPT=-O0
        libs="build/lib/libxtm.a build/lib/libxtmfw.a build/lib/libdcqcn.a" ;;
-  dcqcn) target=sim/build/dcqcn/Vdcqcn_top; opt=DCQCN_COPT=-O1; libs=build/lib/libdcqcn.a ;;
+  dcqcn) target=sim/build/dcqcn/Vdcqcn_top; opt=DCQCN_COPT=-O1
+         libs="build/lib/libdcqcn.a build/lib/libxtmnum.a" ;;
   *) echo "usage: tb/test_sva.sh xtm|dcqcn [NAME...]"; exit 2 ;;
 esac
 work=$(mktemp -d)
