@@ -73,6 +73,8 @@ TEST_ARGS += --cmd cosim-dcqcn1k-smoke.1 '$(call dcqcn1k_cmd,smoke,1,30000)'
 TEST_ARGS += --cmd cosim-dcqcn1k-random.1 '$(call dcqcn1k_cmd,random,1,100000)'
 # bad command lines (issue 14): strict numbers, no shell in +out, unwritable traces
 TEST_ARGS += --shell tb/test_dcqcn_tb_cli.sh
+# the saved wave view names only signals that exist in the FST of the 64-QP build
+TEST_ARGS += --shell tb/test_dcqcn_gtkw.sh
 
 # make bench: the co-simulation's speed at 64 and 1024 QPs and its instructions per cycle
 DEB_PKGS += valgrind
