@@ -29,9 +29,8 @@
 #if VM_COVERAGE
 #include <verilated_cov.h>  // coverage builds (tests/regress/regress.mk)
 #endif
-#include <verilated_fst_c.h>
-
 #include <sys/stat.h>
+#include <verilated_fst_c.h>
 
 #include <cerrno>
 #include <chrono>
@@ -66,13 +65,13 @@ extern "C" {
 // the make argument that selects this build (64 QPs: none)
 static std::string qps_arg() { return DCQCN_TB_QPS == 64 ? "" : fmt(" QPS=%u", DCQCN_TB_QPS); }
 
-static const uint32_t kRing = 32;   // > every output latency
+static const uint32_t kRing = 32;  // > every output latency
 
 // One transaction of the traces: formatted only when written (no printf on the hot path).
 struct DcqcnTxn {
   uint64_t cycle = 0;
   const char *kind = "";
-  int n = 0;              // fields used
+  int n = 0;  // fields used
   uint64_t v[4] = {0, 0, 0, 0};
   const char *fmtc = "";  // per field: 'd' decimal, 'c' char, '4'/'8' hex of that width
 };
@@ -204,16 +203,16 @@ SC_MODULE(DcqcnTb) {
     return t;
   }
 
-  void mismatch(uint64_t c, const char *field, uint64_t exp, uint64_t act, const std::string &where) {
+  void mismatch(uint64_t c, const char *field, uint64_t exp, uint64_t act,
+                const std::string &where) {
     errors++;
-    printf("FAILURE: co-sim mismatch at cycle %" PRIu64 ": %s expected 0x%" PRIx64
-           " dut 0x%" PRIx64 " (%s)\n",
+    printf("FAILURE: co-sim mismatch at cycle %" PRIu64 ": %s expected 0x%" PRIx64 " dut 0x%" PRIx64
+           " (%s)\n",
            c, field, exp, act, where.c_str());
     if (errors == 1) {
       printf("waves of the failing window: make sim-dcqcn TEST=%s SEED=%" PRIu64
              "%s WAVES=1 PLUSARGS=+trace_start=%" PRIu64 "\n",
-             opt.test.c_str(), opt.seed, qps_arg().c_str(),
-             c > 2000 ? c - 2000 : 0);
+             opt.test.c_str(), opt.seed, qps_arg().c_str(), c > 2000 ? c - 2000 : 0);
       printf("last transactions, model:\n");
       hist_model.print();
       printf("last transactions, dut:\n");
@@ -245,7 +244,8 @@ SC_MODULE(DcqcnTb) {
       if (dut->cnp_tx_valid_o != o.cnp_tx.valid) {
         mismatch(c, "cnp_tx.valid", o.cnp_tx.valid, dut->cnp_tx_valid_o, "");
       } else if (o.cnp_tx.valid) {
-        if (dut->cnp_tx_qp_o != o.cnp_tx.qp) mismatch(c, "cnp_tx.qp", o.cnp_tx.qp, dut->cnp_tx_qp_o, "");
+        if (dut->cnp_tx_qp_o != o.cnp_tx.qp)
+          mismatch(c, "cnp_tx.qp", o.cnp_tx.qp, dut->cnp_tx_qp_o, "");
         log2(txn(c, "CNP_TX", "d", 1, o.cnp_tx.qp), txn(c, "CNP_TX", "d", 1, dut->cnp_tx_qp_o));
         n_cnp_out++;
       }
@@ -276,12 +276,14 @@ SC_MODULE(DcqcnTb) {
       uint64_t c = cycle - DCQCN_LAT_PACE;
       const dcqcn_out_t &o = ring[c % kRing];
       if (dut->pace_valid_o != o.pace.valid) {
-        mismatch(c, "pace.valid", o.pace.valid, dut->pace_valid_o, fmt("qp %" PRIu64, ring_tx_qp[c % kRing]));
+        mismatch(c, "pace.valid", o.pace.valid, dut->pace_valid_o,
+                 fmt("qp %" PRIu64, ring_tx_qp[c % kRing]));
       } else if (o.pace.valid) {
         if (dut->pace_qp_o != o.pace.qp)
           mismatch(c, "pace.qp", o.pace.qp, dut->pace_qp_o, fmt("qp %u", o.pace.qp));
         if (dut->pace_next_send_o != o.pace.next_send)
-          mismatch(c, "pace.next_send", o.pace.next_send, dut->pace_next_send_o, fmt("qp %u", o.pace.qp));
+          mismatch(c, "pace.next_send", o.pace.next_send, dut->pace_next_send_o,
+                   fmt("qp %u", o.pace.qp));
         log2(txn(c, "PACE", "dd", 2, o.pace.qp, o.pace.next_send),
              txn(c, "PACE", "dd", 2, dut->pace_qp_o, dut->pace_next_send_o));
       }
@@ -290,18 +292,20 @@ SC_MODULE(DcqcnTb) {
     if (apb == 2 && cycle > apb_a) {
       bool due = cycle == apb_a + DCQCN_LAT_CSR;
       if (dut->pready_o != due) {
-        mismatch(apb_a, "csr.pready", due, dut->pready_o, fmt("addr 0x%04x, cycle %" PRIu64, apb_op.addr, cycle));
+        mismatch(apb_a, "csr.pready", due, dut->pready_o,
+                 fmt("addr 0x%04x, cycle %" PRIu64, apb_op.addr, cycle));
         apb = 0;
       } else if (due) {
         std::string w = fmt("addr 0x%04x", apb_op.addr);
         if (!apb_op.write && dut->prdata_o != apb_rsp.rdata)
           mismatch(apb_a, "csr.rdata", apb_rsp.rdata, dut->prdata_o, w);
-        if (dut->pslverr_o != apb_rsp.err) mismatch(apb_a, "csr.err", apb_rsp.err, dut->pslverr_o, w);
+        if (dut->pslverr_o != apb_rsp.err)
+          mismatch(apb_a, "csr.err", apb_rsp.err, dut->pslverr_o, w);
         uint64_t rw = apb_op.write ? 'W' : 'R';
-        log2(txn(apb_a, "CSR", "c48d", 4, rw, apb_op.addr, apb_op.write ? apb_op.wdata : apb_rsp.rdata,
-                 apb_rsp.err),
-             txn(apb_a, "CSR", "c48d", 4, rw, apb_op.addr, apb_op.write ? apb_op.wdata : dut->prdata_o,
-                 dut->pslverr_o));
+        log2(txn(apb_a, "CSR", "c48d", 4, rw, apb_op.addr,
+                 apb_op.write ? apb_op.wdata : apb_rsp.rdata, apb_rsp.err),
+             txn(apb_a, "CSR", "c48d", 4, rw, apb_op.addr,
+                 apb_op.write ? apb_op.wdata : dut->prdata_o, dut->pslverr_o));
         n_csr++;
         apb = 0;
       }
@@ -323,7 +327,8 @@ SC_MODULE(DcqcnTb) {
     while (!snaps.empty() && cycle >= snaps.front().t + DCQCN_LAT_PACE - 1) {
       std::string f, w;
       uint64_t e = 0, a = 0;
-      if (!rtl->compare_pacer(snaps.front(), &f, &e, &a, &w)) mismatch(snaps.front().t, f.c_str(), e, a, w);
+      if (!rtl->compare_pacer(snaps.front(), &f, &e, &a, &w))
+        mismatch(snaps.front().t, f.c_str(), e, a, w);
       snaps.pop_front();
     }
   }
@@ -390,7 +395,8 @@ SC_MODULE(DcqcnTb) {
       if (opt.debug_qp >= 0 && cycle >= opt.trace_start) {
         dcqcn_qp_state_t st;
         dcqcn_qp_state(model, (uint32_t)opt.debug_qp, &st);
-        printf("[debug] cycle %" PRIu64 " qp %d: active %d rc %u rt %u alpha %u T %u BC %u "
+        printf("[debug] cycle %" PRIu64
+               " qp %d: active %d rc %u rt %u alpha %u T %u BC %u "
                "bytes %u due %" PRIu64 "/%" PRIu64 "/%" PRIu64 " pend %d%d%d/%u\n",
                cycle, opt.debug_qp, st.active, st.rc, st.rt, st.alpha, st.stage_timer,
                st.stage_byte, st.byte_count, st.alpha_due, st.dec_due, st.inc_due, st.init_pend,
@@ -436,8 +442,8 @@ SC_MODULE(DcqcnTb) {
 // plusarg needs "=<value>". Numbers through xtm_num_u64 (decimal, whole string, in range).
 struct DcqcnArg {
   const char *name;
-  char kind;           // 'f' flag (+name), 's' text, 'n' number (+name=<value>)
-  uint64_t min, max;   // numbers only
+  char kind;          // 'f' flag (+name), 's' text, 'n' number (+name=<value>)
+  uint64_t min, max;  // numbers only
 };
 static const uint64_t kMaxCycles = 1000000000000000ull;  // 10^15: 2 x cycle fits the FST time
 static const DcqcnArg kArgs[] = {
@@ -476,9 +482,10 @@ static bool check_plusargs(int argc, char **argv, std::string *err) {
       k++;
     }
     if (k == sizeof(kArgs) / sizeof(kArgs[0])) {
-      *err = fmt("unknown plusarg '%s' (known: +test= +seed= +cycles= +trace +trace_start= "
-                 "+state_every= +max_errors= +out= +eager +list +rtl_only +debug_qp= +cov_file=)",
-                 q);
+      *err =
+          fmt("unknown plusarg '%s' (known: +test= +seed= +cycles= +trace +trace_start= "
+              "+state_every= +max_errors= +out= +eager +list +rtl_only +debug_qp= +cov_file=)",
+              q);
       return false;
     }
     const DcqcnArg &d = kArgs[k];
@@ -515,7 +522,8 @@ static bool check_plusargs(int argc, char **argv, std::string *err) {
 static uint64_t num_arg(int argc, char **argv, const char *name, uint64_t dflt) {
   std::string v;
   uint64_t x = dflt;
-  if (plusarg(argc, argv, name, &v) && xtm_num_u64(name, v.c_str(), 0, UINT64_MAX, &x, nullptr) != kXtmNumOk) {
+  if (plusarg(argc, argv, name, &v) &&
+      xtm_num_u64(name, v.c_str(), 0, UINT64_MAX, &x, nullptr) != kXtmNumOk) {
     x = dflt;  // not reached: checked before
   }
   return x;
@@ -616,7 +624,9 @@ int sc_main(int argc, char **argv) {
   tb.rtl = rtl;
   tb.opt = opt;
   tb.rtl_only = rtl_only;
-  std::string dir = opt.out.empty() ? fmt("sim/out/%s-%s.%" PRIu64, DCQCN_TB_CFG, opt.test.c_str(), opt.seed) : opt.out;
+  std::string dir = opt.out.empty()
+                        ? fmt("sim/out/%s-%s.%" PRIu64, DCQCN_TB_CFG, opt.test.c_str(), opt.seed)
+                        : opt.out;
   if (!make_dirs(dir, &why)) {
     printf("FAILURE: +out: %s\nTEST FAILED CHECKS\n", why.c_str());
     return 2;
@@ -649,23 +659,28 @@ int sc_main(int argc, char **argv) {
   bool test_ok = rtl_only || tb.errors != 0 || test->final_check(model, &why);
   if (!test_ok) printf("FAILURE: %s: %s\n", opt.test.c_str(), why.c_str());
   auto g = [&](dcqcn_gcnt_t k) { return (unsigned long long)dcqcn_counter(model, k); };
-  printf("---- summary (dcqcn %s, %u QPs, U = %u)\n", opt.test.c_str(), prm.num_qps, prm.scan_width);
-  printf("test: %s\nseed: %" PRIu64 "\ncycles: %" PRIu64 "\n", opt.test.c_str(), opt.seed, tb.cycle);
+  printf("---- summary (dcqcn %s, %u QPs, U = %u)\n", opt.test.c_str(), prm.num_qps,
+         prm.scan_width);
+  printf("test: %s\nseed: %" PRIu64 "\ncycles: %" PRIu64 "\n", opt.test.c_str(), opt.seed,
+         tb.cycle);
   printf("qps: %u\ncnp_rx: %llu\ncnp_first: %llu\ncuts: %llu\n", prm.num_qps, g(kDcqcnGcntCnpRx),
          g(kDcqcnGcntCnpFirst), g(kDcqcnGcntCuts));
   printf("inc_fr: %llu\ninc_ai: %llu\ninc_hai: %llu\ninc_by_timer: %llu\ninc_by_bytes: %llu\n",
          g(kDcqcnGcntIncFr), g(kDcqcnGcntIncAi), g(kDcqcnGcntIncHai), g(kDcqcnGcntIncByTimer),
          g(kDcqcnGcntIncByBytes));
-  printf("tx_frames: %" PRIu64 "\npace_early: %llu\nce_rx: %llu\ncnp_tx: %llu\nce_coalesced: %llu\n",
+  printf("tx_frames: %" PRIu64
+         "\npace_early: %llu\nce_rx: %llu\ncnp_tx: %llu\nce_coalesced: %llu\n",
          tb.n_tx, g(kDcqcnGcntPaceEarly), g(kDcqcnGcntCeRx), g(kDcqcnGcntCnpTx),
          g(kDcqcnGcntCeCoalesced));
-  printf("bad_qp: %llu\nrate_updates: %" PRIu64 "\ncsr_accesses: %" PRIu64 "\nstate_checks: %" PRIu64 "\n",
+  printf("bad_qp: %llu\nrate_updates: %" PRIu64 "\ncsr_accesses: %" PRIu64
+         "\nstate_checks: %" PRIu64 "\n",
          g(kDcqcnGcntBadQp), tb.n_rate_upd, tb.n_csr, tb.state_checks);
   printf("mismatches: %" PRIu64 "\n", tb.errors);
   printf("cycles_per_s: %.0f\n", secs > 0 ? tb.cycle / secs : 0.0);
   printf("traces: %s/trace_model.tsv %s/trace_dut.tsv\n", dir.c_str(), dir.c_str());
   if (opt.trace) {
-    printf("waves: %s/waves.fst\ngtkwave: gtkwave %s/waves.fst sim/waves/dcqcn.gtkw\n", dir.c_str(), dir.c_str());
+    printf("waves: %s/waves.fst\ngtkwave: gtkwave %s/waves.fst sim/waves/dcqcn.gtkw\n", dir.c_str(),
+           dir.c_str());
   } else {
     printf("waves: rerun with WAVES=1 (make sim-dcqcn TEST=%s SEED=%" PRIu64 " WAVES=1)\n",
            opt.test.c_str(), opt.seed);

@@ -84,5 +84,17 @@ else
   # INIT word
   fault init-word "$visit" csr_traffic InactiveAtInit_A \
     "s/      alpha = 10'd1023;/      alpha = 10'd1022;/"
+  # a cut that clamps Rt to 0 instead of Rc (CLAMP_TGT_RATE on in clamps): a rate of 0 is
+  # written (Rc is untouched, so only the range check can see it)
+  fault cut-rt-zero "$visit" clamps RatesInRange_A \
+    "s/            rt = rc;/            rt = '0;/"
+  # the rate stream's prefix count counts every changed slot twice: n_rate > U once three
+  # slots change in one cycle (smoke never has more than two; random has)
+  fault rate-count-double rtl/dcqcn/dcqcn_rate.sv random RateStreamFits_A \
+    "s/n = n + 5'(ch\[b\]);/n = n + 5'(ch[b]) + 5'(ch[b]);/"
+  # the scan reads its context RAM during the first period, before any row was written: the
+  # visit ignores the data (reset word), so only the RAM wrapper's check sees it
+  fault scan-reads-unwritten rtl/dcqcn/dcqcn_scan.sv smoke RamReadUnwritten_A \
+    "s/.a_re_i   (run1_q \&\& exists1 \&\& (swept_q || (run2_q \&\& 32'(g2_q) == ScanPeriod - 1))),/.a_re_i   (run1_q \&\& exists1),/"
 fi
 exit $fail

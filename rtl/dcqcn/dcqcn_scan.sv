@@ -5,8 +5,8 @@
 // read at stage 1, visited (dcqcn_visit) and written back at stage 2 (the execute stage),
 // and the rate-update stream of D7 (dcqcn_rate) is driven at stage 3. Owns the RAMs `rp`
 // (context, with Q_CUTS and Q_INC above it; their row-valid bits in flops) and `prate` (Rc
-// for the pacer), and the logical time of the execute stage. C twin: visit() and the eager scan of full_cycle() in
-// cmodel/dcqcn/dcqcn.c.
+// for the pacer), and the logical time of the execute stage. C twin: visit() and the eager
+// scan of full_cycle() in cmodel/dcqcn/dcqcn.c.
 
 `default_nettype none
 

@@ -4,7 +4,7 @@
 // each word a scan slot writes back (docs/spec-dcqcn.md D15) it checks the rate limits of
 // D6.1/D12, that the visit leaves every deadline of an active QP after t (D5: no timer
 // falls behind), and that an inactive QP is written as its INIT word (D6.1). Kept on under
-// --assert, compiled out by Yosys. (n_rate <= U: dcqcn_scan, RateStreamFits_A.)
+// --assert, compiled out by Yosys. (n_rate <= U: dcqcn_rate, RateStreamFits_A.)
 
 `default_nettype none
 `include "tm_assert.svh"

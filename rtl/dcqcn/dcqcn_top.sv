@@ -5,9 +5,9 @@
 // stage 2, the outputs of t are driven at t + 3 (rate stream, cnp_tx) and t + 15 (pace),
 // the APB access of cycle a completes at a + 16 (D2.2, D9.1). Blocks, one responsibility
 // each: dcqcn_csr (registers, APB), dcqcn_scan (the timer scan and its RAM banks, with
-// dcqcn_visit), dcqcn_pend (pending records), dcqcn_tx (byte sums), dcqcn_cnp (Q_CNP_RX),
-// dcqcn_np (notification point), dcqcn_pacer (pacer and its divider), dcqcn_gcnt (global
-// counters). C twin: cmodel/dcqcn/.
+// dcqcn_visit and dcqcn_rate), dcqcn_pend (pending records), dcqcn_tx (byte sums),
+// dcqcn_cnp (Q_CNP_RX), dcqcn_np (notification point), dcqcn_pacer (pacer and its
+// divider), dcqcn_gcnt (global counters). C twin: cmodel/dcqcn/.
 
 `default_nettype none
 
