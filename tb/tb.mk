@@ -85,6 +85,8 @@ TEST_ARGS += --cmd cosim-default-incast.1 '$(call cosim_cmd,default,incast,1,100
 TEST_ARGS += $(foreach s,1 2,--cmd cosim-default-random.$(s) '$(call cosim_cmd,default,random,$(s),30000)')
 # bring-up equivalence, firmware on the C model vs on the RTL, and its negative checks
 TEST_ARGS += --shell tb/test_fw_cosim.sh
+# the state comparison's negative tests: one RTL state bit flipped per compared field
+TEST_ARGS += --shell tb/test_state_check.sh
 
 .PHONY: bench-cosim
 bench-cosim: sim/build/default/Vxtm_top
