@@ -87,6 +87,8 @@ TEST_ARGS += $(foreach s,1 2,--cmd cosim-default-random.$(s) '$(call cosim_cmd,d
 TEST_ARGS += --shell tb/test_fw_cosim.sh
 # bad plusargs are usage errors, +out= is never shell text
 TEST_ARGS += --shell tb/test_plusargs.sh
+# the state comparison's negative tests: one RTL state bit flipped per compared field
+TEST_ARGS += --shell tb/test_state_check.sh
 
 .PHONY: bench-cosim
 bench-cosim: sim/build/default/Vxtm_top
