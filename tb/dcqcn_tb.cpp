@@ -136,8 +136,6 @@ struct DcqcnHist {
 static const uint64_t kDrain = DCQCN_LAT_CSR + 2;  // idle cycles after the last input
 
 SC_MODULE(DcqcnTb) {
-  sc_in<bool> clk;
-
   Vdcqcn_top *dut = nullptr;
   VerilatedFstC *tfp = nullptr;
   dcqcn_t *model = nullptr;
@@ -151,6 +149,25 @@ SC_MODULE(DcqcnTb) {
   bool done = false;
   DcqcnHist hist_dut, hist_model;
   FILE *trace_dut = nullptr, *trace_model = nullptr;
+  // the trace lines are collected here and written 64 KB at a time (one fwrite per line cost
+  // more than formatting it); flush_traces() writes the rest at the end
+  static const size_t kTraceBuf = 1 << 16;
+  std::vector<char> tbuf_model = std::vector<char>(kTraceBuf),
+                    tbuf_dut = std::vector<char>(kTraceBuf);
+  size_t tn_model = 0, tn_dut = 0;
+  static void tput(FILE * f, std::vector<char> & b, size_t & n, const char *s, size_t len) {
+    if (n + len > b.size()) {
+      fwrite(b.data(), 1, n, f);
+      n = 0;
+    }
+    memcpy(b.data() + n, s, len);
+    n += len;
+  }
+  void flush_traces() {
+    if (trace_model != nullptr) fwrite(tbuf_model.data(), 1, tn_model, trace_model);
+    if (trace_dut != nullptr) fwrite(tbuf_dut.data(), 1, tn_dut, trace_dut);
+    tn_model = tn_dut = 0;
+  }
   std::chrono::steady_clock::time_point t0;
   // statistics for the summary
   uint64_t n_cnp_in = 0, n_tx = 0, n_ce = 0, n_cnp_out = 0, n_rate_upd = 0, n_csr = 0;
@@ -167,10 +184,14 @@ SC_MODULE(DcqcnTb) {
   // state snapshots waiting for the DUT (stage 2 and the pacer's stage)
   std::deque<DcqcnSnapshot> snaps;
 
-  // One clock cycle per activation: a method process, not a thread (no context switch).
+  // One clock cycle per activation of a method process (no thread context switch), paced
+  // by a timed notification 1 ns later instead of an sc_clock: one kernel event per cycle
+  // instead of a clock signal with two edges (the DUT's clk_i is driven in one_cycle()).
+  // The first activation is `start`, notified by sc_main once the wave file is open.
+  sc_event start;
   SC_CTOR(DcqcnTb) {
     SC_METHOD(tick);
-    sensitive << clk.pos();
+    sensitive << start;
     dont_initialize();
   }
 
@@ -180,13 +201,13 @@ SC_MODULE(DcqcnTb) {
     hist_dut.push(d);
     char bm[160], bd[160];
     size_t lm = format_txn(m, bm);
-    if (trace_model != nullptr) fwrite(bm, 1, lm, trace_model);
+    if (trace_model != nullptr) tput(trace_model, tbuf_model, tn_model, bm, lm);
     if (trace_dut == nullptr) return;
     bool same = m.n == d.n && memcmp(m.v, d.v, sizeof(m.v)) == 0;
     if (same) {
-      fwrite(bm, 1, lm, trace_dut);
+      tput(trace_dut, tbuf_dut, tn_dut, bm, lm);
     } else {
-      fwrite(bd, 1, format_txn(d, bd), trace_dut);
+      tput(trace_dut, tbuf_dut, tn_dut, bd, format_txn(d, bd));
     }
   }
   static DcqcnTxn txn(uint64_t c, const char *kind, const char *f, int n, uint64_t a,
@@ -345,7 +366,11 @@ SC_MODULE(DcqcnTb) {
       return;
     }
     one_cycle();
-    if (done || cycle >= end) sc_stop();
+    if (done || cycle >= end) {
+      sc_stop();
+    } else {
+      next_trigger(1, SC_NS);
+    }
   }
 
   void reset() {
@@ -615,9 +640,7 @@ int sc_main(int argc, char **argv) {
     return 2;
   }
 
-  sc_clock clk("clk", 1, SC_NS);
   DcqcnTb tb("tb");
-  tb.clk(clk);
   tb.dut = dut;
   tb.model = model;
   tb.test = test;
@@ -652,6 +675,7 @@ int sc_main(int argc, char **argv) {
       return 2;
     }
   }
+  tb.start.notify(SC_ZERO_TIME);
   sc_start();
 
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - tb.t0).count();
@@ -691,6 +715,7 @@ int sc_main(int argc, char **argv) {
 #endif
   // a trace that lost lines (full disk, I/O error) fails the run: no exit 0 after lost output
   bool io_ok = true;
+  tb.flush_traces();
   for (FILE *f : {tb.trace_model, tb.trace_dut}) {
     bool bad = ferror(f) != 0;
     if (fclose(f) != 0 || bad) io_ok = false;

@@ -68,9 +68,11 @@ module dcqcn_csr #(
   logic [31:0] rdata_q;
   assign start = psel_i && penable_i && !busy_q;
 
+  // the decoder's output is taken in the access's cycle a + 1 only (dec_q below)
   dcqcn_csr_dec #(
     .NumQps(NumQps)
   ) u_dec (
+    .valid_i(busy_q && stage_q == 5'd1),
     .addr_i (addr_q),
     .wdata_i(wdata_q),
     .dec_o  (dec)
