@@ -32,13 +32,15 @@ CFG_DEFS_benchclean   := $(CFG_DEFS_default)
 # C++ optimisation of the Verilated model: OPT_FAST (Verilator's default -Os) is overridden,
 # -O2 runs the unrolled RTL about 25 % faster (make bench-cosim); mutants build with -O0
 VL_OPT ?= -O2
+# the bound assertions; set before VERILATOR_FLAGS, which := expands at once (with the ?=
+# after it the co-simulation builds had no assertions at all)
+XTM_SVA_SRCS ?= rtl/xtm/xtm_sva.sv rtl/xtm/xtm_bind.sv
 VERILATOR_FLAGS := --cc --exe --build -j 2 --top-module xtm_top -Wno-fatal -Wno-lint -Wno-style \
   --unroll-count 4096 --unroll-stmts 1000000 --x-assign unique --x-initial unique --assert \
   --trace-fst --trace-structs -O3 --output-split 20000 \
   -Irtl/common -f rtl/xtm/xtm.f $(XTM_SVA_SRCS)
 
 TB_SRCS := tb/xtm_tb.cpp tb/xtm_tests.cpp
-XTM_SVA_SRCS ?= rtl/xtm/xtm_sva.sv rtl/xtm/xtm_bind.sv
 RTL_SRCS := $(shell cat rtl/xtm/xtm.f 2>/dev/null) rtl/common/tm_assert.svh $(XTM_SVA_SRCS)
 
 # firmware mode (+fw=<conf>) links the firmware (libxtmfw: driver, compiler, host writers;
@@ -85,6 +87,10 @@ TEST_ARGS += --cmd cosim-default-incast.1 '$(call cosim_cmd,default,incast,1,100
 TEST_ARGS += $(foreach s,1 2,--cmd cosim-default-random.$(s) '$(call cosim_cmd,default,random,$(s),30000)')
 # bring-up equivalence, firmware on the C model vs on the RTL, and its negative checks
 TEST_ARGS += --shell tb/test_fw_cosim.sh
+# bad plusargs are usage errors, +out= is never shell text
+TEST_ARGS += --shell tb/test_plusargs.sh
+# the state comparison's negative tests: one RTL state bit flipped per compared field
+TEST_ARGS += --shell tb/test_state_check.sh
 
 .PHONY: bench-cosim
 bench-cosim: sim/build/default/Vxtm_top
