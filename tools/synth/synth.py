@@ -115,6 +115,9 @@ def main():
     ap.add_argument('--fo4-cell', default='INVX1')
     ap.add_argument('--no-abc-buffer', action='store_true',
                     help='map without ABC\'s buffering and sizing (no -constr)')
+    ap.add_argument('--abc-fast', action='store_true',
+                    help="ABC's fast script for the library mapping (abc -fast: no fraiging or "
+                         "choice computation; buffering and sizing kept)")
     ap.add_argument('--ram-tcq-ns', type=float, default=macro_lib.DEFAULT_TCQ_NS)
     ap.add_argument('--ram-tsu-ns', type=float, default=macro_lib.DEFAULT_TSU_NS)
     ap.add_argument('--share', action='store_true',
@@ -228,7 +231,8 @@ def main():
         constr = os.path.join(a.out, 'abc.constr')
         with open(constr, 'w') as f:
             f.write(f"set_driving_cell {a.abc_drive}\nset_load {4 * cin:.5f}\n")
-        abc = f"abc -liberty {lib}" + (f" -D {a.abc_delay_ps}" if a.abc_delay_ps else '') + \
+        abc = f"abc {'-fast ' if a.abc_fast else ''}-liberty {lib}" + \
+            (f" -D {a.abc_delay_ps}" if a.abc_delay_ps else '') + \
             (f" -constr {constr}" if not a.no_abc_buffer else '')
         back += [
             f"synth -top {a.top} -flatten {'' if a.share else '-noshare '}-run fine:check",
