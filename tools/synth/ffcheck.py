@@ -10,7 +10,7 @@
       declaration (hierarchical path with generate and array indexes removed) over the
       instance tree. Instances of the RAM wrapper modules (MACROS, comma separated) are
       not descended into: they are macros, listed with Width x Depth.
-  tools/synth/ffcheck.py compare DECLARED.json YOSYS_FF.il OUT.txt
+  tools/synth/ffcheck.py compare DECLARED.json YOSYS_FF.il OUT.txt [YOSYS_FF_PROC.il]
       YOSYS_FF.il: `dump` of the flip-flop, latch and memory objects of the flattened
       design right after `proc` (and opt_clean, which only drops flops nobody reads that
       carry no name). Every flop bit is attributed to the wire its Q drives, by the same
@@ -268,12 +268,8 @@ def sig_bits(spec, widths):
     return out
 
 
-def compare(decl_path, dump_path, out_path):
-    with open(decl_path) as f:
-        d = json.load(f)
-    decl = d['registers']
-    with open(dump_path) as f:
-        text = f.read()
+def built_bits(text):
+    """Flip-flop bits of a Yosys dump per declaration key: (built, unnamed, latches, mems, roms)."""
     widths = wire_widths(text)
     built = {}
     unnamed = 0
@@ -312,6 +308,32 @@ def compare(decl_path, dump_path, out_path):
             built[k] = built.get(k, 0) + bits
         else:
             unnamed += bits
+    return built, unnamed, latches, mems, roms
+
+
+def compare(decl_path, dump_path, out_path, proc_dump_path=None):
+    """Declared bits (decl_path) against the flops of the dump after opt_clean (dump_path).
+    proc_dump_path: the dump right after proc and flatten, before opt_clean. A declaration
+    with fewer bits after opt_clean is accepted only if it had exactly its declared bits
+    before: opt_clean removed flops nobody reads (an unread pipeline tail, a flop kept for
+    an `unused` lint sink); a collapsed array has too few bits already after proc."""
+    with open(decl_path) as f:
+        d = json.load(f)
+    decl = d['registers']
+    with open(dump_path) as f:
+        text = f.read()
+    built, unnamed, latches, mems, roms = built_bits(text)
+    built_proc = None
+    if proc_dump_path:
+        with open(proc_dump_path) as f:
+            built_proc = built_bits(f.read())[0]
+    unread = []
+    if built_proc is not None:
+        for k, n in decl.items():
+            if built.get(k, 0) < n and built_proc.get(k, 0) == n:
+                unread.append((k, n, built.get(k, 0)))
+        for k, n, b in unread:
+            built[k] = n
     keys = sorted(set(decl) | set(built))
     bad = [(k, decl.get(k, 0), built.get(k, 0)) for k in keys if decl.get(k, 0) != built.get(k, 0)]
     lines = []
@@ -319,6 +341,9 @@ def compare(decl_path, dump_path, out_path):
     lines.append(f"flip-flop bits declared (Verilator --xml-only): {td} in {len(decl)} declarations")
     lines.append(f"flip-flop bits after proc (Yosys, named):       {tb}")
     lines.append(f"flip-flop bits after proc (Yosys, unnamed):     {unnamed}")
+    for k, n, b in unread:
+        lines.append(f"unread, removed by opt_clean (declared = built after proc): {k}: "
+                     f"{n} declared, {n} after proc, {b} kept")
     if mems:
         lines.append(f"of which Yosys memories (mapped to flops later): {sum(mems.values())} bits "
                      f"in {len(mems)}")
@@ -350,8 +375,8 @@ def main(argv):
     if len(argv) == 5 and argv[1] == 'declared':
         declared(argv[2], set(x for x in argv[3].split(',') if x), argv[4])
         return 0
-    if len(argv) == 5 and argv[1] == 'compare':
-        return compare(argv[2], argv[3], argv[4])
+    if len(argv) in (5, 6) and argv[1] == 'compare':
+        return compare(argv[2], argv[3], argv[4], argv[5] if len(argv) == 6 else None)
     print(__doc__, file=sys.stderr)
     return 2
 
