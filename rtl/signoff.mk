@@ -43,21 +43,19 @@ SYNTH_F_xtm-small      := rtl/xtm/xtm.f
 SYNTH_SDC_xtm-small    := constraints/xtm.sdc
 SYNTH_PARAMS_xtm-small ?= NumPorts=2 NumTcs=2 NumDesc=64
 SYNTH_LEVEL_xtm-small  ?= gates
-# dcqcn: 64 QPs, 4 scan slots (the co-simulation's configuration). make gls simulates
-# dcqcn-small (4 QPs, 2 scan slots; the testbench built with DCQCN_TB_QPS/DCQCN_TB_SCAN to
-# match): the spec-1.0 RTL does not get through Yosys' front end at 64 QPs within make
-# test's budget, nor to gates at any size (docs/synthesis.md). With its RTL 2.0 set the
-# levels to gates and point GLS_CFG_dcqcn (tb/tb_gls.mk) at dcqcn.
+# dcqcn: 64 QPs, 4 scan slots (the co-simulation's configuration; RTL 2.0, per-QP state in
+# RAM macros). make gls simulates dcqcn-small (4 QPs, 2 scan slots; the testbench built with
+# DCQCN_TB_QPS/DCQCN_TB_SCAN to match), whose netlist synthesizes within make test's budget.
 SYNTH_TOP_dcqcn    := dcqcn_top
 SYNTH_F_dcqcn      := rtl/dcqcn/dcqcn.f
 SYNTH_SDC_dcqcn    := constraints/dcqcn.sdc
 SYNTH_PARAMS_dcqcn ?= NumQps=64 ScanWidth=4
-SYNTH_LEVEL_dcqcn  ?= coarse
+SYNTH_LEVEL_dcqcn  ?= gates
 SYNTH_TOP_dcqcn-small    := dcqcn_top
 SYNTH_F_dcqcn-small      := rtl/dcqcn/dcqcn.f
 SYNTH_SDC_dcqcn-small    := constraints/dcqcn.sdc
 SYNTH_PARAMS_dcqcn-small ?= NumQps=4 ScanWidth=2
-SYNTH_LEVEL_dcqcn-small  ?= $(SYNTH_LEVEL_dcqcn)
+SYNTH_LEVEL_dcqcn-small  ?= gates
 
 synth_srcs = $(shell cat $(SYNTH_F_$(1)) 2>/dev/null) $(wildcard rtl/common/*.sv rtl/common/*.svh)
 synth_cfg = tools/synth/synth.py --block $(1) --top $(SYNTH_TOP_$(1)) --filelist $(SYNTH_F_$(1)) \
