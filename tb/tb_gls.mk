@@ -8,8 +8,10 @@
 #   make gls-xtm / gls-dcqcn one block
 #   make gls-run BLK=<xtm|dcqcn> TEST=<t> SEED=<s> [CYCLES=n]   one run
 # Netlists (rtl/signoff.mk): xtm-small (2x2x64, the co-simulation's small configuration)
-# and dcqcn-small (4 QPs, 2 scan slots; 64 QPs with RTL 2.0). SYNTH_LEVEL_<cfg>=gates simulates the mapped OSU netlist with the
-# Liberty-derived cell models; coarse simulates Yosys' word-level netlist with simlib.v.
+# and dcqcn (64 QPs, 4 scan slots: the netlist make synth reports; GLS_CFG_dcqcn=dcqcn-small
+# simulates 4 QPs, 2 scan slots).
+# SYNTH_LEVEL_<cfg>=gates simulates the mapped OSU netlist with the Liberty-derived cell
+# models; coarse simulates Yosys' word-level netlist with simlib.v.
 # RAM wrappers stay instances, bound to their behavioural models in rtl/common.
 # Builds in sim/build/gls-<blk>/, runs in sim/out/gls-<blk>-<test>.<seed>/.
 
@@ -23,7 +25,7 @@ GLS_VFLAGS = --cc --exe --build -j 2 -Wno-fatal -Wno-lint -Wno-style -Wno-MULTID
 # the synthesis configuration each block's netlist simulation uses (rtl/signoff.mk) and the
 # matching testbench defines (dcqcn: QPs and scan slots of the C model)
 GLS_CFG_xtm   ?= xtm-small
-GLS_CFG_dcqcn ?= dcqcn-small
+GLS_CFG_dcqcn ?= dcqcn
 GLS_DEFS_dcqcn-small := -DDCQCN_TB_QPS=4 -DDCQCN_TB_SCAN=2
 GLS_DEFS_dcqcn       := -DDCQCN_TB_QPS=64 -DDCQCN_TB_SCAN=4
 GLS_XTM   := sim/build/gls-xtm/Vxtm_top
