@@ -55,6 +55,59 @@ def cell_name(module, params):
     return module + '__' + '_'.join(f"{k}{params[k]}" for k in sorted(params))
 
 
+_CONCAT_ASSIGN = re.compile(r'^(\s*)assign\s+\{(.*)\}\s*=\s*(.*);\s*$', re.M)
+_WIRE_DECL = re.compile(r'^\s*(?:wire|input|output|inout|reg)\s+\[(\d+):(\d+)\]\s+(\S+)\s*;', re.M)
+_CONST = re.compile(r"^(\d+)'([hbdo])([0-9a-fA-FxXzZ_]+)$")
+_NET = re.compile(r'^(\\\S+|[A-Za-z_][A-Za-z0-9_$]*)\s*(?:\[(\d+)(?::(\d+))?\])?$')
+
+
+def _bits(item, widths):
+    """The bits of one concatenation item, MSB first, or None if not understood."""
+    item = item.strip()
+    m = _CONST.match(item)
+    if m:
+        w, base, digits = int(m.group(1)), m.group(2), m.group(3).replace('_', '')
+        if any(c in 'xXzZ' for c in digits):
+            return None
+        v = int(digits, {'h': 16, 'b': 2, 'd': 10, 'o': 8}[base])
+        return [f"1'b{(v >> i) & 1}" for i in range(w - 1, -1, -1)]
+    m = _NET.match(item)
+    if not m:
+        return None
+    name = m.group(1)
+    if m.group(2) is None:
+        if name not in widths:
+            return [name]
+        hi, lo = widths[name]
+    elif m.group(3) is None:
+        return [f"{name} [{m.group(2)}]"]
+    else:
+        hi, lo = int(m.group(2)), int(m.group(3))
+    step = -1 if hi >= lo else 1
+    return [f"{name} [{i}]" for i in range(hi, lo + step, step)]
+
+
+def split_concat_assigns(text):
+    """OpenSTA 2.0.17 does not read `assign { a [3:2], b [0] } = ...;` (a concatenation on the
+    left, which Yosys writes for partly constant vectors): one assign per bit instead."""
+    widths = {m.group(3): (int(m.group(1)), int(m.group(2))) for m in _WIRE_DECL.finditer(text)}
+
+    def split(s):
+        return [x for x in s.split(',')]
+
+    def repl(m):
+        lhs = [b for x in split(m.group(2)) for b in (_bits(x, widths) or [None])]
+        r = m.group(3).strip()
+        r_items = split(r[1:-1]) if r.startswith('{') and r.endswith('}') else [r]
+        rhs = [b for x in r_items for b in (_bits(x, widths) or [None])]
+        if None in lhs or None in rhs or len(lhs) != len(rhs):
+            raise ValueError(f"cannot split for OpenSTA: {m.group(0).strip()[:200]}")
+        # a space before the semicolon: it would end an escaped identifier
+        return "\n".join(f"{m.group(1)}assign {a} = {b} ;" for a, b in zip(lhs, rhs))
+
+    return _CONCAT_ASSIGN.sub(repl, text)
+
+
 def make_sta_netlist(src, dst, rams, macros):
     """Rename parameterised macro instances to one cell per (module, parameters)."""
     with open(src) as f:
@@ -78,7 +131,7 @@ def make_sta_netlist(src, dst, rams, macros):
         found[name]['instances'].append(m.group(4))
         return f"{m.group(1)}{name} {m.group(4)} ("
 
-    out = INST.sub(repl, text)
+    out = split_concat_assigns(INST.sub(repl, text))
     n_inst = sum(len(v['instances']) for v in found.values())
     if n_inst != len(rams):
         raise ValueError(f"netlist has {n_inst} RAM macro instances, the declarations {len(rams)}")
