@@ -48,12 +48,13 @@ define gls_build_dcqcn
 	$(VERILATOR) $(GLS_VFLAGS) --top-module dcqcn_top -Mdir $(3) -o Vdcqcn_top \
 	  $(call gls_netlist_files,$(1),$(2)) $(GLS_RAMS) \
 	  -CFLAGS "-std=c++17 -O1 -I$(CURDIR) $(5) -DDCQCN_TB_NETLIST=\\\"$(4)\\\"" \
-	  -LDFLAGS "$(CURDIR)/$(LIBDCQCN) -lsystemc" \
+	  -LDFLAGS "$(CURDIR)/$(LIBDCQCN) $(CURDIR)/$(LIBXTMNUM) -lsystemc" \
 	  $(abspath $(DCQCN_TB_SRCS)) > $(3).log 2>&1 || { tail -40 $(3).log; exit 1; }
 endef
 GLS_XTM_DEPS = $(GLS_RAMS) $(TB_SRCS) tb/tb_common.h tb/xtm_tests.h tb/xtm_fcov.h tb/xtm_probe.h $(LIBXTM) $(LIBXTMFW) \
   $(LIBDCQCN) $(BUILD)/synth/osu018_cells.v
-GLS_DCQCN_DEPS = $(GLS_RAMS) $(DCQCN_TB_SRCS) tb/tb_common.h tb/dcqcn_tests.h $(LIBDCQCN) \
+GLS_DCQCN_DEPS = $(GLS_RAMS) $(DCQCN_TB_SRCS) tb/tb_common.h tb/dcqcn_tests.h tb/dcqcn_state.h \
+  $(LIBDCQCN) $(LIBXTMNUM) tools/lib/xtm_num.h \
   $(BUILD)/synth/osu018_cells.v
 
 $(GLS_XTM): $(BUILD)/synth/$(GLS_CFG_xtm)/summary.txt $(GLS_XTM_DEPS) | $(DEPS_STAMP)
@@ -70,8 +71,9 @@ gls-mutant-build-xtm: $(GLS_XTM_DEPS) | $(DEPS_STAMP)
 	$(call gls_build_xtm,$(GLS_MUTANT_DIR)/synth,$(GLS_MUTANT_LEVEL),$(GLS_MUTANT_DIR)/sim,mutant)
 gls-mutant-build-dcqcn: $(GLS_DCQCN_DEPS) | $(DEPS_STAMP)
 	$(call gls_build_dcqcn,$(GLS_MUTANT_DIR)/synth,$(GLS_MUTANT_LEVEL),$(GLS_MUTANT_DIR)/sim,mutant,$(GLS_DEFS_dcqcn-small))
-gls-mutant: $(LIBXTM) $(LIBXTMFW) $(LIBDCQCN) | $(DEPS_STAMP)
-	tests/synth/test_gls_mutant.sh
+GLS_MUTANT_BLOCKS ?= xtm dcqcn
+gls-mutant: $(LIBXTM) $(LIBXTMFW) $(LIBDCQCN) $(LIBXTMNUM) | $(DEPS_STAMP)
+	GLS_MUTANT_BLOCKS='$(GLS_MUTANT_BLOCKS)' tests/synth/test_gls_mutant.sh
 
 # the run lists: every directed test of each block and two random seeds (tb/tb.mk,
 # tb/dcqcn.mk name the tests; cycles as in make test's co-simulation)
