@@ -32,8 +32,8 @@ SYNTH_MACROS     := xtm_ram_1r1w,xtm_ram_2p,xtm_ram_2r1w
 # xtm: make synth's figures are for SYNTH_PARAMS_xtm, the RTL 2.0 (state in RAM macros) at
 # the default configuration 8x8x4096; make gls simulates xtm-small (the co-simulation's
 # small configuration, tb/tb.mk CFG_PARAMS_small) so that the C model runs the same
-# parameters, at the word level: the 2x2x64 gate-level mapping did not finish (ABC on
-# 319 K generic gates ran over 35 minutes). docs/synthesis.md has the measured figures.
+# parameters, at the word level: the 2x2x64 gate-level back end was still in ABC (319 K
+# generic gates) after 42 minutes. docs/synthesis.md has the measured figures.
 SYNTH_TOP_xtm    := xtm_top
 SYNTH_F_xtm      := rtl/xtm/xtm.f
 SYNTH_SDC_xtm    := constraints/xtm.sdc
