@@ -96,16 +96,23 @@ module xtm_wd #(
   // the visit of port vport
   logic [NumTcs-1:0] st_new;
   always_comb begin : c_visit
+    logic [7:0] storm, clean;
+    logic [63:0] nstall, nrest;
+    int unsigned v;
+    logic [PgW-1:0] g;
     wrow = row;
     st_new = stalled_q[32'(vport)*NumTcs+:NumTcs];
+    storm = '0;
+    clean = '0;
+    nstall = '0;
+    nrest = '0;
+    v = 0;
+    g = '0;
     // the loop bound is a constant (Yosys 0.23 rejects a loop condition on a signal);
-    // the visit condition outside it still skips the loop when no port is visited
+    // the visit condition outside it still skips the loop when no port is visited, and
+    // the loop's temporaries are declared and defaulted outside it (no latch on that path)
     if (visit) begin
       for (int q = 0; q < 32'(NumTcs); q++) begin
-        logic [7:0] storm, clean;
-        logic [63:0] nstall, nrest;
-        int unsigned v;
-        logic [PgW-1:0] g;
         v = 32'(vport) * 32'(NumTcs) + q;
         g = PgW'(32'(vport) * 8 + 32'(prio_i[3*v+:3]));
         storm = row[QW*q+:8];
