@@ -52,6 +52,12 @@ expect_err directory 1 "$T: is a directory, not a file" "$NS" run "$T"
 expect_err missing-file 1 "$T/nope.ini: cannot open: No such file or directory" "$NS" run "$T/nope.ini"
 expect_err roce-config-dev-zero 1 "--set config: /dev/zero: larger than 1048576 bytes (not a scenario or configuration file?)" \
   "$NS" run sim/scenarios/roce-lab.ini --set config=/dev/zero
+# 110,000 nested blocks crashed the configuration compiler (parse_block) through config=
+python3 -c "print('class-of-service ' + 'a {' * 110000)" >"$T/deep.conf"
+expect_err roce-config-nesting 1 "sim/scenarios/roce-lab.ini: router configuration: deep.conf:1:212: blocks nested deeper than 64 levels (router z9100, 1 error)" \
+  "$NS" run sim/scenarios/roce-lab.ini --set config="$T/deep.conf" --out "$T/deepout"
+expect_err roce-config-directory 1 "--set config: $T: is a directory, not a file" \
+  "$NS" run sim/scenarios/roce-lab.ini --set config="$T"
 expect_err huge-csv 1 "--set sample_us: 0.001 us over 60 s is 60000000000 rows of timeseries.csv, above the limit of 1000000 (raise sample_us, or 0 for no time series)" \
   "$NS" run sim/scenarios/scale-across.ini --set sample_us=0.001
 expect_err huge-intervals 1 "--set interval_s: 1e-06 s over 60 s is 60000000 intervals, above the limit of 1000000" \
@@ -250,6 +256,16 @@ cp "$T/sw2/results.csv" "$T/sw2.csv"
 "$NS" sweep pfc-victim --report-only --out "$T/sw2" >/dev/null 2>&1
 if [ -s "$T/sw1/results.csv" ] && cmp -s "$T/sw1/results.csv" "$T/sw2/results.csv" && cmp -s "$T/sw2.csv" "$T/sw2/results.csv"; then
   echo "PASS cli-sweep-deterministic"; else echo "FAIL cli-sweep-deterministic"; fi
+# the sweep report's plots (gnuplot on report.gp) with shell and gnuplot metacharacters in
+# --out: nothing runs, the plots are drawn in the quoted directory
+q="$T/r'x;touch PWNED8;'\"; system('touch PWNED9'); \""
+cp -r "$T/sw2" "$q"
+rm -f "$q"/*.png
+"$NS" sweep pfc-victim --report-only --out "$q" >/dev/null 2>"$T/inj.err"; rc=$?
+pwned=$(find "$T" . -maxdepth 3 -name 'PWNED*' 2>/dev/null)
+if [ -n "$pwned" ] || [ $rc -ne 0 ]; then echo "FAIL cli-sweep-no-shell (exit $rc; ran: $pwned)"; cat "$T/inj.err"
+elif [ -s "$q/util.png" ] || ! command -v gnuplot >/dev/null; then echo "PASS cli-sweep-no-shell"
+else echo "FAIL cli-sweep-no-shell (no plot in the quoted directory)"; cat "$T/inj.err"; fi
 
 # the routers' run-ahead (lookahead) is exact: the same results as running each router only
 # up to the present (NETSIM_NO_LOOKAHEAD=1), perf figures aside
