@@ -32,7 +32,6 @@
 #endif
 
 #define MAX_SETS 32
-#define MAX_CSV_FLOWS 64
 #define MAX_JSON_INTERVALS 10000u
 
 static double now_s(void) {
@@ -733,7 +732,7 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
   if (wr->watch_voq >= 0) {
     (void)read_router_cfg(wr, (uint32_t)wr->watch_voq, cfg);  // !ok: the plots go without lines
   }
-  rc.ncsv = s.nflows < MAX_CSV_FLOWS ? s.nflows : MAX_CSV_FLOWS;
+  rc.ncsv = s.nflows < NS_CSV_MAX_FLOWS ? s.nflows : NS_CSV_MAX_FLOWS;
   if (s.sample_ps > 0) {
     rc.csv = out_open(outdir, "timeseries.csv", csvp, sizeof(csvp));
   }
@@ -748,7 +747,7 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
     for (uint32_t i = 0; i < rc.ncsv; i++) {
       fprintf(rc.csv, ",%s_rc_mbps", s.flows[i].name);
     }
-    rc.nlinks_csv = s.nlinks < 64 ? s.nlinks : 64;
+    rc.nlinks_csv = s.nlinks < NS_CSV_MAX_LINKS ? s.nlinks : NS_CSV_MAX_LINKS;
     for (uint32_t i = 0; i < rc.nlinks_csv; i++) {
       fprintf(rc.csv, ",%s_gbps", s.links[i].name);
     }

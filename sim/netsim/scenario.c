@@ -595,8 +595,10 @@ static void common(bctx_t *b, ns_sim_t *s, ns_measure_t *m, uint32_t *mtu) {
   m->end_ps = (uint64_t)llround(dur * 1e12);
   double su = gnum(b, "sample_us", 0, 3.6e9);
   m->sample_ps = (uint64_t)llround(su * 1e6);
+  static const char *const kSample[] = {"sample_us", "duration_s", NULL};
+  static const char *const kIval[] = {"interval_s", "duration_s", NULL};
   if (!b->bad && su > 0 && dur * 1e6 / su > NS_MAX_ROWS) {
-    berr(b, "sample_us", "%g us over %g s is %.0f rows of timeseries.csv, above the limit of "
+    berr_keys(b, kSample, "%g us over %g s is %.0f rows of timeseries.csv, above the limit of "
          "%u (raise sample_us, or 0 for no time series)", su, dur, ceil(dur * 1e6 / su),
          NS_MAX_ROWS);
   }
@@ -606,7 +608,7 @@ static void common(bctx_t *b, ns_sim_t *s, ns_measure_t *m, uint32_t *mtu) {
   double iv = gnum(b, "interval_s", 1e-6, 3600);
   m->ival_ps = (uint64_t)llround(iv * 1e12);
   if (!b->bad && dur / iv > NS_MAX_ROWS) {
-    berr(b, "interval_s", "%g s over %g s is %.0f intervals, above the limit of %u", iv, dur,
+    berr_keys(b, kIval, "%g s over %g s is %.0f intervals, above the limit of %u", iv, dur,
          ceil(dur / iv), NS_MAX_ROWS);
   }
   double wu = gnum(b, "warmup_s", 0, 3600);
@@ -1473,6 +1475,21 @@ bool ns_scenario_build(const ns_scenario_t *sc, ns_sim_t *s, ns_measure_t *m, co
     ok = false;
   }
   m->write_failed = b.write_failed;
+  if (ok && !b.bad && m->sample_ps > 0) {
+    // the time series is bounded in size, not only in rows: its columns grow with the flows
+    // and links of the topology (time, queue, two utilisations, the flows, the links, 3 PFC)
+    uint64_t rows = m->end_ps / m->sample_ps + 1;
+    uint64_t cols = 4u + (s->nflows < NS_CSV_MAX_FLOWS ? s->nflows : NS_CSV_MAX_FLOWS) +
+                    (s->nlinks < NS_CSV_MAX_LINKS ? s->nlinks : NS_CSV_MAX_LINKS) + 3u;
+    if (rows * cols > NS_MAX_CSV_VALUES) {
+      static const char *const kK[] = {"sample_us", "duration_s", NULL};
+      berr_keys(&b, kK, "%g us over %g s is %llu rows x %llu columns of timeseries.csv, "
+           "above the limit of %u values (raise sample_us, or 0 for no time series)",
+           (double)m->sample_ps * 1e-6, (double)m->end_ps * 1e-12, (unsigned long long)rows,
+           (unsigned long long)cols, NS_MAX_CSV_VALUES);
+      ok = false;
+    }
+  }
   if (ok && s->nodes[m->bottleneck_router].rt.watch_voq >= 0) {
     // watch the RDMA queue of the bottleneck port
     ns_router_t *r = &s->nodes[m->bottleneck_router].rt;

@@ -24,6 +24,9 @@ extern "C" {
 #define NS_MAX_LINE 198                 // characters per line (libinih's 200-byte buffer)
 #define NS_MAX_SCENARIO_BYTES (1u << 20) // a scenario file (and a configuration it names)
 #define NS_MAX_ROWS 1000000u            // rows of timeseries.csv and intervals.csv per run
+#define NS_CSV_MAX_FLOWS 64u            // flow columns of timeseries.csv (the first 64 flows)
+#define NS_CSV_MAX_LINKS 64u            // link columns of timeseries.csv (the first 64 links)
+#define NS_MAX_CSV_VALUES 20000000u     // rows x columns of timeseries.csv (about 200 MB)
 
 typedef struct ns_kv {
   char key[NS_KEY_LEN];

@@ -60,6 +60,12 @@ expect_err roce-config-directory 1 "--set config: $T: is a directory, not a file
   "$NS" run sim/scenarios/roce-lab.ini --set config="$T"
 expect_err huge-csv 1 "--set sample_us: 0.001 us over 60 s is 60000000000 rows of timeseries.csv, above the limit of 1000000 (raise sample_us, or 0 for no time series)" \
   "$NS" run sim/scenarios/scale-across.ini --set sample_us=0.001
+# the issue's 0.5 ms run: 500,001 rows are under the row limit but 169 MB; bounded in values
+expect_err huge-csv-values 1 "--set sample_us, duration_s: 0.001 us over 0.0005 s is 500001 rows x 49 columns of timeseries.csv, above the limit of 20000000 values (raise sample_us, or 0 for no time series)" \
+  "$NS" run sim/scenarios/scale-across.ini --set sample_us=0.001 --set duration_s=0.0005 --out "$T/hugecsv"
+[ -e "$T/hugecsv/timeseries.csv" ] && echo "FAIL cli-bad huge-csv-nothing-written" || echo "PASS cli-bad huge-csv-nothing-written"
+expect_err huge-csv-duration 1 "--set duration_s: 1000 us over 3600 s is 3600000 rows of timeseries.csv, above the limit of 1000000 (raise sample_us, or 0 for no time series)" \
+  "$NS" run sim/scenarios/scale-across.ini --set duration_s=3600
 expect_err huge-intervals 1 "--set interval_s: 1e-06 s over 60 s is 60000000 intervals, above the limit of 1000000" \
   "$NS" run sim/scenarios/scale-across.ini --set interval_s=0.000001
 
