@@ -718,6 +718,12 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
     ns_sim_free(&s);
     return m.write_failed ? 2 : 1;
   }
+  for (const char *w = m.warnings; *w;) {  // one a line: "--set KEY: not used ..."
+    const char *e = strchr(w, '\n');
+    int len = e != NULL ? (int)(e - w) : (int)strlen(w);
+    fprintf(stderr, "xtm-netsim: warning: %.*s\n", len, w);
+    w += len + (e != NULL);
+  }
   s.stop_when_done = strcmp(sc->family, "scale-across") != 0;
   s.lookahead_off = getenv("NETSIM_NO_LOOKAHEAD") != NULL;  // reference mode (docs/netsim.md 1)
   char outputs[512] = "";

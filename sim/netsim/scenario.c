@@ -641,6 +641,20 @@ static void note(ns_measure_t *m, const char *fmt, ...) {
   va_end(ap);
 }
 
+// An override of a key the set-up does not use (it applies only when another key has a
+// value): a warning and a note in the summary, so the outputs record what ran. A warning,
+// not an error: a sweep applies one --set to runs of different set-ups.
+static void unused_override(bctx_t *b, ns_measure_t *m, const char *key, const char *only) {
+  for (uint32_t i = 0; i < b->sc->nkv; i++) {
+    if (b->sc->kv[i].overridden && strcmp(b->sc->kv[i].key, key) == 0) {
+      size_t n = strlen(m->warnings);
+      snprintf(m->warnings + n, sizeof(m->warnings) - n,
+               "--set %s: not used by this run (it applies only with %s)\n", key, only);
+      note(m, "%s not used (only with %s)", key, only);
+    }
+  }
+}
+
 // The DCI router configuration in the form of firmware/examples/gen-examples.py (including
 // its pfc-watchdog block), for any number of clients, buffer, thresholds and PFC xoff/xon.
 static char *dci_config(uint32_t clients, double rtt, double buf_rtt, double kmin_rtt,
@@ -781,6 +795,37 @@ static bool build_scale_across(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const ch
               DCQCN_MAX_QPS);
     return false;
   }
+  // the keys of profile=custom and pfc_thresholds=custom are checked whatever the profile (a
+  // careless value is refused, not ignored); an override of them that does not apply is
+  // warned about (unused_override)
+  double cbuf = 2.5, ckmin = 0.75, ckmax = 1.5, cxoff = 0, cxon = 0;
+  if (ns_scenario_get(b->sc, "buffer_rtt") != NULL) {
+    cbuf = gnum(b, "buffer_rtt", 1e-4, 1000);
+  }
+  if (ns_scenario_get(b->sc, "kmin_rtt") != NULL) {
+    ckmin = gnum(b, "kmin_rtt", 0, 1000);
+  }
+  if (ns_scenario_get(b->sc, "kmax_rtt") != NULL) {
+    ckmax = gnum(b, "kmax_rtt", 0, 1000);
+  }
+  if (ns_scenario_get(b->sc, "pfc_xoff_us") != NULL) {
+    cxoff = gnum(b, "pfc_xoff_us", 0.001, 1e6);
+  }
+  if (ns_scenario_get(b->sc, "pfc_xon_us") != NULL) {
+    cxon = gnum(b, "pfc_xon_us", 0, 1e6);
+  }
+  if (b->bad) {
+    return false;
+  }
+  if (strcmp(prof, "custom") != 0) {
+    unused_override(b, m, "buffer_rtt", "profile=custom");
+    unused_override(b, m, "kmin_rtt", "profile=custom");
+    unused_override(b, m, "kmax_rtt", "profile=custom");
+  }
+  if (strcmp(pfcm, "custom") != 0) {
+    unused_override(b, m, "pfc_xoff_us", "pfc_thresholds=custom");
+    unused_override(b, m, "pfc_xon_us", "pfc_thresholds=custom");
+  }
   double buf = 2.5, kmin = 0.75, kmax = 1.5;
   if (strcmp(prof, "low-kmin") == 0) {
     kmin = 0.25;
@@ -790,9 +835,12 @@ static bool build_scale_across(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const ch
     kmin = 0.8;
     kmax = 1.5;
   } else if (strcmp(prof, "custom") == 0) {
-    buf = gnum(b, "buffer_rtt", 1e-4, 1000);
-    kmin = gnum(b, "kmin_rtt", 0, 1000);
-    kmax = gnum(b, "kmax_rtt", 0, 1000);
+    (void)gstr(b, "buffer_rtt");  // the three are needed with profile=custom
+    (void)gstr(b, "kmin_rtt");
+    (void)gstr(b, "kmax_rtt");
+    buf = cbuf;
+    kmin = ckmin;
+    kmax = ckmax;
     if (b->bad) {
       return false;
     }
@@ -809,8 +857,10 @@ static bool build_scale_across(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const ch
     xoff = 5000;
     xon = 3750;
   } else if (strcmp(pfcm, "custom") == 0) {
-    xoff = gnum(b, "pfc_xoff_us", 0.001, 1e6);
-    xon = gnum(b, "pfc_xon_us", 0, 1e6);
+    (void)gstr(b, "pfc_xoff_us");  // both needed with pfc_thresholds=custom
+    (void)gstr(b, "pfc_xon_us");
+    xoff = cxoff;
+    xon = cxon;
     if (b->bad) {
       return false;
     }
@@ -1378,6 +1428,12 @@ static bool build_roce_lab(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char *
   }
   bool bulk = strcmp(phase, "unloaded") != 0;
   bool probe_after = strcmp(phase, "recovered") == 0;
+  if (!bulk) {
+    unused_override(b, m, "bulk_ms", "phase=congested or phase=recovered");
+  }
+  if (!probe_after) {
+    unused_override(b, m, "recover_ms", "phase=recovered");
+  }
   xtm_params_t p;
   xtm_params_default(&p);
   p.num_ports = 2;

@@ -77,6 +77,7 @@ typedef struct ns_measure {
   bool write_failed;           // building could not write an output (exit 2, not 1)
   char phase[NS_KEY_LEN];
   char setup[1024];            // the set-up choices of this run, for the summary
+  char warnings[1024];         // warnings of the build, one a line (xtm-netsim prints them)
 } ns_measure_t;
 
 // Builds the simulation of a loaded scenario: validates every key (an impossible set-up is

@@ -117,6 +117,18 @@ expect_err set-syntax 1 "--set 'distance_km': expected key=value" \
   "$NS" run sim/scenarios/scale-across.ini --set distance_km
 expect_err set-control-char 1 "--set run: value 'p\\x01fc' is not printable text of at most 255 characters" \
   "$NS" run sim/scenarios/pfc-victim.ini --set "run=$(printf 'p\001fc')"
+# keys of one set-up (profile=custom, pfc_thresholds=custom, roce-lab phases): a bad value is
+# refused whatever the set-up; a good one that does not apply is a warning and a summary note
+expect_err custom-key-checked 1 "--set buffer_rtt: '12abc' is not a decimal number (expected 0.0001..1000)" \
+  "$NS" run sim/scenarios/scale-across.ini --set buffer_rtt=12abc
+expect_err pfc-key-checked 1 "--set pfc_xoff_us: 'nan' is not a decimal number (expected 0.001..1000000)" \
+  "$NS" run sim/scenarios/scale-across.ini --set pfc_xoff_us=nan
+expect_err unused-override-warned 0 "xtm-netsim: warning: --set buffer_rtt: not used by this run (it applies only with profile=custom)" \
+  "$NS" run sim/scenarios/scale-across.ini --set buffer_rtt=3 --set duration_s=0.001 --set interval_s=0.001 --no-plots --out "$T/unused1"
+grep -q '"buffer_rtt not used (only with profile=custom); ' "$T/unused1/summary.json" &&
+  echo "PASS cli-bad unused-override-in-summary" || echo "FAIL cli-bad unused-override-in-summary"
+expect_err unused-phase-key-warned 0 "xtm-netsim: warning: --set recover_ms: not used by this run (it applies only with phase=recovered)" \
+  "$NS" run sim/scenarios/roce-lab.ini --set phase=unloaded --set iterations=1 --set recover_ms=2 --no-plots --out "$T/unused2"
 # a configuration that cannot do what it says: 100g ports on 37 Gb/s links
 expect_err roce-host-gbps 1 "--set host_gbps: roce-lab-6g-ecn.conf: interface et-0/0/1 runs at 100 Gb/s in the configuration, but its link at 37 Gb/s" \
   "$NS" run sim/scenarios/roce-lab.ini --set host_gbps=37
