@@ -1846,20 +1846,80 @@ int main(int argc, char **argv) {
   bool json = false, plots = true;
   const char *out = NULL;
   xtm_num_msg_t msg;
+  // Each option belongs to the commands of the usage text and is given once (--set once per
+  // key): an option the command does not use (`run --slurm` ran locally, `sweep --no-plots`
+  // drew the plots) or a repeated one (the last --out won) is refused, never dropped.
+  enum { kRun = 1, kSweep = 2, kKeys = 4 };
+  static const struct {
+    const char *name;
+    unsigned cmds;
+  } kOpts[] = {{"--json", kRun},          {"--no-plots", kRun},  {"--out", kRun | kSweep},
+               {"--report-only", kSweep}, {"--slurm", kSweep},   {"--jobs", kSweep},
+               {"--task", kSweep}};
+  bool seen[sizeof(kOpts) / sizeof(kOpts[0])] = {false};
+  unsigned this_cmd = strcmp(cmd, "run") == 0     ? kRun
+                      : strcmp(cmd, "sweep") == 0 ? kSweep
+                      : strcmp(cmd, "keys") == 0  ? kKeys
+                                                  : 0;
+  if (this_cmd == 0) {
+    usage();
+    return 1;
+  }
   for (int i = 3; i < argc; i++) {
     const char *setv = NULL;
     if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
       setv = argv[++i];
     } else if (strncmp(argv[i], "--set=", 6) == 0) {
       setv = argv[i] + 6;
+    } else if (strcmp(argv[i], "--set") == 0) {
+      fprintf(stderr, "xtm-netsim: --set needs a value\n");
+      return 1;
     }
     if (setv != NULL) {
+      if (this_cmd == kKeys) {
+        fprintf(stderr, "xtm-netsim: --set is not an option of 'keys'\n");
+        return 1;
+      }
       if (nsets == MAX_SETS) {
         fprintf(stderr, "xtm-netsim: more than %d --set options\n", MAX_SETS);
         return 1;
       }
+      const char *eq = strchr(setv, '=');
+      size_t kl = eq != NULL ? (size_t)(eq - setv) : strlen(setv);
+      for (int j = 0; j < nsets; j++) {
+        if (strncmp(sets[j], setv, kl) == 0 && sets[j][kl] == '=' && eq != NULL) {
+          char q[80], kq[64];
+          snprintf(kq, sizeof(kq), "%.*s", (int)(kl < 63 ? kl : 63), setv);
+          xtm_num_quote(q, sizeof(q), kq);
+          fprintf(stderr, "xtm-netsim: --set given twice for '%s'\n", q);
+          return 1;
+        }
+      }
       sets[nsets++] = (char *)setv;
-    } else if (strcmp(argv[i], "--json") == 0) {
+      continue;
+    }
+    size_t k = 0;
+    while (k < sizeof(kOpts) / sizeof(kOpts[0]) && strcmp(argv[i], kOpts[k].name) != 0) {
+      k++;
+    }
+    if (k == sizeof(kOpts) / sizeof(kOpts[0])) {
+      char q[80];
+      xtm_num_quote(q, sizeof(q), argv[i]);
+      fprintf(stderr, "xtm-netsim: unknown argument '%s'\n", q);
+      usage();
+      return 1;
+    }
+    if ((kOpts[k].cmds & this_cmd) == 0) {
+      fprintf(stderr, "xtm-netsim: %s is not an option of '%s'\n", argv[i], cmd);
+      usage();
+      return 1;
+    }
+    if (seen[k]) {
+      fprintf(stderr, "xtm-netsim: option given twice '%s'\n", argv[i]);
+      return 1;
+    }
+    seen[k] = true;
+    if (strcmp(argv[i], "--json") == 0) {
       json = true;
     } else if (strcmp(argv[i], "--report-only") == 0) {
       so.report_only = true;
@@ -1887,10 +1947,7 @@ int main(int argc, char **argv) {
         so.task = (int64_t)v;
       }
     } else {
-      char q[80];
-      xtm_num_quote(q, sizeof(q), argv[i]);
-      fprintf(stderr, "xtm-netsim: unknown argument '%s'\n", q);
-      usage();
+      fprintf(stderr, "xtm-netsim: %s needs a value\n", argv[i]);
       return 1;
     }
   }

@@ -143,6 +143,21 @@ expect_err sweep-bad-key 1 "--set 'nosuch': unknown key for scenario pfc-victim 
 expect_err sweep-unknown-family 1 "xtm-netsim sweep: unknown family 'nope'; families: scale-across grid buffer-sweep deep-buffer-sweep deep-buffer-sweep-uet pfc-victim pfc-victim-buffers pfc-victim-senders roce-lab sensitivity-4to1" \
   "$NS" sweep nope
 
+# ---- options: each belongs to its commands and is given once (run --slurm ran locally,
+# sweep --no-plots drew the plots, the last --out and the last --set of a key won)
+expect_err run-slurm 1 "xtm-netsim: --slurm is not an option of 'run'" "$NS" run sim/scenarios/pfc-victim.ini --slurm
+expect_err run-jobs 1 "xtm-netsim: --jobs is not an option of 'run'" "$NS" run sim/scenarios/pfc-victim.ini --jobs 2
+expect_err sweep-no-plots 1 "xtm-netsim: --no-plots is not an option of 'sweep'" "$NS" sweep pfc-victim --no-plots --out "$T/swopt"
+expect_err sweep-json 1 "xtm-netsim: --json is not an option of 'sweep'" "$NS" sweep pfc-victim --json --out "$T/swopt"
+expect_err keys-set 1 "xtm-netsim: --set is not an option of 'keys'" "$NS" keys sim/scenarios/pfc-victim.ini --set run=pfc
+expect_err out-twice 1 "xtm-netsim: option given twice '--out'" \
+  "$NS" run sim/scenarios/pfc-victim.ini --out "$T/o1" --out "$T/o2"
+expect_err set-key-twice 1 "xtm-netsim: --set given twice for 'run'" \
+  "$NS" run sim/scenarios/pfc-victim.ini --set run=alone "--set=run=pfc"
+expect_err out-no-value 1 "xtm-netsim: --out needs a value" "$NS" run sim/scenarios/pfc-victim.ini --out
+expect_err set-no-value 1 "xtm-netsim: --set needs a value" "$NS" run sim/scenarios/pfc-victim.ini --set
+[ -e "$T/swopt" ] || [ -e "$T/o1" ] || [ -e "$T/o2" ] && echo "FAIL cli-bad options-nothing-written" || echo "PASS cli-bad options-nothing-written"
+
 # ---- outputs: an existing file as --out, a full disk, standard output full
 touch "$T/afile"
 expect_err out-is-file 1 "xtm-netsim: --out $T/afile: exists and is not a directory" \
