@@ -337,9 +337,8 @@ int main(int argc, char **argv) {
   static const struct {
     const char *name;
     unsigned cmds;
-  } kOpts[] = {{"--json", kPlan},       {"--trace", kApply},    {"--dump", kApply},
-               {"--clock-hz", kAll},    {"--us", kStats},       {"--num-desc", kAll},
-               {"--apb", kAll},         {"--port-speed", kAll}};
+  } kOpts[] = {{"--json", kPlan}, {"--trace", kApply},  {"--dump", kApply}, {"--clock-hz", kAll},
+               {"--us", kStats},  {"--num-desc", kAll}, {"--apb", kAll},    {"--port-speed", kAll}};
   bool seen[sizeof(kOpts) / sizeof(kOpts[0])] = {false};
   unsigned this_cmd = is_plan ? kPlan : is_apply ? kApply : kStats;
   for (int i = 3; i < argc; i++) {

@@ -1853,8 +1853,8 @@ int main(int argc, char **argv) {
   static const struct {
     const char *name;
     unsigned cmds;
-  } kOpts[] = {{"--json", kRun},          {"--no-plots", kRun},  {"--out", kRun | kSweep},
-               {"--report-only", kSweep}, {"--slurm", kSweep},   {"--jobs", kSweep},
+  } kOpts[] = {{"--json", kRun},          {"--no-plots", kRun}, {"--out", kRun | kSweep},
+               {"--report-only", kSweep}, {"--slurm", kSweep},  {"--jobs", kSweep},
                {"--task", kSweep}};
   bool seen[sizeof(kOpts) / sizeof(kOpts[0])] = {false};
   unsigned this_cmd = strcmp(cmd, "run") == 0     ? kRun

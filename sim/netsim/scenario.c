@@ -598,9 +598,10 @@ static void common(bctx_t *b, ns_sim_t *s, ns_measure_t *m, uint32_t *mtu) {
   static const char *const kSample[] = {"sample_us", "duration_s", NULL};
   static const char *const kIval[] = {"interval_s", "duration_s", NULL};
   if (!b->bad && su > 0 && dur * 1e6 / su > NS_MAX_ROWS) {
-    berr_keys(b, kSample, "%g us over %g s is %.0f rows of timeseries.csv, above the limit of "
-         "%u (raise sample_us, or 0 for no time series)", su, dur, ceil(dur * 1e6 / su),
-         NS_MAX_ROWS);
+    berr_keys(b, kSample,
+              "%g us over %g s is %.0f rows of timeseries.csv, above the limit of "
+              "%u (raise sample_us, or 0 for no time series)",
+              su, dur, ceil(dur * 1e6 / su), NS_MAX_ROWS);
   }
   if (!b->bad && su > 0 && m->sample_ps == 0) {
     berr(b, "sample_us", "%g us is below one picosecond", su);
@@ -609,7 +610,7 @@ static void common(bctx_t *b, ns_sim_t *s, ns_measure_t *m, uint32_t *mtu) {
   m->ival_ps = (uint64_t)llround(iv * 1e12);
   if (!b->bad && dur / iv > NS_MAX_ROWS) {
     berr_keys(b, kIval, "%g s over %g s is %.0f intervals, above the limit of %u", iv, dur,
-         ceil(dur / iv), NS_MAX_ROWS);
+              ceil(dur / iv), NS_MAX_ROWS);
   }
   double wu = gnum(b, "warmup_s", 0, 3600);
   m->warmup_ps = (uint64_t)llround(wu * 1e12);
@@ -1539,10 +1540,11 @@ bool ns_scenario_build(const ns_scenario_t *sc, ns_sim_t *s, ns_measure_t *m, co
                     (s->nlinks < NS_CSV_MAX_LINKS ? s->nlinks : NS_CSV_MAX_LINKS) + 3u;
     if (rows * cols > NS_MAX_CSV_VALUES) {
       static const char *const kK[] = {"sample_us", "duration_s", NULL};
-      berr_keys(&b, kK, "%g us over %g s is %llu rows x %llu columns of timeseries.csv, "
-           "above the limit of %u values (raise sample_us, or 0 for no time series)",
-           (double)m->sample_ps * 1e-6, (double)m->end_ps * 1e-12, (unsigned long long)rows,
-           (unsigned long long)cols, NS_MAX_CSV_VALUES);
+      berr_keys(&b, kK,
+                "%g us over %g s is %llu rows x %llu columns of timeseries.csv, "
+                "above the limit of %u values (raise sample_us, or 0 for no time series)",
+                (double)m->sample_ps * 1e-6, (double)m->end_ps * 1e-12, (unsigned long long)rows,
+                (unsigned long long)cols, NS_MAX_CSV_VALUES);
       ok = false;
     }
   }
