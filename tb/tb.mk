@@ -29,16 +29,21 @@ CFG_DEFS_large     := -DXTM_TB_PORTS=32 -DXTM_TB_TCS=8 -DXTM_TB_DESC=65536 -DXTM
 CFG_PARAMS_benchclean := $(CFG_PARAMS_default)
 CFG_DEFS_benchclean   := $(CFG_DEFS_default)
 
+# --trace-max-array 256: per-VOQ and per-PG register arrays (64 at default, 256 at large) are
+# in the waves (sim/waves/xtm.gtkw); Verilator's default of 32 would leave them out. The
+# descriptor RAMs (4096 and more rows) stay out of the FST.
 # C++ optimisation of the Verilated model: OPT_FAST (Verilator's default -Os) is overridden,
 # -O2 runs the unrolled RTL about 25 % faster (make bench-cosim); mutants build with -O0
 VL_OPT ?= -O2
+# the bound assertions; set before VERILATOR_FLAGS, which := expands at once (with the ?=
+# after it the co-simulation builds had no assertions at all)
+XTM_SVA_SRCS ?= rtl/xtm/xtm_sva.sv rtl/xtm/xtm_bind.sv
 VERILATOR_FLAGS := --cc --exe --build -j 2 --top-module xtm_top -Wno-fatal -Wno-lint -Wno-style \
   --unroll-count 4096 --unroll-stmts 1000000 --x-assign unique --x-initial unique --assert \
-  --trace-fst --trace-structs -O3 --output-split 20000 \
+  --trace-fst --trace-structs --trace-max-array 256 -O3 --output-split 20000 \
   -Irtl/common -f rtl/xtm/xtm.f $(XTM_SVA_SRCS)
 
 TB_SRCS := tb/xtm_tb.cpp tb/xtm_tests.cpp
-XTM_SVA_SRCS ?= rtl/xtm/xtm_sva.sv rtl/xtm/xtm_bind.sv
 RTL_SRCS := $(shell cat rtl/xtm/xtm.f 2>/dev/null) rtl/common/tm_assert.svh $(XTM_SVA_SRCS)
 
 # firmware mode (+fw=<conf>) links the firmware (libxtmfw: driver, compiler, host writers;
@@ -85,6 +90,8 @@ TEST_ARGS += --cmd cosim-default-incast.1 '$(call cosim_cmd,default,incast,1,100
 TEST_ARGS += $(foreach s,1 2,--cmd cosim-default-random.$(s) '$(call cosim_cmd,default,random,$(s),30000)')
 # bring-up equivalence, firmware on the C model vs on the RTL, and its negative checks
 TEST_ARGS += --shell tb/test_fw_cosim.sh
+# the saved waveform view against make sim WAVES=1 FSTs (tools/gtkw-check), and its negatives
+TEST_ARGS += --shell tb/test_waves.sh
 
 .PHONY: bench-cosim
 bench-cosim: sim/build/default/Vxtm_top
