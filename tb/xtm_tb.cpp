@@ -465,7 +465,8 @@ SC_MODULE(XtmTb) {
     if (apb_no_wait) {
       // +apb_no_wait (negative test, tb/test_fw_cosim.sh): a spec-1.0 master that takes the
       // answer in the first access cycle and ignores PREADY; against the wait states of
-      // spec 10.1 the lockstep check must fail
+      // spec 10.1 the run must fail (the firmware reads the idle PRDATA, or the next
+      // access comes while the DUT still serves this one: a PREADY mismatch)
       fw_accesses++;
       if (rdata != nullptr) {
         *rdata = apb_prdata;

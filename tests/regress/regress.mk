@@ -91,6 +91,8 @@ NIGHTLY_OUT ?= build/nightly
 NIGHTLY_BUILDS := sim/build/small/Vxtm_top sim/build/default/Vxtm_top $(DCQCN_SIM) \
   sim/build/cov-small/Vxtm_top sim/build/cov-dcqcn/Vdcqcn_top $(FUZZ_BINS) $(UNIT_BINS) \
   $(BUILD)/tests/test_fw $(BUILD)/bin/xtmctl $(BUILD)/bin/xtm-netsim $(BUILD)/tests/test_netsim
+# CFG=large (32 x 8 x 65536) for the large-configuration jobs of the lists (issue 11)
+NIGHTLY_BUILDS += sim/build/large/Vxtm_top
 .PHONY: nightly nightly-build test-slurm
 nightly-build: | $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory -k $(NIGHTLY_BUILDS) || \
