@@ -91,7 +91,7 @@ TEST_ARGS += --cmd cosim-default-hazards.1 '$(call cosim_cmd,default,hazards,1,6
 TEST_ARGS += $(foreach s,1 2,--cmd cosim-default-random.$(s) '$(call cosim_cmd,default,random,$(s),30000)')
 # CFG=large (32 x 8 x 65536, issue 11) once briefly: incast and a random seed; the nightly
 # runs it longer and with more seeds (tests/regress/full.list)
-TEST_ARGS += --cmd cosim-large-incast.1 '$(call cosim_cmd,large,incast,1,30000)'
+TEST_ARGS += --cmd cosim-large-incast.1 '$(call cosim_cmd,large,incast,1,100000)'
 TEST_ARGS += --cmd cosim-large-random.1 '$(call cosim_cmd,large,random,1,20000)'
 # bring-up equivalence, firmware on the C model vs on the RTL, and its negative checks
 TEST_ARGS += --shell tb/test_fw_cosim.sh

@@ -6,8 +6,10 @@
 #   tb/test_waves.sh     the make test suite: the view against a default-configuration FST
 #                        (the configuration it is written for), against a small one (signals
 #                        of VOQs, PGs or ports the small configuration does not have are
-#                        allowed to be absent), and the negative checks: a view with a
-#                        bogus signal, a bogus array element and a renamed scope must fail
+#                        allowed to be absent), against a large one (the same, for the
+#                        widths of per-port and per-VOQ vectors), and the negative checks:
+#                        a view with a bogus signal, a bogus array element, a renamed scope
+#                        or a stale alias must fail
 # Prints PASS/FAIL lines for tools/run-tests.
 set -u
 VIEW=${VIEW:-sim/waves/xtm.gtkw}
@@ -43,6 +45,18 @@ elif python3 "$CHECK" "$VIEW" "$fsts" --allow-smaller >"$OUT/check-small.txt" 2>
   echo "PASS waves-view-small ($(tail -1 "$OUT/check-small.txt" | sed 's/^gtkw-check: //'))"
 else
   echo "FAIL waves-view-small"; cat "$OUT/check-small.txt"
+fi
+
+# CFG=large (32 ports, 256 VOQs): the hierarchy is the same; vectors sized by the
+# configuration (per-port and per-VOQ bit vectors) have other widths than in the view, so
+# they are absent in this configuration as in small; every other signal must be there
+fstl=$(waves large incast)
+if [ -z "$fstl" ]; then
+  echo "FAIL waves-large (make sim CFG=large TEST=incast WAVES=1 wrote no FST: $OUT/large-incast.log)"
+elif python3 "$CHECK" "$VIEW" "$fstl" --allow-smaller >"$OUT/check-large.txt" 2>&1; then
+  echo "PASS waves-view-large ($(tail -1 "$OUT/check-large.txt" | sed 's/^gtkw-check: //'))"
+else
+  echo "FAIL waves-view-large"; cat "$OUT/check-large.txt"
 fi
 
 # negative checks: each corrupted view must be rejected
