@@ -9,6 +9,7 @@
 #ifndef XTM_TB_XTM_FCOV_H_
 #define XTM_TB_XTM_FCOV_H_
 
+#include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -26,6 +27,8 @@ struct XtmFcov {
   std::vector<uint16_t> pre_head_pg;  // per VOQ: PG of the head packet (when an enqueue came)
   bool pre_mark_in_flight = false;    // a head or latency marking decision pending (6.3)
   std::vector<uint64_t> sel_t;        // per VOQ: the cycle of its last selection
+  std::vector<int32_t> pre_last_def;  // per VOQ holding one packet: its deficit (else INT32_MIN)
+  std::vector<uint16_t> pre_last_len; // and that packet's length
   uint64_t last_csr_t = UINT64_MAX;   // the previous CSR access (its access cycle)
 
   void inc(const std::string &k, uint64_t n = 1) { hit[k] += n; }
@@ -74,6 +77,15 @@ struct XtmFcov {
     pre_log[0] = m->occ_log[0];
     pre_log[1] = m->occ_log[1];
     pre_mark_in_flight = m->mark_due != XTM_NEVER;
+    pre_last_def.assign(m->num_voqs, INT32_MIN);
+    pre_last_len.assign(m->num_voqs, 0);
+    for (uint32_t v = 0; v < m->num_voqs; v++) {
+      const xtm_voq_t *q = &m->voq[v];
+      if (q->occ_pkts == 1 && q->head != XTM_NIL) {
+        pre_last_def[v] = q->deficit;
+        pre_last_len[v] = m->desc[q->head].len;
+      }
+    }
     if (in.enq.valid) {
       pre_head_pg.assign(m->num_voqs, 0xFFFF);
       for (uint32_t v = 0; v < m->num_voqs; v++) {
@@ -156,6 +168,13 @@ struct XtmFcov {
       if (sel_t.size() != nvoq) sel_t.assign(nvoq, UINT64_MAX);
       if (sel_t[rv] + 1 == t) inc("hz_sel_back_to_back");
       if (XTM_F(m->voq[rv].cfg, Q_CFG, SHAPER_EN) != 0 && sel_t[rv] + 2 == t) inc("hz_shaper_gap_min");
+      // spec 9.3: a DWRR selection empties the VOQ with its deficit still positive after the
+      // charge (a round adds the quantum when the deficit was not positive): cleared to 0
+      const xtm_voq_t *q = &m->voq[rv];
+      if (XTM_F(q->cfg, Q_CFG, STRICT) == 0 && rv < pre_last_def.size() && pre_last_def[rv] != INT32_MIN) {
+        int64_t d = pre_last_def[rv] > 0 ? pre_last_def[rv] : int64_t(pre_last_def[rv]) + q->quantum;
+        if (d - pre_last_len[rv] > 0) inc("dwrr_empty_positive_cleared");
+      }
       sel_t[rv] = t;
     }
     // CSR timing (spec 10.1, 10.2, 15.6)
