@@ -541,6 +541,7 @@ class Soak : public Random {
 // - phase C (16000-41000): head and latency marking under load with Q_MARK_HEAD /
 //   Q_MARK_LAT / LFSR_HEAD_STATE reads and CTRL.CLR_CNT while marking decisions are in
 //   flight (6.3), VOQ and PG watermark reads and clears in cycles that also remove packets;
+//   an idle port's shaper bucket and the HBM write bucket lowered while full (5.4);
 // - phase B (42000-55000, last: the descriptor FIFO case it provokes stopped the RTL once):
 //   a queue-shaped VOQ (high rate, deep bucket) alone on its port, selected every second
 //   cycle (the one-cycle gap of 9.5), then its bucket depth lowered under traffic (the
@@ -591,6 +592,11 @@ class Hazards : public XtmTest {
         default: wr(XTM_VOQ_SEL_REG_OFFSET, 0, c); rd(XTM_Q_MARK_HEAD_LO_REG_OFFSET, c); rd(XTM_Q_MARK_HEAD_LO_REG_OFFSET + 4, c); break;
       }
     }
+    // bucket depths lowered while the buckets are full (the clamp of 5.4 at the end of the
+    // writing cycle): port eg_b's shaper (idle in A and C; disabled, its bucket still
+    // fills) and the HBM write bucket (no HBM traffic here)
+    port_wr(eg_b, XTM_P_SHAPER_BURST_REG_OFFSET, 1000, 20000);
+    wr(XTM_HBM_WR_BURST_REG_OFFSET, 16, 20000);
     // phase B: queue 0 of port eg_b shaped at 64 B/cycle with a 100 000-byte bucket, the
     // bucket lowered to 3000 bytes while full
     voq_wr(vb, XTM_Q_SHAPER_RATE_REG_OFFSET, 0x400000, 41500);
