@@ -97,6 +97,10 @@ TEST_ARGS += --cmd cosim-large-random.1 '$(call cosim_cmd,large,random,1,20000)'
 TEST_ARGS += --shell tb/test_fw_cosim.sh
 # the saved waveform view against make sim WAVES=1 FSTs (tools/gtkw-check), and its negatives
 TEST_ARGS += --shell tb/test_waves.sh
+# bad plusargs are usage errors, +out= is never shell text
+TEST_ARGS += --shell tb/test_plusargs.sh
+# the state comparison's negative tests: one RTL state bit flipped per compared field
+TEST_ARGS += --shell tb/test_state_check.sh
 
 .PHONY: bench-cosim
 bench-cosim: sim/build/default/Vxtm_top
