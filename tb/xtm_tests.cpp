@@ -247,10 +247,15 @@ class TailPool : public XtmTest {
   void setup() {
     line_rate_shapers();
     uint32_t P = prm_.num_ports, T = prm_.num_tcs;
-    wr(XTM_POOL_CELLS_REG_OFFSET, 300);
+    // the pool below the sum of the VOQ limits, so that it runs out first when all queues
+    // fill (300 cells; at 2 TCs the limits sum to 220, so 150 there)
+    uint32_t sum_limits = 0;
+    for (uint32_t q = 0; q < T; q++) sum_limits += 100 + 20 * q;
+    wr(XTM_POOL_CELLS_REG_OFFSET, sum_limits > 400 ? 300 : sum_limits * 2 / 3);
     for (uint32_t q = 0; q < T; q++) voq_wr(q, XTM_Q_LIMIT_CELLS_REG_OFFSET, 100 + 20 * q);
+    // 48 B/cycle in all into a 12.5 B/cycle port (6 per queue at 8 TCs), whatever T
     for (uint32_t q = 0; q < T; q++) {
-      add_flow(uint8_t(1 % P), 0, uint8_t(8 * q), 0, 64, 9216, 6.0, 100, 90000);
+      add_flow(uint8_t(1 % P), 0, uint8_t(8 * q), 0, 64, 9216, 48.0 / T, 100, 90000);
     }
   }
 };
@@ -461,7 +466,7 @@ class Soak : public Random {
   void stimulus(uint64_t t, xtm_in_t &in) override {
     if (t >= next_epoch_) epoch(t);
     Random::stimulus(t, in);
-    if (t < prm_.num_ports * prm_.num_tcs) {  // during initialisation: NOT_READY (spec 3)
+    if (t < XTM_INIT_CYCLES(prm_.num_ports)) {  // during initialisation: NOT_READY (spec 3)
       in.enq = (xtm_enq_in_t){true, 0xEE000000u | uint32_t(t), 0, 0, 0, 1, 64};
     }
   }
@@ -518,6 +523,92 @@ class Soak : public Random {
         rd(XTM_POOL_WM_REG_OFFSET, c);
       }
     }
+  }
+};
+
+// ------------------------------------------------------------------ pipeline hazards (spec 15)
+// Each case spec 15 defines for the pipeline, made to happen (the fcov points hz_*, prof_*,
+// csr_*, clr_cnt_*, apb_* of tests/regress/fcov_points.tsv count them):
+// - during the initialisation sweep: CTRL.CLR_CNT, a VOQ-window and a PG-window read
+//   (refused, NOT_READY), STATUS (15.6);
+// - phase A (1000-15000): one VOQ without port shaper drained at up to one packet per cycle
+//   while one flow fills it: an acceptance and a selection of the same VOQ and PG in one
+//   cycle, back-to-back selections (15.3); the MAC stops 20 cycles of every 100, so the
+//   VOQ's occupancy sweeps through the tail-marking profile's Kmin/Kmax within a few cycles
+//   and the S(t-2) occupancy of 6.2 differs from S(t), sometimes across a zone; a second
+//   tail-marking VOQ with Q_LIMIT_CELLS = 0 (the profile of a zero limit, 6.1; every
+//   arrival TAIL-dropped);
+// - phase C (16000-41000): head and latency marking under load with Q_MARK_HEAD /
+//   Q_MARK_LAT / LFSR_HEAD_STATE reads and CTRL.CLR_CNT while marking decisions are in
+//   flight (6.3), VOQ and PG watermark reads and clears in cycles that also remove packets;
+//   an idle port's shaper bucket and the HBM write bucket lowered while full (5.4);
+// - phase B (42000-55000, last: the descriptor FIFO case it provokes stopped the RTL once):
+//   a queue-shaped VOQ (high rate, deep bucket) alone on its port, selected every second
+//   cycle (the one-cycle gap of 9.5), then its bucket depth lowered under traffic (the
+//   clamp at the next evaluation).
+class Hazards : public XtmTest {
+ public:
+  using XtmTest::XtmTest;
+  uint64_t default_cycles() const override { return 60000; }
+  void setup() {
+    uint32_t P = prm_.num_ports, T = prm_.num_tcs;
+    uint32_t eg_b = 1 % P, vb = eg_b * T, qc = T > 1 ? 1 : 0;
+    uint8_t src = uint8_t(1 % P);
+    wr(XTM_CTRL_REG_OFFSET, XTM_CTRL_CLR_CNT_MASK);
+    rd(XTM_Q_CFG_REG_OFFSET);
+    rd(XTM_G_CFG_REG_OFFSET);
+    rd(XTM_STATUS_REG_OFFSET);
+    rd(XTM_ERR_STATUS_REG_OFFSET);
+    // phase A: VOQ 0 (port 0, queue 0), ECN tail marking, Kmin 5 / Kmax 15 of 200 cells
+    profile(3, false, {{1638, 8192}, {4915, 65536}});
+    // phase C's head profile draws from an empty queue on (10 % at fill 0, 100 % at Kmax 15
+    // cells), so every head-marked selection leaves a decision in flight for three cycles
+    profile(4, true, {{0, 6554}, {4915, 65536}});
+    voq_wr(0, XTM_Q_LIMIT_CELLS_REG_OFFSET, 200);
+    voq_wr(0, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, true, false, 0, 3));
+    add_flow(src, 0, 0, 2, 64, 256, 90.0, 1000, 15000);
+    if (T > 1) {  // queue qc of port eg_b: a zero limit
+      uint32_t vz = eg_b * T + qc;
+      voq_wr(vz, XTM_Q_LIMIT_CELLS_REG_OFFSET, 0);
+      voq_wr(vz, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, true, false, 0, 3));
+      add_flow(0, uint8_t(eg_b), uint8_t(8 * qc), 2, 64, 256, 1.0, 1000, 15000);
+    }
+    // phase C: VOQ 0 head-marked (interpolated profile), VOQ qc of port 0 latency-marked
+    voq_wr(0, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, true, false, 1, 4), 15500);
+    if (qc != 0) {
+      voq_wr(qc, XTM_Q_LAT_THRESH_REG_OFFSET, 12, 15500);
+      voq_wr(qc, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, true, false, 2, 0), 15500);
+      add_flow(src, 0, uint8_t(8 * qc), 1, 64, 256, 30.0, 16000, 41000);
+    }
+    add_flow(src, 0, 0, 2, 64, 256, 60.0, 16000, 41000);
+    uint32_t pg = src * 8u;  // the flows' PG: priority 0 of their ingress port (reset maps)
+    for (uint64_t c = 17000; c < 41000; c += 40 + rnd(60)) {
+      switch (rnd(8)) {
+        case 0: wr(XTM_CTRL_REG_OFFSET, XTM_CTRL_CLR_CNT_MASK, c); break;
+        case 1: rd(XTM_LFSR_HEAD_STATE_REG_OFFSET, c); break;
+        case 2: wr(XTM_VOQ_SEL_REG_OFFSET, qc, c); rd(XTM_Q_MARK_LAT_LO_REG_OFFSET, c); rd(XTM_Q_MARK_LAT_LO_REG_OFFSET + 4, c); break;
+        case 3: wr(XTM_VOQ_SEL_REG_OFFSET, 0, c); rd(XTM_Q_WM_CELLS_REG_OFFSET, c); break;
+        case 4: wr(XTM_PG_SEL_REG_OFFSET, pg, c); rd(XTM_G_WM_CELLS_REG_OFFSET, c); rd(XTM_G_HDRM_WM_REG_OFFSET, c); break;
+        default: wr(XTM_VOQ_SEL_REG_OFFSET, 0, c); rd(XTM_Q_MARK_HEAD_LO_REG_OFFSET, c); rd(XTM_Q_MARK_HEAD_LO_REG_OFFSET + 4, c); break;
+      }
+    }
+    // bucket depths lowered while the buckets are full (the clamp of 5.4 at the end of the
+    // writing cycle): port eg_b's shaper (idle in A and C; disabled, its bucket still
+    // fills) and the HBM write bucket (no HBM traffic here)
+    port_wr(eg_b, XTM_P_SHAPER_BURST_REG_OFFSET, 1000, 20000);
+    wr(XTM_HBM_WR_BURST_REG_OFFSET, 16, 20000);
+    // phase B: queue 0 of port eg_b shaped at 64 B/cycle with a 100 000-byte bucket, the
+    // bucket lowered to 3000 bytes while full
+    voq_wr(vb, XTM_Q_SHAPER_RATE_REG_OFFSET, 0x400000, 41500);
+    voq_wr(vb, XTM_Q_SHAPER_BURST_REG_OFFSET, 100000, 41500);
+    voq_wr(vb, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, false, false, 0, 0, false, 0, false, true), 41500);
+    add_flow(0, uint8_t(eg_b), 0, 0, 64, 64, 90.0, 42000, 55000);
+    voq_wr(vb, XTM_Q_SHAPER_BURST_REG_OFFSET, 3000, 50000);
+  }
+  // phases A and C: port 0's MAC stops for 20 of every 100 cycles
+  uint64_t tx_ready_at(uint64_t t) override {
+    bool stop = t < 41000 && t % 100 >= 80;
+    return stop ? ~1ull : UINT64_MAX;
   }
 };
 
@@ -605,6 +696,7 @@ const std::map<std::string, Entry> &registry() {
       {"csr_all", {"every address: reads, random writes, errors", mk<CsrAll>}},
       {"random", {"random legal configuration and traffic", mk<Random>}},
       {"soak", {"nightly soak: random traffic and reconfiguration, new every 250000 cycles", mk<Soak>}},
+      {"hazards", {"spec 15's pipeline cases: init sweep, same-cycle VOQ/PG, back-to-back, shaper gap, marks in flight", mk<Hazards>}},
       {"incast", {"4:1 incast, lossless ECN head-marked class, PFC, HBM, lossy background", mk<Incast>}},
   };
   return r;
