@@ -665,10 +665,31 @@ SC_MODULE(XtmTb) {
 };
 
 // ------------------------------------------------------------------ main
+// Every plusarg this testbench reads (docs/cosim.md, "Plusargs"); anything else, or one of
+// these twice, is a usage error before anything is simulated. The number ranges are
+// plusargs_common's.
+static const TbArg kXtmArgs[] = {
+    {"test", 's', 0, 0},           {"seed", 'n', 0, UINT64_MAX},
+    {"cycles", 'n', 0, UINT64_MAX / 2}, {"trace", 'f', 0, 0},
+    {"trace_start", 'n', 0, UINT64_MAX}, {"state_every", 'n', 0, UINT64_MAX},
+    {"max_errors", 'n', 0, UINT64_MAX}, {"out", 's', 0, 0},
+    {"list", 'f', 0, 0},           {"quiet", 'f', 0, 0},
+    {"rtl_only", 'f', 0, 0},       {"eager", 'f', 0, 0},
+    {"fw", 's', 0, 0},             {"fw_trace", 's', 0, 0},
+    {"fw_dump", 's', 0, 0},        {"fcov", 's', 0, 0},
+    {"cov_file", 's', 0, 0},       {"state_detailed", 'f', 0, 0},
+    {"state_fault", 's', 0, 0},    {"apb_no_wait", 'f', 0, 0},
+};
+
 int sc_main(int argc, char **argv) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   TbOptions opt;
   std::string v;
+  std::string why;
+  if (!tb_check_plusargs(argc, argv, kXtmArgs, sizeof(kXtmArgs) / sizeof(kXtmArgs[0]), &why)) {
+    fprintf(stderr, "error: %s\n", why.c_str());
+    return 2;
+  }
   if (plusarg(argc, argv, "list", nullptr)) {
     xtm_list_tests();
     return 0;
