@@ -14,6 +14,12 @@
 //
 // Plusargs: +test=<name> +seed=<n> +cycles=<n> +latency=<L> +max_errors=<n> +out=<dir>
 //           +trace [+trace_start=<cycle>] +audit=0 +apb_timeout=<cycles> +list
+//           +fault=<xtm_fault_t>@<cycle>   corrupt the reference (negative test of the checks)
+// Stand-ins for RTL 2.0's timing, so that the testbench side of it is tested today:
+//   +apb_wait=<n>   the slave answers an access n cycles late (pready low meanwhile; the
+//                   access itself happens in its first cycle, as a registered CSR read would)
+//   +dut_delay=<n>  the output monitor sees the DUT's outputs n cycles late, as the ports of
+//                   a registered-output RTL show them; passes with +latency=<n>
 // `make sim-sv TEST=<t> SEED=<s> [CFG=default|small]` builds and runs it under Verilator.
 
 `default_nettype none
@@ -46,6 +52,14 @@ module xtm_sv_tb #(
   logic [P*128-1:0] pfc_rx_quanta_i;
   logic [P-1:0]     tx_ready_i;
   logic        psel_i, penable_i, pwrite_i;
+  // the APB master's side of the bus (= the DUT's with +apb_wait=0)
+  logic        m_psel, m_penable, m_pready, m_pslverr;
+  logic [31:0] m_prdata;
+  bit apb_in_access = 1'b0;  // an access phase is running (pready not seen yet)
+  int unsigned apb_wait = 0;    // +apb_wait
+  int unsigned apb_waited = 0;
+  logic [31:0] apb_rdata_q = '0;
+  logic apb_err_q = 1'b0;
   logic [15:0] paddr_i;
   logic [31:0] pwdata_i;
   logic        pready_o, pslverr_o;
@@ -128,6 +142,8 @@ module xtm_sv_tb #(
     pwrite_i = 1'b0;
     paddr_i = '0;
     pwdata_i = '0;
+    m_psel = 1'b0;
+    m_penable = 1'b0;
   endtask
 
   // The sequence's inputs of one cycle onto the ports. Frame fields are written for the
@@ -150,15 +166,36 @@ module xtm_sv_tb #(
         pfc_rx_quanta_i[128*p+:128] = q[128*p+:128];
       end
     end
-    psel_i = apb.psel;
-    penable_i = apb.penable;
+    m_psel = apb.psel;
+    m_penable = apb.penable;
     pwrite_i = apb.pwrite;
     paddr_i = apb.paddr;
     pwdata_i = apb.pwdata;
+    // +apb_wait: only the first access cycle reaches the DUT
+    psel_i = m_psel && !(m_penable && apb_in_access && apb_wait != 0);
+    penable_i = m_penable && !(apb_in_access && apb_wait != 0);
+  endtask
+
+  // +apb_wait: the slave's answer (pready, prdata, pslverr) on the master's side
+  task automatic apb_slave_answer();
+    if (apb_wait == 0) begin
+      m_pready = pready_o;
+      m_prdata = prdata_o;
+      m_pslverr = pslverr_o;
+    end else begin
+      if (m_psel && m_penable && !apb_in_access) begin  // first access cycle: the DUT answers
+        apb_rdata_q = prdata_o;
+        apb_err_q = pslverr_o;
+        apb_waited = 0;
+      end
+      m_pready = m_psel && m_penable && apb_waited == apb_wait;
+      m_prdata = m_pready ? apb_rdata_q : 32'd0;
+      m_pslverr = m_pready && apb_err_q;
+      if (m_psel && m_penable) apb_waited++;
+    end
   endtask
 
   // ---------------------------------------------------------------- monitors
-  bit apb_in_access = 1'b0;  // an access phase is running (pready not seen yet)
 
   // What the DUT's input ports carry this cycle, as the reference's input bundle. A CSR
   // access is the first cycle of an APB access phase (psel && penable).
@@ -179,7 +216,7 @@ module xtm_sv_tb #(
     in.pfc_rx_valid[P-1:0] = pfc_rx_valid_i;
     vec[P*8-1:0] = pfc_rx_vec_i;
     q[P*128-1:0] = pfc_rx_quanta_i;
-    in.csr.valid = psel_i && penable_i && !apb_in_access;
+    in.csr.valid = m_psel && m_penable && !apb_in_access;
     in.csr.write = pwrite_i;
     in.csr.addr = paddr_i;
     in.csr.wdata = pwdata_i;
@@ -215,8 +252,10 @@ module xtm_sv_tb #(
     xtm_dpi_pkg::xtm_dpi_quanta_t q, mq;
     xtm_sv_pkg::xtm_sv_obs_t robs, dobs;
     string test_name, out_dir;
-    longint unsigned seed, cycles, max_errors, trace_start, apb_timeout, t, total;
-    int unsigned latency, audit;
+    longint unsigned seed, cycles, max_errors, trace_start, apb_timeout, t, total, fault_at;
+    int unsigned latency, audit, dut_delay, fault;
+    string fault_arg;
+    xtm_sv_pkg::xtm_sv_obs_t delay_q[$];
     bit trace, tracing, audit_started, ok;
     real t0, secs;
 
@@ -241,6 +280,17 @@ module xtm_sv_tb #(
     void'($value$plusargs("trace_start=%d", trace_start));
     void'($value$plusargs("audit=%d", audit));
     void'($value$plusargs("apb_timeout=%d", apb_timeout));
+    void'($value$plusargs("apb_wait=%d", apb_wait));
+    dut_delay = 0;
+    void'($value$plusargs("dut_delay=%d", dut_delay));
+    fault = 0;
+    fault_at = '1;
+    if ($value$plusargs("fault=%s", fault_arg)) begin
+      if ($sscanf(fault_arg, "%d@%d", fault, fault_at) != 2) begin
+        $display("+fault=<n>@<cycle> expected, got '%s'", fault_arg);
+        fault_at = '1;
+      end
+    end
     trace = $test$plusargs("trace");
     $display("seed: %0d", seed);
     $display("reproduce: make sim-sv TEST=%s SEED=%0d CFG=%s", test_name, seed, CfgName);
@@ -297,6 +347,10 @@ module xtm_sv_tb #(
         audit_started = 1'b1;
       end
       if (t >= cycles && audit_started && !seq.csr_pending() && !apb.busy()) break;
+      if (t == fault_at) begin
+        $display("injecting fault %0d into the reference at cycle %0d: %s", fault, t,
+                 xtm_dpi_pkg::xtm_dpi_status_name(xtm_dpi_pkg::xtm_dpi_inject_fault(sb.ref_h, fault)));
+      end
       // driver
       in = '0;
       in.tx_ready = '1;
@@ -312,12 +366,19 @@ module xtm_sv_tb #(
       @(negedge clk_i);
       // output monitors -> scoreboard
       monitor_out(dobs);
-      sb.write_out(t, dobs);
-      if (psel_i && penable_i) begin
-        if (pready_o) sb.write_csr_rsp(t, prdata_o, pslverr_o);
-        apb_in_access = !pready_o;
+      delay_q.push_back(dobs);
+      if (delay_q.size() > dut_delay) begin
+        dobs = delay_q.pop_front();
+      end else begin
+        dobs = '0;  // +dut_delay: nothing at the ports yet
       end
-      void'(apb.sample(pready_o));
+      sb.write_out(t, dobs);
+      apb_slave_answer();
+      if (m_psel && m_penable) begin
+        if (m_pready) sb.write_csr_rsp(t, m_prdata, m_pslverr);
+        apb_in_access = !m_pready;
+      end
+      void'(apb.sample(m_pready));
       if (apb.timed_out()) begin
         sb.fail(t, $sformatf("APB: no pready for %0d cycles (addr 0x%04h)", apb_timeout, paddr_i));
         sb.done = 1'b1;
@@ -335,6 +396,12 @@ module xtm_sv_tb #(
       drive_idle();
       @(negedge clk_i);
       monitor_out(dobs);
+      delay_q.push_back(dobs);
+      if (delay_q.size() > dut_delay) begin
+        dobs = delay_q.pop_front();
+      end else begin
+        dobs = '0;
+      end
       sb.write_out(t, dobs);
       t++;
     end
