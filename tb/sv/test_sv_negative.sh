@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # Negative tests of the SystemVerilog testbench (tb/sv/): every check must be able to fail.
-#   - RTL mutants (taken by name from tools/mutate-rtl, applied to a copy of the tree, small
-#     configuration built -O1): `incast` must catch head-vs-tail (ECN marking at the tail
-#     instead of the head) and the end-of-test register audit must catch counter (Q_DEQ_PKTS
-#     counting by 2)
+#   - RTL mutants (taken by name from tools/mutate-rtl, applied to a copy of the tree, built
+#     -O1 in the configuration $SV_NEG_CFG, default small): `incast` must catch shaper (the
+#     port shaper forgets the inter-frame gap) and the end-of-test register audit of `smoke`
+#     must catch counter (Q_DEQ_PKTS counting by 2)
 #   - a corrupted reference (+fault: one pool cell leaked in the C model): the state-register
 #     predictions and the outputs must disagree with the RTL
 #   - a wrong output latency (+latency=1 on today's latency-0 RTL), and the delay line and
@@ -15,7 +15,8 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 2
-sv=sim/build/sv-small/Vxtm_sv_tb
+cfg=${SV_NEG_CFG:-small}
+sv=sim/build/sv-$cfg/Vxtm_sv_tb
 
 expect_fail() {  # name, command...: the run must end with TEST FAILED CHECKS and a FAILURE
   local name=$1
@@ -43,7 +44,7 @@ expect_pass() {
 }
 
 if [ ! -x $sv ]; then
-  echo "FAIL sv-negative: $sv not built (make sim/build/sv-small/Vxtm_sv_tb)"
+  echo "FAIL sv-negative: $sv not built (make $sv)"
   exit 0
 fi
 o=sim/out/ci-sv-negative
@@ -61,9 +62,9 @@ pkg=rtl/xtm/xtm_pkg.sv
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 make -s build/lib/libxtm.a build/lib/libxtm_dpi.a build/obj/tb/sv/xtm_sv_util.o >/dev/null || exit 2
-for spec in "head-vs-tail incast 1 100000" "counter incast 1 20000"; do
+for spec in "shaper incast 1 100000" "counter smoke 1 20000"; do
   read -r name test seed cycles <<<"$spec"
-  line=$(grep -F "\"$name|" tools/mutate-rtl | head -1)
+  line=$(grep -F "\"$name|" tools/mutate-rtl | head -1 | sed 's/^[[:space:]]*//')
   if [ -z "$line" ]; then
     echo "FAIL sv-mutant-$name: no mutant '$name' in tools/mutate-rtl"
     continue
@@ -85,11 +86,11 @@ for spec in "head-vs-tail incast 1 100000" "counter incast 1 20000"; do
   fi
   # the prerequisites exist and are newer: make rebuilds only the testbench
   if ! make -s -C "$work/tree" -o build/lib/libxtm.a -o build/lib/libxtm_dpi.a -o build/obj/tb/sv/xtm_sv_util.o \
-      SV_COPT=-O1 sim/build/sv-small/Vxtm_sv_tb >"$work/build.log" 2>&1; then
+      SV_COPT=-O1 $sv >"$work/build.log" 2>&1; then
     echo "FAIL sv-mutant-$name: the mutant does not build"
     tail -5 "$work/build.log"
     continue
   fi
-  expect_fail "sv-mutant-$name ($test.$seed)" "$work/tree/$sv" +test="$test" +seed="$seed" \
+  expect_fail "sv-mutant-$name-$cfg-$test.$seed" "$work/tree/$sv" +test="$test" +seed="$seed" \
     +cycles="$cycles" +out="$work/out"
 done

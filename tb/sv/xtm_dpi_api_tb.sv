@@ -5,7 +5,7 @@
 //                handles and arguments: status codes, field packing (values derived from
 //                docs/spec.md and docs/spec-dcqcn.md), several instances; one line per check,
 //                then TEST PASSED CHECKS / TEST FAILED CHECKS
-//   +mode=bench  +cycles=<n>: the DPI path's speed: the incast sequence of xtm_sv_pkg driving
+//   +mode=bench  +cycles=<n> [+bench=xtm|dcqcn]: the DPI path's speed: the incast sequence of xtm_sv_pkg driving
 //                the xtm reference through xtm_dpi_step, one call per cycle, and the dcqcn
 //                reference stepped with CNP / tx / CE events; prints cycles/s (make bench)
 
@@ -375,7 +375,7 @@ module xtm_dpi_api_tb;
   endtask
 
   // ---------------------------------------------------------------- bench
-  task automatic bench(longint unsigned cycles);
+  task automatic bench(longint unsigned cycles, string which);
     xtm_sv_pkg::xtm_sv_test seq;
     xtm_dpi_params_t prm;
     chandle h, dh;
@@ -395,6 +395,7 @@ module xtm_dpi_api_tb;
     int st;
     bit access;
 
+    if (which != "dcqcn") begin
     xtm_dpi_params_default(prm);
     st = xtm_dpi_create(prm, h);
     seq = xtm_sv_pkg::xtm_sv_make_test("incast", 1, prm.num_ports, prm.num_tcs);
@@ -420,6 +421,8 @@ module xtm_dpi_api_tb;
     secs = xtm_sv_pkg::xtm_sv_wall_seconds() - t0;
     $display("xtm_dpi_cycles_per_s: %0d", longint'(cycles / secs));
     st = xtm_dpi_destroy(h);
+    end
+    if (which == "xtm") return;
 
     dcqcn_dpi_params_default(dp);
     st = dcqcn_dpi_create(dp, dh);
@@ -441,15 +444,17 @@ module xtm_dpi_api_tb;
   endtask
 
   initial begin
-    string mode;
+    string mode, which;
     longint unsigned cycles;
     mode = "api";
+    which = "both";
+    void'($value$plusargs("bench=%s", which));
     cycles = 1000000;
     void'($value$plusargs("mode=%s", mode));
     void'($value$plusargs("cycles=%d", cycles));
     // (no statement after $finish: Verilator 5.006 runs the rest of the block)
     if (mode == "bench") begin
-      bench(cycles);
+      bench(cycles, which);
     end else begin
       api_xtm();
       api_dcqcn();

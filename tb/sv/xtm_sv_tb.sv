@@ -241,6 +241,20 @@ module xtm_sv_tb #(
     o.pfc_quanta[P*128-1:0] = pfc_tx_quanta_o;
   endfunction
 
+  // +dut_delay: what the output ports of cycle t show when they are registered n times
+  // (a ring, not a queue: a queue of these wide structs in this block read back zeros
+  // under Verilator 5.006)
+  localparam int unsigned MaxDelay = 16;
+  xtm_sv_pkg::xtm_sv_obs_t delay_ring[MaxDelay];
+  function automatic void delayed(longint unsigned t, int unsigned n, inout xtm_sv_pkg::xtm_sv_obs_t o);
+    delay_ring[t%MaxDelay] = o;
+    if (t >= n) begin
+      o = delay_ring[(t-n)%MaxDelay];
+    end else begin
+      o = '0;  // nothing at the ports yet
+    end
+  endfunction
+
   // ---------------------------------------------------------------- run
   initial begin : run
     xtm_sv_pkg::xtm_sv_test seq;
@@ -255,7 +269,6 @@ module xtm_sv_tb #(
     longint unsigned seed, cycles, max_errors, trace_start, apb_timeout, t, total, fault_at;
     int unsigned latency, audit, dut_delay, fault;
     string fault_arg;
-    xtm_sv_pkg::xtm_sv_obs_t delay_q[$];
     bit trace, tracing, audit_started, ok;
     real t0, secs;
 
@@ -283,6 +296,10 @@ module xtm_sv_tb #(
     void'($value$plusargs("apb_wait=%d", apb_wait));
     dut_delay = 0;
     void'($value$plusargs("dut_delay=%d", dut_delay));
+    if (dut_delay >= MaxDelay) begin
+      $display("+dut_delay=%0d: at most %0d", dut_delay, MaxDelay - 1);
+      dut_delay = MaxDelay - 1;
+    end
     fault = 0;
     fault_at = '1;
     if ($value$plusargs("fault=%s", fault_arg)) begin
@@ -366,12 +383,7 @@ module xtm_sv_tb #(
       @(negedge clk_i);
       // output monitors -> scoreboard
       monitor_out(dobs);
-      delay_q.push_back(dobs);
-      if (delay_q.size() > dut_delay) begin
-        dobs = delay_q.pop_front();
-      end else begin
-        dobs = '0;  // +dut_delay: nothing at the ports yet
-      end
+      delayed(t, dut_delay, dobs);
       sb.write_out(t, dobs);
       apb_slave_answer();
       if (m_psel && m_penable) begin
@@ -396,12 +408,7 @@ module xtm_sv_tb #(
       drive_idle();
       @(negedge clk_i);
       monitor_out(dobs);
-      delay_q.push_back(dobs);
-      if (delay_q.size() > dut_delay) begin
-        dobs = delay_q.pop_front();
-      end else begin
-        dobs = '0;
-      end
+      delayed(t, dut_delay, dobs);
       sb.write_out(t, dobs);
       t++;
     end
