@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include "tools/lib/xtm_num.h"
 
 __extension__ typedef unsigned __int128 u128;
 
@@ -102,28 +105,32 @@ typedef struct ctx {
   uint64_t clock_hz;
 } ctx_t;
 
+// Stores one message. An identical message (same position and text) already stored is not
+// repeated nor counted again: a dangling reference met once per interface that uses it
+// is one error. Once the store is full, errors are only counted (not formatted).
 static void verr(ctx_t *c, const tok_t *t, bool warning, const char *fmt, va_list ap) {
+  uint32_t *count = warning ? &c->r->nwarnings : &c->r->nerrors;
+  const uint32_t cap = warning ? XTM_COS_MAX_WARNINGS : XTM_COS_MAX_ERRORS;
+  if (*count >= cap) {
+    (*(warning ? &c->r->warnings_dropped : count))++;
+    return;
+  }
   char msg[XTM_COS_MSG_LEN - 64];
   vsnprintf(msg, sizeof(msg), fmt, ap);
-  char *dst;
-  if (warning) {
-    if (c->r->nwarnings >= XTM_COS_MAX_WARNINGS) {
-      return;
-    }
-    dst = c->r->warnings[c->r->nwarnings++];
-  } else {
-    if (c->r->nerrors >= XTM_COS_MAX_ERRORS) {
-      c->r->nerrors++;
-      return;
-    }
-    dst = c->r->errors[c->r->nerrors++];
-  }
+  char line[XTM_COS_MSG_LEN];
   if (t != NULL) {
-    snprintf(dst, XTM_COS_MSG_LEN, "%s:%d:%d: %s%s", c->path, t->line, t->col,
+    snprintf(line, sizeof(line), "%s:%d:%d: %s%s", c->path, t->line, t->col,
              warning ? "warning: " : "", msg);
   } else {
-    snprintf(dst, XTM_COS_MSG_LEN, "%s: %s%s", c->path, warning ? "warning: " : "", msg);
+    snprintf(line, sizeof(line), "%s: %s%s", c->path, warning ? "warning: " : "", msg);
   }
+  char(*store)[XTM_COS_MSG_LEN] = warning ? c->r->warnings : c->r->errors;
+  for (uint32_t i = 0; i < *count; i++) {
+    if (strcmp(store[i], line) == 0) {
+      return;
+    }
+  }
+  memcpy(store[(*count)++], line, sizeof(line));
 }
 
 static void err(ctx_t *c, const tok_t *t, const char *fmt, ...) {
@@ -149,22 +156,48 @@ typedef struct toks {
   char *store;
 } toks_t;
 
-static void push_tok(toks_t *ts, int type, const char *text, int line, int col) {
-  if (ts->n == ts->cap) {
-    ts->cap = ts->cap ? ts->cap * 2 : 256;
-    ts->v = realloc(ts->v, ts->cap * sizeof(tok_t));
-    if (ts->v == NULL) {
-      abort();
+// Doubles *cap (from `first`) until it holds `need` elements of `size` bytes; false when
+// the allocation fails (the caller reports it: no abort on hostile input).
+static bool grow(void **p, size_t *cap, size_t need, size_t size, size_t first) {
+  if (need <= *cap) {
+    return true;
+  }
+  size_t n = *cap != 0 ? *cap : first;
+  while (n < need) {
+    if (n > SIZE_MAX / 2u / size) {
+      return false;
     }
+    n *= 2u;
+  }
+  void *q = realloc(*p, n * size);
+  if (q == NULL) {
+    return false;
+  }
+  *p = q;
+  *cap = n;
+  return true;
+}
+
+static bool push_tok(ctx_t *c, toks_t *ts, int type, const char *text, int line, int col) {
+  if (!grow((void **)&ts->v, &ts->cap, ts->n + 1u, sizeof(tok_t), 256u)) {
+    err(c, NULL, "out of memory after %zu tokens", ts->n);
+    return false;
   }
   ts->v[ts->n++] = (tok_t){.type = type, .text = text, .line = line, .col = col};
+  return true;
 }
 
 static bool tokenize(ctx_t *c, const char *src, toks_t *ts) {
   size_t len = strlen(src);
+  if (len > XTM_COS_MAX_INPUT_BYTES) {
+    err(c, NULL, "input is %zu bytes, above the limit of %u bytes", len,
+        (unsigned)XTM_COS_MAX_INPUT_BYTES);
+    return false;
+  }
   ts->store = malloc(2 * len + 16);
   if (ts->store == NULL) {
-    abort();
+    err(c, NULL, "out of memory reading %zu bytes", len);
+    return false;
   }
   char *out = ts->store;
   int line = 1;
@@ -215,7 +248,9 @@ static bool tokenize(ctx_t *c, const char *src, toks_t *ts) {
     if (strchr("{};[]", ch) != NULL) {
       out[0] = ch;
       out[1] = '\0';
-      push_tok(ts, ch, out, line, col);
+      if (!push_tok(c, ts, ch, out, line, col)) {
+        return false;
+      }
       out += 2;
       i++;
       col++;
@@ -226,6 +261,12 @@ static bool tokenize(ctx_t *c, const char *src, toks_t *ts) {
       size_t j = i + 1;
       char *w = out;
       while (j < len && src[j] != '"' && src[j] != '\n') {
+        unsigned char b = (unsigned char)src[j];
+        if (b < 0x20u || b == 0x7fu) {  // a TAB, ESC, CR ... in a name reaches JSON and terminals
+          tok_t t = {.type = 0, .text = "\"", .line = line, .col = col + (int)(j - i)};
+          err(c, &t, "control character 0x%02x in a quoted string", (unsigned)b);
+          return false;
+        }
         *out++ = src[j++];
       }
       if (j >= len || src[j] != '"') {
@@ -234,7 +275,9 @@ static bool tokenize(ctx_t *c, const char *src, toks_t *ts) {
         return false;
       }
       *out++ = '\0';
-      push_tok(ts, 'w', w, line, c0);
+      if (!push_tok(c, ts, 'w', w, line, c0)) {
+        return false;
+      }
       col += (int)(j + 1 - i);
       i = j + 1;
       continue;
@@ -251,10 +294,11 @@ static bool tokenize(ctx_t *c, const char *src, toks_t *ts) {
       col++;
     }
     *out++ = '\0';
-    push_tok(ts, 'w', w, line, c0);
+    if (!push_tok(c, ts, 'w', w, line, c0)) {
+      return false;
+    }
   }
-  push_tok(ts, 0, "end of file", line, col);
-  return true;
+  return push_tok(c, ts, 0, "end of file", line, col);
 }
 
 // ------------------------------------------------------------------ statement tree
@@ -263,42 +307,30 @@ typedef struct node node_t;
 struct node {
   const tok_t **w;  // words, '[' and ']' included
   size_t nw;
+  size_t wcap;
   node_t **kids;
   size_t nkids;
+  size_t kcap;
   bool block;
   const tok_t *open;
 };
-
-static void *xcalloc(size_t n, size_t s) {
-  void *p = calloc(n ? n : 1, s);
-  if (p == NULL) {
-    abort();
-  }
-  return p;
-}
 
 static void node_free(node_t *n) {
   if (n == NULL) {
     return;
   }
   for (size_t i = 0; i < n->nkids; i++) {
-    node_free(n->kids[i]);
+    node_free(n->kids[i]);  // depth <= XTM_COS_MAX_DEPTH (parse_block)
   }
   free(n->kids);
   free(n->w);
   free(n);
 }
 
-static void add_kid(node_t *p, node_t *k) {
-  p->kids = realloc(p->kids, (p->nkids + 1) * sizeof(node_t *));
-  if (p->kids == NULL) {
-    abort();
-  }
-  p->kids[p->nkids++] = k;
-}
-
-// Parses statements until '}' (depth > 0) or EOF; returns false on a syntax error.
-static bool parse_block(ctx_t *c, const toks_t *ts, size_t *pos, node_t *parent, const tok_t *open) {
+// Parses statements until '}' (depth > 0) or EOF; returns false on a syntax error. One
+// level of recursion per block, at most XTM_COS_MAX_DEPTH deep.
+static bool parse_block(ctx_t *c, const toks_t *ts, size_t *pos, node_t *parent, const tok_t *open,
+                        unsigned depth) {
   for (;;) {
     const tok_t *t = &ts->v[*pos];
     if (t->type == 0) {
@@ -320,30 +352,36 @@ static bool parse_block(ctx_t *c, const toks_t *ts, size_t *pos, node_t *parent,
       err(c, t, "unexpected '%s' at the start of a statement", t->text);
       return false;
     }
-    node_t *n = xcalloc(1, sizeof(node_t));
-    add_kid(parent, n);
-    int depth = 0;
+    node_t *n = calloc(1, sizeof(node_t));
+    if (n == NULL || !grow((void **)&parent->kids, &parent->kcap, parent->nkids + 1u,
+                           sizeof(node_t *), 4u)) {
+      free(n);
+      err(c, t, "out of memory");
+      return false;
+    }
+    parent->kids[parent->nkids++] = n;
+    int brackets = 0;
     for (;;) {
       t = &ts->v[*pos];
       if (t->type == 'w' || t->type == '[' || t->type == ']') {
         if (t->type == '[') {
-          depth++;
+          brackets++;
         } else if (t->type == ']') {
-          if (depth == 0) {
+          if (brackets == 0) {
             err(c, t, "unexpected ']' without '['");
             return false;
           }
-          depth--;
+          brackets--;
         }
-        n->w = realloc(n->w, (n->nw + 1) * sizeof(tok_t *));
-        if (n->w == NULL) {
-          abort();
+        if (!grow((void **)&n->w, &n->wcap, n->nw + 1u, sizeof(tok_t *), 4u)) {
+          err(c, t, "out of memory");
+          return false;
         }
         n->w[n->nw++] = t;
         (*pos)++;
         continue;
       }
-      if (depth != 0) {
+      if (brackets != 0) {
         err(c, t, "expected ']' before '%s'", t->text);
         return false;
       }
@@ -352,10 +390,14 @@ static bool parse_block(ctx_t *c, const toks_t *ts, size_t *pos, node_t *parent,
         break;
       }
       if (t->type == '{') {
+        if (depth >= XTM_COS_MAX_DEPTH) {
+          err(c, t, "blocks nested deeper than %u levels", (unsigned)XTM_COS_MAX_DEPTH);
+          return false;
+        }
         (*pos)++;
         n->block = true;
         n->open = t;
-        if (!parse_block(c, ts, pos, n, t)) {
+        if (!parse_block(c, ts, pos, n, t, depth + 1u)) {
           return false;
         }
         break;
@@ -488,46 +530,14 @@ static bool is_word(const node_t *n, size_t i, const char *s) {
   return i < n->nw && n->w[i]->type == 'w' && strcmp(n->w[i]->text, s) == 0;
 }
 
-// decimal with up to 3 fractional digits -> value x 1000
+// Decimal with up to 3 fractional digits -> value x 1000 (tools/lib/xtm_num: the whole
+// word, no sign, exponent, hex or lost digits).
+static xtm_num_status_t milli_of(const char *s, uint64_t *out) {
+  return xtm_num_fixed(NULL, s, 3, 0, UINT64_MAX, out, NULL);
+}
+
 static bool parse_milli_str(const char *s, uint64_t *out) {
-  uint64_t v = 0;
-  int frac = -1;
-  if (*s == '\0') {
-    return false;
-  }
-  for (; *s != '\0'; s++) {
-    if (*s == '.') {
-      if (frac >= 0) {
-        return false;
-      }
-      frac = 0;
-      continue;
-    }
-    if (!isdigit((unsigned char)*s)) {
-      return false;
-    }
-    if (frac >= 3) {
-      return false;
-    }
-    if (v > UINT64_MAX / 20u) {
-      return false;
-    }
-    v = v * 10u + (uint64_t)(*s - '0');
-    if (frac >= 0) {
-      frac++;
-    }
-  }
-  if (frac == 0) {
-    return false;
-  }
-  for (int f = frac < 0 ? 0 : frac; f < 3; f++) {
-    if (v > UINT64_MAX / 20u) {
-      return false;
-    }
-    v *= 10u;
-  }
-  *out = v;
-  return true;
+  return milli_of(s, out) == kXtmNumOk;
 }
 
 static bool need_word(ctx_t *c, const node_t *n, size_t i, const char *what) {
@@ -546,12 +556,12 @@ static bool parse_uint(ctx_t *c, const node_t *n, size_t i, uint64_t min, uint64
   }
   const tok_t *t = n->w[i];
   uint64_t m;
-  if (!parse_milli_str(t->text, &m) || m % 1000u != 0u) {
+  xtm_num_status_t st = xtm_num_u64(NULL, t->text, min, max, &m, NULL);
+  if (st == kXtmNumSyntax || st == kXtmNumEmpty) {
     err(c, t, "'%s' is not an integer (for '%s')", t->text, n->w[0]->text);
     return false;
   }
-  m /= 1000u;
-  if (m < min || m > max) {
+  if (st != kXtmNumOk) {
     err(c, t, "%s %s is out of range %llu..%llu", n->w[0]->text, t->text,
         (unsigned long long)min, (unsigned long long)max);
     return false;
@@ -560,13 +570,24 @@ static bool parse_uint(ctx_t *c, const node_t *n, size_t i, uint64_t min, uint64
   return true;
 }
 
+// Reports a number word that milli_of refused; `what` names the statement.
+static void bad_milli(ctx_t *c, const tok_t *t, xtm_num_status_t st, const char *what) {
+  if (st == kXtmNumPrecision) {
+    err(c, t, "'%s' has more than 3 decimals (for '%s')", t->text, what);
+  } else if (st == kXtmNumRange) {
+    err(c, t, "'%s' is too large (for '%s')", t->text, what);
+  } else {
+    err(c, t, "'%s' is not a number (for '%s'; at most 3 decimals)", t->text, what);
+  }
+}
+
 static bool parse_milli(ctx_t *c, const node_t *n, size_t i, const char *what, uint64_t *out) {
   if (!need_word(c, n, i, what)) {
     return false;
   }
-  if (!parse_milli_str(n->w[i]->text, out)) {
-    err(c, n->w[i], "'%s' is not a number (for '%s'; at most 3 decimals)", n->w[i]->text,
-        n->w[0]->text);
+  xtm_num_status_t st = milli_of(n->w[i]->text, out);
+  if (st != kXtmNumOk) {
+    bad_milli(c, n->w[i], st, n->w[0]->text);
     return false;
   }
   return true;
@@ -719,6 +740,67 @@ static int find_name(const void *arr, size_t stride, uint32_t cnt, const tok_t *
 }
 #define FIND(arr, cnt, tok) find_name((arr), sizeof((arr)[0]), (cnt), (tok))
 
+// A defined object's name: 1..XTM_COS_MAX_NAME printable ASCII characters (quoted names
+// may hold spaces). Longer names used to be cut to 63 in the plan, so two classes could
+// print as one; other bytes would reach the JSON plan and terminals raw.
+static bool check_name(ctx_t *c, const tok_t *t, const char *what) {
+  size_t l = strlen(t->text);
+  if (l == 0) {
+    err(c, t, "empty %s name", what);
+    return false;
+  }
+  if (l > XTM_COS_MAX_NAME) {
+    err(c, t, "%s name '%.20s...' is %zu characters long, above the limit of %d", what, t->text, l,
+        XTM_COS_MAX_NAME);
+    return false;
+  }
+  for (size_t i = 0; i < l; i++) {
+    unsigned char b = (unsigned char)t->text[i];
+    if (b < 0x20u || b > 0x7eu) {
+      char q[XTM_COS_NAME_LEN * 4 + 8];
+      xtm_num_quote(q, sizeof(q), t->text);
+      err(c, t, "%s name '%s' holds byte 0x%02x (names are printable ASCII)", what, q, (unsigned)b);
+      return false;
+    }
+  }
+  return true;
+}
+
+// Single-valued statements of a block: a second one used to replace the first silently.
+// `keys` (at most ONCE_MAX, NULL-terminated) are the block's single-valued statements,
+// `seen` the first of each; true (after the error) for a repeat. O(ONCE_MAX) per statement.
+#define ONCE_MAX 8
+static const char *const kSchedOnce[] = {"transmit-rate", "shaping-rate", "buffer-rate", "buffer-size",
+                                         "explicit-congestion-notification", "ecn-enhanced",
+                                         "latency-ecn", "priority", NULL};
+static const char *const kInterpOnce[] = {"fill-level", "drop-probability", NULL};
+static const char *const kEcnOnce[] = {"head-marking", "non-ect-tail-drop", NULL};
+static const char *const kLatOnce[] = {"threshold", NULL};
+static const char *const kIfaceOnce[] = {"speed", "shaping-rate", "scheduler-map",
+                                         "congestion-notification-profile", "classifiers", NULL};
+static const char *const kIfClsOnce[] = {"dscp", NULL};
+static const char *const kInputOnce[] = {"cable-length", "mtu", NULL};
+static const char *const kAcctOnce[] = {"pfc-priority", "xoff", "xon", NULL};
+static const char *const kWdOnce[] = {"poll-interval", "detection", "recovery-time",
+                                      "watchdog-action", NULL};
+
+static bool once(ctx_t *c, const node_t *n, const char *const *keys, const tok_t **seen,
+                 const char *where) {
+  for (size_t i = 0; i < ONCE_MAX && keys[i] != NULL; i++) {
+    if (strcmp(keys[i], n->w[0]->text) != 0) {
+      continue;
+    }
+    if (seen[i] != NULL) {
+      err(c, n->w[0], "duplicate '%s' in %s (first given at line %d)", n->w[0]->text, where,
+          seen[i]->line);
+      return true;
+    }
+    seen[i] = n->w[0];
+    return false;
+  }
+  return false;
+}
+
 static bool dup_check(ctx_t *c, int idx, const tok_t *first, const tok_t *t, const char *what) {
   if (idx >= 0) {
     err(c, t, "duplicate %s '%s' (first defined at line %d)", what, t->text, first->line);
@@ -747,6 +829,9 @@ static void sec_forwarding_classes(ctx_t *c, model_t *m, const node_t *sec) {
     if (!need_word(c, n, 1, "a class name") || !want_leaf(c, n)) {
       continue;
     }
+    if (!check_name(c, n->w[1], "forwarding-class")) {
+      continue;
+    }
     int d = FIND(m->fc, m->nfc, n->w[1]);
     if (dup_check(c, d, d >= 0 ? m->fc[d].name : NULL, n->w[1], "forwarding-class") ||
         !room(c, m->nfc, n->w[1], "forwarding classes")) {
@@ -754,11 +839,16 @@ static void sec_forwarding_classes(ctx_t *c, model_t *m, const node_t *sec) {
     }
     fc_t f = {.name = n->w[1], .pfc_prio = -1};
     bool have_q = false;
+    bool have_prio = false;
     bool ok = true;
     for (size_t i = 2; i < n->nw && ok;) {
       const tok_t *t = n->w[i];
       uint64_t v;
-      if (strcmp(t->text, "queue-num") == 0) {
+      if ((strcmp(t->text, "queue-num") == 0 && have_q) ||
+          (strcmp(t->text, "pfc-priority") == 0 && have_prio)) {
+        err(c, t, "duplicate '%s' in forwarding class '%s'", t->text, f.name->text);
+        ok = false;
+      } else if (strcmp(t->text, "queue-num") == 0) {
         node_t sub = {.w = n->w + i, .nw = n->nw - i};
         ok = parse_uint(c, &sub, 1, 0, c->hw->num_tcs - 1u, &v);
         if (ok) {  // without a value n->w[i + 1] is past the statement (fuzz_cos)
@@ -768,6 +858,7 @@ static void sec_forwarding_classes(ctx_t *c, model_t *m, const node_t *sec) {
         have_q = true;
         i += 2;
       } else if (strcmp(t->text, "pfc-priority") == 0) {
+        have_prio = true;
         node_t sub = {.w = n->w + i, .nw = n->nw - i};
         ok = parse_uint(c, &sub, 1, 0, 7, &v);
         if (ok) {
@@ -833,6 +924,9 @@ static void sec_classifiers(ctx_t *c, model_t *m, const node_t *sec) {
       continue;
     }
     if (!need_word(c, n, 1, "a classifier name") || !want_block(c, n, 2)) {
+      continue;
+    }
+    if (!check_name(c, n->w[1], "classifier")) {
       continue;
     }
     int d = FIND(m->cls, m->ncls, n->w[1]);
@@ -904,6 +998,9 @@ static void sec_drop_profiles(ctx_t *c, model_t *m, const node_t *sec) {
     if (!want_block(c, n, 1)) {
       continue;
     }
+    if (!check_name(c, n->w[0], "drop-profile")) {
+      continue;
+    }
     int d = FIND(m->dp, m->ndp, n->w[0]);
     if (dup_check(c, d, d >= 0 ? m->dp[d].name : NULL, n->w[0], "drop-profile") ||
         !room(c, m->ndp, n->w[0], "drop profiles")) {
@@ -970,8 +1067,12 @@ static void sec_drop_profiles(ctx_t *c, model_t *m, const node_t *sec) {
         const tok_t *pt[XTM_FW_NUM_POINTS + 1];
         size_t nf = 0, np = 0;
         const tok_t *ftok = e->w[0], *ptok = e->w[0];
+        const tok_t *seen_interp[ONCE_MAX] = {0};
         for (size_t q = 0; q < e->nkids; q++) {
           const node_t *l = e->kids[q];
+          if (once(c, l, kInterpOnce, seen_interp, "interpolate")) {
+            continue;
+          }
           size_t next = 0;
           if (is_word(l, 0, "fill-level")) {
             nf = word_list(c, l, 1, ft, XTM_FW_NUM_POINTS, &next);
@@ -1002,11 +1103,13 @@ static void sec_drop_profiles(ctx_t *c, model_t *m, const node_t *sec) {
         }
         for (size_t q = 0; q < nf && ok; q++) {
           uint64_t f, pr;
-          if (!parse_milli_str(ft[q]->text, &f)) {
-            err(c, ft[q], "'%s' is not a number (fill-level)", ft[q]->text);
+          xtm_num_status_t fst = milli_of(ft[q]->text, &f);
+          xtm_num_status_t pst = fst == kXtmNumOk ? milli_of(pt[q]->text, &pr) : kXtmNumOk;
+          if (fst != kXtmNumOk) {
+            bad_milli(c, ft[q], fst, "fill-level");
             ok = false;
-          } else if (!parse_milli_str(pt[q]->text, &pr)) {
-            err(c, pt[q], "'%s' is not a number (drop-probability)", pt[q]->text);
+          } else if (pst != kXtmNumOk) {
+            bad_milli(c, pt[q], pst, "drop-probability");
             ok = false;
           } else if (f > 100000u) {
             err(c, ft[q], "fill-level %s is above 100 percent", ft[q]->text);
@@ -1033,6 +1136,14 @@ static void sec_drop_profiles(ctx_t *c, model_t *m, const node_t *sec) {
         ok = false;
       }
     }
+    for (uint32_t i = 1; ok && i < p.n; i++) {
+      if (p.prob[i] < p.prob[i - 1]) {
+        warn(c, fill_tok[i], "drop-probability %u.%03u at fill-level %s of drop-profile '%s' is below the previous point's %u.%03u: marking and dropping get rarer as the queue fills",
+             p.prob[i] / 1000u, p.prob[i] % 1000u, fill_tok[i]->text, p.name->text,
+             p.prob[i - 1] / 1000u, p.prob[i - 1] % 1000u);
+        break;
+      }
+    }
     if (ok) {
       m->dp[m->ndp++] = p;
     }
@@ -1045,14 +1156,21 @@ static void sec_schedulers(ctx_t *c, model_t *m, const node_t *sec) {
     if (!want_block(c, n, 1)) {
       continue;
     }
+    if (!check_name(c, n->w[0], "scheduler")) {
+      continue;
+    }
     int d = FIND(m->sched, m->nsched, n->w[0]);
     if (dup_check(c, d, d >= 0 ? m->sched[d].name : NULL, n->w[0], "scheduler") ||
         !room(c, m->nsched, n->w[0], "schedulers")) {
       continue;
     }
     sched_t s = {.name = n->w[0]};
+    const tok_t *seen_sched[ONCE_MAX] = {0};
     for (size_t j = 0; j < n->nkids; j++) {
       const node_t *e = n->kids[j];
+      if (once(c, e, kSchedOnce, seen_sched, "a scheduler")) {
+        continue;
+      }
       const char *w0 = e->w[0]->text;
       if (strcmp(w0, "transmit-rate") == 0) {
         if (want_leaf(c, e)) {
@@ -1135,8 +1253,12 @@ static void sec_schedulers(ctx_t *c, model_t *m, const node_t *sec) {
         if (!want_block(c, e, 1)) {
           continue;
         }
+        const tok_t *seen_ecn[ONCE_MAX] = {0};
         for (size_t q = 0; q < e->nkids; q++) {
           const node_t *h = e->kids[q];
+          if (once(c, h, kEcnOnce, seen_ecn, "ecn-enhanced")) {
+            continue;
+          }
           if (is_word(h, 0, "head-marking") && want_leaf(c, h) && no_more(c, h, 1)) {
             s.head_tok = h->w[0];
           } else if (is_word(h, 0, "non-ect-tail-drop") && want_leaf(c, h) && no_more(c, h, 1)) {
@@ -1149,8 +1271,12 @@ static void sec_schedulers(ctx_t *c, model_t *m, const node_t *sec) {
         if (!want_block(c, e, 1)) {
           continue;
         }
+        const tok_t *seen_lat[ONCE_MAX] = {0};
         for (size_t q = 0; q < e->nkids; q++) {
           const node_t *h = e->kids[q];
+          if (once(c, h, kLatOnce, seen_lat, "latency-ecn")) {
+            continue;
+          }
           uint64_t v;
           if (!is_word(h, 0, "threshold")) {
             unknown(c, h, "latency-ecn");
@@ -1200,6 +1326,9 @@ static void sec_scheduler_maps(ctx_t *c, model_t *m, const node_t *sec) {
     if (!want_block(c, n, 1)) {
       continue;
     }
+    if (!check_name(c, n->w[0], "scheduler-map")) {
+      continue;
+    }
     int d = FIND(m->smap, m->nsmap, n->w[0]);
     if (dup_check(c, d, d >= 0 ? m->smap[d].name : NULL, n->w[0], "scheduler-map") ||
         !room(c, m->nsmap, n->w[0], "scheduler maps")) {
@@ -1241,16 +1370,18 @@ static void sec_scheduler_maps(ctx_t *c, model_t *m, const node_t *sec) {
   }
 }
 
-static bool iface_port(const char *name, uint32_t *port) {
+// The port is the interface name's trailing decimal number (et-0/0/4 -> 4), after '/' or
+// '-'. 0: no number; 1: *port set; 2: a number too large for any port (no wrap: the
+// old strtoul cast read et-0/0/4294967297 as port 1).
+static int iface_port(const char *name, uint64_t *port) {
   const char *p = name + strlen(name);
   while (p > name && isdigit((unsigned char)p[-1])) {
     p--;
   }
   if (*p == '\0' || (p > name && p[-1] != '/' && p[-1] != '-')) {
-    return false;
+    return 0;
   }
-  *port = (uint32_t)strtoul(p, NULL, 10);
-  return true;
+  return xtm_num_u64(NULL, p, 0, UINT32_MAX, port, NULL) == kXtmNumOk ? 1 : 2;
 }
 
 static void sec_interfaces(ctx_t *c, model_t *m, const node_t *sec) {
@@ -1259,29 +1390,43 @@ static void sec_interfaces(ctx_t *c, model_t *m, const node_t *sec) {
     if (!want_block(c, n, 1)) {
       continue;
     }
+    if (!check_name(c, n->w[0], "interface")) {
+      continue;
+    }
     int d = FIND(m->iface, m->nif, n->w[0]);
     if (dup_check(c, d, d >= 0 ? m->iface[d].name : NULL, n->w[0], "interface") ||
         !room(c, m->nif, n->w[0], "interfaces")) {
       continue;
     }
     iface_t f = {.name = n->w[0]};
-    if (!iface_port(f.name->text, &f.port)) {
+    uint64_t port = 0;
+    int pk = iface_port(f.name->text, &port);
+    if (pk == 0) {
       err(c, f.name, "interface name '%s' does not end in a port number (e.g. et-0/0/4)", f.name->text);
       continue;
     }
-    if (f.port >= c->hw->num_ports) {
-      err(c, f.name, "interface '%s' is port %u, but this traffic manager has %u ports (HW_PARAMS)",
-          f.name->text, f.port, c->hw->num_ports);
+    if (pk == 2 || port >= c->hw->num_ports) {
+      const char *digits = f.name->text + strlen(f.name->text);
+      while (digits > f.name->text && isdigit((unsigned char)digits[-1])) {
+        digits--;
+      }
+      err(c, f.name, "interface '%s' is port %s, but this traffic manager has %u ports (HW_PARAMS)",
+          f.name->text, digits, c->hw->num_ports);
       continue;
     }
+    f.port = (uint32_t)port;
     for (uint32_t j = 0; j < m->nif; j++) {
       if (m->iface[j].port == f.port) {
         err(c, f.name, "interface '%s' is port %u, already used by '%s'", f.name->text, f.port,
             m->iface[j].name->text);
       }
     }
+    const tok_t *seen_iface[ONCE_MAX] = {0};
     for (size_t j = 0; j < n->nkids; j++) {
       const node_t *e = n->kids[j];
+      if (once(c, e, kIfaceOnce, seen_iface, "an interface")) {
+        continue;
+      }
       const char *w0 = e->w[0]->text;
       if (strcmp(w0, "speed") == 0) {
         if (want_leaf(c, e) && need_word(c, e, 1, "a port speed") && no_more(c, e, 2)) {
@@ -1311,8 +1456,12 @@ static void sec_interfaces(ctx_t *c, model_t *m, const node_t *sec) {
         if (!want_block(c, e, 1)) {
           continue;
         }
+        const tok_t *seen_ifcls[ONCE_MAX] = {0};
         for (size_t q = 0; q < e->nkids; q++) {
           const node_t *h = e->kids[q];
+          if (once(c, h, kIfClsOnce, seen_ifcls, "interface classifiers")) {
+            continue;
+          }
           if (!is_word(h, 0, "dscp")) {
             unknown(c, h, "interface classifiers (only 'dscp')");
           } else if (want_leaf(c, h) && need_word(c, h, 1, "a classifier name") && no_more(c, h, 2)) {
@@ -1339,6 +1488,9 @@ static void sec_cnp(ctx_t *c, model_t *m, const node_t *sec) {
     if (!want_block(c, n, 1)) {
       continue;
     }
+    if (!check_name(c, n->w[0], "congestion-notification-profile")) {
+      continue;
+    }
     int d = FIND(m->cnp, m->ncnp, n->w[0]);
     if (dup_check(c, d, d >= 0 ? m->cnp[d].name : NULL, n->w[0], "congestion-notification-profile") ||
         !room(c, m->ncnp, n->w[0], "congestion notification profiles")) {
@@ -1357,8 +1509,12 @@ static void sec_cnp(ctx_t *c, model_t *m, const node_t *sec) {
         ok = false;
         continue;
       }
+      const tok_t *seen_input[ONCE_MAX] = {0};
       for (size_t q = 0; q < in->nkids; q++) {
         const node_t *e = in->kids[q];
+        if (once(c, e, kInputOnce, seen_input, "congestion-notification-profile input")) {
+          continue;
+        }
         uint64_t v;
         if (is_word(e, 0, "cable-length")) {
           if (want_leaf(c, e) && parse_uint(c, e, 1, 1, 100000, &v) && no_more(c, e, 2)) {
@@ -1389,9 +1545,18 @@ static void sec_cnp(ctx_t *c, model_t *m, const node_t *sec) {
               ok = false;
             }
           }
+          if (!check_name(c, e->w[1], "pfc-account")) {
+            ok = false;
+            continue;
+          }
           acct_t a = {.name = e->w[1], .xoff_ns = 5000000u, .xon_ns = 3750000u};
+          bool bad_threshold = false;  // a refused xoff/xon: no ordering check against a default
+          const tok_t *seen_acct[ONCE_MAX] = {0};
           for (size_t r = 0; r < e->nkids; r++) {
             const node_t *s = e->kids[r];
+            if (once(c, s, kAcctOnce, seen_acct, "a pfc-account")) {
+              continue;
+            }
             if (is_word(s, 0, "pfc-priority")) {
               const tok_t *pt[8];
               size_t next = 0;
@@ -1402,24 +1567,26 @@ static void sec_cnp(ctx_t *c, model_t *m, const node_t *sec) {
               }
               for (size_t x = 0; x < np; x++) {
                 uint64_t pr;
-                if (!parse_milli_str(pt[x]->text, &pr) || pr % 1000u != 0u || pr / 1000u > 7u) {
+                if (xtm_num_u64(NULL, pt[x]->text, 0, 7, &pr, NULL) != kXtmNumOk) {
                   err(c, pt[x], "pfc-priority '%s' is not a priority 0..7", pt[x]->text);
                   ok = false;
                   continue;
                 }
-                a.prio_mask |= 1u << (pr / 1000u);
-                a.prio_tok[pr / 1000u] = pt[x];
+                a.prio_mask |= 1u << pr;
+                a.prio_tok[pr] = pt[x];
               }
             } else if (is_word(s, 0, "xoff") || is_word(s, 0, "xon")) {
               bool xoff = is_word(s, 0, "xoff");
               if (!want_leaf(c, s) || !parse_milli(c, s, 1, "microseconds", &v) || !no_more(c, s, 2)) {
                 ok = false;
+                bad_threshold = true;
                 continue;
               }
               if (v == 0 || v > 1000000000u) {
                 err(c, s->w[1], "%s %s us is out of range (0 < us <= 1000000)", s->w[0]->text,
                     s->w[1]->text);
                 ok = false;
+                bad_threshold = true;
                 continue;
               }
               if (xoff) {
@@ -1440,7 +1607,9 @@ static void sec_cnp(ctx_t *c, model_t *m, const node_t *sec) {
             continue;
           }
           const tok_t *xt = a.xon_tok != NULL ? a.xon_tok : e->w[1];
-          if (a.xon_ns > a.xoff_ns) {
+          if (bad_threshold) {
+            // already reported; comparing with a default would blame the wrong value
+          } else if (a.xon_ns > a.xoff_ns) {
             err(c, xt, "xon %s us is above xoff (%llu.%03llu us) in pfc-account '%s'", xt->text,
                 (unsigned long long)(a.xoff_ns / 1000u), (unsigned long long)(a.xoff_ns % 1000u),
                 a.name->text);
@@ -1483,8 +1652,12 @@ static void sec_watchdog(ctx_t *c, model_t *m, const node_t *sec) {
   m->wd_detect = 2;
   m->wd_recovery_ms = 200;
   m->wd_action = kXtmFwWdActionDrop;
+  const tok_t *seen_wd[ONCE_MAX] = {0};
   for (size_t k = 0; k < sec->nkids; k++) {
     const node_t *n = sec->kids[k];
+    if (once(c, n, kWdOnce, seen_wd, "pfc-watchdog")) {
+      continue;
+    }
     uint64_t v;
     if (is_word(n, 0, "poll-interval")) {
       if (want_leaf(c, n) && parse_uint(c, n, 1, 1, 4000, &v) && no_more(c, n, 2)) {
@@ -1549,6 +1722,22 @@ static void sec_dcqcn(ctx_t *c, model_t *m, const node_t *sec) {
     d->set[which] = true;
     d->value[which] = (uint32_t)v;
   }
+  // Combinations no field range excludes; the hardware saturates them (docs/spec-dcqcn.md
+  // D6.1, D6.2), which a configuration should not rely on without a word.
+  const int kMin = kXtmFwDcqcnRpgMinRate, kMax = kXtmFwDcqcnRpgMaxRate;
+  const int kFirst = kXtmFwDcqcnRateToSetOnFirstCnp;
+  uint32_t rmin = d->set[kMin] ? d->value[kMin] : xtm_fw_dcqcn_info(kXtmFwDcqcnRpgMinRate)->dflt;
+  uint32_t rmax = d->set[kMax] ? d->value[kMax] : 0u;
+  if (rmax != 0u && rmin > rmax) {
+    err(c, first[kMin] != NULL ? first[kMin] : first[kMax],
+        "RPG_MIN_RATE %u Mb/s is above RPG_MAX_RATE %u Mb/s: a rate floor above the cap (the hardware would saturate it to the cap, docs/spec-dcqcn.md D6.1)",
+        rmin, rmax);
+  }
+  if (d->set[kFirst] && d->value[kFirst] != 0u &&
+      (d->value[kFirst] < rmin || (rmax != 0u && d->value[kFirst] > rmax))) {
+    warn(c, first[kFirst], "RATE_TO_SET_ON_FIRST_CNP %u Mb/s is outside [RPG_MIN_RATE, RPG_MAX_RATE]: the hardware clamps it",
+         d->value[kFirst]);
+  }
 }
 
 // ------------------------------------------------------------------ resolution
@@ -1568,8 +1757,159 @@ static uint64_t rate_of(const rate_t *r, uint64_t base) {
 static void fmt_rate(char *b, size_t n, uint64_t bps) {
   if (bps % 1000000000ull == 0) {
     snprintf(b, n, "%llu Gb/s", (unsigned long long)(bps / 1000000000ull));
-  } else {
+  } else if (bps >= 1000000000ull) {
     snprintf(b, n, "%.3f Gb/s", (double)bps / 1e9);
+  } else if (bps >= 1000000ull) {
+    snprintf(b, n, "%.3f Mb/s", (double)bps / 1e6);
+  } else {
+    snprintf(b, n, "%llu b/s", (unsigned long long)bps);
+  }
+}
+
+// The Q8.16 bytes/cycle register value of a rate (section 5.4). `what` describes the rate
+// for the messages ("shaping-rate 1k of scheduler 'x'"): an error when it rounds to 0 (a
+// shaper that never sends), a warning when the register is more than 1 % off the rate.
+static uint32_t rate_reg(ctx_t *c, const tok_t *t, const char *what, uint64_t bps) {
+  uint32_t q = xtm_cos_rate_q16(bps, c->clock_hz);
+  // one register step in b/s: 8 x clock / 65536; the smallest rate that rounds to 1 is half
+  uint64_t smallest = (4u * c->clock_hz + 65535u) / 65536u;
+  if (q == 0) {
+    err(c, t, "%s rounds to 0 in the Q8.16 rate register at a %llu Hz clock (the queue would never send; the smallest rate is %llu b/s)",
+        what, (unsigned long long)c->clock_hz, (unsigned long long)smallest);
+    return 0;
+  }
+  uint64_t prog = (uint64_t)(((u128)q * 8u * c->clock_hz) / 65536u);
+  uint64_t diff = prog > bps ? prog - bps : bps - prog;
+  if ((u128)diff * 100u > (u128)bps) {
+    warn(c, t, "%s is programmed as %llu b/s, %.1f %% off (Q8.16 steps of %.0f b/s at this clock)",
+         what, (unsigned long long)prog, 100.0 * (double)diff / (double)bps,
+         8.0 * (double)c->clock_hz / 65536.0);
+  }
+  return q;
+}
+
+// A drop profile that gives probability 0 at every fill level (spec 6.1): segmented with
+// no point or only 0 % points; interpolated with only 0 % points ending at 100 % fill.
+static bool never_marks(const dp_t *p) {
+  for (uint32_t i = 0; i < p->n; i++) {
+    if (p->prob[i] != 0) {
+      return false;
+    }
+  }
+  return !p->interp || (p->n > 0 && p->fill[p->n - 1] == 100000u);
+}
+
+// The target rate of a scheduler when it needs no port rate (all rates involved absolute).
+static bool abs_target(const sched_t *s, uint64_t *bps) {
+  if (s->buffer_rate.kind != kRateNone) {
+    if (s->buffer_rate.kind != kRateAbs || s->shaping.kind == kRatePct) {
+      return false;
+    }
+    *bps = s->buffer_rate.bps;
+    if (s->shaping.kind == kRateAbs && s->shaping.bps < *bps) {
+      *bps = s->shaping.bps;
+    }
+    return true;
+  }
+  const rate_t *r = s->transmit.kind != kRateNone ? &s->transmit : &s->shaping;
+  if (r->kind != kRateAbs) {
+    return false;
+  }
+  *bps = r->bps;
+  return true;
+}
+
+// Checks of one scheduler that need no port, for every scheduler, used by a scheduler-map
+// or not: the drop profile exists and can mark when the scheduler marks ECN, an absolute
+// shaping rate fits the register, an absolute target rate's buffer fits the per-queue cap,
+// the latency threshold fits 32 bits. The per-queue checks give the same messages for a
+// used scheduler (stored once).
+static void check_sched(ctx_t *c, const model_t *m, const sched_t *s) {
+  if (s->dp_ref != NULL) {
+    int di = FIND(m->dp, m->ndp, s->dp_ref);
+    if (di < 0) {
+      err(c, s->dp_ref, "scheduler '%s' refers to undefined drop-profile '%s'", s->name->text,
+          s->dp_ref->text);
+    } else if (s->ecn_tok != NULL && s->lat_tok == NULL && never_marks(&m->dp[di])) {
+      err(c, s->ecn_tok, "scheduler '%s' marks ECN through drop-profile '%s', whose probability is 0 at every fill level: the queue can never mark",
+          s->name->text, m->dp[di].name->text);
+    }
+  }
+  if (s->shaping.kind == kRateAbs) {
+    char what[XTM_COS_NAME_LEN + 96];
+    snprintf(what, sizeof(what), "shaping-rate %s of scheduler '%s'", s->shaping.tok->text,
+             s->name->text);
+    (void)rate_reg(c, s->shaping.tok, what, s->shaping.bps);
+  }
+  uint64_t target;
+  if (s->bsize_kind != 2 && abs_target(s, &target)) {
+    uint64_t ns = s->bsize_kind == 1 ? s->bsize_ns : 100000u;
+    uint64_t bytes = xtm_cos_temporal_bytes(ns, target);
+    if (bytes > XTM_COS_PER_QUEUE_CAP_BYTES) {
+      const tok_t *bt = s->bsize_tok != NULL ? s->bsize_tok : s->name;
+      char rb[32];
+      fmt_rate(rb, sizeof(rb), target);
+      uint64_t max_us = (uint64_t)((u128)XTM_COS_PER_QUEUE_CAP_BYTES * 8000000u / target);
+      err(c, bt, "buffer-size %s us gives %llu bytes at %s, above the 2.5 GB per-queue cap (at most %llu us at this rate)",
+          bt->text, (unsigned long long)bytes, rb, (unsigned long long)max_us);
+    }
+  }
+  if (s->lat_tok != NULL && (s->lat_ns * c->clock_hz + 999999999u) / 1000000000u > 0xFFFFFFFFu) {
+    err(c, s->lat_tok, "latency-ecn threshold %s ns does not fit 32 bits of cycles", s->lat_tok->text);
+  }
+}
+
+// Objects nothing refers to: a scheduler no scheduler-map uses is checked only on its own
+// (check_sched), without a port; the others are simply idle. One warning each.
+static void warn_unused(ctx_t *c, const model_t *m) {
+  for (uint32_t i = 0; i < m->ndp; i++) {
+    bool used = false;
+    for (uint32_t k = 0; k < m->nsched && !used; k++) {
+      used = m->sched[k].dp_ref != NULL && strcmp(m->sched[k].dp_ref->text, m->dp[i].name->text) == 0;
+    }
+    if (!used) {
+      warn(c, m->dp[i].name, "drop-profile '%s' is not used by any scheduler", m->dp[i].name->text);
+    }
+  }
+  for (uint32_t i = 0; i < m->nsched; i++) {
+    bool used = false;
+    for (uint32_t k = 0; k < m->nsmap && !used; k++) {
+      for (uint32_t e = 0; e < m->smap[k].n && !used; e++) {
+        used = strcmp(m->smap[k].e[e].sched->text, m->sched[i].name->text) == 0;
+      }
+    }
+    if (!used) {
+      warn(c, m->sched[i].name, "scheduler '%s' is not used by any scheduler-map (checked without a port)",
+           m->sched[i].name->text);
+    }
+  }
+  for (uint32_t i = 0; i < m->nsmap; i++) {
+    bool used = false;
+    for (uint32_t k = 0; k < m->nif && !used; k++) {
+      used = m->iface[k].smap_ref != NULL && strcmp(m->iface[k].smap_ref->text, m->smap[i].name->text) == 0;
+    }
+    if (!used) {
+      warn(c, m->smap[i].name, "scheduler-map '%s' is not used by any interface", m->smap[i].name->text);
+    }
+  }
+  for (uint32_t i = 0; i < m->ncnp; i++) {
+    bool used = false;
+    for (uint32_t k = 0; k < m->nif && !used; k++) {
+      used = m->iface[k].cnp_ref != NULL && strcmp(m->iface[k].cnp_ref->text, m->cnp[i].name->text) == 0;
+    }
+    if (!used) {
+      warn(c, m->cnp[i].name, "congestion-notification-profile '%s' is not used by any interface",
+           m->cnp[i].name->text);
+    }
+  }
+  for (uint32_t i = 0; i < m->ncls; i++) {
+    bool used = false;
+    for (uint32_t k = 0; k < m->nif && !used; k++) {
+      used = m->iface[k].cls_ref != NULL && strcmp(m->iface[k].cls_ref->text, m->cls[i].name->text) == 0;
+    }
+    if (!used) {
+      warn(c, m->cls[i].name, "classifier '%s' is not used by any interface", m->cls[i].name->text);
+    }
   }
 }
 
@@ -1645,11 +1985,22 @@ static void resolve(ctx_t *c, model_t *m) {
     }
     xtm_fw_port_cfg_t *pc = &cfg->ports[f->port];
     uint32_t pq = xtm_cos_pause_quantum_q16(f->speed_bps, c->clock_hz);
+    uint32_t port_q16 = xtm_cos_rate_q16(port_rate, c->clock_hz);
+    if (f->shaping.kind != kRateNone) {
+      char what[XTM_COS_NAME_LEN + 96];
+      snprintf(what, sizeof(what), "shaping-rate %s of interface '%s'", f->shaping.tok->text,
+               f->name->text);
+      port_q16 = rate_reg(c, f->shaping.tok, what, port_rate);
+      if (f->shaping.kind == kRateAbs && f->shaping.bps > f->speed_bps) {
+        warn(c, f->shaping.tok, "%s is above its speed %s: the speed applies", what,
+             f->speed_tok->text);
+      }
+    }
     *pc = (xtm_fw_port_cfg_t){
         .valid = true,
         .shaper_en = true,
         .ovh_bytes = 20,
-        .shaper_rate_q16 = xtm_cos_rate_q16(port_rate, c->clock_hz),
+        .shaper_rate_q16 = port_q16,
         .shaper_burst_bytes = 9216,
         .pause_quantum_q16 = pq,
         .pfc_quanta = 0xFFFF,
@@ -1768,10 +2119,14 @@ static void resolve(ctx_t *c, model_t *m) {
       continue;
     }
     const smap_t *sm = &m->smap[si];
+    uint64_t tx_sum = 0;  // guaranteed (transmit) rates on this port
     uint64_t port_rate = f->speed_bps;
     if (f->shaping.kind != kRateNone) {
       uint64_t s = rate_of(&f->shaping, f->speed_bps);
       port_rate = s < port_rate ? s : port_rate;
+    }
+    if (xtm_cos_rate_q16(port_rate, c->clock_hz) == 0) {
+      continue;  // the port shaper rounds to 0: reported above, its queues would all follow
     }
     for (uint32_t e = 0; e < sm->n; e++) {
       const fc_t *fc = fc_by_name(m, sm->e[e].fc);
@@ -1797,15 +2152,50 @@ static void resolve(ctx_t *c, model_t *m) {
       qp->queue = fc->queue;
       qp->voq = f->port * c->hw->num_tcs + fc->queue;
       qp->port_rate_bps = port_rate;
+      char prb[32];
+      fmt_rate(prb, sizeof(prb), port_rate);
+      // a guaranteed rate the port cannot carry would also size the buffer from it
+      if (s->transmit.kind == kRateAbs && s->transmit.bps > port_rate) {
+        err(c, s->transmit.tok, "transmit-rate %s of scheduler '%s' is above the rate of '%s' (%s)",
+            s->transmit.tok->text, s->name->text, f->name->text, prb);
+        continue;
+      }
+      tx_sum += s->transmit.kind != kRateNone ? rate_of(&s->transmit, port_rate) : 0u;
       // calculated shaping rate, then the target-rate rule [tm-domain-specs 1.1]
       uint64_t shaping = port_rate;
       if (s->shaping.kind != kRateNone) {
         uint64_t v = rate_of(&s->shaping, port_rate);
         shaping = v < port_rate ? v : port_rate;
+        if (s->shaping.kind == kRateAbs && v > port_rate) {
+          warn(c, s->shaping.tok, "shaping-rate %s of scheduler '%s' is above the rate of '%s' (%s): the port rate applies",
+               s->shaping.tok->text, s->name->text, f->name->text, prb);
+        }
       }
       qp->shaping_rate_bps = shaping;
+      // the shaper register before anything sized from the rate (a 0 would also give a 0 buffer)
+      uint32_t shaper_q16 = 0;
+      if (s->shaping.kind != kRateNone) {
+        char what[3 * XTM_COS_NAME_LEN + 96];
+        if (s->shaping.kind == kRateAbs && s->shaping.bps == shaping) {
+          snprintf(what, sizeof(what), "shaping-rate %s of scheduler '%s'", s->shaping.tok->text,
+                   s->name->text);
+        } else {
+          snprintf(what, sizeof(what), "shaping-rate of scheduler '%s' on '%s' (%llu b/s)",
+                   s->name->text, f->name->text, (unsigned long long)shaping);
+        }
+        shaper_q16 = rate_reg(c, s->shaping.tok, what, shaping);
+        if (shaper_q16 == 0) {
+          continue;
+        }
+      }
       if (s->buffer_rate.kind != kRateNone) {
         uint64_t b = rate_of(&s->buffer_rate, shaping);
+        if (s->buffer_rate.kind == kRateAbs && b > shaping) {
+          char srb[32];
+          fmt_rate(srb, sizeof(srb), shaping);
+          warn(c, s->buffer_rate.tok, "buffer-rate %s of scheduler '%s' is above its shaping rate on '%s' (%s): the shaping rate sizes the buffer",
+               s->buffer_rate.tok->text, s->name->text, f->name->text, srb);
+        }
         qp->target_rate_bps = b < shaping ? b : shaping;
         qp->target_rule = "min(buffer-rate, shaping-rate)";
       } else if (s->transmit.kind != kRateNone) {
@@ -1928,7 +2318,7 @@ static void resolve(ctx_t *c, model_t *m) {
           .limit_cells = qp->limit_cells,
           .quantum_bytes = quantum,
           .lat_thresh_cycles = s->lat_tok != NULL ? (uint32_t)lat_cycles : 0xFFFFFFFFu,
-          .shaper_rate_q16 = s->shaping.kind != kRateNone ? xtm_cos_rate_q16(shaping, c->clock_hz) : 0u,
+          .shaper_rate_q16 = shaper_q16,
           .shaper_burst_bytes = s->shaping.kind != kRateNone ? 9216u : 0u,
           .target_rate_q16 = qp->target_rate_q16,
       };
@@ -1951,20 +2341,20 @@ static void resolve(ctx_t *c, model_t *m) {
       cfg->queues[cfg->num_queues++] = qc;
       r->nqueues++;
     }
-  }
-  // dangling references never reached above
-  for (uint32_t i = 0; i < m->nsched; i++) {
-    if (m->sched[i].dp_ref != NULL && FIND(m->dp, m->ndp, m->sched[i].dp_ref) < 0) {
-      bool reported = false;
-      for (uint32_t k = 0; k < r->nerrors && k < XTM_COS_MAX_ERRORS; k++) {
-        reported |= strstr(r->errors[k], "undefined drop-profile") != NULL;
-      }
-      if (!reported) {
-        err(c, m->sched[i].dp_ref, "scheduler '%s' refers to undefined drop-profile '%s'",
-            m->sched[i].name->text, m->sched[i].dp_ref->text);
-      }
+    if (tx_sum > port_rate) {
+      char tb[32];
+      fmt_rate(tb, sizeof(tb), tx_sum);
+      char pb[32];
+      fmt_rate(pb, sizeof(pb), port_rate);
+      warn(c, f->smap_ref, "the transmit-rates of scheduler-map '%s' on '%s' add up to %s, above the port rate (%s): the guarantees cannot all be met",
+           sm->name->text, f->name->text, tb, pb);
     }
   }
+  // every scheduler, used or not, then what nothing uses (it is checked only on its own)
+  for (uint32_t i = 0; i < m->nsched; i++) {
+    check_sched(c, m, &m->sched[i]);
+  }
+  warn_unused(c, m);
 }
 
 // ------------------------------------------------------------------ top level
@@ -1977,11 +2367,13 @@ uint32_t xtm_cos_compile(const char *path, const char *text, const xtm_fw_hw_t *
   r->hw = *hw;
   r->clock_hz = c.clock_hz;
   toks_t ts = {0};
-  node_t *root = xcalloc(1, sizeof(node_t));
-  model_t *m = xcalloc(1, sizeof(model_t));
-  if (tokenize(&c, text, &ts)) {
+  node_t *root = calloc(1, sizeof(node_t));
+  model_t *m = calloc(1, sizeof(model_t));
+  if (root == NULL || m == NULL) {
+    err(&c, NULL, "out of memory");
+  } else if (tokenize(&c, text, &ts)) {
     size_t pos = 0;
-    if (parse_block(&c, &ts, &pos, root, NULL)) {
+    if (parse_block(&c, &ts, &pos, root, NULL, 0)) {
       bool seen = false;
       for (size_t k = 0; k < root->nkids; k++) {
         const node_t *top = root->kids[k];
@@ -2007,8 +2399,19 @@ uint32_t xtm_cos_compile(const char *path, const char *text, const xtm_fw_hw_t *
             if ((pass == 0) != fcs) {
               continue;
             }
-            bool blk = want_block(&c, s, 1);
-            if (!blk) {
+            static const char *const kSections[] = {
+                "forwarding-classes", "classifiers", "drop-profiles", "schedulers",
+                "scheduler-maps", "interfaces", "congestion-notification-profile",
+                "pfc-watchdog", "dcqcn"};
+            bool known = false;
+            for (size_t q = 0; q < sizeof(kSections) / sizeof(kSections[0]); q++) {
+              known = known || strcmp(w, kSections[q]) == 0;
+            }
+            if (!known) {
+              unknown(&c, s, "class-of-service");  // before its shape: the word is the mistake
+              continue;
+            }
+            if (!want_block(&c, s, 1)) {
               continue;
             }
             if (fcs) {
@@ -2054,41 +2457,64 @@ uint32_t xtm_cos_compile(const char *path, const char *text, const xtm_fw_hw_t *
   return r->nerrors;
 }
 
+// One error for the whole file, before any compilation.
+static uint32_t file_error(const char *path, xtm_cos_result_t *r, const char *fmt, ...) {
+  memset(r, 0, sizeof(*r));
+  char msg[XTM_COS_MSG_LEN - 64];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof(msg), fmt, ap);
+  va_end(ap);
+  snprintf(r->errors[0], XTM_COS_MSG_LEN, "%s: %s", path, msg);
+  r->nerrors = 1;
+  return 1;
+}
+
+// Reads at most XTM_COS_MAX_INPUT_BYTES (one byte more tells that the file is larger: a
+// device such as /dev/zero is never read to the end), refuses directories, read errors and
+// NUL bytes, then compiles.
 uint32_t xtm_cos_compile_file(const char *path, const xtm_fw_hw_t *hw, const xtm_cos_opts_t *opts,
                               xtm_cos_result_t *r) {
   FILE *f = fopen(path, "rb");
   if (f == NULL) {
-    memset(r, 0, sizeof(*r));
-    snprintf(r->errors[0], XTM_COS_MSG_LEN, "%s: cannot open: %s", path, strerror(errno));
-    r->nerrors = 1;
-    return 1;
+    return file_error(path, r, "cannot open: %s", strerror(errno));
   }
-  size_t cap = 4096, n = 0;
-  char *buf = malloc(cap);
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    fclose(f);
+    return file_error(path, r, "is a directory, not a configuration file");
+  }
+  const size_t limit = XTM_COS_MAX_INPUT_BYTES;
+  char *buf = malloc(limit + 2u);
   if (buf == NULL) {
-    abort();
+    fclose(f);
+    return file_error(path, r, "out of memory");
   }
+  size_t n = 0;
   size_t got;
-  while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+  errno = 0;
+  while (n <= limit && (got = fread(buf + n, 1, limit + 1u - n, f)) > 0) {
     n += got;
-    if (n + 1 >= cap) {
-      cap *= 2;
-      buf = realloc(buf, cap);
-      if (buf == NULL) {
-        abort();
-      }
+  }
+  int rd_errno = errno;
+  bool rd_err = ferror(f) != 0;
+  fclose(f);
+  uint32_t e;
+  if (rd_err) {
+    e = file_error(path, r, "cannot read: %s", rd_errno != 0 ? strerror(rd_errno) : "read error");
+  } else if (n > limit) {
+    e = file_error(path, r, "is larger than %zu bytes (the configuration compiler's input limit)",
+                   limit);
+  } else {
+    buf[n] = '\0';
+    const char *nul = memchr(buf, '\0', n);
+    if (nul != NULL) {
+      e = file_error(path, r, "contains a NUL byte at offset %zu (not a text file)",
+                     (size_t)(nul - buf));
+    } else {
+      e = xtm_cos_compile(path, buf, hw, opts, r);
     }
   }
-  fclose(f);
-  buf[n] = '\0';
-  if (strlen(buf) != n) {
-    memset(r, 0, sizeof(*r));
-    snprintf(r->errors[0], XTM_COS_MSG_LEN, "%s: contains a NUL byte", path);
-    r->nerrors = 1;
-    free(buf);
-    return 1;
-  }
-  uint32_t e = xtm_cos_compile(path, buf, hw, opts, r);
   free(buf);
   return e;
 }

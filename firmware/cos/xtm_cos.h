@@ -21,6 +21,13 @@ extern "C" {
 #define XTM_COS_MAX_WARNINGS 32
 #define XTM_COS_MSG_LEN 320
 #define XTM_COS_NAME_LEN 64
+// Input bounds: a larger file, or deeper '{' nesting, is one clear error (no unbounded
+// read, no unbounded recursion). A Junos class-of-service stanza is a few kB and 5 levels.
+#define XTM_COS_MAX_INPUT_BYTES (4u << 20)
+#define XTM_COS_MAX_DEPTH 64u
+// Object names (classes, schedulers, profiles, maps, interfaces, ...): at most this many
+// printable-ASCII characters, so that the plan never cuts or garbles one.
+#define XTM_COS_MAX_NAME (XTM_COS_NAME_LEN - 1)
 #define XTM_COS_PER_QUEUE_CAP_BYTES 2500000000ull  // 2.5 GB [tm-domain-specs 1.1]
 
 typedef struct xtm_cos_opts {
@@ -93,8 +100,10 @@ typedef struct xtm_cos_result {
   uint32_t npgs;
   xtm_cos_pg_plan_t pg[XTM_FW_MAX_PGS];
   uint32_t nerrors;  // every error found; errors[] keeps the first XTM_COS_MAX_ERRORS
+                     // (an identical message is stored and counted once)
   char errors[XTM_COS_MAX_ERRORS][XTM_COS_MSG_LEN];
-  uint32_t nwarnings;  // at most XTM_COS_MAX_WARNINGS: later warnings are dropped
+  uint32_t nwarnings;  // at most XTM_COS_MAX_WARNINGS stored ...
+  uint32_t warnings_dropped;  // ... and how many more there were
   char warnings[XTM_COS_MAX_WARNINGS][XTM_COS_MSG_LEN];
 } xtm_cos_result_t;
 

@@ -12,7 +12,9 @@
 // bring-up failure.
 
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,7 @@
 #include "firmware/dcqcn_fw.h"
 #include "firmware/host/xtm_fw_host.h"
 #include "firmware/xtm_fw.h"
+#include "tools/lib/xtm_num.h"
 #include "rtl/dcqcn/autogen/dcqcn_regs.h"  // Generated.
 #include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
 
@@ -101,13 +104,21 @@ static void print_text(const xtm_cos_result_t *r) {
   }
 }
 
+// A JSON string (RFC 8259 section 7): quote and backslash escaped, every control character
+// as \u00XX, and bytes above 0x7E as \u00XX too, so the output is valid JSON (ASCII) for
+// any name (the compiler only lets printable ASCII names through; this does not rely on it).
 static void json_str(const char *s) {
   putchar('"');
   for (; *s; s++) {
-    if (*s == '"' || *s == '\\') {
+    unsigned char b = (unsigned char)*s;
+    if (b == '"' || b == '\\') {
       putchar('\\');
+      putchar(b);
+    } else if (b < 0x20u || b > 0x7eu) {
+      printf("\\u%04x", (unsigned)b);
+    } else {
+      putchar(b);
     }
-    putchar(*s);
   }
   putchar('"');
 }
@@ -183,11 +194,60 @@ static void print_json(const xtm_cos_result_t *r) {
   printf("}\n}\n");
 }
 
+// The option's value, or NULL after a message when it is missing.
+static const char *value_of(int argc, char **argv, int *i) {
+  if (*i + 1 >= argc) {
+    fprintf(stderr, "xtmctl: %s needs a value\n", argv[*i]);
+    return NULL;
+  }
+  return argv[++*i];
+}
+
+// Strict integer option (tools/lib/xtm_num): the whole word, decimal, in min..max.
+static bool num_opt(int argc, char **argv, int *i, uint64_t min, uint64_t max, uint64_t *out) {
+  const char *opt = argv[*i];
+  const char *v = value_of(argc, argv, i);
+  if (v == NULL) {
+    return false;
+  }
+  xtm_num_msg_t msg;
+  if (xtm_num_u64(opt, v, min, max, out, &msg) != kXtmNumOk) {
+    fprintf(stderr, "xtmctl: %s\n", msg.text);
+    return false;
+  }
+  return true;
+}
+
+// Flushes stdout; a failed write (a full disk, /dev/full, a closed pipe) is an error exit,
+// never a success with lost output.
+static int finish(int rc) {
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "xtmctl: cannot write the output: %s\n", strerror(errno));
+    return rc == 0 ? 2 : rc;
+  }
+  return rc;
+}
+
+// Closes a file written by `apply`; false (after a message) when any write failed.
+static bool close_checked(FILE *f, const char *what, const char *path) {
+  bool bad = ferror(f) != 0;
+  int e = errno;
+  if (fclose(f) != 0) {
+    bad = true;
+    e = errno;
+  }
+  if (bad) {
+    fprintf(stderr, "xtmctl: cannot write the %s %s: %s\n", what, path, strerror(e));
+  }
+  return !bad;
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) {
     usage();
     return 2;
   }
+  signal(SIGPIPE, SIG_IGN);  // a closed pipe is a write error (checked), not a silent death
   const char *cmd = argv[1];
   const char *conf = argv[2];
   bool json = false;
@@ -198,32 +258,32 @@ int main(int argc, char **argv) {
   uint64_t num_desc = 65536u;
   bool apb = false;
   for (int i = 3; i < argc; i++) {
-    if (strcmp(argv[i], "--json") == 0) {
+    const char *a = argv[i];
+    bool ok = true;
+    if (strcmp(a, "--json") == 0) {
       json = true;
-    } else if (strcmp(argv[i], "--trace") == 0 && i + 1 < argc) {
-      trace_path = argv[++i];
-    } else if (strcmp(argv[i], "--dump") == 0 && i + 1 < argc) {
-      dump_path = argv[++i];
-    } else if (strcmp(argv[i], "--clock-hz") == 0 && i + 1 < argc) {
-      clock_hz = strtoull(argv[++i], NULL, 0);
-    } else if (strcmp(argv[i], "--us") == 0 && i + 1 < argc) {
-      us = strtoull(argv[++i], NULL, 0);
-    } else if (strcmp(argv[i], "--num-desc") == 0 && i + 1 < argc) {
-      num_desc = strtoull(argv[++i], NULL, 0);
-    } else if (strcmp(argv[i], "--apb") == 0) {
+    } else if (strcmp(a, "--trace") == 0) {
+      ok = (trace_path = value_of(argc, argv, &i)) != NULL;
+    } else if (strcmp(a, "--dump") == 0) {
+      ok = (dump_path = value_of(argc, argv, &i)) != NULL;
+    } else if (strcmp(a, "--clock-hz") == 0) {
+      ok = num_opt(argc, argv, &i, 1000000u, 10000000000ull, &clock_hz);
+    } else if (strcmp(a, "--us") == 0) {
+      ok = num_opt(argc, argv, &i, 1, 1000000u, &us);
+    } else if (strcmp(a, "--num-desc") == 0) {
+      ok = num_opt(argc, argv, &i, 2, 1u << 20, &num_desc);
+    } else if (strcmp(a, "--apb") == 0) {
       apb = true;
     } else {
+      char q[256];
+      xtm_num_quote(q, sizeof(q), a);
+      fprintf(stderr, "xtmctl: unknown option '%s'\n", q);
       usage();
       return 2;
     }
-  }
-  if (clock_hz < 1000000u || clock_hz > 10000000000ull || us == 0 || us > 1000000u) {
-    fprintf(stderr, "xtmctl: --clock-hz must be 1e6..1e10 and --us 1..1000000\n");
-    return 2;
-  }
-  if (num_desc < 2u || num_desc > (1u << 20)) {
-    fprintf(stderr, "xtmctl: --num-desc must be 2..1048576\n");
-    return 2;
+    if (!ok) {
+      return 2;
+    }
   }
   bool is_plan = strcmp(cmd, "plan") == 0;
   bool is_apply = strcmp(cmd, "apply") == 0;
@@ -257,9 +317,16 @@ int main(int argc, char **argv) {
   for (uint32_t i = 0; i < r.nwarnings; i++) {
     fprintf(stderr, "%s\n", r.warnings[i]);
   }
+  if (r.warnings_dropped > 0) {
+    fprintf(stderr, "xtmctl: %u more warning%s not shown\n", r.warnings_dropped,
+            r.warnings_dropped == 1 ? "" : "s");
+  }
   if (nerr > 0) {
     for (uint32_t i = 0; i < nerr && i < XTM_COS_MAX_ERRORS; i++) {
       fprintf(stderr, "%s\n", r.errors[i]);
+    }
+    if (nerr > XTM_COS_MAX_ERRORS) {
+      fprintf(stderr, "xtmctl: (the first %u errors are shown)\n", XTM_COS_MAX_ERRORS);
     }
     fprintf(stderr, "xtmctl: %u error%s; nothing programmed\n", nerr, nerr == 1 ? "" : "s");
     xtm_destroy(model);
@@ -272,7 +339,7 @@ int main(int argc, char **argv) {
       print_text(&r);
     }
     xtm_destroy(model);
-    return 0;
+    return finish(0);
   }
   // apply / stats: bring the model up through the driver, recording every transaction
   static xtm_mmio_txn_t txns[200000];
@@ -327,23 +394,41 @@ int main(int argc, char **argv) {
     dcqcn_destroy(dm);
   }
   if (trace_path != NULL) {
+    if (tstate.dropped != 0) {
+      fprintf(stderr, "xtmctl: the trace lost %zu transactions (buffer of %zu)\n",
+              (size_t)tstate.dropped, sizeof(txns) / sizeof(txns[0]));
+      xtm_destroy(model);
+      return 2;
+    }
     FILE *f = fopen(trace_path, "w");
-    if (f == NULL || tstate.dropped != 0) {
-      fprintf(stderr, "xtmctl: cannot write the trace %s\n", trace_path);
+    if (f == NULL) {
+      fprintf(stderr, "xtmctl: cannot write the trace %s: %s\n", trace_path, strerror(errno));
       xtm_destroy(model);
       return 2;
     }
     xtm_fw_trace_write_tsv(f, txns, tstate.len, false);
-    fclose(f);
-  }
-  if (dump_path != NULL) {
-    FILE *f = fopen(dump_path, "w");
-    if (f == NULL || xtm_fw_regdump(f, &h) != kXtmFwOk) {
-      fprintf(stderr, "xtmctl: cannot write the register dump %s\n", dump_path);
+    if (!close_checked(f, "trace", trace_path)) {
       xtm_destroy(model);
       return 2;
     }
-    fclose(f);
+  }
+  if (dump_path != NULL) {
+    FILE *f = fopen(dump_path, "w");
+    if (f == NULL) {
+      fprintf(stderr, "xtmctl: cannot write the register dump %s: %s\n", dump_path,
+              strerror(errno));
+      xtm_destroy(model);
+      return 2;
+    }
+    xtm_fw_status_t dst = xtm_fw_regdump(f, &h);
+    bool closed = close_checked(f, "register dump", dump_path);
+    if (dst != kXtmFwOk || !closed) {
+      if (dst != kXtmFwOk) {
+        fprintf(stderr, "xtmctl: register dump failed: %s\n", xtm_fw_status_name(dst));
+      }
+      xtm_destroy(model);
+      return 2;
+    }
   }
   if (is_stats) {
     // A deterministic load: every interface without a scheduler-map sends line-rate 4096 B
@@ -448,5 +533,5 @@ int main(int argc, char **argv) {
     }
   }
   xtm_destroy(model);
-  return 0;
+  return finish(0);
 }

@@ -20,9 +20,9 @@ NETSIM_LDLIBS := $(shell pkg-config --libs inih libcjson 2>/dev/null || echo -li
 NETSIM_OPT ?= -flto=auto
 NETSIM_MODEL_SRCS := $(XTM_SRCS) $(DCQCN_SRCS)
 
-$(BUILD)/bin/xtm-netsim: sim/netsim/main.c $(NETSIM_CORE) $(NETSIM_HDRS) $(NETSIM_MODEL_SRCS) $(NETSIM_LIBS) | $(DEPS_STAMP)
+$(BUILD)/bin/xtm-netsim: sim/netsim/main.c sim/netsim/plot.c sim/netsim/plot.h $(NETSIM_CORE) $(NETSIM_HDRS) $(NETSIM_MODEL_SRCS) $(NETSIM_LIBS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -O3 $(NETSIM_OPT) -DNETSIM_VERSION='"$(NETSIM_VERSION)"' sim/netsim/main.c \
+	$(CC) $(CFLAGS) -O3 $(NETSIM_OPT) -DNETSIM_VERSION='"$(NETSIM_VERSION)"' sim/netsim/main.c sim/netsim/plot.c \
 	  $(NETSIM_CORE) $(NETSIM_MODEL_SRCS) -o $@ $(LIBXTMFW) $(NETSIM_LDLIBS)
 
 $(BUILD)/tests/test_netsim: sim/netsim/tests/test_netsim.c $(NETSIM_CORE) $(NETSIM_HDRS) $(NETSIM_LIBS) | $(DEPS_STAMP)

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // libFuzzer harness: the configuration compiler (firmware/cos) on arbitrary text, for the
-// default hardware. It must never crash, never overrun a buffer (ASan), return its error
-// count, store at most its bounded number of messages (nerrors counts every error, the
-// first XTM_COS_MAX_ERRORS are kept, each NUL-terminated) and warnings; a successful
-// compile must give queue and PG counts within the hardware.
+// default hardware, inputs up to 1 MB (tests/fuzz/run-fuzz -max_len; the compiler itself
+// takes 4 MiB and refuses more with one error). It must never crash, never overrun a
+// buffer (ASan), return its error count, store at most its bounded number of messages
+// (nerrors counts every error, the first XTM_COS_MAX_ERRORS are kept, each
+// NUL-terminated) and warnings; a successful compile must give queue and PG counts within
+// the hardware.
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

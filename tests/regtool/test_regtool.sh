@@ -66,7 +66,7 @@ EOF
 # 1. The generated files in the tree are up to date.
 if "${REGTOOL[@]}" "$TOML" --sv-out "$ROOT/rtl/xtm/autogen" --c-out "$ROOT/rtl/xtm/autogen" \
   --doc-out "$ROOT/docs/registers.md" --check >"$TMP/log" 2>&1 &&
-  grep -q "regs-check: 4 files up to date" "$TMP/log"; then
+  grep -q "regs-check: 5 files up to date" "$TMP/log"; then
   pass check_tree
 else
   fail check_tree "$(tail -3 "$TMP/log")"
@@ -82,18 +82,41 @@ fi
 
 # 3. --check detects a hand edit of a copy of the generated files (exit 1 with a diff).
 mkdir -p "$TMP/copy"
-cp "$ROOT/rtl/xtm/autogen/xtm_reg_pkg.sv" "$ROOT/rtl/xtm/autogen/xtm_regs.h" \
-  "$ROOT/rtl/xtm/autogen/xtm_regs_table.c" "$ROOT/docs/registers.md" "$TMP/copy/"
+cp "$ROOT/rtl/xtm/autogen/xtm_reg_pkg.sv" "$ROOT/rtl/xtm/autogen/xtm_csr_dec.sv" \
+  "$ROOT/rtl/xtm/autogen/xtm_regs.h" "$ROOT/rtl/xtm/autogen/xtm_regs_table.c" \
+  "$ROOT/docs/registers.md" "$TMP/copy/"
 regtool "$TOML" "$TMP/copy" --check
 rc_clean=$?
 sed -i 's/^#define XTM_REG_COUNT .*/#define XTM_REG_COUNT 1u/' "$TMP/copy/xtm_regs.h"
 regtool "$TOML" "$TMP/copy" --check
 rc_dirty=$?
 if [[ $rc_clean -eq 0 && $rc_dirty -eq 1 ]] && grep -q '^-#define XTM_REG_COUNT 1u' "$TMP/log" &&
-  grep -q "regs-check: 1 of 4 files out of date" "$TMP/log"; then
+  grep -q "regs-check: 1 of 5 files out of date" "$TMP/log"; then
   pass check_drift
 else
   fail check_drift "clean copy exit $rc_clean (want 0), edited copy exit $rc_dirty (want 1)"
+fi
+
+# 3b. The generated CSR decoder of every block elaborates lint-clean (Verilator -Wall) with
+# its package, and a decoder whose legal-range check was edited away no longer matches.
+for toml in "$ROOT"/rtl/*/data/*_regs.toml; do
+  blk=$(basename "$toml" _regs.toml)
+  dir="$ROOT/rtl/$blk/autogen"
+  if verilator --lint-only -Wall "$ROOT/rtl/lint/xtm.vlt" "$dir/${blk}_reg_pkg.sv" "$dir/${blk}_csr_dec.sv" \
+    --top-module "${blk}_csr_dec" >"$TMP/lint.log" 2>&1; then
+    pass "decoder_lint_$blk"
+  else
+    fail "decoder_lint_$blk" "$(head -3 "$TMP/lint.log")"
+  fi
+done
+mkdir -p "$TMP/copy2"
+cp "$ROOT/rtl/xtm/autogen/"* "$ROOT/docs/registers.md" "$TMP/copy2/"
+sed -i '0,/dec_o.legal = 32/s/dec_o.legal = 32/dec_o.legal = 1 || 32/' "$TMP/copy2/xtm_csr_dec.sv"
+regtool "$TOML" "$TMP/copy2" --check
+if [[ $? -eq 1 ]] && grep -q "xtm_csr_dec.sv" "$TMP/log"; then
+  pass decoder_drift
+else
+  fail decoder_drift "an edited decoder was not reported: $(tail -2 "$TMP/log")"
 fi
 
 # 4. Overlapping offsets.

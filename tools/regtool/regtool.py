@@ -4,7 +4,8 @@
 
     regtool.py TOML --sv-out DIR --c-out DIR --doc-out FILE [--check]
 
-writes DIR/<blk>_reg_pkg.sv (SystemVerilog package), DIR/<blk>_regs.h and DIR/<blk>_regs_table.c
+writes DIR/<blk>_reg_pkg.sv (SystemVerilog package with typed register structs), DIR/<blk>_csr_dec.sv
+(the CSR address decoder: register id, mapped/read-only/legal, masked write data), DIR/<blk>_regs.h and DIR/<blk>_regs_table.c
 (C11 macros and a run-time register table) and FILE (Markdown reference), <blk> being the
 [block] name (xtm, dcqcn, ...); every generated identifier carries that prefix (<blk>_, <BLK>_,
 k<Blk>). With --check nothing
@@ -32,11 +33,12 @@ TOOL = "tools/regtool/regtool.py"
 REGEN = "make regs"
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SV_FILE, H_FILE, C_FILE = "xtm_reg_pkg.sv", "xtm_regs.h", "xtm_regs_table.c"  # for block "xtm"
+DEC_FILE = "xtm_csr_dec.sv"
 
 
 def out_names(m):
-    """The three generated source file names of block m (the xtm names with its prefix)."""
-    return tuple(brand(m, f) for f in (SV_FILE, H_FILE, C_FILE))
+    """The generated source file names of block m (the xtm names with its prefix)."""
+    return tuple(brand(m, f) for f in (SV_FILE, H_FILE, C_FILE, DEC_FILE))
 
 
 def brand(m, text):
@@ -52,6 +54,7 @@ def brand(m, text):
     cam = "".join(w.capitalize() for w in name.split("_"))
     text = re.sub(r"\bxtm_", name + "_", text)
     text = re.sub(r"\bXTM_", name.upper() + "_", text)
+    text = re.sub(r"\bXtmReg(?=[A-Z])", cam + "Reg", text)
     return re.sub(r"\bkXtm", "k" + cam, text)
 
 SWACCESS = {  # swaccess -> (C enumerator, meaning for the documentation)
@@ -608,9 +611,171 @@ def gen_sv(m):
             lp("logic [31:0]", f"XTM_{r.name}_{f.name}_MASK", f"32'h{f.mask << f.lsb:08X}")
             for v, n, _ in f.enums:
                 lp(f"logic [{f.width - 1}:0]", f"XTM_{r.name}_{f.name}_{n}", f"{f.width}'d{v}")
+    out += sv_types(m, ids)
     out += ["", "endpackage", ""]
     unique(ids, "SystemVerilog")
     return "\n".join(out)
+
+
+SV_KEYWORDS = {"type", "bit", "byte", "int", "logic", "reg", "wire", "input", "output",
+               "priority", "unique", "final", "do", "table", "event", "time", "real", "string",
+               "default", "case", "if", "else", "begin", "end", "module", "package", "signed",
+               "unsigned", "const", "static", "struct", "union", "enum", "void", "return",
+               "break", "continue", "force", "release", "assign", "edge", "initial", "alias"}
+
+
+def sv_field_name(f):
+    """The member name of field f in the register's packed struct (keywords get _f)."""
+    n = f.name.lower()
+    return n + "_f" if n in SV_KEYWORDS else n
+
+
+def reg_id_name(r):
+    """The register-id enum constant of register r (XtmRegQCfg)."""
+    return "XtmReg" + camel(r.name)
+
+
+def reg_id_width(m):
+    """Bits of the register-id enum (0 is 'no register'): at least 8, so that the blocks can
+    carry an id in a fixed 8-bit field of their own types."""
+    return max(8, (len(m.regs)).bit_length())
+
+
+def sv_types(m, ids):
+    """Typed packed structs per register and the types of the generated CSR decoder."""
+    out = ["", "  // Typed views of the registers: one packed struct per register (fields MSB "
+           "first,", "  // unused bits as rsvd<msb>). Assign a 32-bit word to a typed signal to "
+           "read fields by name."]
+    for r in m.regs:
+        if r.counter:
+            continue
+        tname = f"{r.name.lower()}_t"
+        ids.append(tname)
+        members, pos = [], 31
+        for f in sorted(r.fields, key=lambda f: -f.msb):
+            if f.msb < pos:
+                members.append(f"    logic [{pos}:{f.msb + 1}] rsvd{pos};" if pos > f.msb + 1
+                               else f"    logic rsvd{pos};")
+            members.append(f"    logic [{f.width - 1}:0] {sv_field_name(f)};" if f.width > 1
+                           else f"    logic {sv_field_name(f)};")
+            pos = f.lsb - 1
+        if pos >= 0:
+            members.append(f"    logic [{pos}:0] rsvd{pos};" if pos > 0 else "    logic rsvd0;")
+        out += ["", f"  // {r.name}", "  typedef struct packed {", *members, f"  }} {tname};"]
+    w = reg_id_width(m)
+    out += ["", "  // Register identifiers of the generated decoder (xtm_csr_dec): one per "
+            "register;", "  // arrays and counters have one identifier, the element in "
+            "csr_dec_t.idx / .hi."]
+    names = ["XtmRegNone = 0"] + [reg_id_name(r) for r in m.regs]
+    ids += ["reg_id_e", "csr_dec_t", "XTM_REG_ID_W", "XtmRegNone"] + [reg_id_name(r) for r in m.regs]
+    out += [f"  localparam int unsigned XTM_REG_ID_W = {w};",
+            f"  typedef enum logic [{w - 1}:0] {{"]
+    out += [f"    {n}," for n in names[:-1]] + [f"    {names[-1]}", "  } reg_id_e;"]
+    out += ["", "  // One decoded CSR access (xtm_csr_dec).", "  typedef struct packed {",
+            "    logic mapped;  // a register word is at the address (aligned)",
+            "    logic ro;      // read-only (ro, rc): a write is a RO_WRITE error",
+            "    logic legal;   // the write data puts every field in its legal range",
+            "    logic cnt;     // a word of a 64-bit counter (_LO or _HI)",
+            "    logic hi;      // the _HI word of a 64-bit counter",
+            f"    logic [{w - 1}:0] id;  // reg_id_e",
+            "    logic [7:0] idx;  // element of an array register",
+            "    logic [31:0] wdata;  // write data with the bits outside every field cleared",
+            "  } csr_dec_t;"]
+    return out
+
+
+def gen_sv_dec(m):
+    """The generated CSR decoder module: address -> register id, flags, legal, masked data."""
+    aw = m.block["addr_width"]
+    used = set()
+    for r in m.regs:
+        for f in r.fields:
+            for e in (f.min, f.max):
+                if e is not None:
+                    used |= e.names() - {"k"}
+    params = [p for p in m.params if p.name in used]
+    o = ["// SPDX-License-Identifier: Apache-2.0", "//", *banner(m, "//"), "//",
+         "// xtm_csr_dec: the CSR address decoder of the xtm block. For one access it gives the",
+         "// register (xtm_reg_pkg::reg_id_e) and array element, whether the address is mapped",
+         "// (aligned, a register word there; unused window words are unmapped), read-only,",
+         "// whether a write keeps every field inside its legal range (min/max of the TOML, with",
+         "// this instance's parameters) and the write data with unused bits cleared. Purely",
+         "// combinational; the block keeps the registers and their access semantics.", "",
+         "`default_nettype none", "", "module xtm_csr_dec #("]
+    o += [f"  parameter int unsigned {p.name} = {p.default}" + ("," if i + 1 < len(params) else "")
+          for i, p in enumerate(params)]
+    if not params:
+        o[-1] = "module xtm_csr_dec ("
+    else:
+        o += [") ("]
+    o += [f"  input  wire logic [{aw - 1}:0] addr_i,", "  input  wire logic [31:0] wdata_i,",
+          "  output xtm_reg_pkg::csr_dec_t dec_o", ");", "",
+          "  always_comb begin : c_dec", "    dec_o = '0;"]
+
+    def word_case(r, wd, rel):
+        lines = [f"        {rel}: begin",
+                 f"          dec_o.mapped = 1'b1;",
+                 f"          dec_o.id = xtm_reg_pkg::{reg_id_name(r)};"]
+        if r.swaccess in ("ro", "rc"):
+            lines.append("          dec_o.ro = 1'b1;")
+        if r.counter:
+            lines.append("          dec_o.cnt = 1'b1;")
+        if wd.is_hi:
+            lines.append("          dec_o.hi = 1'b1;")
+        if r.count:
+            lines.append(f"          dec_o.idx = 8'd{wd.k};")
+        lines.append("        end")
+        return lines
+
+    def addr_lit(v):
+        return f"{aw}'h{v:0{(aw + 3) // 4}X}"
+
+    o += [f"    if (addr_i[1:0] == 2'b00) begin", "      unique case (addr_i)"]
+    for r in m.regs:
+        if r.window:
+            continue
+        for wd in r.words():
+            o += word_case(r, wd, f"xtm_reg_pkg::XTM_{wd.name}_OFFSET")
+    o += ["        default: begin", "          dec_o.mapped = 1'b0;", "        end",
+          "      endcase"]
+    for w in m.windows:
+        regs = [r for r in m.regs if r.window is w]
+        o += [f"      if (addr_i >= xtm_reg_pkg::XTM_WIN_{w.name}_BASE &&",
+              f"          {{1'b0, addr_i}} < {{1'b0, xtm_reg_pkg::XTM_WIN_{w.name}_BASE}} + "
+              f"{{1'b0, xtm_reg_pkg::XTM_WIN_{w.name}_SIZE}}) begin",
+              f"        unique case (addr_i - xtm_reg_pkg::XTM_WIN_{w.name}_BASE)"]
+        for r in regs:
+            for wd in r.words():
+                rel = wd.offset - w.base
+                o += [("  " + x) if x else x for x in word_case(r, wd, addr_lit(rel))]
+        o += ["          default: begin", "            dec_o.mapped = 1'b0;", "          end",
+              "        endcase", "      end"]
+    o += ["    end"]
+    # write data masks and legal ranges, per register
+    o += ["    dec_o.legal = 1'b1;", "    unique case (dec_o.id)"]
+    for r in m.regs:
+        if r.counter:
+            continue
+        mask = 0
+        for f in r.fields:
+            mask |= f.mask << f.lsb
+        conds = []
+        if r.swaccess == "rw":
+            for f in r.fields:
+                fv = f"wdata_i[{f.msb}:{f.lsb}]" if f.width > 1 else f"wdata_i[{f.lsb}]"
+                if f.min is not None and not (f.min.is_const() and f.min.eval({}) == 0):
+                    conds.append(f"32'({fv}) >= 32'({f.min.render()})")
+                if f.max is not None and not (f.max.is_const() and f.max.eval({}) == f.mask):
+                    conds.append(f"32'({fv}) <= 32'({f.max.render()})")
+        o += [f"      xtm_reg_pkg::{reg_id_name(r)}: begin",
+              f"        dec_o.wdata = wdata_i & 32'h{mask:08X};"]
+        if conds:
+            o += [f"        dec_o.legal = " + " &&\n                      ".join(conds) + ";"]
+        o += ["      end"]
+    o += ["      default: begin", "        dec_o.wdata = '0;", "      end", "    endcase",
+          "    if (!dec_o.mapped) begin", "      dec_o = '0;", "    end", "  end", "",
+          "endmodule", ""]
+    return "\n".join(o)
 
 
 # ------------------------------------------------------------------------------ C header
@@ -959,8 +1124,9 @@ def reg_doc(m, r):
 # ------------------------------------------------------------------------------ driver
 def generate(m, sv_dir, c_dir, doc):
     """Map of output path -> content."""
-    sv_file, h_file, c_file = out_names(m)
+    sv_file, h_file, c_file, dec_file = out_names(m)
     return {os.path.join(sv_dir, sv_file): brand(m, gen_sv(m)),
+            os.path.join(sv_dir, dec_file): brand(m, gen_sv_dec(m)),
             os.path.join(c_dir, h_file): brand(m, gen_h(m)),
             os.path.join(c_dir, c_file): brand(m, gen_c(m)), doc: gen_md(m)}
 

@@ -331,4 +331,307 @@ package dcqcn_reg_pkg;
   localparam logic [15:0] DCQCN_Q_CNP_TX_LO_OFFSET = 16'h0260;
   localparam logic [15:0] DCQCN_Q_CNP_TX_HI_OFFSET = 16'h0264;
 
+  // Typed views of the registers: one packed struct per register (fields MSB first,
+  // unused bits as rsvd<msb>). Assign a 32-bit word to a typed signal to read fields by name.
+
+  // BLOCK_TYPE
+  typedef struct packed {
+    logic [31:0] type_f;
+  } block_type_t;
+
+  // VERSION
+  typedef struct packed {
+    logic [7:0] major;
+    logic [7:0] minor;
+    logic [15:0] patch;
+  } version_t;
+
+  // HW_PARAMS
+  typedef struct packed {
+    logic [31:21] rsvd31;
+    logic [4:0] scan_width;
+    logic [15:13] rsvd15;
+    logic [12:0] num_qps;
+  } hw_params_t;
+
+  // CTRL
+  typedef struct packed {
+    logic [31:1] rsvd31;
+    logic clr_cnt;
+  } ctrl_t;
+
+  // ERR_STATUS
+  typedef struct packed {
+    logic [31:3] rsvd31;
+    logic ro_write;
+    logic illegal;
+    logic unmapped;
+  } err_status_t;
+
+  // ERR_ADDR
+  typedef struct packed {
+    logic [31:16] rsvd31;
+    logic [15:0] addr;
+  } err_addr_t;
+
+  // CNT_HI
+  typedef struct packed {
+    logic [31:0] value;
+  } cnt_hi_t;
+
+  // QP_SEL
+  typedef struct packed {
+    logic [31:13] rsvd31;
+    logic [12:0] index;
+  } qp_sel_t;
+
+  // CYCLES_PER_US
+  typedef struct packed {
+    logic [31:16] rsvd31;
+    logic [15:0] cycles;
+  } cycles_per_us_t;
+
+  // LINE_RATE
+  typedef struct packed {
+    logic [31:20] rsvd31;
+    logic [19:0] mbps;
+  } line_rate_t;
+
+  // RPG_TIME_RESET
+  typedef struct packed {
+    logic [31:17] rsvd31;
+    logic [16:0] us;
+  } rpg_time_reset_t;
+
+  // RPG_BYTE_RESET
+  typedef struct packed {
+    logic [31:15] rsvd31;
+    logic [14:0] units;
+  } rpg_byte_reset_t;
+
+  // RPG_THRESHOLD
+  typedef struct packed {
+    logic [31:5] rsvd31;
+    logic [4:0] events;
+  } rpg_threshold_t;
+
+  // RPG_AI_RATE
+  typedef struct packed {
+    logic [31:20] rsvd31;
+    logic [19:0] mbps;
+  } rpg_ai_rate_t;
+
+  // RPG_HAI_RATE
+  typedef struct packed {
+    logic [31:20] rsvd31;
+    logic [19:0] mbps;
+  } rpg_hai_rate_t;
+
+  // RPG_GD
+  typedef struct packed {
+    logic [31:4] rsvd31;
+    logic [3:0] shift;
+  } rpg_gd_t;
+
+  // RPG_MIN_DEC_FAC
+  typedef struct packed {
+    logic [31:7] rsvd31;
+    logic [6:0] percent;
+  } rpg_min_dec_fac_t;
+
+  // RPG_MIN_RATE
+  typedef struct packed {
+    logic [31:20] rsvd31;
+    logic [19:0] mbps;
+  } rpg_min_rate_t;
+
+  // RPG_MAX_RATE
+  typedef struct packed {
+    logic [31:20] rsvd31;
+    logic [19:0] mbps;
+  } rpg_max_rate_t;
+
+  // RATE_TO_SET_ON_FIRST_CNP
+  typedef struct packed {
+    logic [31:20] rsvd31;
+    logic [19:0] mbps;
+  } rate_to_set_on_first_cnp_t;
+
+  // DCE_TCP_G
+  typedef struct packed {
+    logic [31:10] rsvd31;
+    logic [9:0] g;
+  } dce_tcp_g_t;
+
+  // DCE_TCP_RTT
+  typedef struct packed {
+    logic [31:17] rsvd31;
+    logic [16:0] us;
+  } dce_tcp_rtt_t;
+
+  // INITIAL_ALPHA_VALUE
+  typedef struct packed {
+    logic [31:10] rsvd31;
+    logic [9:0] alpha;
+  } initial_alpha_value_t;
+
+  // CLAMP_TGT_RATE
+  typedef struct packed {
+    logic [31:1] rsvd31;
+    logic en;
+  } clamp_tgt_rate_t;
+
+  // CLAMP_TGT_RATE_AFTER_TIME_INC
+  typedef struct packed {
+    logic [31:1] rsvd31;
+    logic en;
+  } clamp_tgt_rate_after_time_inc_t;
+
+  // RATE_REDUCE_MONITOR_PERIOD
+  typedef struct packed {
+    logic [31:17] rsvd31;
+    logic [16:0] us;
+  } rate_reduce_monitor_period_t;
+
+  // MIN_TIME_BETWEEN_CNPS
+  typedef struct packed {
+    logic [31:17] rsvd31;
+    logic [16:0] us;
+  } min_time_between_cnps_t;
+
+  // Q_CTRL
+  typedef struct packed {
+    logic [31:1] rsvd31;
+    logic init;
+  } q_ctrl_t;
+
+  // Q_STATUS
+  typedef struct packed {
+    logic [31:24] rsvd31;
+    logic [7:0] stage_bc;
+    logic [7:0] stage_t;
+    logic [7:3] rsvd7;
+    logic cnp_dec;
+    logic cnp_alpha;
+    logic active;
+  } q_status_t;
+
+  // Q_RC
+  typedef struct packed {
+    logic [31:20] rsvd31;
+    logic [19:0] value;
+  } q_rc_t;
+
+  // Q_RT
+  typedef struct packed {
+    logic [31:20] rsvd31;
+    logic [19:0] value;
+  } q_rt_t;
+
+  // Q_ALPHA
+  typedef struct packed {
+    logic [31:10] rsvd31;
+    logic [9:0] value;
+  } q_alpha_t;
+
+  // Q_BYTE_COUNT
+  typedef struct packed {
+    logic [31:22] rsvd31;
+    logic [21:0] value;
+  } q_byte_count_t;
+
+  // Q_ALPHA_REMAIN
+  typedef struct packed {
+    logic [31:0] value;
+  } q_alpha_remain_t;
+
+  // Q_DEC_REMAIN
+  typedef struct packed {
+    logic [31:0] value;
+  } q_dec_remain_t;
+
+  // Q_INC_REMAIN
+  typedef struct packed {
+    logic [31:0] value;
+  } q_inc_remain_t;
+
+  // Q_NEXT_SEND
+  typedef struct packed {
+    logic [31:0] value;
+  } q_next_send_t;
+
+  // Register identifiers of the generated decoder (dcqcn_csr_dec): one per register;
+  // arrays and counters have one identifier, the element in csr_dec_t.idx / .hi.
+  localparam int unsigned DCQCN_REG_ID_W = 8;
+  typedef enum logic [7:0] {
+    DcqcnRegNone = 0,
+    DcqcnRegBlockType,
+    DcqcnRegVersion,
+    DcqcnRegHwParams,
+    DcqcnRegCtrl,
+    DcqcnRegErrStatus,
+    DcqcnRegErrAddr,
+    DcqcnRegCntHi,
+    DcqcnRegQpSel,
+    DcqcnRegCyclesPerUs,
+    DcqcnRegLineRate,
+    DcqcnRegRpgTimeReset,
+    DcqcnRegRpgByteReset,
+    DcqcnRegRpgThreshold,
+    DcqcnRegRpgAiRate,
+    DcqcnRegRpgHaiRate,
+    DcqcnRegRpgGd,
+    DcqcnRegRpgMinDecFac,
+    DcqcnRegRpgMinRate,
+    DcqcnRegRpgMaxRate,
+    DcqcnRegRateToSetOnFirstCnp,
+    DcqcnRegDceTcpG,
+    DcqcnRegDceTcpRtt,
+    DcqcnRegInitialAlphaValue,
+    DcqcnRegClampTgtRate,
+    DcqcnRegClampTgtRateAfterTimeInc,
+    DcqcnRegRateReduceMonitorPeriod,
+    DcqcnRegMinTimeBetweenCnps,
+    DcqcnRegCnpRx,
+    DcqcnRegCnpFirst,
+    DcqcnRegCuts,
+    DcqcnRegIncFr,
+    DcqcnRegIncAi,
+    DcqcnRegIncHai,
+    DcqcnRegIncByTimer,
+    DcqcnRegIncByBytes,
+    DcqcnRegCeRx,
+    DcqcnRegCnpTx,
+    DcqcnRegCeCoalesced,
+    DcqcnRegBadQp,
+    DcqcnRegPaceEarly,
+    DcqcnRegQCtrl,
+    DcqcnRegQStatus,
+    DcqcnRegQRc,
+    DcqcnRegQRt,
+    DcqcnRegQAlpha,
+    DcqcnRegQByteCount,
+    DcqcnRegQAlphaRemain,
+    DcqcnRegQDecRemain,
+    DcqcnRegQIncRemain,
+    DcqcnRegQNextSend,
+    DcqcnRegQCnpRx,
+    DcqcnRegQCuts,
+    DcqcnRegQInc,
+    DcqcnRegQCeRx,
+    DcqcnRegQCnpTx
+  } reg_id_e;
+
+  // One decoded CSR access (dcqcn_csr_dec).
+  typedef struct packed {
+    logic mapped;  // a register word is at the address (aligned)
+    logic ro;      // read-only (ro, rc): a write is a RO_WRITE error
+    logic legal;   // the write data puts every field in its legal range
+    logic cnt;     // a word of a 64-bit counter (_LO or _HI)
+    logic hi;      // the _HI word of a 64-bit counter
+    logic [7:0] id;  // reg_id_e
+    logic [7:0] idx;  // element of an array register
+    logic [31:0] wdata;  // write data with the bits outside every field cleared
+  } csr_dec_t;
+
 endpackage

@@ -764,4 +764,634 @@ package xtm_reg_pkg;
   localparam int unsigned XTM_PR_PROB_PROB_LSB = 0;
   localparam logic [31:0] XTM_PR_PROB_PROB_MASK = 32'h0001FFFF;
 
+  // Typed views of the registers: one packed struct per register (fields MSB first,
+  // unused bits as rsvd<msb>). Assign a 32-bit word to a typed signal to read fields by name.
+
+  // BLOCK_TYPE
+  typedef struct packed {
+    logic [31:0] type_f;
+  } block_type_t;
+
+  // VERSION
+  typedef struct packed {
+    logic [7:0] major;
+    logic [7:0] minor;
+    logic [15:0] patch;
+  } version_t;
+
+  // HW_PARAMS
+  typedef struct packed {
+    logic [31:24] rsvd31;
+    logic [7:0] fifo_depth;
+    logic [3:0] cell_log2;
+    logic [3:0] num_tcs;
+    logic [7:0] num_ports;
+  } hw_params_t;
+
+  // HW_NUM_DESC
+  typedef struct packed {
+    logic [31:0] value;
+  } hw_num_desc_t;
+
+  // HW_OCB_CELLS
+  typedef struct packed {
+    logic [31:0] value;
+  } hw_ocb_cells_t;
+
+  // HW_HBM_CELLS
+  typedef struct packed {
+    logic [31:0] value;
+  } hw_hbm_cells_t;
+
+  // CTRL
+  typedef struct packed {
+    logic [31:1] rsvd31;
+    logic clr_cnt;
+  } ctrl_t;
+
+  // STATUS
+  typedef struct packed {
+    logic [31:1] rsvd31;
+    logic init_done;
+  } status_t;
+
+  // ERR_STATUS
+  typedef struct packed {
+    logic [31:3] rsvd31;
+    logic ro_write;
+    logic illegal;
+    logic unmapped;
+  } err_status_t;
+
+  // ERR_ADDR
+  typedef struct packed {
+    logic [31:16] rsvd31;
+    logic [15:0] addr;
+  } err_addr_t;
+
+  // CNT_HI
+  typedef struct packed {
+    logic [31:0] value;
+  } cnt_hi_t;
+
+  // MAX_FRAME
+  typedef struct packed {
+    logic [31:14] rsvd31;
+    logic [13:0] bytes;
+  } max_frame_t;
+
+  // POOL_CELLS
+  typedef struct packed {
+    logic [31:28] rsvd31;
+    logic [27:0] cells;
+  } pool_cells_t;
+
+  // OCB_ONLY_CYCLES
+  typedef struct packed {
+    logic [31:24] rsvd31;
+    logic [23:0] cycles;
+  } ocb_only_cycles_t;
+
+  // HBM_EVICT_CELLS
+  typedef struct packed {
+    logic [31:28] rsvd31;
+    logic [27:0] cells;
+  } hbm_evict_cells_t;
+
+  // HBM_RETURN_CELLS
+  typedef struct packed {
+    logic [31:28] rsvd31;
+    logic [27:0] cells;
+  } hbm_return_cells_t;
+
+  // HBM_WR_RATE
+  typedef struct packed {
+    logic [31:24] rsvd31;
+    logic [23:0] rate;
+  } hbm_wr_rate_t;
+
+  // HBM_WR_BURST
+  typedef struct packed {
+    logic [31:16] rsvd31;
+    logic [15:0] cells;
+  } hbm_wr_burst_t;
+
+  // HBM_RD_RATE
+  typedef struct packed {
+    logic [31:24] rsvd31;
+    logic [23:0] rate;
+  } hbm_rd_rate_t;
+
+  // HBM_RD_BURST
+  typedef struct packed {
+    logic [31:16] rsvd31;
+    logic [15:0] cells;
+  } hbm_rd_burst_t;
+
+  // HBM_RD_LAT
+  typedef struct packed {
+    logic [31:12] rsvd31;
+    logic [11:0] cycles;
+  } hbm_rd_lat_t;
+
+  // OCB_RD_LAT
+  typedef struct packed {
+    logic [31:8] rsvd31;
+    logic [7:0] cycles;
+  } ocb_rd_lat_t;
+
+  // LFSR_SEED
+  typedef struct packed {
+    logic [31:0] seed;
+  } lfsr_seed_t;
+
+  // LFSR_STATE
+  typedef struct packed {
+    logic [31:0] state;
+  } lfsr_state_t;
+
+  // WD_CTRL
+  typedef struct packed {
+    logic [31:2] rsvd31;
+    logic action;
+    logic en;
+  } wd_ctrl_t;
+
+  // WD_POLL_CYCLES
+  typedef struct packed {
+    logic [31:0] cycles;
+  } wd_poll_cycles_t;
+
+  // WD_DETECT_POLLS
+  typedef struct packed {
+    logic [31:8] rsvd31;
+    logic [7:0] polls;
+  } wd_detect_polls_t;
+
+  // WD_RESTORE_POLLS
+  typedef struct packed {
+    logic [31:8] rsvd31;
+    logic [7:0] polls;
+  } wd_restore_polls_t;
+
+  // TC_PG_MAP
+  typedef struct packed {
+    logic rsvd31;
+    logic [2:0] tc7;
+    logic rsvd27;
+    logic [2:0] tc6;
+    logic rsvd23;
+    logic [2:0] tc5;
+    logic rsvd19;
+    logic [2:0] tc4;
+    logic rsvd15;
+    logic [2:0] tc3;
+    logic rsvd11;
+    logic [2:0] tc2;
+    logic rsvd7;
+    logic [2:0] tc1;
+    logic rsvd3;
+    logic [2:0] tc0;
+  } tc_pg_map_t;
+
+  // TC_QUEUE_MAP
+  typedef struct packed {
+    logic rsvd31;
+    logic [2:0] tc7;
+    logic rsvd27;
+    logic [2:0] tc6;
+    logic rsvd23;
+    logic [2:0] tc5;
+    logic rsvd19;
+    logic [2:0] tc4;
+    logic rsvd15;
+    logic [2:0] tc3;
+    logic rsvd11;
+    logic [2:0] tc2;
+    logic rsvd7;
+    logic [2:0] tc1;
+    logic rsvd3;
+    logic [2:0] tc0;
+  } tc_queue_map_t;
+
+  // DSCP_MAP
+  typedef struct packed {
+    logic rsvd31;
+    logic [2:0] d7;
+    logic rsvd27;
+    logic [2:0] d6;
+    logic rsvd23;
+    logic [2:0] d5;
+    logic rsvd19;
+    logic [2:0] d4;
+    logic rsvd15;
+    logic [2:0] d3;
+    logic rsvd11;
+    logic [2:0] d2;
+    logic rsvd7;
+    logic [2:0] d1;
+    logic rsvd3;
+    logic [2:0] d0;
+  } dscp_map_t;
+
+  // POOL_USED
+  typedef struct packed {
+    logic [31:28] rsvd31;
+    logic [27:0] cells;
+  } pool_used_t;
+
+  // POOL_WM
+  typedef struct packed {
+    logic [31:28] rsvd31;
+    logic [27:0] cells;
+  } pool_wm_t;
+
+  // OCB_USED
+  typedef struct packed {
+    logic [31:28] rsvd31;
+    logic [27:0] cells;
+  } ocb_used_t;
+
+  // HBM_USED
+  typedef struct packed {
+    logic [31:28] rsvd31;
+    logic [27:0] cells;
+  } hbm_used_t;
+
+  // DESC_FREE
+  typedef struct packed {
+    logic [31:21] rsvd31;
+    logic [20:0] count;
+  } desc_free_t;
+
+  // VOQ_SEL
+  typedef struct packed {
+    logic [31:9] rsvd31;
+    logic [8:0] index;
+  } voq_sel_t;
+
+  // PORT_SEL
+  typedef struct packed {
+    logic [31:6] rsvd31;
+    logic [5:0] index;
+  } port_sel_t;
+
+  // PG_SEL
+  typedef struct packed {
+    logic [31:9] rsvd31;
+    logic [8:0] index;
+  } pg_sel_t;
+
+  // PROF_SEL
+  typedef struct packed {
+    logic [31:3] rsvd31;
+    logic [2:0] index;
+  } prof_sel_t;
+
+  // Q_CFG
+  typedef struct packed {
+    logic [31:16] rsvd31;
+    logic shaper_en;
+    logic wd_en;
+    logic [2:0] pfc_prio;
+    logic pfc_rx_en;
+    logic [2:0] profile;
+    logic [1:0] mark_point;
+    logic nonect_tail_only;
+    logic ecn_en;
+    logic no_loss;
+    logic strict;
+    logic enable;
+  } q_cfg_t;
+
+  // Q_LIMIT_CELLS
+  typedef struct packed {
+    logic [31:28] rsvd31;
+    logic [27:0] cells;
+  } q_limit_cells_t;
+
+  // Q_QUANTUM
+  typedef struct packed {
+    logic [31:16] rsvd31;
+    logic [15:0] bytes;
+  } q_quantum_t;
+
+  // Q_LAT_THRESH
+  typedef struct packed {
+    logic [31:0] cycles;
+  } q_lat_thresh_t;
+
+  // Q_SHAPER_RATE
+  typedef struct packed {
+    logic [31:24] rsvd31;
+    logic [23:0] rate;
+  } q_shaper_rate_t;
+
+  // Q_SHAPER_BURST
+  typedef struct packed {
+    logic [31:20] rsvd31;
+    logic [19:0] bytes;
+  } q_shaper_burst_t;
+
+  // Q_TARGET_RATE
+  typedef struct packed {
+    logic [31:24] rsvd31;
+    logic [23:0] rate;
+  } q_target_rate_t;
+
+  // Q_STATUS
+  typedef struct packed {
+    logic [31:24] rsvd31;
+    logic [7:0] wd_clean_polls;
+    logic [7:0] wd_storm_polls;
+    logic [7:4] rsvd7;
+    logic flushing;
+    logic wd_stalled;
+    logic ocb_only;
+    logic hbm_mode;
+  } q_status_t;
+
+  // Q_OCC_CELLS
+  typedef struct packed {
+    logic [31:28] rsvd31;
+    logic [27:0] cells;
+  } q_occ_cells_t;
+
+  // Q_OCC_PKTS
+  typedef struct packed {
+    logic [31:21] rsvd31;
+    logic [20:0] pkts;
+  } q_occ_pkts_t;
+
+  // Q_HBM_CELLS
+  typedef struct packed {
+    logic [31:28] rsvd31;
+    logic [27:0] cells;
+  } q_hbm_cells_t;
+
+  // Q_DEFICIT
+  typedef struct packed {
+    logic [31:0] bytes;
+  } q_deficit_t;
+
+  // Q_WM_CELLS
+  typedef struct packed {
+    logic [31:28] rsvd31;
+    logic [27:0] cells;
+  } q_wm_cells_t;
+
+  // P_SHAPER_CFG
+  typedef struct packed {
+    logic [31:14] rsvd31;
+    logic [5:0] ovh_bytes;
+    logic [7:1] rsvd7;
+    logic en;
+  } p_shaper_cfg_t;
+
+  // P_SHAPER_RATE
+  typedef struct packed {
+    logic [31:24] rsvd31;
+    logic [23:0] rate;
+  } p_shaper_rate_t;
+
+  // P_SHAPER_BURST
+  typedef struct packed {
+    logic [31:20] rsvd31;
+    logic [19:0] bytes;
+  } p_shaper_burst_t;
+
+  // P_PAUSE_QUANTUM
+  typedef struct packed {
+    logic [31:0] cycles;
+  } p_pause_quantum_t;
+
+  // P_PFC_QUANTA
+  typedef struct packed {
+    logic [31:16] rsvd31;
+    logic [15:0] quanta;
+  } p_pfc_quanta_t;
+
+  // P_PFC_REFRESH
+  typedef struct packed {
+    logic [31:0] cycles;
+  } p_pfc_refresh_t;
+
+  // P_STATUS
+  typedef struct packed {
+    logic [31:24] rsvd31;
+    logic [7:0] fifo_count;
+    logic [7:0] paused_mask;
+    logic [7:0] xoff_mask;
+  } p_status_t;
+
+  // G_CFG
+  typedef struct packed {
+    logic [31:8] rsvd31;
+    logic [3:0] alpha;
+    logic [3:2] rsvd3;
+    logic dynamic;
+    logic pfc_en;
+  } g_cfg_t;
+
+  // G_XOFF_CELLS
+  typedef struct packed {
+    logic [31:28] rsvd31;
+    logic [27:0] cells;
+  } g_xoff_cells_t;
+
+  // G_XON_CELLS
+  typedef struct packed {
+    logic [31:28] rsvd31;
+    logic [27:0] cells;
+  } g_xon_cells_t;
+
+  // G_HDRM_CELLS
+  typedef struct packed {
+    logic [31:28] rsvd31;
+    logic [27:0] cells;
+  } g_hdrm_cells_t;
+
+  // G_STATUS
+  typedef struct packed {
+    logic [31:1] rsvd31;
+    logic xoff;
+  } g_status_t;
+
+  // G_PG_CELLS
+  typedef struct packed {
+    logic [31:28] rsvd31;
+    logic [27:0] cells;
+  } g_pg_cells_t;
+
+  // G_HDRM_USED
+  typedef struct packed {
+    logic [31:28] rsvd31;
+    logic [27:0] cells;
+  } g_hdrm_used_t;
+
+  // G_PAUSE_REMAIN
+  typedef struct packed {
+    logic [31:0] cycles;
+  } g_pause_remain_t;
+
+  // G_WM_CELLS
+  typedef struct packed {
+    logic [31:28] rsvd31;
+    logic [27:0] cells;
+  } g_wm_cells_t;
+
+  // G_HDRM_WM
+  typedef struct packed {
+    logic [31:28] rsvd31;
+    logic [27:0] cells;
+  } g_hdrm_wm_t;
+
+  // PR_CFG
+  typedef struct packed {
+    logic [31:8] rsvd31;
+    logic [3:0] npoints;
+    logic [3:1] rsvd3;
+    logic interp;
+  } pr_cfg_t;
+
+  // PR_FILL
+  typedef struct packed {
+    logic [31:17] rsvd31;
+    logic [16:0] fill;
+  } pr_fill_t;
+
+  // PR_PROB
+  typedef struct packed {
+    logic [31:17] rsvd31;
+    logic [16:0] prob;
+  } pr_prob_t;
+
+  // Register identifiers of the generated decoder (xtm_csr_dec): one per register;
+  // arrays and counters have one identifier, the element in csr_dec_t.idx / .hi.
+  localparam int unsigned XTM_REG_ID_W = 8;
+  typedef enum logic [7:0] {
+    XtmRegNone = 0,
+    XtmRegBlockType,
+    XtmRegVersion,
+    XtmRegHwParams,
+    XtmRegHwNumDesc,
+    XtmRegHwOcbCells,
+    XtmRegHwHbmCells,
+    XtmRegCtrl,
+    XtmRegStatus,
+    XtmRegErrStatus,
+    XtmRegErrAddr,
+    XtmRegCntHi,
+    XtmRegMaxFrame,
+    XtmRegPoolCells,
+    XtmRegOcbOnlyCycles,
+    XtmRegHbmEvictCells,
+    XtmRegHbmReturnCells,
+    XtmRegHbmWrRate,
+    XtmRegHbmWrBurst,
+    XtmRegHbmRdRate,
+    XtmRegHbmRdBurst,
+    XtmRegHbmRdLat,
+    XtmRegOcbRdLat,
+    XtmRegLfsrSeed,
+    XtmRegLfsrState,
+    XtmRegWdCtrl,
+    XtmRegWdPollCycles,
+    XtmRegWdDetectPolls,
+    XtmRegWdRestorePolls,
+    XtmRegTcPgMap,
+    XtmRegTcQueueMap,
+    XtmRegDscpMap,
+    XtmRegPoolUsed,
+    XtmRegPoolWm,
+    XtmRegOcbUsed,
+    XtmRegHbmUsed,
+    XtmRegDescFree,
+    XtmRegArrPkts,
+    XtmRegErrLenZero,
+    XtmRegErrLenMax,
+    XtmRegErrBadPort,
+    XtmRegErrBadTc,
+    XtmRegErrNotReady,
+    XtmRegVoqSel,
+    XtmRegPortSel,
+    XtmRegPgSel,
+    XtmRegProfSel,
+    XtmRegQCfg,
+    XtmRegQLimitCells,
+    XtmRegQQuantum,
+    XtmRegQLatThresh,
+    XtmRegQShaperRate,
+    XtmRegQShaperBurst,
+    XtmRegQTargetRate,
+    XtmRegQStatus,
+    XtmRegQOccCells,
+    XtmRegQOccPkts,
+    XtmRegQHbmCells,
+    XtmRegQDeficit,
+    XtmRegQWmCells,
+    XtmRegQArrPkts,
+    XtmRegQEnqPkts,
+    XtmRegQEnqBytes,
+    XtmRegQDeqPkts,
+    XtmRegQDeqBytes,
+    XtmRegQDropTail,
+    XtmRegQDropPool,
+    XtmRegQDropProfile,
+    XtmRegQDropHdrm,
+    XtmRegQDropBuf,
+    XtmRegQDropQdis,
+    XtmRegQDropWd,
+    XtmRegQDropFlush,
+    XtmRegQDropBytes,
+    XtmRegQMarkTail,
+    XtmRegQMarkHead,
+    XtmRegQMarkLat,
+    XtmRegQHbmEvict,
+    XtmRegQHbmReturn,
+    XtmRegQWdStall,
+    XtmRegQWdRestore,
+    XtmRegPShaperCfg,
+    XtmRegPShaperRate,
+    XtmRegPShaperBurst,
+    XtmRegPPauseQuantum,
+    XtmRegPPfcQuanta,
+    XtmRegPPfcRefresh,
+    XtmRegPStatus,
+    XtmRegPTxPkts,
+    XtmRegPTxBytes,
+    XtmRegPPfcTxFrames,
+    XtmRegPPfcRxFrames,
+    XtmRegGCfg,
+    XtmRegGXoffCells,
+    XtmRegGXonCells,
+    XtmRegGHdrmCells,
+    XtmRegGStatus,
+    XtmRegGPgCells,
+    XtmRegGHdrmUsed,
+    XtmRegGPauseRemain,
+    XtmRegGWmCells,
+    XtmRegGHdrmWm,
+    XtmRegGXoffSent,
+    XtmRegGXonSent,
+    XtmRegGPauseRx,
+    XtmRegGXonRx,
+    XtmRegGPausedCycles,
+    XtmRegPrCfg,
+    XtmRegPrFill,
+    XtmRegPrProb
+  } reg_id_e;
+
+  // One decoded CSR access (xtm_csr_dec).
+  typedef struct packed {
+    logic mapped;  // a register word is at the address (aligned)
+    logic ro;      // read-only (ro, rc): a write is a RO_WRITE error
+    logic legal;   // the write data puts every field in its legal range
+    logic cnt;     // a word of a 64-bit counter (_LO or _HI)
+    logic hi;      // the _HI word of a 64-bit counter
+    logic [7:0] id;  // reg_id_e
+    logic [7:0] idx;  // element of an array register
+    logic [31:0] wdata;  // write data with the bits outside every field cleared
+  } csr_dec_t;
+
 endpackage
