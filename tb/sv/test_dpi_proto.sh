@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# Negative test of tb/sv/dpi_proto_check.cpp (the C headers cmodel/dpi/*_dpi.h against the
+# prototypes Verilator derives from the packages' imports): the check compiles with the
+# headers as they are, and stops compiling when a header drifts from its package (one
+# argument type changed in a copy of each header). Needs the API testbench's generated
+# Vxtm_dpi_api_tb__Dpi.h (make sim-sv-api). Prints PASS/FAIL lines (tools/run-tests --shell).
+cd "$(dirname "$0")/../.." || exit 2
+gen=sim/build/sv-api
+vroot=$(${VERILATOR:-verilator} --getenv VERILATOR_ROOT 2>/dev/null)
+if [ ! -f $gen/Vxtm_dpi_api_tb__Dpi.h ] || [ -z "$vroot" ]; then
+  echo "FAIL dpi-proto: $gen/Vxtm_dpi_api_tb__Dpi.h or Verilator missing (make sim-sv-api)"
+  exit 0
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+compile() {  # extra include folder first -> exit status of the syntax check
+  ${CXX:-g++} -fsyntax-only -I"$1" -I. -I$gen -I"$vroot/include" -I"$vroot/include/vltstd" \
+    tb/sv/dpi_proto_check.cpp 2>"$work/err"
+}
+mkdir -p "$work/none"
+if compile "$work/none"; then
+  echo "PASS dpi-proto: the headers agree with the packages' imports"
+else
+  echo "FAIL dpi-proto: the headers disagree with the packages: $(grep -m1 error "$work/err")"
+fi
+# name | header | sed expression (must change the header)
+for spec in "xtm-cycle-type|xtm_dpi.h|s/int xtm_dpi_cycle(void \*h, unsigned long long \*cycle);/int xtm_dpi_cycle(void *h, unsigned int *cycle);/" \
+            "dcqcn-csr-write-arg|dcqcn_dpi.h|s/int dcqcn_dpi_csr_write(void \*h, unsigned int addr, unsigned int data);/int dcqcn_dpi_csr_write(void *h, unsigned int addr, unsigned long long data);/"; do
+  IFS='|' read -r name hdr expr <<<"$spec"
+  rm -rf "$work/t"
+  mkdir -p "$work/t/cmodel/dpi"
+  sed "$expr" "cmodel/dpi/$hdr" >"$work/t/cmodel/dpi/$hdr"
+  if cmp -s "cmodel/dpi/$hdr" "$work/t/cmodel/dpi/$hdr"; then
+    echo "FAIL dpi-proto-$name: the drift did not apply to $hdr (stale pattern)"
+  elif compile "$work/t"; then
+    echo "FAIL dpi-proto-$name: a drifted $hdr still compiles against the packages"
+  else
+    echo "PASS dpi-proto-$name: caught: $(grep -m1 -oE 'error: .*' "$work/err")"
+  fi
+done
