@@ -77,7 +77,9 @@ static bool tok_slot(const dpi_table_t *t, const void *tok, uint32_t *slot, uint
   }
   *slot = (uint32_t)(s - 1u);
   *gen = (v >> TOK_SLOT_BITS) & TOK_GEN_MASK;
-  return true;
+  // a live slot's generation is odd: an even one is a free slot's (never used, or destroyed),
+  // which a forged or stale-plus-one token could otherwise match
+  return (*gen & 1u) != 0u;
 }
 
 dpi_status_t dpi_handle_new(dpi_table_t *t, void *obj, void **tok) {

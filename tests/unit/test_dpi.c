@@ -441,6 +441,19 @@ START_TEST(test_bad_handles) {
   ck_assert_int_eq(xtm_dpi_destroy(h), 0);
   ck_assert_int_eq(xtm_dpi_destroy(h), kDpiBadHandle);
   ck_assert_int_eq(xtm_dpi_cycle(h, &c), kDpiBadHandle);
+  // tokens with the right model tag that name a free slot: the destroyed handle's generation
+  // plus one (the slot's generation now), and generation 0 of slots never used
+  void *next_gen = (void *)((uintptr_t)h + (1u << 9));
+  ck_assert_int_eq(xtm_dpi_cycle(next_gen, &c), kDpiBadHandle);
+  ck_assert_int_eq(xtm_dpi_destroy(next_gen), kDpiBadHandle);
+  uintptr_t tag = (uintptr_t)h & ~((~(uintptr_t)0) >> 8);
+  for (uintptr_t slot = 1; slot <= DPI_MAX_INSTANCES; slot++) {
+    for (uintptr_t gen = 0; gen < 4; gen += 2) {
+      void *t = (void *)(tag | (gen << 9) | slot);
+      ck_assert_int_eq(xtm_dpi_cycle(t, &c), kDpiBadHandle);
+      ck_assert_int_eq(xtm_dpi_destroy(t), kDpiBadHandle);
+    }
+  }
   ck_assert_int_eq(xtm_dpi_instances(), 0);
   ck_assert_int_eq(dcqcn_dpi_instances(), 0);
   ck_assert_str_eq(xtm_dpi_status_name(kDpiBusy), "BUSY");
