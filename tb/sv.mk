@@ -108,6 +108,9 @@ TEST_ARGS += --cmd sv-small-incast.1 '$(call sv_cmd,small,incast,1,100000)'
 TEST_ARGS += --cmd sv-default-incast.1 '$(call sv_cmd,default,incast,1,30000)'
 TEST_ARGS += $(foreach s,1 2 3,--cmd sv-small-random.$(s) '$(call sv_cmd,small,random,$(s),100000)')
 TEST_ARGS += --cmd sv-default-random.1 '$(call sv_cmd,default,random,1,30000)'
-# negative tests: an RTL mutant, a corrupted reference, a wrong latency must each fail;
-# and the shared libraries export every function the packages import
-TEST_ARGS += --shell tb/sv/test_sv_negative.sh --shell tb/sv/test_dpi_exports.sh
+# negative tests: RTL mutants, a corrupted reference, a wrong latency, the APB timeout must
+# each fail through their check; DPI-layer mutants must fail test_dpi and the API testbench;
+# the shared libraries export every import and the C headers match the packages (each with
+# its own negative case)
+TEST_ARGS += --shell tb/sv/test_sv_negative.sh --shell tb/sv/test_dpi_mutants.sh \
+             --shell tb/sv/test_dpi_exports.sh --shell tb/sv/test_dpi_proto.sh

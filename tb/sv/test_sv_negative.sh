@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# Negative tests of the SystemVerilog testbench (tb/sv/): every check must be able to fail.
+# Negative tests of the SystemVerilog testbench (tb/sv/): every check must be able to fail,
+# and each must fail through the check it is about (the FAILURE line is matched).
 #   - RTL mutants (taken by name from tools/mutate-rtl, applied to a copy of the tree, built
-#     -O1 in the configuration $SV_NEG_CFG, default small): `incast` must catch shaper (the
-#     port shaper forgets the inter-frame gap) and the end-of-test register audit of `smoke`
-#     must catch counter (Q_DEQ_PKTS counting by 2)
-#   - a corrupted reference (+fault: one pool cell leaked in the C model): the state-register
-#     predictions and the outputs must disagree with the RTL
-#   - a wrong output latency (+latency=1 on today's latency-0 RTL), and the delay line and
-#     APB wait states working (+dut_delay=5 +latency=5 +apb_wait=3 passes, +latency=4 fails)
+#     -O1 in the configuration $SV_NEG_CFG, default small): the per-cycle output comparison
+#     of `incast` must catch shaper (the port shaper forgets the inter-frame gap), the
+#     end-of-test register audit of `smoke` must catch counter (Q_DEQ_PKTS counting by 2)
+#   - a corrupted reference (+fault: one pool cell leaked in the C model): caught by the
+#     register audit of incast (POOL_USED), and with no register audit (smoke +audit=0) by
+#     the scoreboard's invariant check alone; a +fault that cannot be applied fails the run
+#   - a wrong output latency (+latency=1 on today's latency-0 RTL); the delay line and the
+#     APB wait states working with spec 2.0's numbers (+dut_delay=6 +latency=6 +apb_wait=6
+#     passes, +latency=5 fails); the APB timeout (+apb_wait beyond +apb_timeout)
+# The DPI layer's own checks have their negative tests in tb/sv/test_dpi_mutants.sh.
 # Prints PASS/FAIL lines (tools/run-tests --shell); each FAIL says what survived.
 #   tb/sv/test_sv_negative.sh [--no-mutants]
 set -u
@@ -18,14 +22,17 @@ cd "$top" || exit 2
 cfg=${SV_NEG_CFG:-small}
 sv=sim/build/sv-$cfg/Vxtm_sv_tb
 
-expect_fail() {  # name, command...: the run must end with TEST FAILED CHECKS and a FAILURE
-  local name=$1
-  shift
-  local out rc
+expect_fail() {  # name, pattern of the FAILURE line, command...: the run must end with TEST
+  local name=$1 pat=$2  # FAILED CHECKS and its first FAILURE line must match the pattern
+  shift 2
+  local out rc first
   out=$("$@" 2>&1)
   rc=$?
-  if [ $rc -ne 0 ] && grep -q "^TEST FAILED CHECKS" <<<"$out" && grep -q "^FAILURE" <<<"$out"; then
-    echo "PASS $name: caught: $(grep -m1 '^FAILURE' <<<"$out")"
+  first=$(grep -m1 '^FAILURE' <<<"$out")
+  if [ $rc -ne 0 ] && grep -q "^TEST FAILED CHECKS" <<<"$out" && grep -qE "$pat" <<<"$first"; then
+    echo "PASS $name: caught: $first"
+  elif [ $rc -ne 0 ] && [ -n "$first" ]; then
+    echo "FAIL $name: failed, but not through /$pat/: $first"
   else
     echo "FAIL $name: not caught (exit $rc): $(grep -E '^(mismatches|TEST)' <<<"$out" | tr '\n' ' ')"
   fi
@@ -48,12 +55,19 @@ if [ ! -x $sv ]; then
   exit 0
 fi
 o=sim/out/ci-sv-negative
-expect_fail sv-fault-leak-pool-cell $sv +test=incast +seed=1 +cycles=20000 +fault=0@5000 +out=$o/fault
-expect_fail sv-wrong-latency $sv +test=incast +seed=1 +cycles=20000 +latency=1 +out=$o/lat1
-expect_pass sv-delay-line-and-apb-wait $sv +test=random +seed=2 +cycles=30000 +dut_delay=5 +latency=5 \
-  +apb_wait=3 +out=$o/delay5
-expect_fail sv-delay-line-off-by-one $sv +test=random +seed=2 +cycles=30000 +dut_delay=5 +latency=4 \
-  +out=$o/delay5-4
+expect_fail sv-fault-leak-pool-cell 'mismatch' $sv +test=incast +seed=1 +cycles=20000 +fault=0@5000 +out=$o/fault
+expect_fail sv-invariant-check 'C model: invariant broken' $sv +test=smoke +seed=1 +cycles=20000 +fault=0@5000 \
+  +audit=0 +out=$o/invariant
+expect_fail sv-wrong-latency 'co-sim mismatch' $sv +test=incast +seed=1 +cycles=20000 +latency=1 +out=$o/lat1
+expect_pass sv-delay-line-and-apb-wait $sv +test=random +seed=2 +cycles=30000 +dut_delay=6 +latency=6 \
+  +apb_wait=6 +out=$o/delay6
+expect_fail sv-delay-line-off-by-one 'co-sim mismatch' $sv +test=random +seed=2 +cycles=30000 +dut_delay=6 \
+  +latency=5 +apb_wait=6 +out=$o/delay6-5
+expect_fail sv-fault-not-applied 'fault 99 not injected' $sv +test=smoke +seed=1 +cycles=2000 +fault=99@100 \
+  +out=$o/fault99
+expect_fail sv-bad-plusarg '[+]fault=<n>@<cycle> expected' $sv +test=smoke +seed=1 +cycles=2000 +fault=3 +out=$o/fault-arg
+expect_fail sv-apb-timeout 'APB: no pready for 20 cycles' $sv +test=smoke +seed=1 +cycles=5000 +apb_wait=40 \
+  +apb_timeout=20 +out=$o/apb-timeout
 [ "${1:-}" = "--no-mutants" ] && exit 0
 
 # RTL mutants: the definitions of tools/mutate-rtl (name|file|sed expression)
@@ -62,8 +76,8 @@ pkg=rtl/xtm/xtm_pkg.sv
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 make -s build/lib/libxtm.a build/lib/libxtm_dpi.a build/obj/tb/sv/xtm_sv_util.o >/dev/null || exit 2
-for spec in "shaper incast 1 100000" "counter smoke 1 20000"; do
-  read -r name test seed cycles <<<"$spec"
+for spec in "shaper incast 1 100000 co-sim.mismatch" "counter smoke 1 20000 csr.rdata|state.counter"; do
+  read -r name test seed cycles pat <<<"$spec"
   line=$(grep -F "\"$name|" tools/mutate-rtl | head -1 | sed 's/^[[:space:]]*//')
   if [ -z "$line" ]; then
     echo "FAIL sv-mutant-$name: no mutant '$name' in tools/mutate-rtl"
@@ -91,6 +105,6 @@ for spec in "shaper incast 1 100000" "counter smoke 1 20000"; do
     tail -5 "$work/build.log"
     continue
   fi
-  expect_fail "sv-mutant-$name-$cfg-$test.$seed" "$work/tree/$sv" +test="$test" +seed="$seed" \
+  expect_fail "sv-mutant-$name-$cfg-$test.$seed" "$pat" "$work/tree/$sv" +test="$test" +seed="$seed" \
     +cycles="$cycles" +out="$work/out"
 done

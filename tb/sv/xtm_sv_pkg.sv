@@ -266,14 +266,16 @@ package xtm_sv_pkg;
 
     // The reference's outputs of cycle t: flows that obey PFC hear a frame after the cable
     // delay and stop for its pause time.
-    virtual function void observe(longint unsigned t, xtm_sv_obs_t o);
+    virtual function void observe(longint unsigned t, xtm_dpi_out_t o, xtm_dpi_vec_t pfc_vec,
+                                  xtm_dpi_quanta_t pfc_quanta);
       bit [15:0] qn;
+      if (o.pfc_tx_valid == 0) return;
       for (int unsigned p = 0; p < P; p++) begin
-        if (o.out.pfc_tx_valid[p]) begin
+        if (o.pfc_tx_valid[p]) begin
           foreach (flows[i]) begin
             if (flows[i].obey_pfc && flows[i].in_port == p &&
-                o.pfc_vec[8*p+flows[i].pfc_prio]) begin
-              qn = o.pfc_quanta[16*(8*p+flows[i].pfc_prio)+:16];
+                pfc_vec[8*p+flows[i].pfc_prio]) begin
+              qn = pfc_quanta[16*(8*p+flows[i].pfc_prio)+:16];
               flows[i].paused_until = (qn == 0) ? t + cable :
                   t + cable + (longint'(qn) * 64'h51EB8 + 64'hFFFF) / 65536;
             end
@@ -915,7 +917,7 @@ package xtm_sv_pkg;
     function void check_invariants(longint unsigned t);
       int st;
       st = xtm_dpi_check_invariants(ref_h);
-      if (st != XTM_DPI_OK) fail(t, $sformatf("model invariant broken: %s", xtm_dpi_last_error()));
+      if (st != XTM_DPI_OK) fail(t, $sformatf("C model: %s", xtm_dpi_last_error()));  // "invariant broken: ..."
     endfunction
 
     // ---- analysis export of the output monitor: the DUT's outputs in cycle c, compared

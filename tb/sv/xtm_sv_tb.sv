@@ -268,8 +268,9 @@ module xtm_sv_tb #(
     string test_name, out_dir;
     longint unsigned seed, cycles, max_errors, trace_start, apb_timeout, t, total, fault_at;
     int unsigned latency, audit, dut_delay, fault;
+    int fst;
     string fault_arg;
-    bit trace, tracing, audit_started, ok;
+    bit trace, tracing, audit_started, ok, bad_arg;
     real t0, secs;
 
     if ($test$plusargs("list")) begin
@@ -296,16 +297,18 @@ module xtm_sv_tb #(
     void'($value$plusargs("apb_wait=%d", apb_wait));
     dut_delay = 0;
     void'($value$plusargs("dut_delay=%d", dut_delay));
+    bad_arg = 1'b0;
     if (dut_delay >= MaxDelay) begin
-      $display("+dut_delay=%0d: at most %0d", dut_delay, MaxDelay - 1);
-      dut_delay = MaxDelay - 1;
+      $display("FAILURE: +dut_delay=%0d: at most %0d", dut_delay, MaxDelay - 1);
+      bad_arg = 1'b1;
     end
     fault = 0;
     fault_at = '1;
     if ($value$plusargs("fault=%s", fault_arg)) begin
+      // a negative test that silently runs without its fault would pass for the wrong reason
       if ($sscanf(fault_arg, "%d@%d", fault, fault_at) != 2) begin
-        $display("+fault=<n>@<cycle> expected, got '%s'", fault_arg);
-        fault_at = '1;
+        $display("FAILURE: +fault=<n>@<cycle> expected, got '%s'", fault_arg);
+        bad_arg = 1'b1;
       end
     end
     trace = $test$plusargs("trace");
@@ -315,8 +318,8 @@ module xtm_sv_tb #(
     if (xtm_sv_pkg::xtm_sv_mkdir(out_dir) != 0) $display("cannot create %s", out_dir);
 
     seq = xtm_sv_pkg::xtm_sv_make_test(test_name, seed, NumPorts, NumTcs);
-    if (seq == null) begin
-      $display("unknown test '%s'; +list shows the tests", test_name);
+    if (seq == null || bad_arg) begin
+      if (seq == null) $display("FAILURE: unknown test '%s'; +list shows the tests", test_name);
       $display("TEST FAILED CHECKS");
       xtm_sv_pkg::xtm_sv_exit_code(2);
       $finish;
@@ -365,8 +368,12 @@ module xtm_sv_tb #(
       end
       if (t >= cycles && audit_started && !seq.csr_pending() && !apb.busy()) break;
       if (t == fault_at) begin
+        fst = xtm_dpi_pkg::xtm_dpi_inject_fault(sb.ref_h, fault);
         $display("injecting fault %0d into the reference at cycle %0d: %s", fault, t,
-                 xtm_dpi_pkg::xtm_dpi_status_name(xtm_dpi_pkg::xtm_dpi_inject_fault(sb.ref_h, fault)));
+                 xtm_dpi_pkg::xtm_dpi_status_name(fst));
+        // not applied: the run could not do what it was asked (a pass would mean nothing)
+        if (fst != xtm_dpi_pkg::XTM_DPI_OK)
+          sb.fail(t, $sformatf("fault %0d not injected: %s", fault, xtm_dpi_pkg::xtm_dpi_last_error()));
       end
       // driver
       in = '0;
@@ -379,7 +386,7 @@ module xtm_sv_tb #(
       // input monitor -> scoreboard (the reference executes cycle t)
       monitor_in(min, mvec, mq);
       sb.write_in(t, min, mvec, mq, robs);
-      seq.observe(t, robs);
+      seq.observe(t, robs.out, robs.pfc_vec, robs.pfc_quanta);
       @(negedge clk_i);
       // output monitors -> scoreboard
       monitor_out(dobs);
