@@ -97,6 +97,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(UNIT_COMMON) tests/unit/xtm_testlib.h $(LIBXT
 
 $(BUILD)/tests/test_xtm_num: $(LIBXTMNUM)
 $(BUILD)/tests/test_xtm_num: LDLIBS := $(LIBXTMNUM) $(LDLIBS)
+$(BUILD)/tests/test_reset: $(LIBXTMNUM)
+$(BUILD)/tests/test_reset: LDLIBS := $(LIBXTMNUM) $(LDLIBS)
 
 .PHONY: unit
 unit: $(UNIT_BINS)

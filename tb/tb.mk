@@ -22,6 +22,9 @@ CFG_PARAMS_default := -GNumPorts=8 -GNumTcs=8 -GNumDesc=4096
 CFG_DEFS_default   := -DXTM_TB_PORTS=8 -DXTM_TB_TCS=8 -DXTM_TB_DESC=4096 -DXTM_TB_CFG=\\\"default\\\"
 CFG_PARAMS_small   := -GNumPorts=2 -GNumTcs=2 -GNumDesc=64
 CFG_DEFS_small     := -DXTM_TB_PORTS=2 -DXTM_TB_TCS=2 -DXTM_TB_DESC=64 -DXTM_TB_CFG=\\\"small\\\"
+# a router line card: 32 ports x 8 TCs x 65,536 descriptors (issue 11)
+CFG_PARAMS_large   := -GNumPorts=32 -GNumTcs=8 -GNumDesc=65536
+CFG_DEFS_large     := -DXTM_TB_PORTS=32 -DXTM_TB_TCS=8 -DXTM_TB_DESC=65536 -DXTM_TB_CFG=\\\"large\\\"
 # make bench-cosim: the default configuration built from clean in its own folder, timed
 CFG_PARAMS_benchclean := $(CFG_PARAMS_default)
 CFG_DEFS_benchclean   := $(CFG_DEFS_default)
@@ -29,18 +32,20 @@ CFG_DEFS_benchclean   := $(CFG_DEFS_default)
 # C++ optimisation of the Verilated model: OPT_FAST (Verilator's default -Os) is overridden,
 # -O2 runs the unrolled RTL about 25 % faster (make bench-cosim); mutants build with -O0
 VL_OPT ?= -O2
+# the bound assertions; set before VERILATOR_FLAGS, which := expands at once (with the ?=
+# after it the co-simulation builds had no assertions at all)
+XTM_SVA_SRCS ?= rtl/xtm/xtm_sva.sv rtl/xtm/xtm_bind.sv
 VERILATOR_FLAGS := --cc --exe --build -j 2 --top-module xtm_top -Wno-fatal -Wno-lint -Wno-style \
   --unroll-count 4096 --unroll-stmts 1000000 --x-assign unique --x-initial unique --assert \
   --trace-fst --trace-structs -O3 --output-split 20000 \
-  -Irtl/common -f rtl/xtm/xtm.f rtl/xtm/xtm_sva.sv rtl/xtm/xtm_bind.sv
+  -Irtl/common -f rtl/xtm/xtm.f $(XTM_SVA_SRCS)
 
 TB_SRCS := tb/xtm_tb.cpp tb/xtm_tests.cpp
-RTL_SRCS := $(shell cat rtl/xtm/xtm.f 2>/dev/null) rtl/common/tm_assert.svh rtl/xtm/xtm_sva.sv \
-            rtl/xtm/xtm_bind.sv
+RTL_SRCS := $(shell cat rtl/xtm/xtm.f 2>/dev/null) rtl/common/tm_assert.svh $(XTM_SVA_SRCS)
 
 # firmware mode (+fw=<conf>) links the firmware (libxtmfw: driver, compiler, host writers;
 # its host part references the dcqcn C model, hence libdcqcn)
-sim/build/%/Vxtm_top: $(TB_SRCS) tb/tb_common.h tb/xtm_tests.h tb/xtm_fcov.h $(RTL_SRCS) $(LIBXTM) $(LIBXTMFW) $(LIBDCQCN) | $(DEPS_STAMP)
+sim/build/%/Vxtm_top: $(TB_SRCS) tb/tb_common.h tb/xtm_tests.h tb/xtm_fcov.h tb/xtm_probe.h $(RTL_SRCS) $(LIBXTM) $(LIBXTMFW) $(LIBDCQCN) | $(DEPS_STAMP)
 	@mkdir -p sim/build/$*
 	$(VERILATOR) $(VERILATOR_FLAGS) $(CFG_PARAMS_$*) -Mdir sim/build/$* -o Vxtm_top \
 	  -CFLAGS "-std=c++17 $(VL_OPT) -I$(CURDIR) $(CFG_DEFS_$*)" -MAKEFLAGS "OPT_FAST=$(VL_OPT)" \
@@ -82,6 +87,10 @@ TEST_ARGS += --cmd cosim-default-incast.1 '$(call cosim_cmd,default,incast,1,100
 TEST_ARGS += $(foreach s,1 2,--cmd cosim-default-random.$(s) '$(call cosim_cmd,default,random,$(s),30000)')
 # bring-up equivalence, firmware on the C model vs on the RTL, and its negative checks
 TEST_ARGS += --shell tb/test_fw_cosim.sh
+# bad plusargs are usage errors, +out= is never shell text
+TEST_ARGS += --shell tb/test_plusargs.sh
+# the state comparison's negative tests: one RTL state bit flipped per compared field
+TEST_ARGS += --shell tb/test_state_check.sh
 
 .PHONY: bench-cosim
 bench-cosim: sim/build/default/Vxtm_top

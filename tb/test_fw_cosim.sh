@@ -23,7 +23,8 @@ run_rtl() {
 
 # run_model CONF DIR TAG [xtmctl options]: the C model with the RTL's descriptor pool (read
 # back from the RTL trace's HW_NUM_DESC, so the two blocks have the same HW_* values) and
-# APB timing (a setup cycle per access, so INIT_DONE polls take as many reads as on the RTL)
+# APB timing (spec 10.1: setup, access, 6 wait states and the completion, 8 cycles per
+# access, so INIT_DONE polls take as many reads as on the RTL)
 run_model() {
   local conf=$1 dir=$2 tag=$3
   shift 3

@@ -12,6 +12,8 @@
 //
 // Plusargs: +test=<name> +seed=<n> +cycles=<n> +trace (FST) +trace_start=<cycle>
 //           +state_every=<n> +max_errors=<n> +out=<dir> +quiet
+//           +state_detailed (the state compared field by field every time, not by image)
+//           +state_fault=<field>:<index>:<cycle> (flip one RTL state bit: negative test)
 // Tests: see tb/xtm_tests.h (xtm_tb --list).
 //
 // Firmware mode (+fw=<conf> [+fw_trace=F] [+fw_dump=F]; docs/cosim.md): instead of a test,
@@ -38,8 +40,8 @@
 #include <chrono>
 
 #include "Vxtm_top.h"
-#include "Vxtm_top___024root.h"
 #include "tb/tb_common.h"
+#include "tb/xtm_probe.h"
 #include "tb/xtm_tests.h"
 
 extern "C" {
@@ -56,8 +58,23 @@ extern "C" {
 // marked hbm sojourn = 103 bits per port.
 static const int kRecBits = 103;
 
+// Pipeline timing (docs/spec.md 15.1): the RTL shows the outputs of logical cycle t in
+// physical cycle t + kOutLat and commits t in physical t + kCommit. The model is stepped
+// kCommit cycles behind the inputs, so that after the clock edge of a physical cycle both
+// hold the same state, and its outputs wait kOutLat - kCommit cycles for the RTL's.
+#ifndef XTM_OUT_LATENCY
+#define XTM_OUT_LATENCY 6
+#endif
+static const uint64_t kOutLat = XTM_OUT_LATENCY;
+static const uint64_t kCommit = 4;
+static const int kRing = 8;  // > kOutLat
+
+static inline uint64_t bit_put(uint64_t w, uint32_t i, bool b) {
+  uint64_t bit = 1ull << (i & 63);
+  return b ? w | bit : w & ~bit;
+}
+
 SC_MODULE(XtmTb) {
-  sc_in<bool> clk;
 
   Vxtm_top *dut = nullptr;
   VerilatedFstC *tfp = nullptr;
@@ -66,8 +83,27 @@ SC_MODULE(XtmTb) {
   TbOptions opt;
   uint32_t nports = 0, ntcs = 0;
 
-  uint64_t cycle = 0;
+  uint64_t cycle = 0;       // physical cycle since the last reset
+  uint64_t wave_t = 0;      // physical cycles since the start (wave time, 1 ns each)
+  uint64_t lcycle = 0;      // logical cycle being compared (for reports)
   uint64_t errors = 0;
+  xtm_in_t in_ring[kRing];
+  xtm_out_t out_ring[kRing];
+  CsrOp csr_ring[kRing];
+  XtmProbe *probe = nullptr;
+  // the state comparison's fast path (compare_state)
+  xtm_snap_t *snap = nullptr;         // the model's state, updated incrementally
+  XtmProbe::Image *img = nullptr;     // the RTL state the snapshot implies
+  uint64_t img_bad_voq[XTM_SNAP_WORDS] = {0}, img_bad_pg[XTM_SNAP_WORDS] = {0};  // no encoding
+  uint64_t state_checks = 0, state_detailed_runs = 0;
+  bool state_detailed = false;        // +state_detailed: field by field every time
+  // +state_fault=<field>:<index>:<cycle>: one RTL register bit flipped after the clock edge
+  // of logical cycle <cycle> commits, before that cycle's state comparison (a negative test
+  // of the comparison; XtmProbe::flip names the fields)
+  std::string fault_field;
+  uint32_t fault_index = 0;
+  uint64_t fault_cycle = UINT64_MAX;
+  bool corrupt_image = false;
   uint64_t first_err_cycle = 0;
   bool done = false;
   int exit_code = 0;
@@ -79,11 +115,11 @@ SC_MODULE(XtmTb) {
   FILE *trace_dut = nullptr, *trace_model = nullptr;
   XtmFcov *fcov = nullptr;
 
-  // APB state: a CSR op is a setup cycle then an access cycle
-  bool apb_pending = false;
+  // APB state: a CSR op is a setup cycle, then access cycles until PREADY
   CsrOp apb_op{};
-  int apb_phase = 0;  // 0 idle, 1 setup done -> access next
-  uint32_t apb_prdata = 0;  // the DUT's answer in the last access cycle
+  int apb_state = 0;  // 0 idle, 1 setup done, 2 access phase under way
+  bool apb_done = false;    // PREADY seen in the last access cycle
+  uint32_t apb_prdata = 0;  // the DUT's answer then
   bool apb_pslverr = false;
 
   // firmware mode (+fw=<conf>)
@@ -92,26 +128,31 @@ SC_MODULE(XtmTb) {
   uint64_t fw_accesses = 0, fw_resets = 0;
 
   SC_CTOR(XtmTb) {
-    SC_THREAD(run);
-    sensitive << clk.pos();
+    SC_THREAD(run);  // time advances 1 ns per cycle by timed waits (no clock signal to update)
   }
 
   void mismatch(const char *field, uint64_t exp, uint64_t act, const std::string &where) {
     errors++;
+    uint64_t at = lcycle;
     if (errors == 1) {
-      first_err_cycle = cycle;
+      first_err_cycle = at;
     }
     printf("FAILURE: co-sim mismatch at cycle %" PRIu64 ": %s expected 0x%" PRIx64
            " dut 0x%" PRIx64 " (%s)\n",
-           cycle, field, exp, act, where.c_str());
+           at, field, exp, act, where.c_str());
+    if (errors == 1) {
+      printf("in the waves: logical cycle %" PRIu64 " commits at %" PRIu64
+             " ns, its outputs are on the ports at %" PRIu64 " ns\n",
+             at, at + kCommit, at + kOutLat);
+    }
     if (errors == 1 && !fw_conf.empty()) {
       printf("waves of the failing window: make sim CFG=%s WAVES=1 PLUSARGS='+fw=%s "
              "+trace_start=%" PRIu64 "'\n",
-             XTM_TB_CFG, fw_conf.c_str(), cycle > 2000 ? cycle - 2000 : 0);
+             XTM_TB_CFG, fw_conf.c_str(), at > 2000 ? at - 2000 : 0);
     } else if (errors == 1) {
       printf("waves of the failing window: make sim TEST=%s SEED=%" PRIu64 " CFG=%s WAVES=1 "
              "PLUSARGS=+trace_start=%" PRIu64 "\n",
-             opt.test.c_str(), opt.seed, XTM_TB_CFG, cycle > 2000 ? cycle - 2000 : 0);
+             opt.test.c_str(), opt.seed, XTM_TB_CFG, at > 2000 ? at - 2000 : 0);
     }
     if (errors == 1) {
       printf("last transactions, model:\n");
@@ -129,9 +170,9 @@ SC_MODULE(XtmTb) {
   }
 
   void log_txn(FILE *f, std::deque<Txn> &h, const std::string &s) {
-    push_hist(h, cycle, s);
+    push_hist(h, lcycle, s);
     if (f != nullptr) {
-      fprintf(f, "%" PRIu64 "\t%s\n", cycle, s.c_str());
+      fprintf(f, "%" PRIu64 "\t%s\n", lcycle, s.c_str());
     }
   }
 
@@ -164,23 +205,25 @@ SC_MODULE(XtmTb) {
     dut->pwdata_i = apb_op.wdata;
   }
 
-  void compare(const xtm_out_t &o, bool csr_access) {
+  // Compares the DUT's outputs with the model's outputs of the same logical cycle. The
+  // descriptions of a mismatch ("where") are formatted only when one is found.
+  void compare(const xtm_out_t &o, const CsrOp &csr_op) {
     // admission result
-    std::string w = fmt("pkt %08x", o.enq_res.pkt_id);
     if (dut->enq_res_valid_o != o.enq_res.valid) {
-      mismatch("enq_res.valid", o.enq_res.valid, dut->enq_res_valid_o, w);
+      mismatch("enq_res.valid", o.enq_res.valid, dut->enq_res_valid_o, fmt("pkt %08x", o.enq_res.pkt_id));
     }
     if (o.enq_res.valid) {
-      w = fmt("pkt %08x voq %u", o.enq_res.pkt_id, o.enq_res.voq);
-      if (dut->enq_res_voq_o != o.enq_res.voq) mismatch("enq_res.voq", o.enq_res.voq, dut->enq_res_voq_o, w);
+      auto w = [&] { return fmt("pkt %08x voq %u", o.enq_res.pkt_id, o.enq_res.voq); };
+      if (dut->enq_res_pkt_id_o != o.enq_res.pkt_id) mismatch("enq_res.pkt_id", o.enq_res.pkt_id, dut->enq_res_pkt_id_o, w());
+      if (dut->enq_res_voq_o != o.enq_res.voq) mismatch("enq_res.voq", o.enq_res.voq, dut->enq_res_voq_o, w());
       if (dut->enq_res_reason_o != o.enq_res.reason)
-        mismatch("enq_res.reason", o.enq_res.reason, dut->enq_res_reason_o, w);
+        mismatch("enq_res.reason", o.enq_res.reason, dut->enq_res_reason_o, w());
       if (dut->enq_res_marked_o != o.enq_res.marked)
-        mismatch("enq_res.marked", o.enq_res.marked, dut->enq_res_marked_o, w);
+        mismatch("enq_res.marked", o.enq_res.marked, dut->enq_res_marked_o, w());
       if (dut->enq_res_hdrm_o != o.enq_res.hdrm)
-        mismatch("enq_res.hdrm", o.enq_res.hdrm, dut->enq_res_hdrm_o, w);
+        mismatch("enq_res.hdrm", o.enq_res.hdrm, dut->enq_res_hdrm_o, w());
       if (dut->enq_res_hbm_o != o.enq_res.hbm)
-        mismatch("enq_res.hbm", o.enq_res.hbm, dut->enq_res_hbm_o, w);
+        mismatch("enq_res.hbm", o.enq_res.hbm, dut->enq_res_hbm_o, w());
       std::string s = fmt("ENQ\t%08x\t%u\t%u\t%d%d%d", o.enq_res.pkt_id, o.enq_res.voq,
                           o.enq_res.reason, o.enq_res.marked, o.enq_res.hdrm, o.enq_res.hbm);
       log_txn(trace_model, hist_model, s);
@@ -194,22 +237,26 @@ SC_MODULE(XtmTb) {
     }
     if (dut->flush_valid_o != o.flush.valid) mismatch("flush.valid", o.flush.valid, dut->flush_valid_o, "");
     if (o.flush.valid) {
-      w = fmt("voq %u", o.flush.voq);
-      if (dut->flush_pkt_id_o != o.flush.pkt_id) mismatch("flush.pkt_id", o.flush.pkt_id, dut->flush_pkt_id_o, w);
-      if (dut->flush_voq_o != o.flush.voq) mismatch("flush.voq", o.flush.voq, dut->flush_voq_o, w);
+      auto w = [&] { return fmt("voq %u", o.flush.voq); };
+      if (dut->flush_pkt_id_o != o.flush.pkt_id) mismatch("flush.pkt_id", o.flush.pkt_id, dut->flush_pkt_id_o, w());
+      if (dut->flush_voq_o != o.flush.voq) mismatch("flush.voq", o.flush.voq, dut->flush_voq_o, w());
       log_txn(trace_model, hist_model, fmt("FLUSH\t%08x\t%u", o.flush.pkt_id, o.flush.voq));
       log_txn(trace_dut, hist_dut, fmt("FLUSH\t%08x\t%u", dut->flush_pkt_id_o, dut->flush_voq_o));
       flushes++;
     }
-    for (uint32_t p = 0; p < nports; p++) {
-      bool mv = (o.deq_valid >> p) & 1u;
-      bool dv = getb(dut->deq_valid_o, p, 1);
-      w = fmt("port %u", p);
-      if (mv != dv) mismatch("deq.valid", mv, dv, w);
+    // ports: only those where either side has a transmission or a frame
+    uint64_t pmask = nports >= 64 ? ~0ull : ((1ull << nports) - 1);
+    uint64_t ddq = getb(dut->deq_valid_o, 0, nports), dpf = getb(dut->pfc_tx_valid_o, 0, nports);
+    uint64_t mdq = o.deq_valid & pmask, mpf = o.pfc_tx_valid & pmask;
+    for (uint64_t act = ddq | dpf | mdq | mpf; act != 0; act &= act - 1) {
+      uint32_t p = __builtin_ctzll(act);
+      auto w = [&] { return fmt("port %u", p); };
+      bool mv = (mdq >> p) & 1u;
+      bool dv = (ddq >> p) & 1u;
+      if (mv != dv) mismatch("deq.valid", mv, dv, w());
       if (mv) {
         const xtm_deq_out_t &d = o.deq[p];
         int b = p * kRecBits;
-        w = fmt("port %u voq %u pkt %08x", p, d.voq, d.pkt_id);
         struct { const char *n; uint64_t e; int lsb, wd; } f[] = {
             {"deq.pkt_id", d.pkt_id, 71, 32}, {"deq.voq", d.voq, 62, 9},
             {"deq.in_port", d.in_port, 56, 6}, {"deq.len", d.len, 42, 14},
@@ -218,7 +265,7 @@ SC_MODULE(XtmTb) {
             {"deq.sojourn", d.sojourn, 0, 32}};
         for (auto &x : f) {
           uint64_t a = getb(dut->deq_o, b + x.lsb, x.wd);
-          if (a != x.e) mismatch(x.n, x.e, a, w);
+          if (a != x.e) mismatch(x.n, x.e, a, fmt("port %u voq %u pkt %08x", p, d.voq, d.pkt_id));
         }
         log_txn(trace_model, hist_model,
                 fmt("DEQ\t%u\t%08x\t%u\t%u\t%u\t%u", p, d.pkt_id, d.voq, d.len, d.ecn, d.sojourn));
@@ -227,14 +274,13 @@ SC_MODULE(XtmTb) {
                     (uint32_t)getb(dut->deq_o, b + 62, 9), (uint32_t)getb(dut->deq_o, b + 42, 14),
                     (uint32_t)getb(dut->deq_o, b + 34, 2), (uint32_t)getb(dut->deq_o, b, 32)));
         packets_out++;
-        ecn_marks += (d.marked && d.ecn == 3 && !o.enq_res.marked) ? 0 : 0;
       }
-      bool mp = (o.pfc_tx_valid >> p) & 1u;
-      bool dp = getb(dut->pfc_tx_valid_o, p, 1);
-      if (mp != dp) mismatch("pfc_tx.valid", mp, dp, w);
+      bool mp = (mpf >> p) & 1u;
+      bool dp = (dpf >> p) & 1u;
+      if (mp != dp) mismatch("pfc_tx.valid", mp, dp, w());
       if (mp) {
         uint64_t dvec = getb(dut->pfc_tx_vec_o, 8 * p, 8);
-        if (dvec != o.pfc_tx[p].vec) mismatch("pfc_tx.vec", o.pfc_tx[p].vec, dvec, w);
+        if (dvec != o.pfc_tx[p].vec) mismatch("pfc_tx.vec", o.pfc_tx[p].vec, dvec, w());
         for (int i = 0; i < 8; i++) {
           uint64_t dq = getb(dut->pfc_tx_quanta_o, 16 * (8 * p + i), 16);
           if (dq != o.pfc_tx[p].quanta[i]) mismatch("pfc_tx.quanta", o.pfc_tx[p].quanta[i], dq, fmt("port %u prio %d", p, i));
@@ -244,101 +290,180 @@ SC_MODULE(XtmTb) {
         pfc_frames++;
       }
     }
-    if (csr_access) {
-      if (!apb_op.write && dut->prdata_o != o.csr_rsp.rdata)
-        mismatch("csr.rdata", o.csr_rsp.rdata, dut->prdata_o, fmt("addr 0x%04x", apb_op.addr));
+    // the APB completion: PREADY in the cycle the response of the access is due
+    if (dut->pready_o != o.csr_rsp.valid) mismatch("csr.valid (pready)", o.csr_rsp.valid, dut->pready_o, "");
+    if (o.csr_rsp.valid) {
+      const CsrOp &op = csr_op;
+      if (!op.write && dut->prdata_o != o.csr_rsp.rdata)
+        mismatch("csr.rdata", o.csr_rsp.rdata, dut->prdata_o, fmt("addr 0x%04x", op.addr));
       if (dut->pslverr_o != o.csr_rsp.err)
-        mismatch("csr.err", o.csr_rsp.err, dut->pslverr_o, fmt("addr 0x%04x", apb_op.addr));
-      log_txn(trace_model, hist_model, fmt("CSR\t%c\t%04x\t%08x\t%d", apb_op.write ? 'W' : 'R',
-                                           apb_op.addr, apb_op.write ? apb_op.wdata : o.csr_rsp.rdata, o.csr_rsp.err));
-      log_txn(trace_dut, hist_dut, fmt("CSR\t%c\t%04x\t%08x\t%d", apb_op.write ? 'W' : 'R', apb_op.addr,
-                                       apb_op.write ? apb_op.wdata : dut->prdata_o, dut->pslverr_o));
+        mismatch("csr.err", o.csr_rsp.err, dut->pslverr_o, fmt("addr 0x%04x", op.addr));
+      log_txn(trace_model, hist_model, fmt("CSR\t%c\t%04x\t%08x\t%d", op.write ? 'W' : 'R',
+                                           op.addr, op.write ? op.wdata : o.csr_rsp.rdata, o.csr_rsp.err));
+      log_txn(trace_dut, hist_dut, fmt("CSR\t%c\t%04x\t%08x\t%d", op.write ? 'W' : 'R', op.addr,
+                                       op.write ? op.wdata : dut->prdata_o, dut->pslverr_o));
     }
   }
 
-  // Internal state (spec 12 quantities) after the clock edge.
+  // Internal state (spec 12 quantities) after the clock edge, through the probe: the RTL
+  // has committed logical cycle cycle - kCommit, the model has just executed it.
+  //
+  // Fast path (docs/cosim.md, "The state comparison"): the model's snapshot is brought up
+  // to date incrementally (xtm_state_snapshot), the entries it rewrote are re-encoded into
+  // the image of the expected RTL state, and the image is compared with the live RTL arrays
+  // by memcmp. Only when they differ (or an entry has no RTL encoding, or +state_detailed,
+  // or every 4096th comparison as an audit of the fast path) does the field-by-field
+  // comparison run, which names the first differing field, VOQ/PG and cycle.
   void compare_state() {
-    auto *r = dut->rootp;
+    const XtmProbe &r = *probe;
+    uint32_t nv = nports * ntcs, ng = nports * 8;
+    xtm_state_snapshot(model, snap);
+    uint64_t bad = 0;
+    for (uint32_t w = 0; w < (nv + 63) / 64; w++) {
+      for (uint64_t b = snap->voq_changed[w]; b != 0; b &= b - 1) {
+        uint32_t v = w * 64 + static_cast<uint32_t>(__builtin_ctzll(b));
+        img_bad_voq[w] = bit_put(img_bad_voq[w], v, !r.put_voq(*img, v, *snap));
+      }
+      bad |= img_bad_voq[w];
+    }
+    for (uint32_t w = 0; w < (ng + 63) / 64; w++) {
+      for (uint64_t b = snap->pg_changed[w]; b != 0; b &= b - 1) {
+        uint32_t g = w * 64 + static_cast<uint32_t>(__builtin_ctzll(b));
+        img_bad_pg[w] = bit_put(img_bad_pg[w], g, !r.put_pg(*img, g, *snap));
+      }
+      bad |= img_bad_pg[w];
+    }
+    r.put_bits(*img, *snap);
+    if (corrupt_image) {
+      XtmProbe::corrupt(*img, fault_index);
+      corrupt_image = false;
+    }
+    const xtm_global_state_t &gs = snap->global;
+    bool same = bad == 0 && r.pool_used() == gs.pool_used && r.ocb_used() == gs.ocb_used &&
+                r.hbm_used() == gs.hbm_used && r.desc_free() == gs.desc_free &&
+                r.lfsr() == gs.lfsr && r.lfsr_head() == gs.lfsr_head &&
+                r.matches(*img, nv, lcycle >= XTM_INIT_CYCLES(nports));
+    state_checks++;
+    if (same && !state_detailed && (state_checks & 4095) != 0) {
+      return;
+    }
+    state_detailed_runs++;
+    uint64_t before = errors;
+    compare_state_fields();
+    if (!same && errors == before) {
+      // the image says the RTL differs, the fields say it does not: the snapshot or the
+      // image missed a change of the model (a checker bug, never an RTL one)
+      mismatch("state.image", 0, 1, "the fast state comparison disagrees with the detailed one");
+      xtm_snap_init(snap);  // the next comparison starts from a full snapshot
+    }
+  }
+
+  void compare_state_fields() {
+    const XtmProbe &r = *probe;
     uint32_t nv = nports * ntcs;
     for (uint32_t v = 0; v < nv; v++) {
       xtm_voq_state_t s;
       xtm_voq_state(model, v, &s);
-      std::string w = fmt("voq %u", v);
-      if (r->xtm_top__DOT__u_core__DOT__q_occ_q[v] != s.occ_cells) mismatch("state.voq.occ_cells", s.occ_cells, r->xtm_top__DOT__u_core__DOT__q_occ_q[v], w);
-      if (r->xtm_top__DOT__u_core__DOT__q_pkts_q[v] != s.occ_pkts) mismatch("state.voq.occ_pkts", s.occ_pkts, r->xtm_top__DOT__u_core__DOT__q_pkts_q[v], w);
-      if (r->xtm_top__DOT__u_core__DOT__q_hbmc_q[v] != s.hbm_cells) mismatch("state.voq.hbm_cells", s.hbm_cells, r->xtm_top__DOT__u_core__DOT__q_hbmc_q[v], w);
-      if (r->xtm_top__DOT__u_core__DOT__q_hbm_mode_q[v] != s.hbm_mode) mismatch("state.voq.hbm_mode", s.hbm_mode, r->xtm_top__DOT__u_core__DOT__q_hbm_mode_q[v], w);
-      if (r->xtm_top__DOT__u_core__DOT__q_wd_st_q[v] != s.wd_stalled) mismatch("state.voq.wd_stalled", s.wd_stalled, r->xtm_top__DOT__u_core__DOT__q_wd_st_q[v], w);
-      int32_t dd = static_cast<int32_t>(r->xtm_top__DOT__u_core__DOT__q_def_q[v] << 8) >> 8;
-      if (dd != s.deficit) mismatch("state.voq.deficit", (uint32_t)s.deficit, (uint32_t)dd, w);
+      if (r.occ_cells(v) != s.occ_cells) mismatch("state.voq.occ_cells", s.occ_cells, r.occ_cells(v), fmt("voq %u", v));
+      if (r.occ_pkts(v) != s.occ_pkts) mismatch("state.voq.occ_pkts", s.occ_pkts, r.occ_pkts(v), fmt("voq %u", v));
+      if (r.hbm_cells(v) != s.hbm_cells) mismatch("state.voq.hbm_cells", s.hbm_cells, r.hbm_cells(v), fmt("voq %u", v));
+      if (r.hbm_mode(v) != s.hbm_mode) mismatch("state.voq.hbm_mode", s.hbm_mode, r.hbm_mode(v), fmt("voq %u", v));
+      if (r.wd_stalled(v) != s.wd_stalled) mismatch("state.voq.wd_stalled", s.wd_stalled, r.wd_stalled(v), fmt("voq %u", v));
+      if (r.deficit(v) != s.deficit) mismatch("state.voq.deficit", (uint32_t)s.deficit, (uint32_t)r.deficit(v), fmt("voq %u", v));
+      if (r.shaper_conform(v) != s.shaper_conform) mismatch("state.voq.shaper_conform", s.shaper_conform, r.shaper_conform(v), fmt("voq %u", v));
+      // the poll counters are in RAM, written by the initialisation sweep (spec 15.6)
+      if (lcycle >= XTM_INIT_CYCLES(nports)) {
+        if (r.wd_storm(v) != s.wd_storm) mismatch("state.voq.wd_storm", s.wd_storm, r.wd_storm(v), fmt("voq %u", v));
+        if (r.wd_clean(v) != s.wd_clean) mismatch("state.voq.wd_clean", s.wd_clean, r.wd_clean(v), fmt("voq %u", v));
+      }
     }
     for (uint32_t g = 0; g < nports * 8; g++) {
       xtm_pg_state_t s;
       xtm_pg_state(model, g / 8, g % 8, &s);
-      std::string w = fmt("port %u prio %u", g / 8, g % 8);
-      if (r->xtm_top__DOT__u_core__DOT__g_cells_q[g] != s.pg_cells) mismatch("state.pg.cells", s.pg_cells, r->xtm_top__DOT__u_core__DOT__g_cells_q[g], w);
-      if (r->xtm_top__DOT__u_core__DOT__g_hused_q[g] != s.hdrm_used) mismatch("state.pg.hdrm_used", s.hdrm_used, r->xtm_top__DOT__u_core__DOT__g_hused_q[g], w);
-      if (r->xtm_top__DOT__u_core__DOT__g_xoff_st_q[g] != s.xoff) mismatch("state.pg.xoff", s.xoff, r->xtm_top__DOT__u_core__DOT__g_xoff_st_q[g], w);
-      uint64_t pe = r->xtm_top__DOT__u_core__DOT__g_pause_end_q[g];
-      uint64_t now = cycle + 1;
-      uint64_t rem = pe > now ? pe - now : 0;
-      if (rem != s.pause_remain) mismatch("state.pg.pause_remain", s.pause_remain, rem, w);
+      if (r.pg_cells(g) != s.pg_cells) mismatch("state.pg.cells", s.pg_cells, r.pg_cells(g), fmt("port %u prio %u", g / 8, g % 8));
+      if (r.hdrm_used(g) != s.hdrm_used) mismatch("state.pg.hdrm_used", s.hdrm_used, r.hdrm_used(g), fmt("port %u prio %u", g / 8, g % 8));
+      if (r.xoff(g) != s.xoff) mismatch("state.pg.xoff", s.xoff, r.xoff(g), fmt("port %u prio %u", g / 8, g % 8));
+      if (r.pause_remain(g) != s.pause_remain) mismatch("state.pg.pause_remain", s.pause_remain, r.pause_remain(g), fmt("port %u prio %u", g / 8, g % 8));
     }
     xtm_global_state_t gs;
     xtm_global_state(model, &gs);
-    if (r->xtm_top__DOT__u_core__DOT__pool_used_q != gs.pool_used) mismatch("state.pool_used", gs.pool_used, r->xtm_top__DOT__u_core__DOT__pool_used_q, "");
-    if (r->xtm_top__DOT__u_core__DOT__ocb_used_q != gs.ocb_used) mismatch("state.ocb_used", gs.ocb_used, r->xtm_top__DOT__u_core__DOT__ocb_used_q, "");
-    if (r->xtm_top__DOT__u_core__DOT__hbm_used_q != gs.hbm_used) mismatch("state.hbm_used", gs.hbm_used, r->xtm_top__DOT__u_core__DOT__hbm_used_q, "");
-    if (r->xtm_top__DOT__u_core__DOT__desc_free_q != gs.desc_free) mismatch("state.desc_free", gs.desc_free, r->xtm_top__DOT__u_core__DOT__desc_free_q, "");
-    if (r->xtm_top__DOT__u_core__DOT__lfsr_q != gs.lfsr) mismatch("state.lfsr", gs.lfsr, r->xtm_top__DOT__u_core__DOT__lfsr_q, "");
+    if (r.pool_used() != gs.pool_used) mismatch("state.pool_used", gs.pool_used, r.pool_used(), "");
+    if (r.ocb_used() != gs.ocb_used) mismatch("state.ocb_used", gs.ocb_used, r.ocb_used(), "");
+    if (r.hbm_used() != gs.hbm_used) mismatch("state.hbm_used", gs.hbm_used, r.hbm_used(), "");
+    if (r.desc_free() != gs.desc_free) mismatch("state.desc_free", gs.desc_free, r.desc_free(), "");
+    if (r.lfsr() != gs.lfsr) mismatch("state.lfsr", gs.lfsr, r.lfsr(), "");
+    if (r.lfsr_head() != gs.lfsr_head) mismatch("state.lfsr_head", gs.lfsr_head, r.lfsr_head(), "");
   }
 
-  // One spec cycle: waits for the rising edge, drives the test's inputs and the APB phase
-  // (0 idle, 1 setup of apb_op, 2 access of apb_op), evaluates the DUT, steps the model and
-  // compares every output, latches the DUT, compares the state every +state_every cycles.
+  // One physical cycle: waits for the rising edge, drives this cycle's inputs (the test's
+  // stimulus for cycle < +cycles, idle after) and the APB phase (0 idle, 1 setup of apb_op,
+  // 2 first access cycle, 3 access waiting for PREADY), evaluates the DUT, steps the model
+  // for logical cycle - kCommit, compares the DUT's outputs (logical cycle - kOutLat) with
+  // the model's, latches the DUT and compares the state every +state_every cycles.
   void tick(int phase) {
-    xtm_in_t in;
-    xtm_out_t out;
-    wait();  // posedge of the SystemC clock: one spec cycle
+    wait(sc_time(1, SC_NS));  // one physical cycle of SystemC time
+    xtm_in_t &in = in_ring[cycle % kRing];
     memset(&in, 0, sizeof(in));
     in.tx_ready = UINT64_MAX;
-    test->stimulus(cycle, in);
-    bool psel = phase != 0, penable = phase == 2, access = phase == 2;
-    if (access) {
+    if (cycle < opt.cycles) {
+      test->stimulus(cycle, in);
+    }
+    bool psel = phase != 0, penable = phase >= 2;
+    if (phase == 2) {
       in.csr = (xtm_csr_req_t){true, apb_op.write, apb_op.addr, apb_op.wdata};
+      csr_ring[cycle % kRing] = apb_op;
     }
     drive(in, psel, penable);
     dut->clk_i = 0;
     dut->eval();
     if (tfp != nullptr && cycle >= opt.trace_start) {
-      tfp->dump(2 * cycle);
+      tfp->dump(1000 * wave_t);  // ps: one cycle is 1 ns
     }
-    if (access) {
+    if (phase >= 2) {
+      apb_done = dut->pready_o;
       apb_prdata = dut->prdata_o;
       apb_pslverr = dut->pslverr_o;
     }
-    if (opt.rtl_only) {
-      memset(&out, 0, sizeof(out));
-    } else {
-      xtm_step(model, &in, &out);
-      compare(out, access);
-      if (fcov != nullptr) fcov->sample(model, in, out);
+    if (!opt.rtl_only) {
+      if (cycle >= kCommit) {
+        uint64_t lt = cycle - kCommit;
+        const xtm_in_t &lin = in_ring[lt % kRing];
+        xtm_out_t &o = out_ring[lt % kRing];
+        xtm_step(model, &lin, &o);
+        if (fcov != nullptr) fcov->sample(model, lin, o);
+        if (lin.csr.valid && !lin.csr.write) {
+          test->csr_result(lt, csr_ring[lt % kRing], o.csr_rsp.rdata);
+        }
+        test->observe(lt, o);
+      }
+      if (cycle >= kOutLat) {
+        lcycle = cycle - kOutLat;
+        compare(out_ring[lcycle % kRing], csr_ring[lcycle % kRing]);
+      }
     }
-    if (access && !apb_op.write) {
-      test->csr_result(cycle, apb_op, out.csr_rsp.rdata);
-    }
-    test->observe(cycle, out);
     dut->clk_i = 1;
     dut->eval();
     if (tfp != nullptr && cycle >= opt.trace_start) {
-      tfp->dump(2 * cycle + 1);
+      tfp->dump(1000 * wave_t + 500);
     }
     if (dut->contextp()->gotError()) {
-      printf("FAILURE: RTL assertion failed at cycle %" PRIu64 " (message above)\n", cycle);
+      printf("FAILURE: RTL assertion failed at physical cycle %" PRIu64 " (message above)\n", cycle);
       errors++;
       done = true;
     }
-    if (!opt.rtl_only && opt.state_every != 0 && (cycle % opt.state_every) == 0) {
+    if (cycle >= kCommit && cycle - kCommit == fault_cycle) {
+      if (fault_field == "image") {
+        corrupt_image = true;  // the checker's own expectation, not the RTL (compare_state)
+      } else {
+        probe->flip(fault_field, fault_index);
+      }
+      printf("fault: %s %s[%u] bit flipped after logical cycle %" PRIu64 " committed\n",
+             fault_field == "image" ? "state image" : "RTL", fault_field.c_str(), fault_index,
+             fault_cycle);
+    }
+    if (!opt.rtl_only && XtmProbe::kAvailable && opt.state_every != 0 && cycle >= kCommit &&
+        ((cycle - kCommit) % opt.state_every) == 0) {
+      lcycle = cycle - kCommit;
       compare_state();
     }
     if (errors == 0 && (cycle & 0xFFFF) == 0) {
@@ -350,6 +475,7 @@ SC_MODULE(XtmTb) {
       }
     }
     cycle++;
+    wave_t++;
   }
 
   // rst_ni low (asynchronous), two clocks, high: the DUT's reset state. Not a spec cycle.
@@ -378,17 +504,23 @@ SC_MODULE(XtmTb) {
       sc_stop();
       return;
     }
-    while (!done && cycle < opt.cycles) {
-      // APB: start a queued CSR op with a setup cycle, access in the next
+    // +cycles logical cycles of stimulus, then kOutLat idle cycles so that every output
+    // of them is compared
+    while (!done && cycle < opt.cycles + kOutLat) {
       int phase = 0;
-      if (apb_phase == 1) {
+      if (apb_state == 1) {
         phase = 2;
-        apb_phase = 0;
-      } else if (test->next_csr(cycle, apb_op)) {
+      } else if (apb_state == 2) {
+        phase = 3;
+      } else if (cycle < opt.cycles && test->next_csr(cycle, apb_op)) {
         phase = 1;
-        apb_phase = 1;
       }
       tick(phase);
+      if (phase == 1) {
+        apb_state = 1;
+      } else if (phase >= 2) {
+        apb_state = apb_done ? 0 : 2;
+      }
     }
     sc_stop();
   }
@@ -405,6 +537,15 @@ SC_MODULE(XtmTb) {
     apb_op = CsrOp{write, static_cast<uint16_t>(addr), write ? wdata : 0u, 0};
     tick(1);
     tick(2);
+    for (int w = 0; !apb_done && !done; w++) {
+      if (w > 2 * static_cast<int>(kOutLat)) {
+        printf("FAILURE: APB: no PREADY %d cycles after the access to 0x%04x\n", w, addr);
+        errors++;
+        done = true;
+        return kXtmFwBusError;
+      }
+      tick(3);
+    }
     fw_accesses++;
     if (rdata != nullptr) {
       *rdata = apb_prdata;
@@ -430,6 +571,7 @@ SC_MODULE(XtmTb) {
     tb->drive(idle, false, false);
     tb->reset_dut();
     xtm_reset(tb->model);
+    tb->cycle = 0;  // both restart: the pipeline is empty and the model at cycle 0
     tb->fw_resets++;
     return kXtmFwOk;
   }
@@ -563,10 +705,34 @@ int sc_main(int argc, char **argv) {
   }
   if (opt.cycles == 0) opt.cycles = test->default_cycles();
 
-  sc_clock clk("clk", 1, SC_NS);
   XtmTb tb("tb");
-  tb.clk(clk);
   tb.dut = dut;
+  tb.probe = new XtmProbe(dut, prm.num_tcs);
+  tb.snap = new xtm_snap_t;
+  xtm_snap_init(tb.snap);
+  tb.img = new XtmProbe::Image();  // value-initialised: zero, as the snapshot
+  tb.state_detailed = plusarg(argc, argv, "state_detailed", nullptr);
+  if (plusarg(argc, argv, "state_fault", &v)) {
+    char field[32];
+    unsigned idx = 0;
+    unsigned long long at = 0;
+    bool parsed = sscanf(v.c_str(), "%31[a-z_]:%u:%llu", field, &idx, &at) == 3;
+    XtmProbe::FaultKind k = parsed ? XtmProbe::fault_kind(field) : XtmProbe::kFaultUnknown;
+    if (parsed && strcmp(field, "image") == 0 && XtmProbe::kAvailable) {
+      k = XtmProbe::kFaultVoq;  // the image's occupancy entry: tests the state.image check
+    }
+    uint32_t n = k == XtmProbe::kFaultVoq ? prm.num_ports * prm.num_tcs
+                 : k == XtmProbe::kFaultPg ? prm.num_ports * 8
+                 : k == XtmProbe::kFaultGlobal ? 1 : 0;
+    if (idx >= n) {
+      printf("+state_fault=%s: expected <field>:<index>:<logical cycle> with a field of "
+             "XtmProbe::flip and an index in range\nTEST FAILED CHECKS\n", v.c_str());
+      return 2;
+    }
+    tb.fault_field = field;
+    tb.fault_index = idx;
+    tb.fault_cycle = at;
+  }
   tb.model = model;
   tb.test = test;
   tb.opt = opt;
@@ -577,14 +743,19 @@ int sc_main(int argc, char **argv) {
   tb.fw_trace = fw_trace;
   tb.fw_dump = fw_dump;
   std::string dir = opt.out.empty() ? fmt("sim/out/%s.%" PRIu64, opt.test.c_str(), opt.seed) : opt.out;
-  std::string mk = "mkdir -p " + dir;
-  if (system(mk.c_str()) != 0) {
-    printf("cannot create %s\n", dir.c_str());
+  if (!mkdir_p(dir)) {
+    fprintf(stderr, "error: cannot create the output directory %s: %s\n", dir.c_str(),
+            strerror(errno));
+    return 2;
   }
   tb.trace_dut = fopen((dir + "/trace_dut.tsv").c_str(), "w");
   tb.trace_model = fopen((dir + "/trace_model.tsv").c_str(), "w");
-  if (tb.trace_dut) fprintf(tb.trace_dut, "cycle\tkind\tfields\n");
-  if (tb.trace_model) fprintf(tb.trace_model, "cycle\tkind\tfields\n");
+  if (tb.trace_dut == nullptr || tb.trace_model == nullptr) {
+    fprintf(stderr, "error: cannot write the traces in %s: %s\n", dir.c_str(), strerror(errno));
+    return 2;
+  }
+  fprintf(tb.trace_dut, "cycle\tkind\tfields\n");
+  fprintf(tb.trace_model, "cycle\tkind\tfields\n");
 
   sc_start(SC_ZERO_TIME);
   if (opt.trace) {
@@ -616,6 +787,8 @@ int sc_main(int argc, char **argv) {
   }
   printf("ecn_marks: %" PRIu64 "\npfc_frames: %" PRIu64 "\n", marks, tb.pfc_frames);
   printf("mismatches: %" PRIu64 "\n", tb.errors);
+  printf("state_compares: %" PRIu64 " (%" PRIu64 " field by field)\n", tb.state_checks,
+         tb.state_detailed_runs);
   printf("cycles_per_s: %.0f\n", secs > 0 ? tb.cycle / secs : 0.0);
   printf("traces: %s/trace_model.tsv %s/trace_dut.tsv\n", dir.c_str(), dir.c_str());
   if (opt.trace) {

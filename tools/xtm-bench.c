@@ -42,6 +42,11 @@ static xtm_t *setup(void) {
     fprintf(stderr, "xtm-bench: create failed\n");
     exit(2);
   }
+  // the VOQ and PG windows answer once the initialisation sweep is over (spec 3)
+  xtm_out_t o;
+  while (xtm_cycle(m) < XTM_INIT_CYCLES(p.num_ports)) {
+    xtm_step(m, NULL, &o);
+  }
   for (uint32_t port = 0; port < 8; port++) {
     wr(m, XTM_PORT_SEL_REG_OFFSET, port);
     wr(m, XTM_P_SHAPER_RATE_REG_OFFSET, LINE_Q16);

@@ -31,7 +31,7 @@ $(DCQCN_TEST_BINS): LDLIBS := $(DCQCN_TESTLIB) $(LIBDCQCN) $(CHECK_LIBS) $(LDLIB
 # Tools (explicit rules: the generic $(BUILD)/bin/% rule links libxtm only).
 $(BUILD)/bin/dcqcn-trace: tools/dcqcn-trace.c $(LIBDCQCN) $(LIBXTMNUM)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< -o $@ $(LIBDCQCN) $(LIBXTMNUM) $(LDLIBS)
+	$(CC) $(CFLAGS) -DXTM_VERSION='"$(NETSIM_VERSION)"' $< -o $@ $(LIBDCQCN) $(LIBXTMNUM) $(LDLIBS)
 $(BUILD)/bin/dcqcn-bench: tools/dcqcn-bench.c $(LIBDCQCN)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LIBDCQCN) $(LDLIBS)

@@ -3,9 +3,17 @@
 // libxtm core: lifecycle, the cycle (docs/spec.md section 4.1), admission, buffer,
 // scheduler, PFC and watchdog. The RTL mirrors each step in rtl/xtm/ (one module per step).
 //
-// Speed: every timer is an absolute deadline and every bucket is lazy (spec 5.4, 13), so a
-// cycle with no input before `next_active` changes nothing but time. xtm_step() then costs
-// a compare; xtm_advance_to() jumps to min(next_active, target).
+// Spec 2.0 (section 15): the admission, the PFC evaluation and the dequeue slot all read
+// S(t). The cycle therefore runs: CSR sample, PFC reception, watchdog visit (its state
+// changes kept aside), egress output, the admission decision (on S(t), nothing committed
+// but counters), PFC generation (on S(t)), the dequeue slot (applied), the commit of the
+// acceptance, the head/latency marking decisions due this cycle, then the end of cycle.
+//
+// Speed: every timer is an absolute deadline and every bucket is lazy (spec 5.4, 9.5, 13),
+// so a cycle with no input before `next_full` changes nothing but time, except a marking
+// decision due three cycles after its selection (`mark_due`), which is done alone;
+// next_active = min(next_full, mark_due). xtm_step() then costs a compare; xtm_advance_to()
+// jumps to min(next_active, target).
 
 #include "cmodel/xtm/xtm.h"
 
@@ -76,6 +84,7 @@ xtm_status_t xtm_create(const xtm_params_t *p, xtm_t **out) {
   }
   m->prm = *p;
   m->num_voqs = p->num_ports * p->num_tcs;
+  m->init_cycles = XTM_INIT_CYCLES(p->num_ports);
   m->cell_log2 = 0;
   while ((1u << m->cell_log2) < p->cell_bytes) {
     m->cell_log2++;
@@ -137,17 +146,30 @@ void xtm_reset(xtm_t *m) {
   m->tx_ready = UINT64_MAX;
   m->pg_eval_pending = 0;
   m->n_touched = 0;
+  m->touched_cycle = XTM_NEVER;
+  m->wd_toggle = 0;
+  m->wd_port = 0;
+  for (int i = 0; i < 4; i++) {
+    m->mark[i].due = XTM_NEVER;
+  }
+  m->mark_due = XTM_NEVER;
+  for (int i = 0; i < 2; i++) {
+    m->occ_log[i] = (xtm_occ_log_t){.cycle = XTM_NEVER, .enq_v = XTM_NIL, .rem_v = XTM_NIL};
+  }
   m->t = 0;
-  xtm_csr_reset_values(m);  // registers, LFSR, buckets full
+  xtm_csr_reset_values(m);  // registers, LFSRs, buckets full, queue shapers
   m->wd_next_poll = m->wd_poll;
+  m->wd_sweep_t0 = XTM_NEVER;
   m->next_active = 0;
+  m->next_full = 0;
+  m->snap_all = true;
 }
 
 uint64_t xtm_cycle(const xtm_t *m) { return m->t; }
 void xtm_set_tx_ready(xtm_t *m, uint64_t mask) {
   if (mask != m->tx_ready) {
     m->tx_ready = mask;
-    m->next_active = m->t;
+    m->next_active = m->next_full = m->t;
   }
 }
 
@@ -184,6 +206,7 @@ void xtm_update_flush(xtm_t *m, uint32_t v) {
     m->flush_mask[v >> 6] &= ~bit;
   }
   m->flush_n += (uint32_t)f - (uint32_t)was;
+  xtm_snap_mark_voq(m, v);
 }
 
 static inline xtm_pg_t *pg_of(xtm_t *m, uint32_t port, uint32_t prio) {
@@ -204,18 +227,289 @@ uint64_t xtm_paused_cycles(const xtm_pg_t *g, uint64_t t) {
   return g->cnt[kXtmGcntPausedCycles] + (end > g->pc_from ? end - g->pc_from : 0);
 }
 
-static void touch_pg(xtm_t *m, uint32_t idx) {
+// A PG touched by an acceptance or a removal in cycle t is evaluated at step 7 of t+1
+// (spec 7.1); at most two per cycle.
+// A PG without PFC_EN and out of XOFF cannot change at that evaluation (a G_CFG write that
+// enables it asks for its own evaluation), so it is not listed.
+static void touch_pg(xtm_t *m, uint32_t idx, uint64_t t) {
+  const xtm_pg_t *g = &m->pg[idx];
+  if (!g->xoff && XTM_F(g->cfg, G_CFG, PFC_EN) == 0) {
+    return;
+  }
+  if (m->touched_cycle != t) {
+    m->touched_cycle = t;
+    m->n_touched = 0;
+  }
   if (m->n_touched == 0 || m->touched_pg[0] != idx) {
     m->touched_pg[m->n_touched++] = idx;
   }
 }
 
+// The occupancy log entry of cycle t (spec 6.2 needs the occupancy of S(t-2)).
+static xtm_occ_log_t *occ_log_at(xtm_t *m, uint64_t t) {
+  xtm_occ_log_t *l = &m->occ_log[t & 1];
+  if (l->cycle != t) {
+    *l = (xtm_occ_log_t){.cycle = t, .enq_v = XTM_NIL, .rem_v = XTM_NIL};
+  }
+  return l;
+}
+
+// Occupancy of VOQ v in S(t-2), from S(t) and the changes of cycles t-2 and t-1.
+static uint32_t occ_two_back(const xtm_t *m, uint32_t v, uint64_t t) {
+  uint32_t occ = m->voq[v].occ_cells;
+  for (uint64_t k = 1; k <= 2 && k <= t; k++) {
+    const xtm_occ_log_t *l = &m->occ_log[(t - k) & 1];
+    if (l->cycle == t - k) {
+      if (l->enq_v == v) {
+        occ -= l->enq_cells;
+      }
+      if (l->rem_v == v) {
+        occ += l->rem_cells;
+      }
+    }
+  }
+  return occ;
+}
+
+// ------------------------------------------------------------------ lazy queue shaper
+
+// tok + (c - u) * R >= 0, i.e. tokens(c) >= 0 whatever the burst (B >= 0). c >= u.
+static inline bool qs_nonneg(const xtm_qshaper_t *s, uint64_t c, uint32_t rate) {
+  if (s->tok >= 0) {
+    return true;
+  }
+  if (rate == 0) {
+    return false;
+  }
+  uint64_t dt = c - s->u;
+  if (dt >= (1ull << 38)) {
+    return true;  // dt * R >= 2^38 > -tok (tok >= -2^32)
+  }
+  return (int64_t)(dt * rate) >= -s->tok;
+}
+
+// tokens(c) = min(B, tok + (c - u) * R) (spec 9.5)
+static inline int64_t qs_tokens(const xtm_qshaper_t *s, uint64_t c, uint32_t rate,
+                                uint32_t burst) {
+  uint64_t dt = c - s->u;
+  if (dt > (1ull << 38)) {
+    dt = 1ull << 38;  // enough to reach any burst (< 2^36)
+  }
+  int64_t v = s->tok + (int64_t)(dt * rate);
+  int64_t cap = (int64_t)burst << 16;
+  return v < cap ? v : cap;
+}
+
+static inline uint64_t scan_lo(const xtm_t *m, const xtm_qshaper_t *s) {
+  return s->scan_from > m->init_cycles ? s->scan_from : m->init_cycles;
+}
+
+// The conformance bit of VOQ v at cycle c >= cf_t: the latest write effective at or before c
+// (spec 9.5). A charge write wins a tie with a scan write.
+bool xtm_qs_conform(const xtm_t *m, uint32_t v, uint64_t c) {
+  const xtm_voq_t *q = &m->voq[v];
+  const xtm_qshaper_t *s = &q->shaper;
+  if (c <= s->cf_t) {
+    return s->cf_val;
+  }
+  uint64_t bt = s->cf_t;
+  bool val = s->cf_val;
+  for (int i = 0; i < 2; i++) {
+    if (s->pend_t[i] != XTM_NEVER && s->pend_t[i] > bt && s->pend_t[i] <= c) {
+      bt = s->pend_t[i];
+      val = s->pend_v[i];
+    }
+  }
+  uint64_t lo = scan_lo(m, s);
+  if (c >= lo + 2) {
+    uint64_t hi = c - 2;  // hi >= lo >= INIT_CYCLES >= NumVoqs > v
+    uint64_t ts = hi - (hi - v) % m->num_voqs;
+    if (ts >= lo && ts + 2 > bt) {
+      bt = ts + 2;
+      val = qs_nonneg(s, ts + 2, q->shaper_rate);
+    }
+  }
+  if (s->ch_t != XTM_NEVER) {
+    if (s->ch_t + 2 <= c && s->ch_t + 2 > s->cf_t && s->ch_t + 2 >= bt) {
+      val = s->ch_x;
+    } else if (s->ch_t + 1 <= c && s->ch_t + 1 > s->cf_t && s->ch_t + 1 >= bt) {
+      val = false;
+    }
+  }
+  return val;
+}
+
+uint64_t xtm_qs_next_write(const xtm_t *m, uint32_t v, uint64_t c) {
+  const xtm_qshaper_t *s = &m->voq[v].shaper;
+  uint64_t cand[5] = {s->cf_t + 1, s->pend_t[0], s->pend_t[1], XTM_NEVER, XTM_NEVER};
+  if (s->ch_t != XTM_NEVER) {
+    cand[3] = s->ch_t + 1;
+    cand[4] = s->ch_t + 2;
+  }
+  uint64_t best = XTM_NEVER;
+  for (int i = 0; i < 5; i++) {
+    if (cand[i] > c && cand[i] < best) {
+      best = cand[i];
+    }
+  }
+  return best;
+}
+
+// Records the bit at cycle c as the new reference; writes effective later are kept.
+static void qs_materialize(xtm_t *m, uint32_t v, uint64_t c) {
+  xtm_qshaper_t *s = &m->voq[v].shaper;
+  if (c <= s->cf_t) {
+    return;
+  }
+  xtm_snap_mark_qs(m, v);
+  s->cf_val = xtm_qs_conform(m, v, c);
+  s->cf_t = c;
+  for (int i = 0; i < 2; i++) {
+    if (s->pend_t[i] <= c) {
+      s->pend_t[i] = XTM_NEVER;
+    }
+  }
+}
+
+// A selection of v in cycle t with SHAPER_EN (spec 9.5): config of S(t).
+static void qs_charge(xtm_t *m, uint32_t v, uint64_t t, uint32_t len) {
+  xtm_voq_t *q = &m->voq[v];
+  xtm_qshaper_t *s = &q->shaper;
+  qs_materialize(m, v, t);
+  xtm_snap_mark_qs(m, v);
+  s->tok = qs_tokens(s, t, q->shaper_rate, q->shaper_burst) - ((int64_t)len << 16);
+  s->u = t;
+  s->ch_t = t;
+  s->ch_x = s->tok + 2 * (int64_t)q->shaper_rate >= 0;
+  s->scan_from = t + 1;
+  s->pend_t[0] = s->pend_t[1] = XTM_NEVER;  // at most t+2: the charge wins
+}
+
+// Before Q_SHAPER_RATE of v changes, effective from t_next: the visits up to t_next-1 were
+// evaluated with the old rate; those taking effect after t_next-1 are kept as explicit writes.
+void xtm_qs_rate_write(xtm_t *m, uint32_t v, uint64_t t_next) {
+  xtm_qshaper_t *s = &m->voq[v].shaper;
+  xtm_snap_mark_qs(m, v);  // the rate itself changes after this call
+  if (t_next == 0) {
+    return;  // nothing evaluated yet; the scan starts at INIT_CYCLES
+  }
+  uint64_t w = t_next - 1;
+  if (w < s->cf_t) {
+    w = s->cf_t;
+  }
+  qs_materialize(m, v, w);
+  uint64_t lo = scan_lo(m, s);
+  for (uint64_t ts = w == 0 ? 0 : w - 1; ts <= w; ts++) {
+    if (ts >= lo && ts % m->num_voqs == v) {
+      s->pend_t[(ts + 2) & 1] = ts + 2;
+      s->pend_v[(ts + 2) & 1] = qs_nonneg(s, ts + 2, m->voq[v].shaper_rate);
+    }
+  }
+  if (s->scan_from < w + 1) {
+    s->scan_from = w + 1;
+  }
+}
+
+void xtm_qs_reset(xtm_t *m, uint32_t v) {
+  xtm_snap_mark_qs(m, v);
+  m->voq[v].shaper = (xtm_qshaper_t){.tok = 0,  // the reset burst (Q_SHAPER_BURST = 0)
+                                     .u = 0,
+                                     .ch_t = XTM_NEVER,
+                                     .cf_t = 0,
+                                     .scan_from = 0,
+                                     .pend_t = {XTM_NEVER, XTM_NEVER},
+                                     .ch_x = false,
+                                     .cf_val = true,
+                                     .pend_v = {false, false}};
+}
+
+// First cycle >= t1 at which the bit can be 1 with no further charge or rate write
+// (exact: XTM_NEVER if never).
+static uint64_t qs_next_on(const xtm_t *m, uint32_t v, uint64_t t1) {
+  if (xtm_qs_conform(m, v, t1)) {
+    return t1;
+  }
+  const xtm_voq_t *q = &m->voq[v];
+  const xtm_qshaper_t *s = &q->shaper;
+  uint64_t best = XTM_NEVER;
+  for (int i = 0; i < 2; i++) {
+    if (s->pend_t[i] != XTM_NEVER && s->pend_v[i] && s->pend_t[i] >= t1 && s->pend_t[i] < best) {
+      best = s->pend_t[i];
+    }
+  }
+  if (s->ch_t != XTM_NEVER && s->ch_x && s->ch_t + 2 >= t1 && s->ch_t + 2 < best) {
+    best = s->ch_t + 2;
+  }
+  uint64_t ok;
+  if (s->tok >= 0) {
+    ok = s->u;
+  } else if (q->shaper_rate == 0) {
+    return best;
+  } else {
+    ok = s->u + ((uint64_t)(-s->tok) + q->shaper_rate - 1) / q->shaper_rate;
+  }
+  uint64_t a = scan_lo(m, s);
+  if (ok >= 2 && ok - 2 > a) {
+    a = ok - 2;
+  }
+  if (t1 >= 2 && t1 - 2 > a) {
+    a = t1 - 2;
+  }
+  uint64_t N = m->num_voqs;
+  uint64_t ts = a + ((uint64_t)v + N - a % N) % N;
+  if (ts + 2 < best) {
+    best = ts + 2;
+  }
+  return best;
+}
+
+// ------------------------------------------------------------------ marking pipeline
+
+static void mark_due_update(xtm_t *m) {
+  uint64_t d = XTM_NEVER;
+  for (int i = 0; i < 4; i++) {
+    if (m->mark[i].due < d) {
+      d = m->mark[i].due;
+    }
+  }
+  m->mark_due = d;
+}
+
+// The head/latency marking decision of the selection of cycle t-3 (spec 6.3): draw from
+// the head LFSR, count, and set the packet's ECN in its egress FIFO entry.
+static void marks_process(xtm_t *m, uint64_t t) {
+  xtm_mark_pend_t *pe = &m->mark[t & 3];
+  if (pe->due == t) {
+    uint32_t r = pe->code == kXtmCodeDraw ? xtm_lfsr_draw(&m->lfsr_head) : 0;
+    if (xtm_profile_decide(pe->code, pe->mul, pe->thr, r)) {
+      xtm_fifo_ent_t *e = &m->fifo[pe->fifo_idx];
+      e->d.ecn = 3;
+      e->d.marked = true;
+      if (pe->count) {
+        m->voq[pe->voq].cnt[pe->lat ? kXtmVcntMarkLat : kXtmVcntMarkHead]++;
+      }
+    }
+    pe->due = XTM_NEVER;
+  }
+  mark_due_update(m);
+  m->next_active = m->next_full < m->mark_due ? m->next_full : m->mark_due;
+}
+
+// CTRL.CLR_CNT in cycles s .. s+3 clears the count of the mark of a selection in s
+// (spec 6.3); the draw and the packet's ECN are not affected.
+void xtm_marks_clear_counts(xtm_t *m) {
+  for (int i = 0; i < 4; i++) {
+    m->mark[i].count = false;
+  }
+}
+
 // ------------------------------------------------------------------ descriptor list
 
-static void voq_remove_head(xtm_t *m, uint32_t v, xtm_desc_t **out_d) {
+static void voq_remove_head(xtm_t *m, uint32_t v, uint64_t t, xtm_desc_t **out_d) {
   xtm_voq_t *q = &m->voq[v];
   uint32_t di = q->head;
   xtm_desc_t *d = &m->desc[di];
+  xtm_snap_mark_voq(m, v);
   q->head = d->next;
   if (q->head == XTM_NIL) {
     q->tail = XTM_NIL;
@@ -229,25 +523,30 @@ static void voq_remove_head(xtm_t *m, uint32_t v, xtm_desc_t **out_d) {
   } else {
     m->ocb_used -= d->cells;
   }
+  xtm_occ_log_t *l = occ_log_at(m, t);
+  l->rem_v = v;
+  l->rem_cells = d->cells;
   uint32_t port = voq_port(m, v);
   uint32_t pgi = (uint32_t)d->in_port * XTM_NUM_PRIOS + d->pg;
   xtm_pg_t *g = &m->pg[pgi];
   // spec 4.4: a PG drains its headroom first
   g->hdrm_used -= g->hdrm_used < d->cells ? g->hdrm_used : d->cells;
   g->pg_cells -= d->cells;
-  touch_pg(m, pgi);
+  xtm_snap_mark_pg(m, pgi);
+  touch_pg(m, pgi, t);
   if (q->occ_pkts == 0) {
     m->port[port].nonempty &= (uint8_t) ~(1u << voq_queue(m, v));
     if (m->port[port].nonempty == 0) {
       m->busy_ports &= ~(1ull << port);
     }
   }
-  // return rule (spec 5.2)
+  // return rule (spec 5.2): mode of S(t) (an eviction of this cycle is committed later),
+  // occupancy after the removal
   if (q->hbm_mode && q->occ_cells <= m->return_cells) {
     q->hbm_mode = false;
     q->cnt[kXtmVcntHbmReturn]++;
   }
-  // free the descriptor (contents stay readable until the next allocation in this cycle)
+  // free the descriptor (contents stay readable until the commit of this cycle's arrival)
   d->next = m->free_head;
   m->free_head = di;
   m->desc_free++;
@@ -273,6 +572,7 @@ static void pfc_receive(xtm_t *m, const xtm_in_t *in, uint64_t t) {
         continue;
       }
       xtm_pg_t *g = pg_of(m, p, i);
+      xtm_snap_mark_pg(m, p * XTM_NUM_PRIOS + i);
       g->cnt[kXtmGcntPausedCycles] = xtm_paused_cycles(g, t);
       g->pc_from = t;
       uint64_t prod = (uint64_t)f->quanta[i] * pt->pause_quantum;
@@ -289,13 +589,17 @@ static void pfc_receive(xtm_t *m, const xtm_in_t *in, uint64_t t) {
 
 // ------------------------------------------------------------------ step 3: watchdog
 
-static void watchdog_poll(xtm_t *m, uint64_t t) {
-  m->wd_next_poll += m->wd_poll;
+// The visit of egress port `port` in cycle t (spec 8): decisions on S(t) (pause after step
+// 2, rx with the frames of t); the state changes are applied at the end of the cycle.
+static void watchdog_visit(xtm_t *m, uint32_t port, uint64_t t) {
   bool en = XTM_F(m->wd_ctrl, WD_CTRL, EN) != 0;
-  for (uint32_t v = 0; v < m->num_voqs; v++) {
+  uint32_t T = m->prm.num_tcs;
+  uint8_t toggle = 0;
+  for (uint32_t qi = 0; qi < T; qi++) {
+    uint32_t v = port * T + qi;
     xtm_voq_t *q = &m->voq[v];
-    uint32_t port = voq_port(m, v);
     if (en && XTM_F(q->cfg, Q_CFG, WD_EN) != 0) {
+      xtm_snap_mark_voq(m, v);  // the poll counters
       if (q->wd_state == kXtmWdMonitor) {
         bool storm = voq_paused(m, q, port, t) && q->occ_pkts > 0 && !q->wd_sent;
         if (storm) {
@@ -303,10 +607,9 @@ static void watchdog_poll(xtm_t *m, uint64_t t) {
             q->wd_storm++;
           }
           if (q->wd_storm >= m->wd_detect) {
-            q->wd_state = kXtmWdStalled;
+            toggle |= (uint8_t)(1u << qi);
             q->wd_storm = q->wd_clean = 0;
             q->cnt[kXtmVcntWdStall]++;
-            xtm_update_flush(m, v);
           }
         } else {
           q->wd_storm = 0;
@@ -319,19 +622,29 @@ static void watchdog_poll(xtm_t *m, uint64_t t) {
           q->wd_clean++;
         }
         if (q->wd_clean >= m->wd_restore) {
-          q->wd_state = kXtmWdMonitor;
+          toggle |= (uint8_t)(1u << qi);
           q->wd_storm = q->wd_clean = 0;
           q->cnt[kXtmVcntWdRestore]++;
-          xtm_update_flush(m, v);
         }
       }
     }
     q->wd_sent = false;
   }
-  uint32_t npg = m->prm.num_ports * XTM_NUM_PRIOS;
-  for (uint32_t i = 0; i < npg; i++) {
-    m->pg[i].wd_rx = false;
+  for (uint32_t i = 0; i < XTM_NUM_PRIOS; i++) {
+    m->pg[port * XTM_NUM_PRIOS + i].wd_rx = false;
   }
+  m->wd_port = port;
+  m->wd_toggle = toggle;
+}
+
+static void watchdog_apply(xtm_t *m) {
+  uint32_t base = m->wd_port * m->prm.num_tcs;
+  for (uint8_t b = m->wd_toggle; b != 0; b &= (uint8_t)(b - 1)) {
+    uint32_t v = base + (uint32_t)__builtin_ctz(b);
+    m->voq[v].wd_state ^= 1u;
+    xtm_update_flush(m, v);
+  }
+  m->wd_toggle = 0;
 }
 
 // ------------------------------------------------------------------ step 4: egress output
@@ -359,7 +672,7 @@ static void egress_output(xtm_t *m, uint64_t t, xtm_out_t *out) {
 
 // ------------------------------------------------------------------ step 5: dequeue slot
 
-static void flush_one(xtm_t *m, xtm_out_t *out) {
+static void flush_one(xtm_t *m, uint64_t t, xtm_out_t *out) {
   uint32_t v = 0;
   for (uint32_t w = 0; w < XTM_VOQ_WORDS; w++) {
     if (m->flush_mask[w] != 0) {
@@ -368,7 +681,7 @@ static void flush_one(xtm_t *m, xtm_out_t *out) {
     }
   }
   xtm_desc_t *d;
-  voq_remove_head(m, v, &d);
+  voq_remove_head(m, v, t, &d);
   xtm_voq_t *q = &m->voq[v];
   q->cnt[kXtmVcntDropFlush]++;
   q->cnt[kXtmVcntDropBytes] += d->len;
@@ -384,8 +697,7 @@ static bool voq_eligible(xtm_t *m, uint32_t v, uint32_t port, uint64_t t) {
   if (voq_paused(m, q, port, t) && !voq_stalled_fwd(m, q)) {
     return false;
   }
-  if (XTM_F(q->cfg, Q_CFG, SHAPER_EN) != 0 &&
-      xtm_tb_at(&q->shaper, (int64_t)t, q->shaper_rate, q->shaper_burst) < 0) {
+  if (XTM_F(q->cfg, Q_CFG, SHAPER_EN) != 0 && !xtm_qs_conform(m, v, t)) {
     return false;
   }
   if (m->desc[q->head].hbm &&
@@ -461,6 +773,7 @@ static void select_and_dequeue(xtm_t *m, uint32_t p, uint8_t elig, uint64_t t) {
       for (uint32_t q = 0; q < T; q++) {
         if ((e >> q) & 1u) {
           m->voq[base + q].deficit += (int32_t)m->voq[base + q].quantum;
+          xtm_snap_mark_voq(m, base + q);
         }
       }
       sel = dwrr_search(m, base, e, pt->rr);
@@ -473,7 +786,7 @@ static void select_and_dequeue(xtm_t *m, uint32_t p, uint8_t elig, uint64_t t) {
   xtm_voq_t *q = &m->voq[v];
   uint32_t occ_before = q->occ_cells;
   xtm_desc_t *d;
-  voq_remove_head(m, v, &d);
+  voq_remove_head(m, v, t, &d);
   q->cnt[kXtmVcntDeqPkts]++;
   q->cnt[kXtmVcntDeqBytes] += d->len;
   q->wd_sent = true;
@@ -488,39 +801,17 @@ static void select_and_dequeue(xtm_t *m, uint32_t p, uint8_t elig, uint64_t t) {
   if (q->occ_pkts == 0 && q->deficit > 0) {
     q->deficit = 0;  // spec 9.3: emptied, after the charge
   }
-  // charges (spec 5.4)
+  // charges (spec 5.4, 9.5)
   if (XTM_F(pt->shaper_cfg, P_SHAPER_CFG, EN) != 0) {
     xtm_tb_sync(&pt->shaper, (int64_t)t, pt->shaper_rate, pt->shaper_burst);
     pt->shaper.tok -= ((int64_t)d->len + XTM_F(pt->shaper_cfg, P_SHAPER_CFG, OVH_BYTES)) << 16;
   }
   if (XTM_F(q->cfg, Q_CFG, SHAPER_EN) != 0) {
-    xtm_tb_sync(&q->shaper, (int64_t)t, q->shaper_rate, q->shaper_burst);
-    q->shaper.tok -= (int64_t)d->len << 16;
+    qs_charge(m, v, t, d->len);
   }
   if (d->hbm) {
     xtm_tb_sync(&m->hbm_rd, (int64_t)t, m->hbm_rd_rate, m->hbm_rd_burst);
     m->hbm_rd.tok -= (int64_t)d->cells << 16;
-  }
-  // marking at dequeue (spec 6.3)
-  uint8_t ecn = d->ecn;
-  bool marked = false;
-  if (XTM_F(q->cfg, Q_CFG, ECN_EN) != 0 && (ecn == 1 || ecn == 2)) {
-    uint32_t mp = XTM_F(q->cfg, Q_CFG, MARK_POINT);
-    if (mp == XTM_Q_CFG_MARK_POINT_VALUE_HEAD) {
-      if (xtm_profile_hit(m, XTM_F(q->cfg, Q_CFG, PROFILE), occ_before, q->limit)) {
-        marked = true;
-        q->cnt[kXtmVcntMarkHead]++;
-      }
-    } else if (mp == XTM_Q_CFG_MARK_POINT_VALUE_LATENCY) {
-      uint32_t soj = (uint32_t)(t - d->enq_cycle);
-      if (soj > q->lat_thresh) {
-        marked = true;
-        q->cnt[kXtmVcntMarkLat]++;
-      }
-    }
-  }
-  if (marked) {
-    ecn = 3;
   }
   // into the in-flight FIFO (spec 9.4, 9.6)
   uint32_t depth = m->prm.fifo_depth;
@@ -528,24 +819,52 @@ static void select_and_dequeue(xtm_t *m, uint32_t p, uint8_t elig, uint64_t t) {
   if (slot >= depth) {
     slot -= depth;
   }
-  xtm_fifo_ent_t *e = &m->fifo[p * depth + slot];
+  uint32_t fidx = p * depth + slot;
+  xtm_fifo_ent_t *e = &m->fifo[fidx];
   e->ready = t + (d->hbm ? m->hbm_rd_lat : m->ocb_rd_lat);
   e->d = (xtm_deq_out_t){.pkt_id = d->pkt_id,
                          .voq = (uint16_t)v,
                          .in_port = d->in_port,
                          .len = d->len,
                          .dscp = d->dscp,
-                         .ecn = ecn,
-                         .marked = marked || d->tail_marked,
+                         .ecn = d->ecn,
+                         .marked = d->tail_marked,
                          .hbm = d->hbm,
                          .sojourn = (uint32_t)(t - d->enq_cycle)};
   pt->fifo_count++;
   m->fifo_ports |= 1ull << p;
+  // marking at dequeue (spec 6.3): evaluated on S(t) now, decided in cycle t+3
+  if (XTM_F(q->cfg, Q_CFG, ECN_EN) != 0 && (d->ecn == 1 || d->ecn == 2)) {
+    uint32_t mp = XTM_F(q->cfg, Q_CFG, MARK_POINT);
+    uint8_t code = kXtmCodeNever;
+    int64_t mul = 1, thr = 0;
+    bool lat = false;
+    if (mp == XTM_Q_CFG_MARK_POINT_VALUE_HEAD) {
+      code = xtm_profile_eval(m, XTM_F(q->cfg, Q_CFG, PROFILE), occ_before, q->limit, &mul,
+                              &thr);
+    } else if (mp == XTM_Q_CFG_MARK_POINT_VALUE_LATENCY) {
+      lat = true;
+      code = (uint32_t)(t - d->enq_cycle) > q->lat_thresh ? kXtmCodeAlways : kXtmCodeNever;
+    }
+    if (code != kXtmCodeNever) {
+      m->mark[(t + 3) & 3] = (xtm_mark_pend_t){.due = t + 3,
+                                               .mul = mul,
+                                               .thr = thr,
+                                               .fifo_idx = fidx,
+                                               .voq = (uint16_t)v,
+                                               .code = code,
+                                               .lat = lat,
+                                               .count = true};
+      if (t + 3 < m->mark_due) {
+        m->mark_due = t + 3;
+      }
+    }
+  }
 }
 
 static void dequeue_slot(xtm_t *m, uint64_t t, xtm_out_t *out) {
   if (m->flush_n != 0) {
-    flush_one(m, out);
+    flush_one(m, t, out);
     return;
   }
   uint32_t P = m->prm.num_ports;
@@ -585,7 +904,11 @@ static void enq_drop(xtm_t *m, uint32_t v, const xtm_enq_in_t *e, xtm_reason_t r
   out->enq_res.reason = (uint8_t)r;
 }
 
-static void enqueue(xtm_t *m, const xtm_enq_in_t *in_e, uint64_t t, xtm_out_t *out) {
+// Validation, classification, admission and placement on S(t) (spec 4.2-5.3). A drop is
+// complete here (counters, enq_res); an acceptance and an eviction are left in *dec for
+// enqueue_commit, after the dequeue slot.
+static void enqueue_decide(xtm_t *m, const xtm_enq_in_t *in_e, uint64_t t, xtm_out_t *out,
+                           xtm_enq_dec_t *dec) {
   // inputs are masked to their field widths (spec 2)
   xtm_enq_in_t e = {.valid = true,
                     .pkt_id = in_e->pkt_id,
@@ -600,7 +923,7 @@ static void enqueue(xtm_t *m, const xtm_enq_in_t *in_e, uint64_t t, xtm_out_t *o
   xtm_reason_t err = kXtmReasonAccept;
   uint32_t tc = m->dscp_tc[e.dscp];
   uint32_t queue = tc < 8 ? m->tc_queue[tc] : 0;
-  if (t < m->num_voqs) {
+  if (t < m->init_cycles) {
     err = kXtmReasonNotReady;
   } else if (e.len == 0) {
     err = kXtmReasonLenZero;
@@ -629,7 +952,24 @@ static void enqueue(xtm_t *m, const xtm_enq_in_t *in_e, uint64_t t, xtm_out_t *o
   xtm_pg_t *g = &m->pg[gi];
   q->cnt[kXtmVcntArr]++;
   out->enq_res.voq = (uint16_t)v;
-  // admission (spec 4.4)
+  // profile at enqueue (spec 6.2): occupancy of S(t-2), configuration of S(t); evaluated
+  // and drawn for every classified arrival the table selects, whatever checks a-e decide
+  bool ecn_en = XTM_F(q->cfg, Q_CFG, ECN_EN) != 0;
+  bool ect = e.ecn == 1 || e.ecn == 2;
+  bool pf_mark = ecn_en && ect &&
+                 XTM_F(q->cfg, Q_CFG, MARK_POINT) == XTM_Q_CFG_MARK_POINT_VALUE_TAIL;
+  bool pf_drop = !(ecn_en && ect) && !(ecn_en && e.ecn == 3) &&
+                 XTM_F(q->cfg, Q_CFG, NO_LOSS) == 0 &&
+                 !(ecn_en && XTM_F(q->cfg, Q_CFG, NONECT_TAIL_ONLY) != 0);
+  bool pf_hit = false;
+  if (pf_mark || pf_drop) {
+    int64_t mul, thr;
+    uint8_t code = xtm_profile_eval(m, XTM_F(q->cfg, Q_CFG, PROFILE), occ_two_back(m, v, t),
+                                    q->limit, &mul, &thr);
+    uint32_t r = code == kXtmCodeDraw ? xtm_lfsr_draw(&m->lfsr) : 0;
+    pf_hit = xtm_profile_decide(code, mul, thr, r);
+  }
+  // admission (spec 4.4), all on S(t)
   if (XTM_F(q->cfg, Q_CFG, ENABLE) == 0) {
     enq_drop(m, v, &e, kXtmReasonQDisabled, out);
     return;
@@ -655,36 +995,22 @@ static void enqueue(xtm_t *m, const xtm_enq_in_t *in_e, uint64_t t, xtm_out_t *o
       enq_drop(m, v, &e, kXtmReasonPool, out);
       return;
     }
-    // profile at enqueue (spec 6.2)
-    bool ecn_en = XTM_F(q->cfg, Q_CFG, ECN_EN) != 0;
-    bool ect = e.ecn == 1 || e.ecn == 2;
-    if (ecn_en && ect) {
-      if (XTM_F(q->cfg, Q_CFG, MARK_POINT) == XTM_Q_CFG_MARK_POINT_VALUE_TAIL &&
-          xtm_profile_hit(m, XTM_F(q->cfg, Q_CFG, PROFILE), q->occ_cells, q->limit)) {
-        marked = true;
-      }
-    } else if (!(ecn_en && e.ecn == 3)) {
-      bool drop_eligible = XTM_F(q->cfg, Q_CFG, NO_LOSS) == 0 &&
-                           !(ecn_en && XTM_F(q->cfg, Q_CFG, NONECT_TAIL_ONLY) != 0);
-      if (drop_eligible &&
-          xtm_profile_hit(m, XTM_F(q->cfg, Q_CFG, PROFILE), q->occ_cells, q->limit)) {
-        enq_drop(m, v, &e, kXtmReasonProfile, out);
-        return;
-      }
+    if (pf_hit && pf_drop) {
+      enq_drop(m, v, &e, kXtmReasonProfile, out);
+      return;
     }
+    marked = pf_hit && pf_mark;
   }
-  // eviction (spec 5.2)
-  if (!q->hbm_mode && q->occ_cells >= m->evict_cells && !xtm_voq_ocb_only(m, q)) {
-    q->hbm_mode = true;
-    q->cnt[kXtmVcntHbmEvict]++;
-  }
-  // placement (spec 5.3)
+  // eviction (spec 5.2): mode and occupancy of S(t); committed after the dequeue slot
+  dec->evict = !q->hbm_mode && q->occ_cells >= m->evict_cells && !xtm_voq_ocb_only(m, q);
+  dec->v = v;
+  // placement (spec 5.3): S(t), the HBM write bucket after this cycle's refill
   bool hbm = false;
   if (m->desc_free == 0) {
     enq_drop(m, v, &e, kXtmReasonBufFull, out);
     return;
   }
-  if (q->hbm_mode &&
+  if ((q->hbm_mode || dec->evict) &&
       xtm_tb_at(&m->hbm_wr, (int64_t)t, m->hbm_wr_rate, m->hbm_wr_burst) >= 0 &&
       (uint64_t)m->hbm_used + cells <= m->prm.hbm_cells) {
     hbm = true;
@@ -694,7 +1020,32 @@ static void enqueue(xtm_t *m, const xtm_enq_in_t *in_e, uint64_t t, xtm_out_t *o
     enq_drop(m, v, &e, kXtmReasonBufFull, out);
     return;
   }
-  // accept
+  dec->accept = true;
+  dec->hdrm = hdrm;
+  dec->hbm = hbm;
+  dec->marked = marked;
+  dec->gi = gi;
+  dec->cells = cells;
+  dec->e = e;
+  dec->pg = (uint8_t)pg;
+  out->enq_res.marked = marked;
+  out->enq_res.hdrm = hdrm;
+  out->enq_res.hbm = hbm;
+}
+
+static void enqueue_commit(xtm_t *m, const xtm_enq_dec_t *dec, uint64_t t) {
+  xtm_voq_t *q = &m->voq[dec->v];
+  xtm_snap_mark_voq(m, dec->v);
+  if (dec->evict) {
+    q->hbm_mode = true;
+    q->cnt[kXtmVcntHbmEvict]++;
+  }
+  if (!dec->accept) {
+    return;
+  }
+  const xtm_enq_in_t *e = &dec->e;
+  uint32_t cells = dec->cells;
+  xtm_pg_t *g = &m->pg[dec->gi];
   uint32_t di = m->free_head;
   xtm_desc_t *d = &m->desc[di];
   m->free_head = d->next;
@@ -703,16 +1054,16 @@ static void enqueue(xtm_t *m, const xtm_enq_in_t *in_e, uint64_t t, xtm_out_t *o
     XTM_PREFETCH(&m->desc[m->free_head]);  // the next enqueue's descriptor
   }
   *d = (xtm_desc_t){.next = XTM_NIL,
-                    .pkt_id = e.pkt_id,
+                    .pkt_id = e->pkt_id,
                     .enq_cycle = t,
-                    .len = e.len,
+                    .len = e->len,
                     .cells = (uint16_t)cells,
-                    .in_port = e.in_port,
-                    .dscp = e.dscp,
-                    .ecn = marked ? 3 : e.ecn,
-                    .pg = (uint8_t)pg,
-                    .hbm = hbm,
-                    .tail_marked = marked};
+                    .in_port = e->in_port,
+                    .dscp = e->dscp,
+                    .ecn = dec->marked ? 3 : e->ecn,
+                    .pg = dec->pg,
+                    .hbm = dec->hbm,
+                    .tail_marked = dec->marked};
   if (q->tail == XTM_NIL) {
     q->head = di;
   } else {
@@ -720,25 +1071,29 @@ static void enqueue(xtm_t *m, const xtm_enq_in_t *in_e, uint64_t t, xtm_out_t *o
   }
   q->tail = di;
   if (q->occ_pkts == 0) {
-    m->port[e.eg_port].nonempty |= (uint8_t)(1u << queue);
-    m->busy_ports |= 1ull << e.eg_port;
+    m->port[e->eg_port].nonempty |= (uint8_t)(1u << voq_queue(m, dec->v));
+    m->busy_ports |= 1ull << e->eg_port;
   }
   q->occ_pkts++;
   q->occ_cells += cells;
   m->pool_used += cells;
   g->pg_cells += cells;
-  if (hdrm) {
+  xtm_occ_log_t *l = occ_log_at(m, t);
+  l->enq_v = dec->v;
+  l->enq_cells = cells;
+  if (dec->hdrm) {
     g->hdrm_used += cells;
     if (g->hdrm_used > g->hdrm_wm) {
       g->hdrm_wm = g->hdrm_used;
     }
   }
-  if (hbm) {
+  if (dec->hbm) {
     q->hbm_cells += cells;
     m->hbm_used += cells;
   } else {
     m->ocb_used += cells;
   }
+  // watermarks of the end of the cycle (the removal of this cycle is already applied)
   if (q->occ_cells > q->wm) {
     q->wm = q->occ_cells;
   }
@@ -749,24 +1104,23 @@ static void enqueue(xtm_t *m, const xtm_enq_in_t *in_e, uint64_t t, xtm_out_t *o
     m->pool_wm = m->pool_used;
   }
   q->cnt[kXtmVcntEnqPkts]++;
-  q->cnt[kXtmVcntEnqBytes] += e.len;
-  if (marked) {
+  q->cnt[kXtmVcntEnqBytes] += e->len;
+  if (dec->marked) {
     q->cnt[kXtmVcntMarkTail]++;
   }
-  touch_pg(m, gi);
-  xtm_update_flush(m, v);
-  out->enq_res.marked = marked;
-  out->enq_res.hdrm = hdrm;
-  out->enq_res.hbm = hbm;
+  xtm_snap_mark_pg(m, dec->gi);
+  touch_pg(m, dec->gi, t);
+  xtm_update_flush(m, dec->v);
 }
 
 // ------------------------------------------------------------------ step 7: PFC generation
 
-static void pg_evaluate(xtm_t *m, uint32_t gi) {
-  xtm_pg_t *g = &m->pg[gi];
-  uint32_t port = gi / XTM_NUM_PRIOS;
-  uint32_t prio = gi % XTM_NUM_PRIOS;
+// +1 set, -1 release, 0 no change: the evaluation of spec 7.1 on the current state.
+static int pg_decide(const xtm_t *m, const xtm_pg_t *g) {
   bool en = XTM_F(g->cfg, G_CFG, PFC_EN) != 0;
+  if (!en && !g->xoff) {
+    return 0;
+  }
   uint32_t xoff_t, xon_t;
   if (XTM_F(g->cfg, G_CFG, DYNAMIC) != 0) {
     uint32_t free = m->pool_cells > m->pool_used ? m->pool_cells - m->pool_used : 0;
@@ -777,12 +1131,29 @@ static void pg_evaluate(xtm_t *m, uint32_t gi) {
     xon_t = g->xon_cells;
   }
   if (en && !g->xoff && g->pg_cells >= xoff_t) {
+    return 1;
+  }
+  if (g->xoff && (!en || g->pg_cells <= xon_t)) {
+    return -1;
+  }
+  return 0;
+}
+
+static void pg_evaluate(xtm_t *m, uint32_t gi) {
+  xtm_pg_t *g = &m->pg[gi];
+  uint32_t port = gi / XTM_NUM_PRIOS;
+  uint32_t prio = gi % XTM_NUM_PRIOS;
+  int d = pg_decide(m, g);
+  if (d != 0) {
+    xtm_snap_mark_pg(m, gi);
+  }
+  if (d > 0) {
     g->xoff = true;
     m->set_mask[port] |= (uint8_t)(1u << prio);
     m->port[port].xoff_mask |= (uint8_t)(1u << prio);
     m->pfc_dirty |= 1ull << port;
     m->xoff_ports |= 1ull << port;
-  } else if (g->xoff && (!en || g->pg_cells <= xon_t)) {
+  } else if (d < 0) {
     g->xoff = false;
     m->rel_mask[port] |= (uint8_t)(1u << prio);
     m->port[port].xoff_mask &= (uint8_t) ~(1u << prio);
@@ -812,19 +1183,22 @@ static void pfc_send(xtm_t *m, uint32_t p, uint8_t rel, uint64_t t, xtm_out_t *o
   pt->refresh_at = t + pt->pfc_refresh;
 }
 
+// Step 7 of cycle t, run before the removal and the acceptance of t are applied, so the
+// evaluation reads S(t): the PGs touched in t-1 (acceptance, removal, threshold write).
 static void pfc_generate(xtm_t *m, uint64_t t, xtm_out_t *out) {
   uint32_t P = m->prm.num_ports;
-  // ports whose frame state may change: those of the touched PGs, or all when a CSR write
-  // asked for an evaluation or a refresh is due
-  // each PG is evaluated at most once per cycle (spec 7.1)
-  for (uint32_t k = 0; k < m->n_touched; k++) {
-    xtm_pg_t *g = &m->pg[m->touched_pg[k]];
-    if (g->eval_next) {
-      g->eval_next = false;
-      m->pg_eval_pending--;
+  if (m->n_touched != 0 && m->touched_cycle + 1 == t) {
+    // each PG is evaluated at most once per cycle (spec 7.1, 15.3)
+    for (uint32_t k = 0; k < m->n_touched; k++) {
+      xtm_pg_t *g = &m->pg[m->touched_pg[k]];
+      if (g->eval_next) {
+        g->eval_next = false;
+        m->pg_eval_pending--;
+      }
+      pg_evaluate(m, m->touched_pg[k]);
     }
-    pg_evaluate(m, m->touched_pg[k]);
   }
+  m->n_touched = 0;
   if (m->pg_eval_pending != 0) {
     for (uint32_t gi = 0; gi < P * XTM_NUM_PRIOS && m->pg_eval_pending != 0; gi++) {
       if (m->pg[gi].eval_next) {
@@ -849,14 +1223,20 @@ static void pfc_generate(xtm_t *m, uint64_t t, xtm_out_t *out) {
 
 // ------------------------------------------------------------------ next activity
 
-// Earliest cycle > t at which an idle cycle could change state or output (spec 13).
+// Earliest cycle > t at which an idle cycle could change state or output (spec 13); the
+// marking decisions (mark_due) are handled apart.
 static uint64_t compute_next_active(xtm_t *m, uint64_t t) {
   uint64_t t1 = t + 1;
-  if (m->flush_n != 0) {
+  if (m->flush_n != 0 || m->pg_eval_pending != 0 || m->wd_sweep_t0 != XTM_NEVER) {
     return t1;
   }
-  if (m->pg_eval_pending != 0) {
-    return t1;
+  // a PG touched in t is evaluated in t+1: only an evaluation that changes it matters
+  if (m->touched_cycle == t) {
+    for (uint32_t k = 0; k < m->n_touched; k++) {
+      if (pg_decide(m, &m->pg[m->touched_pg[k]]) != 0) {
+        return t1;
+      }
+    }
   }
   uint64_t best = m->wd_next_poll;
   uint32_t T = m->prm.num_tcs;
@@ -883,7 +1263,8 @@ static uint64_t compute_next_active(xtm_t *m, uint64_t t) {
     while (cand != 0) {
       uint32_t qi = (uint32_t)__builtin_ctz(cand);
       cand &= (uint8_t)(cand - 1);
-      xtm_voq_t *q = &m->voq[p * T + qi];
+      uint32_t v = p * T + qi;
+      xtm_voq_t *q = &m->voq[v];
       uint64_t tq = t1;
       if (XTM_F(q->cfg, Q_CFG, PFC_RX_EN) != 0 && !voq_stalled_fwd(m, q)) {
         const xtm_pg_t *g = &m->pg[p * XTM_NUM_PRIOS + XTM_F(q->cfg, Q_CFG, PFC_PRIO)];
@@ -892,7 +1273,7 @@ static uint64_t compute_next_active(xtm_t *m, uint64_t t) {
         }
       }
       if (XTM_F(q->cfg, Q_CFG, SHAPER_EN) != 0) {
-        uint64_t ok = xtm_tb_ok_time(&q->shaper, t1, q->shaper_rate, q->shaper_burst);
+        uint64_t ok = qs_next_on(m, v, t1);
         if (ok > tq) {
           tq = ok;
         }
@@ -931,19 +1312,22 @@ uint64_t xtm_next_event(const xtm_t *m) { return m->next_active > m->t ? m->next
 
 // ------------------------------------------------------------------ the cycle
 
-static void full_cycle(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
-  uint64_t t = m->t;
+static inline void clear_out(xtm_out_t *out, uint64_t t) {
   out->cycle = t;
   out->enq_res.valid = false;
   out->flush.valid = false;
   out->deq_valid = 0;
   out->pfc_tx_valid = 0;
   out->csr_rsp.valid = false;
-  m->n_touched = 0;
+}
+
+static void full_cycle(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
+  uint64_t t = m->t;
+  clear_out(out, t);
   if (in != NULL) {
     m->tx_ready = in->tx_ready;
   }
-  // 1. CSR read sample
+  // 1. CSR read sample (S(t))
   int16_t csr_idx = -1;
   if (in != NULL && in->csr.valid) {
     bool err = false;
@@ -959,21 +1343,43 @@ static void full_cycle(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
   if (in != NULL && in->pfc_rx_valid != 0) {
     pfc_receive(m, in, t);
   }
-  // 3. watchdog poll
+  // 3. watchdog: a poll starts a sweep, one egress port per cycle (effects from t+1)
   if (t == m->wd_next_poll) {
-    watchdog_poll(m, t);
+    m->wd_sweep_t0 = t;
+    m->wd_next_poll += m->wd_poll;
+  }
+  if (m->wd_sweep_t0 != XTM_NEVER) {
+    uint64_t k = t - m->wd_sweep_t0;
+    watchdog_visit(m, (uint32_t)k, t);
+    if (k + 1 >= m->prm.num_ports) {
+      m->wd_sweep_t0 = XTM_NEVER;
+    }
   }
   // 4. egress output
   egress_output(m, t, out);
-  // 5. dequeue slot
-  dequeue_slot(m, t, out);
-  // 6. enqueue
-  if (in != NULL && in->enq.valid) {
-    enqueue(m, &in->enq, t, out);
+  // 6 (decision). enqueue: validation, admission and placement on S(t)
+  xtm_enq_dec_t *dec = &m->enq_dec;
+  bool enq = in != NULL && in->enq.valid;
+  if (enq) {
+    dec->accept = dec->evict = false;
+    enqueue_decide(m, &in->enq, t, out, dec);
   }
-  // 7. PFC generation
+  // 7. PFC generation on S(t) (the PGs touched in t-1)
   pfc_generate(m, t, out);
-  // 8. end of cycle: CSR effects
+  // 5. dequeue slot, applied
+  dequeue_slot(m, t, out);
+  // 6 (commit). the eviction and the acceptance
+  if (enq) {
+    enqueue_commit(m, dec, t);
+  }
+  // head and latency marking decisions of the selection of t-3 (spec 6.3)
+  if (m->mark_due == t) {
+    marks_process(m, t);
+  }
+  // 8. end of cycle: watchdog states, CSR effects
+  if (m->wd_toggle != 0) {
+    watchdog_apply(m);
+  }
   if (in != NULL && in->csr.valid) {
     if (in->csr.write) {
       if (!xtm_csr_write_apply(m, in->csr.addr, in->csr.wdata, t + 1)) {
@@ -984,7 +1390,8 @@ static void full_cycle(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
     }
   }
   m->t = t + 1;
-  m->next_active = compute_next_active(m, t);
+  m->next_full = compute_next_active(m, t);
+  m->next_active = m->next_full < m->mark_due ? m->next_full : m->mark_due;
 }
 
 static inline bool has_input(const xtm_t *m, const xtm_in_t *in) {
@@ -995,15 +1402,18 @@ static inline bool has_input(const xtm_t *m, const xtm_in_t *in) {
 void xtm_set_eager(xtm_t *m, bool eager) { m->eager = eager; }
 
 void xtm_step(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
-  if (!m->eager && !has_input(m, in) && m->t < m->next_active) {
-    out->cycle = m->t;
-    out->enq_res.valid = false;
-    out->flush.valid = false;
-    out->deq_valid = 0;
-    out->pfc_tx_valid = 0;
-    out->csr_rsp.valid = false;
-    m->t++;
-    return;
+  if (!m->eager && !has_input(m, in)) {
+    if (m->t < m->next_active) {
+      clear_out(out, m->t);
+      m->t++;
+      return;
+    }
+    if (m->t < m->next_full) {
+      clear_out(out, m->t);
+      marks_process(m, m->t);  // a cycle whose only work is a marking decision
+      m->t++;
+      return;
+    }
   }
   full_cycle(m, in, out);
 }
@@ -1014,17 +1424,17 @@ bool xtm_advance_to(xtm_t *m, uint64_t target, xtm_out_t *out) {
       m->t = m->next_active < target ? m->next_active : target;
       continue;
     }
+    if (m->next_full > m->t) {
+      marks_process(m, m->t);  // a cycle whose only work is a marking decision: no output
+      m->t++;
+      continue;
+    }
     full_cycle(m, NULL, out);
     if (xtm_out_any(out)) {
       return true;
     }
   }
-  out->cycle = target;
-  out->enq_res.valid = false;
-  out->flush.valid = false;
-  out->deq_valid = 0;
-  out->pfc_tx_valid = 0;
-  out->csr_rsp.valid = false;
+  clear_out(out, target);
   return false;
 }
 
@@ -1048,4 +1458,5 @@ void xtm_clear_counters(xtm_t *m, uint64_t t_next) {
   }
   memset(m->ecnt, 0, sizeof(m->ecnt));
   m->pool_wm = m->pool_used;
+  xtm_marks_clear_counts(m);
 }

@@ -94,6 +94,7 @@ static uint32_t *rw_storage(xtm_t *m, uint16_t off) {
     case XTM_HBM_RD_LAT_REG_OFFSET: return &m->hbm_rd_lat;
     case XTM_OCB_RD_LAT_REG_OFFSET: return &m->ocb_rd_lat;
     case XTM_LFSR_SEED_REG_OFFSET: return &m->lfsr_seed;
+    case XTM_LFSR_HEAD_SEED_REG_OFFSET: return &m->lfsr_head_seed;
     case XTM_WD_CTRL_REG_OFFSET: return &m->wd_ctrl;
     case XTM_WD_POLL_CYCLES_REG_OFFSET: return &m->wd_poll;
     case XTM_WD_DETECT_POLLS_REG_OFFSET: return &m->wd_detect;
@@ -161,10 +162,11 @@ static uint32_t read_value(xtm_t *m, const xtm_reg_desc_t *r, uint64_t t) {
   const xtm_pg_t *g = &m->pg[m->pg_sel];
   switch (off) {
     case XTM_CTRL_REG_OFFSET: return 0;
-    case XTM_STATUS_REG_OFFSET: return t >= m->num_voqs ? 1u : 0u;
+    case XTM_STATUS_REG_OFFSET: return t >= m->init_cycles ? 1u : 0u;
     case XTM_ERR_ADDR_REG_OFFSET: return m->err_addr;
     case XTM_CNT_HI_REG_OFFSET: return m->cnt_hi;
     case XTM_LFSR_STATE_REG_OFFSET: return m->lfsr;
+    case XTM_LFSR_HEAD_STATE_REG_OFFSET: return m->lfsr_head;
     case XTM_POOL_USED_REG_OFFSET: return m->pool_used;
     case XTM_POOL_WM_REG_OFFSET: return m->pool_wm;
     case XTM_OCB_USED_REG_OFFSET: return m->ocb_used;
@@ -218,6 +220,13 @@ static int16_t decode(const xtm_t *m, uint16_t addr) {
   return m->decode[addr >> 2];
 }
 
+// Spec 3, 10.2: during initialisation (S(t).INIT_DONE = 0, t = xtm_cycle() for a backdoor
+// access) the VOQ and PG windows, swept by the RTL, refuse accesses. Checked after the
+// unmapped check and before the read-only and legal-range checks.
+static bool refused_not_ready(const xtm_t *m, const xtm_reg_desc_t *r) {
+  return m->t < m->init_cycles && (r->window == kXtmWinVoq || r->window == kXtmWinPg);
+}
+
 uint32_t xtm_csr_sample(xtm_t *m, uint16_t addr, bool *err, int16_t *idx) {
   int16_t i = decode(m, addr);
   *idx = i;
@@ -227,6 +236,12 @@ uint32_t xtm_csr_sample(xtm_t *m, uint16_t addr, bool *err, int16_t *idx) {
     return 0;
   }
   const xtm_reg_desc_t *r = &m->regs[i];
+  if (refused_not_ready(m, r)) {
+    csr_error(m, XTM_ERR_STATUS_NOT_READY_BIT, addr);
+    *idx = -1;
+    *err = true;
+    return 0;
+  }
   uint32_t v = read_value(m, r, m->t);
   if (r->counter64 && !r->is_hi) {
     m->cnt_lo_snap_hi = (uint32_t)(counter_value(m, r->offset, m->t) >> 32);
@@ -295,7 +310,11 @@ static void store(xtm_t *m, uint16_t off, uint32_t data, uint64_t t_next) {
       return;
     case XTM_LFSR_SEED_REG_OFFSET:
       m->lfsr_seed = data;
-      m->lfsr = data;
+      m->lfsr = data;  // after any enqueue draw of this cycle (spec 6.4)
+      return;
+    case XTM_LFSR_HEAD_SEED_REG_OFFSET:
+      m->lfsr_head_seed = data;
+      m->lfsr_head = data;  // after the head draw decided in this cycle (spec 6.3)
       return;
     case XTM_HBM_WR_RATE_REG_OFFSET:
     case XTM_HBM_WR_BURST_REG_OFFSET:
@@ -310,10 +329,10 @@ static void store(xtm_t *m, uint16_t off, uint32_t data, uint64_t t_next) {
       tb_clamp(&m->hbm_rd, m->hbm_rd_burst);
       return;
     case XTM_Q_SHAPER_RATE_REG_OFFSET:
-    case XTM_Q_SHAPER_BURST_REG_OFFSET:
-      tb_before_change(&q->shaper, t_next, q->shaper_rate, q->shaper_burst);
-      *rw_storage(m, off) = data;
-      tb_clamp(&q->shaper, q->shaper_burst);
+      // lazy bucket (spec 9.5): the visits before t_next keep the old rate's results; the
+      // bucket itself is refilled at the new rate from its last charge on
+      xtm_qs_rate_write(m, m->voq_sel, t_next);
+      q->shaper_rate = data;
       return;
     case XTM_P_SHAPER_RATE_REG_OFFSET:
     case XTM_P_SHAPER_BURST_REG_OFFSET:
@@ -364,6 +383,10 @@ bool xtm_csr_write_apply(xtm_t *m, uint16_t addr, uint32_t data, uint64_t t_next
     return false;
   }
   const xtm_reg_desc_t *r = &m->regs[i];
+  if (refused_not_ready(m, r)) {
+    csr_error(m, XTM_ERR_STATUS_NOT_READY_BIT, addr);
+    return false;
+  }
   if (r->swaccess == kXtmSwRo || r->swaccess == kXtmSwRc) {
     csr_error(m, XTM_ERR_STATUS_RO_WRITE_BIT, addr);
     return false;
@@ -373,8 +396,12 @@ bool xtm_csr_write_apply(xtm_t *m, uint16_t addr, uint32_t data, uint64_t t_next
     return false;
   }
   store(m, r->offset, data & r->wmask, t_next);
+  m->snap_all = true;  // for xtm_state_snapshot: any register may feed a snapshot field
   if (m->next_active > t_next) {
     m->next_active = t_next;
+  }
+  if (m->next_full > t_next) {
+    m->next_full = t_next;
   }
   return true;
 }
@@ -412,12 +439,13 @@ void xtm_csr_reset_values(xtm_t *m) {
   m->cnt_hi = 0;
   m->pool_wm = 0;
   m->lfsr = m->lfsr_seed;
+  m->lfsr_head = m->lfsr_head_seed;
   xtm_rebuild_class_maps(m);
   // buckets full (spec 3)
   m->hbm_wr = (xtm_tb_t){.tok = (int64_t)m->hbm_wr_burst << 16, .u = -1};
   m->hbm_rd = (xtm_tb_t){.tok = (int64_t)m->hbm_rd_burst << 16, .u = -1};
   for (uint32_t v = 0; v < m->num_voqs; v++) {
-    m->voq[v].shaper = (xtm_tb_t){.tok = (int64_t)m->voq[v].shaper_burst << 16, .u = -1};
+    xtm_qs_reset(m, v);  // tok = 0 (the reset burst), u = 0, conform = 1 (spec 9.5)
   }
   for (uint32_t p = 0; p < m->prm.num_ports; p++) {
     m->port[p].shaper = (xtm_tb_t){.tok = (int64_t)m->port[p].shaper_burst << 16, .u = -1};

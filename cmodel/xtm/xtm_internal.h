@@ -40,6 +40,57 @@ typedef struct xtm_desc {
 
 enum { kXtmWdMonitor = 0, kXtmWdStalled = 1 };
 
+// Lazily evaluated queue shaper of spec 9.5. The bucket is (tok, u): tokens(c) =
+// min(B, tok + (c - u) * R) with the R and B of S(c). The conformance bit is a register
+// written by events at known cycles: a charge at tc writes 0 for tc+1 and `ch_x` from tc+2;
+// a scan visit at ts (ts = v mod NumVoqs, ts >= INIT_CYCLES) writes tokens(ts+2) >= 0 from
+// ts+2 (a charge write wins a tie). Since B >= 0, the sign of tokens depends on tok, u and R
+// only, and for a fixed R the scan results are monotone in ts: the bit at any cycle c has a
+// closed form (xtm_qs_conform), so the scan costs nothing per cycle. `cf_val` is the bit at
+// cycle `cf_t` with every write effective at or before cf_t included; scans at ts >=
+// `scan_from` are evaluated on the current (tok, u, R); `pend_*` hold the up to two scan
+// results of an older rate still to take effect (a rate write at w: the visits of w-1 and w).
+typedef struct xtm_qshaper {
+  int64_t tok;
+  uint64_t u;
+  uint64_t ch_t;       // last charge cycle, XTM_NEVER if none since reset
+  uint64_t cf_t;
+  uint64_t scan_from;
+  uint64_t pend_t[2];  // indexed by effective cycle & 1; XTM_NEVER if empty
+  bool ch_x;
+  bool cf_val;
+  bool pend_v[2];
+} xtm_qshaper_t;
+
+// A head or latency marking decision of a selection in cycle s, made in cycle s+3 (spec 6.3).
+// The profile code and its operands are those of the selection cycle.
+enum { kXtmCodeNever = 0, kXtmCodeAlways = 1, kXtmCodeDraw = 2 };
+typedef struct xtm_mark_pend {
+  uint64_t due;        // s + 3; XTM_NEVER when the slot is empty
+  int64_t mul, thr;    // draw: hit = r * mul < thr
+  uint32_t fifo_idx;   // the packet's egress FIFO entry (it cannot leave before s + 5)
+  uint16_t voq;
+  uint8_t code;
+  bool lat;            // latency marking (Q_MARK_LAT) rather than head (Q_MARK_HEAD)
+  bool count;          // cleared by a CTRL.CLR_CNT in cycles s .. s+3
+} xtm_mark_pend_t;
+
+// Occupancy changes of one cycle (at most one acceptance and one removal), for the S(t-2)
+// occupancy the enqueue profile reads (spec 6.2).
+typedef struct xtm_occ_log {
+  uint64_t cycle;
+  uint32_t enq_v, enq_cells, rem_v, rem_cells;
+} xtm_occ_log_t;
+
+// The admission decision of step 6 (spec 4.4), taken on S(t) before the dequeue slot and
+// committed after it.
+typedef struct xtm_enq_dec {
+  bool accept, evict, hdrm, hbm, marked;
+  uint32_t v, gi, cells;
+  xtm_enq_in_t e;
+  uint8_t pg;
+} xtm_enq_dec_t;
+
 typedef struct xtm_voq {
   // configuration registers, raw (spec section 10: read back exactly as written)
   uint32_t cfg, limit, quantum, lat_thresh, shaper_rate, shaper_burst, target_rate;
@@ -50,7 +101,7 @@ typedef struct xtm_voq {
   int32_t deficit;
   uint8_t wd_state, wd_storm, wd_clean;
   bool wd_sent;
-  xtm_tb_t shaper;
+  xtm_qshaper_t shaper;
   uint32_t wm;
   uint32_t clr_resident;  // packets resident at the last CTRL.CLR_CNT (spec 12)
   uint64_t cnt[kXtmVcntCount];
@@ -105,7 +156,8 @@ struct xtm {
   // global registers
   uint32_t max_frame, pool_cells, ocb_only_cycles, evict_cells, return_cells;
   uint32_t hbm_wr_rate, hbm_wr_burst, hbm_rd_rate, hbm_rd_burst, hbm_rd_lat, ocb_rd_lat;
-  uint32_t lfsr_seed, lfsr;
+  uint32_t lfsr_seed, lfsr;            // enqueue LFSR (spec 6.4)
+  uint32_t lfsr_head_seed, lfsr_head;  // head LFSR
   uint32_t wd_ctrl, wd_poll, wd_detect, wd_restore;
   uint32_t tc_pg_map, tc_queue_map, dscp_map[8];
   uint32_t voq_sel, port_sel, pg_sel, prof_sel;
@@ -138,19 +190,50 @@ struct xtm {
   uint8_t port_rr;
   uint64_t tx_ready;
   uint64_t wd_next_poll;
+  uint64_t wd_sweep_t0;      // start of the poll sweep in progress (spec 8), XTM_NEVER if none
   uint32_t pg_eval_pending;  // number of PGs with eval_next set
+  uint32_t init_cycles;      // XTM_INIT_CYCLES(NumPorts)
+
+  // pipeline state of spec 2.0 (section 15)
+  xtm_mark_pend_t mark[4];   // indexed by due & 3
+  uint64_t mark_due;         // earliest due among mark[], XTM_NEVER if none
+  xtm_occ_log_t occ_log[2];  // indexed by cycle & 1
+  uint64_t touched_cycle;    // cycle whose acceptances/removals touched_pg lists
 
   // time
   uint64_t t;            // next cycle to execute
-  uint64_t next_active;  // no idle cycle before this one can change anything but time
+  uint64_t next_active;  // no idle cycle before this one does any work: min(next_full, mark_due)
+  uint64_t next_full;    // no idle cycle before this one needs more than its marking decision
   bool eager;            // evaluate every cycle (reference mode)
 
   // per-cycle scratch (no allocation in step)
   uint32_t touched_pg[2];
   uint32_t n_touched;
+  uint32_t wd_port;          // port visited this cycle
+  uint8_t wd_toggle;         // VOQs of wd_port whose watchdog state changes at the end of the cycle
+  xtm_enq_dec_t enq_dec;     // this cycle's admission decision
   uint8_t rel_mask[XTM_MAX_PORTS];
   uint8_t set_mask[XTM_MAX_PORTS];
+
+  // change record for xtm_state_snapshot() (not architectural state): what was written
+  // since the last snapshot; set where the step, CSR writes, reset and faults write
+  uint64_t snap_voq[XTM_VOQ_WORDS];  // VOQ fields of xtm_voq_state() but the shaper bit
+  uint64_t snap_qs[XTM_VOQ_WORDS];   // queue shaper state (the inputs of xtm_qs_conform)
+  uint64_t snap_pg[XTM_MAX_PGS / 64]; // PG fields of xtm_pg_state()
+  bool snap_all;                     // everything (reset, CSR write, fault)
+  const void *snap_owner;            // the snapshot the record was last consumed by
 };
+
+// the change record (xtm_state_snapshot)
+static inline void xtm_snap_mark_voq(xtm_t *m, uint32_t v) {
+  m->snap_voq[v >> 6] |= 1ull << (v & 63);
+}
+static inline void xtm_snap_mark_qs(xtm_t *m, uint32_t v) {
+  m->snap_qs[v >> 6] |= 1ull << (v & 63);
+}
+static inline void xtm_snap_mark_pg(xtm_t *m, uint32_t g) {
+  m->snap_pg[g >> 6] |= 1ull << (g & 63);
+}
 
 // ---- helpers shared between translation units
 
@@ -200,9 +283,26 @@ static inline uint64_t xtm_tb_ok_time(const xtm_tb_t *b, uint64_t t, uint32_t ra
 }
 
 // profile.c
-uint32_t xtm_lfsr_draw(xtm_t *m);
-// Evaluates profile `prof` for occupancy/limit; consumes a draw only when 0 < p < 1.
-bool xtm_profile_hit(xtm_t *m, uint32_t prof, uint32_t occ, uint32_t limit);
+// One draw (16 steps) of the LFSR whose state is *s; returns r (16 bits).
+uint32_t xtm_lfsr_draw(uint32_t *s);
+// Evaluates profile `prof` for occupancy/limit (spec 6.1): returns the code; for
+// kXtmCodeDraw the decision is hit = r * *mul < *thr.
+uint8_t xtm_profile_eval(const xtm_t *m, uint32_t prof, uint32_t occ, uint32_t limit,
+                         int64_t *mul, int64_t *thr);
+static inline bool xtm_profile_decide(uint8_t code, int64_t mul, int64_t thr, uint32_t r) {
+  return code == kXtmCodeAlways || (code == kXtmCodeDraw && (int64_t)r * mul < thr);
+}
+
+// xtm.c: the lazy queue shaper (spec 9.5)
+bool xtm_qs_conform(const xtm_t *m, uint32_t v, uint64_t c);
+// The first cycle > c at which xtm_qs_conform(m, v, .) can change other than at a scan
+// visit (those take effect at ts + 2 for ts = v mod NumVoqs) while no charge or rate write
+// happens: the reference cycle, the pending scan results and the charge's two writes.
+// XTM_NEVER if none.
+uint64_t xtm_qs_next_write(const xtm_t *m, uint32_t v, uint64_t c);
+void xtm_qs_rate_write(xtm_t *m, uint32_t v, uint64_t t_next);
+void xtm_qs_reset(xtm_t *m, uint32_t v);
+void xtm_marks_clear_counts(xtm_t *m);
 
 // csr.c
 xtm_status_t xtm_csr_init(xtm_t *m);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Drop/mark profile evaluation and the marking LFSR (docs/spec.md sections 6.1 and 6.4).
-// RTL twins: xtm_pkg::profile_hit, xtm_lfsr.
+// Drop/mark profile evaluation and the LFSRs (docs/spec.md sections 6.1 and 6.4). The
+// evaluation yields a code (never, always, draw) and the draw's operands; the caller draws
+// from the enqueue LFSR at once (6.2) or from the head LFSR three cycles later (6.3).
+// RTL twins: xtm_pkg::profile_code, xtm_lfsr.
 
 #include "cmodel/xtm/xtm_internal.h"
 
@@ -10,17 +12,28 @@ static inline uint32_t lfsr_step(uint32_t s) {
   return (s & 1u) ? (s >> 1) ^ 0x80200003u : (s >> 1);
 }
 
-uint32_t xtm_lfsr_draw(xtm_t *m) {
-  uint32_t s = m->lfsr;
+uint32_t xtm_lfsr_draw(uint32_t *state) {
+  uint32_t s = *state;
   for (int i = 0; i < 16; i++) {
     s = lfsr_step(s);
   }
-  m->lfsr = s;
+  *state = s;
   return s & 0xFFFFu;
 }
 
+// A probability p in Q0.16 compared with r: hit = r * 1 < p.
+static uint8_t code_of_p(int64_t p, int64_t *mul, int64_t *thr) {
+  *mul = 1;
+  *thr = p;
+  if (p <= 0) {
+    return kXtmCodeNever;
+  }
+  return p >= 65536 ? kXtmCodeAlways : kXtmCodeDraw;
+}
+
 // Spec 6.1. All products stay below 2^62.
-bool xtm_profile_hit(xtm_t *m, uint32_t prof, uint32_t occ, uint32_t limit) {
+uint8_t xtm_profile_eval(const xtm_t *m, uint32_t prof, uint32_t occ, uint32_t limit,
+                         int64_t *mul, int64_t *thr) {
   const xtm_profile_t *pr = &m->prof[prof & 7u];
   uint32_t n = XTM_F(pr->cfg, PR_CFG, NPOINTS);
   bool interp = XTM_F(pr->cfg, PR_CFG, INTERP) != 0;
@@ -39,14 +52,7 @@ bool xtm_profile_hit(xtm_t *m, uint32_t prof, uint32_t occ, uint32_t limit) {
     }
   }
   if (!interp) {
-    int64_t p = ist < 0 ? 0 : pr->prob[ist];
-    if (p <= 0) {
-      return false;
-    }
-    if (p >= 65536) {
-      return true;
-    }
-    return (int64_t)xtm_lfsr_draw(m) < p;
+    return code_of_p(ist < 0 ? 0 : pr->prob[ist], mul, thr);
   }
   int64_t fa = ist < 0 ? 0 : pr->fill[ist];
   int64_t pa = ist < 0 ? 0 : pr->prob[ist];
@@ -59,21 +65,14 @@ bool xtm_profile_hit(xtm_t *m, uint32_t prof, uint32_t occ, uint32_t limit) {
     pb = 65536;
   }
   if (fb <= fa) {
-    if (pa <= 0) {
-      return false;
-    }
-    if (pa >= 65536) {
-      return true;
-    }
-    return (int64_t)xtm_lfsr_draw(m) < pa;
+    return code_of_p(pa, mul, thr);
   }
   int64_t dn = (fb - fa) * L;
   int64_t num = pa * dn + (pb - pa) * (O - fa * L);
+  *mul = dn;
+  *thr = num;
   if (num <= 0) {
-    return false;
+    return kXtmCodeNever;
   }
-  if (num >= 65536 * dn) {
-    return true;
-  }
-  return (int64_t)xtm_lfsr_draw(m) * dn < num;
+  return num >= 65536 * dn ? kXtmCodeAlways : kXtmCodeDraw;
 }

@@ -22,12 +22,22 @@ static xtm_fw_status_t model_access(xtm_mmio_model_t *s, bool write, uint32_t of
     xtm_step(s->model, &in, &out);  // setup cycle: psel without penable, no CSR access
   }
   in.csr = (xtm_csr_req_t){.valid = true, .write = write, .addr = (uint16_t)offset, .wdata = wdata};
-  xtm_step(s->model, &in, &out);
+  xtm_step(s->model, &in, &out);  // access cycle a: the model answers at once
   s->accesses++;
-  if (rdata != NULL) {
-    *rdata = out.csr_rsp.rdata;
+  uint32_t rd = out.csr_rsp.rdata;
+  bool err = out.csr_rsp.err;
+  if (s->apb) {
+    // spec 10.1: the completer raises pready in a + XTM_OUT_LATENCY; cycles a+1 .. a+6 are
+    // idle for the model, and the next setup cycle is a+7 at the earliest
+    in.csr.valid = false;
+    for (int i = 0; i < XTM_OUT_LATENCY; i++) {
+      xtm_step(s->model, &in, &out);
+    }
   }
-  return out.csr_rsp.err ? kXtmFwBusError : kXtmFwOk;
+  if (rdata != NULL) {
+    *rdata = rd;
+  }
+  return err ? kXtmFwBusError : kXtmFwOk;
 }
 
 static xtm_fw_status_t model_read32(void *ctx, uint32_t offset, uint32_t *value) {

@@ -21,10 +21,11 @@ extern "C" {
 
 // C-model backend: every access is one model cycle (xtm_step with a CSR request, all MACs
 // ready), as a bus master would issue it; a csr_rsp.err answer is kXtmFwBusError. Reset
-// is xtm_reset(). With `apb` set (after init), each access is preceded by one idle model
-// cycle (no CSR request, all MACs ready): the APB setup cycle, so the model sees exactly
-// the cycles of the co-simulation's APB master (tb/xtm_tb.cpp, firmware mode) and a poll
-// loop takes the same number of reads on both.
+// is xtm_reset(). With `apb` set (after init), each access is one APB transfer of spec 10.1:
+// an idle model cycle (no CSR request, all MACs ready) for the setup cycle, the access
+// cycle, then XTM_OUT_LATENCY idle cycles (the wait states and the completing cycle), 8
+// cycles in all, so the model sees exactly the cycles of the co-simulation's APB master
+// (tb/xtm_tb.cpp, firmware mode) and a poll loop takes the same number of reads on both.
 typedef struct xtm_mmio_model {
   xtm_t *model;
   uint64_t accesses;

@@ -57,7 +57,13 @@ START_TEST(test_init_refuses_wrong_block) {
   ck_assert(xtm_mock_done(&mk));
   xtm_mmio_mock_init(&io, &mk, g_exp, 64);
   xtm_mock_expect_read32(&mk, XTM_BLOCK_TYPE_REG_OFFSET, XTM_BLOCK_TYPE_VALUE);
-  xtm_mock_expect_read32(&mk, XTM_VERSION_REG_OFFSET, 0x02000000u);
+  xtm_mock_expect_read32(&mk, XTM_VERSION_REG_OFFSET, 0x03000000u);  // a later major
+  ck_assert_int_eq(xtm_fw_init(&io, &h), kXtmFwBadVersion);
+  ck_assert(xtm_mock_done(&mk));
+  // a block of spec 1.0 (not pipelined, other register map): refused as well
+  xtm_mmio_mock_init(&io, &mk, g_exp, 64);
+  xtm_mock_expect_read32(&mk, XTM_BLOCK_TYPE_REG_OFFSET, XTM_BLOCK_TYPE_VALUE);
+  xtm_mock_expect_read32(&mk, XTM_VERSION_REG_OFFSET, 0x01000000u);
   ck_assert_int_eq(xtm_fw_init(&io, &h), kXtmFwBadVersion);
   ck_assert(xtm_mock_done(&mk));
 }
@@ -183,7 +189,8 @@ START_TEST(test_equiv_roce_lab) { equivalence("firmware/examples/roce-lab-6g-ecn
 END_TEST
 
 START_TEST(test_model_bringup_timeout_reported) {
-  // a model whose INIT_DONE needs NumVoqs cycles: a budget of 3 polls must time out
+  // a model whose INIT_DONE needs INIT_CYCLES = 8 * NumPorts cycles (spec 3): a budget of 3
+  // polls must time out
   static xtm_cos_result_t r;
   xtm_fw_hw_t hw = default_hw();
   ck_assert_uint_eq(xtm_cos_compile_file("firmware/examples/roce-lab-6g-ecn.conf", &hw, NULL, &r), 0);

@@ -6,7 +6,7 @@
 //   xtmctl apply <conf> [--trace FILE] [--dump FILE] [--clock-hz N]
 //   xtmctl stats <conf> [--us N] [--clock-hz N]
 // Model options (any command): --num-desc N (the C model's descriptor pool, HW_NUM_DESC;
-// default 65536), --apb (an idle APB setup cycle before every access, as the co-simulation's
+// default 65536), --apb (each access an 8-cycle APB transfer of spec 10.1, as the co-simulation's
 // APB master: `make fw-cosim-eq` compares the two, docs/firmware.md section 8).
 // Exit status: 0 success, 1 configuration errors (nothing programmed), 2 usage or
 // bring-up failure.

@@ -73,19 +73,32 @@ module xtm_ram_1r1w #(
     $fatal(1, "xtm_ram_1r1w: Depth must be at least 1");
   end
   // rows written since reset (simulation only)
-  logic [Depth-1:0] written_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin : s_written
+  // rows written since the last reset: a row carries the reset generation it was written in
+  // (simulation bookkeeping only, no reset sweep of Depth flags; the stamps start random
+  // under --x-initial unique, a false "written" has probability 2^-32 per row)
+  int unsigned gen_q;
+  int unsigned stamp_q [Depth];
+  always_ff @(posedge clk_i or negedge rst_ni) begin : s_gen
     if (!rst_ni) begin
-      written_q <= '0;
-    end else if (we_i) begin
-      written_q[waddr_i] <= 1'b1;
+      gen_q <= gen_q + 1;
     end
   end
-  `ASSERT_NEVER(RamAddrInRange_A, (we_i && 32'(waddr_i) >= Depth) || (re_i && 32'(raddr_i) >= Depth),
+  always_ff @(posedge clk_i) begin : s_written
+    if (we_i) begin
+      stamp_q[waddr_i] <= gen_q;
+    end
+  end
+  `ASSERT_NEVER_IMM(RamAddrInRange_A, (we_i && 32'(waddr_i) >= Depth) || (re_i && 32'(raddr_i) >= Depth),
                 clk_i, rst_ni)
-  `ASSERT_NEVER(RamRdWrSameRow_A, !AllowRdWrSame && re_i && we_i && raddr_i == waddr_i, clk_i,
+  `ASSERT_NEVER_IMM(RamRdWrSameRow_A, !AllowRdWrSame && re_i && we_i && raddr_i == waddr_i, clk_i,
                 rst_ni)
-  `ASSERT_NEVER(RamReadUnwritten_A, CheckUnwritten && re_i && !written_q[raddr_i], clk_i, rst_ni)
+  // an immediate check in the clocked block: a concurrent assertion would sample the whole
+  // stamp array every cycle
+  always_ff @(posedge clk_i) begin : s_check_unwritten
+    if (rst_ni && CheckUnwritten && (re_i && stamp_q[raddr_i] != gen_q)) begin
+      $error("[ASSERT FAILED] %m: RamReadUnwritten_A");
+    end
+  end
 `endif
 
 endmodule

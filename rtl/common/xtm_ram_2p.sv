@@ -87,31 +87,42 @@ module xtm_ram_2p #(
   if (Depth < 1) begin : g_bad_depth
     $fatal(1, "xtm_ram_2p: Depth must be at least 1");
   end
-  logic [Depth-1:0] written_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin : s_written
+  // rows written since the last reset: a row carries the reset generation it was written in
+  // (simulation bookkeeping only, no reset sweep of Depth flags; the stamps start random
+  // under --x-initial unique, a false "written" has probability 2^-32 per row)
+  int unsigned gen_q;
+  int unsigned stamp_q [Depth];
+  always_ff @(posedge clk_i or negedge rst_ni) begin : s_gen
     if (!rst_ni) begin
-      written_q <= '0;
-    end else begin
-      if (a_req_i && a_we_i) begin
-        written_q[a_addr_i] <= 1'b1;
-      end
-      if (b_req_i && b_we_i) begin
-        written_q[b_addr_i] <= 1'b1;
-      end
+      gen_q <= gen_q + 1;
+    end
+  end
+  always_ff @(posedge clk_i) begin : s_written
+    if (a_req_i && a_we_i) begin
+      stamp_q[a_addr_i] <= gen_q;
+    end
+    if (b_req_i && b_we_i) begin
+      stamp_q[b_addr_i] <= gen_q;
     end
   end
   logic a_rd, b_rd;
   assign a_rd = a_req_i && !a_we_i;
   assign b_rd = b_req_i && !b_we_i;
-  `ASSERT_NEVER(RamAddrInRange_A, (a_req_i && 32'(a_addr_i) >= Depth) ||
+  `ASSERT_NEVER_IMM(RamAddrInRange_A, (a_req_i && 32'(a_addr_i) >= Depth) ||
                 (b_req_i && 32'(b_addr_i) >= Depth), clk_i, rst_ni)
-  `ASSERT_NEVER(RamWrWrSameRow_A, a_req_i && a_we_i && b_req_i && b_we_i && a_addr_i == b_addr_i,
+  `ASSERT_NEVER_IMM(RamWrWrSameRow_A, a_req_i && a_we_i && b_req_i && b_we_i && a_addr_i == b_addr_i,
                 clk_i, rst_ni)
-  `ASSERT_NEVER(RamRdWrSameRow_A, !AllowRdWrSame && ((a_rd && b_req_i && b_we_i &&
+  `ASSERT_NEVER_IMM(RamRdWrSameRow_A, !AllowRdWrSame && ((a_rd && b_req_i && b_we_i &&
                 a_addr_i == b_addr_i) || (b_rd && a_req_i && a_we_i && a_addr_i == b_addr_i)),
                 clk_i, rst_ni)
-  `ASSERT_NEVER(RamReadUnwritten_A, CheckUnwritten && ((a_rd && !written_q[a_addr_i]) ||
-                (b_rd && !written_q[b_addr_i])), clk_i, rst_ni)
+  // an immediate check in the clocked block: a concurrent assertion would sample the whole
+  // stamp array every cycle
+  always_ff @(posedge clk_i) begin : s_check_unwritten
+    if (rst_ni && CheckUnwritten && ((a_rd && stamp_q[a_addr_i] != gen_q) ||
+                                     (b_rd && stamp_q[b_addr_i] != gen_q))) begin
+      $error("[ASSERT FAILED] %m: RamReadUnwritten_A");
+    end
+  end
 `endif
 
 endmodule

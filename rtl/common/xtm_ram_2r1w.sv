@@ -52,7 +52,7 @@ module xtm_ram_2r1w #(
     .b_rdata_o
   );
 `else
-  logic [Width-1:0] mem [Depth];
+  logic [Width-1:0] mem [Depth] /* verilator public_flat_rd */;  // read by tb/xtm_probe.h
   logic [Width-1:0] a_rdata_q, b_rdata_q;
 
   always_ff @(posedge clk_i) begin : s_write
@@ -77,21 +77,34 @@ module xtm_ram_2r1w #(
   if (Depth < 1) begin : g_bad_depth
     $fatal(1, "xtm_ram_2r1w: Depth must be at least 1");
   end
-  logic [Depth-1:0] written_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin : s_written
+  // rows written since the last reset: a row carries the reset generation it was written in
+  // (simulation bookkeeping only, no reset sweep of Depth flags; the stamps start random
+  // under --x-initial unique, a false "written" has probability 2^-32 per row)
+  int unsigned gen_q;
+  int unsigned stamp_q [Depth];
+  always_ff @(posedge clk_i or negedge rst_ni) begin : s_gen
     if (!rst_ni) begin
-      written_q <= '0;
-    end else if (we_i) begin
-      written_q[waddr_i] <= 1'b1;
+      gen_q <= gen_q + 1;
     end
   end
-  `ASSERT_NEVER(RamAddrInRange_A, (we_i && 32'(waddr_i) >= Depth) ||
+  always_ff @(posedge clk_i) begin : s_written
+    if (we_i) begin
+      stamp_q[waddr_i] <= gen_q;
+    end
+  end
+  `ASSERT_NEVER_IMM(RamAddrInRange_A, (we_i && 32'(waddr_i) >= Depth) ||
                 (a_re_i && 32'(a_raddr_i) >= Depth) || (b_re_i && 32'(b_raddr_i) >= Depth),
                 clk_i, rst_ni)
-  `ASSERT_NEVER(RamRdWrSameRow_A, !AllowRdWrSame && we_i && ((a_re_i && a_raddr_i == waddr_i) ||
+  `ASSERT_NEVER_IMM(RamRdWrSameRow_A, !AllowRdWrSame && we_i && ((a_re_i && a_raddr_i == waddr_i) ||
                 (b_re_i && b_raddr_i == waddr_i)), clk_i, rst_ni)
-  `ASSERT_NEVER(RamReadUnwritten_A, CheckUnwritten && ((a_re_i && !written_q[a_raddr_i]) ||
-                (b_re_i && !written_q[b_raddr_i])), clk_i, rst_ni)
+  // an immediate check in the clocked block: a concurrent assertion would sample the whole
+  // stamp array every cycle
+  always_ff @(posedge clk_i) begin : s_check_unwritten
+    if (rst_ni && CheckUnwritten && ((a_re_i && stamp_q[a_raddr_i] != gen_q) ||
+                                     (b_re_i && stamp_q[b_raddr_i] != gen_q))) begin
+      $error("[ASSERT FAILED] %m: RamReadUnwritten_A");
+    end
+  end
 `endif
 
 endmodule

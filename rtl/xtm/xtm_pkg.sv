@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// xtm_pkg: types and the arithmetic both the RTL and the C model must compute bit for bit
-// (docs/spec.md). Each function names its C twin.
+// xtm_pkg: the types passed between the blocks of rtl/xtm and the arithmetic both the RTL
+// and the C model must compute bit for bit (docs/spec.md). Each function names its C twin.
+// The pipeline these types travel through is described in rtl/xtm/README.md and in spec
+// section 15.
 
 `default_nettype none
 
 package xtm_pkg;
 
   localparam int unsigned CELLW = 28;   // cell quantities (spec 5.1)
-  localparam int unsigned TOKW = 48;    // token buckets, signed, 2^-16 units (spec 5.4)
-  localparam logic [31:0] NIL = 32'hFFFF_FFFF;
+  localparam int unsigned TOKW = 48;    // eager token buckets, signed, 2^-16 units (5.4)
+  localparam int unsigned PKTCW = 9;    // cells of one packet: ceil(16383 / 64) = 256
+  localparam int unsigned OUT_LATENCY = 6;  // spec 15.1, C twin XTM_OUT_LATENCY
 
   // drop reasons (spec 4.6), C twin xtm_reason_t
   localparam logic [3:0] RsnAccept = 4'd0;
@@ -26,59 +29,31 @@ package xtm_pkg;
   localparam logic [3:0] RsnBadTc = 4'd11;
   localparam logic [3:0] RsnNotReady = 4'd12;
 
-  // per-VOQ counter indices (register order), C twin xtm_vcnt_t
-  localparam int unsigned VcArr = 0;
-  localparam int unsigned VcEnqPkts = 1;
-  localparam int unsigned VcEnqBytes = 2;
-  localparam int unsigned VcDeqPkts = 3;
-  localparam int unsigned VcDeqBytes = 4;
-  localparam int unsigned VcDropTail = 5;
-  localparam int unsigned VcDropPool = 6;
-  localparam int unsigned VcDropProfile = 7;
-  localparam int unsigned VcDropHdrm = 8;
-  localparam int unsigned VcDropBuf = 9;
-  localparam int unsigned VcDropQdis = 10;
-  localparam int unsigned VcDropWd = 11;
-  localparam int unsigned VcDropFlush = 12;
-  localparam int unsigned VcDropBytes = 13;
-  localparam int unsigned VcMarkTail = 14;
-  localparam int unsigned VcMarkHead = 15;
-  localparam int unsigned VcMarkLat = 16;
-  localparam int unsigned VcHbmEvict = 17;
-  localparam int unsigned VcHbmReturn = 18;
-  localparam int unsigned VcWdStall = 19;
-  localparam int unsigned VcWdRestore = 20;
-  localparam int unsigned NumVcnt = 21;
+  // Profile codes (spec 6.1), C twin of xtm_profile_code_t
+  localparam logic [1:0] ProfNever = 2'd0;
+  localparam logic [1:0] ProfAlways = 2'd1;
+  localparam logic [1:0] ProfDraw = 2'd2;
 
-  // per-PG counters, C twin xtm_gcnt_t
-  localparam int unsigned GcXoffSent = 0;
-  localparam int unsigned GcXonSent = 1;
-  localparam int unsigned GcPauseRx = 2;
-  localparam int unsigned GcXonRx = 3;
-  localparam int unsigned GcPausedCycles = 4;
-  localparam int unsigned NumGcnt = 5;
+  // ------------------------------------------------------------------ per-cycle inputs
+  // One PFC frame input bundle of all ports travels as flat vectors (port p at [8p +: 8] and
+  // [128p +: 128]); Yosys 0.23 drops the array dimension of a packed array of a package type.
 
-  // per-port counters, C twin xtm_pcnt_t
-  localparam int unsigned PcTxPkts = 0;
-  localparam int unsigned PcTxBytes = 1;
-  localparam int unsigned PcPfcTx = 2;
-  localparam int unsigned PcPfcRx = 3;
-  localparam int unsigned NumPcnt = 4;
-
-  // global error counters, C twin xtm_ecnt_t
-  localparam int unsigned EcArr = 0;
-  localparam int unsigned EcLenZero = 1;
-  localparam int unsigned EcLenMax = 2;
-  localparam int unsigned EcBadPort = 3;
-  localparam int unsigned EcBadTc = 4;
-  localparam int unsigned EcNotReady = 5;
-  localparam int unsigned NumEcnt = 6;
-
-  // Per-port vectors (Yosys 0.23 has no multi-dimensional packed arrays of plain vectors,
-  // but accepts packed arrays of these named types; the bit layout is the same).
-  typedef logic [7:0] prio_vec_t;                  // one bit per priority
-  typedef logic [15:0] pause_quanta_t;             // PFC pause time, 512-bit-time units
-  typedef pause_quanta_t [7:0] pause_quanta8_t;    // per priority
+  // The enqueue descriptor after classification (xtm_classify, stage 1), carried to the
+  // commit stage (spec 4.2, 4.3).
+  typedef struct packed {
+    logic        valid;    // enq.valid
+    logic        cls;      // passed validation (4.2): has a VOQ and a PG
+    logic [3:0]  err;      // the validation reason when !cls
+    logic [31:0] pkt_id;
+    logic [5:0]  in_port;
+    logic [5:0]  eg_port;
+    logic [5:0]  dscp;
+    logic [1:0]  ecn;
+    logic [13:0] len;
+    logic [8:0]  voq;      // eg_port * NumTcs + queue
+    logic [8:0]  pg;       // in_port * 8 + priority group
+    logic [PKTCW-1:0] cells;  // ceil(len / CellBytes)
+  } enq_req_t;
 
   // A packet in the egress in-flight FIFO (spec 9.4) = the deq output record.
   typedef struct packed {
@@ -92,11 +67,77 @@ package xtm_pkg;
     logic        hbm;
     logic [31:0] sojourn;
   } deq_rec_t;
-  // bit offset of deq_rec_t.len in a flat vector of records (Yosys 0.23 has no member
-  // access on an array entry): sojourn, hbm, marked, ecn and dscp lie below it
-  localparam int unsigned DEQ_REC_LEN_LSB = 32 + 1 + 1 + 2 + 6;
   localparam int unsigned DEQ_REC_W = 32 + 9 + 6 + 14 + 6 + 2 + 1 + 1 + 32;  // bits of deq_rec_t
+  localparam int unsigned DEQ_REC_LEN_LSB = 32 + 1 + 1 + 2 + 6;  // deq_rec_t.len in a flat vector
 
+  // The packet a dequeue slot removes (spec 9.4, 9.7), decided by xtm_sched from the head
+  // cache of xtm_qmgr, at the commit stage.
+  typedef struct packed {
+    logic        valid;    // a packet leaves this cycle
+    logic        flush;    // by the flush engine (else selected by the scheduler)
+    logic [8:0]  voq;
+    logic [5:0]  port;     // egress port
+    logic [19:0] desc;     // descriptor index
+    logic [13:0] len;
+    logic [PKTCW-1:0] cells;
+    logic        hbm;      // stored in HBM
+    logic [8:0]  pg;       // in_port * 8 + priority group
+    logic [CELLW-1:0] occ; // the VOQ's occupancy before the removal (S(t))
+    logic        last;     // the VOQ's last packet
+  } deq_sel_t;
+
+  // The admission decision of the commit stage (xtm_admit, spec 4.4-5.3).
+  typedef struct packed {
+    logic       valid;     // enq_res.valid
+    logic       cls;       // classified (has a VOQ)
+    logic       acc;       // accepted
+    logic [3:0] reason;
+    logic       marked;    // tail-marked CE
+    logic       hdrm;      // admitted into headroom
+    logic       hbm;       // placed in HBM
+    logic       evict;     // the VOQ switches to HBM mode (5.2)
+  } admit_t;
+
+  // ------------------------------------------------------------------ CSR operations
+  // A CSR access of one logical cycle travels down the pipeline (spec 10, 15.5). Each block
+  // applies a write and answers a read at the stage where its register lives.
+  typedef struct packed {
+    logic        valid;    // csr.valid of this logical cycle
+    logic        write;
+    logic [15:0] addr;
+    logic [7:0]  id;       // xtm_reg_pkg::reg_id_e (XTM_REG_ID_W <= 8, checked in xtm_csr)
+    logic [7:0]  idx;      // array element
+    logic        cnt;      // a word of a 64-bit counter
+    logic        hi;       // _HI word of a counter
+    logic [31:0] wdata;    // masked to the register's fields
+    logic        wr;       // a write that takes effect
+    logic        rd;       // a read of a mapped register (returns data)
+    logic [3:0]  err;      // ERR_STATUS bit to set: {NOT_READY, RO_WRITE, ILLEGAL, UNMAPPED}
+    logic [8:0]  voq;      // window entries selected at the access (VOQ_SEL ...)
+    logic [5:0]  port;
+    logic [8:0]  pg;
+    logic [2:0]  prof;
+  } csr_op_t;
+
+  // The global configuration registers of the commit stage (xtm_csr), field views.
+  typedef struct packed {
+    logic [CELLW-1:0] pool_cells;
+    logic [CELLW-1:0] evict_cells;
+    logic [CELLW-1:0] return_cells;
+    logic [23:0] hbm_wr_rate;
+    logic [15:0] hbm_wr_burst;
+    logic [23:0] hbm_rd_rate;
+    logic [15:0] hbm_rd_burst;
+    logic [11:0] hbm_rd_lat;
+    logic [7:0]  ocb_rd_lat;
+    logic        wd_en;
+    logic        wd_fwd;     // WD_CTRL.ACTION = FORWARD (else DROP)
+    logic [31:0] wd_poll;
+    logic [7:0]  wd_detect;
+    logic [7:0]  wd_restore;
+  } glob_cfg_t;
+
+  // ------------------------------------------------------------------ arithmetic
   // One LFSR draw: 16 Galois steps, x^32 + x^22 + x^2 + x + 1 (spec 6.4).
   // C twin: xtm_lfsr_draw (cmodel/xtm/xtm_profile.c).
   function automatic logic [31:0] lfsr_draw(input logic [31:0] s_in);
@@ -108,7 +149,7 @@ package xtm_pkg;
     lfsr_draw = s;
   endfunction
 
-  // Token bucket refill at the start of a cycle (spec 5.4). C twin: xtm_tb_at.
+  // Eager token bucket refill at the start of a cycle (spec 5.4). C twin: xtm_tb_at.
   function automatic logic signed [TOKW-1:0] tb_refill(input logic signed [TOKW-1:0] tok,
                                                        input logic [23:0] rate,
                                                        input logic [19:0] burst);
@@ -125,71 +166,107 @@ package xtm_pkg;
     tb_refill = sum[TOKW-1:0];
   endfunction
 
-  // Where a profile evaluation stands (spec 6.1): prob_code 0 = never, 1 = always, 2 = draw.
-  // For a draw, hit = r * dn < num (both fit in 63 bits). C twin: xtm_profile_hit.
+  // Profile evaluation (spec 6.1) in two pipeline stages and a hit test. No division:
+  // cross-multiplications of integers below 2^62.
+  //
+  // Stage A: which points are reached (8 products F_i * L), i*, the segment (Fa, Pa)-(Fb, Pb)
+  // and Fa * L. Stage B: Dn, N and the code. Hit: r * Dn < N for a draw r.
+  // C twins: the three parts of xtm_profile_eval (cmodel/xtm/xtm_profile.c).
   typedef struct packed {
-    logic [1:0]         code;
-    logic signed [63:0] dn;
-    logic signed [63:0] num;
-  } prof_eval_t;
+    logic        interp;
+    logic [16:0] fa, pa, fb, pb;
+    logic [44:0] o;        // 65536 * min(occ, L); 65536 when L = 0
+    logic [27:0] lim;      // L, 1 when the limit is 0
+    logic [44:0] fal;      // Fa * L
+  } prof_a_t;
+  localparam int unsigned PROF_A_W = 1 + 4 * 17 + 45 + 28 + 45;
 
-  localparam int unsigned PROF_EVAL_W = 2 + 64 + 64;  // bits of prof_eval_t
+  typedef struct packed {
+    logic [1:0]         code;  // ProfNever / ProfAlways / ProfDraw
+    logic [45:0]        dn;    // denominator (1 for a segmented profile)
+    logic signed [63:0] num;   // numerator
+  } prof_b_t;
+  localparam int unsigned PROF_B_W = 2 + 46 + 64;
 
-  // Returns a prof_eval_t as a plain vector: Yosys 0.23 can neither return a struct type nor
-  // use a struct-typed local in a function.
-  function automatic logic [PROF_EVAL_W-1:0] profile_eval(
-      input logic        interp,
-      input logic [3:0]  npoints,
-      input logic [135:0] fill,  // point k at [17*k +: 17]
-      input logic [135:0] prob,  // point k at [17*k +: 17]
-      input logic [CELLW-1:0] occ,
-      input logic [CELLW-1:0] limit);
-    logic [1:0] r_code;
-    logic signed [63:0] r_dn, r_num;
-    logic signed [63:0] lim, o, fa, pa, fb, pb, dn, num;
+  // fill/prob: point k at [17k +: 17]; npoints 0..8 (larger counts as 8)
+  function automatic logic [PROF_A_W-1:0] prof_stage_a(input logic interp,
+                                                       input logic [3:0] npoints,
+                                                       input logic [135:0] fill,
+                                                       input logic [135:0] prob,
+                                                       input logic [CELLW-1:0] occ,
+                                                       input logic [CELLW-1:0] limit);
+    logic [27:0] lim;
+    logic [44:0] o, p;
+    logic [44:0] fal;
+    logic [16:0] fa, pa, fb, pb;
     int ist;
-    r_code = '0; r_dn = '0; r_num = '0;
     if (limit == '0) begin
-      lim = 64'sd1;
-      o = 64'sd65536;
+      lim = 28'd1;
+      o = 45'd65536;
     end else begin
-      lim = $signed({36'd0, limit});
-      o = (occ < limit) ? $signed({20'd0, occ, 16'd0}) : $signed({20'd0, limit, 16'd0});
+      lim = limit;
+      o = (occ < limit) ? {1'b0, occ, 16'd0} : {1'b0, limit, 16'd0};
     end
     ist = -1;
+    fal = '0;
     for (int i = 0; i < 8; i++) begin
-      if (i < $signed(32'(npoints)) && o >= $signed({47'd0, fill[17*i+:17]}) * lim) begin
+      p = 45'(fill[17*i+:17]) * 45'(lim);
+      if (i < 32'(npoints) && o >= p) begin
         ist = i;
+        fal = p;
       end
     end
-    if (!interp) begin
-      pa = (ist < 0) ? 64'sd0 : $signed({47'd0, prob[17*ist+:17]});
-      r_dn = 64'sd1;
-      r_num = pa;
-      r_code = (pa <= 0) ? 2'd0 : (pa >= 65536) ? 2'd1 : 2'd2;
+    fa = (ist < 0) ? 17'd0 : fill[17*ist+:17];
+    pa = (ist < 0) ? 17'd0 : prob[17*ist+:17];
+    if (ist + 1 < 32'(npoints) && ist + 1 < 8) begin
+      fb = fill[17*(ist+1)+:17];
+      pb = prob[17*(ist+1)+:17];
     end else begin
-      fa = (ist < 0) ? 64'sd0 : $signed({47'd0, fill[17*ist+:17]});
-      pa = (ist < 0) ? 64'sd0 : $signed({47'd0, prob[17*ist+:17]});
-      if (ist + 1 < $signed(32'(npoints))) begin
-        fb = $signed({47'd0, fill[17*(ist+1)+:17]});
-        pb = $signed({47'd0, prob[17*(ist+1)+:17]});
-      end else begin
-        fb = 64'sd65536;
-        pb = 64'sd65536;
-      end
-      if (fb <= fa) begin
-        r_dn = 64'sd1;
-        r_num = pa;
-        r_code = (pa <= 0) ? 2'd0 : (pa >= 65536) ? 2'd1 : 2'd2;
-      end else begin
-        dn = (fb - fa) * lim;
-        num = pa * dn + (pb - pa) * (o - fa * lim);
-        r_dn = dn;
-        r_num = num;
-        r_code = (num <= 0) ? 2'd0 : (num >= 64'sd65536 * dn) ? 2'd1 : 2'd2;
-      end
+      fb = 17'd65536;
+      pb = 17'd65536;
     end
-    profile_eval = {r_code, r_dn, r_num};
+    prof_stage_a = {interp, fa, pa, fb, pb, o, lim, fal};
+  endfunction
+
+  function automatic logic [PROF_B_W-1:0] prof_stage_b(input logic [PROF_A_W-1:0] a_in);
+    logic interp;
+    logic [16:0] fa, pa, fb, pb;
+    logic [44:0] o, fal;
+    logic [27:0] lim;
+    logic [1:0] code;
+    logic [45:0] dn;
+    logic signed [63:0] num, big;
+    {interp, fa, pa, fb, pb, o, lim, fal} = a_in;
+    if (!interp || fb <= fa) begin
+      dn = 46'd1;
+      num = $signed(64'(pa));
+      code = (pa == '0) ? ProfNever : (pa >= 17'd65536) ? ProfAlways : ProfDraw;
+    end else begin
+      dn = 46'(17'(fb - fa)) * 46'(lim);
+      num = $signed(64'(pa)) * $signed(64'(dn)) +
+            ($signed(64'(pb)) - $signed(64'(pa))) * $signed(64'(45'(o - fal)));
+      big = $signed(64'(dn) << 16);
+      code = (num <= 0) ? ProfNever : (num >= big) ? ProfAlways : ProfDraw;
+    end
+    prof_stage_b = {code, dn, num};
+  endfunction
+
+  // The decision of an evaluated profile for a draw r (low 16 bits of an LFSR draw).
+  function automatic logic prof_hit(input logic [PROF_B_W-1:0] b_in, input logic [15:0] r);
+    logic [1:0] code;
+    logic [45:0] dn;
+    logic signed [63:0] num;
+    {code, dn, num} = b_in;
+    prof_hit = (code == ProfAlways) ||
+               (code == ProfDraw && $signed(64'(r) * 64'(dn)) < num);
+  endfunction
+
+  // ceil(len / 2^cell_log2) (spec 4.3)
+  function automatic logic [PKTCW-1:0] cells_of(input logic [13:0] len,
+                                                input logic [3:0] cell_log2);
+    logic [14:0] sum;
+    sum = {1'b0, len} + ((15'd1 << cell_log2) - 15'd1);
+    cells_of = PKTCW'(sum >> cell_log2);
   endfunction
 
 endpackage

@@ -1,94 +1,125 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// xtm_sva: input-only checker bound into xtm_core (rtl/xtm/xtm_bind.sv). It checks the
-// invariants of docs/spec.md section 12 on the registered state every cycle, and the PFC
-// rule "a PG whose cell count crosses its static XOFF threshold through an arrival is in
-// XOFF at the same edge". Kept ON under Verilator (--assert); compiled out by Yosys.
+// xtm_sva: checker bound into xtm_core (rtl/xtm/xtm_bind.sv), simulation only. It checks
+// the invariants of docs/spec.md section 12 on the registered state, the PFC rule of 7.1
+// ("a PFC-enabled static PG that took an arrival in t-1 and is at or above its XOFF
+// threshold in t, not yet in XOFF, is in XOFF in t+1"), the egress FIFO bound, and that the
+// outputs are never unknown. Kept ON under Verilator (--assert); never seen by Yosys.
+//
+// Cost is kept per port, not per queue, so that assertions stay on in every co-simulation:
+// - the block state is read by upward hierarchical name (u_qmgr.occ_q, ...), not through
+//   ports, so no per-cycle copy of the per-VOQ and per-PG arrays is made;
+// - the conservation sums over all VOQs and PGs are taken every SumEvery-th cycle (a leak
+//   or a double count persists, so it is caught within SumEvery cycles; the co-simulation
+//   compares the same state every cycle against the C model);
+// - headroom-within-PG is swept one PG per cycle (every PG once per NumPgs cycles);
+// - the XOFF rule is checked on the one PG an arrival can push over its threshold.
 
 `default_nettype none
 `include "tm_assert.svh"
 
 module xtm_sva #(
-  parameter int unsigned NumPorts = 8,
-  parameter int unsigned NumTcs   = 8,
-  parameter int unsigned NumDesc  = 4096,
+  parameter int unsigned NumPorts  = 8,
+  parameter int unsigned NumTcs    = 8,
+  parameter int unsigned NumDesc   = 4096,
   parameter int unsigned FifoDepth = 8,
-  parameter int unsigned DescW    = 13,
-  parameter int unsigned FifoW    = 4,
+  parameter int unsigned SumEvery  = 16,
   // derived, do not override
-  parameter int unsigned NumVoqs  = NumPorts * NumTcs,
-  parameter int unsigned NumPgs   = NumPorts * 8
+  parameter int unsigned NumVoqs   = NumPorts * NumTcs,
+  parameter int unsigned NumPgs    = NumPorts * 8,
+  parameter int unsigned PgW       = $clog2(NumPgs)
 ) (
   input wire logic clk_i,
   input wire logic rst_ni,
-  input wire logic [27:0] q_occ_q [NumVoqs],
-  input wire logic [20:0] q_pkts_q [NumVoqs],
-  input wire logic [27:0] q_hbmc_q [NumVoqs],
-  input wire logic [27:0] pool_used_q,
-  input wire logic [27:0] ocb_used_q,
-  input wire logic [27:0] hbm_used_q,
-  input wire logic [DescW-1:0] desc_free_q,
-  input wire logic [27:0] g_cells_q [NumPgs],
-  input wire logic [27:0] g_hused_q [NumPgs],
-  input wire logic g_xoff_st_q [NumPgs],
-  input wire logic [31:0] g_cfg_q [NumPgs],
-  input wire logic [27:0] g_xoff_q [NumPgs],
-  input wire logic [FifoW-1:0] p_fcount_q [NumPorts],
   input wire logic [NumPorts-1:0] deq_valid_o,
-  input wire logic [NumPorts-1:0] pfc_tx_valid_o,
-  input wire logic enq_res_valid_o,
+  input wire logic [NumPorts-1:0] pfc_valid_o,
+  input wire logic res_valid_o,
   input wire logic flush_valid_o
 );
 
+  // ------------------------------------------------------------------ sampling counters
+  logic [15:0] smp_q;
+  logic [PgW-1:0] sweep_q;
+  logic smp;
+  assign smp = smp_q == '0;
+  always_ff @(posedge clk_i or negedge rst_ni) begin : s_count
+    if (!rst_ni) begin
+      smp_q <= '0;
+      sweep_q <= '0;
+    end else begin
+      smp_q <= (32'(smp_q) == SumEvery - 1) ? '0 : smp_q + 16'd1;
+      sweep_q <= (32'(sweep_q) == NumPgs - 1) ? '0 : sweep_q + PgW'(1);
+    end
+  end
+
+  // ------------------------------------------------------------------ conservation (12)
   logic [31:0] sum_occ, sum_pkts, sum_hbm, sum_pg;
   always_comb begin : c_sums
     sum_occ = '0;
     sum_pkts = '0;
     sum_hbm = '0;
     sum_pg = '0;
-    for (int v = 0; v < int'(NumVoqs); v++) begin
-      sum_occ = sum_occ + {4'd0, q_occ_q[v]};
-      sum_pkts = sum_pkts + {11'd0, q_pkts_q[v]};
-      sum_hbm = sum_hbm + {4'd0, q_hbmc_q[v]};
-    end
-    for (int g = 0; g < int'(NumPgs); g++) begin
-      sum_pg = sum_pg + {4'd0, g_cells_q[g]};
+    if (smp) begin
+      for (int v = 0; v < 32'(NumVoqs); v++) begin
+        sum_occ = sum_occ + 32'(u_qmgr.occ_q[v]);
+        sum_pkts = sum_pkts + 32'(u_qmgr.pkts_q[v]);
+        sum_hbm = sum_hbm + 32'(u_qmgr.hbmc_q[v]);
+      end
+      for (int g = 0; g < 32'(NumPgs); g++) begin
+        sum_pg = sum_pg + 32'(u_pfc_tx.cells_q[g]);
+      end
     end
   end
 
-  `ASSERT(PoolIsSumOfVoqs_A, sum_occ == {4'd0, pool_used_q}, clk_i, rst_ni)
-  `ASSERT(OcbPlusHbmIsPool_A, {4'd0, ocb_used_q} + {4'd0, hbm_used_q} == {4'd0, pool_used_q},
-          clk_i, rst_ni)
-  `ASSERT(HbmIsSumOfVoqs_A, sum_hbm == {4'd0, hbm_used_q}, clk_i, rst_ni)
-  `ASSERT(PgSumIsPool_A, sum_pg == {4'd0, pool_used_q}, clk_i, rst_ni)
-  `ASSERT(DescConserved_A, 32'(desc_free_q) + sum_pkts == NumDesc, clk_i, rst_ni)
+  `ASSERT(PoolIsSumOfVoqs_A, !smp || sum_occ == 32'(u_bufmgr.pool_q), clk_i, rst_ni)
+  `ASSERT(HbmIsSumOfVoqs_A, !smp || sum_hbm == 32'(u_bufmgr.hbm_q), clk_i, rst_ni)
+  `ASSERT(PgSumIsPool_A, !smp || sum_pg == 32'(u_bufmgr.pool_q), clk_i, rst_ni)
+  `ASSERT(DescConserved_A, !smp || 32'(u_bufmgr.free_q) + sum_pkts == NumDesc, clk_i, rst_ni)
+  `ASSERT(OcbPlusHbmIsPool_A,
+          32'(u_bufmgr.ocb_q) + 32'(u_bufmgr.hbm_q) == 32'(u_bufmgr.pool_q), clk_i, rst_ni)
   `ASSERT_KNOWN(DeqValidKnown_A, deq_valid_o, clk_i, rst_ni)
-  `ASSERT_KNOWN(PfcValidKnown_A, pfc_tx_valid_o, clk_i, rst_ni)
-  `ASSERT_KNOWN(EnqResValidKnown_A, enq_res_valid_o, clk_i, rst_ni)
+  `ASSERT_KNOWN(PfcValidKnown_A, pfc_valid_o, clk_i, rst_ni)
+  `ASSERT_KNOWN(EnqResValidKnown_A, res_valid_o, clk_i, rst_ni)
   `ASSERT_KNOWN(FlushValidKnown_A, flush_valid_o, clk_i, rst_ni)
 
-  for (genvar g = 0; g < int'(NumPgs); g++) begin : g_pg
-    // per-PG copies: Verilator 5.006 cannot take $rose/$stable of an array select
-    logic above, xoff_st, static_en, hdrm_ok;
-    logic [27:0] xoff_th;
-    logic [31:0] cfg;
-    assign above = g_cells_q[g] >= g_xoff_q[g];
-    assign xoff_st = g_xoff_st_q[g];
-    assign xoff_th = g_xoff_q[g];
-    assign cfg = g_cfg_q[g];
-    assign static_en = cfg[0] && !cfg[1];
-    assign hdrm_ok = g_hused_q[g] <= g_cells_q[g];
-    `ASSERT(HdrmWithinPg_A, hdrm_ok, clk_i, rst_ni)
-    // crossing the static XOFF threshold with thresholds unchanged means an arrival did
-    // it, and the arrival's evaluation sets XOFF at the same edge (spec 7.1)
-    `ASSERT(XoffWhenAboveThreshold_A,
-            ($rose(above) && $stable(xoff_th) && $stable(cfg) && static_en) |-> xoff_st,
-            clk_i, rst_ni)
+  // ------------------------------------------------------------------ PG rules (4.4, 7.1)
+  `ASSERT(HdrmWithinPg_A, u_pfc_tx.hused_q[sweep_q] <= u_pfc_tx.cells_q[sweep_q],
+          clk_i, rst_ni)
+
+  // the arrival of t-1 (the pfc_tx block's input) names the only PG whose cells can have
+  // crossed a static threshold from below; its evaluation in t must set XOFF for t+1
+  logic arr_q, exp_q;
+  logic [PgW-1:0] arr_pg_q, exp_pg_q;
+  logic [PgW-1:0] ga;
+  logic expect_xoff;
+  assign ga = arr_pg_q;
+  assign expect_xoff = arr_q && u_pfc_tx.gcfg_q[ga][0] && !u_pfc_tx.gcfg_q[ga][1] &&
+                       !u_pfc_tx.xoff_q[ga] && u_pfc_tx.cells_q[ga] >= u_pfc_tx.gxoff_q[ga];
+  always_ff @(posedge clk_i or negedge rst_ni) begin : s_arrival
+    if (!rst_ni) begin
+      arr_q <= 1'b0;
+      arr_pg_q <= '0;
+      exp_q <= 1'b0;
+      exp_pg_q <= '0;
+    end else begin
+      arr_q <= u_pfc_tx.adm_i.acc;
+      arr_pg_q <= PgW'(u_pfc_tx.enq_pg_i);
+      exp_q <= expect_xoff;
+      exp_pg_q <= ga;
+    end
   end
-  for (genvar p = 0; p < int'(NumPorts); p++) begin : g_port
-    logic fifo_ok;
-    assign fifo_ok = 32'(p_fcount_q[p]) <= FifoDepth;
-    `ASSERT(FifoWithinDepth_A, fifo_ok, clk_i, rst_ni)
+  `ASSERT(XoffWhenAboveThreshold_A, !exp_q || u_pfc_tx.xoff_q[exp_pg_q], clk_i, rst_ni)
+
+  // ------------------------------------------------------------------ egress (8)
+  logic [NumPorts-1:0] fifo_ok;
+  always_comb begin : c_fifo
+    for (int p = 0; p < 32'(NumPorts); p++) begin
+      fifo_ok[p] = 32'(u_egress.cnt_q[p]) <= FifoDepth;
+    end
   end
+  `ASSERT(FifoWithinDepth_A, &fifo_ok, clk_i, rst_ni)
+
+  logic unused;
+  assign unused = ^NumTcs;
 
 endmodule

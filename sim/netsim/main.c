@@ -23,6 +23,7 @@
 
 #include "sim/netsim/netsim.h"
 #include "sim/netsim/plot.h"
+#include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
 #include "sim/netsim/scenario.h"
 #include "tools/lib/xtm_num.h"
 
@@ -109,6 +110,21 @@ static bool out_close(FILE *f, const char *path) {
 
 // ------------------------------------------------------------------ one run
 
+#define MAX_PFC_PGS 128
+
+// The configuration of the bottleneck router that the plots draw against (docs/netsim.md
+// 5.1), read back from its registers once it is programmed: the watched VOQ's limit and
+// profile, the shared pool, and every lossless (PFC_EN) ingress PG with its thresholds.
+typedef struct router_cfg {
+  uint32_t q_cfg, q_limit, pool;
+  uint32_t pr_cfg, fill[8], prob[8];
+  uint32_t npg;
+  uint16_t pg_port[MAX_PFC_PGS];
+  uint8_t pg_prio[MAX_PFC_PGS];
+  uint32_t g_cfg[MAX_PFC_PGS], xoff[MAX_PFC_PGS], xon[MAX_PFC_PGS];
+  bool ok;
+} router_cfg_t;
+
 typedef struct run_ctx {
   ns_sim_t *s;
   ns_measure_t *m;
@@ -117,7 +133,60 @@ typedef struct run_ctx {
   uint64_t last_frames;
   uint32_t ncsv;
   uint32_t nlinks_csv;
+  const router_cfg_t *cfg;  // npg > 0: the PG columns are written
 } run_ctx_t;
+
+// Reads the configuration through the CSR backdoor (between cycles; the select registers
+// are restored, no other register is written). false when a read fails.
+static bool read_router_cfg(ns_router_t *r, uint32_t voq, router_cfg_t *c) {
+  memset(c, 0, sizeof(*c));
+  xtm_t *x = r->m;
+  const xtm_params_t *xp = xtm_params(x);
+  uint32_t vsel = 0, gsel = 0, psel = 0;
+  bool ok = xtm_csr_read(x, XTM_VOQ_SEL_REG_OFFSET, &vsel) && xtm_csr_read(x, XTM_PG_SEL_REG_OFFSET, &gsel) &&
+            xtm_csr_read(x, XTM_PROF_SEL_REG_OFFSET, &psel);
+  ok = ok && xtm_csr_write(x, XTM_VOQ_SEL_REG_OFFSET, voq) && xtm_csr_read(x, XTM_Q_CFG_REG_OFFSET, &c->q_cfg) &&
+       xtm_csr_read(x, XTM_Q_LIMIT_CELLS_REG_OFFSET, &c->q_limit) &&
+       xtm_csr_read(x, XTM_POOL_CELLS_REG_OFFSET, &c->pool);
+  uint32_t prof = (c->q_cfg >> XTM_Q_CFG_PROFILE_OFFSET) & XTM_Q_CFG_PROFILE_MASK;
+  ok = ok && xtm_csr_write(x, XTM_PROF_SEL_REG_OFFSET, prof) && xtm_csr_read(x, XTM_PR_CFG_REG_OFFSET, &c->pr_cfg);
+  for (uint32_t i = 0; ok && i < 8; i++) {
+    ok = xtm_csr_read(x, (uint16_t)XTM_PR_FILL_REG_OFFSET_N(i), &c->fill[i]) &&
+         xtm_csr_read(x, (uint16_t)(XTM_PR_PROB_0_REG_OFFSET + 4u * i), &c->prob[i]);
+  }
+  for (uint32_t p = 0; ok && p < xp->num_ports; p++) {
+    for (uint32_t g = 0; ok && g < 8; g++) {
+      uint32_t cfg = 0;
+      ok = xtm_csr_write(x, XTM_PG_SEL_REG_OFFSET, p * 8 + g) && xtm_csr_read(x, XTM_G_CFG_REG_OFFSET, &cfg);
+      if (ok && (cfg & (1u << XTM_G_CFG_PFC_EN_BIT)) && c->npg < MAX_PFC_PGS) {
+        uint32_t k = c->npg++;
+        c->pg_port[k] = (uint16_t)p;
+        c->pg_prio[k] = (uint8_t)g;
+        c->g_cfg[k] = cfg;
+        ok = xtm_csr_read(x, XTM_G_XOFF_CELLS_REG_OFFSET, &c->xoff[k]) &&
+             xtm_csr_read(x, XTM_G_XON_CELLS_REG_OFFSET, &c->xon[k]);
+      }
+    }
+  }
+  ok = xtm_csr_write(x, XTM_VOQ_SEL_REG_OFFSET, vsel) && xtm_csr_write(x, XTM_PG_SEL_REG_OFFSET, gsel) &&
+       xtm_csr_write(x, XTM_PROF_SEL_REG_OFFSET, psel) && ok;
+  c->ok = ok;
+  return ok;
+}
+
+// XOFF and XON thresholds (cells) of lossless PG k now (docs/spec.md 7.1).
+static void pg_thresholds(const router_cfg_t *c, uint32_t k, uint32_t pool_used, uint64_t *xoff,
+                          uint64_t *xon) {
+  if (c->g_cfg[k] & (1u << XTM_G_CFG_DYNAMIC_BIT)) {
+    uint32_t alpha = (c->g_cfg[k] >> XTM_G_CFG_ALPHA_OFFSET) & XTM_G_CFG_ALPHA_MASK;
+    uint64_t free = c->pool > pool_used ? c->pool - pool_used : 0;
+    *xoff = free >> alpha;
+    *xon = *xoff > c->xon[k] ? *xoff - c->xon[k] : 0;
+  } else {
+    *xoff = c->xoff[k];
+    *xon = c->xon[k];
+  }
+}
 
 static void sample(void *ctx, uint64_t t) {
   run_ctx_t *c = ctx;
@@ -166,6 +235,24 @@ static void sample(void *ctx, uint64_t t) {
     fprintf(c->csv, ",%.4f", dt > 0 ? (double)(k->tx_bytes - k->sample_bytes) * 8.0 / dt / 1e9 : 0.0);
     k->sample_bytes = k->tx_bytes;
   }
+  if (c->cfg != NULL && c->cfg->npg > 0) {  // the largest lossless ingress PG and its thresholds
+    const router_cfg_t *g = c->cfg;
+    xtm_global_state_t gs;
+    xtm_global_state(r->m, &gs);
+    uint32_t best = 0, cells = 0;
+    for (uint32_t k = 0; k < g->npg; k++) {
+      xtm_pg_state_t ps;
+      xtm_pg_state(r->m, g->pg_port[k], g->pg_prio[k], &ps);
+      if (k == 0 || ps.pg_cells > cells) {
+        best = k;
+        cells = ps.pg_cells;
+      }
+    }
+    uint64_t xoff = 0, xon = 0;
+    pg_thresholds(g, best, gs.pool_used, &xoff, &xon);
+    fprintf(c->csv, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, (uint64_t)cells * r->cell_bytes,
+            xoff * r->cell_bytes, xon * r->cell_bytes);
+  }
   fputc('\n', c->csv);
 }
 
@@ -205,54 +292,261 @@ static cJSON *meta_json(const ns_scenario_t *sc, const ns_measure_t *m) {
   return meta;
 }
 
-static void stamp_line(FILE *f, const char *prefix, const ns_scenario_t *sc, uint64_t seed) {
-  fprintf(f, "%sxtm-netsim %s; scenario %s (%s, family %s); seed %" PRIu64 "; overrides:", prefix,
-          NETSIM_VERSION, sc->path, sc->name, sc->family, seed);
-  int n = 0;
-  for (uint32_t i = 0; i < sc->nkv; i++) {
+// "xtm-netsim VERSION; scenario PATH (NAME, family F); seed S; overrides: k=v ..."
+static void stamp_text(char *dst, size_t n, const ns_scenario_t *sc, uint64_t seed) {
+  int k = snprintf(dst, n, "xtm-netsim %s; scenario %s (%s, family %s); seed %" PRIu64 "; overrides:",
+                   NETSIM_VERSION, sc->path, sc->name, sc->family, seed);
+  int nov = 0;
+  for (uint32_t i = 0; i < sc->nkv && k > 0 && (size_t)k < n; i++) {
     if (sc->kv[i].overridden) {
-      fprintf(f, " %s=%s", sc->kv[i].key, sc->kv[i].val);
-      n++;
+      k += snprintf(dst + k, n - (size_t)k, " %s=%s", sc->kv[i].key, sc->kv[i].val);
+      nov++;
     }
   }
-  fprintf(f, "%s\n", n ? "" : " none");
+  if (nov == 0 && k > 0 && (size_t)k < n) {
+    snprintf(dst + k, n - (size_t)k, " none");
+  }
 }
 
-// The run's plots (docs/netsim.md 5): every file named relative to the run directory.
-static int write_plots(const char *dir, const ns_scenario_t *sc, uint64_t seed, uint32_t ncsv) {
-  char raw[900], title[900];
-  snprintf(raw, sizeof(raw), "%s seed %" PRIu64 " (xtm-netsim %s)", sc->name, seed, NETSIM_VERSION);
-  for (uint32_t i = 0; i < sc->nkv; i++) {
-    if (sc->kv[i].overridden) {
-      size_t n = strlen(raw);
-      snprintf(raw + n, sizeof(raw) - n, " %s=%s", sc->kv[i].key, sc->kv[i].val);
+static void stamp_line(FILE *f, const char *prefix, const ns_scenario_t *sc, uint64_t seed) {
+  char t[NS_MAX_KEYS * (NS_KEY_LEN + NS_VAL_LEN) + 1024];
+  stamp_text(t, sizeof(t), sc, seed);
+  fprintf(f, "%s%s\n", prefix, t);
+}
+
+// Kmin and Kmax of a profile as fills of the VOQ limit (0..1), docs/spec.md 6.1: Kmin the
+// lowest fill with a non-zero probability (pmin: the probability there, 0 for a ramp that
+// starts there), Kmax the lowest fill where it reaches 100 %. -1: none. Points are taken in
+// register order (the compiler writes them in increasing fill).
+static void profile_k(const router_cfg_t *c, double *kmin, double *pmin, double *kmax) {
+  uint32_t n = (c->pr_cfg >> XTM_PR_CFG_NPOINTS_OFFSET) & XTM_PR_CFG_NPOINTS_MASK;
+  n = n > 8 ? 8 : n;
+  *kmin = *kmax = -1;
+  *pmin = 0;
+  if ((c->pr_cfg & (1u << XTM_PR_CFG_INTERP_BIT)) == 0) {  // segmented
+    for (uint32_t i = 0; i < n; i++) {
+      if (c->prob[i] > 0 && *kmin < 0) {
+        *kmin = c->fill[i] / 65536.0;
+        *pmin = c->prob[i] / 65536.0;
+      }
+      if (c->prob[i] >= 65536 && *kmax < 0) {
+        *kmax = c->fill[i] / 65536.0;
+      }
+    }
+    return;
+  }
+  double f[10], q[10];  // interpolated: through (0,0), the points and (1,1)
+  uint32_t m = 0;
+  f[m] = 0;
+  q[m++] = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    f[m] = c->fill[i] / 65536.0;
+    q[m++] = c->prob[i] / 65536.0;
+  }
+  f[m] = 1;
+  q[m++] = 1;
+  for (uint32_t j = 0; j + 1 < m; j++) {
+    if (*kmin < 0 && (q[j] > 0 || q[j + 1] > 0)) {
+      *kmin = f[j];
+      *pmin = q[j];
+    }
+    if (*kmax < 0 && q[j] >= 1) {
+      *kmax = f[j];
+    } else if (*kmax < 0 && q[j + 1] >= 1 && f[j + 1] > f[j]) {
+      *kmax = f[j] + (1 - q[j]) * (f[j + 1] - f[j]) / (q[j + 1] - q[j]);
     }
   }
-  ns_plot_text(title, sizeof(title), raw);
-  size_t cap = 8192;
-  char *g = malloc(cap);
-  if (g == NULL) {
+}
+
+// "48.6 MB = 0.75 RTT" (or without the RTT when there is none)
+static void mb_rtt(char *dst, size_t n, double bytes, double bdp) {
+  double v = bytes / 1e6;
+  const char *f = v >= 100 ? "%.0f MB" : v >= 10 ? "%.1f MB" : v >= 1 ? "%.2f MB" : "%.3g MB";
+  int k = snprintf(dst, n, f, v);
+  if (bdp > 0 && k > 0 && (size_t)k < n) {
+    snprintf(dst + k, n - (size_t)k, " = %.3g RTT", bytes / bdp);
+  }
+}
+
+// The run's plots (docs/netsim.md 5.1): what to draw, from the run and from the bottleneck
+// router's registers; sim/netsim/plot.c draws it. Every file named relative to the run
+// directory. Returns as ns_plot_write_run.
+static int write_plots(const char *dir, const ns_scenario_t *sc, const ns_sim_t *s,
+                       const ns_measure_t *m, const run_ctx_t *rc, const router_cfg_t *cfg,
+                       uint64_t t_end, char *names, size_t names_len) {
+  ns_plot_run_t *p = calloc(1, sizeof(*p));
+  if (p == NULL) {
     return -1;
   }
-  int k = snprintf(g, cap,
-      "# generated by xtm-netsim (sim/netsim/plot.c); run in this directory\n"
-      "set terminal pngcairo size 1000,600 noenhanced\nset datafile separator ','\n"
-      "set key outside right\nset grid\nset xlabel 'time (us)'\n"
-      "set output 'queue.png'\nset title \"%s\\nbottleneck RDMA queue\"\n"
-      "set ylabel 'queue (bytes)'\nplot 'timeseries.csv' using 1:2 with lines title 'queue_bytes'\n"
-      "set output 'util.png'\nset title \"%s\\nbottleneck link utilisation per sample\"\n"
-      "set ylabel 'Gb/s'\nplot 'timeseries.csv' using 1:3 with lines title 'L2 (frame bytes)', "
-      "'' using 1:4 with lines title 'L1 (+ preamble, SFD, IFG)'\n",
-      title, title);
-  if (ncsv > 0 && k > 0 && (size_t)k < cap) {
-    snprintf(g + k, cap - (size_t)k,
-             "set output 'rates.png'\nset title \"%s\\nDCQCN current rate per QP\"\n"
-             "set ylabel 'Mb/s'\nplot for [i=5:%u] 'timeseries.csv' using 1:i with lines "
-             "title columnheader(i)\n", title, 4 + ncsv);
+  const ns_router_t *br = &s->nodes[m->bottleneck_router].rt;
+  const ns_link_t *bl = &s->links[m->bottleneck_link];
+  const xtm_params_t *xp = xtm_params(br->m);
+  snprintf(p->name, sizeof(p->name), "%s", sc->name);
+  char st[sizeof(p->footer)];
+  stamp_text(st, sizeof(st), sc, m->seed);
+  for (char *c = st; *c; c++) {
+    *c = *c == ';' ? ',' : *c;  // the plot text keeps no ';'
   }
-  int rc = ns_plot_run(dir, "plots.gp", g);
-  free(g);
-  return rc;
+  // and the command that reproduces the run (the overrides as --set, in scenario order)
+  snprintf(p->footer, sizeof(p->footer), "%s", st);
+  int fk = snprintf(p->repro, sizeof(p->repro), "xtm-netsim run %s", sc->path);
+  for (uint32_t i = 0; i < sc->nkv && fk > 0 && (size_t)fk < sizeof(p->repro); i++) {
+    if (sc->kv[i].overridden) {
+      fk += snprintf(p->repro + fk, sizeof(p->repro) - (size_t)fk, " --set %s=%s", sc->kv[i].key,
+                     sc->kv[i].val);
+    }
+  }
+  p->end_us = (double)t_end * 1e-6;
+  p->sample_us = (double)s->sample_ps * 1e-6;
+  if (m->warmup_ps > 0 && m->warmup_ps < t_end) {
+    p->zoom_us = (double)m->warmup_ps * 1e-6;
+    snprintf(p->zoom_why, sizeof(p->zoom_why), "warmup_s");
+  } else if (m->measure_from_ps > 0 && m->measure_from_ps < t_end) {
+    p->zoom_us = (double)m->measure_from_ps * 1e-6;
+    snprintf(p->zoom_why, sizeof(p->zoom_why), "start of the measurement");
+  } else {
+    p->zoom_us = p->end_us / 10;
+    snprintf(p->zoom_why, sizeof(p->zoom_why), "no warmup_s: the first 10 %% left out");
+  }
+  snprintf(p->bottleneck, sizeof(p->bottleneck), "%s", bl->name);
+  p->link_gbps = (double)bl->rate_bps / 1e9;
+  p->rtt_us = m->rtt_us;
+  p->bdp_bytes = (double)bl->rate_bps / 8.0 * m->rtt_us * 1e-6;
+  double bdp = p->bdp_bytes;
+  if (br->watch_voq >= 0) {
+    snprintf(p->queue, sizeof(p->queue), "%s port %u queue %u", s->nodes[m->bottleneck_router].name,
+             (uint32_t)br->watch_voq / xp->num_tcs, (uint32_t)br->watch_voq % xp->num_tcs);
+  }
+  // reference lines: the configuration as programmed, read back from the registers
+  if (cfg->ok) {
+    double cell = br->cell_bytes, lim = (double)cfg->q_limit * cell;
+    char v[48];
+    bool ecn = (cfg->q_cfg & (1u << XTM_Q_CFG_ECN_EN_BIT)) != 0;
+    uint32_t mp = (cfg->q_cfg >> XTM_Q_CFG_MARK_POINT_OFFSET) & XTM_Q_CFG_MARK_POINT_MASK;
+    bool noloss = (cfg->q_cfg & (1u << XTM_Q_CFG_NO_LOSS_BIT)) != 0;
+    if ((ecn && mp != XTM_Q_CFG_MARK_POINT_VALUE_LATENCY) || (!ecn && !noloss)) {
+      double kmin, pmin, kmax;
+      profile_k(cfg, &kmin, &pmin, &kmax);
+      const char *what = ecn ? "ECN marking" : "drop";
+      if (kmin > 0 && kmin < 1) {
+        ns_plot_ref_t *f = &p->ref[p->nref++];
+        f->kind = kNsRefKmin;
+        f->bytes = kmin * lim;
+        mb_rtt(v, sizeof(v), f->bytes, bdp);
+        if (pmin > 0) {
+          snprintf(f->label, sizeof(f->label), "Kmin %s: %s from %.2g %%", v, what, pmin * 100);
+        } else {
+          snprintf(f->label, sizeof(f->label), "Kmin %s: %s ramp starts", v, what);
+        }
+      }
+      if (kmax > 0 && kmax < 1) {
+        ns_plot_ref_t *f = &p->ref[p->nref++];
+        f->kind = kNsRefKmax;
+        f->bytes = kmax * lim;
+        mb_rtt(v, sizeof(v), f->bytes, bdp);
+        snprintf(f->label, sizeof(f->label), "Kmax %s: %s 100 %%", v, what);
+      }
+    }
+    ns_plot_ref_t *f = &p->ref[p->nref++];
+    f->kind = kNsRefLimit;
+    f->bytes = lim;
+    mb_rtt(v, sizeof(v), lim, bdp);
+    snprintf(f->label, sizeof(f->label), "VOQ limit %s", v);
+    if ((double)cfg->pool * cell < lim) {
+      f = &p->ref[p->nref++];
+      f->kind = kNsRefPool;
+      f->bytes = (double)cfg->pool * cell;
+      mb_rtt(v, sizeof(v), f->bytes, bdp);
+      snprintf(f->label, sizeof(f->label), "shared pool %s", v);
+    }
+    if (cfg->npg > 0) {
+      p->pg_col = 5 + rc->ncsv + rc->nlinks_csv;
+      bool same = true, dyn = false;
+      for (uint32_t k = 0; k < cfg->npg; k++) {
+        dyn = dyn || (cfg->g_cfg[k] & (1u << XTM_G_CFG_DYNAMIC_BIT)) != 0;
+        same = same && cfg->xoff[k] == cfg->xoff[0] && cfg->xon[k] == cfg->xon[0];
+      }
+      if (dyn || !same) {
+        p->xoff_col = p->pg_col + 1;
+        p->xon_col = p->pg_col + 2;
+        uint32_t alpha = (cfg->g_cfg[0] >> XTM_G_CFG_ALPHA_OFFSET) & XTM_G_CFG_ALPHA_MASK;
+        if (dyn) {
+          snprintf(p->pfc_note, sizeof(p->pfc_note), "dynamic: free pool / %u", 1u << alpha);
+        } else {
+          snprintf(p->pfc_note, sizeof(p->pfc_note), "static, per PG");
+        }
+      } else {
+        f = &p->ref[p->nref++];
+        f->kind = kNsRefXoff;
+        f->bytes = (double)cfg->xoff[0] * cell;
+        mb_rtt(v, sizeof(v), f->bytes, bdp);
+        snprintf(f->label, sizeof(f->label), "XOFF %s per ingress PG (%u lossless PG%s)", v,
+                 cfg->npg, cfg->npg == 1 ? "" : "s");
+        f = &p->ref[p->nref++];
+        f->kind = kNsRefXon;
+        f->bytes = (double)cfg->xon[0] * cell;
+        mb_rtt(v, sizeof(v), f->bytes, bdp);
+        snprintf(f->label, sizeof(f->label), "XON %s", v);
+      }
+    }
+  }
+  // rates: the QPs with DCQCN that the CSV holds, grouped by fairness group
+  snprintf(p->group_word, sizeof(p->group_word), "%s",
+           strcmp(sc->family, "scale-across") == 0 ? "client" : "source");
+  double nic = -1;
+  bool link_seen[NS_PLOT_MAX_GROUPS] = {false};
+  for (uint32_t i = 0; i < s->nflows; i++) {
+    const ns_flow_t *f = &s->flows[i];
+    const ns_nic_t *n = &s->nodes[f->src].nic;
+    if (i >= rc->ncsv || n->dc == NULL || f->transport != kNsTransportRoce) {
+      p->flows_left_out++;
+      continue;
+    }
+    uint32_t g = 0;
+    while (g < p->ngroups && strcmp(p->group[g], f->group) != 0) {
+      g++;
+    }
+    if (g == p->ngroups) {
+      if (g == NS_PLOT_MAX_GROUPS) {
+        p->flows_left_out++;
+        continue;
+      }
+      snprintf(p->group[p->ngroups++], sizeof(p->group[0]), "%s", f->group);
+    }
+    ns_plot_flow_t *q = &p->flow[p->nflows++];
+    q->col = 5 + i;
+    q->group = g;
+    // the group's own link (its QPs' NIC link when they share one): what it really sent
+    uint32_t lc = n->link < rc->nlinks_csv ? 5 + rc->ncsv + n->link : 0;
+    if (!link_seen[g]) {
+      link_seen[g] = true;
+      p->group_link_col[g] = lc;
+    } else if (p->group_link_col[g] != lc) {
+      p->group_link_col[g] = 0;
+    }
+    q->start_us = (double)f->start_ps * 1e-6;
+    q->end_us = f->done ? (double)(f->start_ps + f->fct_ps) * 1e-6 : -1;
+    double r = (double)s->links[n->link].rate_bps / 1e9;
+    nic = nic < 0 ? r : nic == r ? nic : 0;
+  }
+  p->nic_gbps = nic > 0 ? nic : 0;
+  // a link two groups share (roce-lab: bulk and probe from host1) is neither's own rate
+  for (uint32_t g = 0; g < p->ngroups; g++) {
+    for (uint32_t h = g + 1; h < p->ngroups; h++) {
+      if (p->group_link_col[g] != 0 && p->group_link_col[g] == p->group_link_col[h]) {
+        uint32_t c = p->group_link_col[g];
+        for (uint32_t k = 0; k < p->ngroups; k++) {
+          p->group_link_col[k] = p->group_link_col[k] == c ? 0 : p->group_link_col[k];
+        }
+      }
+    }
+  }
+  if (strcmp(sc->family, "scale-across") == 0 && p->ngroups > 0) {
+    p->fair_gbps = p->link_gbps / p->ngroups;
+  }
+  int r = ns_plot_write_run(dir, p, names, names_len);
+  free(p);
+  return r;
 }
 
 static long peak_rss_kb(void) {
@@ -430,6 +724,15 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
   char outputs[512] = "";
   char csvp[1300];
   run_ctx_t rc = {.s = &s, .m = &m};
+  router_cfg_t *cfg = calloc(1, sizeof(*cfg));
+  if (cfg == NULL) {
+    ns_sim_free(&s);
+    return 2;
+  }
+  ns_router_t *wr = &s.nodes[m.bottleneck_router].rt;
+  if (wr->watch_voq >= 0) {
+    (void)read_router_cfg(wr, (uint32_t)wr->watch_voq, cfg);  // !ok: the plots go without lines
+  }
   rc.ncsv = s.nflows < MAX_CSV_FLOWS ? s.nflows : MAX_CSV_FLOWS;
   if (s.sample_ps > 0) {
     rc.csv = out_open(outdir, "timeseries.csv", csvp, sizeof(csvp));
@@ -448,6 +751,10 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
     rc.nlinks_csv = s.nlinks < 64 ? s.nlinks : 64;
     for (uint32_t i = 0; i < rc.nlinks_csv; i++) {
       fprintf(rc.csv, ",%s_gbps", s.links[i].name);
+    }
+    if (cfg->ok && cfg->npg > 0) {
+      fprintf(rc.csv, ",pfc_pg_max_bytes,pfc_pg_xoff_bytes,pfc_pg_xon_bytes");
+      rc.cfg = cfg;
     }
     fputc('\n', rc.csv);
     s.sample_fn = sample;
@@ -653,7 +960,8 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
     }
   }
   if (plots && s.sample_ps > 0 && rc.csv != NULL && g_write_err[0] == '\0') {
-    int prc = write_plots(outdir, sc, m.seed, rc.ncsv);
+    char names[128] = "";
+    int prc = write_plots(outdir, sc, &s, &m, &rc, cfg, t_end, names, sizeof(names));
     if (prc < 0) {
       snprintf(p, sizeof(p), "%s/plots.gp", outdir);
       write_failed(p);
@@ -661,8 +969,7 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
       fprintf(stderr, "xtm-netsim: gnuplot failed (see %s/gnuplot.log); the CSV is complete\n", outdir);
       snprintf(outputs + strlen(outputs), sizeof(outputs) - strlen(outputs), " plots.gp");
     } else {
-      snprintf(outputs + strlen(outputs), sizeof(outputs) - strlen(outputs),
-               " plots.gp queue.png util.png%s", rc.ncsv > 0 ? " rates.png" : "");
+      snprintf(outputs + strlen(outputs), sizeof(outputs) - strlen(outputs), " plots.gp %s", names);
     }
   }
   if (json && txt != NULL) {
@@ -749,6 +1056,7 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
   }
   cJSON_free(txt);
   cJSON_Delete(root);
+  free(cfg);
   ns_sim_free(&s);
   if (fflush(stdout) != 0 || ferror(stdout)) {
     write_failed("standard output");
@@ -1297,10 +1605,10 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
   }
   bool variants = fam->ax[0].key == NULL;
   fprintf(f, "# xtm-netsim sweep: %s\n\n", fam->name);
-  fprintf(f, "%s. Scenario `%s`; version %s; %u runs%s; %.1f s wall. Fixed overrides:", fam->note,
+  fprintf(f, "%s. Scenario `%s`; version %s; %u runs%s; %.1f s wall. Fixed overrides:%s", fam->note,
           fam->scenario, NETSIM_VERSION, total,
           o->report_only ? " (report rewritten from existing runs)" : o->slurm ? " as one Slurm job array" : "",
-          now_s() - t0);
+          now_s() - t0, fam->fixed[0] == NULL && o->nsets == 0 ? " none" : "");
   for (int i = 0; i < 8 && fam->fixed[i] != NULL; i++) {
     fprintf(f, " `%s`", fam->fixed[i]);
   }
@@ -1340,6 +1648,9 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
   fprintf(f, "\n");
   uint32_t failed = 0, refused = 0;
   bool has_col[kNcols] = {false};
+  double col_max[kNcols] = {0};
+  char seeds[96] = "";  // the runs' seeds, for the plots' footer: "1" or "1 2" (first 8)
+  uint32_t nseeds = 0;
   for (uint32_t r = 0; r < total; r++) {
     snprintf(p, sizeof(p), "%s/summary.json", runs[r].dir);
     cJSON *j = runs[r].status == 0 ? load_json(p) : NULL;
@@ -1362,6 +1673,18 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
       cJSON_Delete(j);
       continue;
     }
+    cJSON *sd = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "meta"), "seed");
+    if (cJSON_IsString(sd) && nseeds < 8) {
+      char w[32];
+      snprintf(w, sizeof(w), " %.24s ", sd->valuestring);
+      char have[sizeof(seeds) + 2];
+      snprintf(have, sizeof(have), " %s ", seeds);
+      if (strstr(have, w) == NULL) {
+        size_t k = strlen(seeds);
+        snprintf(seeds + k, sizeof(seeds) - k, "%s%.24s", k ? " " : "", sd->valuestring);
+        nseeds++;
+      }
+    }
     double fct = NAN, tmo = jnum(sm, "timeouts");
     cJSON *fl = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "flows"), 0);
     if (fl != NULL) {
@@ -1374,6 +1697,7 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
         fprintf(csv, "%s", k + 1 < kNcols ? "," : "\n");
       } else {
         has_col[k] = true;
+        col_max[k] = fabs(v) > col_max[k] ? fabs(v) : col_max[k];
         fprintf(f, " %.4g |", v);
         fprintf(csv, "%.6g%s", v, k + 1 < kNcols ? "," : "\n");
       }
@@ -1383,76 +1707,86 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
   }
   bool csv_ok = out_close(csv, pcsv);
   // plots: the KPIs against the last axis, one line per value of the first axis; a
-  // variant family: one bar per variant
-  static const struct { const char *k; const char *col; const char *y; } kPl[] = {
-      {"util", "bottleneck_util_gbps", "bottleneck utilisation, whole run (Gb/s, L2)"},
-      {"steady", "steady_util_gbps", "steady-state utilisation (Gb/s, L2)"},
-      {"peakq", "peak_queue_rtt", "peak queue (RTT)"},
-      {"cnps", "cnps_sent", "CNPs sent"},
-      {"pauses", "pause_frames", "PAUSE frames"},
-      {"victim", "victim_fct_us", "victim FCT (us)"},
-      {"fct", "fct_us", "FCT of the first flow (us)"},
-      {"retx", "retransmitted_bytes", "retransmitted bytes"}};
-  size_t cap = 1 << 16, n = 0;
-  char *g = malloc(cap);
-  bool drawn[8] = {false};
-  if (g != NULL && csv_ok && nax >= 1) {
+  // variant family or a single axis: one bar per run (sim/netsim/plot.c draws them)
+  static const struct {
+    const char *k, *col, *what, *unit;
+    ns_plot_unit_t kind;
+  } kPl[] = {
+      {"util", "bottleneck_util_gbps", "bottleneck utilisation, whole run (L2)", "Gb/s", kNsUnitPlain},
+      {"steady", "steady_util_gbps", "steady-state utilisation (L2)", "Gb/s", kNsUnitPlain},
+      {"peakq", "peak_queue_rtt", "peak queue", "RTT", kNsUnitPlain},
+      {"cnps", "cnps_sent", "CNPs sent", NULL, kNsUnitCount},
+      {"pauses", "pause_frames", "PAUSE frames", NULL, kNsUnitCount},
+      {"victim", "victim_fct_us", "victim FCT", NULL, kNsUnitTimeUs},
+      {"fct", "fct_us", "FCT of the first flow", NULL, kNsUnitTimeUs},
+      {"retx", "retransmitted_bytes", "retransmitted bytes", NULL, kNsUnitBytes}};
+  ns_plot_sweep_t *ps = calloc(1, sizeof(*ps));
+  if (ps != NULL && csv_ok && nax >= 1) {
     uint32_t xa = nax - 1;
-    n += (size_t)snprintf(g + n, cap - n,
-                          "# generated by xtm-netsim (sim/netsim/plot.c); run in this directory\n"
-                          "set terminal pngcairo size 1000,600 noenhanced\nset datafile separator ','\n"
-                          "set grid\nset key outside right\nset datafile missing '-'\n");
-    char title[300];
-    char raw[300];
-    snprintf(raw, sizeof(raw), "%s (xtm-netsim %s)", fam->name, NETSIM_VERSION);
-    ns_plot_text(title, sizeof(title), raw);
-    for (size_t k = 0; k < sizeof(kPl) / sizeof(kPl[0]) && n < cap - 4096; k++) {
+    snprintf(ps->family, sizeof(ps->family), "%s", fam->name);
+    int k = snprintf(ps->footer, sizeof(ps->footer), "xtm-netsim %s, sweep %s of scenario %s, %u runs, fixed:",
+                     NETSIM_VERSION, fam->name, fam->scenario, total);
+    for (int i = 0; i < 8 && fam->fixed[i] != NULL && k > 0 && (size_t)k < sizeof(ps->footer); i++) {
+      k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, " %s", fam->fixed[i]);
+    }
+    if (k > 0 && (size_t)k < sizeof(ps->footer)) {
+      k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, "%s, overrides:",
+                    fam->fixed[0] == NULL ? " none" : "");
+    }
+    for (int i = 0; i < o->nsets && k > 0 && (size_t)k < sizeof(ps->footer); i++) {
+      k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, " %s", o->sets[i]);
+    }
+    if (o->nsets == 0 && k > 0 && (size_t)k < sizeof(ps->footer)) {
+      k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, " none");
+    }
+    if (k > 0 && (size_t)k < sizeof(ps->footer)) {
+      snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, ", seed%s %s", nseeds == 1 ? "" : "s",
+               nseeds ? seeds : "-");
+    }
+    k = snprintf(ps->repro, sizeof(ps->repro), "xtm-netsim sweep %s", fam->name);
+    for (int i = 0; i < o->nsets && k > 0 && (size_t)k < sizeof(ps->repro); i++) {
+      k += snprintf(ps->repro + k, sizeof(ps->repro) - (size_t)k, " --set %s", o->sets[i]);
+    }
+    ps->bars = variants || nax == 1;
+    if (ps->bars) {
+      ps->xlabel = variants ? "variant" : fam->ax[0].key;
+    } else {
+      ps->xlabel = strcmp(fam->ax[xa].key, "-") == 0 ? "thresholds" : fam->ax[xa].key;
+      ps->xcol = xa + 1;
+      ps->xnumeric = true;
+      for (uint32_t v = 0; v < len[xa] && ps->xnumeric; v++) {
+        double d;
+        ps->xnumeric = xtm_num_f64(NULL, fam->ax[xa].vals[v], -1e300, 1e300, &d, NULL) == kXtmNumOk;
+      }
+      for (uint32_t v = 0; v < len[xa] && v < 32; v++) {
+        ps->xvals[ps->nxvals++] = fam->ax[xa].vals[v];
+      }
+      ps->series_key = fam->ax[0].key;
+      for (uint32_t v = 0; v < len[0] && v < 32; v++) {
+        ps->series[ps->nseries++] = fam->ax[0].vals[v];
+      }
+    }
+    for (size_t j = 0; j < sizeof(kPl) / sizeof(kPl[0]); j++) {
       size_t col = 0;
-      while (col < kNcols && strcmp(kCols[col], kPl[k].col) != 0) {
+      while (col < kNcols && strcmp(kCols[col], kPl[j].col) != 0) {
         col++;
       }
       if (col == kNcols || !has_col[col]) {
         continue;  // no run has this KPI (e.g. no victim flow)
       }
-      drawn[k] = true;
-      int ycol = (int)nax + (int)col + 1;
-      n += (size_t)snprintf(g + n, cap - n, "set output '%s.png'\nset ylabel '%s'\nset title \"%s\"\n",
-                            kPl[k].k, kPl[k].y, title);
-      if (variants || nax == 1) {
-        n += (size_t)snprintf(g + n, cap - n,
-                              "set style data histogram\nset style fill solid\nset xtics rotate by -45\n"
-                              "set xlabel '%s'\nplot 'results.csv' using %d:xtic(1) title '%s'\n"
-                              "unset style\nset xtics norotate\n",
-                              variants ? "variant" : fam->ax[0].key, ycol, kPl[k].y);
-      } else {
-        // the last axis against the first axis's values (a numeric last axis as x, else
-        // its values as tics); other axes as they come
-        bool numeric = true;
-        for (uint32_t v = 0; v < len[xa] && numeric; v++) {
-          double d;
-          numeric = xtm_num_f64(NULL, fam->ax[xa].vals[v], -1e300, 1e300, &d, NULL) == kXtmNumOk;
-        }
-        char xexpr[64];
-        snprintf(xexpr, sizeof(xexpr), numeric ? "$%u" : "$0", xa + 1);
-        n += (size_t)snprintf(g + n, cap - n, "set xlabel '%s'\nplot", strcmp(fam->ax[xa].key, "-") == 0 ? "thresholds" : fam->ax[xa].key);
-        for (uint32_t v = 0; v < len[0] && n < cap - 512; v++) {
-          char vt[128];
-          ns_plot_text(vt, sizeof(vt), fam->ax[0].vals[v]);
-          n += (size_t)snprintf(g + n, cap - n,
-                                "%s 'results.csv' using (strcol(1) eq '%s' ? %s : NaN):%d%s with "
-                                "linespoints title '%s=%s'", v ? "," : "", vt, xexpr, ycol,
-                                numeric ? "" : ":xtic(2)", fam->ax[0].key, vt);
-        }
-        n += (size_t)snprintf(g + n, cap - n, "\n");
-      }
+      ns_plot_kpi_t *q = &ps->kpi[ps->nkpi++];
+      q->file = kPl[j].k;
+      q->what = kPl[j].what;
+      q->unit = kPl[j].unit;
+      q->kind = kPl[j].kind;
+      q->col = nax + (uint32_t)col + 1;
+      q->max = col_max[col];
     }
-    int prc = ns_plot_run(outdir, "report.gp", g);
+    int prc = ns_plot_write_sweep(outdir, ps);
     if (prc == 0) {
       fprintf(f, "\n## Plots\n\n");
-      for (size_t k = 0; k < sizeof(kPl) / sizeof(kPl[0]); k++) {
-        if (drawn[k]) {
-          fprintf(f, "![%s](%s.png)\n\n", kPl[k].y, kPl[k].k);
-        }
+      for (uint32_t j = 0; j < ps->nkpi; j++) {
+        fprintf(f, "![%s](%s.png)\n\n", ps->kpi[j].what, ps->kpi[j].file);
       }
     } else if (prc < 0) {
       snprintf(p, sizeof(p), "%s/report.gp", outdir);
@@ -1461,7 +1795,7 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
       fprintf(f, "\n(gnuplot failed: see gnuplot.log)\n");
     }
   }
-  free(g);
+  free(ps);
   out_close(f, pr);
   free(runs);
   errno = 0;

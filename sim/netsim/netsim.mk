@@ -35,6 +35,8 @@ netsim: $(BUILD)/bin/xtm-netsim
 
 TEST_DEPS += $(BUILD)/bin/xtm-netsim $(BUILD)/tests/test_netsim
 TEST_ARGS += $(BUILD)/tests/test_netsim --shell sim/netsim/tests/test_cli.sh
+# the plots and their checker (issue 20): needs dcqcn-trace too (cmodel/dcqcn/dcqcn.mk)
+TEST_ARGS += --shell sim/netsim/tests/test_plots.sh
 
 .PHONY: bench-netsim
 bench-netsim: $(BUILD)/bin/xtm-netsim

@@ -23,12 +23,12 @@ sim/build/cov-small/Vxtm_top: $(TB_SRCS) tb/tb_common.h tb/xtm_tests.h tb/xtm_fc
 	  -LDFLAGS "$(CURDIR)/$(LIBXTMFW) $(CURDIR)/$(LIBXTM) $(CURDIR)/$(LIBDCQCN) -lsystemc" \
 	  $(abspath $(TB_SRCS)) > sim/build/cov-small.log 2>&1 || { tail -40 sim/build/cov-small.log; exit 1; }
 
-sim/build/cov-dcqcn/Vdcqcn_top: $(DCQCN_TB_SRCS) tb/tb_common.h tb/dcqcn_tests.h $(DCQCN_RTL_SRCS) $(LIBDCQCN) | $(DEPS_STAMP)
+sim/build/cov-dcqcn/Vdcqcn_top: $(DCQCN_TB_DEPS) | $(DEPS_STAMP)
 	@mkdir -p sim/build/cov-dcqcn
 	@rm -f $@
 	$(VERILATOR) $(DCQCN_VFLAGS) --coverage-line --coverage-toggle --coverage-user \
 	  -Mdir sim/build/cov-dcqcn -o Vdcqcn_top \
-	  -CFLAGS "-std=c++17 -O1 -I$(CURDIR)" -LDFLAGS "$(CURDIR)/$(LIBDCQCN) -lsystemc" \
+	  -CFLAGS "-std=c++17 -O1 -I$(CURDIR)" -LDFLAGS "$(CURDIR)/$(LIBDCQCN) $(CURDIR)/$(LIBXTMNUM) -lsystemc" \
 	  $(abspath $(DCQCN_TB_SRCS)) > sim/build/cov-dcqcn.log 2>&1 || { tail -40 sim/build/cov-dcqcn.log; exit 1; }
 
 .PHONY: cov-build
@@ -89,7 +89,7 @@ TEST_ARGS += --cmd slurm-smoke 'SLURM_LIST=tests/regress/slurm-smoke.list SLURM_
 # ---------------------------------------------------------------- nightly
 # BASE_SEED (not SEED: tb.mk's SEED is one run's seed) defaults to today's date in tools/regress.
 NIGHTLY_OUT ?= build/nightly
-NIGHTLY_BUILDS := sim/build/small/Vxtm_top sim/build/default/Vxtm_top $(DCQCN_SIM) \
+NIGHTLY_BUILDS := sim/build/small/Vxtm_top sim/build/default/Vxtm_top $(DCQCN_SIM) $(DCQCN_SIM_1K) \
   sim/build/cov-small/Vxtm_top sim/build/cov-dcqcn/Vdcqcn_top $(FUZZ_BINS) $(UNIT_BINS) \
   $(BUILD)/tests/test_fw $(BUILD)/bin/xtmctl $(BUILD)/bin/xtm-netsim $(BUILD)/tests/test_netsim
 .PHONY: nightly nightly-build test-slurm

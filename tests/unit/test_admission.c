@@ -153,15 +153,22 @@ START_TEST(test_pool_exhaustion) {
   ck_assert_uint_eq(voq_rd64(m, 2, XTM_Q_DROP_TAIL_LO_REG_OFFSET), 1);
   ck_assert_uint_eq(voq_rd64(m, 2, XTM_Q_DROP_BYTES_LO_REG_OFFSET), 259);  // 257 + 1 + 1
   ck_assert_uint_eq(tl_rd(m, XTM_OCB_USED_REG_OFFSET), 20);
-  // The admission at t sees the pool after the dequeue of t (4.1): the XON on port 0
-  // selects VOQ 0's 12-cell head at step 5, so a 2-cell arrival to VOQ 2 (limit back to
-  // 100) sees pool 20 - 12 = 8, 8 + 2 = 10 <= 20: accepted.
+  // The admission at t reads the pool of S(t), not after the dequeue of t (4.1, 4.4, 15.3):
+  // the XON on port 0 selects VOQ 0's 12-cell head at step 5, but a 2-cell arrival to VOQ 2
+  // (limit back to 100) in the same cycle sees pool 20, 20 + 2 > 20: POOL. In the next
+  // cycle it sees 20 - 12 = 8, 8 + 2 = 10 <= 20: accepted, while VOQ 0's 1-cell packet
+  // leaves: 8 + 2 - 1 = 9 at the end of that cycle.
   tl_voq_wr(m, 2, XTM_Q_LIMIT_CELLS_REG_OFFSET, 100);
   xtm_enq_in_t e = enq_desc(1, 0, 512, 60);
   step_io(m, &e, 0, 0, NULL, &out);
-  ck_assert_uint_eq(out.enq_res.reason, kXtmReasonAccept);
+  ck_assert_uint_eq(out.enq_res.reason, kXtmReasonPool);
   ck_assert_uint_eq(vcnt(m, 0, kXtmVcntDeqPkts), 1);
-  ck_assert_uint_eq(tl_rd(m, XTM_POOL_USED_REG_OFFSET), 10);
+  ck_assert_uint_eq(tl_rd(m, XTM_POOL_USED_REG_OFFSET), 8);
+  e.pkt_id = 61;
+  step_io(m, &e, -1, 0, NULL, &out);
+  ck_assert_uint_eq(out.enq_res.reason, kXtmReasonAccept);
+  ck_assert_uint_eq(vcnt(m, 0, kXtmVcntDeqPkts), 2);
+  ck_assert_uint_eq(tl_rd(m, XTM_POOL_USED_REG_OFFSET), 9);
   tl_check_invariants(m);
   xtm_destroy(m);
 }
@@ -200,18 +207,25 @@ START_TEST(test_buf_full_descriptors) {
   tl_voq_wr(m, 0, XTM_Q_CFG_REG_OFFSET, held_qcfg());
   tl_enq(m, 1, 0, 0, 0, 64, 8, &out);
   ck_assert_uint_eq(out.enq_res.reason, kXtmReasonBufFull);
-  // XON: step 5 selects the head and frees its descriptor before step 6 -> accepted.
+  // XON at x: step 5 selects the head and frees its descriptor, but the admission of x reads
+  // desc_free of S(x) = 0 (4.4, 15.3: a descriptor freed at x is reusable from x+1) ->
+  // BUF_FULL. At x+1 (another selection frees one more): desc_free of S(x+1) = 1 -> accepted;
+  // at the end of x+1: 1 + 1 - 1 = 1.
   xtm_enq_in_t e = enq_desc(0, 0, 64, 9);
   step_io(m, &e, 0, 0, NULL, &out);
+  ck_assert_uint_eq(out.enq_res.reason, kXtmReasonBufFull);
+  ck_assert_uint_eq(tl_rd(m, XTM_DESC_FREE_REG_OFFSET), 1);
+  e.pkt_id = 10;
+  step_io(m, &e, -1, 0, NULL, &out);
   ck_assert_uint_eq(out.enq_res.reason, kXtmReasonAccept);
-  ck_assert_uint_eq(tl_rd(m, XTM_DESC_FREE_REG_OFFSET), 0);
-  ck_assert_uint_eq(vcnt(m, 0, kXtmVcntArr), 10);
+  ck_assert_uint_eq(tl_rd(m, XTM_DESC_FREE_REG_OFFSET), 1);
+  ck_assert_uint_eq(vcnt(m, 0, kXtmVcntArr), 11);
   ck_assert_uint_eq(vcnt(m, 0, kXtmVcntEnqPkts), 5);
-  ck_assert_uint_eq(vcnt(m, 0, kXtmVcntDropBuf), 2);
+  ck_assert_uint_eq(vcnt(m, 0, kXtmVcntDropBuf), 3);
   ck_assert_uint_eq(vcnt(m, 0, kXtmVcntDropTail), 1);
   ck_assert_uint_eq(vcnt(m, 0, kXtmVcntDropPool), 1);
   ck_assert_uint_eq(vcnt(m, 0, kXtmVcntDropProfile), 1);
-  ck_assert_uint_eq(vcnt(m, 0, kXtmVcntDropBytes), 5 * 64);
+  ck_assert_uint_eq(vcnt(m, 0, kXtmVcntDropBytes), 6 * 64);
   tl_check_invariants(m);
   xtm_destroy(m);
 }
@@ -360,14 +374,16 @@ START_TEST(test_qdisabled_flush) {
     ck_assert_uint_eq(out.deq_valid, 0);
   }
   ck_assert_uint_eq(vcnt(m, 0, kXtmVcntDeqPkts), 0);  // no selection during tw+2..tw+4
-  // tw+5: no flush (VOQ 3 empty); VOQ 0's packet selected; output at tw+5+OCB_RD_LAT(2).
+  // tw+5: no flush (VOQ 3 empty); VOQ 0's packet selected; output at tw+5+OCB_RD_LAT(5).
   tl_idle(m, &out);
   ck_assert(!out.flush.valid);
   ck_assert_uint_eq(vcnt(m, 0, kXtmVcntDeqPkts), 1);
+  for (int i = 0; i < 4; i++) {
+    tl_idle(m, &out);
+    ck_assert_uint_eq(out.deq_valid, 0);
+  }
   tl_idle(m, &out);
-  ck_assert_uint_eq(out.deq_valid, 0);
-  tl_idle(m, &out);
-  ck_assert_uint_eq(out.cycle, tw + 7);
+  ck_assert_uint_eq(out.cycle, tw + 10);
   ck_assert_uint_eq(out.deq_valid, 1);
   ck_assert_uint_eq(out.deq[0].pkt_id, 20);
   ck_assert_uint_eq(out.deq[0].sojourn, 3);  // selected tw+5, enqueued tw+2
@@ -538,6 +554,36 @@ START_TEST(test_check_order) {
 }
 END_TEST
 
+// Same cycle, same VOQ (spec 15.3): the admission uses the VOQ's S(t) occupancy, the
+// departing packet still counts; the end of the cycle applies both. VOQ 0 limit 3, holds
+// three 1-cell packets. x (XON: head leaves): a 1-cell arrival sees 3 + 1 > 3 -> TAIL; occ
+// at the end 3 - 1 = 2. x+1 (next head leaves): 2 + 1 <= 3 -> accepted; occ 2 - 1 + 1 = 2.
+START_TEST(test_same_cycle_same_voq) {
+  xtm_t *m = tl_create(2, 2, 64);
+  tl_voq_wr(m, 0, XTM_Q_CFG_REG_OFFSET, held_qcfg());
+  tl_voq_wr(m, 0, XTM_Q_LIMIT_CELLS_REG_OFFSET, 3);
+  pause_port(m, 0);
+  xtm_out_t out;
+  for (uint32_t i = 0; i < 3; i++) {
+    tl_enq(m, 1, 0, 0, 0, 100, i, &out);
+    ck_assert_uint_eq(out.enq_res.reason, kXtmReasonAccept);
+  }
+  xtm_enq_in_t e = enq_desc(0, 0, 100, 10);
+  step_io(m, &e, 0, 0, NULL, &out);  // x
+  ck_assert_uint_eq(out.enq_res.reason, kXtmReasonTail);
+  ck_assert_uint_eq(vcnt(m, 0, kXtmVcntDeqPkts), 1);
+  ck_assert_uint_eq(tl_voq_rd(m, 0, XTM_Q_OCC_CELLS_REG_OFFSET), 2);
+  e.pkt_id = 11;
+  step_io(m, &e, -1, 0, NULL, &out);  // x+1
+  ck_assert_uint_eq(out.enq_res.reason, kXtmReasonAccept);
+  ck_assert_uint_eq(vcnt(m, 0, kXtmVcntDeqPkts), 2);
+  ck_assert_uint_eq(tl_voq_rd(m, 0, XTM_Q_OCC_CELLS_REG_OFFSET), 2);
+  ck_assert_uint_eq(tl_voq_rd(m, 0, XTM_Q_WM_CELLS_REG_OFFSET), 3);  // end-of-cycle peak
+  tl_check_invariants(m);
+  xtm_destroy(m);
+}
+END_TEST
+
 static Suite *admission_suite(void) {
   Suite *s = suite_create("admission");
   TCase *tc = tcase_create("core");
@@ -547,6 +593,7 @@ static Suite *admission_suite(void) {
   tcase_add_test(tc, test_buf_full_ocb);
   tcase_add_test(tc, test_placement_hbm_then_ocb);
   tcase_add_test(tc, test_qdisabled_flush);
+  tcase_add_test(tc, test_same_cycle_same_voq);
   tcase_add_test(tc, test_watermark_rc);
   tcase_add_test(tc, test_clr_cnt_invariants);
   tcase_add_test(tc, test_check_order);

@@ -89,7 +89,8 @@ START_TEST(test_queue_out_of_range) {
 }
 END_TEST
 
-// Before INIT_DONE (cycle < NumVoqs) descriptors are NOT_READY; at NumVoqs they pass.
+// Before INIT_DONE (cycle < INIT_CYCLES = 8 * NumPorts = 16 here, spec 3) descriptors are
+// NOT_READY; at cycle 16 they pass.
 START_TEST(test_not_ready) {
   xtm_params_t p;
   xtm_params_default(&p);
@@ -102,7 +103,7 @@ START_TEST(test_not_ready) {
   uint32_t st = 0;
   ck_assert(xtm_csr_read(m, XTM_STATUS_REG_OFFSET, &st));
   ck_assert_uint_eq(st, 0);
-  for (uint32_t c = 0; c < 4; c++) {
+  for (uint32_t c = 0; c < 16; c++) {
     tl_enq(m, 0, 0, 0, 0, 64, c, &out);
     ck_assert_uint_eq(out.cycle, c);
     ck_assert_uint_eq(out.enq_res.reason, kXtmReasonNotReady);
@@ -111,7 +112,7 @@ START_TEST(test_not_ready) {
   ck_assert_uint_eq(st, 1);
   tl_enq(m, 0, 0, 0, 0, 64, 9, &out);
   ck_assert_uint_eq(out.enq_res.reason, kXtmReasonAccept);
-  ck_assert_uint_eq(xtm_global_counter(m, kXtmEcntNotReady), 4);
+  ck_assert_uint_eq(xtm_global_counter(m, kXtmEcntNotReady), 16);
   xtm_destroy(m);
 }
 END_TEST

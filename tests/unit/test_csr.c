@@ -3,7 +3,8 @@
 // Suite "csr": the CSR interface of docs/spec.md section 10, driven by the generated
 // register table (rtl/xtm/autogen/xtm_regs_table.c), so every register of the TOML is
 // covered: reset values, access types, legal ranges, reserved bits, unmapped addresses,
-// windows, the 64-bit counter protocol, clear-on-read, CLR_CNT, in-band timing.
+// windows, the 64-bit counter protocol, clear-on-read, CLR_CNT, in-band timing, and the
+// refusal of the VOQ and PG windows during initialisation (spec 3, 10.2).
 
 #include <stdlib.h>
 
@@ -32,9 +33,8 @@ static xtm_t *fresh(uint32_t ports, uint32_t tcs) {
   p.num_tcs = tcs;
   p.num_desc = 256;
   load_table(&p);
-  xtm_t *m = NULL;
-  ck_assert_int_eq(xtm_create(&p, &m), kXtmOk);
-  return m;
+  // past initialisation (spec 3: the VOQ and PG windows refuse accesses before)
+  return tl_create_params(&p);
 }
 
 static void select_entry(xtm_t *m, int window, uint32_t e) {
@@ -58,7 +58,8 @@ static uint32_t legal_value(const xtm_reg_desc_t *r, bool use_max) {
   return v;
 }
 
-// Reset values at cycle 0 (before initialisation) for the first and last window entry.
+// Reset values right after initialisation (cycle INIT_CYCLES = 8 * NumPorts, nothing
+// written yet) for the first and last window entry.
 START_TEST(test_reset_values) {
   xtm_t *m = fresh(3, 5);  // odd sizes catch entry-count mistakes
   xtm_reg_params_t rp;
@@ -77,6 +78,9 @@ START_TEST(test_reset_values) {
         // selects themselves were just written: skip none, they are separate registers
       }
       uint32_t expect = r->resval;
+      if (r->offset == XTM_STATUS_REG_OFFSET) {
+        expect = 1u << XTM_STATUS_INIT_DONE_BIT;  // reset 0, 1 from INIT_CYCLES on (spec 3)
+      }
       if (r->offset == XTM_VOQ_SEL_REG_OFFSET || r->offset == XTM_PORT_SEL_REG_OFFSET ||
           r->offset == XTM_PG_SEL_REG_OFFSET || r->offset == XTM_PROF_SEL_REG_OFFSET ||
           r->offset == XTM_CNT_HI_REG_OFFSET) {
@@ -102,7 +106,7 @@ START_TEST(test_access_types) {
       continue;  // their own tests below
     }
     select_entry(m, r->window, 0);
-    tl_wr(m, XTM_ERR_STATUS_REG_OFFSET, 0x7u);
+    tl_wr(m, XTM_ERR_STATUS_REG_OFFSET, 0xFu);
     uint32_t before = 0;
     ck_assert(xtm_csr_read(m, off, &before));
     if (r->swaccess == kXtmSwRo || r->swaccess == kXtmSwRc) {
@@ -154,7 +158,7 @@ START_TEST(test_access_types) {
       ck_assert_uint_eq(tl_rd(m, XTM_ERR_STATUS_REG_OFFSET), 1u << XTM_ERR_STATUS_ILLEGAL_BIT);
       ck_assert_uint_eq(tl_rd(m, XTM_ERR_ADDR_REG_OFFSET), off);
       ck_assert_uint_eq(tl_rd(m, off), keep);
-      tl_wr(m, XTM_ERR_STATUS_REG_OFFSET, 0x7u);
+      tl_wr(m, XTM_ERR_STATUS_REG_OFFSET, 0xFu);
       checked_illegal++;
     }
   }
@@ -319,6 +323,97 @@ START_TEST(test_watermark_rc) {
 }
 END_TEST
 
+static uint32_t bus(xtm_t *m, bool write, uint16_t addr, uint32_t wdata, bool *err) {
+  xtm_in_t in = {.tx_ready = UINT64_MAX};
+  in.csr = (xtm_csr_req_t){.valid = true, .write = write, .addr = addr, .wdata = wdata};
+  xtm_out_t out;
+  xtm_step(m, &in, &out);
+  ck_assert(out.csr_rsp.valid);
+  *err = out.csr_rsp.err;
+  return out.csr_rsp.rdata;
+}
+
+// Spec 3, 10.2, 15.6: during cycles 0 .. INIT_CYCLES-1 (INIT_CYCLES = 8 * NumPorts = 24 for
+// 3 ports) an access to the VOQ window (0x200-0x2FF) or the PG window (0x400-0x4FF) is
+// refused: a read returns 0, a write is ignored, ERR_STATUS.NOT_READY and ERR_ADDR are set
+// and err = 1. Precedence: unmapped, not ready, read-only, illegal. Every other register,
+// and CTRL.CLR_CNT, behaves normally. From cycle INIT_CYCLES on the windows answer.
+START_TEST(test_init_window_refusal) {
+  xtm_params_t p;
+  xtm_params_default(&p);
+  p.num_ports = 3;
+  p.num_tcs = 2;  // NumVoqs = 6 < INIT_CYCLES = 24
+  p.num_desc = 64;
+  xtm_t *m = NULL;
+  ck_assert_int_eq(xtm_create(&p, &m), kXtmOk);
+  ck_assert_uint_eq(XTM_INIT_CYCLES(3), 24);
+  bool err;
+  uint32_t v = 1;
+  // backdoor at cycle 0: a VOQ window read is refused
+  ck_assert(!xtm_csr_read(m, XTM_Q_CFG_REG_OFFSET, &v));
+  ck_assert_uint_eq(v, 0);
+  ck_assert_uint_eq(tl_rd(m, XTM_ERR_STATUS_REG_OFFSET), 1u << XTM_ERR_STATUS_NOT_READY_BIT);
+  ck_assert_uint_eq(tl_rd(m, XTM_ERR_ADDR_REG_OFFSET), XTM_Q_CFG_REG_OFFSET);
+  tl_wr(m, XTM_ERR_STATUS_REG_OFFSET, 0xF);
+  // bus write to the PG window: refused, err, value unchanged (checked after INIT)
+  (void)bus(m, true, XTM_G_XOFF_CELLS_REG_OFFSET, 77, &err);
+  ck_assert(err);
+  ck_assert_uint_eq(tl_rd(m, XTM_ERR_STATUS_REG_OFFSET), 1u << XTM_ERR_STATUS_NOT_READY_BIT);
+  ck_assert_uint_eq(tl_rd(m, XTM_ERR_ADDR_REG_OFFSET), XTM_G_XOFF_CELLS_REG_OFFSET);
+  tl_wr(m, XTM_ERR_STATUS_REG_OFFSET, 0xF);
+  // precedence: an unused word inside the VOQ window is UNMAPPED, not NOT_READY
+  ck_assert(!xtm_csr_write(m, (uint16_t)(XTM_WIN_VOQ_BASE + XTM_WIN_VOQ_SIZE - 4), 1));
+  ck_assert_uint_eq(tl_rd(m, XTM_ERR_STATUS_REG_OFFSET), 1u << XTM_ERR_STATUS_UNMAPPED_BIT);
+  tl_wr(m, XTM_ERR_STATUS_REG_OFFSET, 0xF);
+  // a read-only window register and an illegal window value: NOT_READY first
+  ck_assert(!xtm_csr_write(m, XTM_Q_OCC_CELLS_REG_OFFSET, 1));
+  ck_assert_uint_eq(tl_rd(m, XTM_ERR_STATUS_REG_OFFSET), 1u << XTM_ERR_STATUS_NOT_READY_BIT);
+  tl_wr(m, XTM_ERR_STATUS_REG_OFFSET, 0xF);
+  ck_assert(!xtm_csr_write(m, XTM_Q_CFG_REG_OFFSET, 3u << XTM_Q_CFG_MARK_POINT_OFFSET));
+  ck_assert_uint_eq(tl_rd(m, XTM_ERR_STATUS_REG_OFFSET), 1u << XTM_ERR_STATUS_NOT_READY_BIT);
+  tl_wr(m, XTM_ERR_STATUS_REG_OFFSET, 0xF);
+  // outside the VOQ and PG windows everything works: selects, globals, port and profile
+  // windows, reads of STATUS
+  tl_wr(m, XTM_VOQ_SEL_REG_OFFSET, 5);
+  tl_wr(m, XTM_PG_SEL_REG_OFFSET, 23);
+  tl_port_wr(m, 2, XTM_P_PFC_QUANTA_REG_OFFSET, 1234);
+  ck_assert_uint_eq(tl_rd(m, XTM_P_PFC_QUANTA_REG_OFFSET), 1234);
+  tl_wr(m, XTM_PROF_SEL_REG_OFFSET, 7);
+  tl_wr(m, XTM_PR_FILL_3_REG_OFFSET, 4321);
+  ck_assert_uint_eq(tl_rd(m, XTM_PR_FILL_3_REG_OFFSET), 4321);
+  ck_assert_uint_eq((uint32_t)bus(m, false, XTM_POOL_CELLS_REG_OFFSET, 0, &err),
+                    XTM_POOL_CELLS_REG_RESVAL);
+  ck_assert(!err);
+  ck_assert_uint_eq(tl_rd(m, XTM_ERR_STATUS_REG_OFFSET), 0);
+  // CLR_CNT during initialisation clears the counters (spec 10.2, 15.6): two NOT_READY
+  // descriptors, then a clear
+  xtm_out_t out;
+  tl_enq(m, 0, 0, 0, 0, 64, 1, &out);
+  tl_enq(m, 0, 0, 0, 0, 64, 2, &out);
+  ck_assert_uint_eq(out.enq_res.reason, kXtmReasonNotReady);
+  ck_assert_uint_eq(tl_rd64(m, XTM_ERR_NOT_READY_LO_REG_OFFSET), 2);
+  (void)bus(m, true, XTM_CTRL_REG_OFFSET, 1u << XTM_CTRL_CLR_CNT_BIT, &err);
+  ck_assert(!err);
+  ck_assert_uint_eq(tl_rd64(m, XTM_ERR_NOT_READY_LO_REG_OFFSET), 0);
+  ck_assert_uint_eq(tl_rd64(m, XTM_ARR_PKTS_LO_REG_OFFSET), 0);
+  // the last refused bus cycle is INIT_CYCLES-1 = 23, the first answered one 24
+  while (xtm_cycle(m) < 23) {
+    tl_idle(m, &out);
+  }
+  ck_assert_uint_eq(tl_rd(m, XTM_STATUS_REG_OFFSET), 0);
+  ck_assert_uint_eq(bus(m, false, XTM_Q_LIMIT_CELLS_REG_OFFSET, 0, &err), 0);
+  ck_assert(err);  // cycle 23
+  ck_assert_uint_eq(tl_rd(m, XTM_STATUS_REG_OFFSET), 1);
+  ck_assert_uint_eq(bus(m, false, XTM_Q_LIMIT_CELLS_REG_OFFSET, 0, &err),
+                    XTM_Q_LIMIT_CELLS_REG_RESVAL);
+  ck_assert(!err);  // cycle 24: VOQ_SEL = 5 selected during initialisation
+  ck_assert_uint_eq(tl_rd(m, XTM_G_XOFF_CELLS_REG_OFFSET), XTM_G_XOFF_CELLS_REG_RESVAL);
+  ck_assert_uint_eq(tl_rd(m, XTM_VOQ_SEL_REG_OFFSET), 5);
+  ck_assert_uint_eq(tl_rd(m, XTM_PG_SEL_REG_OFFSET), 23);
+  xtm_destroy(m);
+}
+END_TEST
+
 static Suite *csr_suite(void) {
   Suite *s = suite_create("csr");
   TCase *tc = tcase_create("core");
@@ -330,6 +425,7 @@ static Suite *csr_suite(void) {
   tcase_add_test(tc, test_counter64_protocol);
   tcase_add_test(tc, test_inband_timing);
   tcase_add_test(tc, test_watermark_rc);
+  tcase_add_test(tc, test_init_window_refusal);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -169,7 +169,8 @@ END_TEST
 // Released at r, one selection per cycle, occupancy after each removal and the mode:
 //   r id1 -> 5, r+1 id2 -> 4, r+2 id3 -> 3 (one above, stays HBM), r+3 id4 -> 2 -> return,
 //   r+4 id5 -> 1, r+5 id6 -> 0 (already OCB: no second return).
-// Outputs: OCB at selection + 2 (r+2, r+3, r+4); HBM at selection + 20 (r+23, r+24, r+25).
+// Outputs: OCB at selection + OCB_RD_LAT 5 (r+5, r+6, r+7); HBM at selection + 20
+// (r+23, r+24, r+25).
 START_TEST(test_evict_and_return) {
   xtm_t *m = tl_create(1, 1, 64);
   tl_voq_wr(m, 0, XTM_Q_CFG_REG_OFFSET, tl_qcfg(false, false, false, false, 0, 0) | kPfcRx);
@@ -217,7 +218,7 @@ START_TEST(test_evict_and_return) {
     ck_assert_uint_eq(vcnt(m, 0, XTM_Q_HBM_RETURN_LO_REG_OFFSET), kRem[k].ret);
   }
   for (int i = 0; i < 30; i++) idle(m, &rb);
-  static const exp_out_t kExp[] = {{2, 1, false}, {3, 2, false}, {4, 3, false},
+  static const exp_out_t kExp[] = {{5, 1, false}, {6, 2, false}, {7, 3, false},
                                    {23, 4, true}, {24, 5, true}, {25, 6, true}};
   check_outputs(&rb, r, kExp, N_ELEM(kExp));
   xtm_destroy(m);
@@ -264,7 +265,7 @@ START_TEST(test_hbm_write_bandwidth) {
 }
 END_TEST
 
-// Per-VOQ order in the mixed sequence above (5.2, 9.6), HBM_RD_LAT 10, OCB_RD_LAT 2, read
+// Per-VOQ order in the mixed sequence above (5.2, 9.6), HBM_RD_LAT 10, OCB_RD_LAT 5, read
 // bucket at reset (1 cell/cycle, burst 64: conforming). Released at r: selections r .. r+7
 // (ids 0..7) fill the FIFO (8); id 0 (HBM, ready r+10) blocks the head, so no selection at
 // r+8, r+9. From r+10 each cycle transmits one and selects one (ids 8..11 at r+10..r+13).
@@ -333,7 +334,7 @@ END_TEST
 // HBM read latency and order across VOQs of one port (9.4, 9.6): port 0, T = 2. q0 evicts on
 // its first arrival (EVICT 0) -> A in HBM; q1 is OCB-only (limit 100, target 12.5 B/cycle:
 // 100 * 16777216 <= 40000 * 819200) -> B in OCB. HBM_RD_LAT 20. Released at r: DWRR round,
-// q0 A at r (q0 empty -> rr = 1), q1 B at r+1. A ready r+20; B ready r+3 but behind A:
+// q0 A at r (q0 empty -> rr = 1), q1 B at r+1. A ready r+20; B ready r+6 but behind A:
 // outputs A (hbm 1) at r+20, B (hbm 0) at r+21.
 START_TEST(test_hbm_latency_blocks_ocb) {
   xtm_t *m = tl_create(1, 2, 64);
@@ -363,6 +364,43 @@ START_TEST(test_hbm_latency_blocks_ocb) {
 }
 END_TEST
 
+// Eviction and return of one VOQ in the cycle of a removal (spec 5.2, 15.3): both read the
+// mode of S(t); the eviction reads the occupancy of S(t) (the departing packet counted), the
+// return the occupancy after the removal; an arrival is placed with the mode of S(t).
+// HBM_EVICT_CELLS 3, HBM_RETURN_CELLS 2, 1-cell packets, reset HBM write bucket (conforms).
+// Loaded while held: id0..id2 (occ 0, 1, 2 < 3: OCB), id3 (occ 3 >= 3: evict, HBM).
+//   r   (release): removal of id0 -> occ 3 > 2, mode stays HBM.
+//   r+1 (arrival X): removal of id1 -> occ 2 <= 2: return at the end of r+1; X placed with
+//        the mode of S(r+1) = HBM -> X in HBM; no eviction (mode HBM in S(r+1)).
+//   r+2 (arrival Y): mode OCB, occ of S(r+2) = 2 + 1 = 3 >= 3 -> evict, Y in HBM, although
+//        the removal of id2 in r+2 leaves 2 (not seen); no return (mode OCB in S(r+2)).
+// (Spec 1.0 would have placed X in OCB and not evicted at Y.)
+START_TEST(test_same_cycle_mode) {
+  xtm_t *m = tl_create(1, 1, 64);
+  tl_voq_wr(m, 0, XTM_Q_CFG_REG_OFFSET, tl_qcfg(false, false, false, false, 0, 0) | kPfcRx);
+  tl_wr(m, XTM_HBM_EVICT_CELLS_REG_OFFSET, 3);
+  tl_wr(m, XTM_HBM_RETURN_CELLS_REG_OFFSET, 2);
+  hold(m);
+  for (uint32_t i = 0; i < 4; i++) ck_assert(enq(m, 0, 256, i, NULL) == (i == 3));
+  ck_assert(hbm_mode(m, 0));
+  release(m, NULL);  // r
+  ck_assert(hbm_mode(m, 0));
+  ck_assert_uint_eq(vcnt(m, 0, XTM_Q_HBM_RETURN_LO_REG_OFFSET), 0);
+  ck_assert(enq(m, 0, 256, 0x10, NULL));  // r+1: X in HBM
+  ck_assert(!hbm_mode(m, 0));
+  ck_assert_uint_eq(vcnt(m, 0, XTM_Q_HBM_RETURN_LO_REG_OFFSET), 1);
+  ck_assert_uint_eq(vcnt(m, 0, XTM_Q_HBM_EVICT_LO_REG_OFFSET), 1);
+  ck_assert_uint_eq(tl_voq_rd(m, 0, XTM_Q_OCC_CELLS_REG_OFFSET), 3);
+  ck_assert(enq(m, 0, 256, 0x11, NULL));  // r+2: Y evicts, in HBM
+  ck_assert(hbm_mode(m, 0));
+  ck_assert_uint_eq(vcnt(m, 0, XTM_Q_HBM_EVICT_LO_REG_OFFSET), 2);
+  ck_assert_uint_eq(vcnt(m, 0, XTM_Q_HBM_RETURN_LO_REG_OFFSET), 1);
+  ck_assert_uint_eq(tl_voq_rd(m, 0, XTM_Q_OCC_CELLS_REG_OFFSET), 3);  // id3, X, Y
+  ck_assert_uint_eq(tl_voq_rd(m, 0, XTM_Q_HBM_CELLS_REG_OFFSET), 3);
+  xtm_destroy(m);
+}
+END_TEST
+
 static Suite *hbm_suite(void) {
   Suite *s = suite_create("hbm");
   TCase *tc = tcase_create("core");
@@ -373,6 +411,7 @@ static Suite *hbm_suite(void) {
   tcase_add_test(tc, test_mixed_order);
   tcase_add_test(tc, test_hbm_read_bandwidth);
   tcase_add_test(tc, test_hbm_latency_blocks_ocb);
+  tcase_add_test(tc, test_same_cycle_mode);
   suite_add_tcase(s, tc);
   return s;
 }

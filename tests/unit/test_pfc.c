@@ -5,6 +5,10 @@
 // headroom admission (section 4.4 check c) and the counters. Every expected value is derived
 // by hand from the spec; the derivation sits next to it.
 //
+// Timing (spec 7.1, 15.2): a PG touched in cycle t (acceptance, removal, threshold write) is
+// evaluated at step 7 of t+1 on S(t+1), so its frame is in cycle t+1; the new xoff is part
+// of S(t+2), so the headroom check of the arrival in t+1 still sees the old xoff.
+//
 // Common set-up: 4 ports x 8 TCs, reset maps (TC = DSCP >> 3, queue = TC, PG = TC). The PG
 // under test is (in_port 1, priority 3), fed by DSCP 24 (TC 3) towards egress port 2, so the
 // VOQ is 2 * 8 + 3 = 19. To keep packets resident (pg_cells stays), VOQ 19 obeys received
@@ -111,8 +115,8 @@ static xtm_t *setup(uint32_t gcfg, uint32_t xoff, uint32_t xon, uint32_t hdrm, u
 
 // Table: packets of PG (1,3) arrive one per cycle while VOQ 19 is paused; then the pause is
 // released and the VOQ drains one packet per cycle. XOFF when pg_cells >= XOFF_T after an
-// accept (same cycle); XON when pg_cells <= XON_T after a removal (same cycle). Cells =
-// ceil(len / 256). Headroom 100 admits everything after XOFF.
+// accept, XON when pg_cells <= XON_T after a removal; the frame is in the next cycle. Cells =
+// ceil(len / 256). Headroom 100 admits every arrival from two cycles after the XOFF arrival.
 START_TEST(test_static_thresholds) {
   static const struct {
     uint32_t xoff_t, xon_t, n;
@@ -141,14 +145,19 @@ START_TEST(test_static_thresholds) {
   for (size_t c = 0; c < sizeof(kCases) / sizeof(kCases[0]); c++) {
     xtm_t *m = setup(kPfcEn, kCases[c].xoff_t, kCases[c].xon_t, 100, 100000);
     xtm_out_t out;
-    for (uint32_t i = 0; i < kCases[c].n; i++) {
-      tl_enq(m, kIn, kEg, kDscp, 0, kCases[c].len[i], 100 + i, &out);
-      ck_assert_uint_eq(out.enq_res.reason, kXtmReasonAccept);
-      ck_assert_uint_eq(out.enq_res.voq, kVoq);
-      // Admitted into headroom iff xoff was set at S(t), i.e. after the XOFF arrival.
-      ck_assert_msg(out.enq_res.hdrm == (kCases[c].xoff_at >= 0 && (int)i > kCases[c].xoff_at),
-                    "case %zu arrival %u: hdrm %d", c, i, out.enq_res.hdrm);
-      if ((int)i == kCases[c].xoff_at) {
+    for (uint32_t i = 0; i <= kCases[c].n; i++) {  // cycle n: idle, carries a last frame
+      if (i == kCases[c].n) {
+        tl_idle(m, &out);
+      } else {
+        tl_enq(m, kIn, kEg, kDscp, 0, kCases[c].len[i], 100 + i, &out);
+        ck_assert_uint_eq(out.enq_res.reason, kXtmReasonAccept);
+        ck_assert_uint_eq(out.enq_res.voq, kVoq);
+        // Into headroom iff xoff is set in S(t): from two cycles after the XOFF arrival.
+        ck_assert_msg(
+            out.enq_res.hdrm == (kCases[c].xoff_at >= 0 && (int)i > kCases[c].xoff_at + 1),
+            "case %zu arrival %u: hdrm %d", c, i, out.enq_res.hdrm);
+      }
+      if ((int)i == kCases[c].xoff_at + 1 && kCases[c].xoff_at >= 0) {
         expect_frame(&out, kIn, 1u << kPrio, 1u << kPrio, kQuanta);
       } else {
         expect_no_frame(&out);
@@ -162,7 +171,7 @@ START_TEST(test_static_thresholds) {
       if (k > 0) {
         tl_idle(m, &out);
       }
-      if ((int)k == kCases[c].xon_at) {
+      if (kCases[c].xon_at >= 0 && (int)k == kCases[c].xon_at + 1) {  // the next cycle
         expect_frame(&out, kIn, 1u << kPrio, 0, 0);
       } else {
         ck_assert_msg(out.pfc_tx_valid == 0, "case %zu drain %u: unexpected frame", c, k);
@@ -187,17 +196,19 @@ START_TEST(test_static_thresholds) {
 }
 END_TEST
 
-// Hysteresis: XOFF_T 4, XON_T 2, headroom 10. Six 1-cell packets: XOFF at the 4th; the 5th
-// and 6th (pg_cells 5, 6, above XOFF_T while set) send nothing and go to headroom. Draining:
-// 5, 4 (= XOFF_T again, set but no second XOFF), 3, 2 (= XON_T: XON), 1, 0.
+// Hysteresis: XOFF_T 4, XON_T 2, headroom 10. Seven 1-cell packets: the 4th reaches XOFF_T,
+// its frame comes with the 5th (evaluated in the next cycle), which still sees xoff = 0; the
+// 6th and 7th (pg_cells 6, 7, above XOFF_T while set) send nothing and go to headroom.
+// Draining: 6, 5, 4 (= XOFF_T again, set but no second XOFF), 3, 2 (= XON_T: XON in the
+// next cycle), 1, 0.
 START_TEST(test_hysteresis) {
   xtm_t *m = setup(kPfcEn, 4, 2, 10, 100000);
   xtm_out_t out;
-  for (uint32_t i = 0; i < 6; i++) {
+  for (uint32_t i = 0; i < 7; i++) {
     tl_enq(m, kIn, kEg, kDscp, 0, 256, i, &out);
     ck_assert_uint_eq(out.enq_res.reason, kXtmReasonAccept);
-    ck_assert_uint_eq(out.enq_res.hdrm, i >= 4);  // xoff at S(t) from the 5th arrival on
-    if (i == 3) {
+    ck_assert_uint_eq(out.enq_res.hdrm, i >= 5);  // xoff in S(t) from the 6th arrival on
+    if (i == 4) {
       expect_frame(&out, kIn, 1u << kPrio, 1u << kPrio, kQuanta);
     } else {
       expect_no_frame(&out);
@@ -205,8 +216,8 @@ START_TEST(test_hysteresis) {
   }
   xtm_pg_state_t g;
   xtm_pg_state(m, kIn, kPrio, &g);
-  ck_assert_uint_eq(g.pg_cells, 6);
-  ck_assert_uint_eq(g.hdrm_used, 2);  // the 5th and 6th packets
+  ck_assert_uint_eq(g.pg_cells, 7);
+  ck_assert_uint_eq(g.hdrm_used, 2);  // the 6th and 7th packets
   ck_assert(g.xoff);
   ck_assert_uint_eq(tl_pg_rd(m, kIn, kPrio, XTM_G_STATUS_REG_OFFSET), 1);
   tl_wr(m, XTM_PORT_SEL_REG_OFFSET, kIn);
@@ -216,11 +227,11 @@ START_TEST(test_hysteresis) {
   static const struct {
     uint32_t pg, hdrm;
     bool xon;
-  } kDrain[] = {{5, 1, false}, {4, 0, false}, {3, 0, false},
-                {2, 0, true},  {1, 0, false}, {0, 0, false}};
+  } kDrain[] = {{6, 1, false}, {5, 0, false}, {4, 0, false}, {3, 0, false},
+                {2, 0, false}, {1, 0, true},  {0, 0, false}};  // XON frame after removal 4
   pause_port(m, kEg, 1u << kPrio, 0, &out);
-  uint32_t hd[6];
-  for (uint32_t k = 0; k < 6; k++) {
+  uint32_t hd[7];
+  for (uint32_t k = 0; k < 7; k++) {
     if (k > 0) {
       tl_idle(m, &out);
     }
@@ -232,9 +243,9 @@ START_TEST(test_hysteresis) {
     xtm_pg_state(m, kIn, kPrio, &g);
     ck_assert_uint_eq(g.pg_cells, kDrain[k].pg);
     hd[k] = g.hdrm_used;  // checked after the loop, so the frame checks still run
-    ck_assert_uint_eq(g.xoff, k < 3);
+    ck_assert_uint_eq(g.xoff, k < 5);  // released by the evaluation in cycle 5
   }
-  for (uint32_t k = 0; k < 6; k++) {
+  for (uint32_t k = 0; k < 7; k++) {
     // spec 4.4: "a PG drains its headroom first"
     ck_assert_msg(hd[k] == kDrain[k].hdrm, "removal %u: hdrm_used %u, expected %u", k, hd[k],
                   kDrain[k].hdrm);
@@ -267,6 +278,8 @@ START_TEST(test_refresh) {
   tl_enq(m, kIn, kEg, kDscp, 0, 256, 1, &out);
   expect_no_frame(&out);
   tl_enq(m, kIn, kEg, kDscp, 0, 256, 2, &out);  // pg_cells 2 = XOFF_T
+  expect_no_frame(&out);
+  tl_idle(m, &out);  // evaluated in the next cycle
   expect_frame(&out, kIn, 1u << kPrio, 1u << kPrio, kQuanta);
   const uint64_t tx = out.cycle;
   for (uint32_t r = 1; r <= 3; r++) {
@@ -277,9 +290,11 @@ START_TEST(test_refresh) {
   // 1 XOFF + 3 refreshes, each counted in G_XOFF_SENT and P_PFC_TX_FRAMES.
   ck_assert_uint_eq(pg_cnt_csr(m, kIn, kPrio, XTM_G_XOFF_SENT_LO_REG_OFFSET), 4);
   ck_assert_uint_eq(port_cnt_csr(m, kIn, XTM_P_PFC_TX_FRAMES_LO_REG_OFFSET), 4);
-  // Release at tx + 3R + 10: removals at t0 (pg 1) and t0+1 (pg 0 = XON_T): XON at t0+1.
+  // Release at tx + 3R + 10: removals at t0 (pg 1) and t0+1 (pg 0 = XON_T): XON at t0+2.
   run_no_frame(m, tx + 3 * kR + 10);
   pause_port(m, kEg, 1u << kPrio, 0, &out);
+  expect_no_frame(&out);
+  tl_idle(m, &out);
   expect_no_frame(&out);
   tl_idle(m, &out);
   expect_frame(&out, kIn, 1u << kPrio, 0, 0);
@@ -308,18 +323,22 @@ START_TEST(test_multi_priority_frames) {
   expect_no_frame(&out);
   tl_enq(m, kIn, kEg, 40, 0, 256, 2, &out);  // pg5 = 1
   expect_no_frame(&out);
-  tl_enq(m, kIn, kEg, 24, 0, 256, 3, &out);  // pg3 = 2: XOFF 3, mask {3}
+  tl_enq(m, kIn, kEg, 24, 0, 256, 3, &out);  // pg3 = 2
+  expect_no_frame(&out);
+  tl_enq(m, kIn, kEg, 40, 0, 256, 4, &out);  // pg5 = 2; pg3 evaluated: XOFF 3, mask {3}
   expect_frame(&out, kIn, k3, k3, kQuanta);
-  tl_enq(m, kIn, kEg, 40, 0, 256, 4, &out);  // pg5 = 2: XOFF 5, mask {3,5}
+  tl_idle(m, &out);  // pg5 evaluated: XOFF 5, mask {3,5}
   expect_frame(&out, kIn, k3 | k5, k3 | k5, kQuanta);
   const uint64_t a = out.cycle;
   ck_assert(xtm_advance_to(m, a + 1000, &out));  // refresh at a + R with both
   ck_assert_uint_eq(out.cycle, a + kR);
   expect_frame(&out, kIn, k3 | k5, k3 | k5, kQuanta);
   // XON rx for priority 3 only, at r = a + R + 5: VOQ 19 drains at r (pg3 1) and r+1 (pg3 0
-  // = XON_T): frame at r+1 with vec {3,5}, quanta[5] = P_PFC_QUANTA, quanta[3] = 0.
+  // = XON_T): frame at r+2 with vec {3,5}, quanta[5] = P_PFC_QUANTA, quanta[3] = 0.
   run_no_frame(m, a + kR + 5);
   pause_port(m, kEg, k3, 0, &out);
+  expect_no_frame(&out);
+  tl_idle(m, &out);
   expect_no_frame(&out);
   tl_idle(m, &out);
   expect_frame(&out, kIn, k3 | k5, k5, kQuanta);
@@ -346,8 +365,9 @@ END_TEST
 
 // ------------------------------------------------------------------ dynamic threshold
 
-// DYNAMIC: XOFF_T = free >> ALPHA with free = POOL_CELLS - pool_used at the end of the cycle
-// (the arriving packet included); XON_T = XOFF_T - G_XON_CELLS (0 if not above).
+// DYNAMIC: XOFF_T = free >> ALPHA with free = POOL_CELLS - pool_used of S(t+1), i.e. at the
+// end of the arrival's cycle (the arriving packet included), evaluated and sent in the next
+// cycle; XON_T = XOFF_T - G_XON_CELLS (0 if not above).
 // `pre` 1-cell packets of PG (0,3) (no PFC) sit in VOQ 19 first and count in pool_used.
 START_TEST(test_dynamic_threshold) {
   static const struct {
@@ -383,19 +403,17 @@ START_TEST(test_dynamic_threshold) {
       tl_enq(m, kIn, kEg, kDscp, 0, 256, k, &out);
       ck_assert_uint_eq(out.enq_res.reason, kXtmReasonAccept);
       ck_assert(!out.enq_res.hdrm);
-      if (k == kCases[c].k_xoff) {
-        expect_frame(&out, kIn, 1u << kPrio, 1u << kPrio, kQuanta);
-      } else {
-        ck_assert_msg(out.pfc_tx_valid == 0, "case %zu: frame at arrival k=%u", c, k);
-      }
+      ck_assert_msg(out.pfc_tx_valid == 0, "case %zu: frame at arrival k=%u", c, k);
     }
+    tl_idle(m, &out);  // the evaluation of the last arrival
+    expect_frame(&out, kIn, 1u << kPrio, 1u << kPrio, kQuanta);
     pause_port(m, kEg, 1u << kPrio, 0, &out);
     uint32_t total = kCases[c].pre + kCases[c].k_xoff;
     for (uint32_t k = 0; k < total + 3; k++) {
       if (k > 0) {
         tl_idle(m, &out);
       }
-      if ((int)k == kCases[c].xon_at) {
+      if ((int)k == kCases[c].xon_at + 1) {  // the cycle after the releasing removal
         expect_frame(&out, kIn, 1u << kPrio, 0, 0);
       } else {
         ck_assert_msg(out.pfc_tx_valid == 0, "case %zu: frame at removal %u", c, k);
@@ -411,8 +429,9 @@ END_TEST
 
 // ------------------------------------------------------------------ headroom
 
-// XOFF_T 2, G_HDRM_CELLS 5, Q_LIMIT_CELLS(19) 2, POOL_CELLS 2. After XOFF, arrivals bypass
-// the VOQ limit and the pool (check c skips d-f) and fill headroom: 3 cells (0+3 <= 5),
+// XOFF_T 2, G_HDRM_CELLS 5, Q_LIMIT_CELLS(19) 2, POOL_CELLS 2. The second arrival reaches
+// XOFF_T; the PG is evaluated in the next (idle) cycle, which sends XOFF; from the cycle
+// after, arrivals bypass the VOQ limit and the pool (check c skips d-f) and fill headroom: 3 cells (0+3 <= 5),
 // 2 cells (3+2 = 5, exactly at), 1 cell (5+1 = 6 > 5: HEADROOM). Draining gives the cells
 // back to hdrm_used when the headroom packets leave.
 START_TEST(test_headroom) {
@@ -426,7 +445,7 @@ START_TEST(test_headroom) {
     uint32_t pg_cells, hdrm_used;
   } kArr[] = {
       {256, kXtmReasonAccept, false, false, 1, 0},    // occ 0+1 <= 2, pool 0+1 <= 2
-      {256, kXtmReasonAccept, false, true, 2, 0},     // pg 2 = XOFF_T: XOFF
+      {256, kXtmReasonAccept, false, true, 2, 0},     // pg 2 = XOFF_T: XOFF next cycle
       {768, kXtmReasonAccept, true, false, 5, 3},     // 3 cells: occ 5 > limit, bypassed
       {512, kXtmReasonAccept, true, false, 7, 5},     // hdrm 3+2 = 5 = G_HDRM_CELLS: at
       {1, kXtmReasonHeadroom, false, false, 7, 5},    // 5+1 = 6 > 5: one above -> drop
@@ -439,10 +458,10 @@ START_TEST(test_headroom) {
                   xtm_reason_name(out.enq_res.reason));
     ck_assert_uint_eq(out.enq_res.voq, kVoq);
     ck_assert_uint_eq(out.enq_res.hdrm, kArr[i].hdrm);
+    expect_no_frame(&out);
     if (kArr[i].xoff_frame) {
+      tl_idle(m, &out);
       expect_frame(&out, kIn, 1u << kPrio, 1u << kPrio, kQuanta);
-    } else {
-      expect_no_frame(&out);
     }
     xtm_pg_state_t g;
     xtm_pg_state(m, kIn, kPrio, &g);
@@ -456,15 +475,15 @@ START_TEST(test_headroom) {
   ck_assert_uint_eq(tl_pg_rd(m, kIn, kPrio, XTM_G_HDRM_USED_REG_OFFSET), 5);
   // Drain in FIFO order, headroom first (spec 4.4, hdrm -= min(hdrm, cells)):
   // 256 (pg 6, hdrm 5-1 = 4), 256 (pg 5, hdrm 3), 768 (pg 2, hdrm 3-3 = 0),
-  // 512 (pg 0, hdrm 0 -> XON, XON_T 0).
-  static const struct { uint32_t pg, hdrm; } kDrain[] = {{6, 4}, {5, 3}, {2, 0}, {0, 0}};
+  // 512 (pg 0, hdrm 0 -> XON, XON_T 0, sent in the next cycle 4).
+  static const struct { uint32_t pg, hdrm; } kDrain[] = {{6, 4}, {5, 3}, {2, 0}, {0, 0}, {0, 0}};
   pause_port(m, kEg, 1u << kPrio, 0, &out);
-  uint32_t hd[4];
-  for (uint32_t k = 0; k < 4; k++) {
+  uint32_t hd[5];
+  for (uint32_t k = 0; k < 5; k++) {
     if (k > 0) {
       tl_idle(m, &out);
     }
-    if (k == 3) {
+    if (k == 4) {
       expect_frame(&out, kIn, 1u << kPrio, 0, 0);
     } else {
       expect_no_frame(&out);
@@ -474,7 +493,7 @@ START_TEST(test_headroom) {
     ck_assert_uint_eq(g.pg_cells, kDrain[k].pg);
     hd[k] = g.hdrm_used;  // checked after the loop, so the frame checks still run
   }
-  for (uint32_t k = 0; k < 4; k++) {
+  for (uint32_t k = 0; k < 5; k++) {
     // spec 4.4: "a PG drains its headroom first"
     ck_assert_msg(hd[k] == kDrain[k].hdrm, "removal %u: hdrm_used %u, expected %u", k, hd[k],
                   kDrain[k].hdrm);
@@ -556,13 +575,18 @@ START_TEST(test_csr_write_triggers_evaluation) {
 END_TEST
 
 // A flush is a removal too (spec 7.1 "dequeue or flush"): XOFF_T 2, XON_T 0, headroom 10;
-// three 1-cell packets (the third in headroom). VOQ 19 disabled by a bus write at e: flushed
-// at e+1, e+2, e+3 (one per cycle). pg_cells 2, 1, 0 -> XON at e+3; hdrm_used drains first
-// (spec 4.4): 1 -> 0 at the first removal, although the headroom packet is the last.
+// three 1-cell packets (the third in headroom: after the second, an idle cycle carries the
+// XOFF). VOQ 19 disabled by a bus write at e: flushed at e+1, e+2, e+3 (one per cycle).
+// pg_cells 2, 1, 0 -> XON evaluated and sent at e+4; hdrm_used drains first (spec 4.4):
+// 1 -> 0 at the first removal, although the headroom packet is the last.
 START_TEST(test_flush_releases) {
   xtm_t *m = setup(kPfcEn, 2, 0, 10, 100000);
   xtm_out_t out;
   for (uint32_t i = 0; i < 3; i++) {
+    if (i == 2) {
+      tl_idle(m, &out);
+      expect_frame(&out, kIn, 1u << kPrio, 1u << kPrio, kQuanta);
+    }
     tl_enq(m, kIn, kEg, kDscp, 0, 256, i, &out);
     ck_assert_uint_eq(out.enq_res.hdrm, i == 2);
   }
@@ -575,22 +599,59 @@ START_TEST(test_flush_releases) {
     tl_idle(m, &out);
     ck_assert(out.flush.valid);
     ck_assert_uint_eq(out.flush.pkt_id, k);
-    if (k == 2) {
-      expect_frame(&out, kIn, 1u << kPrio, 0, 0);
-    } else {
-      expect_no_frame(&out);
-    }
+    expect_no_frame(&out);
     xtm_pg_state_t g;
     xtm_pg_state(m, kIn, kPrio, &g);
     ck_assert_uint_eq(g.pg_cells, kFlush[k].pg);
     hd[k] = g.hdrm_used;  // checked after the loop, so the frame checks still run
   }
+  tl_idle(m, &out);  // e+4: the PG emptied by the flush of e+3 is evaluated
+  ck_assert(!out.flush.valid);
+  expect_frame(&out, kIn, 1u << kPrio, 0, 0);
   for (uint32_t k = 0; k < 3; k++) {
     // spec 4.4: "a PG drains its headroom first"
     ck_assert_msg(hd[k] == kFlush[k].hdrm, "removal %u: hdrm_used %u, expected %u", k, hd[k],
                   kFlush[k].hdrm);
   }
   ck_assert_uint_eq(voq_cnt_csr(m, kVoq, XTM_Q_DROP_FLUSH_LO_REG_OFFSET), 3);
+  tl_check_invariants(m);
+  xtm_destroy(m);
+}
+END_TEST
+
+// Spec 7.1, 15.2: the PGs touched in t-1 are evaluated at t on S(t); the changes of t are
+// not seen. XOFF_T 2, XON_T 1, VOQ 19 paused. a0: pg 1; a1: pg 2. At a2 the pause ends (XON
+// rx, step 2) and the VOQ's head leaves in a2 itself (step 5): the evaluation of a2 reads
+// S(a2), pg 2 >= XOFF_T -> XOFF frame at a2 although pg is 1 at the end of a2. The removal
+// of a2 touches the PG: evaluated at a3 on pg 1 <= XON_T 1 -> XON frame at a3. An arrival
+// in a2 still sees xoff = 0 (S(a2)): admitted normally, not into headroom.
+START_TEST(test_evaluation_lag) {
+  xtm_t *m = setup(kPfcEn, 2, 1, 10, 100000);
+  xtm_out_t out;
+  tl_enq(m, kIn, kEg, kDscp, 0, 256, 1, &out);  // a0
+  expect_no_frame(&out);
+  tl_enq(m, kIn, kEg, kDscp, 0, 256, 2, &out);  // a1
+  expect_no_frame(&out);
+  // a2: XON rx on port 2 and an arrival of another PG (in_port 0) for VOQ 19
+  xtm_in_t in;
+  idle_in(&in);
+  in.pfc_rx_valid = 1ull << kEg;
+  in.pfc_rx[kEg].vec = 1u << kPrio;
+  in.enq = (xtm_enq_in_t){.valid = true, .pkt_id = 3, .in_port = 0, .eg_port = kEg,
+                          .dscp = kDscp, .ecn = 0, .len = 256};
+  xtm_step(m, &in, &out);
+  expect_frame(&out, kIn, 1u << kPrio, 1u << kPrio, kQuanta);
+  ck_assert_uint_eq(out.enq_res.reason, kXtmReasonAccept);
+  xtm_pg_state_t g;
+  xtm_pg_state(m, kIn, kPrio, &g);
+  ck_assert_uint_eq(g.pg_cells, 1);  // the removal of a2 is applied at its end
+  ck_assert(g.xoff);
+  // a3: an arrival of PG (1,3) sees xoff of S(a3) = 1: headroom; the evaluation releases
+  tl_enq(m, kIn, kEg, kDscp, 0, 256, 4, &out);
+  ck_assert(out.enq_res.hdrm);
+  expect_frame(&out, kIn, 1u << kPrio, 0, 0);
+  ck_assert_uint_eq(pg_cnt_csr(m, kIn, kPrio, XTM_G_XOFF_SENT_LO_REG_OFFSET), 1);
+  ck_assert_uint_eq(pg_cnt_csr(m, kIn, kPrio, XTM_G_XON_SENT_LO_REG_OFFSET), 1);
   tl_check_invariants(m);
   xtm_destroy(m);
 }
@@ -608,6 +669,7 @@ static Suite *pfc_suite(void) {
   tcase_add_test(tc, test_no_pfc_en);
   tcase_add_test(tc, test_csr_write_triggers_evaluation);
   tcase_add_test(tc, test_flush_releases);
+  tcase_add_test(tc, test_evaluation_lag);
   suite_add_tcase(s, tc);
   return s;
 }

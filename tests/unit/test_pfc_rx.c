@@ -9,7 +9,7 @@
 // received at cycle t with quanta q on priority 3 sets pause_end = t + n,
 // n = ceil(q * P_PAUSE_QUANTUM / 65536): cycles t .. t+n-1 are paused, so a packet waiting
 // in VOQ 19 is selected at t+n (step 2 precedes step 5) and appears on deq[2] at
-// t+n+OCB_RD_LAT = t+n+2 (sections 9.4, 9.6; all ports tx_ready, FIFO empty).
+// t+n+OCB_RD_LAT = t+n+5 (reset 5; sections 9.4, 9.6; all ports tx_ready, FIFO empty).
 
 #include <string.h>
 
@@ -117,8 +117,8 @@ START_TEST(test_pause_expiry) {
     xtm_pg_state(m, kEg, kPrio, &g);
     ck_assert_uint_eq(g.pause_remain, kCases[c].n - 1);  // at t+1: pause_end - (t+1)
     uint64_t d = next_deq(m, kCases[c].n + 100, 7);
-    ck_assert_msg(d == t + kCases[c].n + 2, "case %zu: deq at t+%llu, expected t+%llu", c,
-                  (unsigned long long)(d - t), (unsigned long long)(kCases[c].n + 2));
+    ck_assert_msg(d == t + kCases[c].n + 5, "case %zu: deq at t+%llu, expected t+%llu", c,
+                  (unsigned long long)(d - t), (unsigned long long)(kCases[c].n + 5));
     xtm_destroy(m);
   }
 }
@@ -136,7 +136,7 @@ START_TEST(test_pause_sojourn) {
 }
 END_TEST
 
-// XON (quanta 0) at t+10 sets pause_end = t+10: selected at t+10, output at t+12.
+// XON (quanta 0) at t+10 sets pause_end = t+10: selected at t+10, output at t+15.
 START_TEST(test_xon_ends_pause) {
   xtm_t *m = setup();
   xtm_out_t out;
@@ -146,7 +146,7 @@ START_TEST(test_xon_ends_pause) {
   ck_assert(!xtm_advance_to(m, t + 10, &out));  // nothing in t+1 .. t+9
   rx_prio3(m, 0, &out);
   ck_assert_uint_eq(out.cycle, t + 10);
-  ck_assert_uint_eq(next_deq(m, 100, 3), t + 12);
+  ck_assert_uint_eq(next_deq(m, 100, 3), t + 15);
   xtm_pg_state_t g;
   xtm_pg_state(m, kEg, kPrio, &g);
   ck_assert_uint_eq(g.pause_remain, 0);
@@ -168,14 +168,14 @@ START_TEST(test_rearm) {
     uint64_t deq;     // output cycle - t
     uint64_t paused;  // G_PAUSED_CYCLES afterwards
   } kCases[] = {
-      // q 100 -> end t+512; at t+100 q 1 -> end t+106: selected t+106, out t+108; t..t+105.
-      {100, 100, 1, 108, 106},
-      // q 1 -> end t+6; at t+3 q 2 -> end t+3+11 = t+14: out t+16; paused t..t+13 = 14.
-      {1, 3, 2, 16, 14},
+      // q 100 -> end t+512; at t+100 q 1 -> end t+106: selected t+106, out t+111; t..t+105.
+      {100, 100, 1, 111, 106},
+      // q 1 -> end t+6; at t+3 q 2 -> end t+3+11 = t+14: out t+19; paused t..t+13 = 14.
+      {1, 3, 2, 19, 14},
       // q 1 -> end t+6; at t+6 (already expired at t+6? no: t+6 is not < t+6, so the queue
-      // could be selected at t+6, but step 2 re-pauses first) q 1 -> end t+12: out t+14;
+      // could be selected at t+6, but step 2 re-pauses first) q 1 -> end t+12: out t+17;
       // paused t..t+5 and t+6..t+11 = 12.
-      {1, 6, 1, 14, 12},
+      {1, 6, 1, 17, 12},
   };
   for (size_t c = 0; c < sizeof(kCases) / sizeof(kCases[0]); c++) {
     xtm_t *m = setup();
@@ -309,9 +309,9 @@ END_TEST
 
 // Port 2: VOQ 19 (PFC_RX_EN, prio 3), VOQ 20 (prio 3 but no PFC_RX_EN), VOQ 18 (PFC_RX_EN,
 // prio 2). Pause prio 3 at p (q 0xFFFF: 335539 cycles). Arrivals: 19 at p+1, 20 at p+2,
-// 18 at p+3, 19 at p+4. Only VOQ 19 is paused: VOQ 20 is selected at p+3 (out p+5), VOQ 18
-// at p+4 (out p+6); VOQ 19 waits until p+335539 (out p+335541, then its second packet at
-// p+335542).
+// 18 at p+3, 19 at p+4. Only VOQ 19 is paused: VOQ 20 is selected at p+3 (out p+8, OCB_RD_LAT
+// 5), VOQ 18 at p+4 (out p+9); VOQ 19 waits until p+335539 (out p+335544, then its second
+// packet at p+335545).
 START_TEST(test_who_obeys) {
   xtm_t *m = setup();
   tl_voq_wr(m, kEg * 8 + 4, XTM_Q_CFG_REG_OFFSET, qcfg_pfc(false, 3));
@@ -326,7 +326,7 @@ START_TEST(test_who_obeys) {
   static const struct {
     uint64_t dt;
     uint32_t pkt, voq;
-  } kExp[] = {{5, 200, 20}, {6, 180, 18}, {335541, 190, 19}, {335542, 191, 19}};
+  } kExp[] = {{8, 200, 20}, {9, 180, 18}, {335544, 190, 19}, {335545, 191, 19}};
   for (size_t i = 0; i < sizeof(kExp) / sizeof(kExp[0]); i++) {
     ck_assert(xtm_advance_to(m, p + 400000, &out));
     ck_assert_uint_eq(out.cycle, p + kExp[i].dt);
@@ -346,9 +346,9 @@ START_TEST(test_other_port_not_paused) {
   xtm_out_t out;
   rx_prio3(m, 0xFFFF, &out);
   const uint64_t p = out.cycle;
-  tl_enq(m, 0, 1, 24, 0, 256, 42, &out);  // VOQ 11 at p+1, selected p+2, out p+4
+  tl_enq(m, 0, 1, 24, 0, 256, 42, &out);  // VOQ 11 at p+1, selected p+2, out p+7
   ck_assert(xtm_advance_to(m, p + 100, &out));
-  ck_assert_uint_eq(out.cycle, p + 4);
+  ck_assert_uint_eq(out.cycle, p + 7);
   ck_assert_uint_eq(out.deq_valid, 1u << 1);
   ck_assert_uint_eq(out.deq[1].pkt_id, 42);
   xtm_destroy(m);

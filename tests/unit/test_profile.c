@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Suite "profile": the drop/mark profile value (docs/spec.md 6.1) and the LFSR (6.4).
+// Suite "profile": the drop/mark profile value (docs/spec.md 6.1), the LFSRs (6.4), and
+// what the profile at enqueue reads (6.2: the occupancy of S(t-2), a draw whatever checks
+// a-e decide).
 // Decisions are observed on the tail-drop path (ECN off, non-ECT: reason PROFILE) or the
 // tail-mark path (ECN on, ECT(0), MARK_POINT TAIL: enq_res.marked), and for x = 1 on the
 // head-mark path (6.3). Occupancy is held by pausing the egress port (7.2): VOQ 0 (port 0,
@@ -72,6 +74,10 @@ static xtm_t *setup_voq0_p(const xtm_params_t *prm, uint32_t limit, uint32_t occ
     ck_assert_uint_eq(out.enq_res.reason, kXtmReasonAccept);
     left -= c;
   }
+  // two idle cycles: the enqueue profile reads the occupancy of S(t-2) (spec 6.2), which is
+  // then the occupancy just filled
+  tl_idle(m, &out);
+  tl_idle(m, &out);
   xtm_voq_state_t vs;
   xtm_voq_state(m, 0, &vs);
   ck_assert_uint_eq(vs.occ_cells, occ);
@@ -373,17 +379,37 @@ START_TEST(test_large_products) {
 }
 END_TEST
 
-// The enqueue evaluation uses occ after this cycle's dequeue (4.1, 6.2). L = 1000, point
-// (16384, 65536) reached from occ 250 (65536*250 = 16,384,000 = 16384*1000). VOQ 0 holds
-// A (36 cells, head) + 214 cells = 250. A probe in a plain cycle sees 250: PROFILE. A probe
-// in the XON cycle (A selected at step 5) sees 250 - 36 = 214: not reached, ACCEPT.
-START_TEST(test_enqueue_sees_occ_after_dequeue) {
-  static const struct {
-    bool xon;
-    xtm_reason_t reason;
-  } kCases[] = {{false, kXtmReasonProfile}, {true, kXtmReasonAccept}};
+// The enqueue evaluation uses the occupancy of S(t-2) (6.2, 15.4). L = 1000, point
+// (16384, 65536) reached from occ 250 (65536*250 = 16,384,000 = 16384*1000), always (no
+// draw). VOQ 0 (paused) holds 214 cells; A (36 cells) is accepted in cycle a (occ 250 from
+// S(a+1) on). 1-cell probes: at a+1 (reads S(a-1): 214) ACCEPT, at a+2 (S(a): 214) ACCEPT,
+// at a+3 (S(a+1): 250) PROFILE.
+START_TEST(test_enqueue_profile_two_cycles_old) {
   const uint32_t f[1] = {16384}, p[1] = {65536};
-  for (size_t i = 0; i < ARRAY_LEN(kCases); i++) {
+  xtm_t *m = setup_voq0(1000, 214, tl_qcfg(false, false, false, false, 0, 1));
+  tl_profile(m, 1, false, 1, f, p);
+  xtm_out_t out;
+  tl_enq(m, 1, 0, 0, 0, 36 * 256, 50, &out);  // a: S(a-2) = 214, not reached
+  ck_assert_uint_eq(out.enq_res.reason, kXtmReasonAccept);
+  static const xtm_reason_t kProbe[3] = {kXtmReasonAccept, kXtmReasonAccept, kXtmReasonProfile};
+  for (uint32_t k = 0; k < 3; k++) {
+    probe(m, false, &out);  // a+1+k
+    ck_assert_msg(out.enq_res.reason == kProbe[k], "probe at a+%u: %s, expected %s", k + 1,
+                  xtm_reason_name(out.enq_res.reason), xtm_reason_name(kProbe[k]));
+  }
+  ck_assert_uint_eq(lfsr(m), kResetSeed);  // p = 0 or 1: no draw
+  tl_check_invariants(m);
+  xtm_destroy(m);
+}
+END_TEST
+
+// Nor is the dequeue of the same cycle seen (4.4, 6.2): VOQ 0 holds A (36 cells, head) +
+// 214 = 250 cells, steady for two cycles. A probe in a plain cycle sees 250: PROFILE; a
+// probe in the XON cycle (A selected at step 5) also sees 250 (S(t-2)): PROFILE. (Version 1
+// read the occupancy after the dequeue, 214: ACCEPT.)
+START_TEST(test_enqueue_profile_ignores_same_cycle_dequeue) {
+  const uint32_t f[1] = {16384}, p[1] = {65536};
+  for (int xon = 0; xon < 2; xon++) {
     xtm_t *m = setup_voq0(1000, 250, tl_qcfg(false, false, false, false, 0, 1));
     tl_profile(m, 1, false, 1, f, p);
     xtm_in_t in;
@@ -391,16 +417,74 @@ START_TEST(test_enqueue_sees_occ_after_dequeue) {
     in.tx_ready = UINT64_MAX;
     in.enq = (xtm_enq_in_t){
         .valid = true, .pkt_id = 9, .in_port = 1, .eg_port = 0, .dscp = 0, .ecn = 0, .len = 100};
-    if (kCases[i].xon) {
+    if (xon) {
       in.pfc_rx_valid = 1;
       in.pfc_rx[0].vec = 0x01;  // quanta[0] = 0: XON
     }
     xtm_out_t out;
     xtm_step(m, &in, &out);
-    ck_assert_uint_eq(out.enq_res.reason, kCases[i].reason);
-    ck_assert_uint_eq(xtm_voq_counter(m, 0, kXtmVcntDeqPkts), kCases[i].xon ? 1 : 0);
+    ck_assert_uint_eq(out.enq_res.reason, kXtmReasonProfile);
+    ck_assert_uint_eq(xtm_voq_counter(m, 0, kXtmVcntDeqPkts), xon ? 1 : 0);
     ck_assert_uint_eq(lfsr(m), kResetSeed);
     tl_check_invariants(m);
+    xtm_destroy(m);
+  }
+}
+END_TEST
+
+// The enqueue evaluation and its draw happen for every classified arrival the 6.2 table
+// selects, whatever checks a-e decide (6.2, 15.4). Profile 1 = (F 0, P 32768): a draw for
+// any occupancy; r1 = 4643 < 32768 would hit. Non-ECT packets, ECN off (the drop row).
+// Validation failures (4.2) and packets the table does not select draw nothing.
+START_TEST(test_draw_independent_of_checks) {
+  enum { kQdis, kHdrmDrop, kHdrmAcc, kTailC, kPoolC, kProf, kLenMax, kCe, kNoLoss };
+  static const struct {
+    int what;
+    xtm_reason_t reason;
+    bool draw;
+  } kCases[] = {
+      {kQdis, kXtmReasonQDisabled, true},     // check a
+      {kHdrmDrop, kXtmReasonHeadroom, true},  // check c, headroom 0
+      {kHdrmAcc, kXtmReasonAccept, true},     // check c, into headroom: hit ignored
+      {kTailC, kXtmReasonTail, true},         // check d, limit 0
+      {kPoolC, kXtmReasonPool, true},         // check e, POOL_CELLS 0
+      {kProf, kXtmReasonProfile, true},       // check f uses the hit
+      {kLenMax, kXtmReasonLenMax, false},     // validation: not classified
+      {kCe, kXtmReasonAccept, false},         // CE with ECN_EN: not in the table
+      {kNoLoss, kXtmReasonAccept, false},     // NO_LOSS: not in the table
+  };
+  const uint32_t f[1] = {0}, p[1] = {32768};
+  for (size_t i = 0; i < ARRAY_LEN(kCases); i++) {
+    xtm_t *m = tl_create(2, 2, 64);
+    tl_profile(m, 1, false, 1, f, p);
+    int w = kCases[i].what;
+    uint32_t cfg = tl_qcfg(false, w == kNoLoss, w == kCe, false, 0, 1);
+    if (w == kQdis) {
+      cfg &= ~(1u << XTM_Q_CFG_ENABLE_OFFSET);
+    }
+    tl_voq_wr(m, 0, XTM_Q_CFG_REG_OFFSET, cfg);
+    if (w == kTailC) {
+      tl_voq_wr(m, 0, XTM_Q_LIMIT_CELLS_REG_OFFSET, 0);
+    }
+    if (w == kPoolC) {
+      tl_wr(m, XTM_POOL_CELLS_REG_OFFSET, 0);
+    }
+    xtm_out_t out;
+    if (w == kHdrmDrop || w == kHdrmAcc) {
+      // PG (in_port 1, prio 0): PFC_EN, XOFF_T 0 -> set at the evaluation the threshold write
+      // asks for (next cycle): pg_cells 0 >= 0
+      tl_pg_wr(m, 1, 0, XTM_G_CFG_REG_OFFSET, 1u << XTM_G_CFG_PFC_EN_OFFSET);
+      tl_pg_wr(m, 1, 0, XTM_G_XOFF_CELLS_REG_OFFSET, 0);
+      tl_pg_wr(m, 1, 0, XTM_G_HDRM_CELLS_REG_OFFSET, w == kHdrmAcc ? 10 : 0);
+      tl_idle(m, &out);
+      ck_assert_uint_eq(tl_pg_rd(m, 1, 0, XTM_G_STATUS_REG_OFFSET), 1);
+    }
+    uint16_t len = w == kLenMax ? 9217 : 100;
+    tl_enq(m, 1, 0, 0, w == kCe ? 3 : 0, len, 5, &out);
+    ck_assert_msg(out.enq_res.reason == kCases[i].reason, "case %zu: %s, expected %s", i,
+                  xtm_reason_name(out.enq_res.reason), xtm_reason_name(kCases[i].reason));
+    ck_assert_msg(lfsr(m) == (kCases[i].draw ? 0xE2C31223u : kResetSeed),
+                  "case %zu: LFSR 0x%08x", i, lfsr(m));
     xtm_destroy(m);
   }
 }
@@ -497,7 +581,8 @@ END_TEST
 
 // ================================================================ limit 0 (x = 1)
 
-// At enqueue, L = 0 fails the TAIL check (occ + cells > 0) before the profile: no draw.
+// At enqueue, L = 0 fails the TAIL check (occ + cells > 0), which comes before the profile;
+// the profile (x = 1: p = P0 = 32768, a draw) is still evaluated and draws (6.2): one draw.
 START_TEST(test_limit_zero_enqueue_tail) {
   xtm_t *m = setup_voq0(0, 0, tl_qcfg(false, false, false, false, 0, 1));
   const uint32_t f[1] = {0}, p[1] = {32768};
@@ -505,12 +590,13 @@ START_TEST(test_limit_zero_enqueue_tail) {
   xtm_out_t out;
   probe(m, false, &out);
   ck_assert_uint_eq(out.enq_res.reason, kXtmReasonTail);
-  ck_assert_uint_eq(lfsr(m), kResetSeed);
+  ck_assert_uint_eq(lfsr(m), 0xE2C31223u);
   xtm_destroy(m);
 }
 END_TEST
 
-// x = 1 for L = 0, observed with head marking (6.3): one ECT(0) packet of 1 cell is held
+// x = 1 for L = 0, observed with head marking (6.3, the head LFSR, decided 3 cycles after
+// the selection, output OCB_RD_LAT = 5 after it): one ECT(0) packet of 1 cell is held
 // under limit 1000, then Q_LIMIT_CELLS = 0, ECN_EN, MARK_POINT HEAD, and the pause ends
 // (XON, quanta 0: pause_end = t, so the packet is selected in that very cycle, 7.2/9.1).
 // For L = 0: O = 65536, L taken as 1, so point i is reached iff 65536 >= F_i (all points).
@@ -548,23 +634,26 @@ START_TEST(test_limit_zero_head) {
     tl_voq_wr(m, 0, XTM_Q_LIMIT_CELLS_REG_OFFSET, 0);
     tl_voq_wr(m, 0, XTM_Q_CFG_REG_OFFSET,
               tl_qcfg(false, false, true, false, XTM_Q_CFG_MARK_POINT_VALUE_HEAD, 1) | kPfcRxEn);
-    uint32_t seed = kCases[i].r != 0 ? seed_for_r(kCases[i].r) : kResetSeed;
-    tl_wr(m, XTM_LFSR_SEED_REG_OFFSET, seed);
+    uint32_t seed = kCases[i].r != 0 ? seed_for_r(kCases[i].r) : 0x5EED1E55u;
+    tl_wr(m, XTM_LFSR_HEAD_SEED_REG_OFFSET, seed);
     uint32_t ref = seed;
     if (kCases[i].draw) {
       ck_assert_uint_eq(ref_draw(&ref), kCases[i].r);
     }
-    pfc_port0(m, 0);  // selected now; OCB_RD_LAT = 2 -> output two cycles later
+    pfc_port0(m, 0);  // selected now; OCB_RD_LAT = 5 -> output five cycles later
     ck_assert_uint_eq(xtm_voq_counter(m, 0, kXtmVcntDeqPkts), 1);
-    tl_idle(m, &out);
-    tl_idle(m, &out);
+    for (int k = 0; k < 5; k++) {
+      tl_idle(m, &out);
+    }
     ck_assert_uint_eq(out.deq_valid, 1);
     ck_assert_uint_eq(out.deq[0].pkt_id, 42);
     ck_assert_msg(out.deq[0].marked == kCases[i].marked, "case %zu: marked %d, expected %d", i,
                   out.deq[0].marked, kCases[i].marked);
     ck_assert_uint_eq(out.deq[0].ecn, kCases[i].marked ? 3 : 2);
     ck_assert_uint_eq(xtm_voq_counter(m, 0, kXtmVcntMarkHead), kCases[i].marked ? 1 : 0);
-    ck_assert_msg(lfsr(m) == ref, "case %zu: LFSR 0x%08x, expected 0x%08x", i, lfsr(m), ref);
+    uint32_t h = tl_rd(m, XTM_LFSR_HEAD_STATE_REG_OFFSET);
+    ck_assert_msg(h == ref, "case %zu: head LFSR 0x%08x, expected 0x%08x", i, h, ref);
+    ck_assert_uint_eq(lfsr(m), kResetSeed);  // the enqueue LFSR never draws here
     tl_check_invariants(m);
     xtm_destroy(m);
   }
@@ -581,7 +670,9 @@ static Suite *profile_suite(void) {
   tcase_add_test(tc, test_segmented_no_points);
   tcase_add_test(tc, test_segmented_unordered_points);
   tcase_add_test(tc, test_large_products);
-  tcase_add_test(tc, test_enqueue_sees_occ_after_dequeue);
+  tcase_add_test(tc, test_enqueue_profile_two_cycles_old);
+  tcase_add_test(tc, test_enqueue_profile_ignores_same_cycle_dequeue);
+  tcase_add_test(tc, test_draw_independent_of_checks);
   tcase_add_test(tc, test_interpolated_values);
   tcase_add_test(tc, test_interpolated_no_points);
   tcase_add_test(tc, test_limit_zero_enqueue_tail);

@@ -106,7 +106,7 @@ static void check_outputs(const rec_buf_t *rb, uint64_t r, const exp_out_t *e, u
 // ---------------------------------------------------------------- strict priority (9.3.1)
 // Port 0, T = 4: q3, q2 strict, q0, q1 DWRR (reset quantum 9216). Loaded while held:
 // A(q0), B(q1), C1, C2 (q2), D(q3), all 100 B. Selections from r, one per cycle, output at
-// selection + OCB_RD_LAT (reset 2):
+// selection + OCB_RD_LAT (reset 5, spec 9.4):
 //   r   : strict q3 is the highest eligible strict queue -> D
 //   r+1 : q2 -> C1 ; r+2 : q2 -> C2 (strict before DWRR while a strict queue is eligible)
 //   r+3 : DWRR, rr = 0, deficits 0 -> no positive -> round (+9216 to q0, q1) -> q0: A;
@@ -128,7 +128,7 @@ START_TEST(test_strict_priority) {
   release(m, 1, &rb);
   for (int i = 0; i < 10; i++) idle(m, &rb);
   static const exp_out_t kExp[] = {
-      {2, 0, 0xD}, {3, 0, 0xC1}, {4, 0, 0xC2}, {5, 0, 0xA}, {6, 0, 0xB}};
+      {5, 0, 0xD}, {6, 0, 0xC1}, {7, 0, 0xC2}, {8, 0, 0xA}, {9, 0, 0xB}};
   check_outputs(&rb, r, kExp, N_ELEM(kExp));
   ck_assert_int_eq(deficit(m, 2), 0);  // strict selections never touch deficits
   ck_assert_int_eq(deficit(m, 3), 0);
@@ -139,7 +139,8 @@ END_TEST
 
 // A strict queue that becomes eligible preempts DWRR at the next selection (9.3.1):
 // q0 (DWRR) holds 3 packets; q1 (strict) gets one packet enqueued at cycle r+1 (the
-// enqueue of cycle r+1 follows its selection, step 6 after step 5), so it is selected at r+2.
+// selection of cycle r+1 reads S(r+1), without it: spec 4.1, 15.3), so it is selected at r+2.
+// Outputs at selection + OCB_RD_LAT (5).
 START_TEST(test_strict_preempts_dwrr) {
   xtm_t *m = tl_create(1, 2, 64);
   tl_voq_wr(m, 0, XTM_Q_CFG_REG_OFFSET, tl_qcfg(false, false, false, false, 0, 0) | kPfcRx);
@@ -151,7 +152,7 @@ START_TEST(test_strict_preempts_dwrr) {
   release(m, 1, &rb);                         // r: q0 0x10 (round +9216 -> 9116 > 0, rr stays 0)
   enq(m, 0, 1, 100, 0x20, &rb);               // r+1: q0 0x11 (deficit 9016); then 0x20 arrives
   for (int i = 0; i < 10; i++) idle(m, &rb);  // r+2: strict q1 0x20; r+3: q0 0x12
-  static const exp_out_t kExp[] = {{2, 0, 0x10}, {3, 0, 0x11}, {4, 0, 0x20}, {5, 0, 0x12}};
+  static const exp_out_t kExp[] = {{5, 0, 0x10}, {6, 0, 0x11}, {7, 0, 0x20}, {8, 0, 0x12}};
   check_outputs(&rb, r, kExp, N_ELEM(kExp));
   tl_check_invariants(m);
   xtm_destroy(m);
@@ -212,7 +213,7 @@ START_TEST(test_dwrr_directed) {
   for (int i = 0; i < 5; i++) idle(m, &rb);
   exp_out_t exp[N_ELEM(kSel)];
   for (uint32_t k = 0; k < N_ELEM(kSel); k++) {
-    exp[k] = (exp_out_t){.dcycle = k + 2, .port = 0, .id = kSel[k].id};  // sel + OCB_RD_LAT
+    exp[k] = (exp_out_t){.dcycle = k + 5, .port = 0, .id = kSel[k].id};  // sel + OCB_RD_LAT
   }
   check_outputs(&rb, r, exp, N_ELEM(kSel));  // the order first, then the deficits
   tl_check_invariants(m);
@@ -257,9 +258,9 @@ START_TEST(test_dwrr_quantum_below_packet) {
                   deficit(m, 0), kStep[k].d);
     ck_assert_uint_eq(vcnt(m, 0, XTM_Q_DEQ_PKTS_LO_REG_OFFSET), kStep[k].deq);
   }
-  for (int i = 0; i < 5; i++) idle(m, &rb);
+  for (int i = 0; i < 10; i++) idle(m, &rb);
   // p4: -250 at r+7 -> r+8 -150, r+9 -50, r+10 50 -> selected at r+10.
-  static const exp_out_t kExp[] = {{2, 0, 1}, {5, 0, 2}, {9, 0, 3}, {12, 0, 4}};  // sel + 2
+  static const exp_out_t kExp[] = {{5, 0, 1}, {8, 0, 2}, {12, 0, 3}, {15, 0, 4}};  // sel + 5
   check_outputs(&rb, r, kExp, N_ELEM(kExp));
   tl_check_invariants(m);
   xtm_destroy(m);
@@ -367,7 +368,7 @@ START_TEST(test_port_shaper_rate) {
   ck_assert_uint_eq(n, 12264);
   ck_assert_uint_eq(vcnt(m, 0, XTM_Q_DEQ_BYTES_LO_REG_OFFSET), 12264000);
   // The 12264th selection needs 9216 + 12.5 k >= 12263 * 1020 = 12508260 -> k = 999924,
-  // so it was at s + 999924 and its output (s + 999926) is inside the window too: every
+  // so it was at s + 999924 and its output (s + 999929, OCB_RD_LAT 5) is inside the window: every
   // selection has been transmitted; P_TX_BYTES counts len (1000), not the overhead.
   tl_wr(m, XTM_PORT_SEL_REG_OFFSET, 0);
   ck_assert_uint_eq(tl_rd64(m, XTM_P_TX_PKTS_LO_REG_OFFSET), 12264);
@@ -405,7 +406,7 @@ END_TEST
 // 4 ports x 1 TC; loaded while held: p0 0x00, 0x01; p1 0x10; p2 nothing; p3 0x30, 0x31.
 // port_rr = 0 (reset, no selection yet). One selection per cycle:
 //   r: p0 (rr 1); r+1: p1 (rr 2); r+2: p2 not requesting -> p3 (rr 0); r+3: p0 (rr 1);
-//   r+4: p1, p2 empty -> p3 (rr 0). Each output at selection + 2 on its own port.
+//   r+4: p1, p2 empty -> p3 (rr 0). Each output at selection + 5 (OCB_RD_LAT) on its port.
 START_TEST(test_port_round_robin) {
   xtm_t *m = tl_create(4, 1, 64);
   for (uint32_t p = 0; p < 4; p++) {
@@ -422,7 +423,7 @@ START_TEST(test_port_round_robin) {
   release(m, 0xF, &rb);
   for (int i = 0; i < 10; i++) idle(m, &rb);
   static const exp_out_t kExp[] = {
-      {2, 0, 0x00}, {3, 1, 0x10}, {4, 3, 0x30}, {5, 0, 0x01}, {6, 3, 0x31}};
+      {5, 0, 0x00}, {6, 1, 0x10}, {7, 3, 0x30}, {8, 0, 0x01}, {9, 3, 0x31}};
   check_outputs(&rb, r, kExp, N_ELEM(kExp));
   tl_check_invariants(m);
   xtm_destroy(m);
@@ -434,7 +435,7 @@ END_TEST
 // t0+1 .. t0+8 (8 selections fill the FIFO; then the port stops requesting). No output.
 // tx_ready back to 1 at cycle w: step 4 sends the head (ready long ago), the FIFO has 7, so
 // the port requests and selects id 8 at w; every cycle after, one output and one selection
-// (ids 9, 10, 11 at w+1..w+3). Outputs: id k at w + k (id 8, ready w+2, waits behind 1..7).
+// (ids 9, 10, 11 at w+1..w+3). Outputs: id k at w + k (id 8, ready w+5, waits behind 1..7).
 START_TEST(test_fifo_backpressure) {
   xtm_t *m = tl_create(1, 1, 64);
   rec_buf_t rb = {.n = 0};
@@ -465,10 +466,15 @@ END_TEST
 
 // ---------------------------------------------------------------- read latency (9.4)
 // Enqueue at t0, selection at t0+1 (4.1), output at t0 + 1 + OCB_RD_LAT; sojourn = 1.
+// OCB_RD_LAT resets to 5, its minimum (spec 9.4: the dequeue pipeline); 4 is illegal.
 START_TEST(test_ocb_read_latency) {
-  static const uint32_t kLat[] = {1, 2, 7, 255};
+  static const uint32_t kLat[] = {5, 6, 7, 255};
   for (size_t i = 0; i < N_ELEM(kLat); i++) {
     xtm_t *m = tl_create(1, 1, 16);
+    ck_assert_uint_eq(tl_rd(m, XTM_OCB_RD_LAT_REG_OFFSET), 5);
+    ck_assert(!xtm_csr_write(m, XTM_OCB_RD_LAT_REG_OFFSET, 4));
+    ck_assert(!xtm_csr_write(m, XTM_HBM_RD_LAT_REG_OFFSET, 4));
+    tl_wr(m, XTM_ERR_STATUS_REG_OFFSET, 0xF);
     tl_wr(m, XTM_OCB_RD_LAT_REG_OFFSET, kLat[i]);
     rec_buf_t rb = {.n = 0};
     uint64_t t0 = xtm_cycle(m);
@@ -492,7 +498,7 @@ END_TEST
 // refill cannot pass the 300 B cap). In bytes, tokens at selection time:
 //   r: 300 -> 200; r+1: 201 -> 101; r+2: 102 -> 2; r+3: 3 -> -97;
 //   then -97 + k reaches 0 at r+100 -> -100; every 100 cycles after: r+200 .. r+600.
-// So 10 selections at r, r+1, r+2, r+3, r+100, r+200, ..., r+600 (outputs + 2).
+// So 10 selections at r, r+1, r+2, r+3, r+100, r+200, ..., r+600 (outputs + 5).
 // Closed form over an idle stretch: tokens(r+600+k) = -100 + k until the cap; enqueues at
 // r+849, r+850, r+851 (ids 20..22) meet: r+850: -100 + 250 = 150 -> select -> 50;
 // r+851: 51 -> select -> -49; r+852: -48 (wait) ... r+900: 0 -> select.
@@ -516,11 +522,86 @@ START_TEST(test_token_bucket_clamp_and_closed_form) {
   enq(m, 0, 0, 100, 22, &rb);
   while (xtm_advance_to(m, r + 1000, &out)) record(&out, &rb);
   static const exp_out_t kExp[] = {
-      {2, 0, 0},   {3, 0, 1},   {4, 0, 2},   {5, 0, 3},    {102, 0, 4},  {202, 0, 5}, {302, 0, 6},
-      {402, 0, 7}, {502, 0, 8}, {602, 0, 9}, {852, 0, 20}, {853, 0, 21}, {902, 0, 22}};
+      {5, 0, 0},   {6, 0, 1},   {7, 0, 2},   {8, 0, 3},    {105, 0, 4},  {205, 0, 5}, {305, 0, 6},
+      {405, 0, 7}, {505, 0, 8}, {605, 0, 9}, {855, 0, 20}, {856, 0, 21}, {905, 0, 22}};
   check_outputs(&rb, r, kExp, N_ELEM(kExp));
   tl_check_invariants(m);
   xtm_destroy(m);
+}
+END_TEST
+
+// ---------------------------------------------------------------- lazy queue shaper (9.5)
+// 2 ports x 4 TCs: NumVoqs 8, INIT_CYCLES 16; the scan visits VOQ 1 (port 0, queue 1) in
+// the cycles t = 1 mod 8. VOQ 1: SHAPER_EN, Q_SHAPER_RATE 0x10000 (1 B/cycle), burst 1000 B;
+// reset bucket tok 0, u 0: tokens(c) = min(1000 B, c * 1 B) is full long before cycle 2000.
+// Four 400 B packets arrive at 2000 .. 2003. Tokens in bytes:
+//   2001: 1000 -> charge -> tok 600, u 2001; conform 0 at 2002, from 2003 600 + 2 >= 0: 1
+//   2002: not eligible (the one-cycle gap), although packet 2 is there
+//   2003: 602 -> tok 202; 2005: 204 -> tok -196, u 2005: -196 + 2 < 0: conform 0 from 2006
+//   tokens >= 0 again from ok = 2005 + 196 = 2201; the first visit ts >= ok - 2 = 2199 with
+//   ts = 1 mod 8 is 2201; conform from 2203: packet 4 selected at 2203.
+// Outputs at selection + 5: 2006, 2008, 2010, 2208. (An eager bucket without the pipeline
+// would select at 2001, 2002, 2003 and 2200.) With a bus write of rate 0x20000 (2 B/cycle)
+// at cycle 2100, tokens = -196 + 2 (c - 2005) >= 0 from 2103; first visit >= 2101 with
+// ts = 1 mod 8 is 2105: packet 4 at 2107, out 2112.
+START_TEST(test_lazy_queue_shaper) {
+  for (int rate_write = 0; rate_write < 2; rate_write++) {
+    xtm_t *m = tl_create(2, 4, 64);
+    tl_voq_wr(m, 1, XTM_Q_CFG_REG_OFFSET,
+              tl_qcfg(false, false, false, false, 0, 0) | 1u << XTM_Q_CFG_SHAPER_EN_OFFSET);
+    tl_voq_wr(m, 1, XTM_Q_SHAPER_RATE_REG_OFFSET, 0x10000);
+    tl_voq_wr(m, 1, XTM_Q_SHAPER_BURST_REG_OFFSET, 1000);
+    xtm_out_t out;
+    ck_assert(!xtm_advance_to(m, 2000, &out));
+    rec_buf_t rb = {.n = 0};
+    for (uint32_t i = 0; i < 4; i++) {
+      enq(m, 0, 1, 400, 1 + i, &rb);  // 2000 .. 2003
+      xtm_voq_state_t vs;
+      xtm_voq_state(m, 1, &vs);
+      // conformance bit of S(c+1) after cycle c: 2001 -> 0, 2002 -> 1, 2003 -> 0
+      static const bool kConf[4] = {true, false, true, false};
+      ck_assert_msg(vs.shaper_conform == kConf[i], "S(%u): conform %d", 2001 + i,
+                    vs.shaper_conform);
+    }
+    ck_assert_uint_eq(vcnt(m, 1, XTM_Q_DEQ_PKTS_LO_REG_OFFSET), 2);  // 2001, 2003
+    uint64_t sel4 = 2203;
+    if (rate_write) {
+      while (xtm_advance_to(m, 2100, &out)) {
+        record(&out, &rb);
+      }
+      tl_wr(m, XTM_VOQ_SEL_REG_OFFSET, 1);
+      xtm_in_t in = {.tx_ready = UINT64_MAX};
+      in.csr = (xtm_csr_req_t){.valid = true, .write = true,
+                               .addr = XTM_Q_SHAPER_RATE_REG_OFFSET, .wdata = 0x20000};
+      xtm_step(m, &in, &out);  // 2100
+      ck_assert(!out.csr_rsp.err);
+      sel4 = 2107;
+    }
+    while (xtm_advance_to(m, sel4 - 1, &out)) {
+      record(&out, &rb);
+    }
+    xtm_voq_state_t vs;
+    xtm_voq_state(m, 1, &vs);
+    ck_assert(!vs.shaper_conform);  // S(sel4 - 1)
+    idle(m, &rb);                   // sel4 - 1
+    xtm_voq_state(m, 1, &vs);
+    ck_assert(vs.shaper_conform);  // S(sel4)
+    ck_assert_uint_eq(vcnt(m, 1, XTM_Q_DEQ_PKTS_LO_REG_OFFSET), 3);
+    idle(m, &rb);  // sel4
+    ck_assert_uint_eq(vcnt(m, 1, XTM_Q_DEQ_PKTS_LO_REG_OFFSET), 4);
+    while (xtm_advance_to(m, sel4 + 20, &out)) {
+      record(&out, &rb);
+    }
+    static const exp_out_t kExp[] = {{6, 0, 1}, {8, 0, 2}, {10, 0, 3}, {208, 0, 4}};
+    exp_out_t e[4];
+    for (int k = 0; k < 4; k++) {
+      e[k] = kExp[k];
+    }
+    e[3].dcycle = (uint32_t)(sel4 + 5 - 2000);
+    check_outputs(&rb, 2000, e, 4);
+    tl_check_invariants(m);
+    xtm_destroy(m);
+  }
 }
 END_TEST
 
@@ -540,6 +621,7 @@ static Suite *sched_suite(void) {
   tcase_add_test(tc, test_fifo_backpressure);
   tcase_add_test(tc, test_ocb_read_latency);
   tcase_add_test(tc, test_token_bucket_clamp_and_closed_form);
+  tcase_add_test(tc, test_lazy_queue_shaper);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -10,7 +10,7 @@ xtm_t *tl_create_params(const xtm_params_t *p) {
   xtm_t *m = NULL;
   ck_assert_int_eq(xtm_create(p, &m), kXtmOk);
   xtm_out_t out;
-  while (xtm_cycle(m) < (uint64_t)p->num_ports * p->num_tcs) {
+  while (xtm_cycle(m) < XTM_INIT_CYCLES(p->num_ports)) {
     xtm_step(m, NULL, &out);
   }
   return m;

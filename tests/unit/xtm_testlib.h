@@ -14,7 +14,8 @@
 #include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
 
 // Creates a model (ports, tcs, desc; other parameters default) and steps it past
-// initialisation, so xtm_cycle() == ports * tcs and descriptors are accepted.
+// initialisation, so xtm_cycle() == XTM_INIT_CYCLES(ports) = 8 * ports (spec 3) and
+// descriptors and VOQ/PG window accesses are accepted.
 xtm_t *tl_create(uint32_t ports, uint32_t tcs, uint32_t desc);
 xtm_t *tl_create_params(const xtm_params_t *p);
 

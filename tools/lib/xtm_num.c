@@ -66,6 +66,17 @@ void xtm_num_quote(char *buf, size_t n, const char *s) {
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+// The end of a run of at least one decimal digit starting at p, or NULL if p holds none.
+static const char *digit_run(const char *p) {
+  if (!is_digit(*p)) {
+    return NULL;
+  }
+  while (is_digit(*p)) {
+    p++;
+  }
+  return p;
+}
+
 // "what 'text'" (or "'text'" without a name), the start of every message.
 static int lead(char *b, size_t n, const char *what, const char *s) {
   char q[QUOTE_MAX * 4 + 8];
@@ -274,40 +285,19 @@ xtm_num_status_t xtm_num_f64(const char *what, const char *s, double min, double
   if (*p == '-') {
     p++;
   }
-  size_t n = 0;
-  while (is_digit(p[n])) {
-    n++;
+  // digits, then optionally '.' digits, then optionally e[+-] digits; every run non-empty
+  p = digit_run(p);
+  if (p != NULL && *p == '.') {
+    p = digit_run(p + 1);
   }
-  if (n == 0) {
-    return fail(msg, kXtmNumSyntax, what, s, "a decimal number", rng);
-  }
-  p += n;
-  if (*p == '.') {
-    p++;
-    n = 0;
-    while (is_digit(p[n])) {
-      n++;
-    }
-    if (n == 0) {
-      return fail(msg, kXtmNumSyntax, what, s, "a decimal number", rng);
-    }
-    p += n;
-  }
-  if (*p == 'e' || *p == 'E') {
+  if (p != NULL && (*p == 'e' || *p == 'E')) {
     p++;
     if (*p == '+' || *p == '-') {
       p++;
     }
-    n = 0;
-    while (is_digit(p[n])) {
-      n++;
-    }
-    if (n == 0) {
-      return fail(msg, kXtmNumSyntax, what, s, "a decimal number", rng);
-    }
-    p += n;
+    p = digit_run(p);
   }
-  if (*p != '\0') {
+  if (p == NULL || *p != '\0') {
     return fail(msg, kXtmNumSyntax, what, s, "a decimal number", rng);
   }
   errno = 0;

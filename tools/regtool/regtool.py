@@ -700,7 +700,8 @@ def gen_sv_dec(m):
          "// (aligned, a register word there; unused window words are unmapped), read-only,",
          "// whether a write keeps every field inside its legal range (min/max of the TOML, with",
          "// this instance's parameters) and the write data with unused bits cleared. Purely",
-         "// combinational; the block keeps the registers and their access semantics.", "",
+         "// combinational (all zero without valid_i); the block keeps the registers and their",
+         "// access semantics.", "",
          "`default_nettype none", "", "module xtm_csr_dec #("]
     o += [f"  parameter int unsigned {p.name} = {p.default}" + ("," if i + 1 < len(params) else "")
           for i, p in enumerate(params)]
@@ -708,8 +709,8 @@ def gen_sv_dec(m):
         o[-1] = "module xtm_csr_dec ("
     else:
         o += [") ("]
-    o += [f"  input  wire logic [{aw - 1}:0] addr_i,", "  input  wire logic [31:0] wdata_i,",
-          "  output xtm_reg_pkg::csr_dec_t dec_o", ");", "",
+    o += ["  input  wire logic valid_i,", f"  input  wire logic [{aw - 1}:0] addr_i,",
+          "  input  wire logic [31:0] wdata_i,", "  output xtm_reg_pkg::csr_dec_t dec_o", ");", "",
           "  always_comb begin : c_dec", "    dec_o = '0;"]
 
     def word_case(r, wd, rel):
@@ -730,7 +731,7 @@ def gen_sv_dec(m):
     def addr_lit(v):
         return f"{aw}'h{v:0{(aw + 3) // 4}X}"
 
-    o += [f"    if (addr_i[1:0] == 2'b00) begin", "      unique case (addr_i)"]
+    o += [f"    if (valid_i && addr_i[1:0] == 2'b00) begin", "      unique case (addr_i)"]
     for r in m.regs:
         if r.window:
             continue
@@ -752,7 +753,7 @@ def gen_sv_dec(m):
               "        endcase", "      end"]
     o += ["    end"]
     # write data masks and legal ranges, per register
-    o += ["    dec_o.legal = 1'b1;", "    unique case (dec_o.id)"]
+    o += ["    dec_o.legal = 1'b1;", "    if (dec_o.mapped) begin", "    unique case (dec_o.id)"]
     for r in m.regs:
         if r.counter:
             continue
@@ -773,8 +774,12 @@ def gen_sv_dec(m):
             o += [f"        dec_o.legal = " + " &&\n                      ".join(conds) + ";"]
         o += ["      end"]
     o += ["      default: begin", "        dec_o.wdata = '0;", "      end", "    endcase",
-          "    if (!dec_o.mapped) begin", "      dec_o = '0;", "    end", "  end", "",
+          "    end", "    if (!dec_o.mapped) begin", "      dec_o = '0;", "    end", "  end", "",
           "endmodule", ""]
+    # the legal-range case sits inside "if (dec_o.mapped)": indent it one level
+    a = o.index("    if (dec_o.mapped) begin")
+    b = max(i for i in range(a, len(o)) if o[i] == "    endcase")
+    o[a + 1:b + 1] = ["  " + x for x in o[a + 1:b + 1]]
     return "\n".join(o)
 
 

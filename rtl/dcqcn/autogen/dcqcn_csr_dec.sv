@@ -8,13 +8,15 @@
 // (aligned, a register word there; unused window words are unmapped), read-only,
 // whether a write keeps every field inside its legal range (min/max of the TOML, with
 // this instance's parameters) and the write data with unused bits cleared. Purely
-// combinational; the block keeps the registers and their access semantics.
+// combinational (all zero without valid_i); the block keeps the registers and their
+// access semantics.
 
 `default_nettype none
 
 module dcqcn_csr_dec #(
   parameter int unsigned NumQps = 64
 ) (
+  input  wire logic valid_i,
   input  wire logic [15:0] addr_i,
   input  wire logic [31:0] wdata_i,
   output dcqcn_reg_pkg::csr_dec_t dec_o
@@ -22,7 +24,7 @@ module dcqcn_csr_dec #(
 
   always_comb begin : c_dec
     dec_o = '0;
-    if (addr_i[1:0] == 2'b00) begin
+    if (valid_i && addr_i[1:0] == 2'b00) begin
       unique case (addr_i)
         dcqcn_reg_pkg::DCQCN_BLOCK_TYPE_OFFSET: begin
           dec_o.mapped = 1'b1;
@@ -434,138 +436,140 @@ module dcqcn_csr_dec #(
       end
     end
     dec_o.legal = 1'b1;
-    unique case (dec_o.id)
-      dcqcn_reg_pkg::DcqcnRegBlockType: begin
-        dec_o.wdata = wdata_i & 32'hFFFFFFFF;
-      end
-      dcqcn_reg_pkg::DcqcnRegVersion: begin
-        dec_o.wdata = wdata_i & 32'hFFFFFFFF;
-      end
-      dcqcn_reg_pkg::DcqcnRegHwParams: begin
-        dec_o.wdata = wdata_i & 32'h001F1FFF;
-      end
-      dcqcn_reg_pkg::DcqcnRegCtrl: begin
-        dec_o.wdata = wdata_i & 32'h00000001;
-      end
-      dcqcn_reg_pkg::DcqcnRegErrStatus: begin
-        dec_o.wdata = wdata_i & 32'h00000007;
-      end
-      dcqcn_reg_pkg::DcqcnRegErrAddr: begin
-        dec_o.wdata = wdata_i & 32'h0000FFFF;
-      end
-      dcqcn_reg_pkg::DcqcnRegCntHi: begin
-        dec_o.wdata = wdata_i & 32'hFFFFFFFF;
-      end
-      dcqcn_reg_pkg::DcqcnRegQpSel: begin
-        dec_o.wdata = wdata_i & 32'h00001FFF;
-        dec_o.legal = 32'(wdata_i[12:0]) <= 32'(NumQps - 1);
-      end
-      dcqcn_reg_pkg::DcqcnRegCyclesPerUs: begin
-        dec_o.wdata = wdata_i & 32'h0000FFFF;
-        dec_o.legal = 32'(wdata_i[15:0]) >= 32'(1);
-      end
-      dcqcn_reg_pkg::DcqcnRegLineRate: begin
-        dec_o.wdata = wdata_i & 32'h000FFFFF;
-        dec_o.legal = 32'(wdata_i[19:0]) >= 32'(1) &&
+    if (dec_o.mapped) begin
+      unique case (dec_o.id)
+        dcqcn_reg_pkg::DcqcnRegBlockType: begin
+          dec_o.wdata = wdata_i & 32'hFFFFFFFF;
+        end
+        dcqcn_reg_pkg::DcqcnRegVersion: begin
+          dec_o.wdata = wdata_i & 32'hFFFFFFFF;
+        end
+        dcqcn_reg_pkg::DcqcnRegHwParams: begin
+          dec_o.wdata = wdata_i & 32'h001F1FFF;
+        end
+        dcqcn_reg_pkg::DcqcnRegCtrl: begin
+          dec_o.wdata = wdata_i & 32'h00000001;
+        end
+        dcqcn_reg_pkg::DcqcnRegErrStatus: begin
+          dec_o.wdata = wdata_i & 32'h00000007;
+        end
+        dcqcn_reg_pkg::DcqcnRegErrAddr: begin
+          dec_o.wdata = wdata_i & 32'h0000FFFF;
+        end
+        dcqcn_reg_pkg::DcqcnRegCntHi: begin
+          dec_o.wdata = wdata_i & 32'hFFFFFFFF;
+        end
+        dcqcn_reg_pkg::DcqcnRegQpSel: begin
+          dec_o.wdata = wdata_i & 32'h00001FFF;
+          dec_o.legal = 32'(wdata_i[12:0]) <= 32'(NumQps - 1);
+        end
+        dcqcn_reg_pkg::DcqcnRegCyclesPerUs: begin
+          dec_o.wdata = wdata_i & 32'h0000FFFF;
+          dec_o.legal = 32'(wdata_i[15:0]) >= 32'(1);
+        end
+        dcqcn_reg_pkg::DcqcnRegLineRate: begin
+          dec_o.wdata = wdata_i & 32'h000FFFFF;
+          dec_o.legal = 32'(wdata_i[19:0]) >= 32'(1) &&
                       32'(wdata_i[19:0]) <= 32'(1000000);
-      end
-      dcqcn_reg_pkg::DcqcnRegRpgTimeReset: begin
-        dec_o.wdata = wdata_i & 32'h0001FFFF;
-        dec_o.legal = 32'(wdata_i[16:0]) >= 32'(1);
-      end
-      dcqcn_reg_pkg::DcqcnRegRpgByteReset: begin
-        dec_o.wdata = wdata_i & 32'h00007FFF;
-        dec_o.legal = 32'(wdata_i[14:0]) >= 32'(1);
-      end
-      dcqcn_reg_pkg::DcqcnRegRpgThreshold: begin
-        dec_o.wdata = wdata_i & 32'h0000001F;
-        dec_o.legal = 32'(wdata_i[4:0]) >= 32'(1);
-      end
-      dcqcn_reg_pkg::DcqcnRegRpgAiRate: begin
-        dec_o.wdata = wdata_i & 32'h000FFFFF;
-        dec_o.legal = 32'(wdata_i[19:0]) <= 32'(1000000);
-      end
-      dcqcn_reg_pkg::DcqcnRegRpgHaiRate: begin
-        dec_o.wdata = wdata_i & 32'h000FFFFF;
-        dec_o.legal = 32'(wdata_i[19:0]) <= 32'(1000000);
-      end
-      dcqcn_reg_pkg::DcqcnRegRpgGd: begin
-        dec_o.wdata = wdata_i & 32'h0000000F;
-      end
-      dcqcn_reg_pkg::DcqcnRegRpgMinDecFac: begin
-        dec_o.wdata = wdata_i & 32'h0000007F;
-        dec_o.legal = 32'(wdata_i[6:0]) <= 32'(100);
-      end
-      dcqcn_reg_pkg::DcqcnRegRpgMinRate: begin
-        dec_o.wdata = wdata_i & 32'h000FFFFF;
-        dec_o.legal = 32'(wdata_i[19:0]) >= 32'(1) &&
+        end
+        dcqcn_reg_pkg::DcqcnRegRpgTimeReset: begin
+          dec_o.wdata = wdata_i & 32'h0001FFFF;
+          dec_o.legal = 32'(wdata_i[16:0]) >= 32'(1);
+        end
+        dcqcn_reg_pkg::DcqcnRegRpgByteReset: begin
+          dec_o.wdata = wdata_i & 32'h00007FFF;
+          dec_o.legal = 32'(wdata_i[14:0]) >= 32'(1);
+        end
+        dcqcn_reg_pkg::DcqcnRegRpgThreshold: begin
+          dec_o.wdata = wdata_i & 32'h0000001F;
+          dec_o.legal = 32'(wdata_i[4:0]) >= 32'(1);
+        end
+        dcqcn_reg_pkg::DcqcnRegRpgAiRate: begin
+          dec_o.wdata = wdata_i & 32'h000FFFFF;
+          dec_o.legal = 32'(wdata_i[19:0]) <= 32'(1000000);
+        end
+        dcqcn_reg_pkg::DcqcnRegRpgHaiRate: begin
+          dec_o.wdata = wdata_i & 32'h000FFFFF;
+          dec_o.legal = 32'(wdata_i[19:0]) <= 32'(1000000);
+        end
+        dcqcn_reg_pkg::DcqcnRegRpgGd: begin
+          dec_o.wdata = wdata_i & 32'h0000000F;
+        end
+        dcqcn_reg_pkg::DcqcnRegRpgMinDecFac: begin
+          dec_o.wdata = wdata_i & 32'h0000007F;
+          dec_o.legal = 32'(wdata_i[6:0]) <= 32'(100);
+        end
+        dcqcn_reg_pkg::DcqcnRegRpgMinRate: begin
+          dec_o.wdata = wdata_i & 32'h000FFFFF;
+          dec_o.legal = 32'(wdata_i[19:0]) >= 32'(1) &&
                       32'(wdata_i[19:0]) <= 32'(1000000);
-      end
-      dcqcn_reg_pkg::DcqcnRegRpgMaxRate: begin
-        dec_o.wdata = wdata_i & 32'h000FFFFF;
-        dec_o.legal = 32'(wdata_i[19:0]) <= 32'(1000000);
-      end
-      dcqcn_reg_pkg::DcqcnRegRateToSetOnFirstCnp: begin
-        dec_o.wdata = wdata_i & 32'h000FFFFF;
-        dec_o.legal = 32'(wdata_i[19:0]) <= 32'(1000000);
-      end
-      dcqcn_reg_pkg::DcqcnRegDceTcpG: begin
-        dec_o.wdata = wdata_i & 32'h000003FF;
-      end
-      dcqcn_reg_pkg::DcqcnRegDceTcpRtt: begin
-        dec_o.wdata = wdata_i & 32'h0001FFFF;
-        dec_o.legal = 32'(wdata_i[16:0]) >= 32'(1);
-      end
-      dcqcn_reg_pkg::DcqcnRegInitialAlphaValue: begin
-        dec_o.wdata = wdata_i & 32'h000003FF;
-      end
-      dcqcn_reg_pkg::DcqcnRegClampTgtRate: begin
-        dec_o.wdata = wdata_i & 32'h00000001;
-      end
-      dcqcn_reg_pkg::DcqcnRegClampTgtRateAfterTimeInc: begin
-        dec_o.wdata = wdata_i & 32'h00000001;
-      end
-      dcqcn_reg_pkg::DcqcnRegRateReduceMonitorPeriod: begin
-        dec_o.wdata = wdata_i & 32'h0001FFFF;
-        dec_o.legal = 32'(wdata_i[16:0]) >= 32'(1);
-      end
-      dcqcn_reg_pkg::DcqcnRegMinTimeBetweenCnps: begin
-        dec_o.wdata = wdata_i & 32'h0001FFFF;
-      end
-      dcqcn_reg_pkg::DcqcnRegQCtrl: begin
-        dec_o.wdata = wdata_i & 32'h00000001;
-      end
-      dcqcn_reg_pkg::DcqcnRegQStatus: begin
-        dec_o.wdata = wdata_i & 32'h00FFFF07;
-      end
-      dcqcn_reg_pkg::DcqcnRegQRc: begin
-        dec_o.wdata = wdata_i & 32'h000FFFFF;
-      end
-      dcqcn_reg_pkg::DcqcnRegQRt: begin
-        dec_o.wdata = wdata_i & 32'h000FFFFF;
-      end
-      dcqcn_reg_pkg::DcqcnRegQAlpha: begin
-        dec_o.wdata = wdata_i & 32'h000003FF;
-      end
-      dcqcn_reg_pkg::DcqcnRegQByteCount: begin
-        dec_o.wdata = wdata_i & 32'h003FFFFF;
-      end
-      dcqcn_reg_pkg::DcqcnRegQAlphaRemain: begin
-        dec_o.wdata = wdata_i & 32'hFFFFFFFF;
-      end
-      dcqcn_reg_pkg::DcqcnRegQDecRemain: begin
-        dec_o.wdata = wdata_i & 32'hFFFFFFFF;
-      end
-      dcqcn_reg_pkg::DcqcnRegQIncRemain: begin
-        dec_o.wdata = wdata_i & 32'hFFFFFFFF;
-      end
-      dcqcn_reg_pkg::DcqcnRegQNextSend: begin
-        dec_o.wdata = wdata_i & 32'hFFFFFFFF;
-      end
-      default: begin
-        dec_o.wdata = '0;
-      end
-    endcase
+        end
+        dcqcn_reg_pkg::DcqcnRegRpgMaxRate: begin
+          dec_o.wdata = wdata_i & 32'h000FFFFF;
+          dec_o.legal = 32'(wdata_i[19:0]) <= 32'(1000000);
+        end
+        dcqcn_reg_pkg::DcqcnRegRateToSetOnFirstCnp: begin
+          dec_o.wdata = wdata_i & 32'h000FFFFF;
+          dec_o.legal = 32'(wdata_i[19:0]) <= 32'(1000000);
+        end
+        dcqcn_reg_pkg::DcqcnRegDceTcpG: begin
+          dec_o.wdata = wdata_i & 32'h000003FF;
+        end
+        dcqcn_reg_pkg::DcqcnRegDceTcpRtt: begin
+          dec_o.wdata = wdata_i & 32'h0001FFFF;
+          dec_o.legal = 32'(wdata_i[16:0]) >= 32'(1);
+        end
+        dcqcn_reg_pkg::DcqcnRegInitialAlphaValue: begin
+          dec_o.wdata = wdata_i & 32'h000003FF;
+        end
+        dcqcn_reg_pkg::DcqcnRegClampTgtRate: begin
+          dec_o.wdata = wdata_i & 32'h00000001;
+        end
+        dcqcn_reg_pkg::DcqcnRegClampTgtRateAfterTimeInc: begin
+          dec_o.wdata = wdata_i & 32'h00000001;
+        end
+        dcqcn_reg_pkg::DcqcnRegRateReduceMonitorPeriod: begin
+          dec_o.wdata = wdata_i & 32'h0001FFFF;
+          dec_o.legal = 32'(wdata_i[16:0]) >= 32'(1);
+        end
+        dcqcn_reg_pkg::DcqcnRegMinTimeBetweenCnps: begin
+          dec_o.wdata = wdata_i & 32'h0001FFFF;
+        end
+        dcqcn_reg_pkg::DcqcnRegQCtrl: begin
+          dec_o.wdata = wdata_i & 32'h00000001;
+        end
+        dcqcn_reg_pkg::DcqcnRegQStatus: begin
+          dec_o.wdata = wdata_i & 32'h00FFFF07;
+        end
+        dcqcn_reg_pkg::DcqcnRegQRc: begin
+          dec_o.wdata = wdata_i & 32'h000FFFFF;
+        end
+        dcqcn_reg_pkg::DcqcnRegQRt: begin
+          dec_o.wdata = wdata_i & 32'h000FFFFF;
+        end
+        dcqcn_reg_pkg::DcqcnRegQAlpha: begin
+          dec_o.wdata = wdata_i & 32'h000003FF;
+        end
+        dcqcn_reg_pkg::DcqcnRegQByteCount: begin
+          dec_o.wdata = wdata_i & 32'h003FFFFF;
+        end
+        dcqcn_reg_pkg::DcqcnRegQAlphaRemain: begin
+          dec_o.wdata = wdata_i & 32'hFFFFFFFF;
+        end
+        dcqcn_reg_pkg::DcqcnRegQDecRemain: begin
+          dec_o.wdata = wdata_i & 32'hFFFFFFFF;
+        end
+        dcqcn_reg_pkg::DcqcnRegQIncRemain: begin
+          dec_o.wdata = wdata_i & 32'hFFFFFFFF;
+        end
+        dcqcn_reg_pkg::DcqcnRegQNextSend: begin
+          dec_o.wdata = wdata_i & 32'hFFFFFFFF;
+        end
+        default: begin
+          dec_o.wdata = '0;
+        end
+      endcase
+    end
     if (!dec_o.mapped) begin
       dec_o = '0;
     end

@@ -8,7 +8,8 @@
 // (aligned, a register word there; unused window words are unmapped), read-only,
 // whether a write keeps every field inside its legal range (min/max of the TOML, with
 // this instance's parameters) and the write data with unused bits cleared. Purely
-// combinational; the block keeps the registers and their access semantics.
+// combinational (all zero without valid_i); the block keeps the registers and their
+// access semantics.
 
 `default_nettype none
 
@@ -18,6 +19,7 @@ module xtm_csr_dec #(
   parameter int unsigned NumPgs = 8,
   parameter int unsigned NumProfiles = 8
 ) (
+  input  wire logic valid_i,
   input  wire logic [15:0] addr_i,
   input  wire logic [31:0] wdata_i,
   output xtm_reg_pkg::csr_dec_t dec_o
@@ -25,7 +27,7 @@ module xtm_csr_dec #(
 
   always_comb begin : c_dec
     dec_o = '0;
-    if (addr_i[1:0] == 2'b00) begin
+    if (valid_i && addr_i[1:0] == 2'b00) begin
       unique case (addr_i)
         xtm_reg_pkg::XTM_BLOCK_TYPE_OFFSET: begin
           dec_o.mapped = 1'b1;
@@ -315,6 +317,15 @@ module xtm_csr_dec #(
         xtm_reg_pkg::XTM_PROF_SEL_OFFSET: begin
           dec_o.mapped = 1'b1;
           dec_o.id = xtm_reg_pkg::XtmRegProfSel;
+        end
+        xtm_reg_pkg::XTM_LFSR_HEAD_SEED_OFFSET: begin
+          dec_o.mapped = 1'b1;
+          dec_o.id = xtm_reg_pkg::XtmRegLfsrHeadSeed;
+        end
+        xtm_reg_pkg::XTM_LFSR_HEAD_STATE_OFFSET: begin
+          dec_o.mapped = 1'b1;
+          dec_o.id = xtm_reg_pkg::XtmRegLfsrHeadState;
+          dec_o.ro = 1'b1;
         end
         default: begin
           dec_o.mapped = 1'b0;
@@ -961,248 +972,257 @@ module xtm_csr_dec #(
       end
     end
     dec_o.legal = 1'b1;
-    unique case (dec_o.id)
-      xtm_reg_pkg::XtmRegBlockType: begin
-        dec_o.wdata = wdata_i & 32'hFFFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegVersion: begin
-        dec_o.wdata = wdata_i & 32'hFFFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegHwParams: begin
-        dec_o.wdata = wdata_i & 32'h00FFFFFF;
-      end
-      xtm_reg_pkg::XtmRegHwNumDesc: begin
-        dec_o.wdata = wdata_i & 32'hFFFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegHwOcbCells: begin
-        dec_o.wdata = wdata_i & 32'hFFFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegHwHbmCells: begin
-        dec_o.wdata = wdata_i & 32'hFFFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegCtrl: begin
-        dec_o.wdata = wdata_i & 32'h00000001;
-      end
-      xtm_reg_pkg::XtmRegStatus: begin
-        dec_o.wdata = wdata_i & 32'h00000001;
-      end
-      xtm_reg_pkg::XtmRegErrStatus: begin
-        dec_o.wdata = wdata_i & 32'h00000007;
-      end
-      xtm_reg_pkg::XtmRegErrAddr: begin
-        dec_o.wdata = wdata_i & 32'h0000FFFF;
-      end
-      xtm_reg_pkg::XtmRegCntHi: begin
-        dec_o.wdata = wdata_i & 32'hFFFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegMaxFrame: begin
-        dec_o.wdata = wdata_i & 32'h00003FFF;
-        dec_o.legal = 32'(wdata_i[13:0]) >= 32'(64);
-      end
-      xtm_reg_pkg::XtmRegPoolCells: begin
-        dec_o.wdata = wdata_i & 32'h0FFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegOcbOnlyCycles: begin
-        dec_o.wdata = wdata_i & 32'h00FFFFFF;
-      end
-      xtm_reg_pkg::XtmRegHbmEvictCells: begin
-        dec_o.wdata = wdata_i & 32'h0FFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegHbmReturnCells: begin
-        dec_o.wdata = wdata_i & 32'h0FFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegHbmWrRate: begin
-        dec_o.wdata = wdata_i & 32'h00FFFFFF;
-      end
-      xtm_reg_pkg::XtmRegHbmWrBurst: begin
-        dec_o.wdata = wdata_i & 32'h0000FFFF;
-      end
-      xtm_reg_pkg::XtmRegHbmRdRate: begin
-        dec_o.wdata = wdata_i & 32'h00FFFFFF;
-      end
-      xtm_reg_pkg::XtmRegHbmRdBurst: begin
-        dec_o.wdata = wdata_i & 32'h0000FFFF;
-      end
-      xtm_reg_pkg::XtmRegHbmRdLat: begin
-        dec_o.wdata = wdata_i & 32'h00000FFF;
-        dec_o.legal = 32'(wdata_i[11:0]) >= 32'(1);
-      end
-      xtm_reg_pkg::XtmRegOcbRdLat: begin
-        dec_o.wdata = wdata_i & 32'h000000FF;
-        dec_o.legal = 32'(wdata_i[7:0]) >= 32'(1);
-      end
-      xtm_reg_pkg::XtmRegLfsrSeed: begin
-        dec_o.wdata = wdata_i & 32'hFFFFFFFF;
-        dec_o.legal = 32'(wdata_i[31:0]) >= 32'(1);
-      end
-      xtm_reg_pkg::XtmRegLfsrState: begin
-        dec_o.wdata = wdata_i & 32'hFFFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegWdCtrl: begin
-        dec_o.wdata = wdata_i & 32'h00000003;
-      end
-      xtm_reg_pkg::XtmRegWdPollCycles: begin
-        dec_o.wdata = wdata_i & 32'hFFFFFFFF;
-        dec_o.legal = 32'(wdata_i[31:0]) >= 32'(1);
-      end
-      xtm_reg_pkg::XtmRegWdDetectPolls: begin
-        dec_o.wdata = wdata_i & 32'h000000FF;
-        dec_o.legal = 32'(wdata_i[7:0]) >= 32'(1);
-      end
-      xtm_reg_pkg::XtmRegWdRestorePolls: begin
-        dec_o.wdata = wdata_i & 32'h000000FF;
-        dec_o.legal = 32'(wdata_i[7:0]) >= 32'(1);
-      end
-      xtm_reg_pkg::XtmRegTcPgMap: begin
-        dec_o.wdata = wdata_i & 32'h77777777;
-      end
-      xtm_reg_pkg::XtmRegTcQueueMap: begin
-        dec_o.wdata = wdata_i & 32'h77777777;
-      end
-      xtm_reg_pkg::XtmRegDscpMap: begin
-        dec_o.wdata = wdata_i & 32'h77777777;
-      end
-      xtm_reg_pkg::XtmRegPoolUsed: begin
-        dec_o.wdata = wdata_i & 32'h0FFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegPoolWm: begin
-        dec_o.wdata = wdata_i & 32'h0FFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegOcbUsed: begin
-        dec_o.wdata = wdata_i & 32'h0FFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegHbmUsed: begin
-        dec_o.wdata = wdata_i & 32'h0FFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegDescFree: begin
-        dec_o.wdata = wdata_i & 32'h001FFFFF;
-      end
-      xtm_reg_pkg::XtmRegVoqSel: begin
-        dec_o.wdata = wdata_i & 32'h000001FF;
-        dec_o.legal = 32'(wdata_i[8:0]) <= 32'(NumPorts * NumTcs - 1);
-      end
-      xtm_reg_pkg::XtmRegPortSel: begin
-        dec_o.wdata = wdata_i & 32'h0000003F;
-        dec_o.legal = 32'(wdata_i[5:0]) <= 32'(NumPorts - 1);
-      end
-      xtm_reg_pkg::XtmRegPgSel: begin
-        dec_o.wdata = wdata_i & 32'h000001FF;
-        dec_o.legal = 32'(wdata_i[8:0]) <= 32'(NumPorts * NumPgs - 1);
-      end
-      xtm_reg_pkg::XtmRegProfSel: begin
-        dec_o.wdata = wdata_i & 32'h00000007;
-        dec_o.legal = 32'(wdata_i[2:0]) <= 32'(NumProfiles - 1);
-      end
-      xtm_reg_pkg::XtmRegQCfg: begin
-        dec_o.wdata = wdata_i & 32'h0000FFFF;
-        dec_o.legal = 32'(wdata_i[6:5]) <= 32'(2);
-      end
-      xtm_reg_pkg::XtmRegQLimitCells: begin
-        dec_o.wdata = wdata_i & 32'h0FFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegQQuantum: begin
-        dec_o.wdata = wdata_i & 32'h0000FFFF;
-        dec_o.legal = 32'(wdata_i[15:0]) >= 32'(1);
-      end
-      xtm_reg_pkg::XtmRegQLatThresh: begin
-        dec_o.wdata = wdata_i & 32'hFFFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegQShaperRate: begin
-        dec_o.wdata = wdata_i & 32'h00FFFFFF;
-      end
-      xtm_reg_pkg::XtmRegQShaperBurst: begin
-        dec_o.wdata = wdata_i & 32'h000FFFFF;
-      end
-      xtm_reg_pkg::XtmRegQTargetRate: begin
-        dec_o.wdata = wdata_i & 32'h00FFFFFF;
-      end
-      xtm_reg_pkg::XtmRegQStatus: begin
-        dec_o.wdata = wdata_i & 32'h00FFFF0F;
-      end
-      xtm_reg_pkg::XtmRegQOccCells: begin
-        dec_o.wdata = wdata_i & 32'h0FFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegQOccPkts: begin
-        dec_o.wdata = wdata_i & 32'h001FFFFF;
-      end
-      xtm_reg_pkg::XtmRegQHbmCells: begin
-        dec_o.wdata = wdata_i & 32'h0FFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegQDeficit: begin
-        dec_o.wdata = wdata_i & 32'hFFFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegQWmCells: begin
-        dec_o.wdata = wdata_i & 32'h0FFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegPShaperCfg: begin
-        dec_o.wdata = wdata_i & 32'h00003F01;
-      end
-      xtm_reg_pkg::XtmRegPShaperRate: begin
-        dec_o.wdata = wdata_i & 32'h00FFFFFF;
-      end
-      xtm_reg_pkg::XtmRegPShaperBurst: begin
-        dec_o.wdata = wdata_i & 32'h000FFFFF;
-      end
-      xtm_reg_pkg::XtmRegPPauseQuantum: begin
-        dec_o.wdata = wdata_i & 32'hFFFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegPPfcQuanta: begin
-        dec_o.wdata = wdata_i & 32'h0000FFFF;
-        dec_o.legal = 32'(wdata_i[15:0]) >= 32'(1);
-      end
-      xtm_reg_pkg::XtmRegPPfcRefresh: begin
-        dec_o.wdata = wdata_i & 32'hFFFFFFFF;
-        dec_o.legal = 32'(wdata_i[31:0]) >= 32'(1);
-      end
-      xtm_reg_pkg::XtmRegPStatus: begin
-        dec_o.wdata = wdata_i & 32'h00FFFFFF;
-      end
-      xtm_reg_pkg::XtmRegGCfg: begin
-        dec_o.wdata = wdata_i & 32'h000000F3;
-      end
-      xtm_reg_pkg::XtmRegGXoffCells: begin
-        dec_o.wdata = wdata_i & 32'h0FFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegGXonCells: begin
-        dec_o.wdata = wdata_i & 32'h0FFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegGHdrmCells: begin
-        dec_o.wdata = wdata_i & 32'h0FFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegGStatus: begin
-        dec_o.wdata = wdata_i & 32'h00000001;
-      end
-      xtm_reg_pkg::XtmRegGPgCells: begin
-        dec_o.wdata = wdata_i & 32'h0FFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegGHdrmUsed: begin
-        dec_o.wdata = wdata_i & 32'h0FFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegGPauseRemain: begin
-        dec_o.wdata = wdata_i & 32'hFFFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegGWmCells: begin
-        dec_o.wdata = wdata_i & 32'h0FFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegGHdrmWm: begin
-        dec_o.wdata = wdata_i & 32'h0FFFFFFF;
-      end
-      xtm_reg_pkg::XtmRegPrCfg: begin
-        dec_o.wdata = wdata_i & 32'h000000F1;
-        dec_o.legal = 32'(wdata_i[7:4]) <= 32'(8);
-      end
-      xtm_reg_pkg::XtmRegPrFill: begin
-        dec_o.wdata = wdata_i & 32'h0001FFFF;
-        dec_o.legal = 32'(wdata_i[16:0]) <= 32'(65536);
-      end
-      xtm_reg_pkg::XtmRegPrProb: begin
-        dec_o.wdata = wdata_i & 32'h0001FFFF;
-        dec_o.legal = 32'(wdata_i[16:0]) <= 32'(65536);
-      end
-      default: begin
-        dec_o.wdata = '0;
-      end
-    endcase
+    if (dec_o.mapped) begin
+      unique case (dec_o.id)
+        xtm_reg_pkg::XtmRegBlockType: begin
+          dec_o.wdata = wdata_i & 32'hFFFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegVersion: begin
+          dec_o.wdata = wdata_i & 32'hFFFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegHwParams: begin
+          dec_o.wdata = wdata_i & 32'h00FFFFFF;
+        end
+        xtm_reg_pkg::XtmRegHwNumDesc: begin
+          dec_o.wdata = wdata_i & 32'hFFFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegHwOcbCells: begin
+          dec_o.wdata = wdata_i & 32'hFFFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegHwHbmCells: begin
+          dec_o.wdata = wdata_i & 32'hFFFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegCtrl: begin
+          dec_o.wdata = wdata_i & 32'h00000001;
+        end
+        xtm_reg_pkg::XtmRegStatus: begin
+          dec_o.wdata = wdata_i & 32'h00000001;
+        end
+        xtm_reg_pkg::XtmRegErrStatus: begin
+          dec_o.wdata = wdata_i & 32'h0000000F;
+        end
+        xtm_reg_pkg::XtmRegErrAddr: begin
+          dec_o.wdata = wdata_i & 32'h0000FFFF;
+        end
+        xtm_reg_pkg::XtmRegCntHi: begin
+          dec_o.wdata = wdata_i & 32'hFFFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegMaxFrame: begin
+          dec_o.wdata = wdata_i & 32'h00003FFF;
+          dec_o.legal = 32'(wdata_i[13:0]) >= 32'(64);
+        end
+        xtm_reg_pkg::XtmRegPoolCells: begin
+          dec_o.wdata = wdata_i & 32'h0FFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegOcbOnlyCycles: begin
+          dec_o.wdata = wdata_i & 32'h00FFFFFF;
+        end
+        xtm_reg_pkg::XtmRegHbmEvictCells: begin
+          dec_o.wdata = wdata_i & 32'h0FFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegHbmReturnCells: begin
+          dec_o.wdata = wdata_i & 32'h0FFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegHbmWrRate: begin
+          dec_o.wdata = wdata_i & 32'h00FFFFFF;
+        end
+        xtm_reg_pkg::XtmRegHbmWrBurst: begin
+          dec_o.wdata = wdata_i & 32'h0000FFFF;
+        end
+        xtm_reg_pkg::XtmRegHbmRdRate: begin
+          dec_o.wdata = wdata_i & 32'h00FFFFFF;
+        end
+        xtm_reg_pkg::XtmRegHbmRdBurst: begin
+          dec_o.wdata = wdata_i & 32'h0000FFFF;
+        end
+        xtm_reg_pkg::XtmRegHbmRdLat: begin
+          dec_o.wdata = wdata_i & 32'h00000FFF;
+          dec_o.legal = 32'(wdata_i[11:0]) >= 32'(5);
+        end
+        xtm_reg_pkg::XtmRegOcbRdLat: begin
+          dec_o.wdata = wdata_i & 32'h000000FF;
+          dec_o.legal = 32'(wdata_i[7:0]) >= 32'(5);
+        end
+        xtm_reg_pkg::XtmRegLfsrSeed: begin
+          dec_o.wdata = wdata_i & 32'hFFFFFFFF;
+          dec_o.legal = 32'(wdata_i[31:0]) >= 32'(1);
+        end
+        xtm_reg_pkg::XtmRegLfsrState: begin
+          dec_o.wdata = wdata_i & 32'hFFFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegWdCtrl: begin
+          dec_o.wdata = wdata_i & 32'h00000003;
+        end
+        xtm_reg_pkg::XtmRegWdPollCycles: begin
+          dec_o.wdata = wdata_i & 32'hFFFFFFFF;
+          dec_o.legal = 32'(wdata_i[31:0]) >= 32'(64);
+        end
+        xtm_reg_pkg::XtmRegWdDetectPolls: begin
+          dec_o.wdata = wdata_i & 32'h000000FF;
+          dec_o.legal = 32'(wdata_i[7:0]) >= 32'(1);
+        end
+        xtm_reg_pkg::XtmRegWdRestorePolls: begin
+          dec_o.wdata = wdata_i & 32'h000000FF;
+          dec_o.legal = 32'(wdata_i[7:0]) >= 32'(1);
+        end
+        xtm_reg_pkg::XtmRegTcPgMap: begin
+          dec_o.wdata = wdata_i & 32'h77777777;
+        end
+        xtm_reg_pkg::XtmRegTcQueueMap: begin
+          dec_o.wdata = wdata_i & 32'h77777777;
+        end
+        xtm_reg_pkg::XtmRegDscpMap: begin
+          dec_o.wdata = wdata_i & 32'h77777777;
+        end
+        xtm_reg_pkg::XtmRegPoolUsed: begin
+          dec_o.wdata = wdata_i & 32'h0FFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegPoolWm: begin
+          dec_o.wdata = wdata_i & 32'h0FFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegOcbUsed: begin
+          dec_o.wdata = wdata_i & 32'h0FFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegHbmUsed: begin
+          dec_o.wdata = wdata_i & 32'h0FFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegDescFree: begin
+          dec_o.wdata = wdata_i & 32'h001FFFFF;
+        end
+        xtm_reg_pkg::XtmRegVoqSel: begin
+          dec_o.wdata = wdata_i & 32'h000001FF;
+          dec_o.legal = 32'(wdata_i[8:0]) <= 32'(NumPorts * NumTcs - 1);
+        end
+        xtm_reg_pkg::XtmRegPortSel: begin
+          dec_o.wdata = wdata_i & 32'h0000003F;
+          dec_o.legal = 32'(wdata_i[5:0]) <= 32'(NumPorts - 1);
+        end
+        xtm_reg_pkg::XtmRegPgSel: begin
+          dec_o.wdata = wdata_i & 32'h000001FF;
+          dec_o.legal = 32'(wdata_i[8:0]) <= 32'(NumPorts * NumPgs - 1);
+        end
+        xtm_reg_pkg::XtmRegProfSel: begin
+          dec_o.wdata = wdata_i & 32'h00000007;
+          dec_o.legal = 32'(wdata_i[2:0]) <= 32'(NumProfiles - 1);
+        end
+        xtm_reg_pkg::XtmRegLfsrHeadSeed: begin
+          dec_o.wdata = wdata_i & 32'hFFFFFFFF;
+          dec_o.legal = 32'(wdata_i[31:0]) >= 32'(1);
+        end
+        xtm_reg_pkg::XtmRegLfsrHeadState: begin
+          dec_o.wdata = wdata_i & 32'hFFFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegQCfg: begin
+          dec_o.wdata = wdata_i & 32'h0000FFFF;
+          dec_o.legal = 32'(wdata_i[6:5]) <= 32'(2);
+        end
+        xtm_reg_pkg::XtmRegQLimitCells: begin
+          dec_o.wdata = wdata_i & 32'h0FFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegQQuantum: begin
+          dec_o.wdata = wdata_i & 32'h0000FFFF;
+          dec_o.legal = 32'(wdata_i[15:0]) >= 32'(1);
+        end
+        xtm_reg_pkg::XtmRegQLatThresh: begin
+          dec_o.wdata = wdata_i & 32'hFFFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegQShaperRate: begin
+          dec_o.wdata = wdata_i & 32'h00FFFFFF;
+        end
+        xtm_reg_pkg::XtmRegQShaperBurst: begin
+          dec_o.wdata = wdata_i & 32'h000FFFFF;
+        end
+        xtm_reg_pkg::XtmRegQTargetRate: begin
+          dec_o.wdata = wdata_i & 32'h00FFFFFF;
+        end
+        xtm_reg_pkg::XtmRegQStatus: begin
+          dec_o.wdata = wdata_i & 32'h00FFFF0F;
+        end
+        xtm_reg_pkg::XtmRegQOccCells: begin
+          dec_o.wdata = wdata_i & 32'h0FFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegQOccPkts: begin
+          dec_o.wdata = wdata_i & 32'h001FFFFF;
+        end
+        xtm_reg_pkg::XtmRegQHbmCells: begin
+          dec_o.wdata = wdata_i & 32'h0FFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegQDeficit: begin
+          dec_o.wdata = wdata_i & 32'hFFFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegQWmCells: begin
+          dec_o.wdata = wdata_i & 32'h0FFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegPShaperCfg: begin
+          dec_o.wdata = wdata_i & 32'h00003F01;
+        end
+        xtm_reg_pkg::XtmRegPShaperRate: begin
+          dec_o.wdata = wdata_i & 32'h00FFFFFF;
+        end
+        xtm_reg_pkg::XtmRegPShaperBurst: begin
+          dec_o.wdata = wdata_i & 32'h000FFFFF;
+        end
+        xtm_reg_pkg::XtmRegPPauseQuantum: begin
+          dec_o.wdata = wdata_i & 32'hFFFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegPPfcQuanta: begin
+          dec_o.wdata = wdata_i & 32'h0000FFFF;
+          dec_o.legal = 32'(wdata_i[15:0]) >= 32'(1);
+        end
+        xtm_reg_pkg::XtmRegPPfcRefresh: begin
+          dec_o.wdata = wdata_i & 32'hFFFFFFFF;
+          dec_o.legal = 32'(wdata_i[31:0]) >= 32'(1);
+        end
+        xtm_reg_pkg::XtmRegPStatus: begin
+          dec_o.wdata = wdata_i & 32'h00FFFFFF;
+        end
+        xtm_reg_pkg::XtmRegGCfg: begin
+          dec_o.wdata = wdata_i & 32'h000000F3;
+        end
+        xtm_reg_pkg::XtmRegGXoffCells: begin
+          dec_o.wdata = wdata_i & 32'h0FFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegGXonCells: begin
+          dec_o.wdata = wdata_i & 32'h0FFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegGHdrmCells: begin
+          dec_o.wdata = wdata_i & 32'h0FFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegGStatus: begin
+          dec_o.wdata = wdata_i & 32'h00000001;
+        end
+        xtm_reg_pkg::XtmRegGPgCells: begin
+          dec_o.wdata = wdata_i & 32'h0FFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegGHdrmUsed: begin
+          dec_o.wdata = wdata_i & 32'h0FFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegGPauseRemain: begin
+          dec_o.wdata = wdata_i & 32'hFFFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegGWmCells: begin
+          dec_o.wdata = wdata_i & 32'h0FFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegGHdrmWm: begin
+          dec_o.wdata = wdata_i & 32'h0FFFFFFF;
+        end
+        xtm_reg_pkg::XtmRegPrCfg: begin
+          dec_o.wdata = wdata_i & 32'h000000F1;
+          dec_o.legal = 32'(wdata_i[7:4]) <= 32'(8);
+        end
+        xtm_reg_pkg::XtmRegPrFill: begin
+          dec_o.wdata = wdata_i & 32'h0001FFFF;
+          dec_o.legal = 32'(wdata_i[16:0]) <= 32'(65536);
+        end
+        xtm_reg_pkg::XtmRegPrProb: begin
+          dec_o.wdata = wdata_i & 32'h0001FFFF;
+          dec_o.legal = 32'(wdata_i[16:0]) <= 32'(65536);
+        end
+        default: begin
+          dec_o.wdata = '0;
+        end
+      endcase
+    end
     if (!dec_o.mapped) begin
       dec_o = '0;
     end

@@ -21,7 +21,7 @@ package xtm_reg_pkg;
 
   // Block identification and bus geometry.
   localparam logic [31:0] XTM_BLOCK_TYPE_VALUE = 32'h58544D35;
-  localparam logic [31:0] XTM_VERSION_VALUE = 32'h01000000;
+  localparam logic [31:0] XTM_VERSION_VALUE = 32'h02000000;
   localparam int unsigned XTM_ADDR_WIDTH = 16;
   localparam int unsigned XTM_DATA_WIDTH = 32;
 
@@ -43,7 +43,7 @@ package xtm_reg_pkg;
 
   // VERSION (global, ro): Register map and behaviour version (major 31:24, minor 23:16, patch 15:0).
   localparam logic [15:0] XTM_VERSION_OFFSET = 16'h0004;
-  localparam logic [31:0] XTM_VERSION_RESVAL = 32'h01000000;
+  localparam logic [31:0] XTM_VERSION_RESVAL = 32'h02000000;
   localparam int unsigned XTM_VERSION_PATCH_LSB = 0;
   localparam logic [31:0] XTM_VERSION_PATCH_MASK = 32'h0000FFFF;
   localparam int unsigned XTM_VERSION_MINOR_LSB = 16;
@@ -102,6 +102,8 @@ package xtm_reg_pkg;
   localparam logic [31:0] XTM_ERR_STATUS_ILLEGAL_MASK = 32'h00000002;
   localparam int unsigned XTM_ERR_STATUS_RO_WRITE_LSB = 2;
   localparam logic [31:0] XTM_ERR_STATUS_RO_WRITE_MASK = 32'h00000004;
+  localparam int unsigned XTM_ERR_STATUS_NOT_READY_LSB = 3;
+  localparam logic [31:0] XTM_ERR_STATUS_NOT_READY_MASK = 32'h00000008;
 
   // ERR_ADDR (global, ro): Address of the most recent access that set a bit in ERR_STATUS.
   localparam logic [15:0] XTM_ERR_ADDR_OFFSET = 16'h0024;
@@ -169,25 +171,25 @@ package xtm_reg_pkg;
   localparam int unsigned XTM_HBM_RD_BURST_CELLS_LSB = 0;
   localparam logic [31:0] XTM_HBM_RD_BURST_CELLS_MASK = 32'h0000FFFF;
 
-  // HBM_RD_LAT (global, rw): Cycles from the selection of an HBM-resident packet to its earliest transmission.
+  // HBM_RD_LAT (global, rw): Cycles from the selection of an HBM-resident packet to its earliest transmission (at least 5: the dequeue pipeline, spec 15.4).
   localparam logic [15:0] XTM_HBM_RD_LAT_OFFSET = 16'h0054;
   localparam logic [31:0] XTM_HBM_RD_LAT_RESVAL = 32'h000001F4;
   localparam int unsigned XTM_HBM_RD_LAT_CYCLES_LSB = 0;
   localparam logic [31:0] XTM_HBM_RD_LAT_CYCLES_MASK = 32'h00000FFF;
 
-  // OCB_RD_LAT (global, rw): Cycles from the selection of an OCB-resident packet to its earliest transmission.
+  // OCB_RD_LAT (global, rw): Cycles from the selection of an OCB-resident packet to its earliest transmission (at least 5: the dequeue pipeline, spec 15.4).
   localparam logic [15:0] XTM_OCB_RD_LAT_OFFSET = 16'h0058;
-  localparam logic [31:0] XTM_OCB_RD_LAT_RESVAL = 32'h00000002;
+  localparam logic [31:0] XTM_OCB_RD_LAT_RESVAL = 32'h00000005;
   localparam int unsigned XTM_OCB_RD_LAT_CYCLES_LSB = 0;
   localparam logic [31:0] XTM_OCB_RD_LAT_CYCLES_MASK = 32'h000000FF;
 
-  // LFSR_SEED (global, rw): Writing loads the marking LFSR with this value at the end of the cycle.
+  // LFSR_SEED (global, rw): Writing loads the enqueue LFSR (profile draws at enqueue) with this value at the end of the cycle.
   localparam logic [15:0] XTM_LFSR_SEED_OFFSET = 16'h005C;
   localparam logic [31:0] XTM_LFSR_SEED_RESVAL = 32'hACE1ACE1;
   localparam int unsigned XTM_LFSR_SEED_SEED_LSB = 0;
   localparam logic [31:0] XTM_LFSR_SEED_SEED_MASK = 32'hFFFFFFFF;
 
-  // LFSR_STATE (global, ro): Current LFSR state.
+  // LFSR_STATE (global, ro): Current enqueue LFSR state.
   localparam logic [15:0] XTM_LFSR_STATE_OFFSET = 16'h0060;
   localparam logic [31:0] XTM_LFSR_STATE_RESVAL = 32'hACE1ACE1;
   localparam int unsigned XTM_LFSR_STATE_STATE_LSB = 0;
@@ -373,6 +375,18 @@ package xtm_reg_pkg;
   localparam int unsigned XTM_PROF_SEL_INDEX_LSB = 0;
   localparam logic [31:0] XTM_PROF_SEL_INDEX_MASK = 32'h00000007;
 
+  // LFSR_HEAD_SEED (global, rw): Writing loads the head LFSR (head-marking draws at dequeue, spec 6.4) with this value at the end of the cycle.
+  localparam logic [15:0] XTM_LFSR_HEAD_SEED_OFFSET = 16'h0110;
+  localparam logic [31:0] XTM_LFSR_HEAD_SEED_RESVAL = 32'h5EED1E55;
+  localparam int unsigned XTM_LFSR_HEAD_SEED_SEED_LSB = 0;
+  localparam logic [31:0] XTM_LFSR_HEAD_SEED_SEED_MASK = 32'hFFFFFFFF;
+
+  // LFSR_HEAD_STATE (global, ro): Current head LFSR state (it advances 3 cycles after the selection whose marking draws, spec 6.3).
+  localparam logic [15:0] XTM_LFSR_HEAD_STATE_OFFSET = 16'h0114;
+  localparam logic [31:0] XTM_LFSR_HEAD_STATE_RESVAL = 32'h5EED1E55;
+  localparam int unsigned XTM_LFSR_HEAD_STATE_STATE_LSB = 0;
+  localparam logic [31:0] XTM_LFSR_HEAD_STATE_STATE_MASK = 32'hFFFFFFFF;
+
   // Q_CFG (window VOQ + 0x00, rw): VOQ configuration.
   localparam logic [15:0] XTM_Q_CFG_OFFSET = 16'h0200;
   localparam logic [31:0] XTM_Q_CFG_RESVAL = 32'h00000001;
@@ -426,7 +440,7 @@ package xtm_reg_pkg;
   localparam int unsigned XTM_Q_SHAPER_RATE_RATE_LSB = 0;
   localparam logic [31:0] XTM_Q_SHAPER_RATE_RATE_MASK = 32'h00FFFFFF;
 
-  // Q_SHAPER_BURST (window VOQ + 0x14, rw): Queue shaper bucket depth in bytes.
+  // Q_SHAPER_BURST (window VOQ + 0x14, rw): Queue shaper bucket depth in bytes; a lowered depth clamps the bucket at its next evaluation (spec 9.5).
   localparam logic [15:0] XTM_Q_SHAPER_BURST_OFFSET = 16'h0214;
   localparam logic [31:0] XTM_Q_SHAPER_BURST_RESVAL = 32'h00000000;
   localparam int unsigned XTM_Q_SHAPER_BURST_BYTES_LSB = 0;
@@ -544,11 +558,11 @@ package xtm_reg_pkg;
   localparam logic [15:0] XTM_Q_MARK_TAIL_LO_OFFSET = 16'h02B0;
   localparam logic [15:0] XTM_Q_MARK_TAIL_HI_OFFSET = 16'h02B4;
 
-  // Q_MARK_HEAD (window VOQ + 0xB8, ro, 64-bit counter): ECT packets marked CE at dequeue by the profile.
+  // Q_MARK_HEAD (window VOQ + 0xB8, ro, 64-bit counter): ECT packets marked CE at dequeue by the profile (counted 3 cycles after the selection, spec 6.3).
   localparam logic [15:0] XTM_Q_MARK_HEAD_LO_OFFSET = 16'h02B8;
   localparam logic [15:0] XTM_Q_MARK_HEAD_HI_OFFSET = 16'h02BC;
 
-  // Q_MARK_LAT (window VOQ + 0xC0, ro, 64-bit counter): ECT packets marked CE at dequeue by latency.
+  // Q_MARK_LAT (window VOQ + 0xC0, ro, 64-bit counter): ECT packets marked CE at dequeue by latency (counted 3 cycles after the selection, spec 6.3).
   localparam logic [15:0] XTM_Q_MARK_LAT_LO_OFFSET = 16'h02C0;
   localparam logic [15:0] XTM_Q_MARK_LAT_HI_OFFSET = 16'h02C4;
 
@@ -817,7 +831,8 @@ package xtm_reg_pkg;
 
   // ERR_STATUS
   typedef struct packed {
-    logic [31:3] rsvd31;
+    logic [31:4] rsvd31;
+    logic not_ready;
     logic ro_write;
     logic illegal;
     logic unmapped;
@@ -1047,6 +1062,16 @@ package xtm_reg_pkg;
     logic [31:3] rsvd31;
     logic [2:0] index;
   } prof_sel_t;
+
+  // LFSR_HEAD_SEED
+  typedef struct packed {
+    logic [31:0] seed;
+  } lfsr_head_seed_t;
+
+  // LFSR_HEAD_STATE
+  typedef struct packed {
+    logic [31:0] state;
+  } lfsr_head_state_t;
 
   // Q_CFG
   typedef struct packed {
@@ -1317,6 +1342,8 @@ package xtm_reg_pkg;
     XtmRegPortSel,
     XtmRegPgSel,
     XtmRegProfSel,
+    XtmRegLfsrHeadSeed,
+    XtmRegLfsrHeadState,
     XtmRegQCfg,
     XtmRegQLimitCells,
     XtmRegQQuantum,

@@ -30,7 +30,7 @@ extern "C" {
 
 // Block identification and windows (BASE..BASE+SIZE-1 show the entry chosen by the select register).
 #define XTM_BLOCK_TYPE_VALUE               0x58544D35u
-#define XTM_VERSION_VALUE                  0x01000000u
+#define XTM_VERSION_VALUE                  0x02000000u
 #define XTM_WIN_VOQ_BASE                   0x0200u  // select VOQ_SEL
 #define XTM_WIN_VOQ_SIZE                   0x0100u  // entries NumPorts * NumTcs
 #define XTM_WIN_PORT_BASE                  0x0300u  // select PORT_SEL
@@ -51,7 +51,7 @@ extern "C" {
 
 // VERSION (global, ro): Register map and behaviour version (major 31:24, minor 23:16, patch 15:0).
 #define XTM_VERSION_REG_OFFSET             0x0004u
-#define XTM_VERSION_REG_RESVAL             0x01000000u
+#define XTM_VERSION_REG_RESVAL             0x02000000u
 #define XTM_VERSION_PATCH_OFFSET           0
 #define XTM_VERSION_PATCH_MASK             0xFFFFu
 #define XTM_VERSION_MINOR_OFFSET           16
@@ -115,6 +115,9 @@ extern "C" {
 #define XTM_ERR_STATUS_RO_WRITE_OFFSET     2
 #define XTM_ERR_STATUS_RO_WRITE_MASK       0x1u
 #define XTM_ERR_STATUS_RO_WRITE_BIT        2
+#define XTM_ERR_STATUS_NOT_READY_OFFSET    3
+#define XTM_ERR_STATUS_NOT_READY_MASK      0x1u
+#define XTM_ERR_STATUS_NOT_READY_BIT       3
 
 // ERR_ADDR (global, ro): Address of the most recent access that set a bit in ERR_STATUS.
 #define XTM_ERR_ADDR_REG_OFFSET            0x0024u
@@ -182,25 +185,25 @@ extern "C" {
 #define XTM_HBM_RD_BURST_CELLS_OFFSET      0
 #define XTM_HBM_RD_BURST_CELLS_MASK        0xFFFFu
 
-// HBM_RD_LAT (global, rw): Cycles from the selection of an HBM-resident packet to its earliest transmission.
+// HBM_RD_LAT (global, rw): Cycles from the selection of an HBM-resident packet to its earliest transmission (at least 5: the dequeue pipeline, spec 15.4).
 #define XTM_HBM_RD_LAT_REG_OFFSET          0x0054u
 #define XTM_HBM_RD_LAT_REG_RESVAL          0x000001F4u
 #define XTM_HBM_RD_LAT_CYCLES_OFFSET       0
 #define XTM_HBM_RD_LAT_CYCLES_MASK         0xFFFu
 
-// OCB_RD_LAT (global, rw): Cycles from the selection of an OCB-resident packet to its earliest transmission.
+// OCB_RD_LAT (global, rw): Cycles from the selection of an OCB-resident packet to its earliest transmission (at least 5: the dequeue pipeline, spec 15.4).
 #define XTM_OCB_RD_LAT_REG_OFFSET          0x0058u
-#define XTM_OCB_RD_LAT_REG_RESVAL          0x00000002u
+#define XTM_OCB_RD_LAT_REG_RESVAL          0x00000005u
 #define XTM_OCB_RD_LAT_CYCLES_OFFSET       0
 #define XTM_OCB_RD_LAT_CYCLES_MASK         0xFFu
 
-// LFSR_SEED (global, rw): Writing loads the marking LFSR with this value at the end of the cycle.
+// LFSR_SEED (global, rw): Writing loads the enqueue LFSR (profile draws at enqueue) with this value at the end of the cycle.
 #define XTM_LFSR_SEED_REG_OFFSET           0x005Cu
 #define XTM_LFSR_SEED_REG_RESVAL           0xACE1ACE1u
 #define XTM_LFSR_SEED_SEED_OFFSET          0
 #define XTM_LFSR_SEED_SEED_MASK            0xFFFFFFFFu
 
-// LFSR_STATE (global, ro): Current LFSR state.
+// LFSR_STATE (global, ro): Current enqueue LFSR state.
 #define XTM_LFSR_STATE_REG_OFFSET          0x0060u
 #define XTM_LFSR_STATE_REG_RESVAL          0xACE1ACE1u
 #define XTM_LFSR_STATE_STATE_OFFSET        0
@@ -389,6 +392,18 @@ extern "C" {
 #define XTM_PROF_SEL_INDEX_OFFSET          0
 #define XTM_PROF_SEL_INDEX_MASK            0x7u
 
+// LFSR_HEAD_SEED (global, rw): Writing loads the head LFSR (head-marking draws at dequeue, spec 6.4) with this value at the end of the cycle.
+#define XTM_LFSR_HEAD_SEED_REG_OFFSET      0x0110u
+#define XTM_LFSR_HEAD_SEED_REG_RESVAL      0x5EED1E55u
+#define XTM_LFSR_HEAD_SEED_SEED_OFFSET     0
+#define XTM_LFSR_HEAD_SEED_SEED_MASK       0xFFFFFFFFu
+
+// LFSR_HEAD_STATE (global, ro): Current head LFSR state (it advances 3 cycles after the selection whose marking draws, spec 6.3).
+#define XTM_LFSR_HEAD_STATE_REG_OFFSET     0x0114u
+#define XTM_LFSR_HEAD_STATE_REG_RESVAL     0x5EED1E55u
+#define XTM_LFSR_HEAD_STATE_STATE_OFFSET   0
+#define XTM_LFSR_HEAD_STATE_STATE_MASK     0xFFFFFFFFu
+
 // Q_CFG (window VOQ + 0x00, rw): VOQ configuration.
 #define XTM_Q_CFG_REG_OFFSET               0x0200u
 #define XTM_Q_CFG_REG_RESVAL               0x00000001u
@@ -450,7 +465,7 @@ extern "C" {
 #define XTM_Q_SHAPER_RATE_RATE_OFFSET      0
 #define XTM_Q_SHAPER_RATE_RATE_MASK        0xFFFFFFu
 
-// Q_SHAPER_BURST (window VOQ + 0x14, rw): Queue shaper bucket depth in bytes.
+// Q_SHAPER_BURST (window VOQ + 0x14, rw): Queue shaper bucket depth in bytes; a lowered depth clamps the bucket at its next evaluation (spec 9.5).
 #define XTM_Q_SHAPER_BURST_REG_OFFSET      0x0214u
 #define XTM_Q_SHAPER_BURST_REG_RESVAL      0x00000000u
 #define XTM_Q_SHAPER_BURST_BYTES_OFFSET    0
@@ -572,11 +587,11 @@ extern "C" {
 #define XTM_Q_MARK_TAIL_LO_REG_OFFSET      0x02B0u
 #define XTM_Q_MARK_TAIL_HI_REG_OFFSET      0x02B4u
 
-// Q_MARK_HEAD (window VOQ + 0xB8, ro, 64-bit counter): ECT packets marked CE at dequeue by the profile.
+// Q_MARK_HEAD (window VOQ + 0xB8, ro, 64-bit counter): ECT packets marked CE at dequeue by the profile (counted 3 cycles after the selection, spec 6.3).
 #define XTM_Q_MARK_HEAD_LO_REG_OFFSET      0x02B8u
 #define XTM_Q_MARK_HEAD_HI_REG_OFFSET      0x02BCu
 
-// Q_MARK_LAT (window VOQ + 0xC0, ro, 64-bit counter): ECT packets marked CE at dequeue by latency.
+// Q_MARK_LAT (window VOQ + 0xC0, ro, 64-bit counter): ECT packets marked CE at dequeue by latency (counted 3 cycles after the selection, spec 6.3).
 #define XTM_Q_MARK_LAT_LO_REG_OFFSET       0x02C0u
 #define XTM_Q_MARK_LAT_HI_REG_OFFSET       0x02C4u
 
@@ -799,7 +814,7 @@ extern "C" {
 #define XTM_PR_PROB_PROB_OFFSET            0
 #define XTM_PR_PROB_PROB_MASK              0x1FFFFu
 
-#define XTM_REG_COUNT 166u /* 32-bit words described by xtm_regs_build() */
+#define XTM_REG_COUNT 168u /* 32-bit words described by xtm_regs_build() */
 #define XTM_REG_MAX_FIELDS 11u
 
 typedef enum xtm_swaccess { kXtmSwRo, kXtmSwRw, kXtmSwRc, kXtmSwRw1c, kXtmSwWo1p } xtm_swaccess_t;

@@ -68,7 +68,7 @@ static const xtm_field_tmpl_t kFieldsBlockType[] = {
 static const xtm_field_tmpl_t kFieldsVersion[] = {
   { "PATCH", 0u, 16u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(65535u) },
   { "MINOR", 16u, 8u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(255u) },
-  { "MAJOR", 24u, 8u, XTM_CONST(1u), XTM_CONST(0u), XTM_CONST(255u) },
+  { "MAJOR", 24u, 8u, XTM_CONST(2u), XTM_CONST(0u), XTM_CONST(255u) },
 };
 static const xtm_field_tmpl_t kFieldsHwParams[] = {
   { "NUM_PORTS", 0u, 8u, XTM_EXPR(1), XTM_CONST(0u), XTM_CONST(255u) },
@@ -95,6 +95,7 @@ static const xtm_field_tmpl_t kFieldsErrStatus[] = {
   { "UNMAPPED", 0u, 1u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(1u) },
   { "ILLEGAL", 1u, 1u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(1u) },
   { "RO_WRITE", 2u, 1u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(1u) },
+  { "NOT_READY", 3u, 1u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(1u) },
 };
 static const xtm_field_tmpl_t kFieldsErrAddr[] = {
   { "ADDR", 0u, 16u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(65535u) },
@@ -130,10 +131,10 @@ static const xtm_field_tmpl_t kFieldsHbmRdBurst[] = {
   { "CELLS", 0u, 16u, XTM_CONST(64u), XTM_CONST(0u), XTM_CONST(65535u) },
 };
 static const xtm_field_tmpl_t kFieldsHbmRdLat[] = {
-  { "CYCLES", 0u, 12u, XTM_CONST(500u), XTM_CONST(1u), XTM_CONST(4095u) },
+  { "CYCLES", 0u, 12u, XTM_CONST(500u), XTM_CONST(5u), XTM_CONST(4095u) },
 };
 static const xtm_field_tmpl_t kFieldsOcbRdLat[] = {
-  { "CYCLES", 0u, 8u, XTM_CONST(2u), XTM_CONST(1u), XTM_CONST(255u) },
+  { "CYCLES", 0u, 8u, XTM_CONST(5u), XTM_CONST(5u), XTM_CONST(255u) },
 };
 static const xtm_field_tmpl_t kFieldsLfsrSeed[] = {
   { "SEED", 0u, 32u, XTM_CONST(0xACE1ACE1u), XTM_CONST(1u), XTM_CONST(0xFFFFFFFFu) },
@@ -146,7 +147,7 @@ static const xtm_field_tmpl_t kFieldsWdCtrl[] = {
   { "ACTION", 1u, 1u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(1u) },
 };
 static const xtm_field_tmpl_t kFieldsWdPollCycles[] = {
-  { "CYCLES", 0u, 32u, XTM_CONST(0x5F5E100u), XTM_CONST(1u), XTM_CONST(0xFFFFFFFFu) },
+  { "CYCLES", 0u, 32u, XTM_CONST(0x5F5E100u), XTM_CONST(64u), XTM_CONST(0xFFFFFFFFu) },
 };
 static const xtm_field_tmpl_t kFieldsWdDetectPolls[] = {
   { "POLLS", 0u, 8u, XTM_CONST(2u), XTM_CONST(1u), XTM_CONST(255u) },
@@ -213,6 +214,12 @@ static const xtm_field_tmpl_t kFieldsPgSel[] = {
 };
 static const xtm_field_tmpl_t kFieldsProfSel[] = {
   { "INDEX", 0u, 3u, XTM_CONST(0u), XTM_CONST(0u), XTM_EXPR(12) },
+};
+static const xtm_field_tmpl_t kFieldsLfsrHeadSeed[] = {
+  { "SEED", 0u, 32u, XTM_CONST(0x5EED1E55u), XTM_CONST(1u), XTM_CONST(0xFFFFFFFFu) },
+};
+static const xtm_field_tmpl_t kFieldsLfsrHeadState[] = {
+  { "STATE", 0u, 32u, XTM_CONST(0x5EED1E55u), XTM_CONST(0u), XTM_CONST(0xFFFFFFFFu) },
 };
 static const xtm_field_tmpl_t kFieldsQCfg[] = {
   { "ENABLE", 0u, 1u, XTM_CONST(1u), XTM_CONST(0u), XTM_CONST(1u) },
@@ -344,7 +351,7 @@ static const xtm_reg_tmpl_t kRegs[XTM_REG_COUNT] = {
   { "HW_HBM_CELLS", 0x0014u, -1, kXtmSwRo, false, false, 0u, 1u, kFieldsHwHbmCells },
   { "CTRL", 0x0018u, -1, kXtmSwWo1p, false, false, 0u, 1u, kFieldsCtrl },
   { "STATUS", 0x001Cu, -1, kXtmSwRo, false, false, 0u, 1u, kFieldsStatus },
-  { "ERR_STATUS", 0x0020u, -1, kXtmSwRw1c, false, false, 0u, 3u, kFieldsErrStatus },
+  { "ERR_STATUS", 0x0020u, -1, kXtmSwRw1c, false, false, 0u, 4u, kFieldsErrStatus },
   { "ERR_ADDR", 0x0024u, -1, kXtmSwRo, false, false, 0u, 1u, kFieldsErrAddr },
   { "CNT_HI", 0x0028u, -1, kXtmSwRo, false, false, 0u, 1u, kFieldsCntHi },
   { "MAX_FRAME", 0x0030u, -1, kXtmSwRw, false, false, 0u, 1u, kFieldsMaxFrame },
@@ -395,6 +402,8 @@ static const xtm_reg_tmpl_t kRegs[XTM_REG_COUNT] = {
   { "PORT_SEL", 0x0104u, -1, kXtmSwRw, false, false, 0u, 1u, kFieldsPortSel },
   { "PG_SEL", 0x0108u, -1, kXtmSwRw, false, false, 0u, 1u, kFieldsPgSel },
   { "PROF_SEL", 0x010Cu, -1, kXtmSwRw, false, false, 0u, 1u, kFieldsProfSel },
+  { "LFSR_HEAD_SEED", 0x0110u, -1, kXtmSwRw, false, false, 0u, 1u, kFieldsLfsrHeadSeed },
+  { "LFSR_HEAD_STATE", 0x0114u, -1, kXtmSwRo, false, false, 0u, 1u, kFieldsLfsrHeadState },
   { "Q_CFG", 0x0200u, kXtmWinVoq, kXtmSwRw, false, false, 0u, 11u, kFieldsQCfg },
   { "Q_LIMIT_CELLS", 0x0204u, kXtmWinVoq, kXtmSwRw, false, false, 0u, 1u, kFieldsQLimitCells },
   { "Q_QUANTUM", 0x0208u, kXtmWinVoq, kXtmSwRw, false, false, 0u, 1u, kFieldsQQuantum },

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// xtm_egress: the per-port in-flight FIFOs (docs/spec.md 9.4, 9.6). A selection reserves the
+// slot behind the tail in the commit stage with its ready cycle (selection + OCB_RD_LAT or
+// HBM_RD_LAT); the dequeue pipeline writes the packet's record into that slot of the port's
+// record RAM three cycles later (xtm_deq); the head is transmitted in the commit stage when
+// ready and the MAC is ready, and its record is read then and leaves the output register one
+// cycle later. The minimum read latency of 5 (spec 15.4) puts the record write before any
+// transmission of its slot. Counts, pointers and ready cycles are flops (per port, per slot).
+
+`default_nettype none
+
+module xtm_egress #(
+  parameter int unsigned NumPorts  = 8,
+  parameter int unsigned FifoDepth = 8,
+  // derived, do not override
+  parameter int unsigned PortW     = (NumPorts > 1) ? $clog2(NumPorts) : 1,
+  parameter int unsigned SlotW     = (FifoDepth > 1) ? $clog2(FifoDepth) : 1,
+  parameter int unsigned CntW      = $clog2(FifoDepth + 1)
+) (
+  input  wire logic clk_i,
+  input  wire logic rst_ni,
+  input  wire logic [63:0]         t4_i,
+  input  wire logic [NumPorts-1:0] tx_ready_i,     // this cycle's MAC ready
+  output logic [NumPorts-1:0]      room_o,         // FIFO below FifoDepth after transmission
+  // the selection of this cycle
+  input  wire logic                push_i,
+  input  wire logic [5:0]          push_port_i,
+  input  wire logic                push_hbm_i,
+  input  wire logic [11:0]         hbm_lat_i,
+  input  wire logic [7:0]          ocb_lat_i,
+  output logic [SlotW-1:0]         push_slot_o,
+  // the record of a selection three cycles ago
+  input  wire logic                rec_we_i,
+  input  wire logic [5:0]          rec_port_i,
+  input  wire logic [SlotW-1:0]    rec_slot_i,
+  input  wire logic [xtm_pkg::DEQ_REC_W-1:0] rec_i,
+  // transmissions of this cycle's commit stage, one cycle later (output register stage)
+  output logic [NumPorts-1:0]      tx_valid_o,
+  output logic [NumPorts*xtm_pkg::DEQ_REC_W-1:0] tx_rec_o,   // port p at [p*W +: W]
+  input  xtm_pkg::csr_op_t         op4_i,
+  output logic [31:0]              rd4_o
+);
+
+  localparam int unsigned RW = xtm_pkg::DEQ_REC_W;
+
+  logic [CntW-1:0] cnt_q [NumPorts];
+  logic [SlotW-1:0] head_q [NumPorts];
+  logic [63:0] ready_q [NumPorts*FifoDepth];
+  logic [NumPorts-1:0] out_v, out_v_q;
+
+  function automatic logic [SlotW-1:0] wrap(input int unsigned s);
+    wrap = SlotW'(s % FifoDepth);
+  endfunction
+
+  always_comb begin : c_out
+    for (int p = 0; p < 32'(NumPorts); p++) begin
+      out_v[p] = cnt_q[p] != '0 && tx_ready_i[p] &&
+                 t4_i >= ready_q[p*32'(FifoDepth)+32'(head_q[p])];
+      room_o[p] = 32'(CntW'(cnt_q[p] - CntW'(out_v[p]))) < FifoDepth;
+    end
+  end
+  // the slot behind the tail (the transmission of this cycle does not move it)
+  assign push_slot_o = wrap(32'(head_q[PortW'(push_port_i)]) + 32'(cnt_q[PortW'(push_port_i)]));
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : s_fifo
+    if (!rst_ni) begin
+      for (int p = 0; p < 32'(NumPorts); p++) begin
+        cnt_q[p] <= '0;
+        head_q[p] <= '0;
+      end
+      out_v_q <= '0;
+    end else begin
+      out_v_q <= out_v;
+      for (int p = 0; p < 32'(NumPorts); p++) begin
+        if (out_v[p]) begin
+          head_q[p] <= wrap(32'(head_q[p]) + 1);
+        end
+        cnt_q[p] <= cnt_q[p] - CntW'(out_v[p]) + CntW'(push_i && 32'(push_port_i) == p);
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin : s_ready
+    if (push_i) begin
+      ready_q[32'(push_port_i)*FifoDepth+32'(push_slot_o)] <=
+          t4_i + (push_hbm_i ? {52'd0, hbm_lat_i} : {56'd0, ocb_lat_i});
+    end
+  end
+
+  for (genvar p = 0; p < 32'(NumPorts); p++) begin : g_rec
+    logic [RW-1:0] rd;
+    xtm_ram_1r1w #(
+      .Width(RW),
+      .Depth(FifoDepth)
+    ) u_rec (
+      .clk_i,
+      .rst_ni,
+      .we_i   (rec_we_i && 32'(rec_port_i) == p),
+      .waddr_i(rec_slot_i),
+      .wdata_i(rec_i),
+      .wmask_i('1),
+      .re_i   (out_v[p]),
+      .raddr_i(head_q[p]),
+      .rdata_o(rd)
+    );
+    assign tx_rec_o[p*RW+:RW] = out_v_q[p] ? rd : '0;
+  end
+  assign tx_valid_o = out_v_q;
+
+  always_comb begin : c_rd4
+    rd4_o = '0;
+    if (op4_i.rd && op4_i.id == xtm_reg_pkg::XtmRegPStatus) begin
+      rd4_o = {8'd0, 8'(cnt_q[PortW'(op4_i.port)]), 16'd0};
+    end
+  end
+
+endmodule

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// xtm_sched: the dequeue slot of the commit stage (docs/spec.md 9.1-9.3, 9.7). The flush
+// engine takes the slot when any VOQ is flushing (lowest index first); otherwise the
+// eligible VOQs (bit-vector AND of S(t) with the pause state after this cycle's frames and
+// the FIFO room after this cycle's transmissions) request their port, the port round robin
+// picks one (9.2), and within it the highest strict queue or DWRR (9.3). The deficits, the
+// DWRR pointers and the port pointer are the loop state kept here in flops.
+
+`default_nettype none
+
+module xtm_sched #(
+  parameter int unsigned NumPorts = 8,
+  parameter int unsigned NumTcs   = 8,
+  // derived, do not override
+  parameter int unsigned NumVoqs  = NumPorts * NumTcs,
+  parameter int unsigned VoqW     = (NumVoqs > 1) ? $clog2(NumVoqs) : 1,
+  parameter int unsigned PortW    = (NumPorts > 1) ? $clog2(NumPorts) : 1,
+  parameter int unsigned QW       = (NumTcs > 1) ? $clog2(NumTcs) : 1
+) (
+  input  wire logic clk_i,
+  input  wire logic rst_ni,
+  input  wire logic [NumVoqs-1:0]    ne_i,
+  input  wire logic [NumVoqs-1:0]    en_i,
+  input  wire logic [NumVoqs-1:0]    stalled_i,
+  input  wire logic                  wd_fwd_i,
+  input  wire logic [NumVoqs-1:0]    strict_i,
+  input  wire logic [NumVoqs-1:0]    rxen_i,
+  input  wire logic [3*NumVoqs-1:0]  prio_i,
+  input  wire logic [8*NumPorts-1:0] paused_i,     // (port, priority) paused this cycle
+  input  wire logic [NumVoqs-1:0]    shen_i,
+  input  wire logic [NumVoqs-1:0]    conform_i,    // queue shaper conformance bits
+  input  wire logic [NumVoqs-1:0]    head_hbm_i,
+  input  wire logic                  hbm_rd_ok_i,
+  input  wire logic [NumPorts-1:0]   port_ok_i,    // FIFO room and port shaper conform
+  input  wire logic [16*NumVoqs-1:0] quantum_i,
+  // the removal
+  output logic                       rm_o,
+  output logic                       flush_o,
+  output logic [8:0]                 voq_o,
+  output logic [5:0]                 port_o,
+  input  wire logic [13:0]           len_i,        // head of voq_o (xtm_qmgr)
+  input  wire logic                  last_i,       // it is the VOQ's last packet
+  input  xtm_pkg::csr_op_t           op4_i,
+  output logic [31:0]                rd4_o
+);
+
+  logic signed [23:0] def_q [NumVoqs] /* verilator public_flat_rd */;
+  logic [QW-1:0] rr_q [NumPorts];
+  logic [PortW-1:0] port_rr_q;
+
+  logic [NumVoqs-1:0] drop_st, fwd_st, paused_voq, elig, flushing;
+  logic [NumPorts-1:0] req;
+  always_comb begin : c_elig
+    drop_st = stalled_i & {NumVoqs{!wd_fwd_i}};
+    fwd_st = stalled_i & {NumVoqs{wd_fwd_i}};
+    paused_voq = '0;
+    if (paused_i != '0) begin  // (the common case, nothing paused, skips the per-VOQ mux)
+      for (int v = 0; v < 32'(NumVoqs); v++) begin
+        paused_voq[v] = rxen_i[v] && paused_i[8*(v/32'(NumTcs))+32'(prio_i[3*v+:3])];
+      end
+    end
+    flushing = ne_i & (~en_i | drop_st);
+    elig = ne_i & en_i & ~drop_st & ~(paused_voq & ~fwd_st) & ~(shen_i & ~conform_i) &
+           ~(head_hbm_i & {NumVoqs{!hbm_rd_ok_i}});
+    for (int p = 0; p < 32'(NumPorts); p++) begin
+      req[p] = (elig[p*32'(NumTcs)+:NumTcs] != '0) && port_ok_i[p];
+    end
+  end
+
+  // the flush engine: lowest-index flushing VOQ
+  logic any_flush, win_valid;
+  logic [VoqW-1:0] fv;
+  logic [PortW-1:0] win;
+  xtm_lowest #(.N(NumVoqs)) u_flush (.vec_i(flushing), .valid_o(any_flush), .idx_o(fv));
+  xtm_rr_arb #(.N(NumPorts)) u_port (.req_i(req), .ptr_i(port_rr_q), .valid_o(win_valid),
+                                     .idx_o(win));
+
+  // within the winning port: strict, else DWRR search, else a round and a second search
+  logic [NumTcs-1:0] e, st, st_rev, pos1, pos2;
+  logic [15:0] qnt [NumTcs];
+  logic signed [23:0] dfc [NumTcs];
+  logic st_any, f1, f2, round, sel, strict_sel;
+  logic [QW-1:0] st_lo, q1, q2, q;
+  always_comb begin : c_port
+    e = elig[32'(win)*NumTcs+:NumTcs];
+    st = e & strict_i[32'(win)*NumTcs+:NumTcs];
+    for (int k = 0; k < 32'(NumTcs); k++) begin
+      st_rev[k] = st[32'(NumTcs)-1-k];
+      qnt[k] = quantum_i[16*(32'(win)*NumTcs+32'(k))+:16];
+      dfc[k] = def_q[32'(win)*NumTcs+32'(k)];
+      pos1[k] = e[k] && dfc[k] > 0;
+      pos2[k] = e[k] && (dfc[k] + $signed({8'd0, qnt[k]})) > 0;
+    end
+  end
+  xtm_lowest #(.N(NumTcs)) u_strict (.vec_i(st_rev), .valid_o(st_any), .idx_o(st_lo));
+  xtm_rr_arb #(.N(NumTcs)) u_dwrr1 (.req_i(pos1), .ptr_i(rr_q[win]), .valid_o(f1), .idx_o(q1));
+  xtm_rr_arb #(.N(NumTcs)) u_dwrr2 (.req_i(pos2), .ptr_i(rr_q[win]), .valid_o(f2), .idx_o(q2));
+
+  always_comb begin : c_pick
+    strict_sel = st_any;
+    round = !st_any && !f1;
+    sel = st_any || f1 || f2;
+    q = st_any ? QW'(32'(NumTcs) - 1 - 32'(st_lo)) : (f1 ? q1 : q2);
+    rm_o = any_flush || (win_valid && sel);
+    flush_o = any_flush;
+    voq_o = any_flush ? 9'(fv) : 9'(32'(win) * NumTcs + 32'(q));
+    port_o = any_flush ? 6'(32'(fv) / NumTcs) : 6'(win);
+  end
+
+  // deficit of the removed VOQ after this cycle (9.3; a VOQ emptied keeps no positive one)
+  logic signed [24:0] dsel;
+  logic [VoqW-1:0] vsel;
+  assign vsel = VoqW'(voq_o);
+  always_comb begin : c_charge
+    dsel = {def_q[vsel][23], def_q[vsel]};
+    if (!any_flush && !strict_sel) begin
+      dsel = dsel + (round ? $signed({9'd0, qnt[q]}) : 25'sd0) - $signed({11'd0, len_i});
+    end
+    if (last_i && dsel > 0) begin
+      dsel = '0;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : s_state
+    if (!rst_ni) begin
+      for (int v = 0; v < 32'(NumVoqs); v++) begin
+        def_q[v] <= '0;
+      end
+      for (int p = 0; p < 32'(NumPorts); p++) begin
+        rr_q[p] <= '0;
+      end
+      port_rr_q <= '0;
+    end else if (!any_flush && win_valid) begin
+      port_rr_q <= (32'(win) + 1 == NumPorts) ? '0 : win + 1'b1;
+      if (round) begin
+        for (int k = 0; k < 32'(NumTcs); k++) begin
+          if (e[k]) begin
+            def_q[32'(win)*NumTcs+32'(k)] <= dfc[k] + $signed({8'd0, qnt[k]});
+          end
+        end
+      end
+      if (sel) begin
+        def_q[vsel] <= dsel[23:0];
+        if (!strict_sel) begin
+          rr_q[win] <= (dsel <= 0 || last_i) ? ((32'(q) + 1 == NumTcs) ? '0 : q + 1'b1) : q;
+        end
+      end
+    end else if (any_flush) begin
+      def_q[vsel] <= dsel[23:0];
+    end
+  end
+
+  always_comb begin : c_rd4
+    rd4_o = '0;
+    if (op4_i.rd && op4_i.id == xtm_reg_pkg::XtmRegQDeficit) begin
+      rd4_o = {{8{def_q[VoqW'(op4_i.voq)][23]}}, def_q[VoqW'(op4_i.voq)]};
+    end
+    if (op4_i.rd && op4_i.id == xtm_reg_pkg::XtmRegQStatus) begin
+      rd4_o = {28'd0, flushing[VoqW'(op4_i.voq)], 3'd0};
+    end
+  end
+
+endmodule

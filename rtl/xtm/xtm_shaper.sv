@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// xtm_shaper: the shapers (docs/spec.md 5.4, 9.5).
+//
+// Port shapers: one eager xtm_tbucket per port, charged len + OVH_BYTES by a selection from
+// the port; P_SHAPER_* registers (commit stage).
+//
+// Queue shapers: lazily evaluated buckets, state (tokens, cycle of the last charge) in an
+// xtm_ram_2r1w, the scheduler reads one conformance bit per VOQ. A charge in cycle t reads
+// the bucket in the commit stage, evaluates tokens(t) = min(B, tok + (t - u) * R) in the
+// next stage and writes it back; the VOQ is not eligible in t+1 and from t+2 conforms iff
+// tok' + 2R >= 0. A scan visits VOQ (t mod NumVoqs) from cycle INIT_CYCLES on and sets its
+// bit from t+2 to tokens(t+2) >= 0; a charge in t or t+1 wins over the visit.
+
+`default_nettype none
+
+module xtm_shaper #(
+  parameter int unsigned NumPorts = 8,
+  parameter int unsigned NumTcs   = 8,
+  // derived, do not override
+  parameter int unsigned NumVoqs  = NumPorts * NumTcs,
+  parameter int unsigned VoqW     = (NumVoqs > 1) ? $clog2(NumVoqs) : 1,
+  parameter int unsigned PortW    = (NumPorts > 1) ? $clog2(NumPorts) : 1,
+  parameter int unsigned InitCycles = 8 * NumPorts
+) (
+  input  wire logic clk_i,
+  input  wire logic rst_ni,
+  input  wire logic [63:0] t4_i,
+  // the selection of this cycle (commit stage)
+  input  wire logic            sel_i,        // scheduled (not a flush)
+  input  wire logic [8:0]      sel_voq_i,
+  input  wire logic [5:0]      sel_port_i,
+  input  wire logic [13:0]     sel_len_i,
+  input  wire logic [NumVoqs-1:0] shen_i,
+  output logic [NumPorts-1:0]  port_ok_o,    // port shaper conforms (or disabled)
+  output logic [NumVoqs-1:0]   conform_o,    // queue shaper conformance bits
+  // queue shaper configuration of the charged and the scanned VOQ (stage 5, xtm_voqcfg)
+  output logic                 scan_rd_o,
+  output logic [8:0]           scan_voq_o,
+  input  wire logic [23:0]     chg_rate_i,
+  input  wire logic [19:0]     chg_burst_i,
+  input  wire logic [23:0]     scan_rate_i,
+  input  wire logic [19:0]     scan_burst_i,
+  input  xtm_pkg::csr_op_t     op4_i,
+  output logic [31:0]          rd4_o
+);
+
+  // ------------------------------------------------------------------ port shapers
+  logic [31:0] pcfg_q [NumPorts];
+  logic [31:0] prate_q [NumPorts];
+  logic [31:0] pburst_q [NumPorts];
+  logic [PortW-1:0] ps;
+  assign ps = PortW'(op4_i.port);
+
+  for (genvar p = 0; p < 32'(NumPorts); p++) begin : g_port
+    logic clamp, charge, en;
+    logic [19:0] cburst;
+    assign en = pcfg_q[p][0];
+    assign charge = sel_i && 32'(sel_port_i) == p && en;
+    assign clamp = op4_i.wr && 32'(op4_i.port) == p &&
+                   (op4_i.id == xtm_reg_pkg::XtmRegPShaperRate ||
+                    op4_i.id == xtm_reg_pkg::XtmRegPShaperBurst);
+    assign cburst = op4_i.id == xtm_reg_pkg::XtmRegPShaperBurst ? op4_i.wdata[19:0] :
+                                                                  pburst_q[p][19:0];
+    logic ok;
+    xtm_tbucket #(
+      .BurstW  (20),
+      .BurstRst(xtm_reg_pkg::XTM_P_SHAPER_BURST_RESVAL[19:0])
+    ) u_bucket (
+      .clk_i,
+      .rst_ni,
+      .rate_i       (prate_q[p][23:0]),
+      .burst_i      (pburst_q[p][19:0]),
+      .charge_i     (charge),
+      .amount_i     (24'(sel_len_i) + 24'(pcfg_q[p][13:8])),
+      .clamp_i      (clamp),
+      .clamp_burst_i(cburst),
+      .conform_o    (ok)
+    );
+    assign port_ok_o[p] = ok || !en;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : s_pregs
+    if (!rst_ni) begin
+      for (int p = 0; p < 32'(NumPorts); p++) begin
+        pcfg_q[p] <= xtm_reg_pkg::XTM_P_SHAPER_CFG_RESVAL;
+        prate_q[p] <= xtm_reg_pkg::XTM_P_SHAPER_RATE_RESVAL;
+        pburst_q[p] <= xtm_reg_pkg::XTM_P_SHAPER_BURST_RESVAL;
+      end
+    end else if (op4_i.wr) begin
+      unique case (op4_i.id)
+        xtm_reg_pkg::XtmRegPShaperCfg: pcfg_q[ps] <= op4_i.wdata;
+        xtm_reg_pkg::XtmRegPShaperRate: prate_q[ps] <= op4_i.wdata;
+        xtm_reg_pkg::XtmRegPShaperBurst: pburst_q[ps] <= op4_i.wdata;
+        default: ;
+      endcase
+    end
+  end
+
+  always_comb begin : c_rd4
+    rd4_o = '0;
+    if (op4_i.rd) begin
+      unique case (op4_i.id)
+        xtm_reg_pkg::XtmRegPShaperCfg: rd4_o = pcfg_q[ps];
+        xtm_reg_pkg::XtmRegPShaperRate: rd4_o = prate_q[ps];
+        xtm_reg_pkg::XtmRegPShaperBurst: rd4_o = pburst_q[ps];
+        default: ;
+      endcase
+    end
+  end
+
+  // ------------------------------------------------------------------ queue shapers
+  // bucket row: {u 64, tok 48}
+  localparam int unsigned SW = 112;
+  logic sweep, chg4, scan4;
+  logic [VoqW-1:0] scan_q;
+  assign sweep = t4_i < 64'(NumVoqs);
+  assign chg4 = sel_i && shen_i[VoqW'(sel_voq_i)];
+  assign scan4 = t4_i >= 64'(InitCycles) && t4_i[63] == 1'b0;
+  assign scan_rd_o = scan4;
+  assign scan_voq_o = 9'(scan_q);
+
+  logic [SW-1:0] chg_rdata, scan_rdata, wdata;
+  logic we;
+  logic [VoqW-1:0] waddr;
+
+  // stage 5 registers: the charge and the scan of the previous cycle
+  logic chg5_q, scan5_q;
+  logic [VoqW-1:0] chg5_v_q, scan5_v_q;
+  logic [13:0] chg5_len_q;
+  logic [63:0] t5_q;
+  // the write of the previous cycle, forwarded to stage 5 reads of the same row
+  logic lw_q;
+  logic [VoqW-1:0] lw_row_q;
+  logic [SW-1:0] lw_data_q;
+
+  xtm_ram_2r1w #(
+    .Width(SW),
+    .Depth(NumVoqs),
+    .AllowRdWrSame(1'b1)   // the row written back in stage 5 is forwarded (lw_*)
+  ) u_buckets (
+    .clk_i,
+    .rst_ni,
+    .we_i     (we),
+    .waddr_i  (waddr),
+    .wdata_i  (wdata),
+    .wmask_i  ('1),
+    .a_re_i   (chg4),
+    .a_raddr_i(VoqW'(sel_voq_i)),
+    .a_rdata_o(chg_rdata),
+    .b_re_i   (scan4),
+    .b_raddr_i(scan_q),
+    .b_rdata_o(scan_rdata)
+  );
+
+  // tokens at cycle c of a bucket {u, tok}: min(B, tok + sat(c - u) * R) (no cap for >= 0)
+  function automatic logic signed [63:0] tokens_at(input logic [SW-1:0] row,
+                                                   input logic [63:0] c,
+                                                   input logic [23:0] rate);
+    logic [63:0] dt;
+    logic [36:0] dsat;
+    dt = c - row[SW-1-:64];
+    dsat = (dt >= 64'h20_0000_0000) ? 37'h10_0000_0000 : dt[36:0];
+    tokens_at = $signed({{16{row[47]}}, row[47:0]}) + $signed({3'd0, dsat * 61'(rate)});
+  endfunction
+
+  logic [SW-1:0] chg_row, scan_row;
+  logic signed [63:0] chg_tok, cap_chg, tok_after, scan_tok;
+  logic chg_conf, scan_conf;
+  always_comb begin : c_eval
+    chg_row = (lw_q && lw_row_q == chg5_v_q) ? lw_data_q : chg_rdata;
+    scan_row = (lw_q && lw_row_q == scan5_v_q) ? lw_data_q : scan_rdata;
+    cap_chg = $signed({28'd0, chg_burst_i, 16'h0});
+    chg_tok = tokens_at(chg_row, t5_q, chg_rate_i);
+    if (chg_tok > cap_chg) begin
+      chg_tok = cap_chg;
+    end
+    tok_after = chg_tok - $signed({34'd0, chg5_len_q, 16'h0});
+    chg_conf = (tok_after + $signed({39'd0, chg_rate_i, 1'b0})) >= 0;
+    scan_tok = tokens_at(scan_row, t5_q + 64'd2, scan_rate_i);
+    scan_conf = scan_tok >= 0;
+    we = sweep || chg5_q;
+    waddr = sweep ? VoqW'(t4_i) : chg5_v_q;
+    wdata = sweep ? '0 : {t5_q, tok_after[47:0]};
+  end
+
+  logic unused_q;
+  assign unused_q = ^{scan_burst_i, tok_after[63:48]};
+
+  logic [NumVoqs-1:0] conf_q /* verilator public_flat_rd */;
+  always_ff @(posedge clk_i or negedge rst_ni) begin : s_queue
+    if (!rst_ni) begin
+      conf_q <= '1;
+      scan_q <= '0;
+      chg5_q <= 1'b0;
+      scan5_q <= 1'b0;
+      chg5_v_q <= '0;
+      scan5_v_q <= '0;
+      chg5_len_q <= '0;
+      t5_q <= '0;
+      lw_q <= 1'b0;
+      lw_row_q <= '0;
+      lw_data_q <= '0;
+    end else begin
+      chg5_q <= chg4;
+      scan5_q <= scan4;
+      chg5_v_q <= VoqW'(sel_voq_i);
+      scan5_v_q <= scan_q;
+      chg5_len_q <= sel_len_i;
+      t5_q <= t4_i;
+      lw_q <= we;
+      lw_row_q <= waddr;
+      lw_data_q <= wdata;
+      if (!t4_i[63]) begin  // scan_q = t mod NumVoqs from logical cycle 0 on
+        scan_q <= (32'(scan_q) + 1 == NumVoqs) ? '0 : scan_q + 1'b1;
+      end
+      // conformance: the scan of t, then the charge of t, then the gap of t+1 (latest wins)
+      if (scan5_q) begin
+        conf_q[scan5_v_q] <= scan_conf;
+      end
+      if (chg5_q) begin
+        conf_q[chg5_v_q] <= chg_conf;
+      end
+      if (chg4) begin
+        conf_q[VoqW'(sel_voq_i)] <= 1'b0;
+      end
+    end
+  end
+  assign conform_o = conf_q;
+
+endmodule

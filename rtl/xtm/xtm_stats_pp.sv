@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// xtm_stats_pp: the per-PG, per-port and global 64-bit counters (docs/spec.md 4.5, 7, 9.6,
+// 10.2). Many PGs or ports can count in one cycle, so each has narrow accumulators in
+// flops, flushed into its RAM row one PG / port per cycle (the Corundum stats_collect
+// pattern); a read is row + accumulator, exact in every cycle. Rows have valid bits for the
+// one-cycle CTRL.CLR_CNT. The global error counters are flops.
+
+`default_nettype none
+
+module xtm_stats_pp #(
+  parameter int unsigned NumPorts = 8,
+  // derived, do not override
+  parameter int unsigned NumPgs   = 8 * NumPorts,
+  parameter int unsigned PgW      = $clog2(NumPgs),
+  parameter int unsigned PortW    = (NumPorts > 1) ? $clog2(NumPorts) : 1,
+  parameter int unsigned PgAccW   = $clog2(NumPgs + 1),
+  parameter int unsigned PAccW    = $clog2(NumPorts + 1),
+  parameter int unsigned BAccW    = $clog2(NumPorts * 16383 + 1)
+) (
+  input  wire logic clk_i,
+  input  wire logic rst_ni,
+  input  wire logic [63:0]         t4_i,
+  input  xtm_pkg::admit_t          adm_i,
+  // PG events (commit stage)
+  input  wire logic [NumPgs-1:0]   xoff_sent_i,
+  input  wire logic [NumPgs-1:0]   xon_sent_i,
+  input  wire logic [NumPgs-1:0]   pause_rx_i,
+  input  wire logic [NumPgs-1:0]   xon_rx_i,
+  input  wire logic [NumPgs-1:0]   paused_i,
+  // port events: frames (commit stage), transmissions (stage 5)
+  input  wire logic [NumPorts-1:0] pfc_tx_i,
+  input  wire logic [NumPorts-1:0] pfc_rx_i,
+  input  wire logic [NumPorts-1:0] tx_i,
+  input  wire logic [14*NumPorts-1:0] tx_len_i,
+  input  wire logic                clr4_i,
+  input  wire logic                clr5_i,
+  input  xtm_pkg::csr_op_t         op3_i,
+  input  xtm_pkg::csr_op_t         op4_i,
+  input  xtm_pkg::csr_op_t         op5_i,
+  output logic [63:0]              cnt4_o,
+  output logic [63:0]              cnt5_o
+);
+
+  localparam int unsigned GN = 5;   // per PG
+  localparam int unsigned PN = 4;   // per port
+
+  // ------------------------------------------------------------------ PG counters
+  // row: 0 XOFF_SENT 1 XON_SENT 2 PAUSE_RX 3 XON_RX 4 PAUSED_CYCLES. The accumulators of all
+  // PGs are held as bit planes (plane b = bit b of every PG's accumulator): one cycle's
+  // increments of every PG are a ripple of PgAccW vector operations.
+  logic [NumPgs-1:0] g_pl_q [GN][PgAccW];
+  logic [NumPgs-1:0] g_pl_d [GN][PgAccW];
+  logic [64*GN-1:0] g_rd_a, g_rd_b, g_row, g_new, g_csr, g_lw_q;
+  logic [NumPgs-1:0] g_val_q, g_ev [GN];
+  logic [PgW-1:0] gf_q, g_lw_row_q, gpre;
+  logic g_lw_v_q, g_lw_ok_q, g_on;
+  assign g_ev[0] = xoff_sent_i;
+  assign g_ev[1] = xon_sent_i;
+  assign g_ev[2] = pause_rx_i;
+  assign g_ev[3] = xon_rx_i;
+  assign g_ev[4] = paused_i;
+  assign g_on = !t4_i[63];                 // logical time has begun
+  assign gpre = (32'(gf_q) + 1 == NumPgs) ? '0 : gf_q + 1'b1;
+  xtm_ram_2r1w #(
+    .Width(64*GN),
+    .Depth(NumPgs),
+    .AllowRdWrSame(1'b1),
+    .CheckUnwritten(1'b0)
+  ) u_pg (
+    .clk_i,
+    .rst_ni,
+    .we_i     (g_on),
+    .waddr_i  (gf_q),
+    .wdata_i  (g_new),
+    .wmask_i  ('1),
+    .a_re_i   (1'b1),
+    .a_raddr_i(g_on ? gpre : '0),
+    .a_rdata_o(g_rd_a),
+    .b_re_i   (op3_i.rd),
+    .b_raddr_i(PgW'(op3_i.pg)),
+    .b_rdata_o(g_rd_b)
+  );
+
+  // the accumulators of the flushed PG and of the CSR's PG
+  logic [PgAccW-1:0] acc_f [GN];
+  logic [PgW-1:0] cg4;
+  logic [NumPgs-1:0] g_keep;
+  assign cg4 = PgW'(op4_i.pg);
+  assign g_keep = clr4_i ? '0 : ~(NumPgs'(1) << gf_q);   // the flushed PG restarts
+  always_comb begin : c_pg
+    logic [NumPgs-1:0] carry, kept;
+    g_row = g_val_q[gf_q] ? g_rd_a : '0;
+    for (int k = 0; k < 32'(GN); k++) begin
+      for (int b = 0; b < 32'(PgAccW); b++) begin
+        acc_f[k][b] = g_pl_q[k][b][gf_q];
+        g_pl_d[k][b] = g_pl_q[k][b] & g_keep;
+      end
+      g_new[64*k+:64] = g_row[64*k+:64] + 64'(acc_f[k]);
+      carry = g_ev[k] & (clr4_i ? '0 : '1);
+      kept = '0;
+      if (carry != '0) begin  // (most counters see no event in most cycles)
+        for (int b = 0; b < 32'(PgAccW); b++) begin
+          kept = g_pl_d[k][b];
+          g_pl_d[k][b] = kept ^ carry;
+          carry = kept & carry;
+        end
+      end
+    end
+    g_csr = (g_lw_v_q && g_lw_row_q == cg4) ? (g_lw_ok_q ? g_lw_q : '0) :
+            (g_val_q[cg4] ? g_rd_b : '0);
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin : s_pg
+    if (!rst_ni) begin
+      for (int k = 0; k < 32'(GN); k++) begin
+        for (int b = 0; b < 32'(PgAccW); b++) begin
+          g_pl_q[k][b] <= '0;
+        end
+      end
+      g_val_q <= '0;
+      gf_q <= '0;
+      g_lw_v_q <= 1'b0;
+      g_lw_ok_q <= 1'b0;
+      g_lw_row_q <= '0;
+      g_lw_q <= '0;
+    end else if (g_on) begin
+      for (int k = 0; k < 32'(GN); k++) begin
+        for (int b = 0; b < 32'(PgAccW); b++) begin
+          g_pl_q[k][b] <= g_pl_d[k][b];
+        end
+      end
+      gf_q <= gpre;
+      g_val_q[gf_q] <= 1'b1;
+      if (clr4_i) begin
+        g_val_q <= '0;
+      end
+      g_lw_v_q <= 1'b1;
+      g_lw_ok_q <= !clr4_i;
+      g_lw_row_q <= gf_q;
+      g_lw_q <= g_new;
+    end
+  end
+
+  // ------------------------------------------------------------------ port counters (stage 5)
+  // row: 0 TX_PKTS 1 TX_BYTES 2 PFC_TX_FRAMES 3 PFC_RX_FRAMES
+  logic [PAccW-1:0] p_acc_q [NumPorts][PN];
+  logic [BAccW-1:0] p_bacc_q [NumPorts];
+  logic [NumPorts-1:0] pfc_tx5_q, pfc_rx5_q;
+  logic [64*PN-1:0] p_rd_a, p_rd_b, p_row, p_new, p_csr, p_lw_q;
+  logic [NumPorts-1:0] p_val_q;
+  logic [PortW-1:0] pf_q, p_lw_row_q, ppre;
+  logic p_lw_v_q, p_lw_ok_q, p_on;
+  logic t5_neg_q;
+  assign p_on = !t5_neg_q;
+  assign ppre = (32'(pf_q) + 1 == NumPorts) ? '0 : pf_q + 1'b1;
+  xtm_ram_2r1w #(
+    .Width(64*PN),
+    .Depth(NumPorts),
+    .AllowRdWrSame(1'b1),
+    .CheckUnwritten(1'b0)
+  ) u_port (
+    .clk_i,
+    .rst_ni,
+    .we_i     (p_on),
+    .waddr_i  (pf_q),
+    .wdata_i  (p_new),
+    .wmask_i  ('1),
+    .a_re_i   (1'b1),
+    .a_raddr_i(p_on ? ppre : '0),
+    .a_rdata_o(p_rd_a),
+    .b_re_i   (op4_i.rd),
+    .b_raddr_i(PortW'(op4_i.port)),
+    .b_rdata_o(p_rd_b)
+  );
+  logic [PortW-1:0] cp5;
+  assign cp5 = PortW'(op5_i.port);
+  always_comb begin : c_port
+    p_row = p_val_q[pf_q] ? p_rd_a : '0;
+    p_new[0+:64] = p_row[0+:64] + 64'(p_acc_q[pf_q][0]);
+    p_new[64+:64] = p_row[64+:64] + 64'(p_bacc_q[pf_q]);
+    p_new[128+:64] = p_row[128+:64] + 64'(p_acc_q[pf_q][2]);
+    p_new[192+:64] = p_row[192+:64] + 64'(p_acc_q[pf_q][3]);
+    p_csr = (p_lw_v_q && p_lw_row_q == cp5) ? (p_lw_ok_q ? p_lw_q : '0) :
+            (p_val_q[cp5] ? p_rd_b : '0);
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin : s_port
+    if (!rst_ni) begin
+      for (int p = 0; p < 32'(NumPorts); p++) begin
+        for (int k = 0; k < 32'(PN); k++) begin
+          p_acc_q[p][k] <= '0;
+        end
+        p_bacc_q[p] <= '0;
+      end
+      pfc_tx5_q <= '0;
+      pfc_rx5_q <= '0;
+      p_val_q <= '0;
+      pf_q <= '0;
+      p_lw_v_q <= 1'b0;
+      p_lw_ok_q <= 1'b0;
+      p_lw_row_q <= '0;
+      p_lw_q <= '0;
+      t5_neg_q <= 1'b1;
+    end else begin
+      pfc_tx5_q <= pfc_tx_i;
+      pfc_rx5_q <= pfc_rx_i;
+      t5_neg_q <= t4_i[63];
+      if (p_on) begin
+        for (int p = 0; p < 32'(NumPorts); p++) begin
+          logic [PAccW-1:0] e0, e2, e3;
+          logic [13:0] bl;
+          e0 = PAccW'(tx_i[p]);
+          e2 = PAccW'(pfc_tx5_q[p]);
+          e3 = PAccW'(pfc_rx5_q[p]);
+          bl = tx_i[p] ? tx_len_i[14*p+:14] : '0;
+          if (clr5_i) begin
+            p_acc_q[p][0] <= '0;
+            p_acc_q[p][2] <= '0;
+            p_acc_q[p][3] <= '0;
+            p_bacc_q[p] <= '0;
+          end else if (PortW'(p) == pf_q) begin
+            p_acc_q[p][0] <= e0;
+            p_acc_q[p][2] <= e2;
+            p_acc_q[p][3] <= e3;
+            p_bacc_q[p] <= BAccW'(bl);
+          end else begin
+            p_acc_q[p][0] <= p_acc_q[p][0] + e0;
+            p_acc_q[p][2] <= p_acc_q[p][2] + e2;
+            p_acc_q[p][3] <= p_acc_q[p][3] + e3;
+            p_bacc_q[p] <= p_bacc_q[p] + BAccW'(bl);
+          end
+        end
+        pf_q <= ppre;
+        p_val_q[pf_q] <= 1'b1;
+        if (clr5_i) begin
+          p_val_q <= '0;
+        end
+        p_lw_v_q <= 1'b1;
+        p_lw_ok_q <= !clr5_i;
+        p_lw_row_q <= pf_q;
+        p_lw_q <= p_new;
+      end
+    end
+  end
+
+  // ------------------------------------------------------------------ global error counters
+  logic [63:0] ecnt_q [6];
+  always_ff @(posedge clk_i or negedge rst_ni) begin : s_glob
+    if (!rst_ni) begin
+      for (int k = 0; k < 6; k++) begin
+        ecnt_q[k] <= '0;
+      end
+    end else if (clr4_i) begin
+      for (int k = 0; k < 6; k++) begin
+        ecnt_q[k] <= '0;
+      end
+    end else if (adm_i.valid) begin
+      ecnt_q[0] <= ecnt_q[0] + 64'd1;
+      unique case (adm_i.reason)
+        xtm_pkg::RsnLenZero: ecnt_q[1] <= ecnt_q[1] + 64'd1;
+        xtm_pkg::RsnLenMax: ecnt_q[2] <= ecnt_q[2] + 64'd1;
+        xtm_pkg::RsnBadPort: ecnt_q[3] <= ecnt_q[3] + 64'd1;
+        xtm_pkg::RsnBadTc: ecnt_q[4] <= ecnt_q[4] + 64'd1;
+        xtm_pkg::RsnNotReady: ecnt_q[5] <= ecnt_q[5] + 64'd1;
+        default: ;
+      endcase
+    end
+  end
+
+  logic [PgAccW-1:0] gacc;
+  always_comb begin : c_rd4
+    cnt4_o = '0;
+    gacc = '0;
+    if (op4_i.rd) begin
+      unique case (op4_i.id)
+        xtm_reg_pkg::XtmRegArrPkts: cnt4_o = ecnt_q[0];
+        xtm_reg_pkg::XtmRegErrLenZero: cnt4_o = ecnt_q[1];
+        xtm_reg_pkg::XtmRegErrLenMax: cnt4_o = ecnt_q[2];
+        xtm_reg_pkg::XtmRegErrBadPort: cnt4_o = ecnt_q[3];
+        xtm_reg_pkg::XtmRegErrBadTc: cnt4_o = ecnt_q[4];
+        xtm_reg_pkg::XtmRegErrNotReady: cnt4_o = ecnt_q[5];
+        default: ;
+      endcase
+      if (op4_i.id >= xtm_reg_pkg::XtmRegGXoffSent && op4_i.id <= xtm_reg_pkg::XtmRegGPausedCycles)
+      begin
+        for (int b = 0; b < 32'(PgAccW); b++) begin  // the CSR's PG's accumulator
+          gacc[b] = g_pl_q[32'(7'(op4_i.id - xtm_reg_pkg::XtmRegGXoffSent))][b][cg4];
+        end
+        cnt4_o = g_csr[64*(32'(7'(op4_i.id - xtm_reg_pkg::XtmRegGXoffSent)))+:64] + 64'(gacc);
+      end
+    end
+  end
+
+  always_comb begin : c_rd5
+    cnt5_o = '0;
+    if (op5_i.rd) begin
+      unique case (op5_i.id)
+        xtm_reg_pkg::XtmRegPTxPkts: cnt5_o = p_csr[0+:64] + 64'(p_acc_q[cp5][0]);
+        xtm_reg_pkg::XtmRegPTxBytes: cnt5_o = p_csr[64+:64] + 64'(p_bacc_q[cp5]);
+        xtm_reg_pkg::XtmRegPPfcTxFrames: cnt5_o = p_csr[128+:64] + 64'(p_acc_q[cp5][2]);
+        xtm_reg_pkg::XtmRegPPfcRxFrames: cnt5_o = p_csr[192+:64] + 64'(p_acc_q[cp5][3]);
+        default: ;
+      endcase
+    end
+  end
+
+endmodule
