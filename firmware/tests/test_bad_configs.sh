@@ -50,7 +50,7 @@ done < "$WDIR/expected.tsv"
 if [ "$n" -ge 9 ]; then echo "PASS warn-config-count ($n cases)"; else echo "FAIL warn-config-count ($n < 9)"; fi
 
 # Done criterion: 500 km final profile, RDMA queue = 2.5 x 5179 us at 100 Gb/s
-if "$XTMCTL" plan firmware/examples/dci-500km-final.conf --json | python3 -c '
+if "$XTMCTL" plan firmware/examples/dci-500km-final.conf --json 2>/dev/null | python3 -c '
 import json, sys, math
 d = json.load(sys.stdin)
 q = [q for q in d["queues"] if q["name"] == "rdma-data"][0]

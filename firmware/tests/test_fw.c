@@ -267,9 +267,10 @@ static void conf_with(char *buf, size_t n, const char *sched, const char *extra)
   snprintf(buf, n,
            "class-of-service {\n"
            " forwarding-classes { class a queue-num 0; }\n"
+           " classifiers { dscp d { forwarding-class a { loss-priority low code-points be; } } }\n"
            " schedulers { s { %s } }\n"
            " scheduler-maps { m { forwarding-class a scheduler s; } }\n"
-           " interfaces { et-0/0/1 { speed 100g; scheduler-map m; } }\n"
+           " interfaces { et-0/0/1 { speed 100g; scheduler-map m; classifiers { dscp d; } } }\n"
            "%s}\n",
            sched, extra);
 }
@@ -322,18 +323,39 @@ START_TEST(test_messages_counted_once_and_bounded) {
            "}\n");
   ck_assert_uint_eq(xtm_cos_compile("t.conf", buf, &hw, NULL, &r), 1);
   ck_assert_str_eq(r.errors[0], "t.conf:3:80: scheduler 's' refers to undefined drop-profile 'nope'");
-  // 40 unused drop profiles: 32 warnings stored, 8 counted as dropped
-  char extra[4096] = " drop-profiles {";
-  for (int i = 0; i < 40; i++) {
+  // 64 unused drop profiles (the most a configuration holds) and 8 unused schedulers: 72
+  // distinct warnings, 64 stored, 8 counted as dropped
+  char extra[8192] = " drop-profiles {";
+  for (int i = 0; i < 64; i++) {
     char one[48];
     snprintf(one, sizeof(one), " p%d { fill-level 10 drop-probability 1; }", i);
+    strcat(extra, one);
+  }
+  strcat(extra, " }\n schedulers {");
+  for (int i = 0; i < 8; i++) {
+    char one[48];
+    snprintf(one, sizeof(one), " u%d { transmit-rate 1g; }", i);
     strcat(extra, one);
   }
   strcat(extra, " }\n");
   conf_with(buf, sizeof(buf), "transmit-rate 10g;", extra);
   ck_assert_uint_eq(xtm_cos_compile("t.conf", buf, &hw, NULL, &r), 0);
   ck_assert_uint_eq(r.nwarnings, XTM_COS_MAX_WARNINGS);
-  ck_assert_uint_eq(r.warnings_dropped, 40u - XTM_COS_MAX_WARNINGS);
+  ck_assert_uint_eq(r.warnings_dropped, 72u - XTM_COS_MAX_WARNINGS);
+  // one text at three positions: stored once, counted three times, the note names them
+  snprintf(buf, sizeof(buf), "class-of-service {\n bogus;\n bogus;\n  bogus;\n}\n");
+  ck_assert_uint_eq(xtm_cos_compile("t.conf", buf, &hw, NULL, &r), 3);
+  ck_assert_uint_eq(r.nerror_msgs, 1);
+  ck_assert_str_eq(r.errors[0], "t.conf:2:2: unknown statement 'bogus' in class-of-service");
+  ck_assert_uint_eq(r.error_repeats[0], 2);
+  char note[XTM_COS_MSG_LEN];
+  ck_assert(xtm_cos_repeat_note(&r, false, 0, "t.conf", note, sizeof(note)));
+  ck_assert_str_eq(note, "t.conf: note: the error above is repeated 2 more times (at 3:2, 4:3)");
+  ck_assert(!xtm_cos_repeat_note(&r, true, 0, "t.conf", note, sizeof(note)));
+  // two distinct texts stay two messages
+  snprintf(buf, sizeof(buf), "class-of-service {\n bogus;\n other;\n}\n");
+  ck_assert_uint_eq(xtm_cos_compile("t.conf", buf, &hw, NULL, &r), 2);
+  ck_assert_uint_eq(r.nerror_msgs, 2);
 }
 END_TEST
 
@@ -365,6 +387,49 @@ START_TEST(test_rate_register_bounds) {
   conf_with(buf, sizeof(buf), "transmit-rate 100.001g;", "");
   ck_assert_uint_eq(xtm_cos_compile("t.conf", buf, &hw, NULL, &r), 1);
   ck_assert_ptr_nonnull(strstr(r.errors[0], "transmit-rate 100.001g of scheduler 's' is above the rate of 'et-0/0/1' (100 Gb/s)"));
+}
+END_TEST
+
+// The watchdog poll limit has one source, the TOML (issue 14): XTM_FW_WD_POLL_MIN_CYCLES
+// must equal the min of WD_POLL_CYCLES.CYCLES in the table generated from it, the driver
+// refuses one cycle less, and the compiler refuses a poll-interval that gives fewer cycles.
+START_TEST(test_wd_poll_limit_is_the_tomls) {
+  xtm_reg_params_t p;
+  xtm_reg_params_default(&p);
+  static xtm_reg_desc_t d[XTM_REG_COUNT];
+  ck_assert_uint_eq(xtm_regs_build(&p, d, XTM_REG_COUNT), XTM_REG_COUNT);
+  bool found = false;
+  for (size_t i = 0; i < XTM_REG_COUNT; i++) {
+    if (d[i].offset == XTM_WD_POLL_CYCLES_REG_OFFSET) {
+      ck_assert_str_eq(d[i].fields[0].name, "CYCLES");
+      ck_assert_uint_eq(d[i].fields[0].min, XTM_FW_WD_POLL_MIN_CYCLES);
+      found = true;
+    }
+  }
+  ck_assert(found);
+  // the driver: the limit passes, one cycle less is refused before any access
+  static xtm_fw_cfg_t cfg;
+  memset(&cfg, 0, sizeof(cfg));
+  xtm_fw_t h = {.hw = default_hw(), .initialised = true};
+  xtm_mmio_mock_t mk;
+  xtm_mmio_mock_init(&h.mmio, &mk, g_exp, 4);
+  cfg.wd = (xtm_fw_wd_cfg_t){.valid = true, .en = true, .action = kXtmFwWdActionDrop,
+                             .poll_cycles = XTM_FW_WD_POLL_MIN_CYCLES, .detect_polls = 2, .restore_polls = 2};
+  ck_assert_int_eq(xtm_fw_cfg_validate(&h, &cfg), kXtmFwOk);
+  cfg.wd.poll_cycles = XTM_FW_WD_POLL_MIN_CYCLES - 1u;
+  ck_assert_int_eq(xtm_fw_cfg_validate(&h, &cfg), kXtmFwBadArg);
+  // the compiler: poll-interval 1 ms at a clock of MIN x 1000 Hz is MIN cycles; 1 Hz less
+  // gives MIN - 1 cycles
+  static xtm_cos_result_t r;
+  xtm_fw_hw_t hw = default_hw();
+  const char *conf = "class-of-service { pfc-watchdog { poll-interval 1; recovery-time 1; } }\n";
+  xtm_cos_opts_t o = {.clock_hz = XTM_FW_WD_POLL_MIN_CYCLES * 1000ull};
+  ck_assert_uint_eq(xtm_cos_compile("t.conf", conf, &hw, &o, &r), 0);
+  ck_assert_uint_eq(r.cfg.wd.poll_cycles, XTM_FW_WD_POLL_MIN_CYCLES);
+  o.clock_hz -= 1u;
+  ck_assert_uint_eq(xtm_cos_compile("t.conf", conf, &hw, &o, &r), 1);
+  ck_assert_ptr_nonnull(strstr(r.errors[0], "pfc-watchdog poll-interval 1 ms is"));
+  ck_assert_ptr_nonnull(strstr(r.errors[0], "outside the register's range"));
 }
 END_TEST
 
@@ -450,6 +515,7 @@ Suite *fw_suite(void) {
   tcase_add_test(c, test_input_bounds);
   tcase_add_test(c, test_messages_counted_once_and_bounded);
   tcase_add_test(c, test_rate_register_bounds);
+  tcase_add_test(c, test_wd_poll_limit_is_the_tomls);
   suite_add_tcase(s, c);
   TCase *q = tcase_create("dcqcn-driver");
   tcase_add_test(q, test_dcqcn_mock_sequence);

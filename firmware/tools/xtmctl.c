@@ -7,7 +7,8 @@
 //   xtmctl stats <conf> [--us N] [--clock-hz N]
 // Model options (any command): --num-desc N (the C model's descriptor pool, HW_NUM_DESC;
 // default 65536), --apb (each access an 8-cycle APB transfer of spec 10.1, as the co-simulation's
-// APB master: `make fw-cosim-eq` compares the two, docs/firmware.md section 8).
+// APB master: `make fw-cosim-eq` compares the two, docs/firmware.md section 8),
+// --port-speed G (Gb/s of a port whose speed the configuration does not give).
 // Exit status: 0 success, 1 configuration errors (nothing programmed), 2 usage or
 // bring-up failure.
 
@@ -33,7 +34,7 @@ static void usage(void) {
           "usage: xtmctl plan <conf> [--json] [--clock-hz N]\n"
           "       xtmctl apply <conf> [--trace FILE] [--dump FILE] [--clock-hz N]\n"
           "       xtmctl stats <conf> [--us N] [--clock-hz N]\n"
-          "       model options: [--num-desc N] [--apb]\n");
+          "       model options: [--num-desc N] [--apb] [--port-speed GBPS]\n");
 }
 
 static void pct(char *b, size_t n, uint32_t milli) {
@@ -47,6 +48,24 @@ static void pct(char *b, size_t n, uint32_t milli) {
 static void print_text(const xtm_cos_result_t *r) {
   printf("xtm plan: %u ports x %u TCs, %u B cells, clock %" PRIu64 " Hz, pool %u cells\n\n",
          r->hw.num_ports, r->hw.num_tcs, r->hw.cell_bytes, r->clock_hz, r->cfg.pool_cells);
+  printf("port map (model port = %s):\n", r->port_rule);
+  for (uint32_t i = 0; i < r->nports; i++) {
+    const xtm_cos_port_plan_t *p = &r->ports[i];
+    char line[32] = "";
+    if (p->speed_line > 0) {
+      snprintf(line, sizeof(line), ", line %d", p->speed_line);
+    }
+    printf("  port %-3u %-16s %6" PRIu64 " Gb/s  (%s%s)", p->port, p->name, p->speed_bps / 1000000000u,
+           p->speed_src, line);
+    if (p->lag[0] != '\0') {
+      printf("  member of %s", p->lag);
+    }
+    if (strcmp(p->cos_iface, p->name) != 0 && strcmp(p->cos_iface, p->lag) != 0) {
+      printf("  class-of-service from '%s'", p->cos_iface);
+    }
+    printf("\n");
+  }
+  printf("\n");
   for (uint32_t i = 0; i < r->nqueues; i++) {
     const xtm_cos_queue_plan_t *q = &r->q[i];
     printf("queue %s %s (port %u queue %u, VOQ %u), scheduler %s\n", q->iface, q->fclass, q->port,
@@ -131,8 +150,21 @@ static void json_pct(uint32_t milli) {
 
 static void print_json(const xtm_cos_result_t *r) {
   printf("{\n  \"hw\": {\"num_ports\": %u, \"num_tcs\": %u, \"cell_bytes\": %u, \"clock_hz\": %" PRIu64
-         "},\n  \"pool_cells\": %u,\n  \"queues\": [",
-         r->hw.num_ports, r->hw.num_tcs, r->hw.cell_bytes, r->clock_hz, r->cfg.pool_cells);
+         "},\n  \"pool_cells\": %u,\n  \"port_rule\": \"%s\",\n  \"ports\": [",
+         r->hw.num_ports, r->hw.num_tcs, r->hw.cell_bytes, r->clock_hz, r->cfg.pool_cells, r->port_rule);
+  for (uint32_t i = 0; i < r->nports; i++) {
+    const xtm_cos_port_plan_t *p = &r->ports[i];
+    printf("%s\n    {\"port\": %u, \"name\": ", i ? "," : "", p->port);
+    json_str(p->name);
+    printf(", \"lag\": ");
+    json_str(p->lag);
+    printf(", \"cos_interface\": ");
+    json_str(p->cos_iface);
+    printf(", \"speed_bps\": %" PRIu64 ", \"speed_source\": ", p->speed_bps);
+    json_str(p->speed_src);
+    printf(", \"speed_line\": %d}", p->speed_line);
+  }
+  printf("\n  ],\n  \"queues\": [");
   for (uint32_t i = 0; i < r->nqueues; i++) {
     const xtm_cos_queue_plan_t *q = &r->q[i];
     printf("%s\n    {\"name\": ", i ? "," : "");
@@ -161,6 +193,13 @@ static void print_json(const xtm_cos_result_t *r) {
            "\"pfc_priority\": %d",
            q->ecn ? "true" : "false", q->mark, q->no_loss ? "true" : "false",
            q->strict ? "true" : "false", q->pfc_prio);
+    // the register values of the queue (r->cfg.queues[i] is the queue of r->q[i])
+    const xtm_fw_queue_cfg_t *qc = &r->cfg.queues[i];
+    printf(",\n     \"quantum\": %u, \"shaper\": %s, \"shaper_rate_q16\": %u, \"shaper_burst\": %u, "
+           "\"pfc_rx\": %s, \"pfc_rx_priority\": %u, \"watchdog\": %s",
+           qc->quantum_bytes, qc->shaper_en ? "true" : "false", qc->shaper_rate_q16,
+           qc->shaper_burst_bytes, qc->pfc_rx_en ? "true" : "false", qc->pfc_prio,
+           qc->wd_en ? "true" : "false");
     if (q->pfc_known) {
       printf(", \"pfc\": {\"xoff_bytes\": %" PRIu64 ", \"xon_bytes\": %" PRIu64
              ", \"headroom_bytes\": %" PRIu64 "}",
@@ -182,7 +221,27 @@ static void print_json(const xtm_cos_result_t *r) {
            g->port, g->prio, g->speed_bps, g->xoff_bytes, g->xon_bytes, g->xoff_cells, g->xon_cells,
            g->cable_m, g->mtu, g->hdrm_bits, g->hdrm_bytes, g->hdrm_cells);
   }
-  printf("\n  ],\n  \"dcqcn\": {");
+  printf("\n  ],\n  \"port_shaper_q16\": [");
+  for (uint32_t p = 0; p < r->hw.num_ports && p < XTM_FW_MAX_PORTS; p++) {
+    printf("%s%u", p ? ", " : "", r->cfg.ports[p].valid ? r->cfg.ports[p].shaper_rate_q16 : 0u);
+  }
+  printf("],\n  \"dscp_tc\": [");
+  for (uint32_t d = 0; d < 64; d++) {
+    printf("%s%u", d ? ", " : "", r->cfg.cls.dscp_tc[d]);
+  }
+  printf("],\n  \"tc_pg\": [");
+  for (uint32_t t = 0; t < XTM_FW_MAX_TCS; t++) {
+    printf("%s%u", t ? ", " : "", r->cfg.cls.tc_pg[t]);
+  }
+  printf("],\n  \"watchdog\": ");
+  if (r->cfg.wd.valid) {
+    printf("{\"poll_cycles\": %u, \"detect_polls\": %u, \"restore_polls\": %u, \"action\": \"%s\"}",
+           r->cfg.wd.poll_cycles, r->cfg.wd.detect_polls, r->cfg.wd.restore_polls,
+           r->cfg.wd.action == kXtmFwWdActionForward ? "forward" : "drop");
+  } else {
+    printf("null");
+  }
+  printf(",\n  \"dcqcn\": {");
   bool first = true;
   for (int p = 0; p < kXtmFwDcqcnCount; p++) {
     if (r->cfg.dcqcn.set[p]) {
@@ -192,6 +251,12 @@ static void print_json(const xtm_cos_result_t *r) {
     }
   }
   printf("}\n}\n");
+}
+
+static void print_message(void *arg, bool warning, const char *text) {
+  (void)arg;
+  (void)warning;
+  fprintf(stderr, "%s\n", text);
 }
 
 // The option's value, or NULL after a message when it is missing.
@@ -256,6 +321,7 @@ int main(int argc, char **argv) {
   uint64_t clock_hz = 1000000000ull;
   uint64_t us = 200;
   uint64_t num_desc = 65536u;
+  uint64_t port_gbps = 0;
   bool apb = false;
   for (int i = 3; i < argc; i++) {
     const char *a = argv[i];
@@ -274,6 +340,8 @@ int main(int argc, char **argv) {
       ok = num_opt(argc, argv, &i, 2, 1u << 20, &num_desc);
     } else if (strcmp(a, "--apb") == 0) {
       apb = true;
+    } else if (strcmp(a, "--port-speed") == 0) {
+      ok = num_opt(argc, argv, &i, 1, 800, &port_gbps);
     } else {
       char q[256];
       xtm_num_quote(q, sizeof(q), a);
@@ -312,21 +380,18 @@ int main(int argc, char **argv) {
     return 2;
   }
   static xtm_cos_result_t r;
-  xtm_cos_opts_t opts = {.clock_hz = clock_hz};
+  xtm_cos_opts_t opts = {.clock_hz = clock_hz, .default_speed_bps = port_gbps * 1000000000ull};
   uint32_t nerr = xtm_cos_compile_file(conf, &h.hw, &opts, &r);
-  for (uint32_t i = 0; i < r.nwarnings; i++) {
-    fprintf(stderr, "%s\n", r.warnings[i]);
-  }
+  // warnings then errors, each distinct text once with a note of its repeats
+  (void)xtm_cos_each_message(&r, conf, print_message, NULL);
   if (r.warnings_dropped > 0) {
     fprintf(stderr, "xtmctl: %u more warning%s not shown\n", r.warnings_dropped,
             r.warnings_dropped == 1 ? "" : "s");
   }
   if (nerr > 0) {
-    for (uint32_t i = 0; i < nerr && i < XTM_COS_MAX_ERRORS; i++) {
-      fprintf(stderr, "%s\n", r.errors[i]);
-    }
-    if (nerr > XTM_COS_MAX_ERRORS) {
-      fprintf(stderr, "xtmctl: (the first %u errors are shown)\n", XTM_COS_MAX_ERRORS);
+    if (r.errors_dropped > 0) {
+      fprintf(stderr, "xtmctl: %u more error%s not shown (the first %u distinct messages are shown)\n",
+              r.errors_dropped, r.errors_dropped == 1 ? "" : "s", XTM_COS_MAX_ERRORS);
     }
     fprintf(stderr, "xtmctl: %u error%s; nothing programmed\n", nerr, nerr == 1 ? "" : "s");
     xtm_destroy(model);

@@ -532,6 +532,17 @@ ns_status_t ns_add_flow(ns_sim_t *s, const ns_flow_t *f, uint32_t *id) {
   return kNsOk;
 }
 
+typedef struct ns_warn_ctx {
+  FILE *f;
+  const char *router;
+} ns_warn_ctx_t;
+
+static void ns_warn_line(void *arg, bool warning, const char *text) {
+  const ns_warn_ctx_t *w = arg;
+  (void)warning;  // only warnings: a configuration with errors is not programmed
+  fprintf(w->f, "xtm-netsim: router %s: %s\n", w->router, text);
+}
+
 ns_status_t ns_router_program(ns_sim_t *s, uint32_t router, const char *path, const char *text,
                               void *dcqcn_cfg_out, char *err, size_t err_len) {
   if (s == NULL || router >= s->nnodes || s->nodes[router].kind != kNsNodeRouter ||
@@ -556,6 +567,16 @@ ns_status_t ns_router_program(ns_sim_t *s, uint32_t router, const char *path, co
              res->nerrors);
     free(res);
     return kNsConfig;
+  }
+  // the warnings: printed (with the compiler's repeat notes) and counted, never dropped
+  ns_warn_ctx_t wc = {.f = s->warn_out != NULL ? s->warn_out : stderr, .router = s->nodes[router].name};
+  (void)xtm_cos_each_message(res, path, ns_warn_line, &wc);
+  r->cfg_warnings = res->warnings_dropped;
+  for (uint32_t i = 0; i < res->nwarnings; i++) {
+    r->cfg_warnings += 1u + res->warning_repeats[i];
+  }
+  if (res->warnings_dropped > 0) {
+    fprintf(wc.f, "xtm-netsim: router %s: %u more warnings not shown\n", wc.router, res->warnings_dropped);
   }
   xtm_fw_bringup_opts_t bo = {.do_reset = true, .init_max_polls = 100000};
   xtm_fw_bringup_result_t br;

@@ -230,6 +230,7 @@ typedef struct ns_router {
   uint32_t pfc_inbound;  // PFC frames in flight to this router (s->pfc_fly)
   uint64_t drops_by_reason[kXtmReasonCount];
   uint64_t lossless_drops;
+  uint32_t cfg_warnings;                // warnings of its configuration (ns_router_program)
   int32_t watch_voq;                    // VOQ whose peak occupancy is tracked (-1: none)
   uint64_t watch_peak_bytes;
   xtm_in_t in;                           // preallocated input bundle
@@ -315,6 +316,7 @@ typedef struct ns_sim {
   uint64_t rto_ps;
   uint64_t end_ps;
   bool stop_when_done;
+  FILE *warn_out;  // where ns_router_program prints configuration warnings (NULL: stderr)
   bool lookahead_off;        // routers run only up to now (reference for the tests)       // stop once every finite flow has completed
   uint32_t finite_pending;
   uint64_t sample_ps;   // 0: no sampling
@@ -355,7 +357,10 @@ NS_WARN_UNUSED ns_status_t ns_compute_routes(ns_sim_t *s);
 NS_WARN_UNUSED ns_status_t ns_add_flow(ns_sim_t *s, const ns_flow_t *f, uint32_t *id);
 // Compiles the Junos-style configuration `text` (named `path` in messages) and brings the
 // router up through the firmware driver; when `dcqcn_out` is not NULL the configuration's
-// dcqcn block is copied there for the NICs. Errors are written to `err`.
+// dcqcn block is copied there for the NICs. Errors are written to `err`; the compiler's
+// warnings (a configuration that compiles but may not do what it says) are printed to
+// s->warn_out (stderr when NULL), each as "xtm-netsim: router NAME: <warning>", and
+// counted in the router's cfg_warnings.
 NS_WARN_UNUSED ns_status_t ns_router_program(ns_sim_t *s, uint32_t router, const char *path,
                                              const char *text, void *dcqcn_cfg_out,
                                              char *err, size_t err_len);

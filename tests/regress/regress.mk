@@ -81,6 +81,8 @@ fuzz: $(FUZZ_BINS)
 
 # make test: the fuzz smoke, a few seconds per harness (plus every regression vector)
 TEST_DEPS += $(FUZZ_BINS)
+# tools/regress with hostile test names and output folders (issue 14: no shell)
+TEST_ARGS += --shell tools/tests/test_regress.sh
 TEST_ARGS += $(foreach h,xtm dcqcn cos netsim,--cmd fuzz-smoke-$(h) 'tests/fuzz/run-fuzz $(h) 5 build/fuzz/smoke-$(h) 1')
 # make test: the Slurm path on this (fresh) machine: a single-node cluster from Debian's
 # packages runs tests/regress/slurm-smoke.list as a job array, compared with a local run

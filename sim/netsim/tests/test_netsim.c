@@ -385,6 +385,62 @@ START_TEST(test_router_pfc_incast) {
 }
 END_TEST
 
+// Compiler warnings of a router's configuration are printed and counted (they used to be
+// dropped): one unused drop profile gives one warning line naming the router; a
+// configuration without warnings prints nothing.
+static void replace(char *out, size_t n, const char *in, const char *from, const char *to) {
+  const char *p = strstr(in, from);
+  ck_assert_ptr_nonnull(p);
+  snprintf(out, n, "%.*s%s%s", (int)(p - in), in, to, p + strlen(from));
+}
+
+static int count_lines(FILE *f, const char *want, int *lines) {
+  char line[512];
+  int found = 0;
+  *lines = 0;
+  rewind(f);
+  while (fgets(line, sizeof(line), f) != NULL) {
+    (*lines)++;
+    found += strstr(line, want) != NULL;
+  }
+  return found;
+}
+
+START_TEST(test_router_warnings_surface) {
+  ns_sim_t s;
+  ck_assert_int_eq(ns_sim_init(&s), kNsOk);
+  xtm_params_t xp;
+  xtm_params_default(&xp);
+  xp.num_ports = 3;
+  uint32_t r;
+  ck_assert_int_eq(ns_add_router(&s, "r1", &xp, &r), kNsOk);
+  static char conf0[4096], conf1[4096];
+  replace(conf0, sizeof(conf0), kConf, "et-0/0/2 { speed 100g; scheduler-map m; }",
+          "et-0/0/2 { speed 100g; scheduler-map m; classifiers { dscp d; } }");
+  replace(conf1, sizeof(conf1), conf0, " interfaces {",
+          " drop-profiles { spare { fill-level 50 drop-probability 10; } }\n interfaces {");
+  char err[256];
+  int lines;
+  FILE *f = tmpfile();
+  ck_assert_ptr_nonnull(f);
+  s.warn_out = f;
+  ck_assert_int_eq(ns_router_program(&s, r, "t.conf", conf0, NULL, err, sizeof(err)), kNsOk);
+  ck_assert_uint_eq(s.nodes[r].rt.cfg_warnings, 0);
+  ck_assert_int_eq(count_lines(f, "", &lines), 0);
+  fclose(f);
+  f = tmpfile();
+  ck_assert_ptr_nonnull(f);
+  s.warn_out = f;
+  ck_assert_int_eq(ns_router_program(&s, r, "w.conf", conf1, NULL, err, sizeof(err)), kNsOk);
+  ck_assert_uint_eq(s.nodes[r].rt.cfg_warnings, 1);
+  ck_assert_int_eq(count_lines(f, "xtm-netsim: router r1: w.conf:", &lines), 1);
+  ck_assert_int_eq(lines, 1);
+  ck_assert_int_eq(count_lines(f, "warning: drop-profile 'spare' is not used by any scheduler", &lines), 1);
+  fclose(f);
+  ns_sim_free(&s);
+}
+END_TEST
+
 START_TEST(test_bad_setups) {
   ns_sim_t s;
   ck_assert_int_eq(ns_sim_init(&s), kNsOk);
@@ -441,6 +497,7 @@ int main(void) {
   tcase_add_test(tc, test_cnp_round_trip);
   tcase_add_test(tc, test_router_pfc_incast);
   tcase_add_test(tc, test_bad_setups);
+  tcase_add_test(tc, test_router_warnings_surface);
   tcase_add_test(tc, test_deterministic);
   tcase_add_test(tc, test_exact_bytes);
   tcase_add_test(tc, test_intervals);
