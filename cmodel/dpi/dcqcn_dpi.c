@@ -44,8 +44,9 @@ enum {
   kOutCycle = kOutCnpValid + 1,
   kOutBits = kOutCycle + 64,  // 201
 };
-// dcqcn_dpi_qp_state_t: active cnp_alpha cnp_dec rc rt alpha stage_timer stage_byte
-//   byte_count alpha_due dec_due inc_due pace_q8 np_sent np_last
+// dcqcn_dpi_qp_state_t: pend_bytes pend_cnp_more pend_cnp init_pend active cnp_alpha cnp_dec
+//   rc rt alpha stage_timer stage_byte byte_count alpha_due dec_due inc_due pace_q8 np_sent
+//   np_last
 enum {
   kQsNpLast = 0,
   kQsNpSent = 64,
@@ -62,7 +63,11 @@ enum {
   kQsCnpDec = 449,
   kQsCnpAlpha = 450,
   kQsActive = 451,
-  kQsBits = 452,
+  kQsInitPend = 452,
+  kQsPendCnp = 453,
+  kQsPendCnpMore = 454,
+  kQsPendBytes = 455,
+  kQsBits = 487,
 };
 // dcqcn_dpi_params_t: num_qps scan_width
 enum { kPrScan = 0, kPrQps = 32, kPrBits = 64 };
@@ -363,6 +368,10 @@ int dcqcn_dpi_qp_state(void *h, unsigned int qp, svBitVecVal *state) {
   dpi_put(state, kQsPace, 64, s.pace_q8);
   dpi_put(state, kQsNpSent, 1, s.np_sent);
   dpi_put(state, kQsNpLast, 64, s.np_last);
+  dpi_put(state, kQsInitPend, 1, s.init_pend);
+  dpi_put(state, kQsPendCnp, 1, s.pend_cnp);
+  dpi_put(state, kQsPendCnpMore, 1, s.pend_cnp_more);
+  dpi_put(state, kQsPendBytes, 32, s.pend_bytes);
   return kDpiOk;
 }
 

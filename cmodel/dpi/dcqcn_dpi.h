@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-#define DCQCN_DPI_ABI_VERSION 1u
+#define DCQCN_DPI_ABI_VERSION 2u  // 2: spec-dcqcn 2.0 pending RP events in the QP state
 #define DCQCN_DPI_MAX_RATE 18u  // rate updates per cycle the vectors hold (DCQCN_MAX_RATE_UPD)
 
 int dcqcn_dpi_abi_check(unsigned int abi_version, unsigned int params_bits, unsigned int in_bits,

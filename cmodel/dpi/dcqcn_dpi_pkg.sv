@@ -14,7 +14,8 @@
 
 package dcqcn_dpi_pkg;
 
-  localparam int unsigned DCQCN_DPI_ABI_VERSION = 1;
+  // 2: spec-dcqcn 2.0 (the pending RP events of D5.1 in the QP state)
+  localparam int unsigned DCQCN_DPI_ABI_VERSION = 2;
   localparam int unsigned DCQCN_DPI_MAX_RATE = 18;  // DCQCN_MAX_SCAN_WIDTH + 2
 
   localparam int DCQCN_DPI_OK = 0;
@@ -91,7 +92,13 @@ package dcqcn_dpi_pkg;
   typedef bit [DCQCN_DPI_MAX_RATE*20-1:0] dcqcn_dpi_rate_mbps_t;
   typedef bit [DCQCN_DPI_MAX_RATE*10-1:0] dcqcn_dpi_rate_alpha_t;
 
+  // (the spec 2.0 fields are the first members, the top bits, so that the 1.x fields kept
+  // their offsets)
   typedef struct packed {
+    bit [31:0] pend_bytes;     // D5.1 pending: bytes of an active QP since its last visit
+    bit        pend_cnp_more;  // D5.1 pending: a further CNP after pend_cnp
+    bit        pend_cnp;       // D5.1 pending: a CNP of an inactive QP (or one with an INIT pending)
+    bit        init_pend;      // D5.1 pending: Q_CTRL.INIT of the reaction point
     bit        active;       // seen_first_cnp
     bit        cnp_alpha;
     bit        cnp_dec;

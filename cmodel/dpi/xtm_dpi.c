@@ -15,6 +15,8 @@
 #include "cmodel/dpi/dpi_handle.h"
 #include "cmodel/xtm/xtm.h"
 
+_Static_assert(XTM_DPI_OUT_LATENCY == XTM_OUT_LATENCY, "XTM_DPI_OUT_LATENCY is spec 15.1's latency");
+
 // ------------------------------------------------------------------ layouts (LSB first)
 // xtm_dpi_in_t: enq{valid,pkt_id,in_port,eg_port,dscp,ecn,len} csr{valid,write,addr,wdata}
 //               tx_ready[63:0] pfc_rx_valid[63:0]
@@ -68,8 +70,8 @@ enum {
   kDqPkt = 71,
   kDqBits = 103,
 };
-// xtm_dpi_voq_state_t: occ_cells occ_pkts hbm_cells hbm_mode ocb_only wd_stalled flushing
-//                      deficit head_pkt_id
+// xtm_dpi_voq_state_t: wd_clean wd_storm shaper_conform occ_cells occ_pkts hbm_cells hbm_mode
+//                      ocb_only wd_stalled flushing deficit head_pkt_id
 enum {
   kVsHead = 0,
   kVsDeficit = 32,
@@ -80,12 +82,24 @@ enum {
   kVsHbmCells = 68,
   kVsOccPkts = 100,
   kVsOccCells = 132,
-  kVsBits = 164,
+  kVsConform = 164,
+  kVsWdStorm = 165,
+  kVsWdClean = 173,
+  kVsBits = 181,
 };
 // xtm_dpi_pg_state_t: pg_cells hdrm_used xoff pause_remain
 enum { kPsPause = 0, kPsXoff = 64, kPsHused = 65, kPsCells = 97, kPsBits = 129 };
-// xtm_dpi_global_state_t: pool_used ocb_used hbm_used desc_free lfsr cycle
-enum { kGsCycle = 0, kGsLfsr = 64, kGsDescFree = 96, kGsHbm = 128, kGsOcb = 160, kGsPool = 192, kGsBits = 224 };
+// xtm_dpi_global_state_t: lfsr_head pool_used ocb_used hbm_used desc_free lfsr cycle
+enum {
+  kGsCycle = 0,
+  kGsLfsr = 64,
+  kGsDescFree = 96,
+  kGsHbm = 128,
+  kGsOcb = 160,
+  kGsPool = 192,
+  kGsLfsrHead = 224,
+  kGsBits = 256
+};
 // xtm_dpi_params_t: num_ports num_tcs num_desc cell_bytes ocb_cells hbm_cells fifo_depth
 enum { kPrFifo = 0, kPrHbm = 32, kPrOcb = 64, kPrCell = 96, kPrDesc = 128, kPrTcs = 160, kPrPorts = 192, kPrBits = 224 };
 
@@ -425,6 +439,9 @@ int xtm_dpi_voq_state(void *h, unsigned int voq, svBitVecVal *state) {
   dpi_put(state, kVsFlushing, 1, s.flushing);
   dpi_put(state, kVsDeficit, 32, (uint32_t)s.deficit);
   dpi_put(state, kVsHead, 32, s.occ_pkts > 0u ? s.head_pkt_id : 0u);
+  dpi_put(state, kVsConform, 1, s.shaper_conform);
+  dpi_put(state, kVsWdStorm, 8, s.wd_storm);
+  dpi_put(state, kVsWdClean, 8, s.wd_clean);
   return kDpiOk;
 }
 
@@ -464,6 +481,7 @@ int xtm_dpi_global_state(void *h, svBitVecVal *state) {
   dpi_put(state, kGsDescFree, 32, s.desc_free);
   dpi_put(state, kGsLfsr, 32, s.lfsr);
   dpi_put(state, kGsCycle, 64, s.cycle);
+  dpi_put(state, kGsLfsrHead, 32, s.lfsr_head);
   return kDpiOk;
 }
 
@@ -540,7 +558,7 @@ int xtm_dpi_check_invariants(void *h) {
 }
 
 int xtm_dpi_inject_fault(void *h, unsigned int fault) {
-  if (fault > (unsigned)kXtmFaultLoseBusyPort) {
+  if (fault > (unsigned)kXtmFaultFlipConform) {
     return dpi_fail(kDpiBadArg, "xtm_dpi_inject_fault: fault %u unknown", fault);
   }
   ACQUIRE("xtm_dpi_inject_fault");

@@ -23,7 +23,8 @@
 extern "C" {
 #endif
 
-#define XTM_DPI_ABI_VERSION 1u
+#define XTM_DPI_ABI_VERSION 2u  // 2: spec 2.0 state fields and faults
+#define XTM_DPI_OUT_LATENCY 6u  // spec 15.1 (= XTM_OUT_LATENCY of cmodel/xtm/xtm.h)
 #define XTM_DPI_MAX_PORTS 64u  // the packed port vectors are sized for this many ports
 
 int xtm_dpi_abi_check(unsigned int abi_version, unsigned int params_bits, unsigned int in_bits,

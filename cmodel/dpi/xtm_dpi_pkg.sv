@@ -16,7 +16,11 @@
 
 package xtm_dpi_pkg;
 
-  localparam int unsigned XTM_DPI_ABI_VERSION = 1;
+  // 2: spec 2.0 (the state structs' 2.0 fields, the 2.0 faults, XTM_DPI_OUT_LATENCY)
+  localparam int unsigned XTM_DPI_ABI_VERSION = 2;
+  // spec 15.1: the RTL shows the outputs of logical cycle t on its ports in cycle t + 6,
+  // pready of an access begun in cycle a in cycle a + 6 (C twin XTM_OUT_LATENCY, xtm.h)
+  localparam int unsigned XTM_DPI_OUT_LATENCY = 6;
   localparam int unsigned XTM_DPI_MAX_PORTS = 64;
   localparam int unsigned XTM_DPI_NUM_PRIOS = 8;
   localparam int unsigned XTM_DPI_DEQ_REC_W = 103;
@@ -53,7 +57,8 @@ package xtm_dpi_pkg;
   // faults for the negative tests of a checker (C twin xtm_fault_t)
   localparam int unsigned XTM_FAULT_LEAK_POOL_CELL = 0, XTM_FAULT_DROP_VOQ_COUNT = 1;
   localparam int unsigned XTM_FAULT_SKIP_ARR_COUNT = 2, XTM_FAULT_FLIP_LFSR = 3;
-  localparam int unsigned XTM_FAULT_LOSE_BUSY_PORT = 4;
+  localparam int unsigned XTM_FAULT_LOSE_BUSY_PORT = 4, XTM_FAULT_FLIP_HEAD_LFSR = 5;
+  localparam int unsigned XTM_FAULT_FLIP_CONFORM = 6;
 
   // elaboration parameters (spec section 1)
   typedef struct packed {
@@ -143,7 +148,12 @@ package xtm_dpi_pkg;
   typedef bit [XTM_DPI_MAX_PORTS*XTM_DPI_DEQ_REC_W-1:0] xtm_dpi_deq_t;
 
   // ---------------------------------------------------------------- spec 12 state
+  // (the spec 2.0 fields are the first members, the top bits, so that the 1.x fields kept
+  // their offsets)
   typedef struct packed {
+    bit [7:0]         wd_clean;        // watchdog clean poll counter (spec 8)
+    bit [7:0]         wd_storm;        // watchdog storm poll counter (spec 8)
+    bit               shaper_conform;  // the queue shaper's conformance bit (spec 9.5)
     bit [31:0]        occ_cells;
     bit [31:0]        occ_pkts;
     bit [31:0]        hbm_cells;
@@ -163,11 +173,12 @@ package xtm_dpi_pkg;
   } xtm_dpi_pg_state_t;
 
   typedef struct packed {
+    bit [31:0] lfsr_head;  // the head LFSR (LFSR_HEAD_STATE, spec 6.3)
     bit [31:0] pool_used;
     bit [31:0] ocb_used;
     bit [31:0] hbm_used;
     bit [31:0] desc_free;
-    bit [31:0] lfsr;
+    bit [31:0] lfsr;       // the enqueue LFSR (LFSR_STATE, spec 6.4)
     bit [63:0] cycle;  // the next cycle step will execute
   } xtm_dpi_global_state_t;
 

@@ -41,7 +41,7 @@ module xtm_dpi_api_tb;
     xtm_dpi_pg_state_t ps;
     xtm_dpi_global_state_t gs;
     longint unsigned c, v, c2;
-    int unsigned d, nv, voq;
+    int unsigned d, d2, nv, voq;
     int st, n0, n;
     bit got_out;
     string e;
@@ -135,22 +135,49 @@ module xtm_dpi_api_tb;
     check(e.len() > 0 && e != "UNKNOWN_REASON", {"xtm: reason_name(12) = ", e});
     e = xtm_dpi_reason_name(99);
     check(e == "UNKNOWN_REASON", {"xtm: reason_name(99) = ", e});
-    // idle until INIT_DONE (cycle NumVoqs = 4)
+    // spec 2.0 section 3: INIT_DONE at INIT_CYCLES = 8 * NumPorts = 16, not at NumVoqs = 4
+    // (spec 1.x): at cycle 4 a descriptor is still NOT_READY, the VOQ and PG windows refuse
+    // accesses (ERR_STATUS.NOT_READY, read data 0), a global register answers
     st = xtm_dpi_advance_to(h, 4, out, deq, tv, tq);
     check(st == XTM_DPI_OK && out.cycle == 4,
           "xtm: advance_to(4) with nothing to output -> OK at cycle 4");
     st = xtm_dpi_cycle(h, c);
     check(st == XTM_DPI_OK && c == 4, "xtm: cycle() = 4");
-    // an accepted packet 0 -> 1, DSCP 0 -> TC 0: VOQ 1*T + 0 = 2
+    st = xtm_dpi_csr_read(h, xtm_reg_pkg::XTM_STATUS_OFFSET, d);
+    check(st == XTM_DPI_OK && d[xtm_reg_pkg::XTM_STATUS_INIT_DONE_LSB] == 1'b0,
+          $sformatf("xtm: STATUS.INIT_DONE = 0 at cycle 4 (STATUS %08h)", d));
+    st = xtm_dpi_csr_read(h, xtm_reg_pkg::XTM_Q_LIMIT_CELLS_OFFSET, d);
+    n = xtm_dpi_csr_read(h, xtm_reg_pkg::XTM_ERR_STATUS_OFFSET, d2);
+    check(st == XTM_DPI_FALSE && d == 0 && n == XTM_DPI_OK &&
+          d2[xtm_reg_pkg::XTM_ERR_STATUS_NOT_READY_LSB] == 1'b1,
+          $sformatf("xtm: a VOQ-window read during initialisation -> FALSE, data 0, ERR_STATUS.NOT_READY (%08h)", d2));
+    st = xtm_dpi_csr_write(h, xtm_reg_pkg::XTM_PG_SEL_OFFSET, 0);
+    n = xtm_dpi_csr_write(h, xtm_reg_pkg::XTM_G_XOFF_CELLS_OFFSET, 100);
+    check(st == XTM_DPI_OK && n == XTM_DPI_FALSE,
+          "xtm: during initialisation PG_SEL (global) is written, a PG-window write is refused");
+    st = xtm_dpi_csr_write(h, xtm_reg_pkg::XTM_ERR_STATUS_OFFSET, 32'hFFFF_FFFF);  // rw1c
+    check(st == XTM_DPI_OK, "xtm: ERR_STATUS cleared");
     in.enq.pkt_id = 32'hCAFE_0002;
     st = xtm_dpi_step(h, in, vec, qv, out, deq, tv, tq);
+    check(st == XTM_DPI_OK && out.enq_res.valid && out.enq_res.reason == 12 && out.enq_res.pkt_id == 32'hCAFE_0002,
+          $sformatf("xtm: cycle 4 (< INIT_CYCLES 16) enqueue -> NOT_READY (reason %0d)", out.enq_res.reason));
+    st = xtm_dpi_advance_to(h, 16, out, deq, tv, tq);
+    n = xtm_dpi_csr_read(h, xtm_reg_pkg::XTM_STATUS_OFFSET, d);
+    check(st == XTM_DPI_OK && out.cycle == 16 && n == XTM_DPI_OK && d[xtm_reg_pkg::XTM_STATUS_INIT_DONE_LSB] == 1'b1,
+          $sformatf("xtm: STATUS.INIT_DONE = 1 at cycle 16 = 8 * NumPorts (STATUS %08h)", d));
+    st = xtm_dpi_csr_write(h, xtm_reg_pkg::XTM_G_XOFF_CELLS_OFFSET, 100);
+    n = xtm_dpi_csr_read(h, xtm_reg_pkg::XTM_G_XOFF_CELLS_OFFSET, d);
+    check(st == XTM_DPI_OK && n == XTM_DPI_OK && d == 100, "xtm: after INIT_DONE the PG window is written");
+    // an accepted packet 0 -> 1, DSCP 0 -> TC 0: VOQ 1*T + 0 = 2
+    in.enq.pkt_id = 32'hCAFE_0003;
+    st = xtm_dpi_step(h, in, vec, qv, out, deq, tv, tq);
     check(st == XTM_DPI_OK && out.enq_res.valid && out.enq_res.reason == 0 && out.enq_res.voq == 2 &&
-          out.enq_res.pkt_id == 32'hCAFE_0002, $sformatf("xtm: cycle 4 enqueue accepted into VOQ 2 (reason %0d voq %0d)",
+          out.enq_res.pkt_id == 32'hCAFE_0003, $sformatf("xtm: cycle 16 enqueue accepted into VOQ 2 (reason %0d voq %0d)",
                                                out.enq_res.reason, out.enq_res.voq));
     st = xtm_dpi_global_counter(h, XTM_ECNT_ARR, v);
-    check(st == XTM_DPI_OK && v == 2, "xtm: ARR_PKTS = 2");
+    check(st == XTM_DPI_OK && v == 3, "xtm: ARR_PKTS = 3");
     st = xtm_dpi_global_counter(h, XTM_ECNT_NOT_READY, v);
-    check(st == XTM_DPI_OK && v == 1, "xtm: ERR_NOT_READY = 1");
+    check(st == XTM_DPI_OK && v == 2, "xtm: ERR_NOT_READY = 2 (cycles 0 and 4)");
     // where is it now: resident, or already selected (dequeue happens in the same cycle at the
     // earliest); find the dequeue with advance_to
     got_out = 0;
@@ -167,7 +194,7 @@ module xtm_dpi_api_tb;
       end
     end
     rec = deq[1*XTM_DPI_DEQ_REC_W+:XTM_DPI_DEQ_REC_W];
-    check(got_out && rec.pkt_id == 32'hCAFE_0002 && rec.voq == 2 && rec.len == 100 && rec.in_port == 0 &&
+    check(got_out && rec.pkt_id == 32'hCAFE_0003 && rec.voq == 2 && rec.len == 100 && rec.in_port == 0 &&
           rec.ecn == 2 && out.deq_valid == 64'h2, $sformatf("xtm: the packet leaves port 1 (cycle %0d, pkt %08h, len %0d)",
                                                              c2, rec.pkt_id, rec.len));
     st = xtm_dpi_voq_counter(h, 2, XTM_VCNT_DEQ_PKTS, v);
@@ -180,11 +207,11 @@ module xtm_dpi_api_tb;
     // a resident packet: the MAC of port 1 is not ready (tx_ready only for port 0)
     in = '0;
     in.tx_ready = 64'h1;
-    in.enq = '{valid: 1'b1, pkt_id: 32'hCAFE_0003, in_port: 6'd0, eg_port: 6'd1, dscp: 6'd0, ecn: 2'd0,
+    in.enq = '{valid: 1'b1, pkt_id: 32'hCAFE_0004, in_port: 6'd0, eg_port: 6'd1, dscp: 6'd0, ecn: 2'd0,
                len: 14'd1000};
     st = xtm_dpi_step(h, in, vec, qv, out, deq, tv, tq);
     st = xtm_dpi_voq_state(h, 2, vs);
-    check(st == XTM_DPI_OK && vs.occ_pkts == 1 && vs.occ_cells == 4 && vs.head_pkt_id == 32'hCAFE_0003,
+    check(st == XTM_DPI_OK && vs.occ_pkts == 1 && vs.occ_cells == 4 && vs.head_pkt_id == 32'hCAFE_0004,
           $sformatf("xtm: voq_state(2): occ_pkts %0d occ_cells %0d (1000 B = 4 cells of 256)", vs.occ_pkts, vs.occ_cells));
     st = xtm_dpi_set_tx_ready(h, '1);
     check(st == XTM_DPI_OK, "xtm: set_tx_ready");
@@ -226,6 +253,26 @@ module xtm_dpi_api_tb;
     check(st == XTM_DPI_OK && n == XTM_DPI_OK && c == 0, $sformatf("xtm: reset -> cycle 0 (%0d %0d %0d %s)", st, n, c, xtm_dpi_last_error()));
     st = xtm_dpi_check_invariants(h);
     check(st == XTM_DPI_OK, "xtm: invariants hold after reset");
+    // the spec 2.0 state fields at reset (spec 3): queue shapers conform, watchdog poll
+    // counters 0, the head LFSR at LFSR_HEAD_SEED's reset value; the 2.0 faults move them
+    st = xtm_dpi_voq_state(h, 0, vs);
+    check(st == XTM_DPI_OK && vs.shaper_conform && vs.wd_storm == 0 && vs.wd_clean == 0,
+          $sformatf("xtm: voq_state(0) at reset: shaper_conform %0d wd_storm %0d wd_clean %0d",
+                    vs.shaper_conform, vs.wd_storm, vs.wd_clean));
+    st = xtm_dpi_global_state(h, gs);
+    check(st == XTM_DPI_OK && gs.lfsr_head == xtm_reg_pkg::XTM_LFSR_HEAD_SEED_RESVAL &&
+          gs.lfsr == 32'hACE1_ACE1, $sformatf("xtm: global_state at reset: lfsr %08h lfsr_head %08h", gs.lfsr, gs.lfsr_head));
+    st = xtm_dpi_inject_fault(h, XTM_FAULT_FLIP_HEAD_LFSR);
+    n = xtm_dpi_global_state(h, gs);
+    check(st == XTM_DPI_OK && n == XTM_DPI_OK && gs.lfsr_head == (xtm_reg_pkg::XTM_LFSR_HEAD_SEED_RESVAL ^ 32'd1),
+          $sformatf("xtm: inject FLIP_HEAD_LFSR -> lfsr_head %08h", gs.lfsr_head));
+    st = xtm_dpi_inject_fault(h, XTM_FAULT_FLIP_CONFORM);
+    n = xtm_dpi_voq_state(h, 0, vs);
+    check(st == XTM_DPI_OK && n == XTM_DPI_OK && !vs.shaper_conform, "xtm: inject FLIP_CONFORM -> VOQ 0 not conforming");
+    st = xtm_dpi_inject_fault(h, XTM_FAULT_FLIP_CONFORM + 1);
+    check(st == XTM_DPI_E_ARG, "xtm: fault 7 (one past the last) -> BAD_ARG");
+    st = xtm_dpi_reset(h);
+    check(st == XTM_DPI_OK, "xtm: reset again");
     // several instances are independent
     st = xtm_dpi_create(sm, h2);
     check(st == XTM_DPI_OK && h2 != h, "xtm: a second instance");
@@ -320,8 +367,10 @@ module xtm_dpi_api_tb;
     check(st == DCQCN_DPI_E_ARG, "dcqcn: qp counter 5 -> BAD_ARG");
     st = dcqcn_dpi_scan_period(h, per);
     check(st == DCQCN_DPI_OK && per == 16, $sformatf("dcqcn: scan period ceil(64/4) = %0d", per));
-    // the first CNP of QP 5 (D6.2) sets Rc = Rt = RATE_TO_SET_ON_FIRST_CNP: a rate update of
-    // QP 5 with those rates in that cycle (D7)
+    // the first CNP of QP 5 (D6.2) sets Rc = Rt = RATE_TO_SET_ON_FIRST_CNP. Spec-dcqcn 2.0
+    // D5.1: QP 5 is in scan group 5 / 4 = 1, visited in the cycles t mod 16 == 1; a CNP in
+    // cycle 0 is pending (nothing reported, the QP still inactive) and applied at the visit
+    // in cycle 1, which reports the rate update of QP 5 with those rates (D7)
     st = dcqcn_dpi_param_set(h, "RATE_TO_SET_ON_FIRST_CNP", 40000);
     check(st == DCQCN_DPI_OK,
           "dcqcn: RATE_TO_SET_ON_FIRST_CNP 40000");
@@ -330,12 +379,25 @@ module xtm_dpi_api_tb;
     st = dcqcn_dpi_step(h, in, out, rq, rc, rt, ra);
     seen = 0;
     for (int k = 0; k < int'(out.n_rate); k++) begin
+      if (rq[16*k+:16] == 5) seen = 1;
+    end
+    check(st == DCQCN_DPI_OK && out.cycle == 0 && !seen,
+          $sformatf("dcqcn: first CNP of QP 5 in cycle 0 (QP 5 not visited) -> no rate update of QP 5 yet (n_rate %0d)", out.n_rate));
+    st = dcqcn_dpi_qp_state(h, 5, qs);
+    check(st == DCQCN_DPI_OK && !qs.active && qs.pend_cnp && !qs.pend_cnp_more,
+          $sformatf("dcqcn: QP 5 inactive with its CNP pending after cycle 0 (active %0d pend_cnp %0d)", qs.active, qs.pend_cnp));
+    in = '0;
+    st = dcqcn_dpi_step(h, in, out, rq, rc, rt, ra);
+    seen = 0;
+    for (int k = 0; k < int'(out.n_rate); k++) begin
       if (rq[16*k+:16] == 5 && rc[20*k+:20] == 40000 && rt[20*k+:20] == 40000) seen = 1;
     end
-    check(st == DCQCN_DPI_OK && seen, $sformatf("dcqcn: first CNP of QP 5 -> rate update QP 5 Rc = Rt = 40000 (n_rate %0d, cycle %0d)",
-                                               out.n_rate, out.cycle));
+    check(st == DCQCN_DPI_OK && out.cycle == 1 && seen,
+          $sformatf("dcqcn: its visit in cycle 1 -> rate update QP 5 Rc = Rt = 40000 (n_rate %0d, cycle %0d)",
+                    out.n_rate, out.cycle));
     st = dcqcn_dpi_qp_state(h, 5, qs);
-    check(st == DCQCN_DPI_OK && qs.active, "dcqcn: QP 5 active after its first CNP");
+    check(st == DCQCN_DPI_OK && qs.active && !qs.pend_cnp && qs.rc == 40000,
+          "dcqcn: QP 5 active after the visit that applied its first CNP, nothing pending");
     st = dcqcn_dpi_counter(h, DCQCN_GCNT_CNP_RX, v);
     check(st == DCQCN_DPI_OK && v == 1, "dcqcn: CNP_RX = 1");
     st = dcqcn_dpi_qp_counter(h, 5, DCQCN_QCNT_CNP_RX, v);

@@ -246,18 +246,22 @@ START_TEST(test_xtm_step_equiv) {
   prm.num_desc = D;
   xtm_t *m = NULL;
   ck_assert_int_eq(xtm_create(&prm, &m), kXtmOk);  // from cycle 0: the init sweep included
-  configure(m, P, T);
   svBitVecVal pv[7];
   xtm_params_vec(P, T, D, pv);
   void *h = NULL;
   ck_assert_int_eq(xtm_dpi_create(pv, &h), 0);
-  configure_dpi(h, P, T);
   static xvec_t v;
   memset(&v, 0, sizeof(v));
   uint64_t rng = seed;
   static xtm_in_t in;
   static xtm_out_t o;
   for (uint64_t t = 0; t < 20000; t++) {
+    // the VOQ and PG windows refuse accesses during initialisation (spec 3): configured
+    // between cycles INIT_CYCLES - 1 and INIT_CYCLES, after descriptors were NOT_READY
+    if (t == XTM_INIT_CYCLES(P)) {
+      configure(m, P, T);
+      configure_dpi(h, P, T);
+    }
     if (t % 5000 == 4000) {  // an idle stretch through advance_to on both
       uint64_t target = t + 700;
       for (;;) {
@@ -279,7 +283,7 @@ START_TEST(test_xtm_step_equiv) {
     check_out(&v, &o, true, P, t % 64 == 0);
   }
   // the state accessors agree with the model's
-  svBitVecVal gs[7], vs[6], ps[5];
+  svBitVecVal gs[8], vs[6], ps[5];
   xtm_global_state_t g;
   xtm_global_state(m, &g);
   ck_assert_int_eq(xtm_dpi_global_state(h, gs), 0);
@@ -289,6 +293,7 @@ START_TEST(test_xtm_step_equiv) {
   ck_assert_uint_eq(ref_get(gs, 96, 32), g.desc_free);
   ck_assert_uint_eq(ref_get(gs, 64, 32), g.lfsr);
   ck_assert_uint_eq(ref_get(gs, 0, 64), g.cycle);
+  ck_assert_uint_eq(ref_get(gs, 224, 32), g.lfsr_head);
   for (uint32_t q = 0; q < P * T; q++) {
     xtm_voq_state_t s;
     xtm_voq_state(m, q, &s);
@@ -304,6 +309,9 @@ START_TEST(test_xtm_step_equiv) {
     if (s.occ_pkts > 0) {
       ck_assert_uint_eq(ref_get(vs, 0, 32), s.head_pkt_id);
     }
+    ck_assert_uint_eq(ref_get(vs, 164, 1), s.shaper_conform);
+    ck_assert_uint_eq(ref_get(vs, 165, 8), s.wd_storm);
+    ck_assert_uint_eq(ref_get(vs, 173, 8), s.wd_clean);
     for (uint32_t c = 0; c < kXtmVcntCount; c++) {
       unsigned long long x = 0;
       ck_assert_int_eq(xtm_dpi_voq_counter(h, q, c, &x), 0);
@@ -393,7 +401,7 @@ START_TEST(test_dcqcn_step_equiv) {
   ck_assert_uint_ge(max_n, 2);  // rate updates were reported
   for (uint32_t q = 0; q < p.num_qps; q++) {
     dcqcn_qp_state_t s;
-    svBitVecVal st[15];
+    svBitVecVal st[16];
     dcqcn_qp_state(m, q, &s);
     ck_assert_int_eq(dcqcn_dpi_qp_state(h, q, st), 0);
     ck_assert_uint_eq(ref_get(st, 451, 1), s.active);
@@ -404,6 +412,10 @@ START_TEST(test_dcqcn_step_equiv) {
     ck_assert_uint_eq(ref_get(st, 193, 64), s.dec_due);
     ck_assert_uint_eq(ref_get(st, 65, 64), s.pace_q8);
     ck_assert_uint_eq(ref_get(st, 0, 64), s.np_last);
+    ck_assert_uint_eq(ref_get(st, 452, 1), s.init_pend);
+    ck_assert_uint_eq(ref_get(st, 453, 1), s.pend_cnp);
+    ck_assert_uint_eq(ref_get(st, 454, 1), s.pend_cnp_more);
+    ck_assert_uint_eq(ref_get(st, 455, 32), s.pend_bytes);
   }
   for (uint32_t c = 0; c < kDcqcnGcntCount; c++) {
     unsigned long long x = 0;
@@ -540,7 +552,7 @@ END_TEST
 // package of another layout (one bit more or less anywhere) is refused at abi_check, with
 // both sides' widths in the message.
 START_TEST(test_abi_sizes) {
-  const unsigned xw[7] = {XTM_DPI_ABI_VERSION, 224, 245, 317, 164, 129, 224};
+  const unsigned xw[7] = {XTM_DPI_ABI_VERSION, 224, 245, 317, 181, 129, 256};
   ck_assert_int_eq(xtm_dpi_abi_check(xw[0], xw[1], xw[2], xw[3], xw[4], xw[5], xw[6]), 0);
   for (int k = 0; k < 7; k++) {
     for (int d = -1; d <= 1; d += 2) {
@@ -548,16 +560,16 @@ START_TEST(test_abi_sizes) {
       memcpy(w, xw, sizeof(w));
       w[k] = (unsigned)((int)w[k] + d);
       EXPECT(xtm_dpi_abi_check(w[0], w[1], w[2], w[3], w[4], w[5], w[6]), kDpiAbi,
-             "C layer ABI 1 (224/245/317/164/129/224)");
+             "C layer ABI 2 (224/245/317/181/129/256)");
     }
   }
-  const unsigned dw[5] = {DCQCN_DPI_ABI_VERSION, 64, 117, 201, 452};
+  const unsigned dw[5] = {DCQCN_DPI_ABI_VERSION, 64, 117, 201, 487};
   ck_assert_int_eq(dcqcn_dpi_abi_check(dw[0], dw[1], dw[2], dw[3], dw[4]), 0);
   for (int k = 0; k < 5; k++) {
     unsigned w[5];
     memcpy(w, dw, sizeof(w));
     w[k] += 1;
-    EXPECT(dcqcn_dpi_abi_check(w[0], w[1], w[2], w[3], w[4]), kDpiAbi, "C layer ABI 1 (64/117/201/452)");
+    EXPECT(dcqcn_dpi_abi_check(w[0], w[1], w[2], w[3], w[4]), kDpiAbi, "C layer ABI 2 (64/117/201/487)");
   }
   ck_assert_str_eq(xtm_dpi_status_name(kDpiAbi), "ABI");
 }
@@ -573,7 +585,7 @@ START_TEST(test_xtm_bad_args) {
   static xvec_t v;
   memset(&v, 0, sizeof(v));
   ck_assert_int_eq(xtm_dpi_step(h, v.in, v.rvec, v.rq, v.out, v.deq, v.tvec, v.tq), 0);
-  svBitVecVal gs0[7], gs1[7], st[6];
+  svBitVecVal gs0[8], gs1[8], st[6];
   ck_assert_int_eq(xtm_dpi_global_state(h, gs0), 0);
   unsigned long long c = 7;
   unsigned int d = 7;
@@ -626,6 +638,7 @@ START_TEST(test_xtm_bad_args) {
   ck_assert_uint_eq(d, 0);
   EXPECT(xtm_dpi_csr_write(h, 0xFFFFFFFFu, 1), kDpiBadArg, "address 0xffffffff");
   EXPECT(xtm_dpi_inject_fault(h, 0xFFFFFFFFu), kDpiBadArg, "fault 4294967295 unknown");
+  EXPECT(xtm_dpi_inject_fault(h, kXtmFaultFlipConform + 1u), kDpiBadArg, "fault 7 unknown");
   // CSR errors of the spec (misaligned, unmapped, read-only) are answers, not errors
   EXPECT(xtm_dpi_csr_read(h, 0x0003, &d), kDpiFalse, "CSR error at 0x0003");
   EXPECT(xtm_dpi_csr_read(h, 0xFFFC, &d), kDpiFalse, "CSR error at 0xfffc");
@@ -841,7 +854,7 @@ START_TEST(test_dcqcn_bad_args) {
   ref_put(pv, 32, 32, 8);
   ref_put(pv, 0, 32, p.scan_width);
   ck_assert_int_eq(dcqcn_dpi_create(pv, &h), 0);
-  svBitVecVal in[4], out[7], rq[9], rc[12], rt[12], ra[6], st[15];
+  svBitVecVal in[4], out[7], rq[9], rc[12], rt[12], ra[6], st[16];
   memset(in, 0, sizeof(in));
   unsigned long long c = 7;
   unsigned int d = 7;
@@ -932,7 +945,7 @@ END_TEST
 typedef struct run {
   void *h;
   uint64_t seed;
-  svBitVecVal gs[7];
+  svBitVecVal gs[8];
   int status;
 } run_t;
 
