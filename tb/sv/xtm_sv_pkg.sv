@@ -296,10 +296,12 @@ package xtm_sv_pkg;
       rd(xtm_reg_pkg::XTM_HBM_USED_OFFSET, nb);
       rd(xtm_reg_pkg::XTM_DESC_FREE_OFFSET, nb);
       rd(xtm_reg_pkg::XTM_LFSR_STATE_OFFSET, nb);
+      rd(xtm_reg_pkg::XTM_LFSR_HEAD_STATE_OFFSET, nb);
       rd(xtm_reg_pkg::XTM_ARR_PKTS_LO_OFFSET, nb);
       rd(xtm_reg_pkg::XTM_ARR_PKTS_HI_OFFSET, nb);
       for (int unsigned v = 0; v < P * T; v++) begin
         wr(xtm_reg_pkg::XTM_VOQ_SEL_OFFSET, v, nb);
+        rd(xtm_reg_pkg::XTM_Q_STATUS_OFFSET, nb);
         rd(xtm_reg_pkg::XTM_Q_OCC_CELLS_OFFSET, nb);
         rd(xtm_reg_pkg::XTM_Q_OCC_PKTS_OFFSET, nb);
         rd(xtm_reg_pkg::XTM_Q_HBM_CELLS_OFFSET, nb);
@@ -412,8 +414,15 @@ package xtm_sv_pkg;
       real rate;
       bit [16:0] fill[8], prob[8];
       bit [15:0] wregs[6];
-      bit [15:0] rregs[10];
+      bit [15:0] rregs[12];
       NV = P * T;
+      // spec 3: during initialisation (cycles < 8 * P) a VOQ-window read is refused
+      // (ERR_STATUS.NOT_READY, data 0) and STATUS.INIT_DONE reads 0; stimulus() also sends
+      // descriptors then (NOT_READY)
+      rd(xtm_reg_pkg::XTM_Q_LIMIT_CELLS_OFFSET);
+      rd(xtm_reg_pkg::XTM_STATUS_OFFSET);
+      rd(xtm_reg_pkg::XTM_ERR_STATUS_OFFSET);
+      wr(xtm_reg_pkg::XTM_ERR_STATUS_OFFSET, 32'hFFFF_FFFF);
       for (int unsigned pr = 0; pr < 8; pr++) begin
         n = rnd(4);
         f = 0;
@@ -507,7 +516,8 @@ package xtm_sv_pkg;
                 xtm_reg_pkg::XTM_G_PAUSED_CYCLES_LO_OFFSET, xtm_reg_pkg::XTM_Q_DEQ_PKTS_LO_OFFSET,
                 xtm_reg_pkg::XTM_CNT_HI_OFFSET, xtm_reg_pkg::XTM_LFSR_STATE_OFFSET, 16'h0FF0,
                 xtm_reg_pkg::XTM_G_PAUSE_REMAIN_OFFSET, xtm_reg_pkg::XTM_P_STATUS_OFFSET,
-                xtm_reg_pkg::XTM_Q_OCC_CELLS_OFFSET};
+                xtm_reg_pkg::XTM_Q_OCC_CELLS_OFFSET, xtm_reg_pkg::XTM_Q_STATUS_OFFSET,
+                xtm_reg_pkg::XTM_LFSR_HEAD_STATE_OFFSET};
       for (longint unsigned c = 3000; c < 200000; c += 1000 + rnd(6000)) begin
         wr(xtm_reg_pkg::XTM_VOQ_SEL_OFFSET, rnd(NV), c);
         wr(xtm_reg_pkg::XTM_PG_SEL_OFFSET, rnd(P * 8), c);
@@ -516,10 +526,23 @@ package xtm_sv_pkg;
           k = rnd(6);
           wr(wregs[k], rnd32() & 32'h3FFF, c);
         end else begin
-          rd(rregs[rnd(10)], c);
+          rd(rregs[rnd(12)], c);
         end
       end
       flip_every = 2000 + rnd(20000);
+    endfunction
+    virtual function void stimulus(longint unsigned t, inout xtm_dpi_in_t in,
+                                   inout xtm_dpi_vec_t vec, inout xtm_dpi_quanta_t q);
+      super.stimulus(t, in, vec, q);
+      if (t < 8 * P && !in.enq.valid) begin  // during initialisation: NOT_READY (spec 3)
+        in.enq.valid = 1'b1;
+        in.enq.pkt_id = 32'hEE00_0000 | 32'(t);
+        in.enq.in_port = 6'(t % P);
+        in.enq.eg_port = 6'((t + 1) % P);
+        in.enq.dscp = 6'(t % 64);
+        in.enq.ecn = 2'(t % 4);
+        in.enq.len = 14'(64 + t);
+      end
     endfunction
     virtual function bit [63:0] tx_ready_at(longint unsigned t);
       longint unsigned k, a, b;
@@ -782,7 +805,7 @@ package xtm_sv_pkg;
       st = XTM_DPI_E_ARG;
       if (a == xtm_reg_pkg::XTM_POOL_USED_OFFSET || a == xtm_reg_pkg::XTM_OCB_USED_OFFSET ||
           a == xtm_reg_pkg::XTM_HBM_USED_OFFSET || a == xtm_reg_pkg::XTM_DESC_FREE_OFFSET ||
-          a == xtm_reg_pkg::XTM_LFSR_STATE_OFFSET) begin
+          a == xtm_reg_pkg::XTM_LFSR_STATE_OFFSET || a == xtm_reg_pkg::XTM_LFSR_HEAD_STATE_OFFSET) begin
         st = xtm_dpi_global_state(ref_h, gs);
         kind = 1;
         case (a)
@@ -790,8 +813,19 @@ package xtm_sv_pkg;
           xtm_reg_pkg::XTM_OCB_USED_OFFSET: v = gs.ocb_used;
           xtm_reg_pkg::XTM_HBM_USED_OFFSET: v = gs.hbm_used;
           xtm_reg_pkg::XTM_DESC_FREE_OFFSET: v = gs.desc_free;
+          xtm_reg_pkg::XTM_LFSR_HEAD_STATE_OFFSET: v = gs.lfsr_head;
           default: v = gs.lfsr;
         endcase
+      end else if (a == xtm_reg_pkg::XTM_Q_STATUS_OFFSET && voq_sel < NV) begin
+        st = xtm_dpi_voq_state(ref_h, voq_sel, vs);
+        kind = 2;
+        index = voq_sel;
+        v[xtm_reg_pkg::XTM_Q_STATUS_HBM_MODE_LSB] = vs.hbm_mode;
+        v[xtm_reg_pkg::XTM_Q_STATUS_OCB_ONLY_LSB] = vs.ocb_only;
+        v[xtm_reg_pkg::XTM_Q_STATUS_WD_STALLED_LSB] = vs.wd_stalled;
+        v[xtm_reg_pkg::XTM_Q_STATUS_FLUSHING_LSB] = vs.flushing;
+        v[xtm_reg_pkg::XTM_Q_STATUS_WD_STORM_POLLS_LSB+:8] = vs.wd_storm;
+        v[xtm_reg_pkg::XTM_Q_STATUS_WD_CLEAN_POLLS_LSB+:8] = vs.wd_clean;
       end else if (a == xtm_reg_pkg::XTM_CNT_HI_OFFSET) begin
         st = XTM_DPI_OK;
         kind = 5;

@@ -9,17 +9,16 @@
 // One cycle: after the rising edge the driver puts cycle t's inputs on the ports and the
 // input monitor hands them to the scoreboard, which steps the reference; before the next
 // rising edge the output monitor hands the DUT's outputs to the scoreboard, which compares
-// them with the reference's outputs of cycle t - latency. APB transfers are compared when
-// pready completes them, whatever the wait states.
+// them with the reference's outputs of cycle t - latency (spec 15.1: 6). APB transfers are
+// compared when pready completes them, whatever the wait states (spec 10.1: 6); the first
+// access cycle is the access's logical cycle.
 //
 // Plusargs: +test=<name> +seed=<n> +cycles=<n> +latency=<L> +max_errors=<n> +out=<dir>
 //           +trace [+trace_start=<cycle>] +audit=0 +apb_timeout=<cycles> +list
 //           +fault=<xtm_fault_t>@<cycle>   corrupt the reference (negative test of the checks)
-// Stand-ins for RTL 2.0's timing, so that the testbench side of it is tested today:
-//   +apb_wait=<n>   the slave answers an access n cycles late (pready low meanwhile; the
-//                   access itself happens in its first cycle, as a registered CSR read would)
-//   +dut_delay=<n>  the output monitor sees the DUT's outputs n cycles late, as the ports of
-//                   a registered-output RTL show them; passes with +latency=<n>
+//           +dut_delay=<n>  the output monitor sees the DUT's outputs n cycles later still
+//                   (a test of the delay line at another latency: passes with
+//                   +latency=<6+n>)
 // `make sim-sv TEST=<t> SEED=<s> [CFG=default|small]` builds and runs it under Verilator.
 
 `default_nettype none
@@ -32,9 +31,9 @@ module xtm_sv_tb #(
   parameter int unsigned OcbCells   = 65536,
   parameter int unsigned HbmCells   = 33554432,
   parameter int unsigned FifoDepth  = 8,
-  // cycles from a logical cycle's inputs to its outputs at the ports: 0 for RTL 1.x,
-  // the pipeline latency for a registered-output RTL (+latency=<L> overrides it)
-  parameter int unsigned OutLatency = 0,
+  // cycles from a logical cycle's inputs to its outputs at the ports: spec 2.0 section 15.1's
+  // XTM_OUT_LATENCY = 6 (+latency=<L> overrides it)
+  parameter int unsigned OutLatency = xtm_dpi_pkg::XTM_DPI_OUT_LATENCY,
   parameter string       CfgName    = "default"
 );
   localparam int unsigned P = NumPorts;
@@ -52,14 +51,10 @@ module xtm_sv_tb #(
   logic [P*128-1:0] pfc_rx_quanta_i;
   logic [P-1:0]     tx_ready_i;
   logic        psel_i, penable_i, pwrite_i;
-  // the APB master's side of the bus (= the DUT's with +apb_wait=0)
+  // the APB master's side of the bus
   logic        m_psel, m_penable, m_pready, m_pslverr;
   logic [31:0] m_prdata;
   bit apb_in_access = 1'b0;  // an access phase is running (pready not seen yet)
-  int unsigned apb_wait = 0;    // +apb_wait
-  int unsigned apb_waited = 0;
-  logic [31:0] apb_rdata_q = '0;
-  logic apb_err_q = 1'b0;
   logic [15:0] paddr_i;
   logic [31:0] pwdata_i;
   logic        pready_o, pslverr_o;
@@ -171,28 +166,15 @@ module xtm_sv_tb #(
     pwrite_i = apb.pwrite;
     paddr_i = apb.paddr;
     pwdata_i = apb.pwdata;
-    // +apb_wait: only the first access cycle reaches the DUT
-    psel_i = m_psel && !(m_penable && apb_in_access && apb_wait != 0);
-    penable_i = m_penable && !(apb_in_access && apb_wait != 0);
+    psel_i = m_psel;
+    penable_i = m_penable;
   endtask
 
-  // +apb_wait: the slave's answer (pready, prdata, pslverr) on the master's side
+  // the completer's answer (pready, prdata, pslverr) on the master's side
   task automatic apb_slave_answer();
-    if (apb_wait == 0) begin
-      m_pready = pready_o;
-      m_prdata = prdata_o;
-      m_pslverr = pslverr_o;
-    end else begin
-      if (m_psel && m_penable && !apb_in_access) begin  // first access cycle: the DUT answers
-        apb_rdata_q = prdata_o;
-        apb_err_q = pslverr_o;
-        apb_waited = 0;
-      end
-      m_pready = m_psel && m_penable && apb_waited == apb_wait;
-      m_prdata = m_pready ? apb_rdata_q : 32'd0;
-      m_pslverr = m_pready && apb_err_q;
-      if (m_psel && m_penable) apb_waited++;
-    end
+    m_pready = pready_o;
+    m_prdata = prdata_o;
+    m_pslverr = pslverr_o;
   endtask
 
   // ---------------------------------------------------------------- monitors
@@ -294,10 +276,13 @@ module xtm_sv_tb #(
     void'($value$plusargs("trace_start=%d", trace_start));
     void'($value$plusargs("audit=%d", audit));
     void'($value$plusargs("apb_timeout=%d", apb_timeout));
-    void'($value$plusargs("apb_wait=%d", apb_wait));
     dut_delay = 0;
     void'($value$plusargs("dut_delay=%d", dut_delay));
     bad_arg = 1'b0;
+    if ($test$plusargs("apb_wait")) begin  // a run that silently ignored it would mean nothing
+      $display("FAILURE: +apb_wait was the stand-in for RTL 2.0's APB wait states; the RTL has them now (spec 10.1)");
+      bad_arg = 1'b1;
+    end
     if (dut_delay >= MaxDelay) begin
       $display("FAILURE: +dut_delay=%0d: at most %0d", dut_delay, MaxDelay - 1);
       bad_arg = 1'b1;
