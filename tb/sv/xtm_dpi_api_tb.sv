@@ -461,6 +461,7 @@ module xtm_dpi_api_tb;
     real t0, secs;
     int st;
     bit access;
+    int unsigned busy;
 
     if (which != "dcqcn") begin
     xtm_dpi_params_default(prm);
@@ -468,6 +469,7 @@ module xtm_dpi_api_tb;
     seq = xtm_sv_pkg::xtm_sv_make_test("incast", 1, prm.num_ports, prm.num_tcs);
     $display("DPI bench: xtm reference (8 ports x 8 TCs, 4096 descriptors), incast sequence, %0d cycles, one xtm_dpi_step per cycle", cycles);
     access = 0;
+    busy = 0;
     t0 = xtm_sv_pkg::xtm_sv_wall_seconds();
     for (longint unsigned t = 0; t < cycles; t++) begin
       in = '0;
@@ -475,10 +477,14 @@ module xtm_dpi_api_tb;
       vec = '0;
       q = '0;
       seq.stimulus(t, in, vec, q);
-      // CSR ops: setup cycle, then the access (as the APB master does with pready = 1)
+      // CSR ops as the APB master drives spec 2.0's completer (10.1): setup cycle, the
+      // access (the model's csr of that cycle), XTM_DPI_OUT_LATENCY wait cycles up to pready
       if (access) begin
         in.csr = '{valid: 1'b1, write: op.write, addr: op.addr, wdata: op.wdata};
         access = 0;
+        busy = XTM_DPI_OUT_LATENCY;
+      end else if (busy != 0) begin
+        busy--;
       end else if (seq.next_csr(t, op)) begin
         access = 1;
       end
