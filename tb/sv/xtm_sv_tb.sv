@@ -393,16 +393,17 @@ module xtm_sv_tb #(
       #1;
     end
     total = t;
-    // drain: the DUT's outputs of the last `latency` logical cycles, idle inputs
+    // drain: the DUT's outputs of the last `latency` logical cycles, idle inputs. The loop
+    // left just after the rising edge that starts physical cycle t (= total).
     for (int unsigned k = 0; k < latency && !sb.done; k++) begin
-      @(posedge clk_i);
-      #1;
       drive_idle();
       @(negedge clk_i);
       monitor_out(dobs);
       delayed(t, dut_delay, dobs);
       sb.write_out(t, dobs);
       t++;
+      @(posedge clk_i);
+      #1;
     end
     secs = xtm_sv_pkg::xtm_sv_wall_seconds() - t0;
     if (!sb.done) sb.check_phase(total);
