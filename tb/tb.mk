@@ -76,13 +76,16 @@ TEST_DEPS += sim/build/default/Vxtm_top sim/build/small/Vxtm_top
 # make test: every directed test and random seeds on the small configuration (it finds
 # corner cases fastest), a subset and random seeds on the default 8x8 configuration
 COSIM_DIRECTED := smoke mark_tail mark_head mark_latency mark_interp pfc_gen pfc_refresh pause_rx hbm dwrr strict_arb \
-                  shapers tail_pool bad_desc watchdog_drop watchdog_fwd reconfig csr_all incast
+                  shapers tail_pool bad_desc watchdog_drop watchdog_fwd reconfig csr_all counters incast
 cosim_cmd = sim/build/$(1)/Vxtm_top +test=$(2) +seed=$(3) +cycles=$(4) +out=sim/out/ci-$(1)-$(2).$(3)
 TEST_ARGS += $(foreach t,$(COSIM_DIRECTED),--cmd cosim-small-$(t).1 '$(call cosim_cmd,small,$(t),1,100000)')
 TEST_ARGS += $(foreach s,1 2 3 4 5 6,--cmd cosim-small-random.$(s) '$(call cosim_cmd,small,random,$(s),100000)')
 TEST_ARGS += $(foreach t,smoke pfc_gen hbm dwrr watchdog_drop csr_all,--cmd cosim-default-$(t).1 '$(call cosim_cmd,default,$(t),1,30000)')
 TEST_ARGS += --cmd cosim-default-incast.1 '$(call cosim_cmd,default,incast,1,100000)'
 TEST_ARGS += $(foreach s,1 2,--cmd cosim-default-random.$(s) '$(call cosim_cmd,default,random,$(s),30000)')
+# every RTL mutant's pattern still applies to exactly one line (a restructured block makes
+# a pattern stale; make mutate builds and runs the mutants themselves)
+TEST_ARGS += --cmd mutate-rtl-patterns 'tools/mutate-rtl --check'
 # bring-up equivalence, firmware on the C model vs on the RTL, and its negative checks
 TEST_ARGS += --shell tb/test_fw_cosim.sh
 
