@@ -15,6 +15,14 @@
 `define ASSERT_NEVER(name, prop, clk, rst_n) \
   name: assert property (@(posedge clk) disable iff (!(rst_n)) !(prop)) \
     else $error("[ASSERT FAILED] %m: %s", `"name`");
+// The same check as ASSERT_NEVER, as an immediate assertion in a clocked block (it reads the
+// values before the edge, as a concurrent assertion samples them). For checks instantiated
+// many times, the RAM wrappers: Verilator 5.006 keeps a sampled copy of every signal of a
+// concurrent assertion, updated every cycle, which costs more than the check itself.
+`define ASSERT_NEVER_IMM(name, prop, clk, rst_n) \
+  always_ff @(posedge clk) begin : name \
+    if ((rst_n) && (prop)) $error("[ASSERT FAILED] %m: %s", `"name`"); \
+  end
 `define ASSERT_KNOWN(name, sig, clk, rst_n) \
   name: assert property (@(posedge clk) disable iff (!(rst_n)) !$isunknown(sig)) \
     else $error("[ASSERT FAILED] %m: %s", `"name`");
@@ -27,6 +35,7 @@
 `else
 `define ASSERT(name, prop, clk, rst_n)
 `define ASSERT_NEVER(name, prop, clk, rst_n)
+`define ASSERT_NEVER_IMM(name, prop, clk, rst_n)
 `define ASSERT_KNOWN(name, sig, clk, rst_n)
 `define ASSERT_INIT(name, cond)
 `define COVER(name, prop, clk, rst_n)

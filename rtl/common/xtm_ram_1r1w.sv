@@ -88,9 +88,9 @@ module xtm_ram_1r1w #(
       stamp_q[waddr_i] <= gen_q;
     end
   end
-  `ASSERT_NEVER(RamAddrInRange_A, (we_i && 32'(waddr_i) >= Depth) || (re_i && 32'(raddr_i) >= Depth),
+  `ASSERT_NEVER_IMM(RamAddrInRange_A, (we_i && 32'(waddr_i) >= Depth) || (re_i && 32'(raddr_i) >= Depth),
                 clk_i, rst_ni)
-  `ASSERT_NEVER(RamRdWrSameRow_A, !AllowRdWrSame && re_i && we_i && raddr_i == waddr_i, clk_i,
+  `ASSERT_NEVER_IMM(RamRdWrSameRow_A, !AllowRdWrSame && re_i && we_i && raddr_i == waddr_i, clk_i,
                 rst_ni)
   // an immediate check in the clocked block: a concurrent assertion would sample the whole
   // stamp array every cycle

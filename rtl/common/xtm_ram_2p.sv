@@ -108,11 +108,11 @@ module xtm_ram_2p #(
   logic a_rd, b_rd;
   assign a_rd = a_req_i && !a_we_i;
   assign b_rd = b_req_i && !b_we_i;
-  `ASSERT_NEVER(RamAddrInRange_A, (a_req_i && 32'(a_addr_i) >= Depth) ||
+  `ASSERT_NEVER_IMM(RamAddrInRange_A, (a_req_i && 32'(a_addr_i) >= Depth) ||
                 (b_req_i && 32'(b_addr_i) >= Depth), clk_i, rst_ni)
-  `ASSERT_NEVER(RamWrWrSameRow_A, a_req_i && a_we_i && b_req_i && b_we_i && a_addr_i == b_addr_i,
+  `ASSERT_NEVER_IMM(RamWrWrSameRow_A, a_req_i && a_we_i && b_req_i && b_we_i && a_addr_i == b_addr_i,
                 clk_i, rst_ni)
-  `ASSERT_NEVER(RamRdWrSameRow_A, !AllowRdWrSame && ((a_rd && b_req_i && b_we_i &&
+  `ASSERT_NEVER_IMM(RamRdWrSameRow_A, !AllowRdWrSame && ((a_rd && b_req_i && b_we_i &&
                 a_addr_i == b_addr_i) || (b_rd && a_req_i && a_we_i && a_addr_i == b_addr_i)),
                 clk_i, rst_ni)
   // an immediate check in the clocked block: a concurrent assertion would sample the whole

@@ -92,10 +92,10 @@ module xtm_ram_2r1w #(
       stamp_q[waddr_i] <= gen_q;
     end
   end
-  `ASSERT_NEVER(RamAddrInRange_A, (we_i && 32'(waddr_i) >= Depth) ||
+  `ASSERT_NEVER_IMM(RamAddrInRange_A, (we_i && 32'(waddr_i) >= Depth) ||
                 (a_re_i && 32'(a_raddr_i) >= Depth) || (b_re_i && 32'(b_raddr_i) >= Depth),
                 clk_i, rst_ni)
-  `ASSERT_NEVER(RamRdWrSameRow_A, !AllowRdWrSame && we_i && ((a_re_i && a_raddr_i == waddr_i) ||
+  `ASSERT_NEVER_IMM(RamRdWrSameRow_A, !AllowRdWrSame && we_i && ((a_re_i && a_raddr_i == waddr_i) ||
                 (b_re_i && b_raddr_i == waddr_i)), clk_i, rst_ni)
   // an immediate check in the clocked block: a concurrent assertion would sample the whole
   // stamp array every cycle

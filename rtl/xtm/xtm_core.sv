@@ -499,9 +499,11 @@ module xtm_core #(
       res_hbm_o <= adm.hbm;
       pfc_valid_o <= ptx_v;
       pfc_vec_o <= ptx_vec;
-      for (int p = 0; p < 32'(NumPorts); p++) begin
-        for (int i = 0; i < 8; i++) begin
-          pfc_quanta_o[16*(8*p+i)+:16] <= ptx_xm[8*p+i] ? ptx_q[16*p+:16] : '0;
+      if (ptx_v != '0 || pfc_valid_o != '0) begin  // (no frame: the quanta stay 0)
+        for (int p = 0; p < 32'(NumPorts); p++) begin
+          for (int i = 0; i < 8; i++) begin
+            pfc_quanta_o[16*(8*p+i)+:16] <= ptx_xm[8*p+i] ? ptx_q[16*p+:16] : '0;
+          end
         end
       end
     end

@@ -103,17 +103,30 @@ module xtm_pfc_tx #(
   end
 
   always_comb begin : c_frames
+    logic [7:0] m, s, r;
+    m = '0;
+    s = '0;
+    r = '0;
+    tx_valid_o = '0;
+    tx_vec_o = '0;
+    tx_xmask_o = '0;
+    xoff_sent_o = '0;
+    xon_sent_o = '0;
     for (int p = 0; p < 32'(NumPorts); p++) begin
-      logic [7:0] m, s, r;
-      m = xoff_d[8*p+:8];
-      s = set[8*p+:8];
-      r = rel[8*p+:8];
-      tx_valid_o[p] = s != '0 || r != '0 || (m != '0 && t4_i >= refresh_at_q[p]);
-      tx_vec_o[8*p+:8] = tx_valid_o[p] ? (m | r) : '0;
-      tx_xmask_o[8*p+:8] = tx_valid_o[p] ? m : '0;
       tx_quanta_o[16*p+:16] = quanta_q[p];
-      xoff_sent_o[8*p+:8] = tx_valid_o[p] ? m : '0;
-      xon_sent_o[8*p+:8] = tx_valid_o[p] ? (r & ~m) : '0;
+    end
+    // (no PG in XOFF and none released: no frame on any port, the common case)
+    if (xoff_d != '0 || rel != '0) begin
+      for (int p = 0; p < 32'(NumPorts); p++) begin
+        m = xoff_d[8*p+:8];
+        s = set[8*p+:8];
+        r = rel[8*p+:8];
+        tx_valid_o[p] = s != '0 || r != '0 || (m != '0 && t4_i >= refresh_at_q[p]);
+        tx_vec_o[8*p+:8] = tx_valid_o[p] ? (m | r) : '0;
+        tx_xmask_o[8*p+:8] = tx_valid_o[p] ? m : '0;
+        xoff_sent_o[8*p+:8] = tx_valid_o[p] ? m : '0;
+        xon_sent_o[8*p+:8] = tx_valid_o[p] ? (r & ~m) : '0;
+      end
     end
   end
 

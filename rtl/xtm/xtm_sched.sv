@@ -54,8 +54,11 @@ module xtm_sched #(
   always_comb begin : c_elig
     drop_st = stalled_i & {NumVoqs{!wd_fwd_i}};
     fwd_st = stalled_i & {NumVoqs{wd_fwd_i}};
-    for (int v = 0; v < 32'(NumVoqs); v++) begin
-      paused_voq[v] = rxen_i[v] && paused_i[8*(v/32'(NumTcs))+32'(prio_i[3*v+:3])];
+    paused_voq = '0;
+    if (paused_i != '0) begin  // (the common case, nothing paused, skips the per-VOQ mux)
+      for (int v = 0; v < 32'(NumVoqs); v++) begin
+        paused_voq[v] = rxen_i[v] && paused_i[8*(v/32'(NumTcs))+32'(prio_i[3*v+:3])];
+      end
     end
     flushing = ne_i & (~en_i | drop_st);
     elig = ne_i & en_i & ~drop_st & ~(paused_voq & ~fwd_st) & ~(shen_i & ~conform_i) &

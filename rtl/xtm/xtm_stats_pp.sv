@@ -84,26 +84,27 @@ module xtm_stats_pp #(
 
   // the accumulators of the flushed PG and of the CSR's PG
   logic [PgAccW-1:0] acc_f [GN];
-  logic [PgAccW-1:0] acc_c [GN];
   logic [PgW-1:0] cg4;
   logic [NumPgs-1:0] g_keep;
   assign cg4 = PgW'(op4_i.pg);
   assign g_keep = clr4_i ? '0 : ~(NumPgs'(1) << gf_q);   // the flushed PG restarts
   always_comb begin : c_pg
+    logic [NumPgs-1:0] carry, kept;
     g_row = g_val_q[gf_q] ? g_rd_a : '0;
     for (int k = 0; k < 32'(GN); k++) begin
-      logic [NumPgs-1:0] carry;
       for (int b = 0; b < 32'(PgAccW); b++) begin
         acc_f[k][b] = g_pl_q[k][b][gf_q];
-        acc_c[k][b] = g_pl_q[k][b][cg4];
+        g_pl_d[k][b] = g_pl_q[k][b] & g_keep;
       end
       g_new[64*k+:64] = g_row[64*k+:64] + 64'(acc_f[k]);
       carry = g_ev[k] & (clr4_i ? '0 : '1);
-      for (int b = 0; b < 32'(PgAccW); b++) begin
-        logic [NumPgs-1:0] kept;
-        kept = g_pl_q[k][b] & g_keep;
-        g_pl_d[k][b] = kept ^ carry;
-        carry = kept & carry;
+      kept = '0;
+      if (carry != '0) begin  // (most counters see no event in most cycles)
+        for (int b = 0; b < 32'(PgAccW); b++) begin
+          kept = g_pl_d[k][b];
+          g_pl_d[k][b] = kept ^ carry;
+          carry = kept & carry;
+        end
       end
     end
     g_csr = (g_lw_v_q && g_lw_row_q == cg4) ? (g_lw_ok_q ? g_lw_q : '0) :
@@ -281,7 +282,9 @@ module xtm_stats_pp #(
       endcase
       if (op4_i.id >= xtm_reg_pkg::XtmRegGXoffSent && op4_i.id <= xtm_reg_pkg::XtmRegGPausedCycles)
       begin
-        gacc = acc_c[32'(7'(op4_i.id - xtm_reg_pkg::XtmRegGXoffSent))];
+        for (int b = 0; b < 32'(PgAccW); b++) begin  // the CSR's PG's accumulator
+          gacc[b] = g_pl_q[32'(7'(op4_i.id - xtm_reg_pkg::XtmRegGXoffSent))][b][cg4];
+        end
         cnt4_o = g_csr[64*(32'(7'(op4_i.id - xtm_reg_pkg::XtmRegGXoffSent)))+:64] + 64'(gacc);
       end
     end
