@@ -32,13 +32,15 @@ CFG_DEFS_benchclean   := $(CFG_DEFS_default)
 # C++ optimisation of the Verilated model: OPT_FAST (Verilator's default -Os) is overridden,
 # -O2 runs the unrolled RTL about 25 % faster (make bench-cosim); mutants build with -O0
 VL_OPT ?= -O2
+# the bound checker (rtl/xtm/xtm_sva.sv); defined before VERILATOR_FLAGS, which expands it
+# when read (:=): defined after it, the checker was silently left out of every build
+XTM_SVA_SRCS ?= rtl/xtm/xtm_sva.sv rtl/xtm/xtm_bind.sv
 VERILATOR_FLAGS := --cc --exe --build -j 2 --top-module xtm_top -Wno-fatal -Wno-lint -Wno-style \
   --unroll-count 4096 --unroll-stmts 1000000 --x-assign unique --x-initial unique --assert \
   --trace-fst --trace-structs -O3 --output-split 20000 \
   -Irtl/common -f rtl/xtm/xtm.f $(XTM_SVA_SRCS)
 
 TB_SRCS := tb/xtm_tb.cpp tb/xtm_tests.cpp
-XTM_SVA_SRCS ?= rtl/xtm/xtm_sva.sv rtl/xtm/xtm_bind.sv
 RTL_SRCS := $(shell cat rtl/xtm/xtm.f 2>/dev/null) rtl/common/tm_assert.svh $(XTM_SVA_SRCS)
 
 # firmware mode (+fw=<conf>) links the firmware (libxtmfw: driver, compiler, host writers;

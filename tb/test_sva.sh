@@ -156,7 +156,7 @@ if [ "$block" = xtm ]; then
   inventory=()
   for f in $(cat $x/xtm.f) $x/xtm_sva.sv $x/xtm_bind.sv; do
     while read -r n; do inventory+=("$(basename "$f"):$n"); done < <(
-      { grep -oE '`ASSERT(_NEVER|_KNOWN)?\([[:space:]]*[A-Za-z0-9_]+' "$f" | sed 's/.*(\s*//'
+      { grep -oE '`ASSERT[A-Z_]*\([[:space:]]*[A-Za-z0-9_]+' "$f" | sed 's/.*(\s*//'
         grep -oE 'ASSERT FAILED\] %m: [A-Za-z0-9_]+' "$f" | sed 's/.*: //'; } | sort -u)
   done
   in_list() { local k=$1; shift; [[ " $* " == *" $k "* ]]; }
