@@ -88,6 +88,12 @@ TEST_ARGS += $(foreach s,1 2,--cmd cosim-default-random.$(s) '$(call cosim_cmd,d
 # every RTL mutant's pattern still applies to exactly one line (a restructured block makes
 # a pattern stale; make mutate builds and runs the mutants themselves)
 TEST_ARGS += --cmd mutate-rtl-patterns 'tools/mutate-rtl --check'
+# a small named subset of the mutants, each against its named test only (two builds of the
+# small configuration at -O0, about 3 minutes each on a loaded machine); make mutate and
+# make nightly run every mutant against every test
+TEST_ARGS += --cmd mutate-rtl-subset 'tools/mutate-rtl --named counter same-voq-occ'
+# every xtm assertion has a fault that must fire it (tb/test_sva.sh), every fault applies
+TEST_ARGS += --cmd sva-xtm-check 'tb/test_sva.sh xtm --check'
 # bring-up equivalence, firmware on the C model vs on the RTL, and its negative checks
 TEST_ARGS += --shell tb/test_fw_cosim.sh
 
