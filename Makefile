@@ -75,6 +75,17 @@ $(LIBXTM): $(XTM_OBJS)
 .PHONY: cmodel
 cmodel: $(LIBXTM)
 
+# ---------------------------------------------------------------- strict number parser
+# tools/lib/xtm_num: the one number parser of every tool (whole string, range checked,
+# integers where an integer is meant; docs/firmware.md section 9). Also part of libxtmfw
+# (firmware/firmware.mk), which the configuration compiler uses.
+NUM_SRCS  := tools/lib/xtm_num.c
+LIBXTMNUM := $(BUILD)/lib/libxtmnum.a
+
+$(LIBXTMNUM): $(NUM_SRCS:%.c=$(BUILD)/obj/%.o)
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
 # ---------------------------------------------------------------- unit tests (Check)
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -84,14 +95,19 @@ $(BUILD)/tests/%: tests/unit/%.c $(UNIT_COMMON) tests/unit/xtm_testlib.h $(LIBXT
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(CHECK_CFLAGS) $< $(UNIT_COMMON) -o $@ $(LIBXTM) $(CHECK_LIBS) $(LDLIBS)
 
+$(BUILD)/tests/test_xtm_num: $(LIBXTMNUM)
+$(BUILD)/tests/test_xtm_num: LDLIBS := $(LIBXTMNUM) $(LDLIBS)
+$(BUILD)/tests/test_reset: $(LIBXTMNUM)
+$(BUILD)/tests/test_reset: LDLIBS := $(LIBXTMNUM) $(LDLIBS)
+
 .PHONY: unit
 unit: $(UNIT_BINS)
 	@tools/run-tests $(UNIT_BINS)
 
 # ---------------------------------------------------------------- tools: demo, bench
-$(BUILD)/bin/%: tools/%.c $(LIBXTM)
+$(BUILD)/bin/%: tools/%.c $(LIBXTM) $(LIBXTMNUM)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< -o $@ $(LIBXTM) $(LDLIBS)
+	$(CC) $(CFLAGS) $< -o $@ $(LIBXTM) $(LIBXTMNUM) $(LDLIBS)
 
 .PHONY: demo bench
 demo: $(BUILD)/bin/xtm-demo

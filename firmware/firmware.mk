@@ -5,7 +5,8 @@
 # the Check suite build/tests/test_fw and the bad-configuration script.
 
 FW_CORE_SRCS := firmware/xtm_mmio.c firmware/xtm_fw.c firmware/dcqcn_fw.c
-FW_HOST_SRCS := firmware/host/xtm_fw_host.c firmware/cos/xtm_cos.c
+FW_HOST_SRCS := firmware/host/xtm_fw_host.c firmware/cos/xtm_cos.c firmware/cos/cos_tree.c \
+  firmware/cos/cos_ports.c firmware/cos/cos_diag.c $(NUM_SRCS)
 FW_OBJS      := $(patsubst %.c,$(BUILD)/obj/%.o,$(FW_CORE_SRCS) $(FW_HOST_SRCS))
 LIBXTMFW     := $(BUILD)/lib/libxtmfw.a
 
@@ -31,4 +32,5 @@ firmware xtmctl: $(BUILD)/bin/xtmctl
 
 TEST_DEPS += $(BUILD)/bin/xtmctl $(BUILD)/tests/test_fw
 TEST_ARGS += --cmd fw-freestanding 'for f in $(FW_CORE_SRCS); do $(CC) -ffreestanding -std=c11 -Wall -Wextra -Werror -pedantic -O2 -I. -c $$f -o /dev/null || exit 1; done' \
-  $(BUILD)/tests/test_fw --shell firmware/tests/test_bad_configs.sh
+  $(BUILD)/tests/test_fw --shell firmware/tests/test_bad_configs.sh --shell firmware/tests/test_xtmctl_cli.sh \
+  --shell firmware/tests/test_junos_configs.sh

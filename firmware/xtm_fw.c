@@ -198,9 +198,11 @@ static bool pg_ok(const xtm_fw_hw_t *hw, const xtm_fw_pg_cfg_t *g) {
 }
 
 static bool wd_ok(const xtm_fw_wd_cfg_t *w) {
-  // WD_POLL_CYCLES is at least 64 (spec 8: a poll visits one egress port per cycle)
-  return w->action <= kXtmFwWdActionForward && w->poll_cycles >= 64u && w->detect_polls >= 1u &&
-         w->detect_polls <= XTM_WD_DETECT_POLLS_POLLS_MASK && w->restore_polls >= 1u &&
+  // WD_POLL_CYCLES is at least XTM_FW_WD_POLL_MIN_CYCLES (spec 8: a poll visits one
+  // egress port per cycle; the TOML's min, checked by test_fw)
+  return w->action <= kXtmFwWdActionForward && w->poll_cycles >= XTM_FW_WD_POLL_MIN_CYCLES &&
+         w->detect_polls >= 1u && w->detect_polls <= XTM_WD_DETECT_POLLS_POLLS_MASK &&
+         w->restore_polls >= 1u &&
          w->restore_polls <= XTM_WD_RESTORE_POLLS_POLLS_MASK;
 }
 

@@ -24,6 +24,12 @@ extern "C" {
 #define XTM_FW_NUM_PRIOS 8u
 #define XTM_FW_NUM_PROFILES 8u
 #define XTM_FW_NUM_POINTS 8u
+// The smallest legal WD_POLL_CYCLES: the `min` of its CYCLES field in
+// rtl/xtm/data/xtm_regs.toml, the one source of register limits. The driver refuses a
+// smaller value (xtm_fw_cfg_validate) and the compiler a poll-interval that gives one;
+// test_fw checks this value against the table generated from the TOML, so a TOML change
+// that moves the limit fails that test until it is moved here too.
+#define XTM_FW_WD_POLL_MIN_CYCLES 64u
 #define XTM_FW_MAX_QUEUES (XTM_FW_MAX_PORTS * XTM_FW_MAX_TCS)
 #define XTM_FW_MAX_PGS (XTM_FW_MAX_PORTS * XTM_FW_NUM_PRIOS)
 #define XTM_FW_Q16_ONE 65536u

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 extern "C" {
 #include "rtl/dcqcn/autogen/dcqcn_regs.h"  // Generated.
@@ -54,9 +55,12 @@ const Entry kTests[] = {
 
 class Test : public DcqcnTest {
  public:
-  Test(const Entry &e, uint64_t s) : e_(e) {
+  Test(const Entry &e, uint64_t s, uint32_t n) : e_(e) {
     name = e.name;
     seed = s;
+    nqps = n;
+    rnq_ = n;
+    seen_.assign(n, false);
     rs_ = s * 0x2545F4914F6CDD1Dull + 1;
     setup();
   }
@@ -68,6 +72,10 @@ class Test : public DcqcnTest {
     (void)in;
     for (uint32_t i = 0; i < out.n_rate; i++) {
       if (out.rate[i].rc == floor_) floor_hits_++;
+    }
+    if (in.cnp.valid && in.cnp.qp < nqps && !seen_[in.cnp.qp]) {
+      seen_[in.cnp.qp] = true;
+      n_seen_++;
     }
   }
   bool final_check(const dcqcn_t *m, std::string *why) override;
@@ -96,6 +104,10 @@ class Test : public DcqcnTest {
   // largest CNP_RX seen during the run: CLR_CNT (csr_traffic) may clear it just before the end
   uint64_t cnp_rx_seen_ = 0;
   uint32_t rp_cnp_ = 2, rp_tx_ = 30, rp_ce_ = 5, rnq_ = 64;
+  std::vector<bool> seen_;  // QPs that received a CNP
+  uint64_t n_seen_ = 0;
+  uint64_t start_ = 0;      // first cycle of the traffic: the configuration writes are done
+  bool started_ = false;
 };
 
 void Test::setup() {
@@ -172,7 +184,7 @@ void Test::traffic(uint64_t c, dcqcn_in_t &in, uint32_t p_cnp, uint32_t p_tx, ui
                    uint32_t nq, uint32_t p_bad) {
   (void)c;
   auto qp = [&]() -> uint16_t {
-    return (uint16_t)(rnd(100) < p_bad ? 64 + rnd(0x10000 - 64) : rnd(nq));
+    return (uint16_t)(rnd(100) < p_bad ? nqps + rnd(0x10000 - nqps) : rnd(nq));
   };
   if (rnd(100) < p_cnp) in.cnp = {true, qp()};
   if (rnd(100) < p_tx) in.tx = {true, qp(), (uint16_t)(rnd(8) == 0 ? rnd(65536) : 64 + rnd(4000))};
@@ -198,7 +210,7 @@ void Test::random_csr(uint64_t c) {
     return;
   }
   switch (k) {
-    case 5: csr.push_back({true, DCQCN_QP_SEL_REG_OFFSET, (uint32_t)rnd(70)}); return;
+    case 5: csr.push_back({true, DCQCN_QP_SEL_REG_OFFSET, (uint32_t)rnd(nqps + 6)}); return;
     case 6: csr.push_back({true, DCQCN_Q_CTRL_REG_OFFSET, (uint32_t)rnd(2)}); return;
     case 7:  // CLR_CNT only in csr_traffic: the random summary counts the whole run
       csr.push_back({true, DCQCN_CTRL_REG_OFFSET, (e_.kind == kCsrTraffic && rnd(8) == 0) ? 1u : 0u});
@@ -216,21 +228,25 @@ void Test::random_csr(uint64_t c) {
 }
 
 void Test::stimulus(uint64_t c, const dcqcn_t *m, dcqcn_in_t &in) {
-  if (c < 60) {
-    return;  // the configuration writes go first
+  if (!started_) {  // the configuration writes go first (18 cycles per APB access)
+    if (c < 60 || !csr.empty()) return;
+    started_ = true;
+    start_ = c + 20;
   }
-  uint64_t t = c - 60;
+  if (c < start_) return;
+  uint64_t t = c - start_;
+  const uint32_t nq = nqps;
   switch (e_.kind) {
     case kSmoke:
-      if (t < 64 * 8) {
+      if (t < nq * 8) {
         if (t % 8 == 0) in.cnp = {true, (uint16_t)(t / 8)};
       } else {
-        traffic(c, in, 3, 20, 3, 64, 0);
+        traffic(c, in, 3, 20, 3, nq, 0);
       }
       break;
     case kFirstCnp:
-      if (rnd(100) < 3) in.cnp = {true, (uint16_t)rnd(64)};
-      if (rnd(100) < 20) in.tx = {true, (uint16_t)rnd(64), (uint16_t)(64 + rnd(1500))};
+      if (rnd(100) < 3) in.cnp = {true, (uint16_t)rnd(nq)};
+      if (rnd(100) < 20) in.tx = {true, (uint16_t)rnd(nq), (uint16_t)(64 + rnd(1500))};
       break;
     case kCut50:
     case kCut95:
@@ -285,11 +301,11 @@ void Test::stimulus(uint64_t c, const dcqcn_t *m, dcqcn_in_t &in) {
       if (!in.cnp.valid && rnd(100) < 1) in.cnp = {true, (uint16_t)rnd(8)};
       break;
     }
-    case kBadQp: traffic(c, in, 10, 30, 10, 64, 30); break;
+    case kBadQp: traffic(c, in, 10, 30, 10, nq, 30); break;
     case kCsrTraffic:
       cnp_rx_seen_ = std::max(cnp_rx_seen_, dcqcn_counter(m, kDcqcnGcntCnpRx));
       if (csr.empty() && rnd(4) == 0) random_csr(c);
-      traffic(c, in, 3, 30, 5, 64, 2);
+      traffic(c, in, 3, 30, 5, nq, 2);
       break;
     case kRandom:
       if (csr.empty() && rnd(5000) == 0) random_csr(c);
@@ -303,7 +319,16 @@ bool Test::final_check(const dcqcn_t *m, std::string *why) {
   char b[200];
   bool ok = true;
   switch (e_.kind) {
-    case kFirstCnp: ok = g(kDcqcnGcntCnpFirst) == 64; break;
+    case kFirstCnp: {  // every QP that got a CNP had its first CNP (or has it pending)
+      uint64_t pending = 0;
+      for (uint32_t q = 0; q < nqps; q++) {
+        dcqcn_qp_state_t st;
+        dcqcn_qp_state(m, q, &st);
+        pending += st.pend_cnp;
+      }
+      ok = n_seen_ > 0 && g(kDcqcnGcntCnpFirst) + pending == n_seen_;
+      break;
+    }
     case kSmoke:
     case kCut50:
     case kCut95:
@@ -340,9 +365,9 @@ bool Test::final_check(const dcqcn_t *m, std::string *why) {
 
 }  // namespace
 
-DcqcnTest *dcqcn_make_test(const std::string &name, uint64_t seed) {
+DcqcnTest *dcqcn_make_test(const std::string &name, uint64_t seed, uint32_t nqps) {
   for (const Entry &e : kTests) {
-    if (name == e.name) return new Test(e, seed);
+    if (name == e.name) return new Test(e, seed, nqps);
   }
   return nullptr;
 }

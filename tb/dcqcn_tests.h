@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // DCQCN co-simulation tests (tb/dcqcn_tb.cpp). A test produces the inputs of every cycle
-// (CNP, tx, CE) and a queue of CSR accesses (driven over APB, setup then access cycle), may
-// look at the C model to aim an input at a timer firing, and checks at the end that its
-// scenario really happened (the comparison with the model is the testbench's job).
+// (CNP, tx, CE) and a queue of CSR accesses (driven over APB: setup, access, wait states
+// until the completion, docs/spec-dcqcn.md D9.1), may look at the C model to aim an input at
+// a timer firing, and checks at the end that its scenario really happened (the comparison
+// with the model is the testbench's job). Tests work for any NumQps (64 and 1024 are built).
 
 #ifndef XTM_TB_DCQCN_TESTS_H_
 #define XTM_TB_DCQCN_TESTS_H_
@@ -49,9 +50,10 @@ class DcqcnTest {
   std::deque<DcqcnCsrOp> csr;  // pending CSR accesses, in order
   std::string name;
   uint64_t seed = 1;
+  uint32_t nqps = 64;
 };
 
-DcqcnTest *dcqcn_make_test(const std::string &name, uint64_t seed);
+DcqcnTest *dcqcn_make_test(const std::string &name, uint64_t seed, uint32_t nqps);
 void dcqcn_list_tests();
 
 #endif  // XTM_TB_DCQCN_TESTS_H_

@@ -32,8 +32,8 @@ CFG_DEFS_benchclean   := $(CFG_DEFS_default)
 # C++ optimisation of the Verilated model: OPT_FAST (Verilator's default -Os) is overridden,
 # -O2 runs the unrolled RTL about 25 % faster (make bench-cosim); mutants build with -O0
 VL_OPT ?= -O2
-# the bound checker (rtl/xtm/xtm_sva.sv); defined before VERILATOR_FLAGS, which expands it
-# when read (:=): defined after it, the checker was silently left out of every build
+# the bound assertions; set before VERILATOR_FLAGS, which := expands at once (with the ?=
+# after it the co-simulation builds had no assertions at all)
 XTM_SVA_SRCS ?= rtl/xtm/xtm_sva.sv rtl/xtm/xtm_bind.sv
 VERILATOR_FLAGS := --cc --exe --build -j 2 --top-module xtm_top -Wno-fatal -Wno-lint -Wno-style \
   --unroll-count 4096 --unroll-stmts 1000000 --x-assign unique --x-initial unique --assert \
@@ -96,6 +96,10 @@ TEST_ARGS += --cmd mutate-rtl-subset 'tools/mutate-rtl --named counter same-voq-
 TEST_ARGS += --cmd sva-xtm-check 'tb/test_sva.sh xtm --check'
 # bring-up equivalence, firmware on the C model vs on the RTL, and its negative checks
 TEST_ARGS += --shell tb/test_fw_cosim.sh
+# bad plusargs are usage errors, +out= is never shell text
+TEST_ARGS += --shell tb/test_plusargs.sh
+# the state comparison's negative tests: one RTL state bit flipped per compared field
+TEST_ARGS += --shell tb/test_state_check.sh
 
 .PHONY: bench-cosim
 bench-cosim: sim/build/default/Vxtm_top

@@ -7,8 +7,10 @@
 #ifndef XTM_TB_TB_COMMON_H_
 #define XTM_TB_TB_COMMON_H_
 
+#include <sys/stat.h>
 #include <verilated.h>
 
+#include <cerrno>
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
@@ -16,6 +18,8 @@
 #include <cstring>
 #include <deque>
 #include <string>
+
+#include "tools/lib/xtm_num.h"
 
 // ------------------------------------------------------------------ bit access helpers
 // Verilator stores signals of up to 64 bits as integers and wider ones as VlWide arrays.
@@ -96,18 +100,48 @@ static inline bool plusarg(int argc, char **argv, const char *name, std::string 
   return false;
 }
 
+// +name=<unsigned decimal in min..max>: the strict parser of every xtm tool (tools/lib/
+// xtm_num.h: no hex, no sign, no trailing text, no silent wrap). A bad value is a usage
+// error: the testbench says which plusarg and exits 2 before simulating anything.
+static inline bool plusarg_u64(int argc, char **argv, const char *name, uint64_t min,
+                               uint64_t max, uint64_t *out) {
+  std::string v;
+  if (!plusarg(argc, argv, name, &v)) return false;
+  xtm_num_msg_t msg;
+  std::string what = std::string("+") + name;
+  if (xtm_num_u64(what.c_str(), v.c_str(), min, max, out, &msg) != kXtmNumOk) {
+    fprintf(stderr, "error: %s\n", msg.text);
+    exit(2);
+  }
+  return true;
+}
+
+// mkdir -p without a shell (the directory comes from +out=, which is user text): creates
+// each missing component; false (errno set) when one cannot be created.
+static inline bool mkdir_p(const std::string &dir) {
+  if (dir.empty()) return false;
+  for (size_t i = 1; i <= dir.size(); i++) {
+    if (i < dir.size() && dir[i] != '/') continue;
+    std::string part = dir.substr(0, i);
+    if (mkdir(part.c_str(), 0777) != 0 && errno != EEXIST) return false;
+  }
+  struct stat st;
+  return stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 // The plusargs of every testbench: +test +seed +cycles +trace +trace_start +state_every
 // +max_errors +out, into any options struct with those members.
 template <class Opt>
 static inline void plusargs_common(int argc, char **argv, Opt &opt) {
   std::string v;
+  uint64_t n;
   if (plusarg(argc, argv, "test", &v)) opt.test = v;
-  if (plusarg(argc, argv, "seed", &v)) opt.seed = strtoull(v.c_str(), nullptr, 0);
-  if (plusarg(argc, argv, "cycles", &v)) opt.cycles = strtoull(v.c_str(), nullptr, 0);
+  if (plusarg_u64(argc, argv, "seed", 0, UINT64_MAX, &n)) opt.seed = n;
+  if (plusarg_u64(argc, argv, "cycles", 0, UINT64_MAX / 2, &n)) opt.cycles = n;
   if (plusarg(argc, argv, "trace", nullptr)) opt.trace = true;
-  if (plusarg(argc, argv, "trace_start", &v)) opt.trace_start = strtoull(v.c_str(), nullptr, 0);
-  if (plusarg(argc, argv, "state_every", &v)) opt.state_every = strtoull(v.c_str(), nullptr, 0);
-  if (plusarg(argc, argv, "max_errors", &v)) opt.max_errors = strtoull(v.c_str(), nullptr, 0);
+  if (plusarg_u64(argc, argv, "trace_start", 0, UINT64_MAX, &n)) opt.trace_start = n;
+  if (plusarg_u64(argc, argv, "state_every", 0, UINT64_MAX, &n)) opt.state_every = n;
+  if (plusarg_u64(argc, argv, "max_errors", 0, UINT64_MAX, &n)) opt.max_errors = n;
   if (plusarg(argc, argv, "out", &v)) opt.out = v;
 }
 

@@ -21,7 +21,8 @@ shift || true
 case $block in
   xtm) target=sim/build/small/Vxtm_top; opt=VL_OPT=-O0
        libs="build/lib/libxtm.a build/lib/libxtmfw.a build/lib/libdcqcn.a" ;;
-  dcqcn) target=sim/build/dcqcn/Vdcqcn_top; opt=DCQCN_COPT=-O1; libs=build/lib/libdcqcn.a ;;
+  dcqcn) target=sim/build/dcqcn/Vdcqcn_top; opt=DCQCN_COPT=-O1
+         libs="build/lib/libdcqcn.a build/lib/libxtmnum.a" ;;
   *) echo "usage: tb/test_sva.sh xtm|dcqcn [NAME...]"; exit 2 ;;
 esac
 work=$(mktemp -d)
@@ -265,13 +266,29 @@ if [ "$block" = xtm ]; then
     [ $fail = 0 ] && echo "PASS sva-xtm: every assertion fired ($(( ${#inventory[@]} - ${#untestable[@]} )) of ${#inventory[@]}; ${#untestable[@]} cannot fire under Verilator)"
   fi
 else
-  core=rtl/dcqcn/dcqcn_core.sv
   pkg=rtl/dcqcn/dcqcn_pkg.sv
+  visit=rtl/dcqcn/dcqcn_visit.sv
   # a cut that skips the clamp: Rc falls below RPG_MIN_RATE (30000 in min_max_rate)
   fault cut-unclamped "$pkg" min_max_rate RcWrittenInLimits_A \
     "s/cut_rc = clamp_rate(lo, hi, 21'(30'(rc) - dec));/cut_rc = 20'(30'(rc) - dec);/"
   # an alpha timer that fires but never advances: its deadline falls behind the scan
-  fault alpha-timer-stuck "$core" smoke NoTimerLate_A \
-    "s/s.due_alpha = s.due_alpha + p_alpha;/s.due_alpha = s.due_alpha;/"
+  fault alpha-timer-stuck "$visit" smoke NoTimerLate_A \
+    "s/due_alpha = due_alpha + dcqcn_pkg::DUE_W'(p_alpha_i);/due_alpha = due_alpha;/"
+  # a Q_CTRL.INIT that leaves alpha at 1022: the visit writes an inactive QP that is not the
+  # INIT word
+  fault init-word "$visit" csr_traffic InactiveAtInit_A \
+    "s/      alpha = 10'd1023;/      alpha = 10'd1022;/"
+  # a cut that clamps Rt to 0 instead of Rc (CLAMP_TGT_RATE on in clamps): a rate of 0 is
+  # written (Rc is untouched, so only the range check can see it)
+  fault cut-rt-zero "$visit" clamps RatesInRange_A \
+    "s/            rt = rc;/            rt = '0;/"
+  # the rate stream's prefix count counts every changed slot twice: n_rate > U once three
+  # slots change in one cycle (smoke never has more than two; random has)
+  fault rate-count-double rtl/dcqcn/dcqcn_rate.sv random RateStreamFits_A \
+    "s/n = n + 5'(ch\[b\]);/n = n + 5'(ch[b]) + 5'(ch[b]);/"
+  # the scan reads its context RAM during the first period, before any row was written: the
+  # visit ignores the data (reset word), so only the RAM wrapper's check sees it
+  fault scan-reads-unwritten rtl/dcqcn/dcqcn_scan.sv smoke RamReadUnwritten_A \
+    "s/.a_re_i   (run1_q \&\& exists1 \&\& (swept_q || (run2_q \&\& 32'(g2_q) == ScanPeriod - 1))),/.a_re_i   (run1_q \&\& exists1),/"
 fi
 exit $fail

@@ -6,6 +6,22 @@
 // tb/ knows the RTL hierarchy. After the clock edge of physical cycle c the registers hold
 // S(c - 3), the state after logical cycle c - 4 (the commit stage is physical t + 4).
 //
+// Two ways in (docs/cosim.md, "The state comparison"):
+// - per-field accessors (occ_cells(v), ...), which decode the RTL representation (the
+//   deficit's sign, the watchdog RAM row fields); the detailed comparison and its report use
+//   them;
+// - an Image: the expected RTL state in the RTL's own storage (the Verilated arrays' element
+//   types and bit vectors), written from the C model's snapshot (xtm_state_snapshot) for the
+//   entries that changed, and compared with the live RTL arrays by memcmp (matches()). An
+//   Image entry is written only when the model's value decodes back to itself
+//   (representable); otherwise the caller must take the detailed path. So matches() true
+//   implies every accessor equals the model's value, and the fast check can only fail
+//   where the detailed one would, or where the RTL holds bits no accessor reads (then the
+//   detailed comparison decides).
+//
+// flip() corrupts one RTL register bit, as a hardware upset would, for the negative tests of
+// the state comparison (+fault=rtl_<field>).
+//
 // A gate-level netlist has no such names: build with -DXTM_TB_NETLIST and the probe is
 // absent (XtmProbe::kAvailable false; the state comparison is off).
 
@@ -13,6 +29,13 @@
 #define XTM_TB_XTM_PROBE_H_
 
 #include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+extern "C" {
+#include "cmodel/xtm/xtm.h"
+}
 
 #ifndef XTM_TB_NETLIST
 #include "Vxtm_top.h"
@@ -27,8 +50,31 @@ template <std::size_t N>
 static inline bool probe_bit(const VlWide<N> &v, uint32_t i) {
   return ((v[i / 32] >> (i % 32)) & 1u) != 0;
 }
+template <class T>
+static inline void probe_flip(T &v, uint32_t i) {
+  v = static_cast<T>(v ^ (static_cast<T>(1) << i));
+}
+template <std::size_t N>
+static inline void probe_flip(VlWide<N> &v, uint32_t i) {
+  v[i / 32] ^= 1u << (i % 32);
+}
+// a bit set of the snapshot (64-bit words, bit i of word i / 64) in a Verilated vector
+template <class T>
+static inline void probe_put_bits(T &v, const uint64_t *w) {
+  static_assert(sizeof(T) <= 8, "vector wider than 64 bits is a VlWide");
+  v = static_cast<T>(w[0]);
+}
+template <std::size_t N>
+static inline void probe_put_bits(VlWide<N> &v, const uint64_t *w) {
+  static_assert(N <= 2 * XTM_SNAP_WORDS, "more bits than the snapshot has");
+  for (std::size_t i = 0; i < N; i++) {
+    v[i] = static_cast<uint32_t>(w[i / 2] >> (32 * (i % 2)));
+  }
+}
 
 #define XTM_PROBE_SIG(name) (r_->xtm_top__DOT__u_core__DOT__##name)
+#define XTM_PROBE_T(name) \
+  std::remove_reference_t<decltype(std::declval<Vxtm_top___024root>().xtm_top__DOT__u_core__DOT__##name)>
 
 class XtmProbe {
  public:
@@ -43,16 +89,14 @@ class XtmProbe {
   bool wd_stalled(uint32_t v) const {
     return probe_bit(XTM_PROBE_SIG(u_wd__DOT__stalled_q), v);
   }
-  int32_t deficit(uint32_t v) const {
-    return static_cast<int32_t>(XTM_PROBE_SIG(u_sched__DOT__def_q)[v] << 8) >> 8;
-  }
+  int32_t deficit(uint32_t v) const { return sext_def(XTM_PROBE_SIG(u_sched__DOT__def_q)[v]); }
   bool shaper_conform(uint32_t v) const {
     return probe_bit(XTM_PROBE_SIG(u_shaper__DOT__conf_q), v);
   }
   // the watchdog's poll counters: RAM row of the VOQ's port, 144 bits per queue
   // {restore 64, stall 64, clean 8, storm 8} (rtl/xtm/xtm_wd.sv)
-  uint32_t wd_storm(uint32_t v) const { return wd_field(v, 0); }
-  uint32_t wd_clean(uint32_t v) const { return wd_field(v, 8); }
+  uint32_t wd_storm(uint32_t v) const { return wd_pair(v) & 0xFFu; }
+  uint32_t wd_clean(uint32_t v) const { return wd_pair(v) >> 8; }
   // per (port, priority): g = port * 8 + priority
   uint32_t pg_cells(uint32_t g) const { return XTM_PROBE_SIG(u_pfc_tx__DOT__cells_q)[g]; }
   uint32_t hdrm_used(uint32_t g) const { return XTM_PROBE_SIG(u_pfc_tx__DOT__hused_q)[g]; }
@@ -66,16 +110,149 @@ class XtmProbe {
   uint32_t lfsr() const { return XTM_PROBE_SIG(u_admit__DOT__u_lfsr__DOT__state_q); }
   uint32_t lfsr_head() const { return XTM_PROBE_SIG(u_deq__DOT__u_lfsr__DOT__state_q); }
 
- private:
-  uint32_t wd_field(uint32_t v, uint32_t off) const {
-    const auto &row = XTM_PROBE_SIG(u_wd__DOT__u_rows__DOT__mem)[v / ntcs_];
-    uint32_t bit = 144 * (v % ntcs_) + off;
-    return (row[bit / 32] >> (bit % 32)) & 0xFFu;  // 8-bit fields never straddle words here
+  // ---- the expected RTL state in the RTL's representation
+  struct Image {
+    XTM_PROBE_T(u_qmgr__DOT__occ_q) occ;
+    XTM_PROBE_T(u_qmgr__DOT__pkts_q) pkts;
+    XTM_PROBE_T(u_qmgr__DOT__hbmc_q) hbmc;
+    XTM_PROBE_T(u_sched__DOT__def_q) def;
+    XTM_PROBE_T(u_qmgr__DOT__mode_q) mode;
+    XTM_PROBE_T(u_wd__DOT__stalled_q) stalled;
+    XTM_PROBE_T(u_shaper__DOT__conf_q) conf;
+    XTM_PROBE_T(u_pfc_tx__DOT__cells_q) cells;
+    XTM_PROBE_T(u_pfc_tx__DOT__hused_q) hused;
+    XTM_PROBE_T(u_pfc_tx__DOT__xoff_q) xoff;
+    XTM_PROBE_T(u_pfc_rx__DOT__rem_q) rem;
+    uint16_t wd[XTM_MAX_VOQS];  // {clean, storm} of the watchdog row, as wd_pair()
+  };
+  // Entry v / g of the image from the snapshot; false if a model value has no RTL encoding
+  // that decodes back to it (the image entry is then left unspecified).
+  bool put_voq(Image &im, uint32_t v, const xtm_snap_t &s) const {
+    bool ok = put(im.occ[v], s.occ_cells[v]) && put(im.pkts[v], s.occ_pkts[v]) &&
+              put(im.hbmc[v], s.hbm_cells[v]);
+    uint32_t d = static_cast<uint32_t>(s.deficit[v]) & 0xFFFFFFu;
+    ok = ok && sext_def(d) == s.deficit[v] && put(im.def[v], d);
+    im.wd[v] = static_cast<uint16_t>(s.wd_storm[v] | s.wd_clean[v] << 8);
+    return ok;
   }
-  const Vxtm_top___024root *r_;
+  bool put_pg(Image &im, uint32_t g, const xtm_snap_t &s) const {
+    return put(im.cells[g], s.pg_cells[g]) && put(im.hused[g], s.hdrm_used[g]) &&
+           put(im.rem[g], s.pause_remain[g]);
+  }
+  // the bit vectors (cheap: a few words), from the snapshot's bit sets
+  void put_bits(Image &im, const xtm_snap_t &s) const {
+    probe_put_bits(im.mode, s.hbm_mode);
+    probe_put_bits(im.stalled, s.wd_stalled);
+    probe_put_bits(im.conf, s.shaper_conform);
+    probe_put_bits(im.xoff, s.xoff);
+  }
+  // The live RTL state equals the image (nv VOQs; the watchdog rows only if with_wd).
+  bool matches(const Image &im, uint32_t nv, bool with_wd) const {
+    bool same = eq(im.occ, XTM_PROBE_SIG(u_qmgr__DOT__occ_q)) &
+                eq(im.pkts, XTM_PROBE_SIG(u_qmgr__DOT__pkts_q)) &
+                eq(im.hbmc, XTM_PROBE_SIG(u_qmgr__DOT__hbmc_q)) &
+                eq(im.def, XTM_PROBE_SIG(u_sched__DOT__def_q)) &
+                eq(im.mode, XTM_PROBE_SIG(u_qmgr__DOT__mode_q)) &
+                eq(im.stalled, XTM_PROBE_SIG(u_wd__DOT__stalled_q)) &
+                eq(im.conf, XTM_PROBE_SIG(u_shaper__DOT__conf_q)) &
+                eq(im.cells, XTM_PROBE_SIG(u_pfc_tx__DOT__cells_q)) &
+                eq(im.hused, XTM_PROBE_SIG(u_pfc_tx__DOT__hused_q)) &
+                eq(im.xoff, XTM_PROBE_SIG(u_pfc_tx__DOT__xoff_q)) &
+                eq(im.rem, XTM_PROBE_SIG(u_pfc_rx__DOT__rem_q));
+    if (same && with_wd) {
+      uint32_t diff = 0;
+      const auto &rows = XTM_PROBE_SIG(u_wd__DOT__u_rows__DOT__mem);
+      if (ntcs_ % 2 == 0) {
+        // queues 2k and 2k+1 at bits 288 k and 288 k + 144: the low half of word 9 k and
+        // the high half of word 9 k + 4, i.e. im.wd[v] and im.wd[v + 1] as one 32-bit word
+        for (uint32_t p = 0, v = 0; v < nv; p++) {
+          const auto &row = rows[p];
+          for (uint32_t k = 0; k < ntcs_ / 2; k++, v += 2) {
+            uint32_t want;
+            static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "pairs read as one word");
+            std::memcpy(&want, &im.wd[v], sizeof(want));
+            diff |= ((row[9 * k] & 0xFFFFu) | (row[9 * k + 4] & 0xFFFF0000u)) ^ want;
+          }
+        }
+      } else {
+        for (uint32_t p = 0, v = 0; v < nv; p++) {
+          const auto &row = rows[p];
+          for (uint32_t q = 0; q < ntcs_; q++, v++) {
+            uint32_t h = 9 * q;  // 16-bit half-word of {clean, storm}: bit 144 q
+            diff |= ((row[h / 2] >> (16 * (h % 2))) & 0xFFFFu) ^ im.wd[v];
+          }
+        }
+      }
+      same = diff == 0;
+    }
+    return same;
+  }
+
+  // corrupts the image's occupancy of VOQ v (+state_fault=image:v:c: a negative test of the
+  // check that the fast and the detailed comparison agree)
+  static void corrupt(Image &im, uint32_t v) { im.occ[v] ^= 1u; }
+
+  // ---- fault injection: flips bit 0 of one field of VOQ/PG i (index ignored for the global
+  // fields); false if the name is unknown. fault_kind(): which index a field takes.
+  enum FaultKind { kFaultUnknown, kFaultVoq, kFaultPg, kFaultGlobal };
+  static FaultKind fault_kind(const std::string &f) {
+    static const char *const kVoq[] = {"occ_cells", "occ_pkts", "hbm_cells", "hbm_mode", "wd_stalled",
+                                       "deficit", "shaper_conform", "wd_storm", "wd_clean"};
+    static const char *const kPg[] = {"pg_cells", "hdrm_used", "xoff", "pause_remain"};
+    static const char *const kGlobal[] = {"pool_used", "ocb_used", "hbm_used", "desc_free", "lfsr",
+                                          "lfsr_head"};
+    for (const char *n : kVoq) if (f == n) return kFaultVoq;
+    for (const char *n : kPg) if (f == n) return kFaultPg;
+    for (const char *n : kGlobal) if (f == n) return kFaultGlobal;
+    return kFaultUnknown;
+  }
+  bool flip(const std::string &f, uint32_t i) {
+    if (f == "occ_cells") probe_flip(XTM_PROBE_SIG(u_qmgr__DOT__occ_q)[i], 0);
+    else if (f == "occ_pkts") probe_flip(XTM_PROBE_SIG(u_qmgr__DOT__pkts_q)[i], 0);
+    else if (f == "hbm_cells") probe_flip(XTM_PROBE_SIG(u_qmgr__DOT__hbmc_q)[i], 0);
+    else if (f == "hbm_mode") probe_flip(XTM_PROBE_SIG(u_qmgr__DOT__mode_q), i);
+    else if (f == "wd_stalled") probe_flip(XTM_PROBE_SIG(u_wd__DOT__stalled_q), i);
+    else if (f == "deficit") probe_flip(XTM_PROBE_SIG(u_sched__DOT__def_q)[i], 0);
+    else if (f == "shaper_conform") probe_flip(XTM_PROBE_SIG(u_shaper__DOT__conf_q), i);
+    else if (f == "wd_storm") probe_flip(XTM_PROBE_SIG(u_wd__DOT__u_rows__DOT__mem)[i / ntcs_], 144 * (i % ntcs_));
+    else if (f == "wd_clean") probe_flip(XTM_PROBE_SIG(u_wd__DOT__u_rows__DOT__mem)[i / ntcs_], 144 * (i % ntcs_) + 8);
+    else if (f == "pg_cells") probe_flip(XTM_PROBE_SIG(u_pfc_tx__DOT__cells_q)[i], 0);
+    else if (f == "hdrm_used") probe_flip(XTM_PROBE_SIG(u_pfc_tx__DOT__hused_q)[i], 0);
+    else if (f == "xoff") probe_flip(XTM_PROBE_SIG(u_pfc_tx__DOT__xoff_q), i);
+    else if (f == "pause_remain") probe_flip(XTM_PROBE_SIG(u_pfc_rx__DOT__rem_q)[i], 0);
+    else if (f == "pool_used") probe_flip(XTM_PROBE_SIG(u_bufmgr__DOT__pool_q), 0);
+    else if (f == "ocb_used") probe_flip(XTM_PROBE_SIG(u_bufmgr__DOT__ocb_q), 0);
+    else if (f == "hbm_used") probe_flip(XTM_PROBE_SIG(u_bufmgr__DOT__hbm_q), 0);
+    else if (f == "desc_free") probe_flip(XTM_PROBE_SIG(u_bufmgr__DOT__free_q), 0);
+    else if (f == "lfsr") probe_flip(XTM_PROBE_SIG(u_admit__DOT__u_lfsr__DOT__state_q), 0);
+    else if (f == "lfsr_head") probe_flip(XTM_PROBE_SIG(u_deq__DOT__u_lfsr__DOT__state_q), 0);
+    else return false;
+    return true;
+  }
+
+ private:
+  static int32_t sext_def(uint32_t raw) { return static_cast<int32_t>(raw << 8) >> 8; }
+  // the {clean, storm} half-word of VOQ v's watchdog row (8-bit fields never straddle words)
+  uint32_t wd_pair(uint32_t v) const {
+    const auto &row = XTM_PROBE_SIG(u_wd__DOT__u_rows__DOT__mem)[v / ntcs_];
+    uint32_t bit = 144 * (v % ntcs_);
+    return (row[bit / 32] >> (bit % 32)) & 0xFFFFu;
+  }
+  // stores x if the element type holds it unchanged
+  template <class E, class X>
+  static bool put(E &e, X x) {
+    e = static_cast<E>(x);
+    return static_cast<X>(e) == x;
+  }
+  template <class T>
+  static bool eq(const T &a, const T &b) {
+    return std::memcmp(&a, &b, sizeof(T)) == 0;
+  }
+  Vxtm_top___024root *r_;
   uint32_t ntcs_;
 };
 #undef XTM_PROBE_SIG
+#undef XTM_PROBE_T
 
 #else  // XTM_TB_NETLIST
 
@@ -103,6 +280,15 @@ class XtmProbe {
   uint32_t desc_free() const { return 0; }
   uint32_t lfsr() const { return 0; }
   uint32_t lfsr_head() const { return 0; }
+  struct Image {};
+  bool put_voq(Image &, uint32_t, const xtm_snap_t &) const { return true; }
+  bool put_pg(Image &, uint32_t, const xtm_snap_t &) const { return true; }
+  void put_bits(Image &, const xtm_snap_t &) const {}
+  bool matches(const Image &, uint32_t, bool) const { return true; }
+  enum FaultKind { kFaultUnknown, kFaultVoq, kFaultPg, kFaultGlobal };
+  static FaultKind fault_kind(const std::string &) { return kFaultUnknown; }
+  static void corrupt(Image &, uint32_t) {}
+  bool flip(const std::string &, uint32_t) { return false; }
 };
 
 #endif  // XTM_TB_NETLIST

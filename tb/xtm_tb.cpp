@@ -12,6 +12,8 @@
 //
 // Plusargs: +test=<name> +seed=<n> +cycles=<n> +trace (FST) +trace_start=<cycle>
 //           +state_every=<n> +max_errors=<n> +out=<dir> +quiet
+//           +state_detailed (the state compared field by field every time, not by image)
+//           +state_fault=<field>:<index>:<cycle> (flip one RTL state bit: negative test)
 // Tests: see tb/xtm_tests.h (xtm_tb --list).
 //
 // Firmware mode (+fw=<conf> [+fw_trace=F] [+fw_dump=F]; docs/cosim.md): instead of a test,
@@ -67,6 +69,11 @@ static const uint64_t kOutLat = XTM_OUT_LATENCY;
 static const uint64_t kCommit = 4;
 static const int kRing = 8;  // > kOutLat
 
+static inline uint64_t bit_put(uint64_t w, uint32_t i, bool b) {
+  uint64_t bit = 1ull << (i & 63);
+  return b ? w | bit : w & ~bit;
+}
+
 SC_MODULE(XtmTb) {
 
   Vxtm_top *dut = nullptr;
@@ -84,6 +91,19 @@ SC_MODULE(XtmTb) {
   xtm_out_t out_ring[kRing];
   CsrOp csr_ring[kRing];
   XtmProbe *probe = nullptr;
+  // the state comparison's fast path (compare_state)
+  xtm_snap_t *snap = nullptr;         // the model's state, updated incrementally
+  XtmProbe::Image *img = nullptr;     // the RTL state the snapshot implies
+  uint64_t img_bad_voq[XTM_SNAP_WORDS] = {0}, img_bad_pg[XTM_SNAP_WORDS] = {0};  // no encoding
+  uint64_t state_checks = 0, state_detailed_runs = 0;
+  bool state_detailed = false;        // +state_detailed: field by field every time
+  // +state_fault=<field>:<index>:<cycle>: one RTL register bit flipped after the clock edge
+  // of logical cycle <cycle> commits, before that cycle's state comparison (a negative test
+  // of the comparison; XtmProbe::flip names the fields)
+  std::string fault_field;
+  uint32_t fault_index = 0;
+  uint64_t fault_cycle = UINT64_MAX;
+  bool corrupt_image = false;
   uint64_t first_err_cycle = 0;
   bool done = false;
   int exit_code = 0;
@@ -287,7 +307,58 @@ SC_MODULE(XtmTb) {
 
   // Internal state (spec 12 quantities) after the clock edge, through the probe: the RTL
   // has committed logical cycle cycle - kCommit, the model has just executed it.
+  //
+  // Fast path (docs/cosim.md, "The state comparison"): the model's snapshot is brought up
+  // to date incrementally (xtm_state_snapshot), the entries it rewrote are re-encoded into
+  // the image of the expected RTL state, and the image is compared with the live RTL arrays
+  // by memcmp. Only when they differ (or an entry has no RTL encoding, or +state_detailed,
+  // or every 4096th comparison as an audit of the fast path) does the field-by-field
+  // comparison run, which names the first differing field, VOQ/PG and cycle.
   void compare_state() {
+    const XtmProbe &r = *probe;
+    uint32_t nv = nports * ntcs, ng = nports * 8;
+    xtm_state_snapshot(model, snap);
+    uint64_t bad = 0;
+    for (uint32_t w = 0; w < (nv + 63) / 64; w++) {
+      for (uint64_t b = snap->voq_changed[w]; b != 0; b &= b - 1) {
+        uint32_t v = w * 64 + static_cast<uint32_t>(__builtin_ctzll(b));
+        img_bad_voq[w] = bit_put(img_bad_voq[w], v, !r.put_voq(*img, v, *snap));
+      }
+      bad |= img_bad_voq[w];
+    }
+    for (uint32_t w = 0; w < (ng + 63) / 64; w++) {
+      for (uint64_t b = snap->pg_changed[w]; b != 0; b &= b - 1) {
+        uint32_t g = w * 64 + static_cast<uint32_t>(__builtin_ctzll(b));
+        img_bad_pg[w] = bit_put(img_bad_pg[w], g, !r.put_pg(*img, g, *snap));
+      }
+      bad |= img_bad_pg[w];
+    }
+    r.put_bits(*img, *snap);
+    if (corrupt_image) {
+      XtmProbe::corrupt(*img, fault_index);
+      corrupt_image = false;
+    }
+    const xtm_global_state_t &gs = snap->global;
+    bool same = bad == 0 && r.pool_used() == gs.pool_used && r.ocb_used() == gs.ocb_used &&
+                r.hbm_used() == gs.hbm_used && r.desc_free() == gs.desc_free &&
+                r.lfsr() == gs.lfsr && r.lfsr_head() == gs.lfsr_head &&
+                r.matches(*img, nv, lcycle >= XTM_INIT_CYCLES(nports));
+    state_checks++;
+    if (same && !state_detailed && (state_checks & 4095) != 0) {
+      return;
+    }
+    state_detailed_runs++;
+    uint64_t before = errors;
+    compare_state_fields();
+    if (!same && errors == before) {
+      // the image says the RTL differs, the fields say it does not: the snapshot or the
+      // image missed a change of the model (a checker bug, never an RTL one)
+      mismatch("state.image", 0, 1, "the fast state comparison disagrees with the detailed one");
+      xtm_snap_init(snap);  // the next comparison starts from a full snapshot
+    }
+  }
+
+  void compare_state_fields() {
     const XtmProbe &r = *probe;
     uint32_t nv = nports * ntcs;
     for (uint32_t v = 0; v < nv; v++) {
@@ -379,6 +450,16 @@ SC_MODULE(XtmTb) {
       printf("FAILURE: RTL assertion failed at physical cycle %" PRIu64 " (message above)\n", cycle);
       errors++;
       done = true;
+    }
+    if (cycle >= kCommit && cycle - kCommit == fault_cycle) {
+      if (fault_field == "image") {
+        corrupt_image = true;  // the checker's own expectation, not the RTL (compare_state)
+      } else {
+        probe->flip(fault_field, fault_index);
+      }
+      printf("fault: %s %s[%u] bit flipped after logical cycle %" PRIu64 " committed\n",
+             fault_field == "image" ? "state image" : "RTL", fault_field.c_str(), fault_index,
+             fault_cycle);
     }
     if (!opt.rtl_only && XtmProbe::kAvailable && opt.state_every != 0 && cycle >= kCommit &&
         ((cycle - kCommit) % opt.state_every) == 0) {
@@ -627,6 +708,31 @@ int sc_main(int argc, char **argv) {
   XtmTb tb("tb");
   tb.dut = dut;
   tb.probe = new XtmProbe(dut, prm.num_tcs);
+  tb.snap = new xtm_snap_t;
+  xtm_snap_init(tb.snap);
+  tb.img = new XtmProbe::Image();  // value-initialised: zero, as the snapshot
+  tb.state_detailed = plusarg(argc, argv, "state_detailed", nullptr);
+  if (plusarg(argc, argv, "state_fault", &v)) {
+    char field[32];
+    unsigned idx = 0;
+    unsigned long long at = 0;
+    bool parsed = sscanf(v.c_str(), "%31[a-z_]:%u:%llu", field, &idx, &at) == 3;
+    XtmProbe::FaultKind k = parsed ? XtmProbe::fault_kind(field) : XtmProbe::kFaultUnknown;
+    if (parsed && strcmp(field, "image") == 0 && XtmProbe::kAvailable) {
+      k = XtmProbe::kFaultVoq;  // the image's occupancy entry: tests the state.image check
+    }
+    uint32_t n = k == XtmProbe::kFaultVoq ? prm.num_ports * prm.num_tcs
+                 : k == XtmProbe::kFaultPg ? prm.num_ports * 8
+                 : k == XtmProbe::kFaultGlobal ? 1 : 0;
+    if (idx >= n) {
+      printf("+state_fault=%s: expected <field>:<index>:<logical cycle> with a field of "
+             "XtmProbe::flip and an index in range\nTEST FAILED CHECKS\n", v.c_str());
+      return 2;
+    }
+    tb.fault_field = field;
+    tb.fault_index = idx;
+    tb.fault_cycle = at;
+  }
   tb.model = model;
   tb.test = test;
   tb.opt = opt;
@@ -637,14 +743,19 @@ int sc_main(int argc, char **argv) {
   tb.fw_trace = fw_trace;
   tb.fw_dump = fw_dump;
   std::string dir = opt.out.empty() ? fmt("sim/out/%s.%" PRIu64, opt.test.c_str(), opt.seed) : opt.out;
-  std::string mk = "mkdir -p " + dir;
-  if (system(mk.c_str()) != 0) {
-    printf("cannot create %s\n", dir.c_str());
+  if (!mkdir_p(dir)) {
+    fprintf(stderr, "error: cannot create the output directory %s: %s\n", dir.c_str(),
+            strerror(errno));
+    return 2;
   }
   tb.trace_dut = fopen((dir + "/trace_dut.tsv").c_str(), "w");
   tb.trace_model = fopen((dir + "/trace_model.tsv").c_str(), "w");
-  if (tb.trace_dut) fprintf(tb.trace_dut, "cycle\tkind\tfields\n");
-  if (tb.trace_model) fprintf(tb.trace_model, "cycle\tkind\tfields\n");
+  if (tb.trace_dut == nullptr || tb.trace_model == nullptr) {
+    fprintf(stderr, "error: cannot write the traces in %s: %s\n", dir.c_str(), strerror(errno));
+    return 2;
+  }
+  fprintf(tb.trace_dut, "cycle\tkind\tfields\n");
+  fprintf(tb.trace_model, "cycle\tkind\tfields\n");
 
   sc_start(SC_ZERO_TIME);
   if (opt.trace) {
@@ -676,6 +787,8 @@ int sc_main(int argc, char **argv) {
   }
   printf("ecn_marks: %" PRIu64 "\npfc_frames: %" PRIu64 "\n", marks, tb.pfc_frames);
   printf("mismatches: %" PRIu64 "\n", tb.errors);
+  printf("state_compares: %" PRIu64 " (%" PRIu64 " field by field)\n", tb.state_checks,
+         tb.state_detailed_runs);
   printf("cycles_per_s: %.0f\n", secs > 0 ? tb.cycle / secs : 0.0);
   printf("traces: %s/trace_model.tsv %s/trace_dut.tsv\n", dir.c_str(), dir.c_str());
   if (opt.trace) {

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "cmodel/xtm/xtm.h"
+#include "tools/lib/xtm_num.h"
 #include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
 
 #define N_SRC 4
@@ -182,7 +183,11 @@ int main(int argc, char **argv) {
   uint64_t cycles = 200000000ull;  // 200 ms of simulated time
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--cycles") == 0 && i + 1 < argc) {
-      cycles = strtoull(argv[++i], NULL, 0);
+      xtm_num_msg_t msg;
+      if (xtm_num_u64("--cycles", argv[++i], 1, 1000000000000ull, &cycles, &msg) != kXtmNumOk) {
+        fprintf(stderr, "xtm-bench: %s\n", msg.text);
+        return 2;
+      }
     } else {
       fprintf(stderr, "usage: %s [--cycles N]\n", argv[0]);
       return 2;
@@ -213,5 +218,9 @@ int main(int argc, char **argv) {
     return 1;
   }
   printf("step and advance_to agree on every counter\n");
+  if (fflush(stdout) != 0 || ferror(stdout)) {  // the rates were not written: not a success
+    fprintf(stderr, "xtm-bench: cannot write the output\n");
+    return 1;
+  }
   return 0;
 }

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cmodel/xtm/xtm.h"
+#include "tools/lib/xtm_num.h"
 #include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
 
 #define LINE_Q16 0x0C8000u  // 12.5 bytes/cycle: 100 Gb/s at 1 GHz
@@ -139,18 +140,20 @@ static uint64_t next_arrival(const src_t *s) { return next_start(s) + CABLE_CYCL
 int main(int argc, char **argv) {
   uint64_t us = 2000, every_us = 0;
   for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--us") == 0 && i + 1 < argc) {
-      us = strtoull(argv[++i], NULL, 0);
-    } else if (strcmp(argv[i], "--every-us") == 0 && i + 1 < argc) {
-      every_us = strtoull(argv[++i], NULL, 0);
+    bool is_us = strcmp(argv[i], "--us") == 0;
+    if ((is_us || strcmp(argv[i], "--every-us") == 0) && i + 1 < argc) {
+      // strict integers (tools/lib/xtm_num): '1e3' or '100abc' used to be 1 and 100
+      xtm_num_msg_t msg;
+      const char *opt = argv[i];
+      if (xtm_num_u64(opt, argv[++i], is_us ? 1 : 0, 10000000, is_us ? &us : &every_us, &msg) !=
+          kXtmNumOk) {
+        fprintf(stderr, "xtm-demo: %s\n", msg.text);
+        return 2;
+      }
     } else {
       fprintf(stderr, "usage: %s [--us N] [--every-us K]\n", argv[0]);
       return 2;
     }
-  }
-  if (us == 0 || us > 10000000) {
-    fprintf(stderr, "xtm-demo: --us must be 1..10000000\n");
-    return 2;
   }
   printf("xtm-demo: 4:1 incast into port %d for %" PRIu64 " us, then 1000 us of drain; "
          "deterministic (no random choices)\nreproduce: build/bin/xtm-demo --us %" PRIu64 "\n\n",
@@ -317,5 +320,9 @@ int main(int argc, char **argv) {
   printf("simulated %.3f ms in %" PRIu64 " cycles\n", secs * 1e3, xtm_cycle(m));
   xtm_destroy(m);
   (void)tx;
+  if (fflush(stdout) != 0 || ferror(stdout)) {  // a full disk: an error, not a success
+    fprintf(stderr, "xtm-demo: cannot write the output\n");
+    return 1;
+  }
   return ok ? 0 : 1;
 }

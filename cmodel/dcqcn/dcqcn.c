@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// libdcqcn core: lifecycle, the cycle (docs/spec-dcqcn.md D4), the reaction point (D6, D7),
-// the pacer (D8), the notification point (D10). RTL twins (to come): rtl/dcqcn/dcqcn_scan.sv
-// (timer scan, D5), dcqcn_rp.sv (per-QP update datapath), dcqcn_pacer.sv, dcqcn_np.sv.
+// libdcqcn core: lifecycle, the cycle (docs/spec-dcqcn.md D4), the reaction point (D5.1, D6,
+// D7), the pacer (D8), the notification point (D10). RTL twins: rtl/dcqcn/dcqcn_scan.sv (timer
+// scan, D5), dcqcn_visit.sv (per-QP visit datapath), dcqcn_cnp.sv, dcqcn_tx.sv, dcqcn_pacer.sv,
+// dcqcn_np.sv, dcqcn_gcnt.sv.
 //
 // Speed (D13): the RTL visits every QP every S cycles. The model keeps a min-heap of the
 // next visit at which each QP has a due *busy* timer; a lazy timer (one whose firings change
@@ -48,7 +49,8 @@ dcqcn_status_t dcqcn_create(const dcqcn_params_t *p, dcqcn_t **out) {
   m->scan_period = (p->num_qps + p->scan_width - 1) / p->scan_width;
   m->qp = calloc(p->num_qps, sizeof(dcqcn_qp_t));
   m->heap = calloc(p->num_qps, sizeof(uint32_t));
-  if (m->qp == NULL || m->heap == NULL || dcqcn_csr_init(m) != kDcqcnOk) {
+  m->plist = malloc(sizeof(int32_t) * m->scan_period);
+  if (m->qp == NULL || m->heap == NULL || m->plist == NULL || dcqcn_csr_init(m) != kDcqcnOk) {
     dcqcn_destroy(m);
     return kDcqcnNoMem;
   }
@@ -63,6 +65,7 @@ void dcqcn_destroy(dcqcn_t *m) {
   }
   free(m->qp);
   free(m->heap);
+  free(m->plist);
   free(m->regs);
   free(m->decode);
   free(m);
@@ -131,7 +134,8 @@ static bool visit_at_or_before(const dcqcn_t *m, uint32_t q, uint64_t l, uint64_
 uint64_t dcqcn_due_at(const dcqcn_t *m, uint32_t q, int k, uint64_t last) {
   uint64_t d = m->qp[q].due[k];
   uint64_t v;
-  if (d == DCQCN_NEVER || d > last || !visit_at_or_before(m, q, last, &v) || v < d) {
+  // An INIT pending: no visit fires a timer before the one that applies it (D5.1).
+  if (m->qp[q].init_pend || d == DCQCN_NEVER || d > last || !visit_at_or_before(m, q, last, &v) || v < d) {
     return d;
   }
   // Every visit v' >= d fires once and adds P; with P >= S it is then > v' (D5), so the
@@ -185,7 +189,8 @@ typedef struct inc_pending {
 static void pending_inc(const dcqcn_t *m, uint32_t q, uint64_t last, inc_pending_t *p) {
   const dcqcn_qp_t *s = &m->qp[q];
   *p = (inc_pending_t){.n = 0, .fr = 0, .ai = 0, .hai = 0, .stage_t = s->stage_t};
-  if (m->eager || !s->active || !lazy(m, s, kTimInc) || s->due[kTimInc] == DCQCN_NEVER) {
+  if (m->eager || !s->active || s->init_pend || !lazy(m, s, kTimInc) ||
+      s->due[kTimInc] == DCQCN_NEVER) {
     return;
   }
   uint64_t d = s->due[kTimInc];
@@ -215,7 +220,7 @@ static void pending_inc(const dcqcn_t *m, uint32_t q, uint64_t last, inc_pending
 // with the lazy increase firings' effects (T and the counters) applied.
 static void catch_up(dcqcn_t *m, uint32_t q, uint64_t last) {
   dcqcn_qp_t *s = &m->qp[q];
-  if (m->eager || !s->active) {
+  if (m->eager || !s->active || s->init_pend) {
     return;
   }
   inc_pending_t p;
@@ -297,11 +302,50 @@ static void heap_remove(dcqcn_t *m, uint32_t q) {
 }
 // Puts q in the heap with key = its next visit with a due busy timer, or removes it when
 // every timer is lazy (the QP is parked).
+// A pending event makes the QP busy for its next visit (D5.1, D13): it joins the list of its
+// scan slot, which the cycles of that slot visit (O(1), no heap key to change per input).
+static bool has_pending(const dcqcn_qp_t *s) {
+  return s->init_pend || s->pend_cnp || s->pend_bytes != 0;
+}
+static void pend_list(dcqcn_t *m, uint32_t q) {
+  dcqcn_qp_t *s = &m->qp[q];
+  if (m->eager || s->listed) {
+    return;
+  }
+  uint32_t r = q / m->prm.scan_width;
+  s->listed = true;
+  s->pnext = m->plist[r];
+  m->plist[r] = (int32_t)q;
+  m->n_listed++;
+}
+static void plist_clear(dcqcn_t *m) {
+  for (uint32_t r = 0; r < m->scan_period; r++) {
+    m->plist[r] = -1;
+  }
+  for (uint32_t q = 0; q < m->prm.num_qps; q++) {
+    m->qp[q].listed = false;
+  }
+  m->n_listed = 0;
+}
+// First cycle >= t that visits a listed QP (DCQCN_NEVER: none listed).
+static uint64_t plist_next(const dcqcn_t *m, uint64_t t) {
+  if (m->n_listed == 0) {
+    return DCQCN_NEVER;
+  }
+  uint64_t r = t % m->scan_period;
+  for (uint64_t off = 0; off < m->scan_period; off++) {
+    if (m->plist[r] >= 0) {
+      return t + off;
+    }
+    r = r + 1 == m->scan_period ? 0 : r + 1;
+  }
+  return DCQCN_NEVER;
+}
 static void heap_set(dcqcn_t *m, uint32_t q) {
   dcqcn_qp_t *s = &m->qp[q];
   uint64_t d = DCQCN_NEVER;
   for (int k = 0; k < kTimCount; k++) {
-    if (s->active && !lazy(m, s, k) && s->due[k] < d) {
+    if (s->active && !s->init_pend && !lazy(m, s, k) && s->due[k] < d) {
       d = s->due[k];
     }
   }
@@ -327,14 +371,33 @@ static void heap_set(dcqcn_t *m, uint32_t q) {
 // ------------------------------------------------------------------ reset
 
 void dcqcn_qp_init(dcqcn_t *m, uint32_t q) {
-  heap_remove(m, q);
   dcqcn_qp_t *s = &m->qp[q];
-  uint64_t cnt[kDcqcnQcntCount];
-  memcpy(cnt, s->cnt, sizeof(cnt));
   uint32_t cap = dcqcn_rate_cap(m);
-  *s = (dcqcn_qp_t){.rc = cap, .rt = cap, .alpha = DCQCN_ALPHA_MAX, .hpos = -1,
-                    .due = {DCQCN_NEVER, DCQCN_NEVER, DCQCN_NEVER}};
-  memcpy(s->cnt, cnt, sizeof(cnt));
+  s->rc = s->rt = cap;
+  s->byte_count = 0;
+  s->alpha = DCQCN_ALPHA_MAX;
+  s->stage_t = s->stage_bc = 0;
+  s->active = s->cnp_alpha = s->cnp_dec = false;
+  for (int k = 0; k < kTimCount; k++) {
+    s->due[k] = DCQCN_NEVER;
+  }
+  s->init_pend = false;
+  s->pend_bytes = 0;
+}
+
+void dcqcn_qp_init_request(dcqcn_t *m, uint32_t q, uint64_t t_next) {
+  dcqcn_qp_t *s = &m->qp[q];
+  catch_up(m, q, t_next == 0 ? 0 : t_next - 1);  // lazy firings up to now; counters kept
+  s->init_pend = true;
+  s->pend_cnp = s->pend_more = false;  // CNPs before the INIT are undone by it
+  s->pend_bytes = 0;
+  s->pace_q8 = 0;  // the pacer and the NP take the INIT at once (D9)
+  s->np_sent = false;
+  s->np_last = 0;
+  if (!m->eager) {
+    heap_set(m, q);  // parked: the INIT's visit comes from the pending list
+    pend_list(m, q);
+  }
 }
 
 void dcqcn_clear_counters(dcqcn_t *m) {
@@ -348,11 +411,15 @@ void dcqcn_reset(dcqcn_t *m) {
   m->t = 0;
   m->heap_n = 0;
   m->fault = kDcqcnFaultNone;
+  for (uint32_t r = 0; r < m->scan_period; r++) {
+    m->plist[r] = -1;
+  }
+  m->n_listed = 0;
   dcqcn_csr_reset_values(m);
   memset(m->gcnt, 0, sizeof(m->gcnt));
   for (uint32_t q = 0; q < m->prm.num_qps; q++) {
-    m->qp[q].hpos = -1;
-    memset(m->qp[q].cnt, 0, sizeof(m->qp[q].cnt));
+    dcqcn_qp_t *s = &m->qp[q];
+    *s = (dcqcn_qp_t){.hpos = -1};
     dcqcn_qp_init(m, q);
   }
 }
@@ -378,9 +445,13 @@ void dcqcn_set_eager(dcqcn_t *m, bool eager) {
   }
   m->heap_n = 0;
   m->eager = eager;
+  plist_clear(m);
   if (!eager) {
     for (uint32_t q = 0; q < m->prm.num_qps; q++) {
       heap_set(m, q);
+      if (has_pending(&m->qp[q])) {
+        pend_list(m, q);
+      }
     }
   }
 }
@@ -446,25 +517,73 @@ static void cut(dcqcn_t *m, uint32_t q, uint64_t t) {
   s->cnt[kDcqcnQcntCuts]++;
 }
 
-// Records q's values at S(t) the first time the cycle touches it (D7).
+// Records q's values the first time the cycle touches it, at the start of its visit after
+// a pending INIT (D7). Touched QPs are visited ones, kept in increasing QP order.
 static void touch(dcqcn_t *m, uint32_t q) {
-  for (uint32_t i = 0; i < m->n_touch; i++) {
-    if (m->touch_qp[i] == q) {
-      return;
-    }
+  uint32_t pos = 0;
+  while (pos < m->n_touch && m->touch_qp[pos] < q) {
+    pos++;
   }
-  uint32_t i = m->n_touch++;
-  m->touch_qp[i] = q;
-  m->touch_rc[i] = m->qp[q].rc;
-  m->touch_rt[i] = m->qp[q].rt;
-  m->touch_alpha[i] = m->qp[q].alpha;
+  if (pos < m->n_touch && m->touch_qp[pos] == q) {
+    return;
+  }
+  for (uint32_t i = m->n_touch; i > pos; i--) {
+    m->touch_qp[i] = m->touch_qp[i - 1];
+    m->touch_rc[i] = m->touch_rc[i - 1];
+    m->touch_rt[i] = m->touch_rt[i - 1];
+    m->touch_alpha[i] = m->touch_alpha[i - 1];
+  }
+  m->touch_qp[pos] = q;
+  m->touch_rc[pos] = m->qp[q].rc;
+  m->touch_rt[pos] = m->qp[q].rt;
+  m->touch_alpha[pos] = m->qp[q].alpha;
+  m->n_touch++;
 }
 
-// One scan visit of QP q in cycle t (D5, D6.2-D6.6): its due timers in the order alpha,
-// decrease, increase, each at most once.
+static inline bool visited_at(const dcqcn_t *m, uint32_t q, uint64_t t) {
+  return t % m->scan_period == scan_slot(m, q);
+}
+
+// D6.2: the first CNP of an inactive QP, applied in cycle t.
+static void first_cnp(dcqcn_t *m, uint32_t q, uint64_t t) {
+  dcqcn_qp_t *s = &m->qp[q];
+  s->active = true;
+  s->alpha = (uint16_t)DCQCN_R(m, INITIAL_ALPHA_VALUE);
+  uint32_t r = DCQCN_R(m, RATE_TO_SET_ON_FIRST_CNP);
+  if (r != 0) {
+    s->rc = s->rt = r;
+  }
+  s->rc = clamp_rate(m, s->rc);  // saturated to [Rmin, Rmax] in both cases
+  s->rt = clamp_rate(m, s->rt);
+  s->cnp_alpha = s->cnp_dec = false;
+  s->stage_t = s->stage_bc = 0;
+  s->byte_count = 0;
+  for (int k = 0; k < kTimCount; k++) {
+    s->due[k] = t + period(m, k);
+  }
+  m->gcnt[kDcqcnGcntCnpFirst]++;
+}
+
+// D6.5 byte counter of an active QP: at most one increase event per application.
+static void byte_counter(dcqcn_t *m, uint32_t q, uint32_t bytes) {
+  dcqcn_qp_t *s = &m->qp[q];
+  uint64_t bc = (uint64_t)s->byte_count + bytes;
+  s->byte_count = bc > DCQCN_BYTE_COUNT_MAX ? DCQCN_BYTE_COUNT_MAX : (uint32_t)bc;
+  uint32_t b = DCQCN_R(m, RPG_BYTE_RESET) * 64u;
+  if (s->byte_count >= b) {
+    s->byte_count -= b;
+    increase(m, q, false);
+  }
+}
+
+// One scan visit of QP q in cycle t (D5.1): its pending INIT, bytes and CNPs, then its due
+// timers in the order alpha, decrease, increase, each at most once.
 static void visit(dcqcn_t *m, uint32_t q, uint64_t t) {
   dcqcn_qp_t *s = &m->qp[q];
-  if (!s->active) {
+  if (s->init_pend) {
+    dcqcn_qp_init(m, q);  // rates = the cap of this cycle; pending bytes dropped
+  }
+  if (!s->active && !s->pend_cnp) {
     return;
   }
   // Lazy firings before this visit in closed form; those due now fire below, in the order
@@ -472,14 +591,24 @@ static void visit(dcqcn_t *m, uint32_t q, uint64_t t) {
   if (t > 0) {
     catch_up(m, q, t - 1);
   }
-  bool any = false;
+  bool any = s->pend_cnp || s->pend_bytes != 0;
   for (int k = 0; k < kTimCount; k++) {
-    any = any || s->due[k] <= t;
+    any = any || (s->active && s->due[k] <= t);
   }
   if (!any) {
     return;
   }
   touch(m, q);
+  if (s->pend_bytes != 0) {  // only ever pending for an active QP
+    uint32_t b = s->pend_bytes;
+    s->pend_bytes = 0;
+    byte_counter(m, q, b);
+  }
+  if (s->pend_cnp) {  // only ever pending for an inactive QP
+    first_cnp(m, q, t);
+    s->cnp_alpha = s->cnp_dec = s->pend_more;
+    s->pend_cnp = s->pend_more = false;
+  }
   if (s->due[kTimAlpha] <= t) {
     s->alpha = alpha_next(m, s->alpha, s->cnp_alpha);
     s->cnp_alpha = false;
@@ -499,38 +628,18 @@ static void visit(dcqcn_t *m, uint32_t q, uint64_t t) {
   }
 }
 
-// q is about to be touched by an input in cycle t: its lazy timers' deadlines up to date
+// q is about to be changed by an input in cycle t: its lazy timers' deadlines up to date
 // (its visit of cycle t, if any, included: the scan, step 2, comes before the inputs).
-// A lazy timer that fires in q's visit of cycle t is a touch by the scan (D7): q takes its
-// slot position among this cycle's scan touches (ascending QP), as in eager mode.
+// A lazy timer that fires in q's visit of cycle t is a touch by the scan (D7).
 static void wake(dcqcn_t *m, uint32_t q, uint64_t t) {
   dcqcn_qp_t *s = &m->qp[q];
-  if (!m->eager && s->active && t % m->scan_period == scan_slot(m, q)) {
+  if (!m->eager && s->active && !s->init_pend && visited_at(m, q, t)) {
     bool due = false;
     for (int k = 0; k < kTimCount; k++) {
       due = due || (t == 0 ? s->due[k] : dcqcn_due_at(m, q, k, t - 1)) <= t;
     }
-    bool seen = false;
-    for (uint32_t i = 0; i < m->n_touch; i++) {
-      seen = seen || m->touch_qp[i] == q;
-    }
-    if (due && !seen) {
-      uint32_t pos = 0;
-      while (pos < m->n_scan_touch && m->touch_qp[pos] < q) {
-        pos++;
-      }
-      for (uint32_t i = m->n_touch; i > pos; i--) {
-        m->touch_qp[i] = m->touch_qp[i - 1];
-        m->touch_rc[i] = m->touch_rc[i - 1];
-        m->touch_rt[i] = m->touch_rt[i - 1];
-        m->touch_alpha[i] = m->touch_alpha[i - 1];
-      }
-      m->touch_qp[pos] = q;
-      m->touch_rc[pos] = s->rc;
-      m->touch_rt[pos] = s->rt;
-      m->touch_alpha[pos] = s->alpha;
-      m->n_touch++;
-      m->n_scan_touch++;
+    if (due) {
+      touch(m, q);
     }
   }
   catch_up(m, q, t);
@@ -565,59 +674,59 @@ static void settle(dcqcn_t *m, uint32_t q) {
   }
 }
 
+// A CNP (D4 step 3): applied now for a QP visited in cycle t, else pending (D5.1); for an
+// active QP without INIT pending the pending CNP only sets the slot flags, done at once.
 static void cnp_rx(dcqcn_t *m, uint32_t q, uint64_t t) {
   dcqcn_qp_t *s = &m->qp[q];
-  wake(m, q, t);
-  touch(m, q);
   m->gcnt[kDcqcnGcntCnpRx]++;
   s->cnt[kDcqcnQcntCnpRx]++;
-  if (!s->active) {  // D6.2: the first CNP
-    s->active = true;
-    s->alpha = (uint16_t)DCQCN_R(m, INITIAL_ALPHA_VALUE);
-    uint32_t r = DCQCN_R(m, RATE_TO_SET_ON_FIRST_CNP);
-    if (r != 0) {
-      s->rc = s->rt = r;
+  if (visited_at(m, q, t) && !s->init_pend) {
+    wake(m, q, t);
+    touch(m, q);
+    if (!s->active) {
+      first_cnp(m, q, t);
+    } else {
+      s->cnp_alpha = s->cnp_dec = true;
     }
-    s->rc = clamp_rate(m, s->rc);  // saturated to [Rmin, Rmax] in both cases
-    s->rt = clamp_rate(m, s->rt);
-    s->cnp_alpha = s->cnp_dec = false;
-    s->stage_t = s->stage_bc = 0;
-    s->byte_count = 0;
-    for (int k = 0; k < kTimCount; k++) {
-      s->due[k] = t + period(m, k);
-    }
-    m->gcnt[kDcqcnGcntCnpFirst]++;
-  } else {
+  } else if (s->active && !s->init_pend) {
+    wake(m, q, t);
     s->cnp_alpha = s->cnp_dec = true;
+  } else if (s->pend_cnp) {
+    s->pend_more = true;
+  } else {
+    s->pend_cnp = true;
+    pend_list(m, q);
   }
   settle(m, q);
 }
 
 static void tx_sent(dcqcn_t *m, uint32_t q, uint32_t bytes, uint64_t t, dcqcn_out_t *out) {
   dcqcn_qp_t *s = &m->qp[q];
-  wake(m, q, t);
-  touch(m, q);
+  bool now = visited_at(m, q, t) && !s->init_pend;
+  if (now) {
+    wake(m, q, t);
+    touch(m, q);
+  }
   // D8 pacer: next-send time in 1/256 cycle, with Rc after steps 2-3 of this cycle.
-  uint64_t now = t << 8;
-  if (now < s->pace_q8) {
+  uint64_t base_t = t << 8;
+  if (base_t < s->pace_q8) {
     m->gcnt[kDcqcnGcntPaceEarly]++;
   }
-  uint64_t base = now > s->pace_q8 ? now : s->pace_q8;
+  uint64_t base = base_t > s->pace_q8 ? base_t : s->pace_q8;
   uint64_t gap = (((uint64_t)bytes * 8u * DCQCN_R(m, CYCLES_PER_US)) << 8) / s->rc;
   s->pace_q8 = base + gap;
   out->pace = (dcqcn_pace_t){.valid = true, .qp = (uint16_t)q,
                              .next_send = (s->pace_q8 + 255u) >> 8};
-  // D6.5 byte counter (active QPs only), at most one increase event per transmission.
-  if (s->active) {
-    uint32_t bc = s->byte_count + bytes;
-    s->byte_count = bc > DCQCN_BYTE_COUNT_MAX ? DCQCN_BYTE_COUNT_MAX : bc;
-    uint32_t b = DCQCN_R(m, RPG_BYTE_RESET) * 64u;
-    if (s->byte_count >= b) {
-      s->byte_count -= b;
-      increase(m, q, false);
+  // D6.5 byte counter (active QPs only): now for a visited QP, else at the next visit.
+  if (s->active && !s->init_pend) {
+    if (now) {
+      byte_counter(m, q, bytes);
+      settle(m, q);
+    } else if (bytes != 0) {
+      s->pend_bytes += bytes;  // the lazy timers' deadlines are kept: the key is unchanged
+      pend_list(m, q);
     }
   }
-  settle(m, q);
 }
 
 static void ce_rx(dcqcn_t *m, uint32_t q, uint64_t t, dcqcn_out_t *out) {
@@ -674,13 +783,21 @@ static void full_cycle(dcqcn_t *m, const dcqcn_in_t *in, dcqcn_out_t *out) {
       }
     }
   } else {
+    int32_t *head = &m->plist[t % m->scan_period];
+    while (*head >= 0) {  // the pending events of this slot's QPs (D5.1)
+      uint32_t q = (uint32_t)*head;
+      *head = m->qp[q].pnext;
+      m->qp[q].listed = false;
+      m->n_listed--;
+      visit(m, q, t);
+      settle(m, q);
+    }
     while (m->heap_n > 0 && m->qp[m->heap[0]].hkey == t) {
       uint32_t q = m->heap[0];
       visit(m, q, t);
       settle(m, q);
     }
   }
-  m->n_scan_touch = m->n_touch;
   if (in != NULL) {
     // 3. CNP received
     if (in->cnp.valid) {
@@ -731,15 +848,15 @@ uint64_t dcqcn_next_event(const dcqcn_t *m) {
   if (m->eager) {
     return m->t;
   }
-  if (m->heap_n == 0) {
-    return DCQCN_NEVER;
-  }
-  uint64_t k = m->qp[m->heap[0]].hkey;
-  return k > m->t ? k : m->t;
+  uint64_t k = m->heap_n == 0 ? DCQCN_NEVER : m->qp[m->heap[0]].hkey;
+  uint64_t p = plist_next(m, m->t);
+  k = p < k ? p : k;
+  return k == DCQCN_NEVER ? k : (k > m->t ? k : m->t);
 }
 
 void dcqcn_step(dcqcn_t *m, const dcqcn_in_t *in, dcqcn_out_t *out) {
-  if (!m->eager && !has_input(in) && (m->heap_n == 0 || m->qp[m->heap[0]].hkey > m->t)) {
+  if (!m->eager && !has_input(in) && (m->heap_n == 0 || m->qp[m->heap[0]].hkey > m->t) &&
+      (m->n_listed == 0 || m->plist[m->t % m->scan_period] < 0)) {
     clear_out(out, m->t);
     m->t++;
     return;
@@ -751,6 +868,8 @@ bool dcqcn_advance_to(dcqcn_t *m, uint64_t target, dcqcn_out_t *out) {
   while (m->t < target) {
     if (!m->eager) {
       uint64_t next = m->heap_n == 0 ? DCQCN_NEVER : m->qp[m->heap[0]].hkey;
+      uint64_t p = plist_next(m, m->t);
+      next = p < next ? p : next;
       if (next > m->t) {
         m->t = next < target ? next : target;
         continue;
@@ -779,7 +898,18 @@ void dcqcn_qp_state(const dcqcn_t *m, uint32_t qp, dcqcn_qp_state_t *st) {
       .alpha_due = m->t == 0 ? s->due[kTimAlpha] : dcqcn_due_at(m, qp, kTimAlpha, last),
       .dec_due = m->t == 0 ? s->due[kTimDec] : dcqcn_due_at(m, qp, kTimDec, last),
       .inc_due = m->t == 0 ? s->due[kTimInc] : dcqcn_due_at(m, qp, kTimInc, last),
-      .pace_q8 = s->pace_q8, .np_sent = s->np_sent, .np_last = s->np_last};
+      .pace_q8 = s->pace_q8, .np_sent = s->np_sent, .np_last = s->np_last,
+      .init_pend = s->init_pend, .pend_cnp = s->pend_cnp, .pend_cnp_more = s->pend_more,
+      .pend_bytes = s->pend_bytes};
+  if (s->init_pend) {  // what the QP window shows: the INIT word with the current cap (D9)
+    uint32_t cap = dcqcn_rate_cap(m);
+    st->active = st->cnp_alpha = st->cnp_dec = false;
+    st->rc = st->rt = cap;
+    st->alpha = DCQCN_ALPHA_MAX;
+    st->stage_timer = st->stage_byte = 0;
+    st->byte_count = 0;
+    st->alpha_due = st->dec_due = st->inc_due = DCQCN_NEVER;
+  }
 }
 
 // Counters as the RTL holds them: plus the lazy increase firings not yet applied (D13).

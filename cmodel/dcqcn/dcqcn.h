@@ -29,8 +29,16 @@ extern "C" {
 
 #define DCQCN_MAX_QPS 4096u
 #define DCQCN_MAX_SCAN_WIDTH 16u
-// Rate updates one cycle can report: one per scan slot, the CNP's QP and the bytes' QP.
+// Size of the rate-update array of dcqcn_out_t. Since spec 2.0 a cycle reports at most
+// one entry per scan slot (n_rate <= scan_width, D7); the array keeps its version-1 size.
 #define DCQCN_MAX_RATE_UPD (DCQCN_MAX_SCAN_WIDTH + 2u)
+// Latencies of the RTL's outputs after their logical cycle (spec D2.2, D15): the model
+// produces them in the cycle it executes; the RTL drives them this many clock cycles later.
+#define DCQCN_LAT_RATE 3u     // rate[], n_rate
+#define DCQCN_LAT_CNP_TX 3u   // cnp_tx
+#define DCQCN_LAT_PACE 15u    // pace
+#define DCQCN_LAT_CSR 16u     // APB completion (pready, prdata, pslverr) after the access
+#define DCQCN_DUE_BITS 35u    // the RTL keeps deadlines modulo 2^35 (D3)
 #define DCQCN_ALPHA_MAX 1023u
 #define DCQCN_STAGE_MAX 255u
 #define DCQCN_BYTE_COUNT_MAX 0x3FFFFFu  // 22 bits
@@ -98,7 +106,7 @@ typedef struct dcqcn_out {
   uint64_t cycle;                              // the cycle these outputs belong to
   dcqcn_qp_ev_t cnp_tx;                        // the notification point sends a CNP for qp
   uint32_t n_rate;                             // entries of rate[] valid this cycle
-  dcqcn_rate_upd_t rate[DCQCN_MAX_RATE_UPD];   // QPs whose rc, rt or alpha changed (D7)
+  dcqcn_rate_upd_t rate[DCQCN_MAX_RATE_UPD];   // visited QPs whose rc, rt or alpha changed (D7)
   dcqcn_pace_t pace;                           // pacer answer to this cycle's tx
   dcqcn_csr_rsp_t csr_rsp;
 } dcqcn_out_t;
@@ -167,6 +175,13 @@ typedef struct dcqcn_qp_state {
   uint64_t pace_q8;       // pacer next-send time, 1/256 cycle
   bool np_sent;           // the NP has sent a CNP for this QP
   uint64_t np_last;       // cycle of that CNP
+  // pending RP events (spec D5.1), applied at the QP's next visit; while init_pend is set
+  // the fields above from active to inc_due read as the INIT word with the current cap (as
+  // the QP window shows them; the RTL still holds the old word, which the INIT replaces)
+  bool init_pend;         // Q_CTRL.INIT of the reaction point
+  bool pend_cnp;          // a CNP for a QP that is inactive (or has an INIT pending)
+  bool pend_cnp_more;     // a further CNP after it
+  uint32_t pend_bytes;    // bytes of an active QP sent since its last visit
 } dcqcn_qp_state_t;
 
 typedef enum dcqcn_gcnt {

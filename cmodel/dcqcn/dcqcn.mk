@@ -29,15 +29,16 @@ $(DCQCN_TEST_BINS): $(LIBDCQCN) $(DCQCN_TESTLIB)
 $(DCQCN_TEST_BINS): LDLIBS := $(DCQCN_TESTLIB) $(LIBDCQCN) $(CHECK_LIBS) $(LDLIBS)
 
 # Tools (explicit rules: the generic $(BUILD)/bin/% rule links libxtm only).
-$(BUILD)/bin/dcqcn-trace: tools/dcqcn-trace.c $(LIBDCQCN)
+$(BUILD)/bin/dcqcn-trace: tools/dcqcn-trace.c $(LIBDCQCN) $(LIBXTMNUM)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< -o $@ $(LIBDCQCN) $(LDLIBS)
+	$(CC) $(CFLAGS) -DXTM_VERSION='"$(NETSIM_VERSION)"' $< -o $@ $(LIBDCQCN) $(LIBXTMNUM) $(LDLIBS)
 $(BUILD)/bin/dcqcn-bench: tools/dcqcn-bench.c $(LIBDCQCN)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LIBDCQCN) $(LDLIBS)
 
 TEST_DEPS += $(BUILD)/bin/dcqcn-trace $(BUILD)/bin/dcqcn-bench
 TEST_ARGS += --cmd dcqcn-trace-smoke '$(BUILD)/bin/dcqcn-trace --cnp-us 100,102.5,106.5,110.5 --until-us 20000 --every-us 100'
+TEST_ARGS += --shell tools/tests/test_dcqcn_trace_cli.sh
 TEST_ARGS += --cmd dcqcn-bench-modes-agree '$(BUILD)/bin/dcqcn-bench --check-only'
 
 .PHONY: bench-dcqcn

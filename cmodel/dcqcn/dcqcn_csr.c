@@ -75,6 +75,20 @@ static uint32_t read_value(const dcqcn_t *m, const dcqcn_reg_desc_t *r) {
   uint32_t q = m->qp_sel;
   const dcqcn_qp_t *s = &m->qp[q];
   uint64_t last = t == 0 ? 0 : t - 1;
+  if (s->init_pend) {
+    // a pending INIT reads as the INIT word with the current cap (D9)
+    switch (off) {
+      case DCQCN_Q_RC_REG_OFFSET:
+      case DCQCN_Q_RT_REG_OFFSET: return dcqcn_rate_cap(m);
+      case DCQCN_Q_ALPHA_REG_OFFSET: return DCQCN_ALPHA_MAX;
+      case DCQCN_Q_STATUS_REG_OFFSET:
+      case DCQCN_Q_BYTE_COUNT_REG_OFFSET:
+      case DCQCN_Q_ALPHA_REMAIN_REG_OFFSET:
+      case DCQCN_Q_DEC_REMAIN_REG_OFFSET:
+      case DCQCN_Q_INC_REMAIN_REG_OFFSET: return 0;
+      default: break;
+    }
+  }
   switch (off) {
     case DCQCN_CTRL_REG_OFFSET: return 0;
     case DCQCN_ERR_STATUS_REG_OFFSET: return m->err_status;
@@ -191,8 +205,7 @@ bool dcqcn_csr_write_apply(dcqcn_t *m, uint16_t addr, uint32_t data, uint64_t t_
       return true;
     case DCQCN_Q_CTRL_REG_OFFSET:
       if (data & (1u << DCQCN_Q_CTRL_INIT_BIT)) {
-        dcqcn_catch_up_qp(m, m->qp_sel, t_next == 0 ? 0 : t_next - 1);  // counters are kept
-        dcqcn_qp_init(m, m->qp_sel);
+        dcqcn_qp_init_request(m, m->qp_sel, t_next);  // counters are kept
       }
       return true;
     default:

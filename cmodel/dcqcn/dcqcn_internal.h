@@ -22,6 +22,14 @@ typedef struct dcqcn_qp {
   uint64_t pace_q8;         // next-send time, 1/256 cycle
   uint64_t np_last;
   uint64_t cnt[kDcqcnQcntCount];
+  // RP events waiting for the next visit (spec D5.1). A CNP of an active QP sets the slot
+  // flags at once (no timer can tell), so pend_cnp is only ever set for a QP that is
+  // inactive or has an INIT pending; pend_bytes only for an active QP without INIT pending
+  // (other bytes are never counted).
+  bool init_pend, pend_cnp, pend_more;
+  uint32_t pend_bytes;    // < S * 65536 < 2^28
+  bool listed;            // in the pending list of its scan slot (pnext links it)
+  int32_t pnext;
   int32_t hpos;           // heap position; -1: not in the heap (inactive or parked)
   uint64_t hkey;          // heap key: the next visit cycle with a due timer
 } dcqcn_qp_t;
@@ -35,6 +43,10 @@ struct dcqcn {
   dcqcn_qp_t *qp;
   uint32_t *heap;         // QP indices ordered by (hkey, qp)
   uint32_t heap_n;
+  // QPs with a pending event, one list per scan slot (its next visit, D5.1); the timers'
+  // heap does not hold them for that
+  int32_t *plist;         // head per slot, -1: empty
+  uint32_t n_listed;
   // registers (storage for every rw global register, by word index 0..63)
   uint32_t greg[64];
   uint32_t qp_sel;
@@ -44,9 +56,8 @@ struct dcqcn {
   dcqcn_reg_desc_t *regs;
   uint32_t nregs;
   int16_t *decode;        // word index -> descriptor index, -1 unmapped
-  // per-cycle scratch: QPs touched this cycle and their values at S(t) (spec D7)
+  // per-cycle scratch: visited QPs touched this cycle (ascending) and their values (spec D7)
   uint32_t n_touch;
-  uint32_t n_scan_touch;  // the first n_scan_touch entries are scan visits (ascending QP)
   uint32_t touch_qp[DCQCN_MAX_RATE_UPD];
   uint32_t touch_rc[DCQCN_MAX_RATE_UPD], touch_rt[DCQCN_MAX_RATE_UPD];
   uint16_t touch_alpha[DCQCN_MAX_RATE_UPD];
@@ -64,7 +75,12 @@ void dcqcn_csr_read_effects(dcqcn_t *m, int16_t idx);
 bool dcqcn_csr_write_apply(dcqcn_t *m, uint16_t addr, uint32_t data, uint64_t t_next);
 
 // Cycle-side helpers used by the CSR code.
+// Reset of one QP's reaction point (the INIT word, rates = the current cap), keeping its
+// counters and its pending CNPs.
 void dcqcn_qp_init(dcqcn_t *m, uint32_t q);
+// Q_CTRL.INIT at the end of cycle t_next - 1 (spec D9): pacer and NP at once, the reaction
+// point at the next visit.
+void dcqcn_qp_init_request(dcqcn_t *m, uint32_t q, uint64_t t_next);
 void dcqcn_clear_counters(dcqcn_t *m);
 // Brings every lazy timer's deadline up to the end of cycle `last` (lazy firings change
 // nothing else). Called before a parameter changes, so that past firings use the old period.

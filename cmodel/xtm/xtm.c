@@ -162,6 +162,7 @@ void xtm_reset(xtm_t *m) {
   m->wd_sweep_t0 = XTM_NEVER;
   m->next_active = 0;
   m->next_full = 0;
+  m->snap_all = true;
 }
 
 uint64_t xtm_cycle(const xtm_t *m) { return m->t; }
@@ -205,6 +206,7 @@ void xtm_update_flush(xtm_t *m, uint32_t v) {
     m->flush_mask[v >> 6] &= ~bit;
   }
   m->flush_n += (uint32_t)f - (uint32_t)was;
+  xtm_snap_mark_voq(m, v);
 }
 
 static inline xtm_pg_t *pg_of(xtm_t *m, uint32_t port, uint32_t prio) {
@@ -337,12 +339,29 @@ bool xtm_qs_conform(const xtm_t *m, uint32_t v, uint64_t c) {
   return val;
 }
 
+uint64_t xtm_qs_next_write(const xtm_t *m, uint32_t v, uint64_t c) {
+  const xtm_qshaper_t *s = &m->voq[v].shaper;
+  uint64_t cand[5] = {s->cf_t + 1, s->pend_t[0], s->pend_t[1], XTM_NEVER, XTM_NEVER};
+  if (s->ch_t != XTM_NEVER) {
+    cand[3] = s->ch_t + 1;
+    cand[4] = s->ch_t + 2;
+  }
+  uint64_t best = XTM_NEVER;
+  for (int i = 0; i < 5; i++) {
+    if (cand[i] > c && cand[i] < best) {
+      best = cand[i];
+    }
+  }
+  return best;
+}
+
 // Records the bit at cycle c as the new reference; writes effective later are kept.
 static void qs_materialize(xtm_t *m, uint32_t v, uint64_t c) {
   xtm_qshaper_t *s = &m->voq[v].shaper;
   if (c <= s->cf_t) {
     return;
   }
+  xtm_snap_mark_qs(m, v);
   s->cf_val = xtm_qs_conform(m, v, c);
   s->cf_t = c;
   for (int i = 0; i < 2; i++) {
@@ -357,6 +376,7 @@ static void qs_charge(xtm_t *m, uint32_t v, uint64_t t, uint32_t len) {
   xtm_voq_t *q = &m->voq[v];
   xtm_qshaper_t *s = &q->shaper;
   qs_materialize(m, v, t);
+  xtm_snap_mark_qs(m, v);
   s->tok = qs_tokens(s, t, q->shaper_rate, q->shaper_burst) - ((int64_t)len << 16);
   s->u = t;
   s->ch_t = t;
@@ -369,6 +389,7 @@ static void qs_charge(xtm_t *m, uint32_t v, uint64_t t, uint32_t len) {
 // evaluated with the old rate; those taking effect after t_next-1 are kept as explicit writes.
 void xtm_qs_rate_write(xtm_t *m, uint32_t v, uint64_t t_next) {
   xtm_qshaper_t *s = &m->voq[v].shaper;
+  xtm_snap_mark_qs(m, v);  // the rate itself changes after this call
   if (t_next == 0) {
     return;  // nothing evaluated yet; the scan starts at INIT_CYCLES
   }
@@ -390,6 +411,7 @@ void xtm_qs_rate_write(xtm_t *m, uint32_t v, uint64_t t_next) {
 }
 
 void xtm_qs_reset(xtm_t *m, uint32_t v) {
+  xtm_snap_mark_qs(m, v);
   m->voq[v].shaper = (xtm_qshaper_t){.tok = 0,  // the reset burst (Q_SHAPER_BURST = 0)
                                      .u = 0,
                                      .ch_t = XTM_NEVER,
@@ -487,6 +509,7 @@ static void voq_remove_head(xtm_t *m, uint32_t v, uint64_t t, xtm_desc_t **out_d
   xtm_voq_t *q = &m->voq[v];
   uint32_t di = q->head;
   xtm_desc_t *d = &m->desc[di];
+  xtm_snap_mark_voq(m, v);
   q->head = d->next;
   if (q->head == XTM_NIL) {
     q->tail = XTM_NIL;
@@ -509,6 +532,7 @@ static void voq_remove_head(xtm_t *m, uint32_t v, uint64_t t, xtm_desc_t **out_d
   // spec 4.4: a PG drains its headroom first
   g->hdrm_used -= g->hdrm_used < d->cells ? g->hdrm_used : d->cells;
   g->pg_cells -= d->cells;
+  xtm_snap_mark_pg(m, pgi);
   touch_pg(m, pgi, t);
   if (q->occ_pkts == 0) {
     m->port[port].nonempty &= (uint8_t) ~(1u << voq_queue(m, v));
@@ -548,6 +572,7 @@ static void pfc_receive(xtm_t *m, const xtm_in_t *in, uint64_t t) {
         continue;
       }
       xtm_pg_t *g = pg_of(m, p, i);
+      xtm_snap_mark_pg(m, p * XTM_NUM_PRIOS + i);
       g->cnt[kXtmGcntPausedCycles] = xtm_paused_cycles(g, t);
       g->pc_from = t;
       uint64_t prod = (uint64_t)f->quanta[i] * pt->pause_quantum;
@@ -574,6 +599,7 @@ static void watchdog_visit(xtm_t *m, uint32_t port, uint64_t t) {
     uint32_t v = port * T + qi;
     xtm_voq_t *q = &m->voq[v];
     if (en && XTM_F(q->cfg, Q_CFG, WD_EN) != 0) {
+      xtm_snap_mark_voq(m, v);  // the poll counters
       if (q->wd_state == kXtmWdMonitor) {
         bool storm = voq_paused(m, q, port, t) && q->occ_pkts > 0 && !q->wd_sent;
         if (storm) {
@@ -747,6 +773,7 @@ static void select_and_dequeue(xtm_t *m, uint32_t p, uint8_t elig, uint64_t t) {
       for (uint32_t q = 0; q < T; q++) {
         if ((e >> q) & 1u) {
           m->voq[base + q].deficit += (int32_t)m->voq[base + q].quantum;
+          xtm_snap_mark_voq(m, base + q);
         }
       }
       sel = dwrr_search(m, base, e, pt->rr);
@@ -1008,6 +1035,7 @@ static void enqueue_decide(xtm_t *m, const xtm_enq_in_t *in_e, uint64_t t, xtm_o
 
 static void enqueue_commit(xtm_t *m, const xtm_enq_dec_t *dec, uint64_t t) {
   xtm_voq_t *q = &m->voq[dec->v];
+  xtm_snap_mark_voq(m, dec->v);
   if (dec->evict) {
     q->hbm_mode = true;
     q->cnt[kXtmVcntHbmEvict]++;
@@ -1080,6 +1108,7 @@ static void enqueue_commit(xtm_t *m, const xtm_enq_dec_t *dec, uint64_t t) {
   if (dec->marked) {
     q->cnt[kXtmVcntMarkTail]++;
   }
+  xtm_snap_mark_pg(m, dec->gi);
   touch_pg(m, dec->gi, t);
   xtm_update_flush(m, dec->v);
 }
@@ -1115,6 +1144,9 @@ static void pg_evaluate(xtm_t *m, uint32_t gi) {
   uint32_t port = gi / XTM_NUM_PRIOS;
   uint32_t prio = gi % XTM_NUM_PRIOS;
   int d = pg_decide(m, g);
+  if (d != 0) {
+    xtm_snap_mark_pg(m, gi);
+  }
   if (d > 0) {
     g->xoff = true;
     m->set_mask[port] |= (uint8_t)(1u << prio);

@@ -268,6 +268,67 @@ uint64_t xtm_voq_counter(const xtm_t *m, uint32_t voq, xtm_vcnt_t c);
 uint64_t xtm_pg_counter(const xtm_t *m, uint32_t port, uint32_t prio, xtm_gcnt_t c);
 uint64_t xtm_port_counter(const xtm_t *m, uint32_t port, xtm_pcnt_t c);
 uint64_t xtm_global_counter(const xtm_t *m, xtm_ecnt_t c);
+// Bulk snapshot: the values of xtm_voq_state(), xtm_pg_state() and xtm_global_state() for
+// every VOQ and PG at once, as arrays (struct of arrays), for a checker that compares them
+// every cycle (the co-simulation, docs/cosim.md). It is incremental: the model records
+// which VOQs and PGs its cycles, CSR writes, resets and injected faults touched, and
+// xtm_state_snapshot() rewrites only those entries, plus the fields that move with time
+// alone (the remaining pause of paused PGs; the queue-shaper conformance bit of the VOQ
+// whose scan visit takes effect, and of those with a charge or rate-write effect due,
+// spec 9.5), so a call costs in proportion to what changed, not to NumVoqs. After every
+// call the whole snapshot equals what the per-VOQ/PG functions return at xtm_cycle().
+//
+// A snapshot belongs to the last model it was taken of: taking it of another model, or
+// taking another snapshot of this model in between, makes the next call a full one (the
+// model keeps one change record, consumed by each call; not architectural state). Call
+// xtm_snap_init() before the first use. The snapshot does not allocate.
+#define XTM_MAX_PGS (XTM_MAX_PORTS * XTM_NUM_PRIOS)
+#define XTM_SNAP_WORDS (XTM_MAX_VOQS / 64)  // 64-bit words of a per-VOQ or per-PG bit set
+
+typedef struct xtm_snap {
+  // per VOQ v < NumPorts * NumTcs; bit sets: bit v % 64 of word v / 64
+  uint32_t occ_cells[XTM_MAX_VOQS];
+  uint32_t occ_pkts[XTM_MAX_VOQS];
+  uint32_t hbm_cells[XTM_MAX_VOQS];
+  int32_t deficit[XTM_MAX_VOQS];
+  uint32_t head_pkt_id[XTM_MAX_VOQS];  // 0 when the VOQ is empty
+  uint8_t wd_storm[XTM_MAX_VOQS];
+  uint8_t wd_clean[XTM_MAX_VOQS];
+  uint64_t hbm_mode[XTM_SNAP_WORDS];
+  uint64_t ocb_only[XTM_SNAP_WORDS];
+  uint64_t wd_stalled[XTM_SNAP_WORDS];
+  uint64_t flushing[XTM_SNAP_WORDS];
+  uint64_t shaper_conform[XTM_SNAP_WORDS];
+  // per PG g = port * 8 + prio, g < NumPorts * 8
+  uint32_t pg_cells[XTM_MAX_PGS];
+  uint32_t hdrm_used[XTM_MAX_PGS];
+  uint64_t pause_remain[XTM_MAX_PGS];
+  uint64_t xoff[XTM_SNAP_WORDS];
+  xtm_global_state_t global;
+  // written by each call: the VOQs and PGs whose entries it rewrote (every entry whose value
+  // differs from the previous call's is among them); all of them after a full call
+  uint64_t voq_changed[XTM_SNAP_WORDS];
+  uint64_t pg_changed[XTM_SNAP_WORDS];
+  bool full;  // the last call rewrote everything
+  // bookkeeping of the incremental calls (read by nobody else)
+  struct {
+    const xtm_t *model;
+    uint64_t t;                        // xtm_cycle() at the last call
+    uint64_t conf_due[XTM_MAX_VOQS];   // next charge/rate-write effect of the shaper bit
+    uint64_t conf_due_set[XTM_SNAP_WORDS];
+    uint64_t paused[XTM_SNAP_WORDS];   // PGs with pause_remain > 0
+    bool valid;
+  } priv;
+} xtm_snap_t;
+
+void xtm_snap_init(xtm_snap_t *s);
+// Brings *s to the state at xtm_cycle(m). Changes nothing architectural in m (it clears the
+// model's change record). No allocation, no I/O.
+void xtm_state_snapshot(xtm_t *m, xtm_snap_t *s);
+static inline bool xtm_snap_bit(const uint64_t *set, uint32_t i) {
+  return ((set[i >> 6] >> (i & 63)) & 1u) != 0;
+}
+
 // Checks the invariants of spec section 12; on failure returns false and writes a
 // one-line explanation into why (if not NULL).
 bool xtm_check_invariants(const xtm_t *m, char *why, size_t why_len);

@@ -396,6 +396,7 @@ bool xtm_csr_write_apply(xtm_t *m, uint16_t addr, uint32_t data, uint64_t t_next
     return false;
   }
   store(m, r->offset, data & r->wmask, t_next);
+  m->snap_all = true;  // for xtm_state_snapshot: any register may feed a snapshot field
   if (m->next_active > t_next) {
     m->next_active = t_next;
   }

@@ -214,7 +214,26 @@ struct xtm {
   xtm_enq_dec_t enq_dec;     // this cycle's admission decision
   uint8_t rel_mask[XTM_MAX_PORTS];
   uint8_t set_mask[XTM_MAX_PORTS];
+
+  // change record for xtm_state_snapshot() (not architectural state): what was written
+  // since the last snapshot; set where the step, CSR writes, reset and faults write
+  uint64_t snap_voq[XTM_VOQ_WORDS];  // VOQ fields of xtm_voq_state() but the shaper bit
+  uint64_t snap_qs[XTM_VOQ_WORDS];   // queue shaper state (the inputs of xtm_qs_conform)
+  uint64_t snap_pg[XTM_MAX_PGS / 64]; // PG fields of xtm_pg_state()
+  bool snap_all;                     // everything (reset, CSR write, fault)
+  const void *snap_owner;            // the snapshot the record was last consumed by
 };
+
+// the change record (xtm_state_snapshot)
+static inline void xtm_snap_mark_voq(xtm_t *m, uint32_t v) {
+  m->snap_voq[v >> 6] |= 1ull << (v & 63);
+}
+static inline void xtm_snap_mark_qs(xtm_t *m, uint32_t v) {
+  m->snap_qs[v >> 6] |= 1ull << (v & 63);
+}
+static inline void xtm_snap_mark_pg(xtm_t *m, uint32_t g) {
+  m->snap_pg[g >> 6] |= 1ull << (g & 63);
+}
 
 // ---- helpers shared between translation units
 
@@ -276,6 +295,11 @@ static inline bool xtm_profile_decide(uint8_t code, int64_t mul, int64_t thr, ui
 
 // xtm.c: the lazy queue shaper (spec 9.5)
 bool xtm_qs_conform(const xtm_t *m, uint32_t v, uint64_t c);
+// The first cycle > c at which xtm_qs_conform(m, v, .) can change other than at a scan
+// visit (those take effect at ts + 2 for ts = v mod NumVoqs) while no charge or rate write
+// happens: the reference cycle, the pending scan results and the charge's two writes.
+// XTM_NEVER if none.
+uint64_t xtm_qs_next_write(const xtm_t *m, uint32_t v, uint64_t c);
 void xtm_qs_rate_write(xtm_t *m, uint32_t v, uint64_t t_next);
 void xtm_qs_reset(xtm_t *m, uint32_t v);
 void xtm_marks_clear_counts(xtm_t *m);

@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cmodel/xtm/xtm_internal.h"
 
@@ -39,6 +40,137 @@ void xtm_global_state(const xtm_t *m, xtm_global_state_t *s) {
                             .lfsr = m->lfsr,
                             .cycle = m->t,
                             .lfsr_head = m->lfsr_head};
+}
+
+// ------------------------------------------------------------------ bulk snapshot
+
+static inline void snap_set(uint64_t *set, uint32_t i, bool b) {
+  uint64_t bit = 1ull << (i & 63);
+  set[i >> 6] = b ? set[i >> 6] | bit : set[i >> 6] & ~bit;
+}
+
+// every field of VOQ v but the shaper bit, as xtm_voq_state()
+static void snap_voq(const xtm_t *m, xtm_snap_t *s, uint32_t v) {
+  const xtm_voq_t *q = &m->voq[v];
+  s->occ_cells[v] = q->occ_cells;
+  s->occ_pkts[v] = q->occ_pkts;
+  s->hbm_cells[v] = q->hbm_cells;
+  s->deficit[v] = q->deficit;
+  s->head_pkt_id[v] = q->head != XTM_NIL ? m->desc[q->head].pkt_id : 0;
+  s->wd_storm[v] = q->wd_storm;
+  s->wd_clean[v] = q->wd_clean;
+  snap_set(s->hbm_mode, v, q->hbm_mode);
+  snap_set(s->ocb_only, v, xtm_voq_ocb_only(m, q));
+  snap_set(s->wd_stalled, v, q->wd_state == kXtmWdStalled);
+  snap_set(s->flushing, v, (m->flush_mask[v >> 6] >> (v & 63)) & 1u);
+  s->voq_changed[v >> 6] |= 1ull << (v & 63);
+}
+
+// the shaper bit of VOQ v at cycle t and the next cycle it may change other than by a scan
+static void snap_conf(const xtm_t *m, xtm_snap_t *s, uint32_t v, uint64_t t) {
+  bool c = xtm_qs_conform(m, v, t);
+  if (c != xtm_snap_bit(s->shaper_conform, v)) {
+    snap_set(s->shaper_conform, v, c);
+    s->voq_changed[v >> 6] |= 1ull << (v & 63);
+  }
+  uint64_t due = xtm_qs_next_write(m, v, t);
+  s->priv.conf_due[v] = due;
+  snap_set(s->priv.conf_due_set, v, due != XTM_NEVER);
+}
+
+static void snap_pg(const xtm_t *m, xtm_snap_t *s, uint32_t gi, uint64_t t) {
+  const xtm_pg_t *g = &m->pg[gi];
+  s->pg_cells[gi] = g->pg_cells;
+  s->hdrm_used[gi] = g->hdrm_used;
+  snap_set(s->xoff, gi, g->xoff);
+  uint64_t rem = g->pause_end > t ? g->pause_end - t : 0;
+  s->pause_remain[gi] = rem;
+  snap_set(s->priv.paused, gi, rem != 0);
+  s->pg_changed[gi >> 6] |= 1ull << (gi & 63);
+}
+
+void xtm_snap_init(xtm_snap_t *s) { memset(s, 0, sizeof(*s)); }
+
+// Between two calls a field changes only where the model wrote (its change record) or with
+// time: pause_remain of a PG in pause, and the shaper bit (spec 9.5) at the scan visit of
+// VOQ (c - 2) mod NumVoqs taking effect in cycle c, or at the next charge or rate-write
+// effect (xtm_qs_next_write). Those are the entries rewritten.
+void xtm_state_snapshot(xtm_t *m, xtm_snap_t *s) {
+  uint64_t t = m->t;
+  uint32_t nv = m->num_voqs, ng = m->prm.num_ports * XTM_NUM_PRIOS;
+  uint32_t wv = (nv + 63) / 64, wg = (ng + 63) / 64;
+  bool full = !s->priv.valid || s->priv.model != m || m->snap_owner != (const void *)s ||
+              m->snap_all || t < s->priv.t;
+  if (full) {
+    memset(s->voq_changed, 0, sizeof(s->voq_changed));
+    memset(s->pg_changed, 0, sizeof(s->pg_changed));
+    for (uint32_t v = 0; v < nv; v++) {
+      snap_voq(m, s, v);
+      snap_conf(m, s, v, t);
+    }
+    for (uint32_t g = 0; g < ng; g++) {
+      snap_pg(m, s, g, t);
+    }
+  } else {
+    // the words past wv / wg stay 0: nothing beyond the model's VOQs and PGs is ever set
+    for (uint32_t w = 0; w < wv; w++) {
+      s->voq_changed[w] = 0;
+    }
+    for (uint32_t w = 0; w < wg; w++) {
+      s->pg_changed[w] = 0;
+    }
+    uint64_t conf[XTM_SNAP_WORDS];
+    for (uint32_t w = 0; w < wv; w++) {
+      for (uint64_t b = m->snap_voq[w]; b != 0; b &= b - 1) {
+        snap_voq(m, s, w * 64 + (uint32_t)__builtin_ctzll(b));
+      }
+      conf[w] = m->snap_qs[w];
+      for (uint64_t b = s->priv.conf_due_set[w]; b != 0; b &= b - 1) {
+        uint32_t v = w * 64 + (uint32_t)__builtin_ctzll(b);
+        if (s->priv.conf_due[v] <= t) {
+          conf[w] |= 1ull << (v & 63);
+        }
+      }
+    }
+    if (t - s->priv.t >= nv) {
+      for (uint32_t w = 0; w < wv; w++) {
+        conf[w] = ~0ull;
+      }
+    } else {
+      for (uint64_t c = s->priv.t + 1; c <= t; c++) {
+        if (c >= 2) {
+          uint32_t v = (uint32_t)((c - 2) % nv);
+          conf[v >> 6] |= 1ull << (v & 63);
+        }
+      }
+    }
+    for (uint32_t w = 0; w < wv; w++) {
+      for (uint64_t b = conf[w]; b != 0; b &= b - 1) {
+        uint32_t v = w * 64 + (uint32_t)__builtin_ctzll(b);
+        if (v < nv) {
+          snap_conf(m, s, v, t);
+        }
+      }
+    }
+    for (uint32_t w = 0; w < wg; w++) {
+      for (uint64_t b = m->snap_pg[w] | s->priv.paused[w]; b != 0; b &= b - 1) {
+        snap_pg(m, s, w * 64 + (uint32_t)__builtin_ctzll(b), t);
+      }
+    }
+  }
+  xtm_global_state(m, &s->global);
+  s->full = full;
+  for (uint32_t w = 0; w < wv; w++) {
+    m->snap_voq[w] = m->snap_qs[w] = 0;
+  }
+  for (uint32_t w = 0; w < wg; w++) {
+    m->snap_pg[w] = 0;
+  }
+  m->snap_all = false;
+  m->snap_owner = s;
+  s->priv.model = m;
+  s->priv.t = t;
+  s->priv.valid = true;
 }
 
 uint64_t xtm_voq_counter(const xtm_t *m, uint32_t v, xtm_vcnt_t c) { return m->voq[v].cnt[c]; }
@@ -145,6 +277,7 @@ bool xtm_check_invariants(const xtm_t *m, char *why, size_t n) {
 }
 
 bool xtm_inject_fault(xtm_t *m, xtm_fault_t f) {
+  m->snap_all = true;  // the fault writes state behind the change record's back
   switch (f) {
     case kXtmFaultLeakPoolCell:
       m->pool_used++;

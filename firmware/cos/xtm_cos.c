@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Junos class-of-service subset -> xtm register image. Three passes: tokens with line and
-// column, a generic statement tree (words, then ';' or a '{ ... }' block), then the
-// interpretation of the tree with every check of docs/firmware.md section 7 (error
-// catalogue). Messages are `file:line:column: message` and name the offending token.
+// Junos class-of-service -> xtm register image. The front end (cos_tree.c) gives one
+// statement tree for the curly or the set form, inactive statements dropped and
+// apply-groups expanded; the device part (cos_ports.c) reads port speeds, LAGs and
+// breakouts from `interfaces` and `chassis` and maps the Junos ports onto the model's; this
+// file interprets `class-of-service` with every check of docs/firmware.md section 7 and
+// the compatibility rules of section 4.3: each valid Junos statement is modelled, ignored
+// with a warning that names it (when ignoring it changes nothing modelled), or refused
+// with "valid Junos, not supported by this hardware model: ...". Messages are
+// `file:line:column: message` and name the offending token.
 
 #define _POSIX_C_SOURCE 200809L
 #include "firmware/cos/xtm_cos.h"
@@ -14,8 +19,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-__extension__ typedef unsigned __int128 u128;
+#include "firmware/cos/cos_internal.h"
+#include "tools/lib/xtm_num.h"
+#include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
+
+typedef cos_u128 u128;
 
 // ------------------------------------------------------------------ conversions
 
@@ -51,14 +61,13 @@ uint32_t xtm_cos_pause_quantum_q16(uint64_t speed_bps, uint64_t clock_hz) {
 // IEEE 802.1Qbb / 802.3 delay components [tm-domain-specs 3.2], in bit times.
 typedef struct speed_row {
   uint64_t gbps;
-  uint64_t intf_bt;   // D_Intf, one interface
-  uint64_t resp_pq;   // D_Resp in pause quanta
+  uint64_t intf_bt;  // D_Intf, one interface
+  uint64_t resp_pq;  // D_Resp in pause quanta
 } speed_row_t;
 
 static const speed_row_t kSpeeds[] = {
-    {10u, 8192u, 60u},      {25u, 6144u, 80u},      {40u, 24576u, 118u},
-    {50u, 61440u, 147u},    {100u, 122880u, 394u},  {200u, 245760u, 453u},
-    {400u, 491520u, 905u},  {800u, 983040u, 905u},
+    {10u, 8192u, 60u},     {25u, 6144u, 80u},     {40u, 24576u, 118u},  {50u, 61440u, 147u},
+    {100u, 122880u, 394u}, {200u, 245760u, 453u}, {400u, 491520u, 905u}, {800u, 983040u, 905u},
 };
 
 static const speed_row_t *speed_row(uint64_t bps) {
@@ -86,289 +95,11 @@ bool xtm_cos_headroom_bits(uint64_t speed_bps, uint32_t cable_m, uint32_t mtu, u
   return true;
 }
 
-// ------------------------------------------------------------------ diagnostics
-
-typedef struct tok {
-  int type;  // 'w' word, '{', '}', ';', '[', ']', 0 EOF
-  const char *text;
-  int line;
-  int col;
-} tok_t;
-
-typedef struct ctx {
-  const char *path;
-  xtm_cos_result_t *r;
-  const xtm_fw_hw_t *hw;
-  uint64_t clock_hz;
-} ctx_t;
-
-static void verr(ctx_t *c, const tok_t *t, bool warning, const char *fmt, va_list ap) {
-  char msg[XTM_COS_MSG_LEN - 64];
-  vsnprintf(msg, sizeof(msg), fmt, ap);
-  char *dst;
-  if (warning) {
-    if (c->r->nwarnings >= XTM_COS_MAX_WARNINGS) {
-      return;
-    }
-    dst = c->r->warnings[c->r->nwarnings++];
-  } else {
-    if (c->r->nerrors >= XTM_COS_MAX_ERRORS) {
-      c->r->nerrors++;
-      return;
-    }
-    dst = c->r->errors[c->r->nerrors++];
-  }
-  if (t != NULL) {
-    snprintf(dst, XTM_COS_MSG_LEN, "%s:%d:%d: %s%s", c->path, t->line, t->col,
-             warning ? "warning: " : "", msg);
-  } else {
-    snprintf(dst, XTM_COS_MSG_LEN, "%s: %s%s", c->path, warning ? "warning: " : "", msg);
-  }
-}
-
-static void err(ctx_t *c, const tok_t *t, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  verr(c, t, false, fmt, ap);
-  va_end(ap);
-}
-
-static void warn(ctx_t *c, const tok_t *t, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  verr(c, t, true, fmt, ap);
-  va_end(ap);
-}
-
-// ------------------------------------------------------------------ tokens
-
-typedef struct toks {
-  tok_t *v;
-  size_t n;
-  size_t cap;
-  char *store;
-} toks_t;
-
-static void push_tok(toks_t *ts, int type, const char *text, int line, int col) {
-  if (ts->n == ts->cap) {
-    ts->cap = ts->cap ? ts->cap * 2 : 256;
-    ts->v = realloc(ts->v, ts->cap * sizeof(tok_t));
-    if (ts->v == NULL) {
-      abort();
-    }
-  }
-  ts->v[ts->n++] = (tok_t){.type = type, .text = text, .line = line, .col = col};
-}
-
-static bool tokenize(ctx_t *c, const char *src, toks_t *ts) {
-  size_t len = strlen(src);
-  ts->store = malloc(2 * len + 16);
-  if (ts->store == NULL) {
-    abort();
-  }
-  char *out = ts->store;
-  int line = 1;
-  int col = 1;
-  size_t i = 0;
-  while (i < len) {
-    char ch = src[i];
-    if (ch == '\n') {
-      line++;
-      col = 1;
-      i++;
-      continue;
-    }
-    if (ch == ' ' || ch == '\t' || ch == '\r') {
-      col++;
-      i++;
-      continue;
-    }
-    if (ch == '#') {
-      while (i < len && src[i] != '\n') {
-        i++;
-      }
-      continue;
-    }
-    if (ch == '/' && i + 1 < len && src[i + 1] == '*') {
-      int l0 = line;
-      int c0 = col;
-      i += 2;
-      col += 2;
-      while (i + 1 < len && !(src[i] == '*' && src[i + 1] == '/')) {
-        if (src[i] == '\n') {
-          line++;
-          col = 1;
-        } else {
-          col++;
-        }
-        i++;
-      }
-      if (i + 1 >= len) {
-        tok_t t = {.type = 0, .text = "/*", .line = l0, .col = c0};
-        err(c, &t, "unterminated comment '/*'");
-        return false;
-      }
-      i += 2;
-      col += 2;
-      continue;
-    }
-    if (strchr("{};[]", ch) != NULL) {
-      out[0] = ch;
-      out[1] = '\0';
-      push_tok(ts, ch, out, line, col);
-      out += 2;
-      i++;
-      col++;
-      continue;
-    }
-    if (ch == '"') {
-      int c0 = col;
-      size_t j = i + 1;
-      char *w = out;
-      while (j < len && src[j] != '"' && src[j] != '\n') {
-        *out++ = src[j++];
-      }
-      if (j >= len || src[j] != '"') {
-        tok_t t = {.type = 0, .text = "\"", .line = line, .col = c0};
-        err(c, &t, "unterminated string");
-        return false;
-      }
-      *out++ = '\0';
-      push_tok(ts, 'w', w, line, c0);
-      col += (int)(j + 1 - i);
-      i = j + 1;
-      continue;
-    }
-    if (!isgraph((unsigned char)ch)) {
-      tok_t t = {.type = 0, .text = "?", .line = line, .col = col};
-      err(c, &t, "unexpected character 0x%02x", (unsigned)(unsigned char)ch);
-      return false;
-    }
-    int c0 = col;
-    char *w = out;
-    while (i < len && isgraph((unsigned char)src[i]) && strchr("{};[]\"#", src[i]) == NULL) {
-      *out++ = src[i++];
-      col++;
-    }
-    *out++ = '\0';
-    push_tok(ts, 'w', w, line, c0);
-  }
-  push_tok(ts, 0, "end of file", line, col);
-  return true;
-}
-
-// ------------------------------------------------------------------ statement tree
-
-typedef struct node node_t;
-struct node {
-  const tok_t **w;  // words, '[' and ']' included
-  size_t nw;
-  node_t **kids;
-  size_t nkids;
-  bool block;
-  const tok_t *open;
-};
-
-static void *xcalloc(size_t n, size_t s) {
-  void *p = calloc(n ? n : 1, s);
-  if (p == NULL) {
-    abort();
-  }
-  return p;
-}
-
-static void node_free(node_t *n) {
-  if (n == NULL) {
-    return;
-  }
-  for (size_t i = 0; i < n->nkids; i++) {
-    node_free(n->kids[i]);
-  }
-  free(n->kids);
-  free(n->w);
-  free(n);
-}
-
-static void add_kid(node_t *p, node_t *k) {
-  p->kids = realloc(p->kids, (p->nkids + 1) * sizeof(node_t *));
-  if (p->kids == NULL) {
-    abort();
-  }
-  p->kids[p->nkids++] = k;
-}
-
-// Parses statements until '}' (depth > 0) or EOF; returns false on a syntax error.
-static bool parse_block(ctx_t *c, const toks_t *ts, size_t *pos, node_t *parent, const tok_t *open) {
-  for (;;) {
-    const tok_t *t = &ts->v[*pos];
-    if (t->type == 0) {
-      if (open != NULL) {
-        err(c, open, "missing '}' for the '{' opened here (reached the end of the file)");
-        return false;
-      }
-      return true;
-    }
-    if (t->type == '}') {
-      if (open == NULL) {
-        err(c, t, "unexpected '}' (no block is open)");
-        return false;
-      }
-      (*pos)++;
-      return true;
-    }
-    if (t->type != 'w') {
-      err(c, t, "unexpected '%s' at the start of a statement", t->text);
-      return false;
-    }
-    node_t *n = xcalloc(1, sizeof(node_t));
-    add_kid(parent, n);
-    int depth = 0;
-    for (;;) {
-      t = &ts->v[*pos];
-      if (t->type == 'w' || t->type == '[' || t->type == ']') {
-        if (t->type == '[') {
-          depth++;
-        } else if (t->type == ']') {
-          if (depth == 0) {
-            err(c, t, "unexpected ']' without '['");
-            return false;
-          }
-          depth--;
-        }
-        n->w = realloc(n->w, (n->nw + 1) * sizeof(tok_t *));
-        if (n->w == NULL) {
-          abort();
-        }
-        n->w[n->nw++] = t;
-        (*pos)++;
-        continue;
-      }
-      if (depth != 0) {
-        err(c, t, "expected ']' before '%s'", t->text);
-        return false;
-      }
-      if (t->type == ';') {
-        (*pos)++;
-        break;
-      }
-      if (t->type == '{') {
-        (*pos)++;
-        n->block = true;
-        n->open = t;
-        if (!parse_block(c, ts, pos, n, t)) {
-          return false;
-        }
-        break;
-      }
-      err(c, t, "expected ';' or '{' after '%s', found '%s'", n->w[n->nw - 1]->text, t->text);
-      return false;
-    }
-  }
-}
-
 // ------------------------------------------------------------------ model of the config
 
 #define MAXN 64
+#define MAX_IFCFG 256
+#define MAX_DPM 10
 
 typedef struct fc {
   const tok_t *name;
@@ -377,6 +108,7 @@ typedef struct fc {
   int pfc_prio;
   const tok_t *queue_tok;
   const tok_t *prio_tok;
+  bool implicit;  // a Junos default class (best-effort, expedited-forwarding, ...)
 } fc_t;
 
 typedef struct dp {
@@ -388,30 +120,56 @@ typedef struct dp {
   int slot;  // hardware profile index once used, else -1
 } dp_t;
 
-typedef enum rkind { kRateNone, kRateAbs, kRatePct } rkind_t;
+typedef enum rkind { kRateNone, kRateAbs, kRatePct, kRateRemainder } rkind_t;
 typedef struct rate {
   rkind_t kind;
   uint64_t bps;
   uint32_t pct_milli;
   const tok_t *tok;
+  const tok_t *limit_tok;  // transmit-rate ... exact | rate-limit
+  uint32_t burst;          // shaping-rate ... burst-size B (0: the default 9216)
+  const tok_t *burst_tok;
 } rate_t;
+
+// Loss priorities: a bit each (low 1, medium-low 2, medium-high 4, high 8); 15 = any.
+enum { kLpLow = 1, kLpMedLow = 2, kLpMedHigh = 4, kLpHigh = 8, kLpAny = 15 };
+static const char *const kLpNames[] = {"low", "medium-low", "medium-high", "high"};
+
+typedef struct dpm {
+  uint8_t lp;     // mask
+  uint8_t proto;  // 0 any, 1 tcp, 2 non-tcp
+  const tok_t *profile;
+  const tok_t *at;
+} dpm_t;
+
+// Scheduler priority levels, Junos names; low-latency and strict-high are strict.
+enum { kPrLow, kPrLowMedium, kPrLowHigh, kPrMedLow, kPrMedHigh, kPrHigh, kPrStrictHigh, kPrLowLatency };
+static const char *const kPrNames[] = {"low", "low-medium", "low-high", "medium-low", "medium-high",
+                                       "high", "strict-high", "low-latency"};
 
 typedef struct sched {
   const tok_t *name;
   rate_t transmit;
   rate_t shaping;
   rate_t buffer_rate;
-  int bsize_kind;  // 0 none, 1 temporal, 2 percent
+  int bsize_kind;  // 0 none, 1 temporal, 2 percent, 3 remainder
   uint64_t bsize_ns;
   uint32_t bsize_pct_milli;
   const tok_t *bsize_tok;
-  const tok_t *dp_ref;
+  uint32_t ndpm;
+  dpm_t dpm[MAX_DPM];
+  const tok_t *dp_ref;  // the map that applies to loss priority low (else the first)
   const tok_t *ecn_tok;
   const tok_t *head_tok;
   const tok_t *lat_tok;
   uint64_t lat_ns;
   bool nonect_tail;
+  int prio;  // kPr*; kPrLow without a priority statement
+  const tok_t *prio_tok;
   bool strict;
+  bool has_excess;
+  uint64_t excess_w;  // percent x 1000, or proportion x 1000
+  const tok_t *excess_tok;
 } sched_t;
 
 typedef struct smap_entry {
@@ -425,15 +183,44 @@ typedef struct smap {
   smap_entry_t e[XTM_FW_MAX_TCS * 2];
 } smap_t;
 
-typedef struct iface {
+// Classifier kinds: the first three give DSCP maps (the hardware's one table), the others
+// classify traffic xtm does not model (802.1p-tagged, MPLS).
+enum { kClsDscp, kClsDscp6, kClsPrec, kClsIeee, kClsIeeeAd, kClsExp, kClsKinds };
+static const char *const kClsNames[] = {"dscp", "dscp-ipv6", "inet-precedence", "ieee-802.1",
+                                        "ieee-802.1ad", "exp"};
+
+typedef struct ifcls {
+  int kind;
+  const tok_t *ref;
+} ifcls_t;
+
+// One class-of-service interface statement (a port, a LAG, a wildcard, or another kind).
+typedef struct ifcfg {
   const tok_t *name;
-  uint32_t port;
-  uint64_t speed_bps;
-  const tok_t *speed_tok;
+  cos_ifkind_t kind;
+  const tok_t *speed_tok;  // xtm extension: the port speed under class-of-service
   rate_t shaping;
   const tok_t *smap_ref;
   const tok_t *cnp_ref;
-  const tok_t *cls_ref;
+  const tok_t *tcp_ref;
+  uint32_t ncls;
+  ifcls_t cls[16];
+  bool replicate;  // member-link-scheduler replicate (default scale)
+  bool any;        // it configures anything
+} ifcfg_t;
+
+// One model port with the class-of-service that applies to it.
+typedef struct iface {
+  const tok_t *name;  // the class-of-service interface statement (for positions)
+  const char *pname;  // the Junos port
+  const ifcfg_t *cfg;
+  uint32_t port;
+  uint64_t speed_bps;
+  char speed_txt[32];
+  rate_t shaping;
+  const tok_t *smap_ref;
+  const tok_t *cnp_ref;
+  uint32_t div;  // absolute rates of a LAG in scale mode are divided among its members
 } iface_t;
 
 typedef struct acct {
@@ -444,7 +231,15 @@ typedef struct acct {
   uint64_t xon_ns;
   const tok_t *xoff_tok;
   const tok_t *xon_tok;
+  uint32_t mtu[XTM_FW_NUM_PRIOS];  // 0: the profile's
 } acct_t;
+
+typedef struct wd {
+  bool set;
+  const tok_t *tok;
+  uint32_t poll_ms, detect, recovery_ms;
+  uint8_t action;
+} wd_t;
 
 typedef struct cnp {
   const tok_t *name;
@@ -452,260 +247,79 @@ typedef struct cnp {
   acct_t acct[XTM_FW_NUM_PRIOS];
   uint32_t cable_m;
   uint32_t mtu;
+  // QFX form: input ieee-802.1 / dscp code-point X { pfc { mru M; } }
+  uint32_t ieee_mask;
+  uint32_t ieee_mru[XTM_FW_NUM_PRIOS];
+  const tok_t *ieee_tok[XTM_FW_NUM_PRIOS];
+  uint64_t dscp_mask;
+  uint32_t dscp_mru[64];
+  const tok_t *dscp_tok[64];
+  // output ieee-802.1 code-point P { flow-control-queue [Q ...]; }
+  bool has_output;
+  int fcq_prio[XTM_FW_MAX_TCS];  // the priority that pauses queue Q, -1 none
+  const tok_t *fcq_tok[XTM_FW_MAX_TCS];
+  wd_t wd;  // pfc-watchdog under the profile (QFX, EVO)
 } cnp_t;
 
 typedef struct cls_entry {
   const tok_t *fc;
   uint32_t ncp;
   uint8_t cp[64];
+  uint8_t lp[64];
+  const tok_t *cp_tok[64];
 } cls_entry_t;
 
 typedef struct classifier {
   const tok_t *name;
+  int kind;
+  const tok_t *import;  // `import default` or another classifier of its kind
   uint32_t n;
   cls_entry_t e[XTM_FW_MAX_TCS * 2];
 } classifier_t;
 
+typedef struct alias {
+  const tok_t *name;
+  int kind;  // kClsDscp (dscp and dscp-ipv6) or kClsPrec
+  uint8_t v;
+} alias_t;
+
+typedef struct tcp {
+  const tok_t *name;
+  const tok_t *smap_ref;
+  rate_t shaping;
+} tcp_t;
+
+typedef struct fcset {
+  const tok_t *name;
+} fcset_t;
+
 typedef struct model {
-  uint32_t nfc, ndp, nsched, nsmap, nif, ncnp, ncls;
+  uint32_t nfc, ndp, nsched, nsmap, nifc, nif, ncnp, ncls, nalias, ntcp, nfcset;
   fc_t fc[MAXN];
   dp_t dp[MAXN];
   sched_t sched[MAXN];
   smap_t smap[MAXN];
-  iface_t iface[MAXN];
+  ifcfg_t ifc[MAX_IFCFG];
+  iface_t iface[XTM_FW_MAX_PORTS];
   cnp_t cnp[MAXN];
   classifier_t cls[MAXN];
-  bool wd_set;
-  const tok_t *wd_tok;
-  uint32_t wd_poll_ms, wd_detect, wd_recovery_ms;
-  uint8_t wd_action;
+  alias_t alias[MAXN];
+  tcp_t tcp[MAXN];
+  fcset_t fcset[MAXN];
+  wd_t wd;  // class-of-service pfc-watchdog
   bool dcqcn_set;
+  cos_dev_t dev;
+  const tok_t *cos_tok;  // the class-of-service statement
+  // classification result: per queue the loss priorities its traffic can have
+  uint8_t lpset[XTM_FW_MAX_TCS];
+  bool classified;  // some interface has a DSCP classifier
+  bool warn_unclassified;
+  const tok_t *unclassified_tok;
+  char unclassified_msg[XTM_COS_MSG_LEN - 64];
+  int best[COS_MAX_PHYS], rank[COS_MAX_PHYS], exact[COS_MAX_PHYS];  // bind_ports
 } model_t;
 
-// ------------------------------------------------------------------ value parsing
-
-static bool is_word(const node_t *n, size_t i, const char *s) {
-  return i < n->nw && n->w[i]->type == 'w' && strcmp(n->w[i]->text, s) == 0;
-}
-
-// decimal with up to 3 fractional digits -> value x 1000
-static bool parse_milli_str(const char *s, uint64_t *out) {
-  uint64_t v = 0;
-  int frac = -1;
-  if (*s == '\0') {
-    return false;
-  }
-  for (; *s != '\0'; s++) {
-    if (*s == '.') {
-      if (frac >= 0) {
-        return false;
-      }
-      frac = 0;
-      continue;
-    }
-    if (!isdigit((unsigned char)*s)) {
-      return false;
-    }
-    if (frac >= 3) {
-      return false;
-    }
-    if (v > UINT64_MAX / 20u) {
-      return false;
-    }
-    v = v * 10u + (uint64_t)(*s - '0');
-    if (frac >= 0) {
-      frac++;
-    }
-  }
-  if (frac == 0) {
-    return false;
-  }
-  for (int f = frac < 0 ? 0 : frac; f < 3; f++) {
-    if (v > UINT64_MAX / 20u) {
-      return false;
-    }
-    v *= 10u;
-  }
-  *out = v;
-  return true;
-}
-
-static bool need_word(ctx_t *c, const node_t *n, size_t i, const char *what) {
-  if (i < n->nw && n->w[i]->type == 'w') {
-    return true;
-  }
-  const tok_t *t = i < n->nw ? n->w[i] : n->w[n->nw - 1];
-  err(c, t, "'%s' needs %s", n->w[0]->text, what);
-  return false;
-}
-
-static bool parse_uint(ctx_t *c, const node_t *n, size_t i, uint64_t min, uint64_t max,
-                       uint64_t *out) {
-  if (!need_word(c, n, i, "a value")) {
-    return false;
-  }
-  const tok_t *t = n->w[i];
-  uint64_t m;
-  if (!parse_milli_str(t->text, &m) || m % 1000u != 0u) {
-    err(c, t, "'%s' is not an integer (for '%s')", t->text, n->w[0]->text);
-    return false;
-  }
-  m /= 1000u;
-  if (m < min || m > max) {
-    err(c, t, "%s %s is out of range %llu..%llu", n->w[0]->text, t->text,
-        (unsigned long long)min, (unsigned long long)max);
-    return false;
-  }
-  *out = m;
-  return true;
-}
-
-static bool parse_milli(ctx_t *c, const node_t *n, size_t i, const char *what, uint64_t *out) {
-  if (!need_word(c, n, i, what)) {
-    return false;
-  }
-  if (!parse_milli_str(n->w[i]->text, out)) {
-    err(c, n->w[i], "'%s' is not a number (for '%s'; at most 3 decimals)", n->w[i]->text,
-        n->w[0]->text);
-    return false;
-  }
-  return true;
-}
-
-static bool parse_rate_str(const char *s, uint64_t *bps) {
-  size_t l = strlen(s);
-  if (l == 0 || l > 40) {
-    return false;
-  }
-  char buf[48];
-  memcpy(buf, s, l + 1);
-  uint64_t mul = 1;
-  char last = (char)tolower((unsigned char)buf[l - 1]);
-  if (last == 'k' || last == 'm' || last == 'g' || last == 't') {
-    mul = last == 'k' ? 1000ull : last == 'm' ? 1000000ull : last == 'g' ? 1000000000ull
-                                                                        : 1000000000000ull;
-    buf[l - 1] = '\0';
-  }
-  uint64_t milli;
-  if (!parse_milli_str(buf, &milli)) {
-    return false;
-  }
-  u128 v = (u128)milli * mul / 1000u;
-  if (v == 0 || v > 10000000000000ull) {
-    return false;
-  }
-  *bps = (uint64_t)v;
-  return true;
-}
-
-// (RATE | percent P) at word i
-static bool parse_rate_or_pct(ctx_t *c, const node_t *n, size_t i, rate_t *r) {
-  if (r->kind != kRateNone) {
-    err(c, n->w[0], "duplicate '%s' (first given at line %d)", n->w[0]->text, r->tok->line);
-    return false;
-  }
-  if (!need_word(c, n, i, "a rate or 'percent P'")) {
-    return false;
-  }
-  if (is_word(n, i, "percent")) {
-    uint64_t m;
-    if (!parse_milli(c, n, i + 1, "a percentage", &m)) {
-      return false;
-    }
-    if (m > 100000u || m == 0u) {
-      err(c, n->w[i + 1], "percentage '%s' is out of range (0 < P <= 100)", n->w[i + 1]->text);
-      return false;
-    }
-    *r = (rate_t){.kind = kRatePct, .pct_milli = (uint32_t)m, .tok = n->w[i + 1]};
-    i += 2;
-  } else {
-    uint64_t bps;
-    if (!parse_rate_str(n->w[i]->text, &bps)) {
-      err(c, n->w[i], "'%s' is not a rate (for '%s'; e.g. 100g, 6g, 500m)", n->w[i]->text,
-          n->w[0]->text);
-      return false;
-    }
-    *r = (rate_t){.kind = kRateAbs, .bps = bps, .tok = n->w[i]};
-    i += 1;
-  }
-  if (i < n->nw) {
-    err(c, n->w[i], "unexpected '%s' after '%s'", n->w[i]->text, n->w[0]->text);
-    return false;
-  }
-  return true;
-}
-
-static bool no_more(ctx_t *c, const node_t *n, size_t i) {
-  if (i < n->nw) {
-    err(c, n->w[i], "unexpected '%s' in '%s'", n->w[i]->text, n->w[0]->text);
-    return false;
-  }
-  return true;
-}
-
-static bool want_block(ctx_t *c, const node_t *n, size_t nwords) {
-  if (n->nw != nwords) {
-    const tok_t *t = n->nw > nwords ? n->w[nwords] : n->w[n->nw - 1];
-    err(c, t, "'%s' expects %zu word%s before its block", n->w[0]->text, nwords,
-        nwords == 1 ? "" : "s");
-    return false;
-  }
-  if (!n->block) {
-    err(c, n->w[0], "'%s' needs a '{ ... }' block", n->w[0]->text);
-    return false;
-  }
-  return true;
-}
-
-static bool want_leaf(ctx_t *c, const node_t *n) {
-  if (n->block) {
-    err(c, n->w[0], "'%s' takes no block", n->w[0]->text);
-    return false;
-  }
-  return true;
-}
-
-// list of words: either one word at i or '[' words ']'; returns count, fills toks
-static size_t word_list(ctx_t *c, const node_t *n, size_t i, const tok_t **out, size_t cap,
-                        size_t *next) {
-  size_t k = 0;
-  if (i >= n->nw) {
-    err(c, n->w[n->nw - 1], "'%s' needs a value or a list '[ ... ]'", n->w[0]->text);
-    return 0;
-  }
-  if (n->w[i]->type == '[') {
-    i++;
-    while (i < n->nw && n->w[i]->type == 'w') {
-      if (k < cap) {
-        out[k] = n->w[i];
-      }
-      k++;
-      i++;
-    }
-    if (i >= n->nw || n->w[i]->type != ']') {
-      err(c, n->w[i < n->nw ? i : n->nw - 1], "expected ']' in '%s'", n->w[0]->text);
-      return 0;
-    }
-    i++;
-    if (k == 0) {
-      err(c, n->w[i - 1], "empty list in '%s'", n->w[0]->text);
-    }
-  } else {
-    out[0] = n->w[i];
-    k = 1;
-    i++;
-  }
-  *next = i;
-  if (k > cap) {
-    err(c, out[cap - 1], "too many values in '%s' (at most %zu)", n->w[0]->text, cap);
-    return 0;
-  }
-  return k;
-}
-
-static void unknown(ctx_t *c, const node_t *n, const char *where) {
-  err(c, n->w[0], "unknown statement '%s' in %s", n->w[0]->text, where);
-}
+// ------------------------------------------------------------------ small helpers
 
 // Every named struct below starts with `const tok_t *name`.
 static int find_name(const void *arr, size_t stride, uint32_t cnt, const tok_t *t) {
@@ -719,6 +333,42 @@ static int find_name(const void *arr, size_t stride, uint32_t cnt, const tok_t *
 }
 #define FIND(arr, cnt, tok) find_name((arr), sizeof((arr)[0]), (cnt), (tok))
 
+// Single-valued statements of a block: a second one used to replace the first silently.
+// `keys` (at most ONCE_MAX, NULL-terminated) are the block's single-valued statements,
+// `seen` the first of each; true (after the error) for a repeat.
+#define ONCE_MAX 12
+static const char *const kSchedOnce[] = {"transmit-rate", "shaping-rate", "buffer-rate", "buffer-size",
+                                         "explicit-congestion-notification", "ecn-enhanced",
+                                         "latency-ecn", "priority", "excess-rate", "excess-priority", NULL};
+static const char *const kInterpOnce[] = {"fill-level", "drop-probability", NULL};
+static const char *const kEcnOnce[] = {"head-marking", "non-ect-tail-drop", NULL};
+static const char *const kLatOnce[] = {"threshold", NULL};
+static const char *const kIfaceOnce[] = {"speed", "shaping-rate", "scheduler-map",
+                                         "congestion-notification-profile",
+                                         "output-traffic-control-profile", "member-link-scheduler", NULL};
+static const char *const kInputOnce[] = {"cable-length", "mtu", NULL};
+static const char *const kAcctOnce[] = {"pfc-priority", "xoff", "xon", NULL};
+static const char *const kWdOnce[] = {"poll-interval", "detection", "recovery-time",
+                                      "watchdog-action", NULL};
+static const char *const kTcpOnce[] = {"scheduler-map", "shaping-rate", NULL};
+
+static bool once(ctx_t *c, const node_t *n, const char *const *keys, const tok_t **seen,
+                 const char *where) {
+  for (size_t i = 0; i < ONCE_MAX && keys[i] != NULL; i++) {
+    if (strcmp(keys[i], n->w[0]->text) != 0) {
+      continue;
+    }
+    if (seen[i] != NULL) {
+      err(c, n->w[0], "duplicate '%s' in %s (first given at line %d)", n->w[0]->text, where,
+          seen[i]->line);
+      return true;
+    }
+    seen[i] = n->w[0];
+    return false;
+  }
+  return false;
+}
+
 static bool dup_check(ctx_t *c, int idx, const tok_t *first, const tok_t *t, const char *what) {
   if (idx >= 0) {
     err(c, t, "duplicate %s '%s' (first defined at line %d)", what, t->text, first->line);
@@ -727,47 +377,210 @@ static bool dup_check(ctx_t *c, int idx, const tok_t *first, const tok_t *t, con
   return false;
 }
 
-static bool room(ctx_t *c, uint32_t n, const tok_t *t, const char *what) {
-  if (n >= MAXN) {
-    err(c, t, "too many %s (at most %d)", what, MAXN);
+static bool room(ctx_t *c, uint32_t n, uint32_t cap, const tok_t *t, const char *what) {
+  if (n >= cap) {
+    err(c, t, "too many %s (at most %u)", what, cap);
     return false;
   }
   return true;
 }
 
-// ------------------------------------------------------------------ sections
+static bool in_list(const char *w, const char *const *list) {
+  for (size_t i = 0; list[i] != NULL; i++) {
+    if (strcmp(w, list[i]) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// (RATE | percent P | remainder) [exact | rate-limit] [burst-size B] at word i; `what`
+// names the statement ("transmit-rate"), `remainder`/`limit`/`burst` which parts it takes.
+static bool parse_rate_or_pct(ctx_t *c, const node_t *n, size_t i, rate_t *r, bool remainder,
+                              bool limit, bool burst) {
+  if (r->kind != kRateNone) {
+    err(c, n->w[0], "duplicate '%s' (first given at line %d)", n->w[0]->text, r->tok->line);
+    return false;
+  }
+  rate_t v = {0};
+  while (i < n->nw) {
+    const tok_t *t = n->w[i];
+    if (t->type != 'w') {
+      err(c, t, "unexpected '%s' after '%s'", t->text, n->w[0]->text);
+      return false;
+    }
+    if (limit && (strcmp(t->text, "exact") == 0 || strcmp(t->text, "rate-limit") == 0)) {
+      if (v.limit_tok != NULL) {
+        err(c, t, "'%s' after '%s' in '%s'", t->text, v.limit_tok->text, n->w[0]->text);
+        return false;
+      }
+      v.limit_tok = t;
+      i++;
+      continue;
+    }
+    if (burst && strcmp(t->text, "burst-size") == 0) {
+      uint64_t b;
+      if (!need_word(c, n, i + 1, "a burst size in bytes")) {
+        return false;
+      }
+      const tok_t *bt = n->w[i + 1];
+      uint64_t milli;
+      if (!parse_scaled_milli(bt->text, &milli) || milli % 1000u != 0 || milli == 0) {
+        err(c, bt, "'%s' is not a burst size in bytes (for 'burst-size')", bt->text);
+        return false;
+      }
+      b = milli / 1000u;
+      if (b > XTM_Q_SHAPER_BURST_BYTES_MASK) {
+        err(c, bt, "burst-size %s is above the %u-byte shaper bucket of this hardware", bt->text,
+            (unsigned)XTM_Q_SHAPER_BURST_BYTES_MASK);
+        return false;
+      }
+      v.burst = (uint32_t)b;
+      v.burst_tok = bt;
+      i += 2;
+      continue;
+    }
+    if (v.kind != kRateNone) {
+      err(c, t, "unexpected '%s' after '%s'", t->text, n->w[0]->text);
+      return false;
+    }
+    if (strcmp(t->text, "percent") == 0) {
+      uint64_t m;
+      if (!parse_milli(c, n, i + 1, "a percentage", &m)) {
+        return false;
+      }
+      // percent 0 is a transmit-rate without a guarantee; as a shaper it would never send
+      if (m > 100000u || (m == 0 && !remainder)) {
+        err(c, n->w[i + 1], "percentage '%s' is out of range (%s P <= 100)", n->w[i + 1]->text,
+            remainder ? "0 <=" : "0 <");
+        return false;
+      }
+      v.kind = kRatePct;
+      v.pct_milli = (uint32_t)m;
+      v.tok = n->w[i + 1];
+      i += 2;
+    } else if (strcmp(t->text, "remainder") == 0) {
+      if (!remainder) {
+        err(c, t, "'%s' takes a rate or 'percent P', not 'remainder'", n->w[0]->text);
+        return false;
+      }
+      v.kind = kRateRemainder;
+      v.tok = t;
+      i++;
+    } else {
+      uint64_t bps;
+      if (!parse_rate_str(t->text, &bps)) {
+        err(c, t, "'%s' is not a rate (for '%s'; e.g. 100g, 6g, 500m)", t->text, n->w[0]->text);
+        return false;
+      }
+      v.kind = kRateAbs;
+      v.bps = bps;
+      v.tok = t;
+      i++;
+    }
+  }
+  if (v.kind == kRateNone) {
+    err(c, n->w[n->nw - 1], "'%s' needs a rate or 'percent P'", n->w[0]->text);
+    return false;
+  }
+  *r = v;
+  return true;
+}
+
+// ------------------------------------------------------------------ forwarding classes
+
+static void add_fc(ctx_t *c, model_t *m, fc_t f) {
+  if (!room(c, m->nfc, MAXN, f.name, "forwarding classes")) {
+    return;
+  }
+  // Junos lets several classes share a queue (up to 16 classes on 8 queues) when they
+  // agree on the queue's packet-drop attribute; the hardware keeps one PFC priority per
+  // queue (TC_PG_MAP: the TC is the queue)
+  for (uint32_t j = 0; j < m->nfc; j++) {
+    const fc_t *o = &m->fc[j];
+    if (o->queue != f.queue || o->implicit) {
+      continue;
+    }
+    if (o->no_loss != f.no_loss) {
+      err(c, f.queue_tok, "forwarding classes '%s' and '%s' share queue %u but only '%s' is no-loss (the classes of one queue have one packet-drop attribute)",
+          o->name->text, f.name->text, f.queue, o->no_loss ? o->name->text : f.name->text);
+      return;
+    }
+    if (o->pfc_prio >= 0 && f.pfc_prio >= 0 && o->pfc_prio != f.pfc_prio) {
+      junos_refused(c, f.prio_tok, "forwarding classes '%s' and '%s' share queue %u with pfc-priority %d and %d (the hardware has one PFC priority per queue)",
+                    o->name->text, f.name->text, f.queue, o->pfc_prio, f.pfc_prio);
+      return;
+    }
+  }
+  m->fc[m->nfc++] = f;
+}
 
 static void sec_forwarding_classes(ctx_t *c, model_t *m, const node_t *sec) {
   for (size_t k = 0; k < sec->nkids; k++) {
-    const node_t *n = sec->kids[k];
-    if (!is_word(n, 0, "class")) {
+    const node_t *n0 = sec->kids[k];
+    node_t tmp;
+    const tok_t *buf[64];
+    const node_t *n = flat_view(n0, &tmp, buf, 64);  // class NAME { queue-num 3; no-loss; }
+    bool queue_form = is_word(n, 0, "queue");  // queue Q NAME (one class per queue)
+    if (!is_word(n, 0, "class") && !queue_form) {
       unknown(c, n, "forwarding-classes");
       continue;
     }
-    if (!need_word(c, n, 1, "a class name") || !want_leaf(c, n)) {
+    if (!want_leaf(c, n) || !need_word(c, n, 1, queue_form ? "a queue number" : "a class name")) {
       continue;
     }
-    int d = FIND(m->fc, m->nfc, n->w[1]);
-    if (dup_check(c, d, d >= 0 ? m->fc[d].name : NULL, n->w[1], "forwarding-class") ||
-        !room(c, m->nfc, n->w[1], "forwarding classes")) {
+    if (queue_form && !need_word(c, n, 2, "a class name")) {
       continue;
     }
-    fc_t f = {.name = n->w[1], .pfc_prio = -1};
+    const tok_t *name = n->w[queue_form ? 2 : 1];
+    if (!check_name(c, name, "forwarding-class")) {
+      continue;
+    }
+    int d = FIND(m->fc, m->nfc, name);
+    if (dup_check(c, d, d >= 0 ? m->fc[d].name : NULL, name, "forwarding-class")) {
+      continue;
+    }
+    fc_t f = {.name = name, .pfc_prio = -1};
     bool have_q = false;
+    bool have_prio = false;
     bool ok = true;
-    for (size_t i = 2; i < n->nw && ok;) {
+    size_t i = 2;
+    if (queue_form) {
+      node_t sub = {.w = n->w, .nw = n->nw};
+      uint64_t v;
+      ok = parse_uint(c, &sub, 1, 0, c->hw->num_tcs - 1u, &v);
+      f.queue = (uint32_t)v;
+      f.queue_tok = n->w[1];
+      have_q = true;
+      i = 3;
+    }
+    while (i < n->nw && ok) {
       const tok_t *t = n->w[i];
       uint64_t v;
-      if (strcmp(t->text, "queue-num") == 0) {
+      if ((strcmp(t->text, "queue-num") == 0 && have_q) ||
+          (strcmp(t->text, "pfc-priority") == 0 && have_prio)) {
+        err(c, t, "duplicate '%s' in forwarding class '%s'", t->text, f.name->text);
+        ok = false;
+      } else if (strcmp(t->text, "queue-num") == 0) {
         node_t sub = {.w = n->w + i, .nw = n->nw - i};
-        ok = parse_uint(c, &sub, 1, 0, c->hw->num_tcs - 1u, &v);
-        if (ok) {  // without a value n->w[i + 1] is past the statement (fuzz_cos)
-          f.queue = (uint32_t)v;
-          f.queue_tok = n->w[i + 1];
+        uint64_t q;
+        if (i + 1 < n->nw && xtm_num_u64(NULL, n->w[i + 1]->text, 0, 11, &q, NULL) == kXtmNumOk &&
+            q >= c->hw->num_tcs) {
+          // QFX multidestination queues 8..11 are valid Junos
+          err(c, n->w[i + 1], "queue-num %s is out of range 0..%u (this traffic manager has %u queues per port)",
+              n->w[i + 1]->text, c->hw->num_tcs - 1u, c->hw->num_tcs);
+          ok = false;
+        } else {
+          ok = parse_uint(c, &sub, 1, 0, c->hw->num_tcs - 1u, &v);
+          if (ok) {  // without a value n->w[i + 1] is past the statement (fuzz_cos)
+            f.queue = (uint32_t)v;
+            f.queue_tok = n->w[i + 1];
+          }
         }
         have_q = true;
         i += 2;
       } else if (strcmp(t->text, "pfc-priority") == 0) {
+        have_prio = true;
         node_t sub = {.w = n->w + i, .nw = n->nw - i};
         ok = parse_uint(c, &sub, 1, 0, 7, &v);
         if (ok) {
@@ -778,6 +591,17 @@ static void sec_forwarding_classes(ctx_t *c, model_t *m, const node_t *sec) {
       } else if (strcmp(t->text, "no-loss") == 0) {
         f.no_loss = true;
         i++;
+      } else if (strcmp(t->text, "priority") == 0 || strcmp(t->text, "policing-priority") == 0 ||
+                 strcmp(t->text, "spu-priority") == 0) {
+        // fabric / policing priorities of other platforms (not applicable on PTX)
+        node_t sub = {.w = n->w + i, .nw = n->nw - i};
+        if (!need_word(c, &sub, 1, "a priority")) {
+          ok = false;
+        } else {
+          warn(c, t, "valid Junos, not modelled by xtm: '%s %s' of forwarding class '%s' is ignored (a fabric or policing priority: xtm has no fabric queues)",
+               t->text, n->w[i + 1]->text, f.name->text);
+        }
+        i += 2;
       } else {
         err(c, t, "unknown attribute '%s' of forwarding class '%s'", t->text, f.name->text);
         ok = false;
@@ -787,33 +611,86 @@ static void sec_forwarding_classes(ctx_t *c, model_t *m, const node_t *sec) {
       continue;
     }
     if (!have_q) {
-      err(c, n->w[1], "forwarding class '%s' needs 'queue-num'", f.name->text);
+      err(c, name, "forwarding class '%s' needs 'queue-num'", f.name->text);
       continue;
     }
-    for (uint32_t j = 0; j < m->nfc; j++) {
-      if (m->fc[j].queue == f.queue) {
-        err(c, f.queue_tok, "queue-num %u of class '%s' is already used by class '%s' (one class per queue)",
-            f.queue, f.name->text, m->fc[j].name->text);
-        ok = false;
-        break;
-      }
+    add_fc(c, m, f);
+  }
+}
+
+// The Junos default classes keep their queues unless the configuration defines the name or
+// gives the queue to another class (which renames it) [Junos "Default Forwarding Classes"].
+static void default_fcs(ctx_t *c, model_t *m) {
+  static const char *const kDefault[] = {"best-effort", "expedited-forwarding", "assured-forwarding",
+                                         "network-control"};
+  uint32_t n0 = m->nfc;
+  for (uint32_t q = 0; q < 4 && q < c->hw->num_tcs; q++) {
+    bool taken = false;
+    for (uint32_t j = 0; j < n0; j++) {
+      taken |= m->fc[j].queue == q || strcmp(m->fc[j].name->text, kDefault[q]) == 0;
     }
-    if (ok) {
-      m->fc[m->nfc++] = f;
+    const tok_t *t = taken ? NULL : cos_synth_tok(c, 'w', kDefault[q], 0, 0);
+    if (t != NULL && m->nfc < MAXN) {
+      m->fc[m->nfc++] = (fc_t){.name = t, .queue = q, .pfc_prio = -1, .implicit = true, .queue_tok = t};
     }
   }
 }
 
-static bool parse_codepoint(const char *s, uint8_t *out) {
+static const fc_t *fc_by_name(const model_t *m, const tok_t *t) {
+  int i = FIND(m->fc, m->nfc, t);
+  return i >= 0 ? &m->fc[i] : NULL;
+}
+
+// The class of a queue for Junos default classification: a default-named class if there
+// is one on it, else the first class on it.
+static const fc_t *fc_of_queue(const model_t *m, uint32_t q) {
+  const fc_t *any = NULL;
+  for (uint32_t i = 0; i < m->nfc; i++) {
+    if (m->fc[i].queue == q) {
+      if (m->fc[i].implicit) {
+        return &m->fc[i];
+      }
+      if (any == NULL) {
+        any = &m->fc[i];
+      }
+    }
+  }
+  return any;
+}
+
+// ------------------------------------------------------------------ code points
+
+static bool parse_bits(const char *s, size_t n, uint8_t *out) {
+  if (strlen(s) != n || strspn(s, "01") != n) {
+    return false;
+  }
+  *out = (uint8_t)strtoul(s, NULL, 2);
+  return true;
+}
+
+// A DSCP code point: 6 binary digits, a standard alias, or a code-point-aliases name.
+static bool parse_codepoint(const model_t *m, const char *s, int kind, uint8_t *out) {
   static const struct {
     const char *n;
     uint8_t v;
-  } kAlias[] = {{"be", 0},   {"ef", 46},  {"af11", 10}, {"af12", 12}, {"af13", 14}, {"af21", 18},
+  } kAlias[] = {{"be", 0},    {"ef", 46},   {"af11", 10}, {"af12", 12}, {"af13", 14}, {"af21", 18},
                 {"af22", 20}, {"af23", 22}, {"af31", 26}, {"af32", 28}, {"af33", 30}, {"af41", 34},
                 {"af42", 36}, {"af43", 38}, {"cs0", 0},   {"cs1", 8},   {"cs2", 16},  {"cs3", 24},
-                {"cs4", 32},  {"cs5", 40},  {"cs6", 48},  {"cs7", 56}};
-  if (strlen(s) == 6 && strspn(s, "01") == 6) {
-    *out = (uint8_t)strtoul(s, NULL, 2);
+                {"cs4", 32},  {"cs5", 40},  {"cs6", 48},  {"cs7", 56},  {"nc1", 48},  {"nc2", 56}};
+  int akind = kind == kClsPrec ? kClsPrec : kClsDscp;
+  for (uint32_t i = 0; i < m->nalias; i++) {
+    if (m->alias[i].kind == akind && strcmp(m->alias[i].name->text, s) == 0) {
+      *out = m->alias[i].v;
+      return true;
+    }
+  }
+  if (kind == kClsPrec) {
+    return parse_bits(s, 3, out);
+  }
+  if (kind == kClsIeee || kind == kClsIeeeAd || kind == kClsExp) {
+    return parse_bits(s, 3, out) || (strlen(s) == 1 && s[0] >= '0' && s[0] <= '7' && (*out = (uint8_t)(s[0] - '0'), true));
+  }
+  if (parse_bits(s, 6, out)) {
     return true;
   }
   for (size_t i = 0; i < sizeof(kAlias) / sizeof(kAlias[0]); i++) {
@@ -825,27 +702,99 @@ static bool parse_codepoint(const char *s, uint8_t *out) {
   return false;
 }
 
+static int cls_kind(const char *w) {
+  for (int k = 0; k < kClsKinds; k++) {
+    if (strcmp(w, kClsNames[k]) == 0) {
+      return k;
+    }
+  }
+  return -1;
+}
+
+static void sec_aliases(ctx_t *c, model_t *m, const node_t *sec) {
+  for (size_t k = 0; k < sec->nkids; k++) {
+    const node_t *n = sec->kids[k];
+    int kind = cls_kind(n->w[0]->text);
+    if (kind < 0) {
+      unknown(c, n, "code-point-aliases");
+      continue;
+    }
+    if (!want_block(c, n, 1)) {
+      continue;
+    }
+    for (size_t j = 0; j < n->nkids; j++) {
+      const node_t *a = n->kids[j];
+      if (!want_leaf(c, a) || !need_word(c, a, 1, "code-point bits") || !no_more(c, a, 2)) {
+        continue;
+      }
+      if (kind != kClsDscp && kind != kClsDscp6 && kind != kClsPrec) {
+        continue;  // aliases of classifier kinds xtm does not model (used by them only)
+      }
+      uint8_t v;
+      bool ok = kind == kClsPrec ? parse_bits(a->w[1]->text, 3, &v) : parse_bits(a->w[1]->text, 6, &v);
+      if (!ok) {
+        err(c, a->w[1], "'%s' is not %s code-point bits (for alias '%s')", a->w[1]->text,
+            kind == kClsPrec ? "3" : "6", a->w[0]->text);
+        continue;
+      }
+      if (!check_name(c, a->w[0], "code-point alias") ||
+          !room(c, m->nalias, MAXN, a->w[0], "code-point aliases")) {
+        continue;
+      }
+      m->alias[m->nalias++] = (alias_t){.name = a->w[0], .kind = kind == kClsPrec ? kClsPrec : kClsDscp, .v = v};
+    }
+  }
+}
+
+static uint8_t lp_of(const char *s) {
+  for (int i = 0; i < 4; i++) {
+    if (strcmp(s, kLpNames[i]) == 0) {
+      return (uint8_t)(1u << i);
+    }
+  }
+  return 0;
+}
+
 static void sec_classifiers(ctx_t *c, model_t *m, const node_t *sec) {
   for (size_t k = 0; k < sec->nkids; k++) {
     const node_t *n = sec->kids[k];
-    if (!is_word(n, 0, "dscp")) {
-      unknown(c, n, "classifiers (only 'dscp' classifiers)");
+    int kind = cls_kind(n->w[0]->text);
+    if (kind < 0) {
+      unknown(c, n, "classifiers");
       continue;
     }
     if (!need_word(c, n, 1, "a classifier name") || !want_block(c, n, 2)) {
       continue;
     }
-    int d = FIND(m->cls, m->ncls, n->w[1]);
+    if (!check_name(c, n->w[1], "classifier")) {
+      continue;
+    }
+    int d = -1;
+    for (uint32_t i = 0; i < m->ncls; i++) {
+      if (m->cls[i].kind == kind && strcmp(m->cls[i].name->text, n->w[1]->text) == 0) {
+        d = (int)i;
+      }
+    }
     if (dup_check(c, d, d >= 0 ? m->cls[d].name : NULL, n->w[1], "classifier") ||
-        !room(c, m->ncls, n->w[1], "classifiers")) {
+        !room(c, m->ncls, MAXN, n->w[1], "classifiers")) {
       continue;
     }
     classifier_t *cl = &m->cls[m->ncls++];
-    *cl = (classifier_t){.name = n->w[1]};
+    *cl = (classifier_t){.name = n->w[1], .kind = kind};
     for (size_t j = 0; j < n->nkids; j++) {
       const node_t *e = n->kids[j];
+      if (is_word(e, 0, "import")) {
+        if (want_leaf(c, e) && need_word(c, e, 1, "'default' or a classifier name") && no_more(c, e, 2)) {
+          if (cl->import != NULL) {
+            err(c, e->w[0], "duplicate 'import' in classifier '%s' (first given at line %d)",
+                cl->name->text, cl->import->line);
+          }
+          cl->import = e->w[1];
+        }
+        continue;
+      }
       if (!is_word(e, 0, "forwarding-class")) {
-        unknown(c, e, "a dscp classifier");
+        unknown(c, e, "a classifier");
         continue;
       }
       if (!need_word(c, e, 1, "a forwarding class") || !want_block(c, e, 2)) {
@@ -858,7 +807,9 @@ static void sec_classifiers(ctx_t *c, model_t *m, const node_t *sec) {
       cls_entry_t *ce = &cl->e[cl->n++];
       *ce = (cls_entry_t){.fc = e->w[1]};
       for (size_t q = 0; q < e->nkids; q++) {
-        const node_t *lp = e->kids[q];
+        node_t tmp;
+        const tok_t *buf[160];
+        const node_t *lp = flat_view(e->kids[q], &tmp, buf, 160);  // loss-priority low { code-points ...; }
         if (!is_word(lp, 0, "loss-priority")) {
           unknown(c, lp, "a classifier forwarding-class");
           continue;
@@ -867,46 +818,64 @@ static void sec_classifiers(ctx_t *c, model_t *m, const node_t *sec) {
           continue;
         }
         const char *lpv = lp->w[1]->text;
-        if (strcmp(lpv, "low") != 0 && strcmp(lpv, "high") != 0 && strcmp(lpv, "medium-low") != 0 &&
-            strcmp(lpv, "medium-high") != 0) {
+        uint8_t lpm = lp_of(lpv);
+        if (lpm == 0) {
           err(c, lp->w[1], "unknown loss-priority '%s'", lpv);
           continue;
         }
+        // code-points (CP | [ CP ... ]), repeated (the set form gives one per line)
+        size_t i = 2;
         if (!is_word(lp, 2, "code-points")) {
           err(c, lp->w[lp->nw > 2 ? 2 : 1], "expected 'code-points' after 'loss-priority %s'", lpv);
           continue;
         }
-        const tok_t *cps[64];
-        size_t next = 0;
-        size_t ncp = word_list(c, lp, 3, cps, 64, &next);
-        if (ncp == 0 || !no_more(c, lp, next)) {
-          continue;
-        }
-        for (size_t x = 0; x < ncp; x++) {
-          uint8_t v;
-          if (!parse_codepoint(cps[x]->text, &v)) {
-            err(c, cps[x], "'%s' is not a DSCP code point (6 binary digits or an alias such as af31)",
-                cps[x]->text);
-            continue;
+        while (i < lp->nw) {
+          if (!is_word(lp, i, "code-points")) {
+            err(c, lp->w[i], "unexpected '%s' in 'loss-priority %s'", lp->w[i]->text, lpv);
+            break;
           }
-          if (ce->ncp < 64) {
-            ce->cp[ce->ncp++] = v;
+          const tok_t *cps[64];
+          size_t next = 0;
+          node_t sub = {.w = lp->w + i, .nw = lp->nw - i};
+          size_t ncp = word_list(c, &sub, 1, cps, 64, &next);
+          if (ncp == 0) {
+            break;
+          }
+          i += next;
+          for (size_t x = 0; x < ncp; x++) {
+            uint8_t v;
+            if (!parse_codepoint(m, cps[x]->text, kind, &v)) {
+              if (kind == kClsPrec || kind == kClsIeee || kind == kClsIeeeAd || kind == kClsExp) {
+                err(c, cps[x], "'%s' is not a %s code point (3 binary digits)", cps[x]->text, kClsNames[kind]);
+              } else {
+                err(c, cps[x], "'%s' is not a DSCP code point (6 binary digits or an alias such as af31)",
+                    cps[x]->text);
+              }
+              continue;
+            }
+            if (ce->ncp < 64) {
+              ce->cp_tok[ce->ncp] = cps[x];
+              ce->lp[ce->ncp] = lpm;
+              ce->cp[ce->ncp++] = v;
+            }
           }
         }
       }
     }
   }
 }
-
 static void sec_drop_profiles(ctx_t *c, model_t *m, const node_t *sec) {
   for (size_t k = 0; k < sec->nkids; k++) {
     const node_t *n = sec->kids[k];
     if (!want_block(c, n, 1)) {
       continue;
     }
+    if (!check_name(c, n->w[0], "drop-profile")) {
+      continue;
+    }
     int d = FIND(m->dp, m->ndp, n->w[0]);
     if (dup_check(c, d, d >= 0 ? m->dp[d].name : NULL, n->w[0], "drop-profile") ||
-        !room(c, m->ndp, n->w[0], "drop profiles")) {
+        !room(c, m->ndp, MAXN, n->w[0], "drop profiles")) {
       continue;
     }
     dp_t p = {.name = n->w[0], .slot = -1};
@@ -970,8 +939,12 @@ static void sec_drop_profiles(ctx_t *c, model_t *m, const node_t *sec) {
         const tok_t *pt[XTM_FW_NUM_POINTS + 1];
         size_t nf = 0, np = 0;
         const tok_t *ftok = e->w[0], *ptok = e->w[0];
+        const tok_t *seen_interp[ONCE_MAX] = {0};
         for (size_t q = 0; q < e->nkids; q++) {
           const node_t *l = e->kids[q];
+          if (once(c, l, kInterpOnce, seen_interp, "interpolate")) {
+            continue;
+          }
           size_t next = 0;
           if (is_word(l, 0, "fill-level")) {
             nf = word_list(c, l, 1, ft, XTM_FW_NUM_POINTS, &next);
@@ -1002,11 +975,13 @@ static void sec_drop_profiles(ctx_t *c, model_t *m, const node_t *sec) {
         }
         for (size_t q = 0; q < nf && ok; q++) {
           uint64_t f, pr;
-          if (!parse_milli_str(ft[q]->text, &f)) {
-            err(c, ft[q], "'%s' is not a number (fill-level)", ft[q]->text);
+          int fst = milli_of(ft[q]->text, &f);
+          int pst = fst == kXtmNumOk ? milli_of(pt[q]->text, &pr) : kXtmNumOk;
+          if (fst != kXtmNumOk) {
+            bad_milli(c, ft[q], fst, "fill-level");
             ok = false;
-          } else if (!parse_milli_str(pt[q]->text, &pr)) {
-            err(c, pt[q], "'%s' is not a number (drop-probability)", pt[q]->text);
+          } else if (pst != kXtmNumOk) {
+            bad_milli(c, pt[q], pst, "drop-probability");
             ok = false;
           } else if (f > 100000u) {
             err(c, ft[q], "fill-level %s is above 100 percent", ft[q]->text);
@@ -1033,10 +1008,84 @@ static void sec_drop_profiles(ctx_t *c, model_t *m, const node_t *sec) {
         ok = false;
       }
     }
+    for (uint32_t i = 1; ok && i < p.n; i++) {
+      if (p.prob[i] < p.prob[i - 1]) {
+        warn(c, fill_tok[i], "drop-probability %u.%03u at fill-level %s of drop-profile '%s' is below the previous point's %u.%03u: marking and dropping get rarer as the queue fills",
+             p.prob[i] / 1000u, p.prob[i] % 1000u, fill_tok[i]->text, p.name->text,
+             p.prob[i - 1] / 1000u, p.prob[i - 1] % 1000u);
+        break;
+      }
+    }
     if (ok) {
       m->dp[m->ndp++] = p;
     }
   }
+}
+
+// ------------------------------------------------------------------ schedulers
+
+static void sched_dpm(ctx_t *c, sched_t *s, const node_t *e) {
+  dpm_t d = {.lp = 0, .proto = 0, .at = e->w[0]};
+  bool have_lp = false, have_proto = false;
+  size_t i = 1;
+  while (i < e->nw) {
+    if (is_word(e, i, "loss-priority") || is_word(e, i, "protocol") || is_word(e, i, "drop-profile")) {
+      if (!need_word(c, e, i + 1, "a value")) {
+        return;
+      }
+      const tok_t *v = e->w[i + 1];
+      if (is_word(e, i, "loss-priority")) {
+        d.lp = strcmp(v->text, "any") == 0 ? (uint8_t)kLpAny : lp_of(v->text);
+        if (d.lp == 0) {
+          err(c, v, "unknown loss-priority '%s' (any, low, medium-low, medium-high, high)", v->text);
+          return;
+        }
+        have_lp = true;
+      } else if (is_word(e, i, "protocol")) {
+        if (strcmp(v->text, "any") == 0) {
+          d.proto = 0;
+        } else if (strcmp(v->text, "tcp") == 0) {
+          d.proto = 1;
+        } else if (strcmp(v->text, "non-tcp") == 0) {
+          d.proto = 2;
+        } else {
+          err(c, v, "unknown protocol '%s' in drop-profile-map (any, tcp, non-tcp)", v->text);
+          return;
+        }
+        have_proto = true;
+      } else {
+        d.profile = v;
+      }
+      i += 2;
+    } else {
+      err(c, e->w[i], "unexpected '%s' in drop-profile-map", e->w[i]->text);
+      return;
+    }
+  }
+  if (d.profile == NULL) {
+    err(c, e->w[0], "drop-profile-map needs 'drop-profile NAME'");
+    return;
+  }
+  if (!have_lp) {
+    err(c, e->w[0], "drop-profile-map needs 'loss-priority (any | low | medium-low | medium-high | high)'");
+    return;
+  }
+  if (!have_proto) {
+    err(c, e->w[0], "drop-profile-map needs 'protocol (any | tcp | non-tcp)'");
+    return;
+  }
+  for (uint32_t k = 0; k < s->ndpm; k++) {
+    if (s->dpm[k].lp == d.lp && s->dpm[k].proto == d.proto) {
+      err(c, e->w[0], "second drop-profile-map for the same loss-priority and protocol in scheduler '%s' (first at line %d)",
+          s->name->text, s->dpm[k].at->line);
+      return;
+    }
+  }
+  if (s->ndpm >= MAX_DPM) {
+    err(c, e->w[0], "too many drop-profile-maps in scheduler '%s' (at most %d)", s->name->text, MAX_DPM);
+    return;
+  }
+  s->dpm[s->ndpm++] = d;
 }
 
 static void sec_schedulers(ctx_t *c, model_t *m, const node_t *sec) {
@@ -1045,39 +1094,53 @@ static void sec_schedulers(ctx_t *c, model_t *m, const node_t *sec) {
     if (!want_block(c, n, 1)) {
       continue;
     }
-    int d = FIND(m->sched, m->nsched, n->w[0]);
-    if (dup_check(c, d, d >= 0 ? m->sched[d].name : NULL, n->w[0], "scheduler") ||
-        !room(c, m->nsched, n->w[0], "schedulers")) {
+    if (!check_name(c, n->w[0], "scheduler")) {
       continue;
     }
-    sched_t s = {.name = n->w[0]};
+    int d = FIND(m->sched, m->nsched, n->w[0]);
+    if (dup_check(c, d, d >= 0 ? m->sched[d].name : NULL, n->w[0], "scheduler") ||
+        !room(c, m->nsched, MAXN, n->w[0], "schedulers")) {
+      continue;
+    }
+    sched_t s = {.name = n->w[0], .prio = kPrLow};
+    const tok_t *seen_sched[ONCE_MAX] = {0};
     for (size_t j = 0; j < n->nkids; j++) {
-      const node_t *e = n->kids[j];
+      node_t tmp;
+      const tok_t *buf[32];
+      // transmit-rate { percent 40; exact; }: the block form Junos displays some in
+      const char *kw0 = n->kids[j]->w[0]->text;
+      bool flat = strcmp(kw0, "transmit-rate") == 0 || strcmp(kw0, "shaping-rate") == 0 ||
+                  strcmp(kw0, "buffer-size") == 0 || strcmp(kw0, "buffer-rate") == 0 ||
+                  strcmp(kw0, "excess-rate") == 0;
+      const node_t *e = flat ? flat_view(n->kids[j], &tmp, buf, 32) : n->kids[j];
+      if (once(c, e, kSchedOnce, seen_sched, "a scheduler")) {
+        continue;
+      }
       const char *w0 = e->w[0]->text;
       if (strcmp(w0, "transmit-rate") == 0) {
         if (want_leaf(c, e)) {
-          (void)parse_rate_or_pct(c, e, 1, &s.transmit);
+          (void)parse_rate_or_pct(c, e, 1, &s.transmit, true, true, false);
         }
       } else if (strcmp(w0, "shaping-rate") == 0) {
         if (want_leaf(c, e)) {
-          (void)parse_rate_or_pct(c, e, 1, &s.shaping);
+          (void)parse_rate_or_pct(c, e, 1, &s.shaping, false, false, true);
         }
       } else if (strcmp(w0, "buffer-rate") == 0) {
         if (want_leaf(c, e)) {
-          (void)parse_rate_or_pct(c, e, 1, &s.buffer_rate);
+          (void)parse_rate_or_pct(c, e, 1, &s.buffer_rate, false, false, false);
         }
       } else if (strcmp(w0, "buffer-size") == 0) {
         if (!want_leaf(c, e)) {
           continue;
         }
-        if (s.bsize_kind != 0) {
-          err(c, e->w[0], "duplicate 'buffer-size' (first given at line %d)", s.bsize_tok->line);
-          continue;
-        }
         uint64_t v;
         if (is_word(e, 1, "temporal")) {
-          if (parse_milli(c, e, 2, "microseconds", &v) && no_more(c, e, 3)) {
-            if (v == 0) {
+          // microseconds, up to 3 decimals (xtm), with a Junos k/m/g multiplier (4m = 4 s)
+          if (need_word(c, e, 2, "microseconds") && no_more(c, e, 3)) {
+            if (!parse_scaled_milli(e->w[2]->text, &v)) {
+              int st = milli_of(e->w[2]->text, &v);
+              bad_milli(c, e->w[2], st == kXtmNumOk ? kXtmNumRange : st, "buffer-size");
+            } else if (v == 0) {
               err(c, e->w[2], "buffer-size temporal %s must be above 0", e->w[2]->text);
             } else {
               s.bsize_kind = 1;
@@ -1095,37 +1158,20 @@ static void sec_schedulers(ctx_t *c, model_t *m, const node_t *sec) {
               s.bsize_tok = e->w[2];
             }
           }
+        } else if (is_word(e, 1, "remainder")) {
+          if (no_more(c, e, 2)) {
+            s.bsize_kind = 3;
+            s.bsize_tok = e->w[1];
+          }
+        } else if (is_word(e, 1, "shared")) {
+          junos_refused(c, e->w[1], "buffer-size shared of scheduler '%s' (PTX: up to 100 %% of the interface buffer while the queue is the only active one; xtm limits are static per queue, with one shared pool)",
+                        s.name->text);
         } else {
-          err(c, e->w[e->nw > 1 ? 1 : 0], "buffer-size needs 'temporal US' or 'percent P'");
+          err(c, e->w[e->nw > 1 ? 1 : 0], "buffer-size needs 'temporal US', 'percent P' or 'remainder'");
         }
       } else if (strcmp(w0, "drop-profile-map") == 0) {
-        if (!want_leaf(c, e)) {
-          continue;
-        }
-        if (s.dp_ref != NULL) {
-          err(c, e->w[0], "second 'drop-profile-map' in scheduler '%s' (the hardware has one profile per queue)",
-              s.name->text);
-          continue;
-        }
-        size_t i = 1;
-        bool ok = true;
-        while (i < e->nw && ok) {
-          if (is_word(e, i, "loss-priority") || is_word(e, i, "protocol")) {
-            ok = need_word(c, e, i + 1, "a value");
-            i += 2;
-          } else if (is_word(e, i, "drop-profile")) {
-            ok = need_word(c, e, i + 1, "a drop-profile name");
-            if (ok) {
-              s.dp_ref = e->w[i + 1];
-            }
-            i += 2;
-          } else {
-            err(c, e->w[i], "unexpected '%s' in drop-profile-map", e->w[i]->text);
-            ok = false;
-          }
-        }
-        if (ok && s.dp_ref == NULL) {
-          err(c, e->w[0], "drop-profile-map needs 'drop-profile NAME'");
+        if (want_leaf(c, e)) {
+          sched_dpm(c, &s, e);
         }
       } else if (strcmp(w0, "explicit-congestion-notification") == 0) {
         if (want_leaf(c, e) && no_more(c, e, 1)) {
@@ -1135,8 +1181,12 @@ static void sec_schedulers(ctx_t *c, model_t *m, const node_t *sec) {
         if (!want_block(c, e, 1)) {
           continue;
         }
+        const tok_t *seen_ecn[ONCE_MAX] = {0};
         for (size_t q = 0; q < e->nkids; q++) {
           const node_t *h = e->kids[q];
+          if (once(c, h, kEcnOnce, seen_ecn, "ecn-enhanced")) {
+            continue;
+          }
           if (is_word(h, 0, "head-marking") && want_leaf(c, h) && no_more(c, h, 1)) {
             s.head_tok = h->w[0];
           } else if (is_word(h, 0, "non-ect-tail-drop") && want_leaf(c, h) && no_more(c, h, 1)) {
@@ -1149,13 +1199,16 @@ static void sec_schedulers(ctx_t *c, model_t *m, const node_t *sec) {
         if (!want_block(c, e, 1)) {
           continue;
         }
+        const tok_t *seen_lat[ONCE_MAX] = {0};
         for (size_t q = 0; q < e->nkids; q++) {
           const node_t *h = e->kids[q];
+          if (once(c, h, kLatOnce, seen_lat, "latency-ecn")) {
+            continue;
+          }
           uint64_t v;
           if (!is_word(h, 0, "threshold")) {
             unknown(c, h, "latency-ecn");
-          } else if (want_leaf(c, h) && parse_uint(c, h, 1, 1, 1000000000ull, &v) &&
-                     no_more(c, h, 2)) {
+          } else if (want_leaf(c, h) && parse_uint(c, h, 1, 1, 1000000000ull, &v) && no_more(c, h, 2)) {
             s.lat_tok = h->w[1];
             s.lat_ns = v;
           }
@@ -1168,15 +1221,68 @@ static void sec_schedulers(ctx_t *c, model_t *m, const node_t *sec) {
           continue;
         }
         const char *p = e->w[1]->text;
-        if (strcmp(p, "strict-high") == 0) {
-          s.strict = true;
-        } else if (strcmp(p, "high") != 0 && strcmp(p, "medium-high") != 0 &&
-                   strcmp(p, "medium-low") != 0 && strcmp(p, "low") != 0) {
-          err(c, e->w[1], "unknown priority '%s' (strict-high, high, medium-high, medium-low, low)", p);
+        int lvl = -1;
+        for (int q = 0; q <= kPrLowLatency; q++) {
+          if (strcmp(p, kPrNames[q]) == 0) {
+            lvl = q;
+          }
         }
+        if (lvl < 0) {
+          err(c, e->w[1], "unknown priority '%s' (strict-high, high, medium-high, medium-low, low, low-latency)", p);
+        } else {
+          s.prio = lvl;
+          s.prio_tok = e->w[1];
+          s.strict = lvl == kPrStrictHigh || lvl == kPrLowLatency;
+        }
+      } else if (strcmp(w0, "excess-rate") == 0) {
+        // excess-rate (percent P | proportion N): the share of the bandwidth beyond the
+        // transmit-rates (PTX: one excess priority for all queues)
+        if (!want_leaf(c, e) || !need_word(c, e, 1, "'percent P' or 'proportion N'")) {
+          continue;
+        }
+        uint64_t v;
+        if (is_word(e, 1, "percent") && parse_milli(c, e, 2, "a percentage", &v) && no_more(c, e, 3)) {
+          if (v > 100000u) {
+            err(c, e->w[2], "percentage '%s' is out of range (0 <= P <= 100)", e->w[2]->text);
+            continue;
+          }
+        } else if (is_word(e, 1, "proportion") && parse_milli(c, e, 2, "a proportion", &v) && no_more(c, e, 3)) {
+          if (v > 1000000u) {
+            err(c, e->w[2], "proportion '%s' is out of range (0 <= N <= 1000)", e->w[2]->text);
+            continue;
+          }
+        } else {
+          if (!is_word(e, 1, "percent") && !is_word(e, 1, "proportion")) {
+            err(c, e->w[1], "excess-rate needs 'percent P' or 'proportion N'");
+          }
+          continue;
+        }
+        s.has_excess = true;
+        s.excess_w = v;
+        s.excess_tok = e->w[2];
+      } else if (strcmp(w0, "excess-priority") == 0) {
+        junos_refused(c, e->w[0], "excess-priority of scheduler '%s' (as on PTX, every queue of xtm has the one excess priority of its DWRR)",
+                      s.name->text);
+      } else if (strcmp(w0, "buffer-dynamic-threshold") == 0 || strcmp(w0, "adjust-minimum") == 0 ||
+                 strcmp(w0, "adjust-percent") == 0 || strcmp(w0, "shaping-rate-excess-high") == 0 ||
+                 strcmp(w0, "shaping-rate-excess-medium-high") == 0) {
+        junos_ignored(c, e, "a scheduler", strcmp(w0, "buffer-dynamic-threshold") == 0
+                                               ? "a shared-buffer threshold of other platforms: the queue's static limit applies"
+                                               : "a rate adjustment of other platforms");
       } else {
         unknown(c, e, "a scheduler");
       }
+    }
+    // the map of loss priority low (the one traffic without a classifier has)
+    for (int pass = 0; pass < 2 && s.dp_ref == NULL; pass++) {
+      for (uint32_t q = 0; q < s.ndpm && s.dp_ref == NULL; q++) {
+        if ((s.dpm[q].lp & kLpLow) != 0 && (pass == 1 || s.dpm[q].proto == 0)) {
+          s.dp_ref = s.dpm[q].profile;
+        }
+      }
+    }
+    if (s.dp_ref == NULL && s.ndpm > 0) {
+      s.dp_ref = s.dpm[0].profile;
     }
     if (s.head_tok != NULL && s.lat_tok != NULL) {
       err(c, s.lat_tok, "scheduler '%s' has both head-marking and latency-ecn (one marking point per queue)",
@@ -1200,9 +1306,12 @@ static void sec_scheduler_maps(ctx_t *c, model_t *m, const node_t *sec) {
     if (!want_block(c, n, 1)) {
       continue;
     }
+    if (!check_name(c, n->w[0], "scheduler-map")) {
+      continue;
+    }
     int d = FIND(m->smap, m->nsmap, n->w[0]);
     if (dup_check(c, d, d >= 0 ? m->smap[d].name : NULL, n->w[0], "scheduler-map") ||
-        !room(c, m->nsmap, n->w[0], "scheduler maps")) {
+        !room(c, m->nsmap, MAXN, n->w[0], "scheduler maps")) {
       continue;
     }
     smap_t *sm = &m->smap[m->nsmap++];
@@ -1241,97 +1350,243 @@ static void sec_scheduler_maps(ctx_t *c, model_t *m, const node_t *sec) {
   }
 }
 
-static bool iface_port(const char *name, uint32_t *port) {
-  const char *p = name + strlen(name);
-  while (p > name && isdigit((unsigned char)p[-1])) {
-    p--;
+// ------------------------------------------------------------------ interfaces
+
+// `classifiers { dscp C; dscp-ipv6 C; ieee-802.1 C; ... }` of an interface or a unit.
+static void if_classifiers(ctx_t *c, ifcfg_t *f, const node_t *e) {
+  if (!want_block(c, e, 1)) {
+    return;
   }
-  if (*p == '\0' || (p > name && p[-1] != '/' && p[-1] != '-')) {
-    return false;
+  for (size_t q = 0; q < e->nkids; q++) {
+    const node_t *h = e->kids[q];
+    int kind = cls_kind(h->w[0]->text);
+    if (kind < 0) {
+      unknown(c, h, "interface classifiers");
+      continue;
+    }
+    if (!want_leaf(c, h) || !need_word(c, h, 1, "a classifier name") || !no_more(c, h, 2)) {
+      continue;
+    }
+    for (uint32_t i = 0; i < f->ncls; i++) {
+      if (f->cls[i].kind == kind && strcmp(f->cls[i].ref->text, h->w[1]->text) != 0) {
+        junos_refused(c, h->w[1], "%s classifiers '%s' and '%s' on the units of '%s' (the hardware has one DSCP map)",
+                      kClsNames[kind], f->cls[i].ref->text, h->w[1]->text, f->name->text);
+      }
+    }
+    if (f->ncls < sizeof(f->cls) / sizeof(f->cls[0])) {
+      f->cls[f->ncls++] = (ifcls_t){.kind = kind, .ref = h->w[1]};
+    }
+    f->any = true;
   }
-  *port = (uint32_t)strtoul(p, NULL, 10);
-  return true;
+}
+
+// Statements of an interface or its units that program per-unit (logical interface)
+// scheduling, ingress scheduling or fixed classification: a tier this hardware lacks.
+static bool if_refused(ctx_t *c, const ifcfg_t *f, const node_t *e, bool unit) {
+  static const char *const kInput[] = {"input-scheduler-map", "input-shaping-rate",
+                                       "input-traffic-control-profile", "input-excess-bandwidth-share", NULL};
+  static const char *const kUnitSched[] = {"scheduler-map", "shaping-rate", "output-traffic-control-profile",
+                                           "output-traffic-control-profile-remaining", "per-session-scheduler", NULL};
+  const char *w = e->w[0]->text;
+  if (in_list(w, kInput)) {
+    junos_refused(c, e->w[0], "'%s' of '%s' (ingress scheduling; xtm schedules at egress only)", w, f->name->text);
+    return true;
+  }
+  if (unit && in_list(w, kUnitSched)) {
+    junos_refused(c, e->w[0], "'%s' on a unit of '%s' (per-unit scheduling: xtm has one set of queues per port)",
+                  w, f->name->text);
+    return true;
+  }
+  if (strcmp(w, "forwarding-class") == 0) {
+    junos_refused(c, e->w[0], "'forwarding-class' on '%s' (a fixed class for all its traffic; the hardware classifies by DSCP)",
+                  f->name->text);
+    return true;
+  }
+  if (strcmp(w, "forwarding-class-set") == 0) {
+    junos_refused(c, e->w[0], "'forwarding-class-set' on '%s' (enhanced transmission selection: a scheduling tier between the port and its queues)",
+                  f->name->text);
+    return true;
+  }
+  if (strcmp(w, "interface-set") == 0) {
+    junos_refused(c, e->w[0], "'interface-set' on '%s' (hierarchical scheduling)", f->name->text);
+    return true;
+  }
+  return false;
 }
 
 static void sec_interfaces(ctx_t *c, model_t *m, const node_t *sec) {
+  static const char *const kIgnored[] = {"rewrite-rules", "loss-priority-maps", "loss-priority-rewrites",
+                                         "excess-bandwidth-share", "exclude-queue-overhead-bytes",
+                                         "logical-interface-aggregate-statistics", "adaptive-shaper",
+                                         "virtual-channel-group", NULL};
   for (size_t k = 0; k < sec->nkids; k++) {
     const node_t *n = sec->kids[k];
     if (!want_block(c, n, 1)) {
       continue;
     }
-    int d = FIND(m->iface, m->nif, n->w[0]);
-    if (dup_check(c, d, d >= 0 ? m->iface[d].name : NULL, n->w[0], "interface") ||
-        !room(c, m->nif, n->w[0], "interfaces")) {
+    if (!check_name(c, n->w[0], "interface")) {
       continue;
     }
-    iface_t f = {.name = n->w[0]};
-    if (!iface_port(f.name->text, &f.port)) {
-      err(c, f.name, "interface name '%s' does not end in a port number (e.g. et-0/0/4)", f.name->text);
+    int d = FIND(m->ifc, m->nifc, n->w[0]);
+    if (dup_check(c, d, d >= 0 ? m->ifc[d].name : NULL, n->w[0], "interface") ||
+        !room(c, m->nifc, MAX_IFCFG, n->w[0], "class-of-service interfaces")) {
       continue;
     }
-    if (f.port >= c->hw->num_ports) {
-      err(c, f.name, "interface '%s' is port %u, but this traffic manager has %u ports (HW_PARAMS)",
-          f.name->text, f.port, c->hw->num_ports);
+    ifcfg_t f = {.name = n->w[0]};
+    char why[200];
+    f.kind = cos_ifname(n->w[0]->text, NULL, why, sizeof(why));
+    if (f.kind == kIfBad) {
+      err(c, n->w[0], "%s", why);
       continue;
     }
-    for (uint32_t j = 0; j < m->nif; j++) {
-      if (m->iface[j].port == f.port) {
-        err(c, f.name, "interface '%s' is port %u, already used by '%s'", f.name->text, f.port,
-            m->iface[j].name->text);
-      }
-    }
+    const tok_t *seen_iface[ONCE_MAX] = {0};
     for (size_t j = 0; j < n->nkids; j++) {
-      const node_t *e = n->kids[j];
+      node_t tmp;
+      const tok_t *buf[32];
+      const node_t *e = is_word(n->kids[j], 0, "shaping-rate") ? flat_view(n->kids[j], &tmp, buf, 32) : n->kids[j];
+      if (once(c, e, kIfaceOnce, seen_iface, "an interface")) {
+        continue;
+      }
       const char *w0 = e->w[0]->text;
+      if (if_refused(c, &f, e, false)) {
+        continue;
+      }
       if (strcmp(w0, "speed") == 0) {
+        // xtm extension (Junos keeps the speed under interfaces or chassis, which are read too)
         if (want_leaf(c, e) && need_word(c, e, 1, "a port speed") && no_more(c, e, 2)) {
-          if (!parse_rate_str(e->w[1]->text, &f.speed_bps)) {
+          uint64_t bps;
+          if (!parse_rate_str(e->w[1]->text, &bps)) {
             err(c, e->w[1], "'%s' is not a rate (for 'speed')", e->w[1]->text);
-          } else if (speed_row(f.speed_bps) == NULL) {
+          } else if (speed_row(bps) == NULL) {
             err(c, e->w[1], "unsupported port speed '%s' (10g 25g 40g 50g 100g 200g 400g 800g)",
                 e->w[1]->text);
-            f.speed_bps = 0;
           } else {
             f.speed_tok = e->w[1];
           }
         }
       } else if (strcmp(w0, "shaping-rate") == 0) {
-        if (want_leaf(c, e)) {
-          (void)parse_rate_or_pct(c, e, 1, &f.shaping);
+        if (want_leaf(c, e) && parse_rate_or_pct(c, e, 1, &f.shaping, false, false, false)) {
+          f.any = true;
         }
-      } else if (strcmp(w0, "scheduler-map") == 0) {
-        if (want_leaf(c, e) && need_word(c, e, 1, "a scheduler-map name") && no_more(c, e, 2)) {
-          f.smap_ref = e->w[1];
-        }
-      } else if (strcmp(w0, "congestion-notification-profile") == 0) {
-        if (want_leaf(c, e) && need_word(c, e, 1, "a profile name") && no_more(c, e, 2)) {
-          f.cnp_ref = e->w[1];
+      } else if (strcmp(w0, "scheduler-map") == 0 || strcmp(w0, "congestion-notification-profile") == 0 ||
+                 strcmp(w0, "output-traffic-control-profile") == 0) {
+        if (want_leaf(c, e) && need_word(c, e, 1, "a name") && no_more(c, e, 2)) {
+          const tok_t **ref = w0[0] == 's' ? &f.smap_ref : w0[0] == 'c' ? &f.cnp_ref : &f.tcp_ref;
+          *ref = e->w[1];
+          f.any = true;
         }
       } else if (strcmp(w0, "classifiers") == 0) {
-        if (!want_block(c, e, 1)) {
+        if_classifiers(c, &f, e);
+      } else if (strcmp(w0, "member-link-scheduler") == 0) {
+        if (want_leaf(c, e) && need_word(c, e, 1, "scale or replicate") && no_more(c, e, 2)) {
+          if (is_word(e, 1, "replicate")) {
+            f.replicate = true;
+          } else if (!is_word(e, 1, "scale")) {
+            err(c, e->w[1], "unknown member-link-scheduler '%s' (scale or replicate)", e->w[1]->text);
+          }
+        }
+      } else if (strcmp(w0, "unit") == 0) {
+        if (!need_word(c, e, 1, "a unit number") || !want_block(c, e, 2)) {
           continue;
         }
         for (size_t q = 0; q < e->nkids; q++) {
-          const node_t *h = e->kids[q];
-          if (!is_word(h, 0, "dscp")) {
-            unknown(c, h, "interface classifiers (only 'dscp')");
-          } else if (want_leaf(c, h) && need_word(c, h, 1, "a classifier name") && no_more(c, h, 2)) {
-            f.cls_ref = h->w[1];
+          const node_t *u = e->kids[q];
+          if (if_refused(c, &f, u, true)) {
+            continue;
+          }
+          if (is_word(u, 0, "classifiers")) {
+            if_classifiers(c, &f, u);
+          } else if (in_list(u->w[0]->text, kIgnored)) {
+            junos_ignored(c, u, "a class-of-service unit", "egress marking or loss-priority maps: the traffic manager's queues, limits and marking do not depend on it");
+          } else {
+            unknown(c, u, "a class-of-service unit");
           }
         }
+      } else if (in_list(w0, kIgnored)) {
+        junos_ignored(c, e, "a class-of-service interface", "egress marking, loss-priority maps or overhead accounting: the traffic manager's queues, limits and marking do not depend on it");
       } else {
         unknown(c, e, "an interface");
       }
     }
-    if (f.speed_bps == 0) {
-      if (f.speed_tok == NULL) {
-        err(c, f.name, "interface '%s' needs 'speed' (the port speed, e.g. speed 100g;)", f.name->text);
-      }
-      continue;
-    }
-    m->iface[m->nif++] = f;
+    m->ifc[m->nifc++] = f;
   }
 }
+
+// ------------------------------------------------------------------ PFC
+
+// input ieee-802.1 | dscp { code-point X { pfc { mru M; } } } (QFX form)
+static void cnp_code_points(ctx_t *c, model_t *m, cnp_t *p, const node_t *e, bool dscp) {
+  if (!want_block(c, e, 1)) {
+    return;
+  }
+  for (size_t q = 0; q < e->nkids; q++) {
+    const node_t *cp = e->kids[q];
+    if (!is_word(cp, 0, "code-point")) {
+      unknown(c, cp, dscp ? "congestion-notification-profile input dscp" : "congestion-notification-profile input ieee-802.1");
+      continue;
+    }
+    if (!need_word(c, cp, 1, "code-point bits")) {
+      continue;
+    }
+    const tok_t *vals[64];
+    size_t next = 0;
+    size_t nv = word_list(c, cp, 1, vals, 64, &next);  // code-point [ 011 100 ] { pfc; }
+    if (nv == 0 || !no_more(c, cp, next)) {
+      continue;
+    }
+    bool pfc = false;
+    uint32_t mru = 0;
+    for (size_t r = 0; r < cp->nkids; r++) {
+      const node_t *s = cp->kids[r];
+      if (!is_word(s, 0, "pfc")) {
+        if (is_word(s, 0, "xon") || is_word(s, 0, "xoff")) {
+          junos_ignored(c, s, "a congestion-notification code point", "a shared-buffer cell offset of QFX: xtm's XON follows the thresholds below");
+        } else {
+          unknown(c, s, "a congestion-notification code point");
+        }
+        continue;
+      }
+      pfc = true;
+      for (size_t t = 0; t < s->nkids; t++) {
+        const node_t *x = s->kids[t];
+        uint64_t v;
+        if (is_word(x, 0, "mru")) {
+          if (want_leaf(c, x) && parse_uint(c, x, 1, 64, 16383, &v) && no_more(c, x, 2)) {
+            mru = (uint32_t)v;
+          }
+        } else if (is_word(x, 0, "xon") || is_word(x, 0, "xoff")) {
+          junos_ignored(c, x, "pfc", "a shared-buffer cell offset of QFX: xtm's XON follows the thresholds below");
+        } else {
+          unknown(c, x, "pfc");
+        }
+      }
+    }
+    if (!pfc) {
+      continue;  // a code point without pfc enables nothing
+    }
+    for (size_t x = 0; x < nv; x++) {
+      uint8_t v;
+      bool ok = dscp ? parse_codepoint(m, vals[x]->text, kClsDscp, &v)
+                     : parse_codepoint(m, vals[x]->text, kClsIeee, &v);
+      if (!ok) {
+        err(c, vals[x], "'%s' is not %s", vals[x]->text,
+            dscp ? "a DSCP code point (6 binary digits or an alias)" : "an IEEE 802.1p code point (3 binary digits)");
+        continue;
+      }
+      if (dscp) {
+        p->dscp_mask |= 1ull << v;
+        p->dscp_mru[v] = mru;
+        p->dscp_tok[v] = vals[x];
+      } else {
+        p->ieee_mask |= 1u << v;
+        p->ieee_mru[v] = mru;
+        p->ieee_tok[v] = vals[x];
+      }
+    }
+  }
+}
+
+static void parse_wd(ctx_t *c, wd_t *wd, const node_t *sec);
 
 static void sec_cnp(ctx_t *c, model_t *m, const node_t *sec) {
   for (size_t k = 0; k < sec->nkids; k++) {
@@ -1339,59 +1594,141 @@ static void sec_cnp(ctx_t *c, model_t *m, const node_t *sec) {
     if (!want_block(c, n, 1)) {
       continue;
     }
-    int d = FIND(m->cnp, m->ncnp, n->w[0]);
-    if (dup_check(c, d, d >= 0 ? m->cnp[d].name : NULL, n->w[0], "congestion-notification-profile") ||
-        !room(c, m->ncnp, n->w[0], "congestion notification profiles")) {
+    if (!check_name(c, n->w[0], "congestion-notification-profile")) {
       continue;
     }
-    cnp_t p = {.name = n->w[0], .cable_m = 100, .mtu = 9216};
-    bool ok = true;
+    int d = FIND(m->cnp, m->ncnp, n->w[0]);
+    if (dup_check(c, d, d >= 0 ? m->cnp[d].name : NULL, n->w[0], "congestion-notification-profile") ||
+        !room(c, m->ncnp, MAXN, n->w[0], "congestion notification profiles")) {
+      continue;
+    }
+    cnp_t *p = &m->cnp[m->ncnp++];
+    *p = (cnp_t){.name = n->w[0], .cable_m = 100, .mtu = 9216};
+    for (uint32_t q = 0; q < XTM_FW_MAX_TCS; q++) {
+      p->fcq_prio[q] = -1;
+    }
     for (size_t j = 0; j < n->nkids; j++) {
       const node_t *in = n->kids[j];
+      if (is_word(in, 0, "pfc-watchdog")) {
+        parse_wd(c, &p->wd, in);
+        continue;
+      }
+      if (is_word(in, 0, "output")) {
+        if (!want_block(c, in, 1)) {
+          continue;
+        }
+        for (size_t q = 0; q < in->nkids; q++) {
+          const node_t *ie = in->kids[q];
+          if (!is_word(ie, 0, "ieee-802.1")) {
+            unknown(c, ie, "congestion-notification-profile output");
+            continue;
+          }
+          if (!want_block(c, ie, 1)) {
+            continue;
+          }
+          for (size_t r = 0; r < ie->nkids; r++) {
+            const node_t *cp = ie->kids[r];
+            uint8_t prio;
+            if (!is_word(cp, 0, "code-point")) {
+              unknown(c, cp, "congestion-notification-profile output ieee-802.1");
+              continue;
+            }
+            if (!need_word(c, cp, 1, "code-point bits") || !want_block(c, cp, 2)) {
+              continue;
+            }
+            if (!parse_codepoint(m, cp->w[1]->text, kClsIeee, &prio)) {
+              err(c, cp->w[1], "'%s' is not an IEEE 802.1p code point (3 binary digits)", cp->w[1]->text);
+              continue;
+            }
+            for (size_t t = 0; t < cp->nkids; t++) {
+              const node_t *x = cp->kids[t];
+              if (!is_word(x, 0, "flow-control-queue")) {
+                unknown(c, x, "an output code point");
+                continue;
+              }
+              const tok_t *qs[XTM_FW_MAX_TCS];
+              size_t next = 0;
+              size_t nq = want_leaf(c, x) ? word_list(c, x, 1, qs, XTM_FW_MAX_TCS, &next) : 0;
+              if (nq == 0 || !no_more(c, x, next)) {
+                continue;
+              }
+              p->has_output = true;
+              for (size_t y = 0; y < nq; y++) {
+                uint64_t qn;
+                if (xtm_num_u64(NULL, qs[y]->text, 0, c->hw->num_tcs - 1u, &qn, NULL) != kXtmNumOk) {
+                  err(c, qs[y], "flow-control-queue '%s' is not a queue 0..%u", qs[y]->text, c->hw->num_tcs - 1u);
+                  continue;
+                }
+                if (p->fcq_prio[qn] >= 0 && p->fcq_prio[qn] != prio) {
+                  junos_refused(c, qs[y], "queue %llu paused by PFC priorities %d and %u in '%s' (a queue obeys one priority)",
+                                (unsigned long long)qn, p->fcq_prio[qn], prio, p->name->text);
+                  continue;
+                }
+                p->fcq_prio[qn] = prio;
+                p->fcq_tok[qn] = qs[y];
+              }
+            }
+          }
+        }
+        continue;
+      }
       if (!is_word(in, 0, "input")) {
-        unknown(c, in, "a congestion-notification-profile (only 'input')");
-        ok = false;
+        unknown(c, in, "a congestion-notification-profile (input, output, pfc-watchdog)");
         continue;
       }
       if (!want_block(c, in, 1)) {
-        ok = false;
         continue;
       }
+      const tok_t *seen_input[ONCE_MAX] = {0};
       for (size_t q = 0; q < in->nkids; q++) {
         const node_t *e = in->kids[q];
+        if (once(c, e, kInputOnce, seen_input, "congestion-notification-profile input")) {
+          continue;
+        }
         uint64_t v;
         if (is_word(e, 0, "cable-length")) {
           if (want_leaf(c, e) && parse_uint(c, e, 1, 1, 100000, &v) && no_more(c, e, 2)) {
-            p.cable_m = (uint32_t)v;
-          } else {
-            ok = false;
+            p->cable_m = (uint32_t)v;
           }
         } else if (is_word(e, 0, "mtu")) {
           if (want_leaf(c, e) && parse_uint(c, e, 1, 64, 16383, &v) && no_more(c, e, 2)) {
-            p.mtu = (uint32_t)v;
-          } else {
-            ok = false;
+            p->mtu = (uint32_t)v;
+          }
+        } else if (is_word(e, 0, "ieee-802.1") || is_word(e, 0, "dscp")) {
+          bool dscp = is_word(e, 0, "dscp");
+          cnp_code_points(c, m, p, e, dscp);
+          if (p->dscp_mask != 0 && p->ieee_mask != 0) {
+            err(c, e->w[0], "congestion-notification-profile '%s' has both DSCP-based and IEEE 802.1p PFC (Junos allows one of them per profile)",
+                p->name->text);
           }
         } else if (is_word(e, 0, "pfc-account")) {
           if (!need_word(c, e, 1, "an account name") || !want_block(c, e, 2)) {
-            ok = false;
             continue;
           }
-          if (p.nacct >= XTM_FW_NUM_PRIOS) {
+          if (p->nacct >= XTM_FW_NUM_PRIOS) {
             err(c, e->w[1], "too many pfc-accounts (at most 8)");
-            ok = false;
             continue;
           }
-          for (uint32_t a = 0; a < p.nacct; a++) {
-            if (strcmp(p.acct[a].name->text, e->w[1]->text) == 0) {
+          bool dupa = false;
+          for (uint32_t a = 0; a < p->nacct; a++) {
+            if (strcmp(p->acct[a].name->text, e->w[1]->text) == 0) {
               err(c, e->w[1], "duplicate pfc-account '%s' (first defined at line %d)", e->w[1]->text,
-                  p.acct[a].name->line);
-              ok = false;
+                  p->acct[a].name->line);
+              dupa = true;
             }
           }
+          if (dupa || !check_name(c, e->w[1], "pfc-account")) {
+            continue;
+          }
           acct_t a = {.name = e->w[1], .xoff_ns = 5000000u, .xon_ns = 3750000u};
+          bool bad_threshold = false;  // a refused xoff/xon: no ordering check against a default
+          bool ok = true;
+          const tok_t *seen_acct[ONCE_MAX] = {0};
           for (size_t r = 0; r < e->nkids; r++) {
             const node_t *s = e->kids[r];
+            if (once(c, s, kAcctOnce, seen_acct, "a pfc-account")) {
+              continue;
+            }
             if (is_word(s, 0, "pfc-priority")) {
               const tok_t *pt[8];
               size_t next = 0;
@@ -1402,24 +1739,24 @@ static void sec_cnp(ctx_t *c, model_t *m, const node_t *sec) {
               }
               for (size_t x = 0; x < np; x++) {
                 uint64_t pr;
-                if (!parse_milli_str(pt[x]->text, &pr) || pr % 1000u != 0u || pr / 1000u > 7u) {
+                if (xtm_num_u64(NULL, pt[x]->text, 0, 7, &pr, NULL) != kXtmNumOk) {
                   err(c, pt[x], "pfc-priority '%s' is not a priority 0..7", pt[x]->text);
                   ok = false;
                   continue;
                 }
-                a.prio_mask |= 1u << (pr / 1000u);
-                a.prio_tok[pr / 1000u] = pt[x];
+                a.prio_mask |= 1u << pr;
+                a.prio_tok[pr] = pt[x];
               }
             } else if (is_word(s, 0, "xoff") || is_word(s, 0, "xon")) {
               bool xoff = is_word(s, 0, "xoff");
               if (!want_leaf(c, s) || !parse_milli(c, s, 1, "microseconds", &v) || !no_more(c, s, 2)) {
-                ok = false;
+                bad_threshold = true;
                 continue;
               }
               if (v == 0 || v > 1000000000u) {
                 err(c, s->w[1], "%s %s us is out of range (0 < us <= 1000000)", s->w[0]->text,
                     s->w[1]->text);
-                ok = false;
+                bad_threshold = true;
                 continue;
               }
               if (xoff) {
@@ -1431,79 +1768,84 @@ static void sec_cnp(ctx_t *c, model_t *m, const node_t *sec) {
               }
             } else {
               unknown(c, s, "a pfc-account");
-              ok = false;
             }
           }
           if (a.prio_mask == 0) {
-            err(c, e->w[1], "pfc-account '%s' needs 'pfc-priority'", e->w[1]->text);
-            ok = false;
+            if (ok) {
+              err(c, e->w[1], "pfc-account '%s' needs 'pfc-priority'", e->w[1]->text);
+            }
             continue;
           }
           const tok_t *xt = a.xon_tok != NULL ? a.xon_tok : e->w[1];
-          if (a.xon_ns > a.xoff_ns) {
+          if (bad_threshold) {
+            // already reported; comparing with a default would blame the wrong value
+          } else if (a.xon_ns > a.xoff_ns) {
             err(c, xt, "xon %s us is above xoff (%llu.%03llu us) in pfc-account '%s'", xt->text,
                 (unsigned long long)(a.xoff_ns / 1000u), (unsigned long long)(a.xoff_ns % 1000u),
                 a.name->text);
-            ok = false;
           } else if (a.xon_ns * 2u < a.xoff_ns) {
             err(c, xt, "xon %s us is below 50 percent of xoff (%llu.%03llu us) in pfc-account '%s'",
                 xt->text, (unsigned long long)(a.xoff_ns / 1000u),
                 (unsigned long long)(a.xoff_ns % 1000u), a.name->text);
-            ok = false;
           }
-          for (uint32_t b = 0; b < p.nacct; b++) {
-            uint32_t both = p.acct[b].prio_mask & a.prio_mask;
+          for (uint32_t b = 0; b < p->nacct; b++) {
+            uint32_t both = p->acct[b].prio_mask & a.prio_mask;
             if (both != 0) {
               int pr = __builtin_ctz(both);
               err(c, a.prio_tok[pr], "pfc-priority %d is in pfc-accounts '%s' and '%s'", pr,
-                  p.acct[b].name->text, a.name->text);
-              ok = false;
+                  p->acct[b].name->text, a.name->text);
             }
           }
-          p.acct[p.nacct++] = a;
+          p->acct[p->nacct++] = a;
         } else {
           unknown(c, e, "congestion-notification-profile input");
-          ok = false;
         }
       }
     }
-    (void)ok;
-    m->cnp[m->ncnp++] = p;
+    if (p->nacct > 0 && (p->ieee_mask != 0 || p->dscp_mask != 0)) {
+      err(c, p->name, "congestion-notification-profile '%s' has both pfc-account (PTX) and code-point pfc (QFX) input: give one of the two",
+          p->name->text);
+    }
   }
 }
 
-static void sec_watchdog(ctx_t *c, model_t *m, const node_t *sec) {
-  if (m->wd_set) {
-    err(c, sec->w[0], "duplicate 'pfc-watchdog' (first at line %d)", m->wd_tok->line);
+// pfc-watchdog { poll-interval MS; detection N; recovery-time MS; watchdog-action A; },
+// or a bare `pfc-watchdog;` (the Junos defaults).
+static void parse_wd(ctx_t *c, wd_t *wd, const node_t *sec) {
+  if (wd->set) {
+    err(c, sec->w[0], "duplicate 'pfc-watchdog' (first at line %d)", wd->tok->line);
     return;
   }
-  m->wd_set = true;
-  m->wd_tok = sec->w[0];
-  m->wd_poll_ms = 100;
-  m->wd_detect = 2;
-  m->wd_recovery_ms = 200;
-  m->wd_action = kXtmFwWdActionDrop;
+  *wd = (wd_t){.set = true, .tok = sec->w[0], .poll_ms = 100, .detect = 2, .recovery_ms = 200,
+               .action = kXtmFwWdActionDrop};
+  if (!no_more(c, sec, 1)) {
+    return;
+  }
+  const tok_t *seen_wd[ONCE_MAX] = {0};
   for (size_t k = 0; k < sec->nkids; k++) {
     const node_t *n = sec->kids[k];
+    if (once(c, n, kWdOnce, seen_wd, "pfc-watchdog")) {
+      continue;
+    }
     uint64_t v;
     if (is_word(n, 0, "poll-interval")) {
       if (want_leaf(c, n) && parse_uint(c, n, 1, 1, 4000, &v) && no_more(c, n, 2)) {
-        m->wd_poll_ms = (uint32_t)v;
+        wd->poll_ms = (uint32_t)v;
       }
     } else if (is_word(n, 0, "detection")) {
       if (want_leaf(c, n) && parse_uint(c, n, 1, 1, 255, &v) && no_more(c, n, 2)) {
-        m->wd_detect = (uint32_t)v;
+        wd->detect = (uint32_t)v;
       }
     } else if (is_word(n, 0, "recovery-time")) {
       if (want_leaf(c, n) && parse_uint(c, n, 1, 1, 100000, &v) && no_more(c, n, 2)) {
-        m->wd_recovery_ms = (uint32_t)v;
+        wd->recovery_ms = (uint32_t)v;
       }
     } else if (is_word(n, 0, "watchdog-action")) {
       if (want_leaf(c, n) && need_word(c, n, 1, "drop or forward") && no_more(c, n, 2)) {
         if (strcmp(n->w[1]->text, "drop") == 0) {
-          m->wd_action = kXtmFwWdActionDrop;
+          wd->action = kXtmFwWdActionDrop;
         } else if (strcmp(n->w[1]->text, "forward") == 0) {
-          m->wd_action = kXtmFwWdActionForward;
+          wd->action = kXtmFwWdActionForward;
         } else {
           err(c, n->w[1], "unknown watchdog-action '%s' (drop or forward)", n->w[1]->text);
         }
@@ -1511,6 +1853,78 @@ static void sec_watchdog(ctx_t *c, model_t *m, const node_t *sec) {
     } else {
       unknown(c, n, "pfc-watchdog");
     }
+  }
+}
+
+// ------------------------------------------------------------------ traffic-control-profiles
+
+static void sec_tcps(ctx_t *c, model_t *m, const node_t *sec) {
+  for (size_t k = 0; k < sec->nkids; k++) {
+    const node_t *n = sec->kids[k];
+    if (!want_block(c, n, 1) || !check_name(c, n->w[0], "traffic-control-profile")) {
+      continue;
+    }
+    int d = FIND(m->tcp, m->ntcp, n->w[0]);
+    if (dup_check(c, d, d >= 0 ? m->tcp[d].name : NULL, n->w[0], "traffic-control-profile") ||
+        !room(c, m->ntcp, MAXN, n->w[0], "traffic-control-profiles")) {
+      continue;
+    }
+    tcp_t t = {.name = n->w[0]};
+    const tok_t *seen[ONCE_MAX] = {0};
+    for (size_t j = 0; j < n->nkids; j++) {
+      node_t tmp;
+      const tok_t *buf[32];
+      const node_t *e = flat_view(n->kids[j], &tmp, buf, 32);
+      if (once(c, e, kTcpOnce, seen, "a traffic-control-profile")) {
+        continue;
+      }
+      const char *w0 = e->w[0]->text;
+      if (strcmp(w0, "scheduler-map") == 0) {
+        if (want_leaf(c, e) && need_word(c, e, 1, "a scheduler-map name") && no_more(c, e, 2)) {
+          t.smap_ref = e->w[1];
+        }
+      } else if (strcmp(w0, "shaping-rate") == 0) {
+        if (want_leaf(c, e)) {
+          (void)parse_rate_or_pct(c, e, 1, &t.shaping, false, false, false);
+        }
+      } else if (strcmp(w0, "guaranteed-rate") == 0 || strcmp(w0, "delay-buffer-rate") == 0 ||
+                 strcmp(w0, "excess-rate") == 0 || strcmp(w0, "excess-rate-high") == 0 ||
+                 strcmp(w0, "excess-rate-low") == 0 || strcmp(w0, "shaping-rate-priority-high") == 0 ||
+                 strcmp(w0, "shaping-rate-priority-medium") == 0 || strcmp(w0, "shaping-rate-priority-low") == 0) {
+        junos_refused(c, e->w[0], "'%s' in traffic-control-profile '%s' (a rate of a scheduling level above the queues; xtm has the port shaper only)",
+                      w0, t.name->text);
+      } else if (strcmp(w0, "overhead-accounting") == 0 || strcmp(w0, "adjust-minimum") == 0) {
+        junos_ignored(c, e, "a traffic-control-profile", "overhead accounting: the port shaper counts 20 bytes of preamble and gap per packet");
+      } else {
+        unknown(c, e, "a traffic-control-profile");
+      }
+    }
+    m->tcp[m->ntcp++] = t;
+  }
+}
+
+static void sec_fcsets(ctx_t *c, model_t *m, const node_t *sec) {
+  for (size_t k = 0; k < sec->nkids; k++) {
+    const node_t *n = sec->kids[k];
+    if (!want_block(c, n, 1) || !check_name(c, n->w[0], "forwarding-class-set")) {
+      continue;
+    }
+    int d = FIND(m->fcset, m->nfcset, n->w[0]);
+    if (dup_check(c, d, d >= 0 ? m->fcset[d].name : NULL, n->w[0], "forwarding-class-set") ||
+        !room(c, m->nfcset, MAXN, n->w[0], "forwarding-class-sets")) {
+      continue;
+    }
+    for (size_t j = 0; j < n->nkids; j++) {
+      const node_t *e = n->kids[j];
+      if (!is_word(e, 0, "class")) {
+        unknown(c, e, "a forwarding-class-set");
+      } else if (want_leaf(c, e) && need_word(c, e, 1, "a class name") && no_more(c, e, 2) &&
+                 fc_by_name(m, e->w[1]) == NULL) {
+        err(c, e->w[1], "forwarding-class-set '%s' refers to undefined forwarding-class '%s'",
+            n->w[0]->text, e->w[1]->text);
+      }
+    }
+    m->fcset[m->nfcset++] = (fcset_t){.name = n->w[0]};
   }
 }
 
@@ -1549,29 +1963,776 @@ static void sec_dcqcn(ctx_t *c, model_t *m, const node_t *sec) {
     d->set[which] = true;
     d->value[which] = (uint32_t)v;
   }
+  // Combinations no field range excludes; the hardware saturates them (docs/spec-dcqcn.md
+  // D6.1, D6.2), which a configuration should not rely on without a word.
+  const int kMin = kXtmFwDcqcnRpgMinRate, kMax = kXtmFwDcqcnRpgMaxRate;
+  const int kFirst = kXtmFwDcqcnRateToSetOnFirstCnp;
+  uint32_t rmin = d->set[kMin] ? d->value[kMin] : xtm_fw_dcqcn_info(kXtmFwDcqcnRpgMinRate)->dflt;
+  uint32_t rmax = d->set[kMax] ? d->value[kMax] : 0u;
+  if (rmax != 0u && rmin > rmax) {
+    err(c, first[kMin] != NULL ? first[kMin] : first[kMax],
+        "RPG_MIN_RATE %u Mb/s is above RPG_MAX_RATE %u Mb/s: a rate floor above the cap (the hardware would saturate it to the cap, docs/spec-dcqcn.md D6.1)",
+        rmin, rmax);
+  }
+  if (d->set[kFirst] && d->value[kFirst] != 0u &&
+      (d->value[kFirst] < rmin || (rmax != 0u && d->value[kFirst] > rmax))) {
+    warn(c, first[kFirst], "RATE_TO_SET_ON_FIRST_CNP %u Mb/s is outside [RPG_MIN_RATE, RPG_MAX_RATE]: the hardware clamps it",
+         d->value[kFirst]);
+  }
 }
 
-// ------------------------------------------------------------------ resolution
+// ------------------------------------------------------------------ ports
 
-static const fc_t *fc_by_name(const model_t *m, const tok_t *t) {
-  int i = FIND(m->fc, m->nfc, t);
-  return i >= 0 ? &m->fc[i] : NULL;
+static void speed_txt(char *b, size_t n, uint64_t bps, const tok_t *t) {
+  if (t != NULL) {
+    snprintf(b, n, "%s", t->text);
+  } else if (bps % 1000000000ull == 0) {
+    snprintf(b, n, "%llug", (unsigned long long)(bps / 1000000000ull));
+  } else {
+    fmt_rate(b, n, bps);
+  }
 }
 
-static uint64_t rate_of(const rate_t *r, uint64_t base) {
+// Which class-of-service interface statement configures each port, the port speeds, and
+// the model ports (docs/firmware.md section 4.2). Fills m->iface[] and r->ports[].
+static void bind_ports(ctx_t *c, model_t *m, const node_t *root) {
+  cos_dev_t *d = &m->dev;
+  cos_dev_read(c, d, root);
+  for (uint32_t i = 0; i < m->nifc; i++) {
+    if (m->ifc[i].kind == kIfPhys) {
+      (void)cos_dev_phys(c, d, m->ifc[i].name->text, m->ifc[i].name, true);
+    }
+  }
+  int *best = m->best, *rank = m->rank, *exact = m->exact;
+  for (uint32_t p = 0; p < d->nphys; p++) {
+    best[p] = -1;
+    rank[p] = 0;
+    exact[p] = -1;
+  }
+  for (uint32_t i = 0; i < m->nifc; i++) {
+    const ifcfg_t *f = &m->ifc[i];
+    if (f->kind == kIfOther) {
+      if (f->any) {
+        warn(c, f->name, "valid Junos, not modelled by xtm: the class-of-service of '%s' is ignored (not a port of the traffic manager)",
+             f->name->text);
+      }
+      continue;
+    }
+    int li = f->kind == kIfLag ? cos_dev_lag(d, f->name->text) : -1;
+    if (f->kind == kIfLag && (li < 0 || d->lag[li].nmembers == 0)) {
+      err(c, f->name, "aggregated interface '%s' has no member links in this configuration (interfaces <port> ether-options 802.3ad %s)",
+          f->name->text, f->name->text);
+      continue;
+    }
+    bool matched = false;
+    for (uint32_t p = 0; p < d->nphys; p++) {
+      int r = 0;
+      if (f->kind == kIfPhys) {
+        r = strcmp(d->phys[p].name, f->name->text) == 0 ? 100000 : 0;
+      } else if (f->kind == kIfLag) {
+        r = d->phys[p].lag == li ? 90000 : 0;
+      } else if (strcmp(f->name->text, "all") == 0) {
+        r = 1;
+      } else if (cos_glob(f->name->text, d->phys[p].name)) {
+        r = 1000 + (int)strlen(f->name->text);  // the longer pattern is the more specific
+      }
+      if (r == 0) {
+        continue;
+      }
+      matched = true;
+      if (r == 100000) {
+        exact[p] = (int)i;
+      }
+      if (r > rank[p]) {
+        rank[p] = r;
+        best[p] = (int)i;
+      }
+    }
+    if (!matched && f->kind == kIfWildcard) {
+      warn(c, f->name, "interface pattern '%s' matches no port of this configuration", f->name->text);
+    }
+  }
+  for (uint32_t p = 0; p < d->nphys; p++) {
+    if (exact[p] >= 0 && d->phys[p].lag >= 0 && cos_dev_lag(d, d->lag[d->phys[p].lag].name) >= 0) {
+      for (uint32_t i = 0; i < m->nifc; i++) {
+        if (m->ifc[i].kind == kIfLag && strcmp(m->ifc[i].name->text, d->lag[d->phys[p].lag].name) == 0) {
+          err(c, m->ifc[exact[p]].name, "interface '%s' is a member of '%s', whose class-of-service applies to it (give it there)",
+              d->phys[p].name, m->ifc[i].name->text);
+          best[p] = -1;
+        }
+      }
+    }
+    if (best[p] >= 0) {
+      d->phys[p].mport = -2;
+    }
+  }
+  for (uint32_t p = 0; p < d->nphys; p++) {
+    if (best[p] < 0) {
+      continue;
+    }
+    const ifcfg_t *f = &m->ifc[best[p]];
+    cos_dev_speed(c, d, (int)p, 0, f->speed_tok);
+    if (d->phys[p].speed_bps != 0 && speed_row(d->phys[p].speed_bps) == NULL) {
+      char sb[32];
+      fmt_rate(sb, sizeof(sb), d->phys[p].speed_bps);
+      const tok_t *t = d->phys[p].speed_tok != NULL ? d->phys[p].speed_tok : f->name;
+      junos_refused(c, t, "port speed %s of '%s' (%s; the PFC headroom table of this model has 10g 25g 40g 50g 100g 200g 400g 800g)",
+                    sb, d->phys[p].name, d->phys[p].speed_src);
+      d->phys[p].speed_bps = 0;
+    }
+  }
+  if (c->r->nerrors > 0 || !cos_dev_map(c, d, m->cos_tok)) {
+    return;
+  }
+  // iface[] in model port order
+  for (uint32_t port = 0; port < c->hw->num_ports; port++) {
+    for (uint32_t p = 0; p < d->nphys; p++) {
+      if (best[p] < 0 || d->phys[p].mport != (int)port) {
+        continue;
+      }
+      const ifcfg_t *f = &m->ifc[best[p]];
+      const cos_phys_t *ph = &d->phys[p];
+      iface_t *o = &m->iface[m->nif++];
+      *o = (iface_t){.name = f->name, .pname = ph->name, .cfg = f, .port = port, .speed_bps = ph->speed_bps,
+                     .shaping = f->shaping, .smap_ref = f->smap_ref, .cnp_ref = f->cnp_ref, .div = 1};
+      speed_txt(o->speed_txt, sizeof(o->speed_txt), ph->speed_bps, ph->speed_tok);
+      if (f->kind == kIfLag && !f->replicate) {
+        o->div = d->lag[ph->lag].nmembers;  // scale: absolute rates divided among the members
+      }
+      if (f->tcp_ref != NULL) {
+        int ti = FIND(m->tcp, m->ntcp, f->tcp_ref);
+        if (ti < 0) {
+          err(c, f->tcp_ref, "interface '%s' refers to undefined traffic-control-profile '%s'",
+              f->name->text, f->tcp_ref->text);
+        } else if (f->smap_ref != NULL || f->shaping.kind != kRateNone) {
+          err(c, f->tcp_ref, "interface '%s' has output-traffic-control-profile and a scheduler-map or shaping-rate of its own (Junos refuses both)",
+              f->name->text);
+        } else {
+          o->smap_ref = m->tcp[ti].smap_ref;
+          o->shaping = m->tcp[ti].shaping;
+        }
+      }
+      xtm_cos_port_plan_t *pp = &c->r->ports[c->r->nports++];
+      memset(pp, 0, sizeof(*pp));
+      snprintf(pp->name, sizeof(pp->name), "%s", ph->name);
+      snprintf(pp->lag, sizeof(pp->lag), "%s", ph->lag >= 0 ? d->lag[ph->lag].name : "");
+      snprintf(pp->cos_iface, sizeof(pp->cos_iface), "%s", f->name->text);
+      pp->port = port;
+      pp->speed_bps = ph->speed_bps;
+      snprintf(pp->speed_src, sizeof(pp->speed_src), "%s", ph->speed_src);
+      pp->speed_line = ph->speed_tok != NULL ? ph->speed_tok->line : 0;
+    }
+  }
+  c->r->port_rule = d->identity ? "Junos port number" : "in (fpc, pic, port, channel) order";
+}
+
+// ------------------------------------------------------------------ classification
+
+typedef struct table {
+  int16_t q[64];  // queue, -1 unset
+  uint8_t lp[64];
+} table_t;
+
+static const classifier_t *cls_find(const model_t *m, int kind, const char *name) {
+  for (uint32_t i = 0; i < m->ncls; i++) {
+    if (m->cls[i].kind == kind && strcmp(m->cls[i].name->text, name) == 0) {
+      return &m->cls[i];
+    }
+  }
+  return NULL;
+}
+
+// The Junos default DSCP classifier [Junos "Default DSCP and DSCP IPv6 Classifiers"]:
+// af11 -> assured-forwarding low, af12/af13 high, ef expedited-forwarding, cs6/cs7
+// network-control, every other code point best-effort (loss priority low).
+static void default_table(const model_t *m, table_t *t) {
+  const fc_t *be = fc_of_queue(m, 0), *ef = fc_of_queue(m, 1), *af = fc_of_queue(m, 2),
+             *nc = fc_of_queue(m, 3);
+  for (int d = 0; d < 64; d++) {
+    t->q[d] = (int16_t)(be != NULL ? (int)be->queue : 0);
+    t->lp[d] = kLpLow;
+  }
+  if (af != NULL) {
+    t->q[10] = t->q[12] = t->q[14] = (int16_t)af->queue;
+    t->lp[12] = t->lp[14] = kLpHigh;
+  }
+  if (ef != NULL) {
+    t->q[46] = (int16_t)ef->queue;
+  }
+  if (nc != NULL) {
+    t->q[48] = t->q[56] = (int16_t)nc->queue;
+  }
+}
+
+static bool build_table(ctx_t *c, const model_t *m, const classifier_t *cl, table_t *t, int depth) {
+  for (int d = 0; d < 64; d++) {
+    t->q[d] = -1;
+    t->lp[d] = kLpLow;
+  }
+  if (cl->import != NULL) {
+    if (strcmp(cl->import->text, "default") == 0) {
+      if (cl->kind == kClsPrec) {
+        junos_refused(c, cl->import, "'import default' in inet-precedence classifier '%s' (the default IP precedence classifier is not modelled; list the code points)",
+                      cl->name->text);
+        return false;
+      }
+      default_table(m, t);
+    } else {
+      const classifier_t *o = cls_find(m, cl->kind, cl->import->text);
+      if (o == NULL) {
+        err(c, cl->import, "classifier '%s' imports undefined %s classifier '%s'", cl->name->text,
+            kClsNames[cl->kind], cl->import->text);
+        return false;
+      }
+      if (depth >= 8) {
+        err(c, cl->import, "classifier '%s': imports nested deeper than 8 (a loop?)", cl->name->text);
+        return false;
+      }
+      if (!build_table(c, m, o, t, depth + 1)) {
+        return false;
+      }
+    }
+  }
+  int owner_line[64] = {0};
+  bool ok = true;
+  for (uint32_t e = 0; e < cl->n; e++) {
+    const fc_t *fc = fc_by_name(m, cl->e[e].fc);
+    if (fc == NULL) {
+      err(c, cl->e[e].fc, "classifier '%s' refers to undefined forwarding-class '%s'", cl->name->text,
+          cl->e[e].fc->text);
+      ok = false;
+      continue;
+    }
+    for (uint32_t x = 0; x < cl->e[e].ncp; x++) {
+      uint8_t cp = cl->e[e].cp[x];
+      int lo = cl->kind == kClsPrec ? cp << 3 : cp;
+      int hi = cl->kind == kClsPrec ? lo + 7 : cp;
+      if (owner_line[cp & 63] != 0) {
+        err(c, cl->e[e].fc, "code point %u is mapped twice in classifier '%s' (first at line %d)", cp,
+            cl->name->text, owner_line[cp & 63]);
+      }
+      owner_line[cp & 63] = cl->e[e].fc->line;
+      for (int d = lo; d <= hi; d++) {
+        t->q[d] = (int16_t)fc->queue;
+        t->lp[d] = cl->e[e].lp[x];
+      }
+    }
+  }
+  return ok;
+}
+
+// The hardware's one DSCP map from every DSCP-family classifier the ports use (they must
+// agree), and per queue the loss priorities its traffic gets.
+static void classify(ctx_t *c, model_t *m) {
+  xtm_fw_cfg_t *cfg = &c->r->cfg;
+  for (uint32_t q = 0; q < XTM_FW_MAX_TCS; q++) {
+    m->lpset[q] = kLpLow;
+  }
+  const tok_t *first = NULL;
+  const char *first_port = NULL;
+  table_t ref;
+  char without[160] = "";
+  size_t nwithout = 0;
+  const tok_t *without_tok = NULL;
+  for (uint32_t i = 0; i < m->nif; i++) {
+    const iface_t *f = &m->iface[i];
+    bool has = false;
+    for (uint32_t k = 0; k < f->cfg->ncls; k++) {
+      const ifcls_t *ic = &f->cfg->cls[k];
+      bool is_default = strcmp(ic->ref->text, "default") == 0;
+      const classifier_t *cl = is_default ? NULL : cls_find(m, ic->kind, ic->ref->text);
+      if (!is_default && cl == NULL) {
+        err(c, ic->ref, "interface '%s' refers to undefined classifier '%s'", f->name->text, ic->ref->text);
+        continue;
+      }
+      if (ic->kind == kClsIeee || ic->kind == kClsIeeeAd || ic->kind == kClsExp) {
+        warn(c, ic->ref, "valid Junos, not modelled by xtm: %s classifier '%s' of '%s' is ignored (xtm classifies IP traffic by DSCP; %s traffic is not modelled)",
+             kClsNames[ic->kind], ic->ref->text, f->name->text, ic->kind == kClsExp ? "MPLS" : "VLAN-tagged non-IP");
+        continue;
+      }
+      table_t t;
+      if (is_default) {
+        if (ic->kind == kClsPrec) {
+          junos_refused(c, ic->ref, "the default inet-precedence classifier on '%s' (list the code points in a classifier)",
+                        f->name->text);
+          continue;
+        }
+        default_table(m, &t);
+      } else if (!build_table(c, m, cl, &t, 0)) {
+        continue;
+      }
+      for (int d = 0; d < 64; d++) {  // unlisted code points: queue 0, loss priority low
+        if (t.q[d] < 0) {
+          t.q[d] = 0;
+          t.lp[d] = kLpLow;
+        }
+      }
+      has = true;
+      if (first == NULL) {
+        first = ic->ref;
+        first_port = f->pname;
+        ref = t;
+        continue;
+      }
+      for (int d = 0; d < 64; d++) {
+        if (t.q[d] != ref.q[d] || t.lp[d] != ref.lp[d]) {
+          junos_refused(c, ic->ref, "%s classifier '%s' of '%s' classifies DSCP %d to queue %d, classifier '%s' of '%s' to queue %d (the hardware has one DSCP map for all ports and both IP versions)",
+                        kClsNames[ic->kind], ic->ref->text, f->pname, d, t.q[d], first->text, first_port,
+                        ref.q[d]);
+          break;
+        }
+      }
+    }
+    if (!has) {
+      if (nwithout < 4) {
+        size_t o = strlen(without);
+        snprintf(without + o, sizeof(without) - o, "%s%s", nwithout ? " " : "", f->pname);
+      }
+      nwithout++;
+      without_tok = without_tok != NULL ? without_tok : f->name;
+    }
+  }
+  if (first == NULL) {
+    m->classified = false;
+    m->warn_unclassified = m->nif > 0;
+    return;  // the reset map (DSCP >> 3) stays, as resolve set it
+  }
+  m->classified = true;
+  for (int d = 0; d < 64; d++) {
+    cfg->cls.dscp_tc[d] = (uint8_t)(ref.q[d] < (int)c->hw->num_tcs ? ref.q[d] : 0);
+  }
+  for (uint32_t q = 0; q < XTM_FW_MAX_TCS; q++) {
+    m->lpset[q] = 0;
+  }
+  for (int d = 0; d < 64; d++) {
+    m->lpset[ref.q[d] & 7] |= ref.lp[d];
+  }
+  if (nwithout > 0) {
+    snprintf(m->unclassified_msg, sizeof(m->unclassified_msg),
+             "%s%s %s no DSCP classifier: the hardware's one DSCP map ('%s') classifies %s ingress traffic too (Junos would apply its default classifier)",
+             without, nwithout > 4 ? " ..." : "", nwithout == 1 ? "has" : "have", first->text,
+             nwithout == 1 ? "its" : "their");
+    m->unclassified_tok = without_tok;
+  }
+}
+
+// After the other messages: a configuration's own problems come first.
+static void classify_warn(ctx_t *c, const model_t *m) {
+  if (m->warn_unclassified) {
+    warn(c, m->cos_tok, "no interface has a DSCP classifier: the hardware's reset map (TC = DSCP >> 3) classifies all traffic (Junos would apply its default classifier)");
+  }
+  if (m->unclassified_tok != NULL) {
+    warn(c, m->unclassified_tok, "%s", m->unclassified_msg);
+  }
+}
+// A rate's b/s: absolute (divided by `div`: a LAG's members share it in scale mode), or a
+// percentage of `base`.
+static uint64_t rate_of(const rate_t *r, uint64_t base, uint32_t div) {
   if (r->kind == kRateAbs) {
-    return r->bps;
+    return r->bps / (div != 0 ? div : 1u);
   }
   return (uint64_t)((u128)base * r->pct_milli / 100000u);
 }
 
-static void fmt_rate(char *b, size_t n, uint64_t bps) {
-  if (bps % 1000000000ull == 0) {
-    snprintf(b, n, "%llu Gb/s", (unsigned long long)(bps / 1000000000ull));
-  } else {
-    snprintf(b, n, "%.3f Gb/s", (double)bps / 1e9);
+// The Q8.16 bytes/cycle register value of a rate (section 5.4). `what` describes the rate
+// for the messages ("shaping-rate 1k of scheduler 'x'"): an error when it rounds to 0 (a
+// shaper that never sends), a warning when the register is more than 1 % off the rate.
+static uint32_t rate_reg(ctx_t *c, const tok_t *t, const char *what, uint64_t bps) {
+  uint32_t q = xtm_cos_rate_q16(bps, c->clock_hz);
+  // one register step in b/s: 8 x clock / 65536; the smallest rate that rounds to 1 is half
+  uint64_t smallest = (4u * c->clock_hz + 65535u) / 65536u;
+  if (q == 0) {
+    err(c, t, "%s rounds to 0 in the Q8.16 rate register at a %llu Hz clock (the queue would never send; the smallest rate is %llu b/s)",
+        what, (unsigned long long)c->clock_hz, (unsigned long long)smallest);
+    return 0;
+  }
+  uint64_t prog = (uint64_t)(((u128)q * 8u * c->clock_hz) / 65536u);
+  uint64_t diff = prog > bps ? prog - bps : bps - prog;
+  if ((u128)diff * 100u > (u128)bps) {
+    warn(c, t, "%s is programmed as %llu b/s, %.1f %% off (Q8.16 steps of %.0f b/s at this clock)",
+         what, (unsigned long long)prog, 100.0 * (double)diff / (double)bps,
+         8.0 * (double)c->clock_hz / 65536.0);
+  }
+  return q;
+}
+
+// A drop profile that gives probability 0 at every fill level (spec 6.1): segmented with
+// no point or only 0 % points; interpolated with only 0 % points ending at 100 % fill.
+static bool never_marks(const dp_t *p) {
+  for (uint32_t i = 0; i < p->n; i++) {
+    if (p->prob[i] != 0) {
+      return false;
+    }
+  }
+  return !p->interp || (p->n > 0 && p->fill[p->n - 1] == 100000u);
+}
+
+// The target rate of a scheduler when it needs no port rate (all rates involved absolute).
+static bool abs_target(const sched_t *s, uint64_t *bps) {
+  if (s->buffer_rate.kind != kRateNone) {
+    if (s->buffer_rate.kind != kRateAbs || s->shaping.kind == kRatePct) {
+      return false;
+    }
+    *bps = s->buffer_rate.bps;
+    if (s->shaping.kind == kRateAbs && s->shaping.bps < *bps) {
+      *bps = s->shaping.bps;
+    }
+    return true;
+  }
+  const rate_t *r = s->transmit.kind != kRateNone ? &s->transmit : &s->shaping;
+  if (r->kind != kRateAbs || s->bsize_kind == 3) {
+    return false;
+  }
+  *bps = r->bps;
+  return true;
+}
+
+// Checks of one scheduler that need no port, for every scheduler, used by a scheduler-map
+// or not: the drop profile exists and can mark when the scheduler marks ECN, an absolute
+// shaping rate fits the register, an absolute target rate's buffer fits the per-queue cap,
+// the latency threshold fits 32 bits. The per-queue checks give the same messages for a
+// used scheduler (stored once).
+static void check_sched(ctx_t *c, const model_t *m, const sched_t *s) {
+  for (uint32_t k = 0; k < s->ndpm; k++) {
+    if (s->dpm[k].profile != s->dp_ref && FIND(m->dp, m->ndp, s->dpm[k].profile) < 0) {
+      err(c, s->dpm[k].profile, "scheduler '%s' refers to undefined drop-profile '%s'", s->name->text,
+          s->dpm[k].profile->text);
+    }
+  }
+  if (s->dp_ref != NULL) {
+    int di = FIND(m->dp, m->ndp, s->dp_ref);
+    if (di < 0) {
+      err(c, s->dp_ref, "scheduler '%s' refers to undefined drop-profile '%s'", s->name->text,
+          s->dp_ref->text);
+    } else if (s->ecn_tok != NULL && s->lat_tok == NULL && never_marks(&m->dp[di])) {
+      err(c, s->ecn_tok, "scheduler '%s' marks ECN through drop-profile '%s', whose probability is 0 at every fill level: the queue can never mark",
+          s->name->text, m->dp[di].name->text);
+    }
+  }
+  if (s->shaping.kind == kRateAbs) {
+    char what[XTM_COS_NAME_LEN + 96];
+    snprintf(what, sizeof(what), "shaping-rate %s of scheduler '%s'", s->shaping.tok->text,
+             s->name->text);
+    (void)rate_reg(c, s->shaping.tok, what, s->shaping.bps);
+  }
+  uint64_t target;
+  if (s->bsize_kind != 2 && abs_target(s, &target)) {
+    uint64_t ns = s->bsize_kind == 1 ? s->bsize_ns : 100000u;
+    uint64_t bytes = xtm_cos_temporal_bytes(ns, target);
+    if (bytes > XTM_COS_PER_QUEUE_CAP_BYTES) {
+      const tok_t *bt = s->bsize_tok != NULL ? s->bsize_tok : s->name;
+      char rb[32];
+      fmt_rate(rb, sizeof(rb), target);
+      uint64_t max_us = (uint64_t)((u128)XTM_COS_PER_QUEUE_CAP_BYTES * 8000000u / target);
+      err(c, bt, "buffer-size %s us gives %llu bytes at %s, above the 2.5 GB per-queue cap (at most %llu us at this rate)",
+          bt->text, (unsigned long long)bytes, rb, (unsigned long long)max_us);
+    }
+  }
+  if (s->lat_tok != NULL && (s->lat_ns * c->clock_hz + 999999999u) / 1000000000u > 0xFFFFFFFFu) {
+    err(c, s->lat_tok, "latency-ecn threshold %s ns does not fit 32 bits of cycles", s->lat_tok->text);
   }
 }
+
+// Objects nothing refers to: a scheduler no scheduler-map uses is checked only on its own
+// (check_sched), without a port; the others are simply idle. One warning each.
+static void warn_unused(ctx_t *c, const model_t *m) {
+  for (uint32_t i = 0; i < m->ndp; i++) {
+    bool used = false;
+    for (uint32_t k = 0; k < m->nsched && !used; k++) {
+      for (uint32_t q = 0; q < m->sched[k].ndpm && !used; q++) {
+        used = strcmp(m->sched[k].dpm[q].profile->text, m->dp[i].name->text) == 0;
+      }
+    }
+    if (!used) {
+      warn(c, m->dp[i].name, "drop-profile '%s' is not used by any scheduler", m->dp[i].name->text);
+    }
+  }
+  for (uint32_t i = 0; i < m->nsched; i++) {
+    bool used = false;
+    for (uint32_t k = 0; k < m->nsmap && !used; k++) {
+      for (uint32_t e = 0; e < m->smap[k].n && !used; e++) {
+        used = strcmp(m->smap[k].e[e].sched->text, m->sched[i].name->text) == 0;
+      }
+    }
+    if (!used) {
+      warn(c, m->sched[i].name, "scheduler '%s' is not used by any scheduler-map (checked without a port)",
+           m->sched[i].name->text);
+    }
+  }
+  for (uint32_t i = 0; i < m->nsmap; i++) {
+    bool used = false;
+    for (uint32_t k = 0; k < m->nifc && !used; k++) {
+      used = m->ifc[k].smap_ref != NULL && strcmp(m->ifc[k].smap_ref->text, m->smap[i].name->text) == 0;
+    }
+    for (uint32_t k = 0; k < m->ntcp && !used; k++) {
+      used = m->tcp[k].smap_ref != NULL && strcmp(m->tcp[k].smap_ref->text, m->smap[i].name->text) == 0;
+    }
+    if (!used) {
+      warn(c, m->smap[i].name, "scheduler-map '%s' is not used by any interface", m->smap[i].name->text);
+    }
+  }
+  for (uint32_t i = 0; i < m->ncnp; i++) {
+    bool used = false;
+    for (uint32_t k = 0; k < m->nifc && !used; k++) {
+      used = m->ifc[k].cnp_ref != NULL && strcmp(m->ifc[k].cnp_ref->text, m->cnp[i].name->text) == 0;
+    }
+    if (!used) {
+      warn(c, m->cnp[i].name, "congestion-notification-profile '%s' is not used by any interface",
+           m->cnp[i].name->text);
+    }
+  }
+  for (uint32_t i = 0; i < m->ncls; i++) {
+    bool used = false;
+    for (uint32_t k = 0; k < m->nifc && !used; k++) {
+      for (uint32_t q = 0; q < m->ifc[k].ncls && !used; q++) {
+        used = m->ifc[k].cls[q].kind == m->cls[i].kind &&
+               strcmp(m->ifc[k].cls[q].ref->text, m->cls[i].name->text) == 0;
+      }
+    }
+    for (uint32_t k = 0; k < m->ncls && !used; k++) {
+      used = m->cls[k].import != NULL && m->cls[k].kind == m->cls[i].kind &&
+             strcmp(m->cls[k].import->text, m->cls[i].name->text) == 0;
+    }
+    if (!used) {
+      warn(c, m->cls[i].name, "classifier '%s' is not used by any interface", m->cls[i].name->text);
+    }
+  }
+  for (uint32_t i = 0; i < m->ntcp; i++) {
+    bool used = false;
+    for (uint32_t k = 0; k < m->nifc && !used; k++) {
+      used = m->ifc[k].tcp_ref != NULL && strcmp(m->ifc[k].tcp_ref->text, m->tcp[i].name->text) == 0;
+    }
+    if (!used) {
+      warn(c, m->tcp[i].name, "traffic-control-profile '%s' is not used by any interface", m->tcp[i].name->text);
+    }
+  }
+  for (uint32_t i = 0; i < m->nfcset; i++) {
+    warn(c, m->fcset[i].name, "valid Junos, not modelled by xtm: forwarding-class-set '%s' is ignored (not used by an interface; applied, it would be refused)",
+         m->fcset[i].name->text);
+  }
+}
+
+// ------------------------------------------------------------------ resolution
+
+// One PG (ingress port, PFC priority) of a congestion notification profile.
+static void add_pg(ctx_t *c, const iface_t *f, uint32_t pr, const char *acct, uint64_t xoff_ns,
+                   uint64_t xon_ns, const tok_t *xt, uint32_t cable_m, uint32_t mtu, uint64_t *hdrm_total) {
+  xtm_cos_result_t *r = c->r;
+  xtm_fw_cfg_t *cfg = &r->cfg;
+  const uint32_t C = c->hw->cell_bytes;
+  for (uint32_t g = 0; g < cfg->num_pgs; g++) {
+    if (cfg->pgs[g].port == f->port && cfg->pgs[g].prio == pr) {
+      return;  // DSCP-based PFC: several code points of one priority
+    }
+  }
+  if (cfg->num_pgs >= XTM_FW_MAX_PGS) {
+    return;
+  }
+  xtm_cos_pg_plan_t *g = &r->pg[r->npgs++];
+  memset(g, 0, sizeof(*g));
+  snprintf(g->iface, sizeof(g->iface), "%s", f->pname);
+  snprintf(g->account, sizeof(g->account), "%s", acct);
+  g->port = f->port;
+  g->prio = pr;
+  g->speed_bps = f->speed_bps;
+  g->xoff_bytes = xtm_cos_temporal_bytes(xoff_ns, f->speed_bps);
+  g->xon_bytes = xtm_cos_temporal_bytes(xon_ns, f->speed_bps);
+  g->xoff_cells = xtm_cos_bytes_to_cells(g->xoff_bytes, C);
+  g->xon_cells = g->xon_bytes ? xtm_cos_bytes_to_cells(g->xon_bytes, C) - 1u : 0u;
+  g->cable_m = cable_m;
+  g->mtu = mtu;
+  (void)xtm_cos_headroom_bits(f->speed_bps, cable_m, mtu, &g->hdrm_bits);
+  g->hdrm_bytes = (g->hdrm_bits + 7u) / 8u;
+  g->hdrm_cells = xtm_cos_bytes_to_cells(g->hdrm_bytes, C);
+  if (g->xoff_cells > 0xFFFFFFFu) {
+    err(c, xt, "xoff of pfc-account '%s' is %llu cells, above the 28-bit threshold register", acct,
+        (unsigned long long)g->xoff_cells);
+  }
+  *hdrm_total += g->hdrm_cells;
+  cfg->pgs[cfg->num_pgs++] = (xtm_fw_pg_cfg_t){
+      .port = (uint8_t)f->port,
+      .prio = (uint8_t)pr,
+      .pfc_en = true,
+      .xoff_cells = g->xoff_cells,
+      .xon_cells = g->xon_cells,
+      .hdrm_cells = g->hdrm_cells,
+  };
+}
+
+// The PGs of one interface's congestion notification profile.
+static void iface_pgs(ctx_t *c, const model_t *m, const iface_t *f, const cnp_t *p, uint64_t *hdrm_total) {
+  const xtm_fw_cfg_t *cfg = &c->r->cfg;
+  if (p->nacct > 0) {
+    for (uint32_t a = 0; a < p->nacct; a++) {
+      const acct_t *ac = &p->acct[a];
+      for (uint32_t pr = 0; pr < XTM_FW_NUM_PRIOS; pr++) {
+        if (((ac->prio_mask >> pr) & 1u) == 0) {
+          continue;
+        }
+        bool used = false;
+        for (uint32_t q = 0; q < m->nfc; q++) {
+          int fp = m->fc[q].pfc_prio >= 0 ? m->fc[q].pfc_prio : (int)m->fc[q].queue;
+          used |= m->fc[q].no_loss && fp == (int)pr;
+        }
+        if (!used && ac->prio_tok[pr] != NULL) {
+          warn(c, ac->prio_tok[pr], "pfc-priority %u of pfc-account '%s' is not the priority of any no-loss class",
+               pr, ac->name->text);
+        }
+        add_pg(c, f, pr, ac->name->text, ac->xoff_ns, ac->xon_ns, ac->xoff_tok != NULL ? ac->xoff_tok : f->cnp_ref,
+               p->cable_m, p->mtu, hdrm_total);
+      }
+    }
+    return;
+  }
+  if (p->ieee_mask != 0 || p->dscp_mask != 0) {
+    // QFX form: the priorities of the code points; QFX takes XOFF from its shared-buffer
+    // threshold, which xtm does not model: the Junos (PTX) account defaults apply
+    warn(c, p->name, "congestion-notification-profile '%s' enables PFC by code point (QFX): xtm gives each priority the Junos pfc-account defaults xoff 5000 us and xon 3750 us of the port speed (QFX derives XOFF from its shared-buffer threshold, which xtm does not model)",
+         p->name->text);
+    for (uint32_t pr = 0; pr < XTM_FW_NUM_PRIOS; pr++) {
+      if ((p->ieee_mask >> pr) & 1u) {
+        add_pg(c, f, pr, "ieee-802.1", 5000000u, 3750000u, p->ieee_tok[pr], p->cable_m,
+               p->ieee_mru[pr] != 0 ? p->ieee_mru[pr] : p->mtu, hdrm_total);
+      }
+    }
+    for (uint32_t d = 0; d < 64; d++) {
+      if (((p->dscp_mask >> d) & 1u) == 0) {
+        continue;
+      }
+      // DSCP-based PFC: the code point's class must be no-loss; its pfc-priority is the
+      // priority of the pause frames
+      uint32_t q = cfg->cls.dscp_tc[d];
+      const fc_t *nl = NULL;
+      for (uint32_t i = 0; i < m->nfc && nl == NULL; i++) {
+        if (m->fc[i].queue == q && m->fc[i].no_loss) {
+          nl = &m->fc[i];
+        }
+      }
+      if (nl == NULL) {
+        err(c, p->dscp_tok[d], "DSCP-based PFC on code point %s of '%s': the DSCP map sends it to queue %u, which has no no-loss class (the pause priority is a no-loss class's pfc-priority)",
+            p->dscp_tok[d]->text, p->name->text, q);
+        continue;
+      }
+      uint32_t pr = nl->pfc_prio >= 0 ? (uint32_t)nl->pfc_prio : nl->queue;
+      add_pg(c, f, pr, "dscp", 5000000u, 3750000u, p->dscp_tok[d], p->cable_m,
+             p->dscp_mru[d] != 0 ? p->dscp_mru[d] : p->mtu, hdrm_total);
+    }
+    return;
+  }
+  // no accounts: the Junos defaults for the no-loss classes' priorities
+  uint32_t mask = 0;
+  for (uint32_t q = 0; q < m->nfc; q++) {
+    if (m->fc[q].no_loss) {
+      mask |= 1u << (m->fc[q].pfc_prio >= 0 ? (uint32_t)m->fc[q].pfc_prio : m->fc[q].queue);
+    }
+  }
+  for (uint32_t pr = 0; pr < XTM_FW_NUM_PRIOS; pr++) {
+    if ((mask >> pr) & 1u) {
+      add_pg(c, f, pr, p->name->text, 5000000u, 3750000u, f->cnp_ref, p->cable_m, p->mtu, hdrm_total);
+    }
+  }
+}
+
+static bool wd_same(const wd_t *a, const wd_t *b) {
+  return a->poll_ms == b->poll_ms && a->detect == b->detect && a->recovery_ms == b->recovery_ms &&
+         a->action == b->action;
+}
+
+// The drop profile of a queue: the drop-profile-map of each loss priority its traffic has
+// (the classifier tells them); they must agree, the hardware holding one per queue.
+// Returns the profile's index, -1 for none, -2 after an error.
+static int queue_profile(ctx_t *c, const model_t *m, const sched_t *s, uint32_t q, const iface_t *f) {
+  if (s->ndpm == 0) {
+    return -1;
+  }
+  uint8_t lps = m->lpset[q] != 0 ? m->lpset[q] : (uint8_t)kLpLow;
+  const tok_t *chosen = NULL;
+  const tok_t *chosen_at = NULL;
+  int chosen_lp = -1;
+  for (int b = 0; b < 4; b++) {
+    if (((lps >> b) & 1u) == 0) {
+      continue;
+    }
+    // the exact loss priority before `any`; protocol any before tcp/non-tcp, which must agree
+    const tok_t *prof = NULL;
+    const tok_t *at = NULL;
+    for (int pass = 0; pass < 2 && prof == NULL; pass++) {
+      const tok_t *tcp = NULL, *non = NULL;
+      for (uint32_t k = 0; k < s->ndpm; k++) {
+        const dpm_t *d = &s->dpm[k];
+        bool lp_ok = pass == 0 ? d->lp == (1u << b) : d->lp == kLpAny;
+        if (!lp_ok) {
+          continue;
+        }
+        if (d->proto == 0) {
+          prof = d->profile;
+          at = d->at;
+        } else if (d->proto == 1) {
+          tcp = d->profile;
+          at = at != NULL ? at : d->at;
+        } else {
+          non = d->profile;
+          at = at != NULL ? at : d->at;
+        }
+      }
+      if (prof == NULL && (tcp != NULL || non != NULL)) {
+        if (tcp != NULL && non != NULL && strcmp(tcp->text, non->text) != 0) {
+          junos_refused(c, at, "scheduler '%s' gives TCP and non-TCP packets of loss priority %s different drop profiles (the hardware does not tell the protocols apart)",
+                        s->name->text, kLpNames[b]);
+          return -2;
+        }
+        prof = tcp != NULL ? tcp : non;
+      }
+    }
+    if (prof == NULL) {
+      continue;
+    }
+    if (chosen != NULL && strcmp(chosen->text, prof->text) != 0) {
+      junos_refused(c, at, "queue %u of '%s' gets packets of loss priority %s and %s, which scheduler '%s' gives drop profiles '%s' and '%s' (the hardware has one profile per queue)",
+                    q, f->pname, kLpNames[chosen_lp], kLpNames[b], s->name->text, chosen->text, prof->text);
+      return -2;
+    }
+    chosen = prof;
+    chosen_at = at;
+    chosen_lp = b;
+  }
+  // maps for loss priorities this queue's traffic never has
+  for (uint32_t k = 0; k < s->ndpm; k++) {
+    const dpm_t *d = &s->dpm[k];
+    if ((d->lp & lps) == 0 && (chosen == NULL || strcmp(d->profile->text, chosen->text) != 0)) {
+      char have[48] = "";
+      for (int b = 0; b < 4; b++) {
+        if ((lps >> b) & 1u) {
+          size_t o = strlen(have);
+          snprintf(have + o, sizeof(have) - o, "%s%s", o ? ", " : "", kLpNames[b]);
+        }
+      }
+      warn(c, d->at, "drop-profile-map of scheduler '%s' for loss priority %s applies to no packet of queue %u (%s gives its traffic loss priority %s only)",
+           s->name->text, d->lp == kLpAny ? "any" : kLpNames[__builtin_ctz(d->lp)], q,
+           m->classified ? "the classifier" : "without a classifier, Junos", have);
+    }
+  }
+  (void)chosen_at;
+  if (chosen == NULL) {
+    return -1;
+  }
+  int di = FIND(m->dp, m->ndp, chosen);
+  if (di < 0) {
+    err(c, chosen, "scheduler '%s' refers to undefined drop-profile '%s'", s->name->text, chosen->text);
+    return -2;
+  }
+  return di;
+}
+
+typedef struct qwork {
+  const fc_t *fc;
+  const sched_t *s;
+  uint64_t tx;  // transmit rate, b/s (remainder resolved)
+  bool has_tx;
+  uint64_t shaping;  // the calculated shaping rate
+  uint64_t limit;
+  bool ok;
+} qwork_t;
 
 static void resolve(ctx_t *c, model_t *m) {
   xtm_cos_result_t *r = c->r;
@@ -1592,72 +2753,40 @@ static void resolve(ctx_t *c, model_t *m) {
     uint32_t t = d >> 3;
     cfg->cls.dscp_tc[d] = (uint8_t)(t < c->hw->num_tcs ? t : 0u);
   }
-  // the DSCP classifier (one map in hardware)
-  const iface_t *cls_owner = NULL;
-  for (uint32_t i = 0; i < m->nif; i++) {
-    const iface_t *f = &m->iface[i];
-    if (f->cls_ref == NULL) {
-      continue;
-    }
-    int ci = FIND(m->cls, m->ncls, f->cls_ref);
-    if (ci < 0) {
-      err(c, f->cls_ref, "interface '%s' refers to undefined classifier '%s'", f->name->text,
-          f->cls_ref->text);
-      continue;
-    }
-    if (cls_owner != NULL && strcmp(cls_owner->cls_ref->text, f->cls_ref->text) != 0) {
-      err(c, f->cls_ref, "classifier '%s' differs from '%s' bound at line %d (the hardware has one DSCP map)",
-          f->cls_ref->text, cls_owner->cls_ref->text, cls_owner->cls_ref->line);
-      continue;
-    }
-    if (cls_owner == NULL) {
-      cls_owner = f;
-      const classifier_t *cl = &m->cls[ci];
-      memset(cfg->cls.dscp_tc, 0, sizeof(cfg->cls.dscp_tc));
-      int owner_line[64] = {0};
-      for (uint32_t e = 0; e < cl->n; e++) {
-        const fc_t *fc = fc_by_name(m, cl->e[e].fc);
-        if (fc == NULL) {
-          err(c, cl->e[e].fc, "classifier '%s' refers to undefined forwarding-class '%s'",
-              cl->name->text, cl->e[e].fc->text);
-          continue;
-        }
-        for (uint32_t x = 0; x < cl->e[e].ncp; x++) {
-          uint8_t cp = cl->e[e].cp[x];
-          if (owner_line[cp] != 0) {
-            err(c, cl->e[e].fc, "code point %u is mapped twice in classifier '%s' (first at line %d)",
-                cp, cl->name->text, owner_line[cp]);
-          }
-          owner_line[cp] = cl->e[e].fc->line;
-          cfg->cls.dscp_tc[cp] = (uint8_t)fc->queue;
-        }
-      }
-    }
-  }
-  // congestion notification profiles -> PGs (ingress) and port pause parameters
+  classify(c, m);
+  // ports, then the congestion notification profiles -> PGs (ingress)
   uint64_t hdrm_total = 0;
   for (uint32_t i = 0; i < m->nif; i++) {
     const iface_t *f = &m->iface[i];
     uint64_t port_rate = f->speed_bps;
     if (f->shaping.kind != kRateNone) {
-      uint64_t s = rate_of(&f->shaping, f->speed_bps);
+      uint64_t s = rate_of(&f->shaping, f->speed_bps, f->div);
       port_rate = s < port_rate ? s : port_rate;
     }
     xtm_fw_port_cfg_t *pc = &cfg->ports[f->port];
     uint32_t pq = xtm_cos_pause_quantum_q16(f->speed_bps, c->clock_hz);
+    uint32_t port_q16 = xtm_cos_rate_q16(port_rate, c->clock_hz);
+    if (f->shaping.kind != kRateNone) {
+      char what[XTM_COS_NAME_LEN + 96];
+      snprintf(what, sizeof(what), "shaping-rate %s of interface '%s'", f->shaping.tok->text,
+               f->name->text);
+      port_q16 = rate_reg(c, f->shaping.tok, what, port_rate);
+      if (f->shaping.kind == kRateAbs && f->shaping.bps / f->div > f->speed_bps) {
+        warn(c, f->shaping.tok, "%s is above its speed %s: the speed applies", what, f->speed_txt);
+      }
+    }
     *pc = (xtm_fw_port_cfg_t){
         .valid = true,
         .shaper_en = true,
         .ovh_bytes = 20,
-        .shaper_rate_q16 = xtm_cos_rate_q16(port_rate, c->clock_hz),
+        .shaper_rate_q16 = port_q16,
         .shaper_burst_bytes = 9216,
         .pause_quantum_q16 = pq,
         .pfc_quanta = 0xFFFF,
         .pfc_refresh_cycles = (uint32_t)(((uint64_t)0xFFFF * pq / 65536u) / 2u),
     };
     if (pc->shaper_rate_q16 > 0xFFFFFFu) {
-      err(c, f->speed_tok, "port rate of '%s' does not fit the Q8.16 rate register at this clock",
-          f->name->text);
+      err(c, f->name, "port rate of '%s' does not fit the Q8.16 rate register at this clock", f->pname);
     }
     if (f->cnp_ref == NULL) {
       continue;
@@ -1668,65 +2797,7 @@ static void resolve(ctx_t *c, model_t *m) {
           f->name->text, f->cnp_ref->text);
       continue;
     }
-    const cnp_t *p = &m->cnp[pi];
-    acct_t dflt = {.name = p->name, .xoff_ns = 5000000u, .xon_ns = 3750000u};
-    const acct_t *accts = p->acct;
-    uint32_t nacct = p->nacct;
-    if (nacct == 0) {  // Junos defaults for the no-loss classes' priorities
-      for (uint32_t q = 0; q < m->nfc; q++) {
-        if (m->fc[q].no_loss) {
-          dflt.prio_mask |= 1u << (m->fc[q].pfc_prio >= 0 ? (uint32_t)m->fc[q].pfc_prio : m->fc[q].queue);
-        }
-      }
-      accts = &dflt;
-      nacct = dflt.prio_mask ? 1u : 0u;
-    }
-    for (uint32_t a = 0; a < nacct; a++) {
-      for (uint32_t pr = 0; pr < XTM_FW_NUM_PRIOS; pr++) {
-        if (((accts[a].prio_mask >> pr) & 1u) == 0 || cfg->num_pgs >= XTM_FW_MAX_PGS) {
-          continue;
-        }
-        bool used = false;
-        for (uint32_t q = 0; q < m->nfc; q++) {
-          int fp = m->fc[q].pfc_prio >= 0 ? m->fc[q].pfc_prio : (int)m->fc[q].queue;
-          used |= m->fc[q].no_loss && fp == (int)pr;
-        }
-        if (!used && accts[a].prio_tok[pr] != NULL) {
-          warn(c, accts[a].prio_tok[pr], "pfc-priority %u of pfc-account '%s' is not the priority of any no-loss class",
-               pr, accts[a].name->text);
-        }
-        xtm_cos_pg_plan_t *g = &r->pg[r->npgs++];
-        memset(g, 0, sizeof(*g));
-        snprintf(g->iface, sizeof(g->iface), "%s", f->name->text);
-        snprintf(g->account, sizeof(g->account), "%s", accts[a].name->text);
-        g->port = f->port;
-        g->prio = pr;
-        g->speed_bps = f->speed_bps;
-        g->xoff_bytes = xtm_cos_temporal_bytes(accts[a].xoff_ns, f->speed_bps);
-        g->xon_bytes = xtm_cos_temporal_bytes(accts[a].xon_ns, f->speed_bps);
-        g->xoff_cells = xtm_cos_bytes_to_cells(g->xoff_bytes, C);
-        g->xon_cells = g->xon_bytes ? xtm_cos_bytes_to_cells(g->xon_bytes, C) - 1u : 0u;
-        g->cable_m = p->cable_m;
-        g->mtu = p->mtu;
-        (void)xtm_cos_headroom_bits(f->speed_bps, p->cable_m, p->mtu, &g->hdrm_bits);
-        g->hdrm_bytes = (g->hdrm_bits + 7u) / 8u;
-        g->hdrm_cells = xtm_cos_bytes_to_cells(g->hdrm_bytes, C);
-        const tok_t *xt = accts[a].xoff_tok != NULL ? accts[a].xoff_tok : f->cnp_ref;
-        if (g->xoff_cells > 0xFFFFFFFu) {
-          err(c, xt, "xoff of pfc-account '%s' is %llu cells, above the 28-bit threshold register",
-              accts[a].name->text, (unsigned long long)g->xoff_cells);
-        }
-        hdrm_total += g->hdrm_cells;
-        cfg->pgs[cfg->num_pgs++] = (xtm_fw_pg_cfg_t){
-            .port = (uint8_t)f->port,
-            .prio = (uint8_t)pr,
-            .pfc_en = true,
-            .xoff_cells = g->xoff_cells,
-            .xon_cells = g->xon_cells,
-            .hdrm_cells = g->hdrm_cells,
-        };
-      }
-    }
+    iface_pgs(c, m, f, &m->cnp[pi], &hdrm_total);
   }
   uint64_t buffer = (uint64_t)c->hw->ocb_cells + c->hw->hbm_cells;
   if (hdrm_total >= buffer) {
@@ -1737,19 +2808,32 @@ static void resolve(ctx_t *c, model_t *m) {
     uint64_t pool = buffer - hdrm_total;
     cfg->pool_cells = (uint32_t)(pool > 0xFFFFFFFu ? 0xFFFFFFFu : pool);
   }
-  // watchdog
-  if (m->wd_set) {
-    uint64_t poll = (uint64_t)m->wd_poll_ms * c->clock_hz / 1000u;
-    uint32_t restore = (m->wd_recovery_ms + m->wd_poll_ms - 1u) / m->wd_poll_ms;
-    if (poll == 0 || poll > 0xFFFFFFFFu) {
-      err(c, m->wd_tok, "pfc-watchdog poll-interval %u ms is %llu cycles, outside the 32-bit register",
-          m->wd_poll_ms, (unsigned long long)poll);
+  // watchdog: class-of-service pfc-watchdog, or that of the profiles in use (one
+  // configuration in hardware, as Junos has one action for all ports [tm-domain-specs 1.7])
+  wd_t wd = m->wd;
+  for (uint32_t i = 0; i < m->nif; i++) {
+    int pi = m->iface[i].cnp_ref != NULL ? FIND(m->cnp, m->ncnp, m->iface[i].cnp_ref) : -1;
+    if (pi < 0 || !m->cnp[pi].wd.set) {
+      continue;
+    }
+    if (!wd.set) {
+      wd = m->cnp[pi].wd;
+    } else if (!wd_same(&wd, &m->cnp[pi].wd)) {
+      junos_refused(c, m->cnp[pi].wd.tok, "pfc-watchdog of '%s' differs from the one at line %d (the hardware has one watchdog configuration)",
+                    m->cnp[pi].name->text, wd.tok->line);
+    }
+  }
+  if (wd.set) {
+    uint64_t poll = (uint64_t)wd.poll_ms * c->clock_hz / 1000u;
+    uint32_t restore = (wd.recovery_ms + wd.poll_ms - 1u) / wd.poll_ms;
+    if (poll < XTM_FW_WD_POLL_MIN_CYCLES || poll > 0xFFFFFFFFu) {
+      err(c, wd.tok, "pfc-watchdog poll-interval %u ms is %llu cycles, outside the register's range %u..4294967295",
+          wd.poll_ms, (unsigned long long)poll, (unsigned)XTM_FW_WD_POLL_MIN_CYCLES);
     } else if (restore > 255u) {
-      err(c, m->wd_tok, "pfc-watchdog recovery-time %u ms is %u polls, above 255", m->wd_recovery_ms,
-          restore);
+      err(c, wd.tok, "pfc-watchdog recovery-time %u ms is %u polls, above 255", wd.recovery_ms, restore);
     } else {
-      cfg->wd = (xtm_fw_wd_cfg_t){.valid = true, .en = true, .action = m->wd_action,
-                                  .poll_cycles = (uint32_t)poll, .detect_polls = m->wd_detect,
+      cfg->wd = (xtm_fw_wd_cfg_t){.valid = true, .en = true, .action = wd.action,
+                                  .poll_cycles = (uint32_t)poll, .detect_polls = wd.detect,
                                   .restore_polls = restore};
     }
   }
@@ -1768,11 +2852,21 @@ static void resolve(ctx_t *c, model_t *m) {
       continue;
     }
     const smap_t *sm = &m->smap[si];
+    int pi = f->cnp_ref != NULL ? FIND(m->cnp, m->ncnp, f->cnp_ref) : -1;
+    const cnp_t *cnp = pi >= 0 ? &m->cnp[pi] : NULL;
     uint64_t port_rate = f->speed_bps;
     if (f->shaping.kind != kRateNone) {
-      uint64_t s = rate_of(&f->shaping, f->speed_bps);
+      uint64_t s = rate_of(&f->shaping, f->speed_bps, f->div);
       port_rate = s < port_rate ? s : port_rate;
     }
+    if (xtm_cos_rate_q16(port_rate, c->clock_hz) == 0) {
+      continue;  // the port shaper rounds to 0: reported above, its queues would all follow
+    }
+    char prb[32];
+    fmt_rate(prb, sizeof(prb), port_rate);
+    // one scheduler per queue (classes may share a queue)
+    qwork_t qs[XTM_FW_MAX_TCS];
+    uint32_t nq = 0;
     for (uint32_t e = 0; e < sm->n; e++) {
       const fc_t *fc = fc_by_name(m, sm->e[e].fc);
       int sci = FIND(m->sched, m->nsched, sm->e[e].sched);
@@ -1787,77 +2881,257 @@ static void resolve(ctx_t *c, model_t *m) {
       if (fc == NULL || sci < 0) {
         continue;
       }
-      const sched_t *s = &m->sched[sci];
+      bool dup = false;
+      for (uint32_t q = 0; q < nq; q++) {
+        if (qs[q].fc->queue != fc->queue) {
+          continue;
+        }
+        dup = true;
+        if (qs[q].s != &m->sched[sci]) {
+          junos_refused(c, sm->e[e].sched, "forwarding classes '%s' and '%s' share queue %u but scheduler-map '%s' gives them schedulers '%s' and '%s' (one scheduler per queue)",
+                        qs[q].fc->name->text, fc->name->text, fc->queue, sm->name->text,
+                        qs[q].s->name->text, m->sched[sci].name->text);
+        }
+      }
+      if (!dup && nq < XTM_FW_MAX_TCS) {
+        qs[nq++] = (qwork_t){.fc = fc, .s = &m->sched[sci], .ok = true};
+      }
+    }
+    // transmit rates, `remainder` = what the others leave, shared evenly [PTX scheduling]
+    uint64_t tx_sum = 0;
+    uint32_t nrem = 0;
+    bool excess = false;
+    for (uint32_t q = 0; q < nq; q++) {
+      const sched_t *s = qs[q].s;
+      excess |= s->has_excess;
+      if (s->transmit.kind == kRateNone) {
+        continue;
+      }
+      qs[q].has_tx = true;
+      if (s->transmit.kind == kRateRemainder) {
+        nrem++;
+        continue;
+      }
+      qs[q].tx = rate_of(&s->transmit, port_rate, f->div);
+      // a guaranteed rate the port cannot carry would also size the buffer from it
+      if (s->transmit.kind == kRateAbs && qs[q].tx > port_rate) {
+        err(c, s->transmit.tok, "transmit-rate %s of scheduler '%s' is above the rate of '%s' (%s)",
+            s->transmit.tok->text, s->name->text, f->pname, prb);
+        qs[q].ok = false;
+        continue;
+      }
+      tx_sum += qs[q].tx;
+    }
+    if (nrem > 0) {
+      uint64_t left = tx_sum < port_rate ? port_rate - tx_sum : 0;
+      for (uint32_t q = 0; q < nq; q++) {
+        if (qs[q].s->transmit.kind != kRateRemainder) {
+          continue;
+        }
+        if (left == 0) {
+          err(c, qs[q].s->transmit.tok, "transmit-rate remainder of scheduler '%s' on '%s' is 0: the other transmit-rates take the whole port rate (%s)",
+              qs[q].s->name->text, f->pname, prb);
+          qs[q].ok = false;
+        }
+        qs[q].tx = left / nrem;
+      }
+      tx_sum = tx_sum < port_rate ? port_rate : tx_sum;
+    }
+    if (tx_sum > port_rate) {
+      char tb[32];
+      fmt_rate(tb, sizeof(tb), tx_sum);
+      warn(c, f->smap_ref, "the transmit-rates of scheduler-map '%s' on '%s' add up to %s, above the port rate (%s): the guarantees cannot all be met",
+           sm->name->text, f->pname, tb, prb);
+    }
+    // excess-rate: the DWRR weights when no queue has a guaranteed rate (PTX shares the
+    // excess by excess-rate; with transmit-rates as well the two are one weight here)
+    uint64_t excess_sum = 0;
+    if (excess) {
+      for (uint32_t q = 0; q < nq; q++) {
+        const sched_t *s = qs[q].s;
+        if (s->strict) {
+          continue;
+        }
+        if (qs[q].has_tx || !s->has_excess) {
+          const sched_t *x = NULL;
+          for (uint32_t k = 0; k < nq && x == NULL; k++) {
+            x = qs[k].s->has_excess ? qs[k].s : NULL;
+          }
+          junos_refused(c, x->excess_tok, "excess-rate of scheduler '%s' on '%s' with %s '%s' (one DWRR weight per queue: excess-rates on every non-strict queue, no transmit-rate)",
+                        x->name->text, f->pname, qs[q].has_tx ? "a transmit-rate in" : "no excess-rate in", s->name->text);
+          excess = false;
+          break;
+        }
+        excess_sum += s->excess_w;
+      }
+    }
+    // the calculated shaping rate, the target rate and the buffer limit of each queue
+    const uint64_t port_buf = buffer * C / c->hw->num_ports;  // xtm's basis of `percent`
+    uint64_t buf_sum = 0;
+    uint32_t nbrem = 0;
+    for (uint32_t q = 0; q < nq; q++) {
+      qwork_t *w = &qs[q];
+      const sched_t *s = w->s;
+      const fc_t *fc = w->fc;
+      if (!w->ok) {
+        continue;
+      }
+      uint64_t shaping = port_rate;
+      if (s->shaping.kind != kRateNone) {
+        uint64_t v = rate_of(&s->shaping, port_rate, f->div);
+        shaping = v < port_rate ? v : port_rate;
+        if (s->shaping.kind == kRateAbs && v > port_rate) {
+          warn(c, s->shaping.tok, "shaping-rate %s of scheduler '%s' is above the rate of '%s' (%s): the port rate applies",
+               s->shaping.tok->text, s->name->text, f->pname, prb);
+        }
+      }
+      w->shaping = shaping;
       xtm_cos_queue_plan_t *qp = &r->q[r->nqueues];
       memset(qp, 0, sizeof(*qp));
-      snprintf(qp->iface, sizeof(qp->iface), "%s", f->name->text);
+      if (s->buffer_rate.kind != kRateNone) {
+        uint64_t b = rate_of(&s->buffer_rate, shaping, f->div);
+        if (s->buffer_rate.kind == kRateAbs && b > shaping) {
+          char srb[32];
+          fmt_rate(srb, sizeof(srb), shaping);
+          warn(c, s->buffer_rate.tok, "buffer-rate %s of scheduler '%s' is above its shaping rate on '%s' (%s): the shaping rate sizes the buffer",
+               s->buffer_rate.tok->text, s->name->text, f->pname, srb);
+        }
+        qp->target_rate_bps = b < shaping ? b : shaping;
+        qp->target_rule = "min(buffer-rate, shaping-rate)";
+      } else if (w->has_tx) {
+        qp->target_rate_bps = w->tx;
+        qp->target_rule = s->transmit.kind == kRateRemainder ? "transmit-rate remainder" : "transmit-rate";
+      } else {
+        qp->target_rate_bps = shaping;
+        qp->target_rule = "shaping-rate";
+      }
+      if (qp->target_rate_bps == 0) {
+        err(c, s->name, "scheduler '%s' gives queue %u of '%s' a target rate of 0%s", s->name->text,
+            fc->queue, f->pname, s->transmit.kind == kRatePct ? " (transmit-rate percent 0 with no buffer-rate)" : "");
+        w->ok = false;
+        continue;
+      }
+      if (s->bsize_kind == 3) {
+        nbrem++;
+        continue;
+      }
+      if (s->bsize_kind == 2) {
+        w->limit = (uint64_t)((u128)port_buf * s->bsize_pct_milli / 100000u);
+      } else {
+        uint64_t ns = s->bsize_kind == 1 ? s->bsize_ns : 100000u;  // default 100 us
+        w->limit = xtm_cos_temporal_bytes(ns, qp->target_rate_bps);
+      }
+      buf_sum += w->limit;
+    }
+    for (uint32_t q = 0; q < nq; q++) {
+      if (qs[q].ok && qs[q].s->bsize_kind == 3) {
+        uint64_t left = buf_sum < port_buf ? port_buf - buf_sum : 0;
+        qs[q].limit = left / nbrem;
+      }
+      if (qs[q].ok && (qs[q].s->bsize_kind == 2 || qs[q].s->bsize_kind == 3)) {
+        warn(c, qs[q].s->bsize_tok, "buffer-size %s%s of scheduler '%s' is taken of the port's share of the whole buffer (%llu bytes = (OCB + HBM) / %u ports), not of a platform delay buffer (not modelled; 'temporal' sizes by time)",
+             qs[q].s->bsize_kind == 2 ? "percent " : "", qs[q].s->bsize_tok->text, qs[q].s->name->text,
+             (unsigned long long)port_buf, c->hw->num_ports);
+      }
+    }
+    // the rest of each queue
+    int strict_high = -1, low_latency = -1;
+    int levels = 0;  // bit per non-strict priority level of queues with a transmit-rate
+    for (uint32_t q = 0; q < nq; q++) {
+      qwork_t *w = &qs[q];
+      const sched_t *s = w->s;
+      const fc_t *fc = w->fc;
+      if (!w->ok) {
+        continue;
+      }
+      xtm_cos_queue_plan_t *qp = &r->q[r->nqueues];
+      uint64_t target = 0;
+      const char *rule = NULL;
+      if (s->buffer_rate.kind != kRateNone) {
+        uint64_t b = rate_of(&s->buffer_rate, w->shaping, f->div);
+        target = b < w->shaping ? b : w->shaping;
+        rule = "min(buffer-rate, shaping-rate)";
+      } else if (w->has_tx) {
+        target = w->tx;
+        rule = s->transmit.kind == kRateRemainder ? "transmit-rate remainder" : "transmit-rate";
+      } else {
+        target = w->shaping;
+        rule = "shaping-rate";
+      }
+      memset(qp, 0, sizeof(*qp));
+      snprintf(qp->iface, sizeof(qp->iface), "%s", f->pname);
       snprintf(qp->fclass, sizeof(qp->fclass), "%s", fc->name->text);
       snprintf(qp->scheduler, sizeof(qp->scheduler), "%s", s->name->text);
       qp->port = f->port;
       qp->queue = fc->queue;
       qp->voq = f->port * c->hw->num_tcs + fc->queue;
       qp->port_rate_bps = port_rate;
-      // calculated shaping rate, then the target-rate rule [tm-domain-specs 1.1]
-      uint64_t shaping = port_rate;
+      qp->shaping_rate_bps = w->shaping;
+      qp->target_rate_bps = target;
+      qp->target_rule = rule;
+      // the shaper register before anything sized from the rate (a 0 would also give a 0
+      // buffer): shaping-rate, and transmit-rate exact / rate-limit (a cap at the rate)
+      uint32_t shaper_q16 = 0;
+      uint64_t shaper_bps = 0;
+      bool shaper = false;
       if (s->shaping.kind != kRateNone) {
-        uint64_t v = rate_of(&s->shaping, port_rate);
-        shaping = v < port_rate ? v : port_rate;
+        shaper = true;
+        shaper_bps = w->shaping;
       }
-      qp->shaping_rate_bps = shaping;
-      if (s->buffer_rate.kind != kRateNone) {
-        uint64_t b = rate_of(&s->buffer_rate, shaping);
-        qp->target_rate_bps = b < shaping ? b : shaping;
-        qp->target_rule = "min(buffer-rate, shaping-rate)";
-      } else if (s->transmit.kind != kRateNone) {
-        qp->target_rate_bps = rate_of(&s->transmit, port_rate);
-        qp->target_rule = "transmit-rate";
-      } else {
-        qp->target_rate_bps = shaping;
-        qp->target_rule = "shaping-rate";
+      if (s->transmit.limit_tok != NULL && w->has_tx && (!shaper || w->tx < shaper_bps)) {
+        shaper = true;
+        shaper_bps = w->tx;
       }
-      if (qp->target_rate_bps == 0) {
-        err(c, s->name, "scheduler '%s' gives queue %u of '%s' a target rate of 0", s->name->text,
-            fc->queue, f->name->text);
-        continue;
+      if (shaper) {
+        char what[3 * XTM_COS_NAME_LEN + 96];
+        const tok_t *st = s->shaping.kind != kRateNone && shaper_bps == w->shaping ? s->shaping.tok : s->transmit.limit_tok;
+        if (st == s->shaping.tok && s->shaping.kind == kRateAbs && s->shaping.bps == shaper_bps) {
+          snprintf(what, sizeof(what), "shaping-rate %s of scheduler '%s'", s->shaping.tok->text, s->name->text);
+        } else if (st == s->transmit.limit_tok) {
+          snprintf(what, sizeof(what), "transmit-rate %s %s of scheduler '%s' on '%s' (%llu b/s)",
+                   s->transmit.tok->text, st->text, s->name->text, f->pname, (unsigned long long)shaper_bps);
+        } else {
+          snprintf(what, sizeof(what), "shaping-rate of scheduler '%s' on '%s' (%llu b/s)", s->name->text,
+                   f->pname, (unsigned long long)shaper_bps);
+        }
+        shaper_q16 = rate_reg(c, st, what, shaper_bps);
+        if (shaper_q16 == 0) {
+          continue;
+        }
       }
       qp->target_rate_q16 = xtm_cos_rate_q16(qp->target_rate_bps, c->clock_hz);
       // buffer limit
       char rb[32];
       fmt_rate(rb, sizeof(rb), qp->target_rate_bps);
-      if (s->bsize_kind == 2) {
-        uint64_t port_buf = buffer * C / c->hw->num_ports;
-        qp->limit_bytes = (uint64_t)((u128)port_buf * s->bsize_pct_milli / 100000u);
-      } else {
-        qp->temporal_ns = s->bsize_kind == 1 ? s->bsize_ns : 100000u;  // default 100 us
-        qp->limit_bytes = xtm_cos_temporal_bytes(qp->temporal_ns, qp->target_rate_bps);
+      if (s->bsize_kind == 1 || s->bsize_kind == 0) {
+        qp->temporal_ns = s->bsize_kind == 1 ? s->bsize_ns : 100000u;
       }
+      qp->limit_bytes = w->limit;
       if (qp->limit_bytes > XTM_COS_PER_QUEUE_CAP_BYTES) {
         const tok_t *bt = s->bsize_tok != NULL ? s->bsize_tok : s->name;
         uint64_t max_us = (uint64_t)((u128)XTM_COS_PER_QUEUE_CAP_BYTES * 8000000u / qp->target_rate_bps);
         err(c, bt, "buffer-size %s%s gives %llu bytes at %s, above the 2.5 GB per-queue cap (at most %llu us at this rate)",
-            bt->text, s->bsize_kind == 2 ? " percent" : " us", (unsigned long long)qp->limit_bytes, rb,
-            (unsigned long long)max_us);
+            bt->text, s->bsize_kind >= 2 ? (s->bsize_kind == 2 ? " percent" : "") : " us",
+            (unsigned long long)qp->limit_bytes, rb, (unsigned long long)max_us);
         continue;
       }
       qp->limit_cells = xtm_cos_bytes_to_cells(qp->limit_bytes, C);
       if (qp->limit_bytes == 0) {
-        err(c, s->bsize_tok != NULL ? s->bsize_tok : s->name, "scheduler '%s' gives a buffer of 0 bytes",
-            s->name->text);
+        err(c, s->bsize_tok != NULL ? s->bsize_tok : s->name, "scheduler '%s' gives a buffer of 0 bytes%s",
+            s->name->text, s->bsize_kind == 3 ? " (buffer-size remainder: the other queues take the port's whole share)" : "");
         continue;
       }
-      // drop profile
+      // drop profile: the one of the loss priorities this queue's traffic has
       int slot = 0;
-      if (s->dp_ref != NULL) {
-        int di = FIND(m->dp, m->ndp, s->dp_ref);
-        if (di < 0) {
-          err(c, s->dp_ref, "scheduler '%s' refers to undefined drop-profile '%s'", s->name->text,
-              s->dp_ref->text);
-          continue;
-        }
+      int di = queue_profile(c, m, s, fc->queue, f);
+      if (di == -2) {
+        continue;
+      }
+      if (di >= 0) {
         dp_t *p = &m->dp[di];
         if (p->slot < 0) {
           if (next_slot >= (int)XTM_FW_NUM_PROFILES) {
-            err(c, s->dp_ref, "drop-profile '%s' does not fit: the hardware holds %u profiles (slot 0 is the empty one)",
+            err(c, s->dp_ref != NULL ? s->dp_ref : s->name, "drop-profile '%s' does not fit: the hardware holds %u profiles (slot 0 is the empty one)",
                 p->name->text, XTM_FW_NUM_PROFILES);
             continue;
           }
@@ -1882,6 +3156,8 @@ static void resolve(ctx_t *c, model_t *m) {
           pt->bytes = (uint64_t)((u128)qp->limit_bytes * p->fill[x] / 100000u);
           pt->hw_cells = (uint32_t)(((uint64_t)pt->fill_q16 * qp->limit_cells + 65535u) / 65536u);
         }
+      } else if (s->ecn_tok != NULL) {
+        continue;  // ECN without a profile for its loss priorities: reported with its map
       }
       qp->ecn = s->ecn_tok != NULL || s->lat_tok != NULL;
       qp->no_loss = fc->no_loss;
@@ -1889,6 +3165,18 @@ static void resolve(ctx_t *c, model_t *m) {
       qp->mark = s->lat_tok != NULL ? "latency" : s->head_tok != NULL ? "head" : qp->ecn ? "tail" : "none";
       qp->latency_ns = s->lat_ns;
       qp->pfc_prio = fc->no_loss ? (fc->pfc_prio >= 0 ? fc->pfc_prio : (int)fc->queue) : -1;
+      // pause reception: the profile's output flow-control-queue list (QFX), else the
+      // no-loss queues at their class's priority
+      bool pfc_rx = cnp != NULL && fc->no_loss;
+      int rx_prio = qp->pfc_prio;
+      if (cnp != NULL && cnp->has_output) {
+        pfc_rx = cnp->fcq_prio[fc->queue] >= 0;
+        rx_prio = cnp->fcq_prio[fc->queue];
+        if (pfc_rx && !fc->no_loss) {
+          warn(c, cnp->fcq_tok[fc->queue], "flow-control-queue %u of '%s' is queue of '%s', which is not no-loss: it obeys pause but may drop",
+               fc->queue, cnp->name->text, fc->name->text);
+        }
+      }
       for (uint32_t g = 0; g < r->npgs && qp->pfc_prio >= 0; g++) {
         if (r->pg[g].prio == (uint32_t)qp->pfc_prio) {
           qp->pfc_known = true;
@@ -1904,12 +3192,23 @@ static void resolve(ctx_t *c, model_t *m) {
         continue;
       }
       uint32_t quantum = 9216;
-      if (s->transmit.kind != kRateNone) {
-        uint64_t tx = rate_of(&s->transmit, port_rate);
-        uint64_t qv = (tx * 65535u + port_rate / 2u) / port_rate;
+      if (excess && !s->strict) {
+        uint64_t qv = excess_sum != 0 ? (s->excess_w * 65535u + excess_sum / 2u) / excess_sum : 65535u;
+        quantum = (uint32_t)(qv < 1u ? 1u : qv > 65535u ? 65535u : qv);
+      } else if (w->has_tx) {
+        uint64_t qv = (w->tx * 65535u + port_rate / 2u) / port_rate;
         quantum = (uint32_t)(qv < 1u ? 1u : qv > 65535u ? 65535u : qv);
       }
-      bool pfc_rx = f->cnp_ref != NULL && fc->no_loss;
+      if (s->strict) {
+        int *slotp = s->prio == kPrLowLatency ? &low_latency : &strict_high;
+        if (*slotp >= 0) {
+          junos_refused(c, s->prio_tok, "two %s queues on '%s' (%d and %u; xtm serves strict queues by queue index, Junos allows one per interface)",
+                        kPrNames[s->prio], f->pname, *slotp, fc->queue);
+        }
+        *slotp = (int)fc->queue;
+      } else if (w->has_tx) {
+        levels |= 1 << s->prio;
+      }
       xtm_fw_queue_cfg_t qc = {
           .port = (uint8_t)f->port,
           .queue = (uint8_t)fc->queue,
@@ -1922,14 +3221,14 @@ static void resolve(ctx_t *c, model_t *m) {
                                                         : kXtmFwMarkPointTail),
           .profile = (uint8_t)slot,
           .pfc_rx_en = pfc_rx,
-          .pfc_prio = (uint8_t)(qp->pfc_prio >= 0 ? qp->pfc_prio : 0),
-          .wd_en = pfc_rx && m->wd_set,
-          .shaper_en = s->shaping.kind != kRateNone,
+          .pfc_prio = (uint8_t)(pfc_rx && rx_prio >= 0 ? rx_prio : qp->pfc_prio >= 0 ? qp->pfc_prio : 0),
+          .wd_en = pfc_rx && (m->wd.set || (cnp != NULL && cnp->wd.set)) && cfg->wd.valid,
+          .shaper_en = shaper,
           .limit_cells = qp->limit_cells,
           .quantum_bytes = quantum,
           .lat_thresh_cycles = s->lat_tok != NULL ? (uint32_t)lat_cycles : 0xFFFFFFFFu,
-          .shaper_rate_q16 = s->shaping.kind != kRateNone ? xtm_cos_rate_q16(shaping, c->clock_hz) : 0u,
-          .shaper_burst_bytes = s->shaping.kind != kRateNone ? 9216u : 0u,
+          .shaper_rate_q16 = shaper_q16,
+          .shaper_burst_bytes = shaper ? (s->shaping.burst != 0 ? s->shaping.burst : 9216u) : 0u,
           .target_rate_q16 = qp->target_rate_q16,
       };
       if (qc.target_rate_q16 > 0xFFFFFFu || qc.shaper_rate_q16 > 0xFFFFFFu) {
@@ -1951,102 +3250,208 @@ static void resolve(ctx_t *c, model_t *m) {
       cfg->queues[cfg->num_queues++] = qc;
       r->nqueues++;
     }
-  }
-  // dangling references never reached above
-  for (uint32_t i = 0; i < m->nsched; i++) {
-    if (m->sched[i].dp_ref != NULL && FIND(m->dp, m->ndp, m->sched[i].dp_ref) < 0) {
-      bool reported = false;
-      for (uint32_t k = 0; k < r->nerrors && k < XTM_COS_MAX_ERRORS; k++) {
-        reported |= strstr(r->errors[k], "undefined drop-profile") != NULL;
-      }
-      if (!reported) {
-        err(c, m->sched[i].dp_ref, "scheduler '%s' refers to undefined drop-profile '%s'",
-            m->sched[i].name->text, m->sched[i].dp_ref->text);
-      }
+    if (low_latency >= 0 && strict_high >= 0 && low_latency < strict_high) {
+      junos_refused(c, f->smap_ref, "low-latency queue %d below strict-high queue %d on '%s' (xtm serves strict queues by queue index: the low-latency one must have the higher queue number)",
+                    low_latency, strict_high, f->pname);
+    }
+    if ((levels & (levels - 1)) != 0) {
+      warn(c, f->smap_ref, "scheduler-map '%s' on '%s' gives queues with transmit-rates different priorities: PTX serves the higher first within their transmit-rates, xtm all by one DWRR (the same long-run shares, not the same order)",
+           sm->name->text, f->pname);
     }
   }
+  // every scheduler, used or not, then what nothing uses (it is checked only on its own)
+  for (uint32_t i = 0; i < m->nsched; i++) {
+    check_sched(c, m, &m->sched[i]);
+  }
+  warn_unused(c, m);
+  classify_warn(c, m);
 }
 
 // ------------------------------------------------------------------ top level
 
+// Top-level stanzas of a Junos device configuration; xtm reads class-of-service,
+// interfaces and chassis and ignores the others (one warning each).
+static const char *const kJunosTop[] = {
+    "access", "access-profile", "accounting-options", "applications", "bridge-domains",
+    "diameter", "dynamic-profiles", "event-options", "ethernet-switching-options", "fabric",
+    "firewall", "forwarding-options", "jsrc", "jsrc-partition", "logical-systems",
+    "multi-chassis", "multicast-snooping-options", "poe", "policy-options", "protection-group",
+    "protocols", "routing-instances", "routing-options", "security", "services",
+    "session-limit-group", "smtp", "snmp", "switch-options", "system", "tenants", "vlans",
+    "virtual-chassis", "vmhost", "wlan", "schedulers", "rcsid", "unified-edge", NULL};
+
+typedef struct cos_stmt {
+  const char *kw;
+  const char *why;  // ignored with a warning: why it does not change what xtm models
+} cos_stmt_t;
+
+static const cos_stmt_t kCosIgnored[] = {
+    {"rewrite-rules", "egress re-marking of DSCP, 802.1p or EXP: the traffic manager's queues, limits and marking do not depend on it"},
+    {"host-outbound-traffic", "the class of the routing engine's own packets"},
+    {"tri-color", "a third loss priority for policers: the drop profile follows the loss priorities the classifiers give"},
+    {"shared-buffer", "QFX buffer partitions: xtm has per-queue limits and one shared pool (POOL_CELLS)"},
+    {"dedicated-buffer", "QFX per-port reserved buffer: xtm has per-queue limits and one shared pool (POOL_CELLS)"},
+    {"traceoptions", "software tracing"},
+    {"system-defaults", "software defaults of other platforms"},
+    {"loss-priority-maps", "loss priorities from another header field"},
+    {"loss-priority-rewrites", "egress re-marking"},
+    {"multi-destination", "QFX multicast classification: xtm models unicast queues"},
+    {"fabric", "fabric queues (PTX has none)"},
+    {"translation-table", "code-point translation at ingress of other platforms"},
+    {"adaptive-shapers", "frame-relay shaping"},
+    {"virtual-channels", "virtual channels of other platforms"},
+    {"virtual-channel-groups", "virtual channels of other platforms"},
+    {"application-traffic-control", "services-card classification"},
+    {"copy-plp", "loss-priority copy for MPLS"},
+    {"forwarding-policy", "next-hop selection by class"},
+    {"fragmentation-maps", "link fragmentation of other platforms"},
+    {"drop-congestion-notification", "CNP drop on other platforms"},
+    {"mpls-ecn-map", "ECN in MPLS labels"},
+    {NULL, NULL}};
+
+static const cos_stmt_t kCosRefused[] = {
+    {"restricted-queues", "a class-to-queue remapping per interface type"},
+    {"forwarding-classes-interface-specific", "a class-to-queue map per interface"},
+    {"interfaces-set", "hierarchical scheduling"},
+    {"interface-set", "hierarchical scheduling"},
+    {NULL, NULL}};
+
+static const cos_stmt_t *stmt_find(const cos_stmt_t *t, const char *w) {
+  for (; t->kw != NULL; t++) {
+    if (strcmp(t->kw, w) == 0) {
+      return t;
+    }
+  }
+  return NULL;
+}
+
+static void sec_cos(ctx_t *c, model_t *m, const node_t *top) {
+  static const char *const kSections[] = {
+      "forwarding-classes", "code-point-aliases", "classifiers", "drop-profiles", "schedulers",
+      "scheduler-maps", "interfaces", "congestion-notification-profile", "pfc-watchdog", "dcqcn",
+      "traffic-control-profiles", "forwarding-class-sets", NULL};
+  // forwarding classes and code-point aliases first: everything else refers to them
+  for (int pass = 0; pass < 2; pass++) {
+    for (size_t j = 0; j < top->nkids; j++) {
+      const node_t *s = top->kids[j];
+      const char *w = s->w[0]->text;
+      bool first = strcmp(w, "forwarding-classes") == 0 || strcmp(w, "code-point-aliases") == 0;
+      if ((pass == 0) != first) {
+        continue;
+      }
+      const cos_stmt_t *ig = stmt_find(kCosIgnored, w);
+      const cos_stmt_t *rf = stmt_find(kCosRefused, w);
+      if (ig != NULL) {
+        junos_ignored(c, s, "class-of-service", ig->why);
+        continue;
+      }
+      if (rf != NULL) {
+        junos_refused(c, s->w[0], "'%s' in class-of-service (%s)", w, rf->why);
+        continue;
+      }
+      if (!in_list(w, kSections)) {
+        unknown(c, s, "class-of-service");  // before its shape: the word is the mistake
+        continue;
+      }
+      if (strcmp(w, "pfc-watchdog") == 0) {
+        parse_wd(c, &m->wd, s);
+        continue;
+      }
+      if (!want_block(c, s, 1)) {
+        continue;
+      }
+      if (strcmp(w, "forwarding-classes") == 0) {
+        sec_forwarding_classes(c, m, s);
+      } else if (strcmp(w, "code-point-aliases") == 0) {
+        sec_aliases(c, m, s);
+      } else if (strcmp(w, "classifiers") == 0) {
+        sec_classifiers(c, m, s);
+      } else if (strcmp(w, "drop-profiles") == 0) {
+        sec_drop_profiles(c, m, s);
+      } else if (strcmp(w, "schedulers") == 0) {
+        sec_schedulers(c, m, s);
+      } else if (strcmp(w, "scheduler-maps") == 0) {
+        sec_scheduler_maps(c, m, s);
+      } else if (strcmp(w, "interfaces") == 0) {
+        sec_interfaces(c, m, s);
+      } else if (strcmp(w, "congestion-notification-profile") == 0) {
+        sec_cnp(c, m, s);
+      } else if (strcmp(w, "dcqcn") == 0) {
+        sec_dcqcn(c, m, s);
+      } else if (strcmp(w, "traffic-control-profiles") == 0) {
+        sec_tcps(c, m, s);
+      } else if (strcmp(w, "forwarding-class-sets") == 0) {
+        sec_fcsets(c, m, s);
+      }
+    }
+    if (pass == 0) {
+      default_fcs(c, m);
+    }
+  }
+}
+
 uint32_t xtm_cos_compile(const char *path, const char *text, const xtm_fw_hw_t *hw,
                          const xtm_cos_opts_t *opts, xtm_cos_result_t *r) {
   memset(r, 0, sizeof(*r));
-  ctx_t c = {.path = path, .r = r, .hw = hw,
-             .clock_hz = (opts != NULL && opts->clock_hz != 0) ? opts->clock_hz : 1000000000ull};
+  ctx_t *c = calloc(1, sizeof(ctx_t));
+  model_t *m = calloc(1, sizeof(model_t));
+  if (c == NULL || m == NULL) {
+    free(c);
+    free(m);
+    snprintf(r->errors[0], XTM_COS_MSG_LEN, "%s: out of memory", path);
+    r->nerrors = r->nerror_msgs = 1;
+    return 1;
+  }
+  *c = (ctx_t){.path = path, .r = r, .hw = hw,
+               .clock_hz = (opts != NULL && opts->clock_hz != 0) ? opts->clock_hz : 1000000000ull,
+               .default_speed_bps = opts != NULL ? opts->default_speed_bps : 0};
   r->hw = *hw;
-  r->clock_hz = c.clock_hz;
-  toks_t ts = {0};
-  node_t *root = xcalloc(1, sizeof(node_t));
-  model_t *m = xcalloc(1, sizeof(model_t));
-  if (tokenize(&c, text, &ts)) {
-    size_t pos = 0;
-    if (parse_block(&c, &ts, &pos, root, NULL)) {
-      bool seen = false;
-      for (size_t k = 0; k < root->nkids; k++) {
-        const node_t *top = root->kids[k];
-        if (!is_word(top, 0, "class-of-service")) {
-          err(&c, top->w[0], "unknown top-level statement '%s' (expected 'class-of-service')",
-              top->w[0]->text);
+  r->clock_hz = c->clock_hz;
+  r->port_rule = "Junos port number";
+  cos_tree_t t;
+  if (cos_tree_parse(c, text, &t) && r->nerrors == 0) {
+    const node_t *root = t.root;
+    const node_t *cos = NULL;
+    for (size_t k = 0; k < root->nkids; k++) {
+      const node_t *top = root->kids[k];
+      const char *w = top->w[0]->text;
+      if (strcmp(w, "class-of-service") == 0) {
+        if (cos != NULL) {
+          err(c, top->w[0], "duplicate 'class-of-service'");
           continue;
         }
-        if (seen) {
-          err(&c, top->w[0], "duplicate 'class-of-service'");
+        cos = top;
+        if (!want_block(c, top, 1)) {
           continue;
         }
-        seen = true;
-        if (!want_block(&c, top, 1)) {
-          continue;
+        m->cos_tok = top->w[0];
+        sec_cos(c, m, top);
+      } else if (strcmp(w, "interfaces") == 0 || strcmp(w, "chassis") == 0) {
+        if (!want_block(c, top, 1)) {
+          continue;  // read with the ports (cos_dev_read)
         }
-        // forwarding classes first: everything else refers to them
-        for (int pass = 0; pass < 2; pass++) {
-          for (size_t j = 0; j < top->nkids; j++) {
-            const node_t *s = top->kids[j];
-            const char *w = s->w[0]->text;
-            bool fcs = strcmp(w, "forwarding-classes") == 0;
-            if ((pass == 0) != fcs) {
-              continue;
-            }
-            bool blk = want_block(&c, s, 1);
-            if (!blk) {
-              continue;
-            }
-            if (fcs) {
-              sec_forwarding_classes(&c, m, s);
-            } else if (strcmp(w, "classifiers") == 0) {
-              sec_classifiers(&c, m, s);
-            } else if (strcmp(w, "drop-profiles") == 0) {
-              sec_drop_profiles(&c, m, s);
-            } else if (strcmp(w, "schedulers") == 0) {
-              sec_schedulers(&c, m, s);
-            } else if (strcmp(w, "scheduler-maps") == 0) {
-              sec_scheduler_maps(&c, m, s);
-            } else if (strcmp(w, "interfaces") == 0) {
-              sec_interfaces(&c, m, s);
-            } else if (strcmp(w, "congestion-notification-profile") == 0) {
-              sec_cnp(&c, m, s);
-            } else if (strcmp(w, "pfc-watchdog") == 0) {
-              sec_watchdog(&c, m, s);
-            } else if (strcmp(w, "dcqcn") == 0) {
-              sec_dcqcn(&c, m, s);
-            } else {
-              unknown(&c, s, "class-of-service");
-            }
-          }
-        }
-      }
-      if (!seen && r->nerrors == 0) {
-        err(&c, NULL, "no 'class-of-service' stanza");
-      }
-      if (r->nerrors == 0) {
-        resolve(&c, m);
+      } else if (strcmp(w, "version") == 0) {
+        // the software version of the configuration: nothing to model
+      } else if (in_list(w, kJunosTop)) {
+        warn(c, top->w[0], "valid Junos, not modelled by xtm: '%s' at the top level is ignored (xtm reads class-of-service, interfaces and chassis)",
+             w);
+      } else {
+        err(c, top->w[0], "unknown top-level statement '%s' (expected 'class-of-service')", w);
       }
     }
+    if (cos == NULL && r->nerrors == 0) {
+      err(c, NULL, "no 'class-of-service' stanza");
+    }
+    if (r->nerrors == 0) {
+      bind_ports(c, m, root);
+    }
+    if (r->nerrors == 0) {
+      resolve(c, m);
+    }
   }
-  node_free(root);
+  cos_tree_free(c, &t);
   free(m);
-  free(ts.v);
-  free(ts.store);
+  free(c);
   if (r->nerrors > 0) {
     // an image with errors must never be programmed
     memset(&r->cfg, 0, sizeof(r->cfg));
@@ -2054,41 +3459,65 @@ uint32_t xtm_cos_compile(const char *path, const char *text, const xtm_fw_hw_t *
   return r->nerrors;
 }
 
+// One error for the whole file, before any compilation.
+static uint32_t file_error(const char *path, xtm_cos_result_t *r, const char *fmt, ...) {
+  memset(r, 0, sizeof(*r));
+  char msg[XTM_COS_MSG_LEN - 64];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof(msg), fmt, ap);
+  va_end(ap);
+  snprintf(r->errors[0], XTM_COS_MSG_LEN, "%s: %s", path, msg);
+  r->nerrors = 1;
+  r->nerror_msgs = 1;
+  return 1;
+}
+
+// Reads at most XTM_COS_MAX_INPUT_BYTES (one byte more tells that the file is larger: a
+// device such as /dev/zero is never read to the end), refuses directories, read errors and
+// NUL bytes, then compiles.
 uint32_t xtm_cos_compile_file(const char *path, const xtm_fw_hw_t *hw, const xtm_cos_opts_t *opts,
                               xtm_cos_result_t *r) {
   FILE *f = fopen(path, "rb");
   if (f == NULL) {
-    memset(r, 0, sizeof(*r));
-    snprintf(r->errors[0], XTM_COS_MSG_LEN, "%s: cannot open: %s", path, strerror(errno));
-    r->nerrors = 1;
-    return 1;
+    return file_error(path, r, "cannot open: %s", strerror(errno));
   }
-  size_t cap = 4096, n = 0;
-  char *buf = malloc(cap);
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    fclose(f);
+    return file_error(path, r, "is a directory, not a configuration file");
+  }
+  const size_t limit = XTM_COS_MAX_INPUT_BYTES;
+  char *buf = malloc(limit + 2u);
   if (buf == NULL) {
-    abort();
+    fclose(f);
+    return file_error(path, r, "out of memory");
   }
+  size_t n = 0;
   size_t got;
-  while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+  errno = 0;
+  while (n <= limit && (got = fread(buf + n, 1, limit + 1u - n, f)) > 0) {
     n += got;
-    if (n + 1 >= cap) {
-      cap *= 2;
-      buf = realloc(buf, cap);
-      if (buf == NULL) {
-        abort();
-      }
+  }
+  int rd_errno = errno;
+  bool rd_err = ferror(f) != 0;
+  fclose(f);
+  uint32_t e;
+  if (rd_err) {
+    e = file_error(path, r, "cannot read: %s", rd_errno != 0 ? strerror(rd_errno) : "read error");
+  } else if (n > limit) {
+    e = file_error(path, r, "is larger than %zu bytes (the configuration compiler's input limit)",
+                   limit);
+  } else {
+    buf[n] = '\0';
+    const char *nul = memchr(buf, '\0', n);
+    if (nul != NULL) {
+      e = file_error(path, r, "contains a NUL byte at offset %zu (not a text file)",
+                     (size_t)(nul - buf));
+    } else {
+      e = xtm_cos_compile(path, buf, hw, opts, r);
     }
   }
-  fclose(f);
-  buf[n] = '\0';
-  if (strlen(buf) != n) {
-    memset(r, 0, sizeof(*r));
-    snprintf(r->errors[0], XTM_COS_MSG_LEN, "%s: contains a NUL byte", path);
-    r->nerrors = 1;
-    free(buf);
-    return 1;
-  }
-  uint32_t e = xtm_cos_compile(path, buf, hw, opts, r);
   free(buf);
   return e;
 }

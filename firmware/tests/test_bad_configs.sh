@@ -1,32 +1,56 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Every firmware/tests/bad/<name>.conf must make `xtmctl plan` and `xtmctl apply` exit 1
-# with the exact first error line of expected.tsv (`<name><TAB><line>:<col>: <message>`),
-# and apply must print no register write. Then the 500 km final example's JSON plan must
-# show the Done numbers. Prints PASS/FAIL lines for tools/run-tests.
+# with the exact first error line of expected.tsv (`<name><TAB><line>:<col>: <message>`,
+# optionally `<TAB>errors=N`: exactly N errors, i.e. no follow-on error), and apply must
+# print no register write. Every firmware/tests/warn/<name>.conf must compile (exit 0) with
+# the exact first warning of its expected.tsv. Then the 500 km final example's JSON plan
+# must show the Done numbers. Prints PASS/FAIL lines for tools/run-tests.
 set -u
 XTMCTL=${XTMCTL:-build/bin/xtmctl}
 DIR=firmware/tests/bad
 n=0
-while IFS=$'\t' read -r name expect; do
+while IFS=$'\t' read -r name expect count; do
   n=$((n + 1))
   conf=$DIR/$name.conf
   out=$("$XTMCTL" plan "$conf" 2>&1 >/dev/null); rc=$?
   first=$(grep -v ': warning: ' <<<"$out" | head -1)
   aout=$("$XTMCTL" apply "$conf" 2>/dev/null); arc=$?
-  if [ $rc -eq 1 ] && [ $arc -eq 1 ] && [ "$first" = "$conf:$expect" ] && [ -z "$aout" ]; then
+  nerr_ok=1
+  if [ -n "$count" ]; then
+    grep -qx "xtmctl: ${count#errors=} errors\?; nothing programmed" <<<"$out" || nerr_ok=0
+  fi
+  if [ $rc -eq 1 ] && [ $arc -eq 1 ] && [ "$first" = "$conf:$expect" ] && [ -z "$aout" ] && [ $nerr_ok -eq 1 ]; then
     echo "PASS bad-config $name"
   else
     echo "FAIL bad-config $name (exit $rc/$arc)"
-    echo "  expected: $conf:$expect"
+    echo "  expected: $conf:$expect ${count:-}"
     echo "  got:      $first"
+    echo "  summary:  $(tail -1 <<<"$out")"
     [ -n "$aout" ] && echo "  apply printed writes"
   fi
 done < "$DIR/expected.tsv"
-if [ "$n" -ge 15 ]; then echo "PASS bad-config-count ($n cases)"; else echo "FAIL bad-config-count ($n < 15)"; fi
+if [ "$n" -ge 49 ]; then echo "PASS bad-config-count ($n cases)"; else echo "FAIL bad-config-count ($n < 49)"; fi
+
+WDIR=firmware/tests/warn
+n=0
+while IFS=$'\t' read -r name expect; do
+  n=$((n + 1))
+  conf=$WDIR/$name.conf
+  out=$("$XTMCTL" plan "$conf" 2>&1 >/dev/null); rc=$?
+  first=$(grep ': warning: ' <<<"$out" | head -1)
+  if [ $rc -eq 0 ] && [ "$first" = "$conf:$expect" ]; then
+    echo "PASS warn-config $name"
+  else
+    echo "FAIL warn-config $name (exit $rc)"
+    echo "  expected: $conf:$expect"
+    echo "  got:      $first"
+  fi
+done < "$WDIR/expected.tsv"
+if [ "$n" -ge 9 ]; then echo "PASS warn-config-count ($n cases)"; else echo "FAIL warn-config-count ($n < 9)"; fi
 
 # Done criterion: 500 km final profile, RDMA queue = 2.5 x 5179 us at 100 Gb/s
-if "$XTMCTL" plan firmware/examples/dci-500km-final.conf --json | python3 -c '
+if "$XTMCTL" plan firmware/examples/dci-500km-final.conf --json 2>/dev/null | python3 -c '
 import json, sys, math
 d = json.load(sys.stdin)
 q = [q for q in d["queues"] if q["name"] == "rdma-data"][0]

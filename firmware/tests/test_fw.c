@@ -260,6 +260,179 @@ START_TEST(test_target_rate_rule) {
 }
 END_TEST
 
+// ------------------------------------------------------------------ hostile input (issue 14)
+
+// A minimal valid configuration around one scheduler body (`sched`) and extra text.
+static void conf_with(char *buf, size_t n, const char *sched, const char *extra) {
+  snprintf(buf, n,
+           "class-of-service {\n"
+           " forwarding-classes { class a queue-num 0; }\n"
+           " classifiers { dscp d { forwarding-class a { loss-priority low code-points be; } } }\n"
+           " schedulers { s { %s } }\n"
+           " scheduler-maps { m { forwarding-class a scheduler s; } }\n"
+           " interfaces { et-0/0/1 { speed 100g; scheduler-map m; classifiers { dscp d; } } }\n"
+           "%s}\n",
+           sched, extra);
+}
+
+START_TEST(test_input_bounds) {
+  static xtm_cos_result_t r;
+  xtm_fw_hw_t hw = default_hw();
+  // one byte above the input limit: one error, before any token is made
+  size_t n = XTM_COS_MAX_INPUT_BYTES + 1u;
+  char *big = malloc(n + 1u);
+  ck_assert_ptr_nonnull(big);
+  memset(big, '#', n);
+  big[n] = '\0';
+  ck_assert_uint_eq(xtm_cos_compile("big.conf", big, &hw, NULL, &r), 1);
+  ck_assert_str_eq(r.errors[0], "big.conf: input is 4194305 bytes, above the limit of 4194304 bytes");
+  free(big);
+  // 64 nested blocks parse (the error is about meaning, not depth); 65 stop at the 65th '{'
+  char deep[1024];
+  for (unsigned depth = 64; depth <= 65; depth++) {
+    size_t o = 0;
+    for (unsigned i = 0; i < depth; i++) {
+      o += (size_t)snprintf(deep + o, sizeof(deep) - o, "a {");
+    }
+    for (unsigned i = 0; i < depth; i++) {
+      deep[o++] = '}';
+    }
+    deep[o] = '\0';
+    ck_assert_uint_ge(xtm_cos_compile("d.conf", deep, &hw, NULL, &r), 1);
+    bool depth_err = strstr(r.errors[0], "blocks nested deeper than 64 levels") != NULL;
+    ck_assert_msg(depth_err == (depth == 65), "depth %u: %s", depth, r.errors[0]);
+    if (depth == 65) {
+      // the 65th "a {": column 64 x 3 + 3
+      ck_assert_str_eq(r.errors[0], "d.conf:1:195: blocks nested deeper than 64 levels");
+    }
+  }
+}
+END_TEST
+
+START_TEST(test_messages_counted_once_and_bounded) {
+  static xtm_cos_result_t r;
+  static char buf[8192];
+  xtm_fw_hw_t hw = default_hw();
+  // a dangling drop profile met by two interfaces: one error, not two
+  snprintf(buf, sizeof(buf),
+           "class-of-service {\n"
+           " forwarding-classes { class a queue-num 0; }\n"
+           " schedulers { s { drop-profile-map loss-priority any protocol any drop-profile nope; } }\n"
+           " scheduler-maps { m { forwarding-class a scheduler s; } }\n"
+           " interfaces { et-0/0/1 { speed 100g; scheduler-map m; } et-0/0/2 { speed 100g; scheduler-map m; } }\n"
+           "}\n");
+  ck_assert_uint_eq(xtm_cos_compile("t.conf", buf, &hw, NULL, &r), 1);
+  ck_assert_str_eq(r.errors[0], "t.conf:3:80: scheduler 's' refers to undefined drop-profile 'nope'");
+  // 64 unused drop profiles (the most a configuration holds) and 8 unused schedulers: 72
+  // distinct warnings, 64 stored, 8 counted as dropped
+  char extra[8192] = " drop-profiles {";
+  for (int i = 0; i < 64; i++) {
+    char one[48];
+    snprintf(one, sizeof(one), " p%d { fill-level 10 drop-probability 1; }", i);
+    strcat(extra, one);
+  }
+  strcat(extra, " }\n schedulers {");
+  for (int i = 0; i < 8; i++) {
+    char one[48];
+    snprintf(one, sizeof(one), " u%d { transmit-rate 1g; }", i);
+    strcat(extra, one);
+  }
+  strcat(extra, " }\n");
+  conf_with(buf, sizeof(buf), "transmit-rate 10g;", extra);
+  ck_assert_uint_eq(xtm_cos_compile("t.conf", buf, &hw, NULL, &r), 0);
+  ck_assert_uint_eq(r.nwarnings, XTM_COS_MAX_WARNINGS);
+  ck_assert_uint_eq(r.warnings_dropped, 72u - XTM_COS_MAX_WARNINGS);
+  // one text at three positions: stored once, counted three times, the note names them
+  snprintf(buf, sizeof(buf), "class-of-service {\n bogus;\n bogus;\n  bogus;\n}\n");
+  ck_assert_uint_eq(xtm_cos_compile("t.conf", buf, &hw, NULL, &r), 3);
+  ck_assert_uint_eq(r.nerror_msgs, 1);
+  ck_assert_str_eq(r.errors[0], "t.conf:2:2: unknown statement 'bogus' in class-of-service");
+  ck_assert_uint_eq(r.error_repeats[0], 2);
+  char note[XTM_COS_MSG_LEN];
+  ck_assert(xtm_cos_repeat_note(&r, false, 0, "t.conf", note, sizeof(note)));
+  ck_assert_str_eq(note, "t.conf: note: the error above is repeated 2 more times (at 3:2, 4:3)");
+  ck_assert(!xtm_cos_repeat_note(&r, true, 0, "t.conf", note, sizeof(note)));
+  // two distinct texts stay two messages
+  snprintf(buf, sizeof(buf), "class-of-service {\n bogus;\n other;\n}\n");
+  ck_assert_uint_eq(xtm_cos_compile("t.conf", buf, &hw, NULL, &r), 2);
+  ck_assert_uint_eq(r.nerror_msgs, 2);
+}
+END_TEST
+
+START_TEST(test_rate_register_bounds) {
+  static xtm_cos_result_t r;
+  static char buf[4096];
+  xtm_fw_hw_t hw = default_hw();
+  // Q8.16 at 1 GHz: q = round(bps x 65536 / 8e9) (section 5.4) is 0 up to 61035 b/s and
+  // 1 from 61036 b/s: the smallest shaper that sends
+  conf_with(buf, sizeof(buf), "shaping-rate 61035; buffer-size temporal 100000000;", "");
+  ck_assert_uint_eq(xtm_cos_compile("t.conf", buf, &hw, NULL, &r), 1);
+  ck_assert_ptr_nonnull(strstr(r.errors[0], "shaping-rate 61035 of scheduler 's' rounds to 0 in the Q8.16 rate register"));
+  ck_assert_ptr_nonnull(strstr(r.errors[0], "the smallest rate is 61036 b/s"));
+  conf_with(buf, sizeof(buf), "shaping-rate 61036; buffer-size temporal 100000000;", "");
+  ck_assert_uint_eq(xtm_cos_compile("t.conf", buf, &hw, NULL, &r), 0);
+  ck_assert_uint_eq(r.cfg.queues[0].shaper_rate_q16, 1u);
+  ck_assert(r.cfg.queues[0].shaper_en);
+  // ... and is 61.9 % away from one step (122070.3 b/s): a warning
+  ck_assert_uint_ge(r.nwarnings, 1);
+  ck_assert_ptr_nonnull(strstr(r.warnings[0], "is programmed as 122070 b/s"));
+  // 1 % is the warning threshold: 6g is exact (0x00C000), no warning
+  conf_with(buf, sizeof(buf), "shaping-rate 6g;", "");
+  ck_assert_uint_eq(xtm_cos_compile("t.conf", buf, &hw, NULL, &r), 0);
+  ck_assert_uint_eq(r.cfg.queues[0].shaper_rate_q16, 0x00C000u);
+  ck_assert_uint_eq(r.nwarnings, 0);
+  // transmit-rate at the port rate passes, above it is refused
+  conf_with(buf, sizeof(buf), "transmit-rate 100g;", "");
+  ck_assert_uint_eq(xtm_cos_compile("t.conf", buf, &hw, NULL, &r), 0);
+  conf_with(buf, sizeof(buf), "transmit-rate 100.001g;", "");
+  ck_assert_uint_eq(xtm_cos_compile("t.conf", buf, &hw, NULL, &r), 1);
+  ck_assert_ptr_nonnull(strstr(r.errors[0], "transmit-rate 100.001g of scheduler 's' is above the rate of 'et-0/0/1' (100 Gb/s)"));
+}
+END_TEST
+
+// The watchdog poll limit has one source, the TOML (issue 14): XTM_FW_WD_POLL_MIN_CYCLES
+// must equal the min of WD_POLL_CYCLES.CYCLES in the table generated from it, the driver
+// refuses one cycle less, and the compiler refuses a poll-interval that gives fewer cycles.
+START_TEST(test_wd_poll_limit_is_the_tomls) {
+  xtm_reg_params_t p;
+  xtm_reg_params_default(&p);
+  static xtm_reg_desc_t d[XTM_REG_COUNT];
+  ck_assert_uint_eq(xtm_regs_build(&p, d, XTM_REG_COUNT), XTM_REG_COUNT);
+  bool found = false;
+  for (size_t i = 0; i < XTM_REG_COUNT; i++) {
+    if (d[i].offset == XTM_WD_POLL_CYCLES_REG_OFFSET) {
+      ck_assert_str_eq(d[i].fields[0].name, "CYCLES");
+      ck_assert_uint_eq(d[i].fields[0].min, XTM_FW_WD_POLL_MIN_CYCLES);
+      found = true;
+    }
+  }
+  ck_assert(found);
+  // the driver: the limit passes, one cycle less is refused before any access
+  static xtm_fw_cfg_t cfg;
+  memset(&cfg, 0, sizeof(cfg));
+  xtm_fw_t h = {.hw = default_hw(), .initialised = true};
+  xtm_mmio_mock_t mk;
+  xtm_mmio_mock_init(&h.mmio, &mk, g_exp, 4);
+  cfg.wd = (xtm_fw_wd_cfg_t){.valid = true, .en = true, .action = kXtmFwWdActionDrop,
+                             .poll_cycles = XTM_FW_WD_POLL_MIN_CYCLES, .detect_polls = 2, .restore_polls = 2};
+  ck_assert_int_eq(xtm_fw_cfg_validate(&h, &cfg), kXtmFwOk);
+  cfg.wd.poll_cycles = XTM_FW_WD_POLL_MIN_CYCLES - 1u;
+  ck_assert_int_eq(xtm_fw_cfg_validate(&h, &cfg), kXtmFwBadArg);
+  // the compiler: poll-interval 1 ms at a clock of MIN x 1000 Hz is MIN cycles; 1 Hz less
+  // gives MIN - 1 cycles
+  static xtm_cos_result_t r;
+  xtm_fw_hw_t hw = default_hw();
+  const char *conf = "class-of-service { pfc-watchdog { poll-interval 1; recovery-time 1; } }\n";
+  xtm_cos_opts_t o = {.clock_hz = XTM_FW_WD_POLL_MIN_CYCLES * 1000ull};
+  ck_assert_uint_eq(xtm_cos_compile("t.conf", conf, &hw, &o, &r), 0);
+  ck_assert_uint_eq(r.cfg.wd.poll_cycles, XTM_FW_WD_POLL_MIN_CYCLES);
+  o.clock_hz -= 1u;
+  ck_assert_uint_eq(xtm_cos_compile("t.conf", conf, &hw, &o, &r), 1);
+  ck_assert_ptr_nonnull(strstr(r.errors[0], "pfc-watchdog poll-interval 1 ms is"));
+  ck_assert_ptr_nonnull(strstr(r.errors[0], "outside the register's range"));
+}
+END_TEST
+
 // ------------------------------------------------------------------ dcqcn driver
 
 START_TEST(test_dcqcn_mock_sequence) {
@@ -339,6 +512,10 @@ Suite *fw_suite(void) {
   TCase *c = tcase_create("compiler");
   tcase_add_test(c, test_conversions);
   tcase_add_test(c, test_target_rate_rule);
+  tcase_add_test(c, test_input_bounds);
+  tcase_add_test(c, test_messages_counted_once_and_bounded);
+  tcase_add_test(c, test_rate_register_bounds);
+  tcase_add_test(c, test_wd_poll_limit_is_the_tomls);
   suite_add_tcase(s, c);
   TCase *q = tcase_create("dcqcn-driver");
   tcase_add_test(q, test_dcqcn_mock_sequence);

@@ -7,12 +7,15 @@
 //   xtmctl stats <conf> [--us N] [--clock-hz N]
 // Model options (any command): --num-desc N (the C model's descriptor pool, HW_NUM_DESC;
 // default 65536), --apb (each access an 8-cycle APB transfer of spec 10.1, as the co-simulation's
-// APB master: `make fw-cosim-eq` compares the two, docs/firmware.md section 8).
+// APB master: `make fw-cosim-eq` compares the two, docs/firmware.md section 8),
+// --port-speed G (Gb/s of a port whose speed the configuration does not give).
 // Exit status: 0 success, 1 configuration errors (nothing programmed), 2 usage or
 // bring-up failure.
 
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +25,7 @@
 #include "firmware/dcqcn_fw.h"
 #include "firmware/host/xtm_fw_host.h"
 #include "firmware/xtm_fw.h"
+#include "tools/lib/xtm_num.h"
 #include "rtl/dcqcn/autogen/dcqcn_regs.h"  // Generated.
 #include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
 
@@ -30,7 +34,7 @@ static void usage(void) {
           "usage: xtmctl plan <conf> [--json] [--clock-hz N]\n"
           "       xtmctl apply <conf> [--trace FILE] [--dump FILE] [--clock-hz N]\n"
           "       xtmctl stats <conf> [--us N] [--clock-hz N]\n"
-          "       model options: [--num-desc N] [--apb]\n");
+          "       model options: [--num-desc N] [--apb] [--port-speed GBPS]\n");
 }
 
 static void pct(char *b, size_t n, uint32_t milli) {
@@ -44,6 +48,24 @@ static void pct(char *b, size_t n, uint32_t milli) {
 static void print_text(const xtm_cos_result_t *r) {
   printf("xtm plan: %u ports x %u TCs, %u B cells, clock %" PRIu64 " Hz, pool %u cells\n\n",
          r->hw.num_ports, r->hw.num_tcs, r->hw.cell_bytes, r->clock_hz, r->cfg.pool_cells);
+  printf("port map (model port = %s):\n", r->port_rule);
+  for (uint32_t i = 0; i < r->nports; i++) {
+    const xtm_cos_port_plan_t *p = &r->ports[i];
+    char line[32] = "";
+    if (p->speed_line > 0) {
+      snprintf(line, sizeof(line), ", line %d", p->speed_line);
+    }
+    printf("  port %-3u %-16s %6" PRIu64 " Gb/s  (%s%s)", p->port, p->name, p->speed_bps / 1000000000u,
+           p->speed_src, line);
+    if (p->lag[0] != '\0') {
+      printf("  member of %s", p->lag);
+    }
+    if (strcmp(p->cos_iface, p->name) != 0 && strcmp(p->cos_iface, p->lag) != 0) {
+      printf("  class-of-service from '%s'", p->cos_iface);
+    }
+    printf("\n");
+  }
+  printf("\n");
   for (uint32_t i = 0; i < r->nqueues; i++) {
     const xtm_cos_queue_plan_t *q = &r->q[i];
     printf("queue %s %s (port %u queue %u, VOQ %u), scheduler %s\n", q->iface, q->fclass, q->port,
@@ -101,13 +123,21 @@ static void print_text(const xtm_cos_result_t *r) {
   }
 }
 
+// A JSON string (RFC 8259 section 7): quote and backslash escaped, every control character
+// as \u00XX, and bytes above 0x7E as \u00XX too, so the output is valid JSON (ASCII) for
+// any name (the compiler only lets printable ASCII names through; this does not rely on it).
 static void json_str(const char *s) {
   putchar('"');
   for (; *s; s++) {
-    if (*s == '"' || *s == '\\') {
+    unsigned char b = (unsigned char)*s;
+    if (b == '"' || b == '\\') {
       putchar('\\');
+      putchar(b);
+    } else if (b < 0x20u || b > 0x7eu) {
+      printf("\\u%04x", (unsigned)b);
+    } else {
+      putchar(b);
     }
-    putchar(*s);
   }
   putchar('"');
 }
@@ -120,8 +150,21 @@ static void json_pct(uint32_t milli) {
 
 static void print_json(const xtm_cos_result_t *r) {
   printf("{\n  \"hw\": {\"num_ports\": %u, \"num_tcs\": %u, \"cell_bytes\": %u, \"clock_hz\": %" PRIu64
-         "},\n  \"pool_cells\": %u,\n  \"queues\": [",
-         r->hw.num_ports, r->hw.num_tcs, r->hw.cell_bytes, r->clock_hz, r->cfg.pool_cells);
+         "},\n  \"pool_cells\": %u,\n  \"port_rule\": \"%s\",\n  \"ports\": [",
+         r->hw.num_ports, r->hw.num_tcs, r->hw.cell_bytes, r->clock_hz, r->cfg.pool_cells, r->port_rule);
+  for (uint32_t i = 0; i < r->nports; i++) {
+    const xtm_cos_port_plan_t *p = &r->ports[i];
+    printf("%s\n    {\"port\": %u, \"name\": ", i ? "," : "", p->port);
+    json_str(p->name);
+    printf(", \"lag\": ");
+    json_str(p->lag);
+    printf(", \"cos_interface\": ");
+    json_str(p->cos_iface);
+    printf(", \"speed_bps\": %" PRIu64 ", \"speed_source\": ", p->speed_bps);
+    json_str(p->speed_src);
+    printf(", \"speed_line\": %d}", p->speed_line);
+  }
+  printf("\n  ],\n  \"queues\": [");
   for (uint32_t i = 0; i < r->nqueues; i++) {
     const xtm_cos_queue_plan_t *q = &r->q[i];
     printf("%s\n    {\"name\": ", i ? "," : "");
@@ -150,6 +193,13 @@ static void print_json(const xtm_cos_result_t *r) {
            "\"pfc_priority\": %d",
            q->ecn ? "true" : "false", q->mark, q->no_loss ? "true" : "false",
            q->strict ? "true" : "false", q->pfc_prio);
+    // the register values of the queue (r->cfg.queues[i] is the queue of r->q[i])
+    const xtm_fw_queue_cfg_t *qc = &r->cfg.queues[i];
+    printf(",\n     \"quantum\": %u, \"shaper\": %s, \"shaper_rate_q16\": %u, \"shaper_burst\": %u, "
+           "\"pfc_rx\": %s, \"pfc_rx_priority\": %u, \"watchdog\": %s",
+           qc->quantum_bytes, qc->shaper_en ? "true" : "false", qc->shaper_rate_q16,
+           qc->shaper_burst_bytes, qc->pfc_rx_en ? "true" : "false", qc->pfc_prio,
+           qc->wd_en ? "true" : "false");
     if (q->pfc_known) {
       printf(", \"pfc\": {\"xoff_bytes\": %" PRIu64 ", \"xon_bytes\": %" PRIu64
              ", \"headroom_bytes\": %" PRIu64 "}",
@@ -171,7 +221,27 @@ static void print_json(const xtm_cos_result_t *r) {
            g->port, g->prio, g->speed_bps, g->xoff_bytes, g->xon_bytes, g->xoff_cells, g->xon_cells,
            g->cable_m, g->mtu, g->hdrm_bits, g->hdrm_bytes, g->hdrm_cells);
   }
-  printf("\n  ],\n  \"dcqcn\": {");
+  printf("\n  ],\n  \"port_shaper_q16\": [");
+  for (uint32_t p = 0; p < r->hw.num_ports && p < XTM_FW_MAX_PORTS; p++) {
+    printf("%s%u", p ? ", " : "", r->cfg.ports[p].valid ? r->cfg.ports[p].shaper_rate_q16 : 0u);
+  }
+  printf("],\n  \"dscp_tc\": [");
+  for (uint32_t d = 0; d < 64; d++) {
+    printf("%s%u", d ? ", " : "", r->cfg.cls.dscp_tc[d]);
+  }
+  printf("],\n  \"tc_pg\": [");
+  for (uint32_t t = 0; t < XTM_FW_MAX_TCS; t++) {
+    printf("%s%u", t ? ", " : "", r->cfg.cls.tc_pg[t]);
+  }
+  printf("],\n  \"watchdog\": ");
+  if (r->cfg.wd.valid) {
+    printf("{\"poll_cycles\": %u, \"detect_polls\": %u, \"restore_polls\": %u, \"action\": \"%s\"}",
+           r->cfg.wd.poll_cycles, r->cfg.wd.detect_polls, r->cfg.wd.restore_polls,
+           r->cfg.wd.action == kXtmFwWdActionForward ? "forward" : "drop");
+  } else {
+    printf("null");
+  }
+  printf(",\n  \"dcqcn\": {");
   bool first = true;
   for (int p = 0; p < kXtmFwDcqcnCount; p++) {
     if (r->cfg.dcqcn.set[p]) {
@@ -183,11 +253,66 @@ static void print_json(const xtm_cos_result_t *r) {
   printf("}\n}\n");
 }
 
+static void print_message(void *arg, bool warning, const char *text) {
+  (void)arg;
+  (void)warning;
+  fprintf(stderr, "%s\n", text);
+}
+
+// The option's value, or NULL after a message when it is missing.
+static const char *value_of(int argc, char **argv, int *i) {
+  if (*i + 1 >= argc) {
+    fprintf(stderr, "xtmctl: %s needs a value\n", argv[*i]);
+    return NULL;
+  }
+  return argv[++*i];
+}
+
+// Strict integer option (tools/lib/xtm_num): the whole word, decimal, in min..max.
+static bool num_opt(int argc, char **argv, int *i, uint64_t min, uint64_t max, uint64_t *out) {
+  const char *opt = argv[*i];
+  const char *v = value_of(argc, argv, i);
+  if (v == NULL) {
+    return false;
+  }
+  xtm_num_msg_t msg;
+  if (xtm_num_u64(opt, v, min, max, out, &msg) != kXtmNumOk) {
+    fprintf(stderr, "xtmctl: %s\n", msg.text);
+    return false;
+  }
+  return true;
+}
+
+// Flushes stdout; a failed write (a full disk, /dev/full, a closed pipe) is an error exit,
+// never a success with lost output.
+static int finish(int rc) {
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "xtmctl: cannot write the output: %s\n", strerror(errno));
+    return rc == 0 ? 2 : rc;
+  }
+  return rc;
+}
+
+// Closes a file written by `apply`; false (after a message) when any write failed.
+static bool close_checked(FILE *f, const char *what, const char *path) {
+  bool bad = ferror(f) != 0;
+  int e = errno;
+  if (fclose(f) != 0) {
+    bad = true;
+    e = errno;
+  }
+  if (bad) {
+    fprintf(stderr, "xtmctl: cannot write the %s %s: %s\n", what, path, strerror(e));
+  }
+  return !bad;
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) {
     usage();
     return 2;
   }
+  signal(SIGPIPE, SIG_IGN);  // a closed pipe is a write error (checked), not a silent death
   const char *cmd = argv[1];
   const char *conf = argv[2];
   bool json = false;
@@ -196,34 +321,37 @@ int main(int argc, char **argv) {
   uint64_t clock_hz = 1000000000ull;
   uint64_t us = 200;
   uint64_t num_desc = 65536u;
+  uint64_t port_gbps = 0;
   bool apb = false;
   for (int i = 3; i < argc; i++) {
-    if (strcmp(argv[i], "--json") == 0) {
+    const char *a = argv[i];
+    bool ok = true;
+    if (strcmp(a, "--json") == 0) {
       json = true;
-    } else if (strcmp(argv[i], "--trace") == 0 && i + 1 < argc) {
-      trace_path = argv[++i];
-    } else if (strcmp(argv[i], "--dump") == 0 && i + 1 < argc) {
-      dump_path = argv[++i];
-    } else if (strcmp(argv[i], "--clock-hz") == 0 && i + 1 < argc) {
-      clock_hz = strtoull(argv[++i], NULL, 0);
-    } else if (strcmp(argv[i], "--us") == 0 && i + 1 < argc) {
-      us = strtoull(argv[++i], NULL, 0);
-    } else if (strcmp(argv[i], "--num-desc") == 0 && i + 1 < argc) {
-      num_desc = strtoull(argv[++i], NULL, 0);
-    } else if (strcmp(argv[i], "--apb") == 0) {
+    } else if (strcmp(a, "--trace") == 0) {
+      ok = (trace_path = value_of(argc, argv, &i)) != NULL;
+    } else if (strcmp(a, "--dump") == 0) {
+      ok = (dump_path = value_of(argc, argv, &i)) != NULL;
+    } else if (strcmp(a, "--clock-hz") == 0) {
+      ok = num_opt(argc, argv, &i, 1000000u, 10000000000ull, &clock_hz);
+    } else if (strcmp(a, "--us") == 0) {
+      ok = num_opt(argc, argv, &i, 1, 1000000u, &us);
+    } else if (strcmp(a, "--num-desc") == 0) {
+      ok = num_opt(argc, argv, &i, 2, 1u << 20, &num_desc);
+    } else if (strcmp(a, "--apb") == 0) {
       apb = true;
+    } else if (strcmp(a, "--port-speed") == 0) {
+      ok = num_opt(argc, argv, &i, 1, 800, &port_gbps);
     } else {
+      char q[256];
+      xtm_num_quote(q, sizeof(q), a);
+      fprintf(stderr, "xtmctl: unknown option '%s'\n", q);
       usage();
       return 2;
     }
-  }
-  if (clock_hz < 1000000u || clock_hz > 10000000000ull || us == 0 || us > 1000000u) {
-    fprintf(stderr, "xtmctl: --clock-hz must be 1e6..1e10 and --us 1..1000000\n");
-    return 2;
-  }
-  if (num_desc < 2u || num_desc > (1u << 20)) {
-    fprintf(stderr, "xtmctl: --num-desc must be 2..1048576\n");
-    return 2;
+    if (!ok) {
+      return 2;
+    }
   }
   bool is_plan = strcmp(cmd, "plan") == 0;
   bool is_apply = strcmp(cmd, "apply") == 0;
@@ -252,14 +380,18 @@ int main(int argc, char **argv) {
     return 2;
   }
   static xtm_cos_result_t r;
-  xtm_cos_opts_t opts = {.clock_hz = clock_hz};
+  xtm_cos_opts_t opts = {.clock_hz = clock_hz, .default_speed_bps = port_gbps * 1000000000ull};
   uint32_t nerr = xtm_cos_compile_file(conf, &h.hw, &opts, &r);
-  for (uint32_t i = 0; i < r.nwarnings; i++) {
-    fprintf(stderr, "%s\n", r.warnings[i]);
+  // warnings then errors, each distinct text once with a note of its repeats
+  (void)xtm_cos_each_message(&r, conf, print_message, NULL);
+  if (r.warnings_dropped > 0) {
+    fprintf(stderr, "xtmctl: %u more warning%s not shown\n", r.warnings_dropped,
+            r.warnings_dropped == 1 ? "" : "s");
   }
   if (nerr > 0) {
-    for (uint32_t i = 0; i < nerr && i < XTM_COS_MAX_ERRORS; i++) {
-      fprintf(stderr, "%s\n", r.errors[i]);
+    if (r.errors_dropped > 0) {
+      fprintf(stderr, "xtmctl: %u more error%s not shown (the first %u distinct messages are shown)\n",
+              r.errors_dropped, r.errors_dropped == 1 ? "" : "s", XTM_COS_MAX_ERRORS);
     }
     fprintf(stderr, "xtmctl: %u error%s; nothing programmed\n", nerr, nerr == 1 ? "" : "s");
     xtm_destroy(model);
@@ -272,7 +404,7 @@ int main(int argc, char **argv) {
       print_text(&r);
     }
     xtm_destroy(model);
-    return 0;
+    return finish(0);
   }
   // apply / stats: bring the model up through the driver, recording every transaction
   static xtm_mmio_txn_t txns[200000];
@@ -327,23 +459,41 @@ int main(int argc, char **argv) {
     dcqcn_destroy(dm);
   }
   if (trace_path != NULL) {
+    if (tstate.dropped != 0) {
+      fprintf(stderr, "xtmctl: the trace lost %zu transactions (buffer of %zu)\n",
+              (size_t)tstate.dropped, sizeof(txns) / sizeof(txns[0]));
+      xtm_destroy(model);
+      return 2;
+    }
     FILE *f = fopen(trace_path, "w");
-    if (f == NULL || tstate.dropped != 0) {
-      fprintf(stderr, "xtmctl: cannot write the trace %s\n", trace_path);
+    if (f == NULL) {
+      fprintf(stderr, "xtmctl: cannot write the trace %s: %s\n", trace_path, strerror(errno));
       xtm_destroy(model);
       return 2;
     }
     xtm_fw_trace_write_tsv(f, txns, tstate.len, false);
-    fclose(f);
-  }
-  if (dump_path != NULL) {
-    FILE *f = fopen(dump_path, "w");
-    if (f == NULL || xtm_fw_regdump(f, &h) != kXtmFwOk) {
-      fprintf(stderr, "xtmctl: cannot write the register dump %s\n", dump_path);
+    if (!close_checked(f, "trace", trace_path)) {
       xtm_destroy(model);
       return 2;
     }
-    fclose(f);
+  }
+  if (dump_path != NULL) {
+    FILE *f = fopen(dump_path, "w");
+    if (f == NULL) {
+      fprintf(stderr, "xtmctl: cannot write the register dump %s: %s\n", dump_path,
+              strerror(errno));
+      xtm_destroy(model);
+      return 2;
+    }
+    xtm_fw_status_t dst = xtm_fw_regdump(f, &h);
+    bool closed = close_checked(f, "register dump", dump_path);
+    if (dst != kXtmFwOk || !closed) {
+      if (dst != kXtmFwOk) {
+        fprintf(stderr, "xtmctl: register dump failed: %s\n", xtm_fw_status_name(dst));
+      }
+      xtm_destroy(model);
+      return 2;
+    }
   }
   if (is_stats) {
     // A deterministic load: every interface without a scheduler-map sends line-rate 4096 B
@@ -448,5 +598,5 @@ int main(int argc, char **argv) {
     }
   }
   xtm_destroy(model);
-  return 0;
+  return finish(0);
 }

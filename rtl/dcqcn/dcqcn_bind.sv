@@ -1,23 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Binds the dcqcn_sva checker into every dcqcn_core (simulation only; pass as an extra top).
+// Binds the dcqcn_sva checker into every dcqcn_visit (simulation only; pass as an extra top).
 
 `default_nettype none
 
-bind dcqcn_core dcqcn_sva #(
-  .NumQps   (NumQps),
-  .ScanWidth(ScanWidth)
-) u_dcqcn_sva (
-  .clk_i         (clk_i),
-  .rst_ni        (rst_ni),
-  .qp_q          (qp_q),
-  .qp_d          (qp_d),
-  .cfg_q         (cfg_q),
-  .t_q           (t_q),
-  .n_rate_o      (n_rate_o),
-  .cnp_tx_valid_o(cnp_tx_valid_o),
-  .pace_valid_o  (pace_valid_o),
-  .csr_rsp_err_o (csr_rsp_err_o)
+bind dcqcn_visit dcqcn_sva u_dcqcn_sva (
+  .clk_i (clk_i),
+  .rst_ni(rst_ni),
+  .v_i   (v_i),
+  .w_i   (w_i),
+  .w_o   (w_o),
+  .cfg_i (cfg_i),
+  .t_i   (t_i)
 );
 
 `default_nettype wire

@@ -26,5 +26,7 @@ rtl/xtm/xtm_pfc_tx.sv
 rtl/xtm/xtm_wd.sv
 rtl/xtm/xtm_stats_voq.sv
 rtl/xtm/xtm_stats_pp.sv
+rtl/xtm/xtm_stats.sv
+rtl/xtm/xtm_out5.sv
 rtl/xtm/xtm_core.sv
 rtl/xtm/xtm_top.sv

@@ -5,7 +5,8 @@
 // reception (xtm_pfc_rx), the watchdog visit (xtm_wd), egress transmission (xtm_egress),
 // the dequeue slot (xtm_sched over the head cache of xtm_qmgr), the admission (xtm_admit
 // over S(t)), PFC generation (xtm_pfc_tx), the buffer and counters (xtm_bufmgr, xtm_stats).
-// Outputs are presented in stage 5 to xtm_top's output registers.
+// Outputs are presented in stage 5 (xtm_out5 and the blocks' own registers) to xtm_top's
+// output registers.
 
 `default_nettype none
 
@@ -96,7 +97,10 @@ module xtm_core #(
 
   logic [31:0] rd_adm, rd_buf, rd_q, rd_sch, rd_shp, rd_egr, rd_deq, rd_rx, rd_tx, rd_wd;
   logic [63:0] cnt_wd, cnt_st;
-  logic [14*NumPorts-1:0] tx_lens;
+  logic [14*NumPorts-1:0] tx_lens;   // transmitted lengths (stage 5), for the port counters
+  for (genvar p = 0; p < 32'(NumPorts); p++) begin : g_len
+    assign tx_lens[14*p+:14] = deq_o[p*xtm_pkg::DEQ_REC_W+xtm_pkg::DEQ_REC_LEN_LSB+:14];
+  end
   assign rd4_o = rd_adm | rd_buf | rd_q | rd_sch | rd_shp | rd_egr | rd_deq | rd_rx | rd_tx |
                  rd_wd;
   assign cnt4_o = cnt_wd | cnt_st;
@@ -417,15 +421,13 @@ module xtm_core #(
     .cnt4_o    (cnt_wd)
   );
 
-  logic [63:0] cnt4_v, cnt4_p, cnt5_v, cnt5_p;
-  xtm_stats_voq #(.NumPorts(NumPorts), .NumTcs(NumTcs)) u_stats_voq (
+  xtm_stats #(.NumPorts(NumPorts), .NumTcs(NumTcs)) u_stats (
     .clk_i,
     .rst_ni,
-    .enq3_i       (req3_i.cls),
-    .enq3_voq_i   (req3_i.voq),
+    .t4_i,
+    .req3_i,
+    .req4_i,
     .adm_i        (adm),
-    .enq_voq_i    (req4_i.voq),
-    .enq_len_i    (req4_i.len),
     .rm_i         (rm),
     .rm_flush_i   (rm_flush),
     .rm_voq_i     (rm_voq),
@@ -437,19 +439,6 @@ module xtm_core #(
     .mark_voq_i   (mark_voq),
     .mark_head_i  (mark_head),
     .mark_lat_i   (mark_lat),
-    .clr4_i,
-    .clr5_i,
-    .op3_i,
-    .op4_i,
-    .op5_i,
-    .cnt4_o       (cnt4_v),
-    .cnt5_o       (cnt5_v)
-  );
-  xtm_stats_pp #(.NumPorts(NumPorts)) u_stats_pp (
-    .clk_i,
-    .rst_ni,
-    .t4_i,
-    .adm_i        (adm),
     .xoff_sent_i  (xoff_sent),
     .xon_sent_i   (xon_sent),
     .pause_rx_i   (pause_rx),
@@ -464,50 +453,32 @@ module xtm_core #(
     .op3_i,
     .op4_i,
     .op5_i,
-    .cnt4_o       (cnt4_p),
-    .cnt5_o       (cnt5_p)
+    .cnt4_o       (cnt_st),
+    .cnt5_o
   );
-  assign cnt_st = cnt4_v | cnt4_p;
-  assign cnt5_o = cnt5_v + cnt5_p;  // Q_DROP_BYTES: both parts; other counters one of them
-
-
-  // transmitted lengths (stage 5) for the port byte counters
-  for (genvar p = 0; p < 32'(NumPorts); p++) begin : g_len
-    assign tx_lens[14*p+:14] = deq_o[p*xtm_pkg::DEQ_REC_W+xtm_pkg::DEQ_REC_LEN_LSB+:14];
-  end
 
   // ------------------------------------------------------------------ stage 5 registers
-  always_ff @(posedge clk_i or negedge rst_ni) begin : s_s5
-    if (!rst_ni) begin
-      res_valid_o <= 1'b0;
-      res_pkt_id_o <= '0;
-      res_voq_o <= '0;
-      res_reason_o <= '0;
-      res_marked_o <= 1'b0;
-      res_hdrm_o <= 1'b0;
-      res_hbm_o <= 1'b0;
-      pfc_valid_o <= '0;
-      pfc_vec_o <= '0;
-      pfc_quanta_o <= '0;
-    end else begin
-      res_valid_o <= adm.valid;
-      res_pkt_id_o <= adm.valid ? req4_i.pkt_id : '0;
-      res_voq_o <= adm.cls ? req4_i.voq : '0;
-      res_reason_o <= adm.valid ? adm.reason : '0;
-      res_marked_o <= adm.marked;
-      res_hdrm_o <= adm.hdrm;
-      res_hbm_o <= adm.hbm;
-      pfc_valid_o <= ptx_v;
-      pfc_vec_o <= ptx_vec;
-      if (ptx_v != '0 || pfc_valid_o != '0) begin  // (no frame: the quanta stay 0)
-        for (int p = 0; p < 32'(NumPorts); p++) begin
-          for (int i = 0; i < 8; i++) begin
-            pfc_quanta_o[16*(8*p+i)+:16] <= ptx_xm[8*p+i] ? ptx_q[16*p+:16] : '0;
-          end
-        end
-      end
-    end
-  end
+  xtm_out5 #(.NumPorts(NumPorts)) u_out5 (
+    .clk_i,
+    .rst_ni,
+    .adm_i       (adm),
+    .pkt_id_i    (req4_i.pkt_id),
+    .voq_i       (req4_i.voq),
+    .pfc_v_i     (ptx_v),
+    .pfc_vec_i   (ptx_vec),
+    .pfc_xmask_i (ptx_xm),
+    .pfc_quanta_i(ptx_q),
+    .res_valid_o,
+    .res_pkt_id_o,
+    .res_voq_o,
+    .res_reason_o,
+    .res_marked_o,
+    .res_hdrm_o,
+    .res_hbm_o,
+    .pfc_valid_o,
+    .pfc_vec_o,
+    .pfc_quanta_o
+  );
 
   logic unused;
   assign unused = ^{desc_free};

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// xtm-netsim command line: run one scenario, or sweep a family on all cores
-// (docs/netsim.md section 6).
+// xtm-netsim command line: run one scenario, or sweep a family on all cores or as one Slurm
+// job array (docs/netsim.md sections 5 and 6). Exit status: 0 ok, 1 bad input (nothing ran,
+// or a sweep run refused its input), 2 failure (a run failed, or an output was lost).
 
 #define _POSIX_C_SOURCE 200809L
 
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +22,10 @@
 #include <unistd.h>
 
 #include "sim/netsim/netsim.h"
+#include "sim/netsim/plot.h"
+#include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
 #include "sim/netsim/scenario.h"
+#include "tools/lib/xtm_num.h"
 
 #ifndef NETSIM_VERSION
 #define NETSIM_VERSION "unknown"
@@ -27,6 +33,7 @@
 
 #define MAX_SETS 32
 #define MAX_CSV_FLOWS 64
+#define MAX_JSON_INTERVALS 10000u
 
 static double now_s(void) {
   struct timespec ts;
@@ -34,31 +41,152 @@ static double now_s(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+// Creates a directory and its parents. Returns 0, 1 when a component exists and is not a
+// directory (bad input), 2 on another error; errno tells why.
 static int mkdir_p(const char *path) {
   char tmp[1024];
-  snprintf(tmp, sizeof(tmp), "%s", path);
-  for (char *p = tmp + 1; *p; p++) {
-    if (*p == '/') {
+  if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp) || tmp[0] == '\0') {
+    errno = ENAMETOOLONG;
+    return 2;
+  }
+  struct stat st;
+  for (char *p = tmp + 1;; p++) {
+    if (*p == '/' || *p == '\0') {
+      char c = *p;
       *p = '\0';
       if (mkdir(tmp, 0777) != 0 && errno != EEXIST) {
-        return -1;
+        return 2;
       }
-      *p = '/';
+      if (stat(tmp, &st) != 0) {
+        return 2;
+      }
+      if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return 1;
+      }
+      *p = c;
+      if (c == '\0') {
+        break;
+      }
     }
   }
-  return (mkdir(tmp, 0777) != 0 && errno != EEXIST) ? -1 : 0;
+  return 0;
+}
+
+// ------------------------------------------------------------------ checked outputs
+
+static char g_write_err[1400];  // the first lost output of this process
+
+static void write_failed(const char *path) {
+  if (g_write_err[0] == '\0') {
+    snprintf(g_write_err, sizeof(g_write_err), "writing %s: %s", path,
+             errno != 0 ? strerror(errno) : "write error");
+  }
+}
+
+static FILE *out_open(const char *dir, const char *name, char *path, size_t n) {
+  snprintf(path, n, "%s/%s", dir, name);
+  errno = 0;
+  FILE *f = fopen(path, "w");
+  if (f == NULL) {
+    write_failed(path);
+  }
+  return f;
+}
+
+// Closes an output; false (and the error recorded) when anything written to it was lost.
+static bool out_close(FILE *f, const char *path) {
+  if (f == NULL) {
+    return false;
+  }
+  errno = 0;
+  bool bad = ferror(f) != 0;
+  if (fclose(f) != 0 || bad) {
+    write_failed(path);
+    return false;
+  }
+  return true;
 }
 
 // ------------------------------------------------------------------ one run
+
+#define MAX_PFC_PGS 128
+
+// The configuration of the bottleneck router that the plots draw against (docs/netsim.md
+// 5.1), read back from its registers once it is programmed: the watched VOQ's limit and
+// profile, the shared pool, and every lossless (PFC_EN) ingress PG with its thresholds.
+typedef struct router_cfg {
+  uint32_t q_cfg, q_limit, pool;
+  uint32_t pr_cfg, fill[8], prob[8];
+  uint32_t npg;
+  uint16_t pg_port[MAX_PFC_PGS];
+  uint8_t pg_prio[MAX_PFC_PGS];
+  uint32_t g_cfg[MAX_PFC_PGS], xoff[MAX_PFC_PGS], xon[MAX_PFC_PGS];
+  bool ok;
+} router_cfg_t;
 
 typedef struct run_ctx {
   ns_sim_t *s;
   ns_measure_t *m;
   FILE *csv;
   uint64_t last_ps;
+  uint64_t last_frames;
   uint32_t ncsv;
   uint32_t nlinks_csv;
+  const router_cfg_t *cfg;  // npg > 0: the PG columns are written
 } run_ctx_t;
+
+// Reads the configuration through the CSR backdoor (between cycles; the select registers
+// are restored, no other register is written). false when a read fails.
+static bool read_router_cfg(ns_router_t *r, uint32_t voq, router_cfg_t *c) {
+  memset(c, 0, sizeof(*c));
+  xtm_t *x = r->m;
+  const xtm_params_t *xp = xtm_params(x);
+  uint32_t vsel = 0, gsel = 0, psel = 0;
+  bool ok = xtm_csr_read(x, XTM_VOQ_SEL_REG_OFFSET, &vsel) && xtm_csr_read(x, XTM_PG_SEL_REG_OFFSET, &gsel) &&
+            xtm_csr_read(x, XTM_PROF_SEL_REG_OFFSET, &psel);
+  ok = ok && xtm_csr_write(x, XTM_VOQ_SEL_REG_OFFSET, voq) && xtm_csr_read(x, XTM_Q_CFG_REG_OFFSET, &c->q_cfg) &&
+       xtm_csr_read(x, XTM_Q_LIMIT_CELLS_REG_OFFSET, &c->q_limit) &&
+       xtm_csr_read(x, XTM_POOL_CELLS_REG_OFFSET, &c->pool);
+  uint32_t prof = (c->q_cfg >> XTM_Q_CFG_PROFILE_OFFSET) & XTM_Q_CFG_PROFILE_MASK;
+  ok = ok && xtm_csr_write(x, XTM_PROF_SEL_REG_OFFSET, prof) && xtm_csr_read(x, XTM_PR_CFG_REG_OFFSET, &c->pr_cfg);
+  for (uint32_t i = 0; ok && i < 8; i++) {
+    ok = xtm_csr_read(x, (uint16_t)XTM_PR_FILL_REG_OFFSET_N(i), &c->fill[i]) &&
+         xtm_csr_read(x, (uint16_t)(XTM_PR_PROB_0_REG_OFFSET + 4u * i), &c->prob[i]);
+  }
+  for (uint32_t p = 0; ok && p < xp->num_ports; p++) {
+    for (uint32_t g = 0; ok && g < 8; g++) {
+      uint32_t cfg = 0;
+      ok = xtm_csr_write(x, XTM_PG_SEL_REG_OFFSET, p * 8 + g) && xtm_csr_read(x, XTM_G_CFG_REG_OFFSET, &cfg);
+      if (ok && (cfg & (1u << XTM_G_CFG_PFC_EN_BIT)) && c->npg < MAX_PFC_PGS) {
+        uint32_t k = c->npg++;
+        c->pg_port[k] = (uint16_t)p;
+        c->pg_prio[k] = (uint8_t)g;
+        c->g_cfg[k] = cfg;
+        ok = xtm_csr_read(x, XTM_G_XOFF_CELLS_REG_OFFSET, &c->xoff[k]) &&
+             xtm_csr_read(x, XTM_G_XON_CELLS_REG_OFFSET, &c->xon[k]);
+      }
+    }
+  }
+  ok = xtm_csr_write(x, XTM_VOQ_SEL_REG_OFFSET, vsel) && xtm_csr_write(x, XTM_PG_SEL_REG_OFFSET, gsel) &&
+       xtm_csr_write(x, XTM_PROF_SEL_REG_OFFSET, psel) && ok;
+  c->ok = ok;
+  return ok;
+}
+
+// XOFF and XON thresholds (cells) of lossless PG k now (docs/spec.md 7.1).
+static void pg_thresholds(const router_cfg_t *c, uint32_t k, uint32_t pool_used, uint64_t *xoff,
+                          uint64_t *xon) {
+  if (c->g_cfg[k] & (1u << XTM_G_CFG_DYNAMIC_BIT)) {
+    uint32_t alpha = (c->g_cfg[k] >> XTM_G_CFG_ALPHA_OFFSET) & XTM_G_CFG_ALPHA_MASK;
+    uint64_t free = c->pool > pool_used ? c->pool - pool_used : 0;
+    *xoff = free >> alpha;
+    *xon = *xoff > c->xon[k] ? *xoff - c->xon[k] : 0;
+  } else {
+    *xoff = c->xoff[k];
+    *xon = c->xon[k];
+  }
+}
 
 static void sample(void *ctx, uint64_t t) {
   run_ctx_t *c = ctx;
@@ -71,10 +199,15 @@ static void sample(void *ctx, uint64_t t) {
   ns_link_t *l = &s->links[c->m->bottleneck_link];
   double dt = (double)(t - c->last_ps) * 1e-12;
   double util = dt > 0 ? (double)(l->tx_bytes - l->sample_bytes) * 8.0 / dt / 1e9 : 0.0;
+  double util1 = dt > 0 ? (double)(l->tx_bytes - l->sample_bytes +
+                                   (l->tx_frames - c->last_frames) * NS_ETH_OVH_BYTES) *
+                              8.0 / dt / 1e9
+                        : 0.0;
   l->sample_bytes = l->tx_bytes;
+  c->last_frames = l->tx_frames;
   c->last_ps = t;
-  fprintf(c->csv, "%.3f,%" PRIu64 ",%.4f", (double)t * 1e-6, (uint64_t)v.occ_cells * r->cell_bytes,
-          util);
+  fprintf(c->csv, "%.3f,%" PRIu64 ",%.4f,%.4f", (double)t * 1e-6,
+          (uint64_t)v.occ_cells * r->cell_bytes, util, util1);
   for (uint32_t i = 0; i < c->ncsv; i++) {
     ns_flow_t *f = &s->flows[i];
     ns_nic_t *n = &s->nodes[f->src].nic;
@@ -102,6 +235,24 @@ static void sample(void *ctx, uint64_t t) {
     fprintf(c->csv, ",%.4f", dt > 0 ? (double)(k->tx_bytes - k->sample_bytes) * 8.0 / dt / 1e9 : 0.0);
     k->sample_bytes = k->tx_bytes;
   }
+  if (c->cfg != NULL && c->cfg->npg > 0) {  // the largest lossless ingress PG and its thresholds
+    const router_cfg_t *g = c->cfg;
+    xtm_global_state_t gs;
+    xtm_global_state(r->m, &gs);
+    uint32_t best = 0, cells = 0;
+    for (uint32_t k = 0; k < g->npg; k++) {
+      xtm_pg_state_t ps;
+      xtm_pg_state(r->m, g->pg_port[k], g->pg_prio[k], &ps);
+      if (k == 0 || ps.pg_cells > cells) {
+        best = k;
+        cells = ps.pg_cells;
+      }
+    }
+    uint64_t xoff = 0, xon = 0;
+    pg_thresholds(g, best, gs.pool_used, &xoff, &xon);
+    fprintf(c->csv, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, (uint64_t)cells * r->cell_bytes,
+            xoff * r->cell_bytes, xon * r->cell_bytes);
+  }
   fputc('\n', c->csv);
 }
 
@@ -110,7 +261,7 @@ static int cmp_u64(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-static cJSON *meta_json(const ns_scenario_t *sc, uint64_t seed) {
+static cJSON *meta_json(const ns_scenario_t *sc, const ns_measure_t *m) {
   cJSON *meta = cJSON_CreateObject();
   cJSON_AddStringToObject(meta, "tool", "xtm-netsim");
   cJSON_AddStringToObject(meta, "version", NETSIM_VERSION);
@@ -125,66 +276,277 @@ static cJSON *meta_json(const ns_scenario_t *sc, uint64_t seed) {
       cJSON_AddStringToObject(ov, sc->kv[i].key, sc->kv[i].val);
     }
   }
-  cJSON_AddNumberToObject(meta, "seed", (double)seed);
+  char seed[32];
+  snprintf(seed, sizeof(seed), "%" PRIu64, m->seed);
+  cJSON_AddStringToObject(meta, "seed", seed);  // a string: 64-bit seeds do not fit a double
+  cJSON_AddStringToObject(meta, "setup", m->setup);
   cJSON *u = cJSON_AddObjectToObject(meta, "units");
-  cJSON_AddStringToObject(u, "*_gbps", "Gb/s of frame bytes (L2, without preamble and IFG)");
+  cJSON_AddStringToObject(u, "*_gbps", "Gb/s of frame bytes (L2: without preamble, SFD and IFG)");
+  cJSON_AddStringToObject(u, "*_l1_gbps", "Gb/s on the wire (L1: frame bytes + 20 B per frame)");
   cJSON_AddStringToObject(u, "*_us", "microseconds of simulated time");
   cJSON_AddStringToObject(u, "*_bytes", "bytes");
   cJSON_AddStringToObject(u, "peak_queue_rtt", "peak queue bytes / (bottleneck rate x base RTT)");
   cJSON_AddStringToObject(u, "counts", "events (packets, frames, CNPs) over the whole run");
+  cJSON_AddStringToObject(u, "intervals", "KPIs per interval_s, counted when each event happened");
+  cJSON_AddStringToObject(u, "steady_*", "over the complete intervals from warmup_s to the end");
   return meta;
 }
 
-static void stamp_line(FILE *f, const char *prefix, const ns_scenario_t *sc, uint64_t seed) {
-  fprintf(f, "%sxtm-netsim %s; scenario %s (%s, family %s); seed %" PRIu64 "; overrides:", prefix,
-          NETSIM_VERSION, sc->path, sc->name, sc->family, seed);
-  int n = 0;
-  for (uint32_t i = 0; i < sc->nkv; i++) {
+// "xtm-netsim VERSION; scenario PATH (NAME, family F); seed S; overrides: k=v ..."
+static void stamp_text(char *dst, size_t n, const ns_scenario_t *sc, uint64_t seed) {
+  int k = snprintf(dst, n, "xtm-netsim %s; scenario %s (%s, family %s); seed %" PRIu64 "; overrides:",
+                   NETSIM_VERSION, sc->path, sc->name, sc->family, seed);
+  int nov = 0;
+  for (uint32_t i = 0; i < sc->nkv && k > 0 && (size_t)k < n; i++) {
     if (sc->kv[i].overridden) {
-      fprintf(f, " %s=%s", sc->kv[i].key, sc->kv[i].val);
-      n++;
+      k += snprintf(dst + k, n - (size_t)k, " %s=%s", sc->kv[i].key, sc->kv[i].val);
+      nov++;
     }
   }
-  fprintf(f, "%s\n", n ? "" : " none");
+  if (nov == 0 && k > 0 && (size_t)k < n) {
+    snprintf(dst + k, n - (size_t)k, " none");
+  }
 }
 
-static void write_plots(const char *dir, const ns_scenario_t *sc, uint64_t seed, uint32_t ncsv) {
-  char p[1200];
-  snprintf(p, sizeof(p), "%s/plots.gp", dir);
-  FILE *g = fopen(p, "w");
-  if (g == NULL) {
+static void stamp_line(FILE *f, const char *prefix, const ns_scenario_t *sc, uint64_t seed) {
+  char t[NS_MAX_KEYS * (NS_KEY_LEN + NS_VAL_LEN) + 1024];
+  stamp_text(t, sizeof(t), sc, seed);
+  fprintf(f, "%s%s\n", prefix, t);
+}
+
+// Kmin and Kmax of a profile as fills of the VOQ limit (0..1), docs/spec.md 6.1: Kmin the
+// lowest fill with a non-zero probability (pmin: the probability there, 0 for a ramp that
+// starts there), Kmax the lowest fill where it reaches 100 %. -1: none. Points are taken in
+// register order (the compiler writes them in increasing fill).
+static void profile_k(const router_cfg_t *c, double *kmin, double *pmin, double *kmax) {
+  uint32_t n = (c->pr_cfg >> XTM_PR_CFG_NPOINTS_OFFSET) & XTM_PR_CFG_NPOINTS_MASK;
+  n = n > 8 ? 8 : n;
+  *kmin = *kmax = -1;
+  *pmin = 0;
+  if ((c->pr_cfg & (1u << XTM_PR_CFG_INTERP_BIT)) == 0) {  // segmented
+    for (uint32_t i = 0; i < n; i++) {
+      if (c->prob[i] > 0 && *kmin < 0) {
+        *kmin = c->fill[i] / 65536.0;
+        *pmin = c->prob[i] / 65536.0;
+      }
+      if (c->prob[i] >= 65536 && *kmax < 0) {
+        *kmax = c->fill[i] / 65536.0;
+      }
+    }
     return;
   }
-  fprintf(g, "# ");
-  stamp_line(g, "", sc, seed);
-  char title[600];
-  snprintf(title, sizeof(title), "%s seed %" PRIu64 " (xtm-netsim %s)", sc->name, seed,
-           NETSIM_VERSION);
-  for (uint32_t i = 0; i < sc->nkv; i++) {
-    if (sc->kv[i].overridden) {
-      size_t n = strlen(title);
-      snprintf(title + n, sizeof(title) - n, " %s=%s", sc->kv[i].key, sc->kv[i].val);
+  double f[10], q[10];  // interpolated: through (0,0), the points and (1,1)
+  uint32_t m = 0;
+  f[m] = 0;
+  q[m++] = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    f[m] = c->fill[i] / 65536.0;
+    q[m++] = c->prob[i] / 65536.0;
+  }
+  f[m] = 1;
+  q[m++] = 1;
+  for (uint32_t j = 0; j + 1 < m; j++) {
+    if (*kmin < 0 && (q[j] > 0 || q[j + 1] > 0)) {
+      *kmin = f[j];
+      *pmin = q[j];
+    }
+    if (*kmax < 0 && q[j] >= 1) {
+      *kmax = f[j];
+    } else if (*kmax < 0 && q[j + 1] >= 1 && f[j + 1] > f[j]) {
+      *kmax = f[j] + (1 - q[j]) * (f[j + 1] - f[j]) / (q[j + 1] - q[j]);
     }
   }
-  fprintf(g, "set terminal pngcairo size 1000,600 noenhanced\nset datafile separator ','\n"
-             "set key outside right\nset grid\nset xlabel 'time (us)'\n");
-  fprintf(g, "set output '%s/queue.png'\nset title \"%s\\nbottleneck RDMA queue\"\n"
-             "set ylabel 'queue (bytes)'\nplot '%s/timeseries.csv' using 1:2 with lines title 'queue_bytes'\n",
-          dir, title, dir);
-  fprintf(g, "set output '%s/util.png'\nset title \"%s\\nbottleneck link utilisation\"\n"
-             "set ylabel 'Gb/s'\nplot '%s/timeseries.csv' using 1:3 with lines title 'util_gbps'\n",
-          dir, title, dir);
-  if (ncsv > 0) {
-    fprintf(g, "set output '%s/rates.png'\nset title \"%s\\nDCQCN current rate per QP\"\n"
-               "set ylabel 'Mb/s'\nplot for [i=4:%u] '%s/timeseries.csv' using 1:i with lines "
-               "title columnheader(i)\n", dir, title, 3 + ncsv, dir);
+}
+
+// "48.6 MB = 0.75 RTT" (or without the RTT when there is none)
+static void mb_rtt(char *dst, size_t n, double bytes, double bdp) {
+  double v = bytes / 1e6;
+  const char *f = v >= 100 ? "%.0f MB" : v >= 10 ? "%.1f MB" : v >= 1 ? "%.2f MB" : "%.3g MB";
+  int k = snprintf(dst, n, f, v);
+  if (bdp > 0 && k > 0 && (size_t)k < n) {
+    snprintf(dst + k, n - (size_t)k, " = %.3g RTT", bytes / bdp);
   }
-  fclose(g);
-  char cmd[2400];
-  snprintf(cmd, sizeof(cmd), "gnuplot '%s/plots.gp' 2>'%s/gnuplot.log'", dir, dir);
-  if (system(cmd) != 0) {
-    fprintf(stderr, "xtm-netsim: gnuplot failed (see %s/gnuplot.log); CSV is complete\n", dir);
+}
+
+// The run's plots (docs/netsim.md 5.1): what to draw, from the run and from the bottleneck
+// router's registers; sim/netsim/plot.c draws it. Every file named relative to the run
+// directory. Returns as ns_plot_write_run.
+static int write_plots(const char *dir, const ns_scenario_t *sc, const ns_sim_t *s,
+                       const ns_measure_t *m, const run_ctx_t *rc, const router_cfg_t *cfg,
+                       uint64_t t_end, char *names, size_t names_len) {
+  ns_plot_run_t *p = calloc(1, sizeof(*p));
+  if (p == NULL) {
+    return -1;
   }
+  const ns_router_t *br = &s->nodes[m->bottleneck_router].rt;
+  const ns_link_t *bl = &s->links[m->bottleneck_link];
+  const xtm_params_t *xp = xtm_params(br->m);
+  snprintf(p->name, sizeof(p->name), "%s", sc->name);
+  char st[sizeof(p->footer)];
+  stamp_text(st, sizeof(st), sc, m->seed);
+  for (char *c = st; *c; c++) {
+    *c = *c == ';' ? ',' : *c;  // the plot text keeps no ';'
+  }
+  // and the command that reproduces the run (the overrides as --set, in scenario order)
+  snprintf(p->footer, sizeof(p->footer), "%s", st);
+  int fk = snprintf(p->repro, sizeof(p->repro), "xtm-netsim run %s", sc->path);
+  for (uint32_t i = 0; i < sc->nkv && fk > 0 && (size_t)fk < sizeof(p->repro); i++) {
+    if (sc->kv[i].overridden) {
+      fk += snprintf(p->repro + fk, sizeof(p->repro) - (size_t)fk, " --set %s=%s", sc->kv[i].key,
+                     sc->kv[i].val);
+    }
+  }
+  p->end_us = (double)t_end * 1e-6;
+  p->sample_us = (double)s->sample_ps * 1e-6;
+  if (m->warmup_ps > 0 && m->warmup_ps < t_end) {
+    p->zoom_us = (double)m->warmup_ps * 1e-6;
+    snprintf(p->zoom_why, sizeof(p->zoom_why), "warmup_s");
+  } else if (m->measure_from_ps > 0 && m->measure_from_ps < t_end) {
+    p->zoom_us = (double)m->measure_from_ps * 1e-6;
+    snprintf(p->zoom_why, sizeof(p->zoom_why), "start of the measurement");
+  } else {
+    p->zoom_us = p->end_us / 10;
+    snprintf(p->zoom_why, sizeof(p->zoom_why), "no warmup_s: the first 10 %% left out");
+  }
+  snprintf(p->bottleneck, sizeof(p->bottleneck), "%s", bl->name);
+  p->link_gbps = (double)bl->rate_bps / 1e9;
+  p->rtt_us = m->rtt_us;
+  p->bdp_bytes = (double)bl->rate_bps / 8.0 * m->rtt_us * 1e-6;
+  double bdp = p->bdp_bytes;
+  if (br->watch_voq >= 0) {
+    snprintf(p->queue, sizeof(p->queue), "%s port %u queue %u", s->nodes[m->bottleneck_router].name,
+             (uint32_t)br->watch_voq / xp->num_tcs, (uint32_t)br->watch_voq % xp->num_tcs);
+  }
+  // reference lines: the configuration as programmed, read back from the registers
+  if (cfg->ok) {
+    double cell = br->cell_bytes, lim = (double)cfg->q_limit * cell;
+    char v[48];
+    bool ecn = (cfg->q_cfg & (1u << XTM_Q_CFG_ECN_EN_BIT)) != 0;
+    uint32_t mp = (cfg->q_cfg >> XTM_Q_CFG_MARK_POINT_OFFSET) & XTM_Q_CFG_MARK_POINT_MASK;
+    bool noloss = (cfg->q_cfg & (1u << XTM_Q_CFG_NO_LOSS_BIT)) != 0;
+    if ((ecn && mp != XTM_Q_CFG_MARK_POINT_VALUE_LATENCY) || (!ecn && !noloss)) {
+      double kmin, pmin, kmax;
+      profile_k(cfg, &kmin, &pmin, &kmax);
+      const char *what = ecn ? "ECN marking" : "drop";
+      if (kmin > 0 && kmin < 1) {
+        ns_plot_ref_t *f = &p->ref[p->nref++];
+        f->kind = kNsRefKmin;
+        f->bytes = kmin * lim;
+        mb_rtt(v, sizeof(v), f->bytes, bdp);
+        if (pmin > 0) {
+          snprintf(f->label, sizeof(f->label), "Kmin %s: %s from %.2g %%", v, what, pmin * 100);
+        } else {
+          snprintf(f->label, sizeof(f->label), "Kmin %s: %s ramp starts", v, what);
+        }
+      }
+      if (kmax > 0 && kmax < 1) {
+        ns_plot_ref_t *f = &p->ref[p->nref++];
+        f->kind = kNsRefKmax;
+        f->bytes = kmax * lim;
+        mb_rtt(v, sizeof(v), f->bytes, bdp);
+        snprintf(f->label, sizeof(f->label), "Kmax %s: %s 100 %%", v, what);
+      }
+    }
+    ns_plot_ref_t *f = &p->ref[p->nref++];
+    f->kind = kNsRefLimit;
+    f->bytes = lim;
+    mb_rtt(v, sizeof(v), lim, bdp);
+    snprintf(f->label, sizeof(f->label), "VOQ limit %s", v);
+    if ((double)cfg->pool * cell < lim) {
+      f = &p->ref[p->nref++];
+      f->kind = kNsRefPool;
+      f->bytes = (double)cfg->pool * cell;
+      mb_rtt(v, sizeof(v), f->bytes, bdp);
+      snprintf(f->label, sizeof(f->label), "shared pool %s", v);
+    }
+    if (cfg->npg > 0) {
+      p->pg_col = 5 + rc->ncsv + rc->nlinks_csv;
+      bool same = true, dyn = false;
+      for (uint32_t k = 0; k < cfg->npg; k++) {
+        dyn = dyn || (cfg->g_cfg[k] & (1u << XTM_G_CFG_DYNAMIC_BIT)) != 0;
+        same = same && cfg->xoff[k] == cfg->xoff[0] && cfg->xon[k] == cfg->xon[0];
+      }
+      if (dyn || !same) {
+        p->xoff_col = p->pg_col + 1;
+        p->xon_col = p->pg_col + 2;
+        uint32_t alpha = (cfg->g_cfg[0] >> XTM_G_CFG_ALPHA_OFFSET) & XTM_G_CFG_ALPHA_MASK;
+        if (dyn) {
+          snprintf(p->pfc_note, sizeof(p->pfc_note), "dynamic: free pool / %u", 1u << alpha);
+        } else {
+          snprintf(p->pfc_note, sizeof(p->pfc_note), "static, per PG");
+        }
+      } else {
+        f = &p->ref[p->nref++];
+        f->kind = kNsRefXoff;
+        f->bytes = (double)cfg->xoff[0] * cell;
+        mb_rtt(v, sizeof(v), f->bytes, bdp);
+        snprintf(f->label, sizeof(f->label), "XOFF %s per ingress PG (%u lossless PG%s)", v,
+                 cfg->npg, cfg->npg == 1 ? "" : "s");
+        f = &p->ref[p->nref++];
+        f->kind = kNsRefXon;
+        f->bytes = (double)cfg->xon[0] * cell;
+        mb_rtt(v, sizeof(v), f->bytes, bdp);
+        snprintf(f->label, sizeof(f->label), "XON %s", v);
+      }
+    }
+  }
+  // rates: the QPs with DCQCN that the CSV holds, grouped by fairness group
+  snprintf(p->group_word, sizeof(p->group_word), "%s",
+           strcmp(sc->family, "scale-across") == 0 ? "client" : "source");
+  double nic = -1;
+  bool link_seen[NS_PLOT_MAX_GROUPS] = {false};
+  for (uint32_t i = 0; i < s->nflows; i++) {
+    const ns_flow_t *f = &s->flows[i];
+    const ns_nic_t *n = &s->nodes[f->src].nic;
+    if (i >= rc->ncsv || n->dc == NULL || f->transport != kNsTransportRoce) {
+      p->flows_left_out++;
+      continue;
+    }
+    uint32_t g = 0;
+    while (g < p->ngroups && strcmp(p->group[g], f->group) != 0) {
+      g++;
+    }
+    if (g == p->ngroups) {
+      if (g == NS_PLOT_MAX_GROUPS) {
+        p->flows_left_out++;
+        continue;
+      }
+      snprintf(p->group[p->ngroups++], sizeof(p->group[0]), "%s", f->group);
+    }
+    ns_plot_flow_t *q = &p->flow[p->nflows++];
+    q->col = 5 + i;
+    q->group = g;
+    // the group's own link (its QPs' NIC link when they share one): what it really sent
+    uint32_t lc = n->link < rc->nlinks_csv ? 5 + rc->ncsv + n->link : 0;
+    if (!link_seen[g]) {
+      link_seen[g] = true;
+      p->group_link_col[g] = lc;
+    } else if (p->group_link_col[g] != lc) {
+      p->group_link_col[g] = 0;
+    }
+    q->start_us = (double)f->start_ps * 1e-6;
+    q->end_us = f->done ? (double)(f->start_ps + f->fct_ps) * 1e-6 : -1;
+    double r = (double)s->links[n->link].rate_bps / 1e9;
+    nic = nic < 0 ? r : nic == r ? nic : 0;
+  }
+  p->nic_gbps = nic > 0 ? nic : 0;
+  // a link two groups share (roce-lab: bulk and probe from host1) is neither's own rate
+  for (uint32_t g = 0; g < p->ngroups; g++) {
+    for (uint32_t h = g + 1; h < p->ngroups; h++) {
+      if (p->group_link_col[g] != 0 && p->group_link_col[g] == p->group_link_col[h]) {
+        uint32_t c = p->group_link_col[g];
+        for (uint32_t k = 0; k < p->ngroups; k++) {
+          p->group_link_col[k] = p->group_link_col[k] == c ? 0 : p->group_link_col[k];
+        }
+      }
+    }
+  }
+  if (strcmp(sc->family, "scale-across") == 0 && p->ngroups > 0) {
+    p->fair_gbps = p->link_gbps / p->ngroups;
+  }
+  int r = ns_plot_write_run(dir, p, names, names_len);
+  free(p);
+  return r;
 }
 
 static long peak_rss_kb(void) {
@@ -193,11 +555,158 @@ static long peak_rss_kb(void) {
   return ru.ru_maxrss;
 }
 
+static void intervals_out(const ns_sim_t *s, const ns_measure_t *m, uint64_t t_end, cJSON *root,
+                          cJSON *sm, const char *outdir, const ns_scenario_t *sc, char *outputs,
+                          size_t outputs_len) {
+  uint64_t iv = s->ival_ps;
+  if (s->iv == NULL || iv == 0) {
+    return;
+  }
+  uint32_t ncomplete = (uint32_t)(t_end / iv);
+  if (ncomplete > s->niv) {
+    ncomplete = s->niv;
+  }
+  uint32_t nall = ncomplete + (t_end % iv != 0 && ncomplete < s->niv ? 1u : 0u);
+  char p[1300];
+  FILE *csv = out_open(outdir, "intervals.csv", p, sizeof(p));
+  if (csv != NULL) {
+    stamp_line(csv, "# ", sc, m->seed);
+    fprintf(csv, "# every %g s of simulated time, bottleneck %s; util_*: Gb/s over the interval "
+                 "(l2: frame bytes; l1: + 20 B of preamble, SFD and IFG per frame); peak_queue_bytes: "
+                 "largest bottleneck RDMA VOQ after an accepted enqueue; drops and PFC frames of every "
+                 "router; ce_marked_frames: data frames leaving the bottleneck with CE; cnps_sent: by "
+                 "the notification points\n", (double)iv * 1e-12, s->links[m->bottleneck_link].name);
+    fprintf(csv, "t_start_s,dur_s,util_l2_gbps,util_l1_gbps,peak_queue_bytes,tail_drops,"
+                 "lossless_drops,other_drops,ce_marked_frames,pause_frames,cnps_sent\n");
+  }
+  cJSON *arr = cJSON_CreateArray();
+  double mn = INFINITY, mx = -INFINITY, sum = 0, mn1 = INFINITY, mx1 = -INFINITY, sum1 = 0;
+  uint32_t k0 = (uint32_t)(m->steady_from_ps / iv);
+  double st_sum = 0, st_sum1 = 0, st_mn = INFINITY, st_mx = -INFINITY;
+  uint64_t st_tail = 0, st_ll = 0, st_ce = 0, st_pf = 0, st_cnp = 0, st_peak = 0;
+  uint32_t st_n = 0;
+  for (uint32_t i = 0; i < nall; i++) {
+    const ns_ival_t *v = &s->iv[i];
+    uint64_t from = (uint64_t)i * iv;
+    uint64_t dur = i < ncomplete ? iv : t_end - from;
+    double sec = (double)dur * 1e-12;
+    double u2 = sec > 0 ? (double)v->l2_bytes * 8.0 / sec / 1e9 : 0;
+    double u1 = sec > 0 ? (double)(v->l2_bytes + v->frames * NS_ETH_OVH_BYTES) * 8.0 / sec / 1e9 : 0;
+    if (csv != NULL) {
+      fprintf(csv, "%.9g,%.9g,%.4f,%.4f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+                   ",%" PRIu64 ",%" PRIu64 "\n", (double)from * 1e-12, sec, u2, u1,
+              v->peak_queue_bytes, v->tail_drops, v->lossless_drops, v->other_drops, v->ce_frames,
+              v->pause_frames, v->cnps);
+    }
+    if (i < MAX_JSON_INTERVALS) {
+      cJSON *o = cJSON_CreateObject();
+      cJSON_AddNumberToObject(o, "t_start_s", (double)from * 1e-12);
+      cJSON_AddNumberToObject(o, "dur_s", sec);
+      cJSON_AddNumberToObject(o, "util_l2_gbps", u2);
+      cJSON_AddNumberToObject(o, "util_l1_gbps", u1);
+      cJSON_AddNumberToObject(o, "peak_queue_bytes", (double)v->peak_queue_bytes);
+      cJSON_AddNumberToObject(o, "tail_drops", (double)v->tail_drops);
+      cJSON_AddNumberToObject(o, "lossless_drops", (double)v->lossless_drops);
+      cJSON_AddNumberToObject(o, "other_drops", (double)v->other_drops);
+      cJSON_AddNumberToObject(o, "ce_marked_frames", (double)v->ce_frames);
+      cJSON_AddNumberToObject(o, "pause_frames", (double)v->pause_frames);
+      cJSON_AddNumberToObject(o, "cnps_sent", (double)v->cnps);
+      cJSON_AddItemToArray(arr, o);
+    }
+    if (i < ncomplete) {
+      mn = u2 < mn ? u2 : mn;
+      mx = u2 > mx ? u2 : mx;
+      sum += u2;
+      mn1 = u1 < mn1 ? u1 : mn1;
+      mx1 = u1 > mx1 ? u1 : mx1;
+      sum1 += u1;
+      if (i >= k0) {
+        st_n++;
+        st_sum += u2;
+        st_sum1 += u1;
+        st_mn = u2 < st_mn ? u2 : st_mn;
+        st_mx = u2 > st_mx ? u2 : st_mx;
+        st_tail += v->tail_drops;
+        st_ll += v->lossless_drops;
+        st_ce += v->ce_frames;
+        st_pf += v->pause_frames;
+        st_cnp += v->cnps;
+        st_peak = v->peak_queue_bytes > st_peak ? v->peak_queue_bytes : st_peak;
+      }
+    }
+  }
+  if (csv != NULL && out_close(csv, p)) {
+    size_t n = strlen(outputs);
+    snprintf(outputs + n, outputs_len - n, " intervals.csv");
+  }
+  cJSON_AddItemToObject(root, "intervals", arr);
+  cJSON_AddNumberToObject(sm, "interval_s", (double)iv * 1e-12);
+  cJSON_AddNumberToObject(sm, "intervals_complete", ncomplete);
+  if (nall > MAX_JSON_INTERVALS) {
+    cJSON_AddNumberToObject(sm, "intervals_in_json", MAX_JSON_INTERVALS);
+  }
+  if (ncomplete > 0) {
+    cJSON_AddNumberToObject(sm, "util_interval_min_gbps", mn);
+    cJSON_AddNumberToObject(sm, "util_interval_mean_gbps", sum / ncomplete);
+    cJSON_AddNumberToObject(sm, "util_interval_max_gbps", mx);
+    cJSON_AddNumberToObject(sm, "util_l1_interval_min_gbps", mn1);
+    cJSON_AddNumberToObject(sm, "util_l1_interval_mean_gbps", sum1 / ncomplete);
+    cJSON_AddNumberToObject(sm, "util_l1_interval_max_gbps", mx1);
+  }
+  double bdp_bytes = (double)s->links[m->bottleneck_link].rate_bps / 8.0 * m->rtt_us * 1e-6;
+  if (st_n > 0 && s->mark_ps != NS_NEVER) {
+    double win = (double)(t_end - m->steady_from_ps) * 1e-12;
+    cJSON_AddNumberToObject(sm, "steady_from_s", (double)m->steady_from_ps * 1e-12);
+    cJSON_AddNumberToObject(sm, "steady_intervals", st_n);
+    cJSON_AddNumberToObject(sm, "steady_util_gbps", st_sum / st_n);
+    cJSON_AddNumberToObject(sm, "steady_util_l1_gbps", st_sum1 / st_n);
+    cJSON_AddNumberToObject(sm, "steady_util_min_gbps", st_mn);
+    cJSON_AddNumberToObject(sm, "steady_util_max_gbps", st_mx);
+    cJSON_AddNumberToObject(sm, "steady_tail_drops", (double)st_tail);
+    cJSON_AddNumberToObject(sm, "steady_lossless_drops", (double)st_ll);
+    cJSON_AddNumberToObject(sm, "steady_ce_marked_frames", (double)st_ce);
+    cJSON_AddNumberToObject(sm, "steady_cnps_sent", (double)st_cnp);
+    cJSON_AddNumberToObject(sm, "steady_pause_frames", (double)st_pf);
+    cJSON_AddNumberToObject(sm, "steady_peak_queue_bytes", (double)st_peak);
+    cJSON_AddNumberToObject(sm, "steady_peak_queue_rtt", bdp_bytes > 0 ? (double)st_peak / bdp_bytes : 0);
+    // per fairness group goodput over the window, and Jain's index of it
+    char gname[64][NS_NAME_LEN];
+    double gput[64];
+    uint32_t ng = 0;
+    for (uint32_t i = 0; i < s->nflows; i++) {
+      const ns_flow_t *f = &s->flows[i];
+      uint32_t g = 0;
+      while (g < ng && strcmp(gname[g], f->group) != 0) {
+        g++;
+      }
+      if (g == ng && ng < 64) {
+        snprintf(gname[ng], NS_NAME_LEN, "%s", f->group);
+        gput[ng++] = 0;
+      }
+      if (g < 64 && win > 0) {
+        gput[g] += (double)(f->rx_bytes - f->mark_rx_bytes) * 8.0 / win / 1e9;
+      }
+    }
+    double a = 0, q = 0;
+    cJSON *go = cJSON_AddObjectToObject(sm, "steady_goodput_gbps");
+    for (uint32_t g = 0; g < ng; g++) {
+      a += gput[g];
+      q += gput[g] * gput[g];
+      cJSON_AddNumberToObject(go, gname[g], gput[g]);
+    }
+    cJSON_AddNumberToObject(sm, "steady_jain_fairness", q > 0 ? a * a / ((double)ng * q) : 1.0);
+  } else {
+    cJSON_AddNullToObject(sm, "steady_from_s");  // the run ended before warmup_s
+  }
+}
+
 // Runs one scenario; returns the process exit status (0 ok, 1 bad input, 2 failure).
 static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet, bool plots) {
-  if (mkdir_p(outdir) != 0) {
-    fprintf(stderr, "xtm-netsim: cannot create %s: %s\n", outdir, strerror(errno));
-    return 2;
+  int mk = mkdir_p(outdir);
+  if (mk != 0) {
+    fprintf(stderr, "xtm-netsim: --out %s: %s\n", outdir,
+            mk == 1 ? "exists and is not a directory" : strerror(errno));
+    return mk;
   }
   ns_sim_t s;
   if (ns_sim_init(&s) != kNsOk) {
@@ -208,28 +717,44 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
   if (!ns_scenario_build(sc, &s, &m, outdir, err, sizeof(err))) {
     fprintf(stderr, "%s\n", err);
     ns_sim_free(&s);
-    return 1;
+    return m.write_failed ? 2 : 1;
   }
   s.stop_when_done = strcmp(sc->family, "scale-across") != 0;
   s.lookahead_off = getenv("NETSIM_NO_LOOKAHEAD") != NULL;  // reference mode (docs/netsim.md 1)
-  char p[1100];
-  snprintf(p, sizeof(p), "%s/timeseries.csv", outdir);
-  run_ctx_t rc = {.s = &s, .m = &m, .csv = fopen(p, "w")};
+  char outputs[512] = "";
+  char csvp[1300];
+  run_ctx_t rc = {.s = &s, .m = &m};
+  router_cfg_t *cfg = calloc(1, sizeof(*cfg));
+  if (cfg == NULL) {
+    ns_sim_free(&s);
+    return 2;
+  }
+  ns_router_t *wr = &s.nodes[m.bottleneck_router].rt;
+  if (wr->watch_voq >= 0) {
+    (void)read_router_cfg(wr, (uint32_t)wr->watch_voq, cfg);  // !ok: the plots go without lines
+  }
   rc.ncsv = s.nflows < MAX_CSV_FLOWS ? s.nflows : MAX_CSV_FLOWS;
-  if (rc.csv != NULL && s.sample_ps > 0) {
+  if (s.sample_ps > 0) {
+    rc.csv = out_open(outdir, "timeseries.csv", csvp, sizeof(csvp));
+  }
+  if (rc.csv != NULL) {
     stamp_line(rc.csv, "# ", sc, m.seed);
     fprintf(rc.csv, "# every %.3f us; units: time_us = simulated us; queue_bytes = bottleneck RDMA "
                     "VOQ occupancy in bytes (cells x cell size); util_gbps = bottleneck link frame "
-                    "Gb/s over the last interval; <flow>_rc_mbps = DCQCN current rate Rc (Mb/s); "
-                    "<link>_gbps = that link's frame Gb/s over the last interval\n",
-            (double)s.sample_ps * 1e-6);
-    fprintf(rc.csv, "time_us,queue_bytes,util_gbps");
+                    "Gb/s (L2) over the last interval; util_l1_gbps = the same with preamble, SFD "
+                    "and IFG (L1); <flow>_rc_mbps = DCQCN current rate Rc (Mb/s); <link>_gbps = that "
+                    "link's frame Gb/s (L2) over the last interval\n", (double)s.sample_ps * 1e-6);
+    fprintf(rc.csv, "time_us,queue_bytes,util_gbps,util_l1_gbps");
     for (uint32_t i = 0; i < rc.ncsv; i++) {
       fprintf(rc.csv, ",%s_rc_mbps", s.flows[i].name);
     }
     rc.nlinks_csv = s.nlinks < 64 ? s.nlinks : 64;
     for (uint32_t i = 0; i < rc.nlinks_csv; i++) {
       fprintf(rc.csv, ",%s_gbps", s.links[i].name);
+    }
+    if (cfg->ok && cfg->npg > 0) {
+      fprintf(rc.csv, ",pfc_pg_max_bytes,pfc_pg_xoff_bytes,pfc_pg_xon_bytes");
+      rc.cfg = cfg;
     }
     fputc('\n', rc.csv);
     s.sample_fn = sample;
@@ -245,8 +770,8 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
     t_end = m.end_ps;
   }
   ns_finish(&s, t_end);
-  if (rc.csv != NULL) {
-    fclose(rc.csv);
+  if (rc.csv != NULL && out_close(rc.csv, csvp)) {
+    snprintf(outputs + strlen(outputs), sizeof(outputs) - strlen(outputs), " timeseries.csv");
   }
   // ---- KPIs
   double dur = (double)t_end * 1e-12;
@@ -275,6 +800,7 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
   ns_router_t *br = &s.nodes[m.bottleneck_router].rt;
   ns_link_t *bl = &s.links[m.bottleneck_link];
   double util = dur > 0 ? (double)bl->tx_bytes * 8.0 / dur / 1e9 : 0;
+  double util1 = dur > 0 ? (double)(bl->tx_bytes + bl->tx_frames * NS_ETH_OVH_BYTES) * 8.0 / dur / 1e9 : 0;
   double bdp_bytes = (double)bl->rate_bps / 8.0 * m.rtt_us * 1e-6;
   uint64_t retx = 0, timeouts = 0, naks = 0, cnp_rx = 0, ce_rx = 0;
   // fairness over groups
@@ -282,7 +808,7 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
   double gput[64];
   uint32_t ng = 0;
   cJSON *root = cJSON_CreateObject();
-  cJSON_AddItemToObject(root, "meta", meta_json(sc, m.seed));
+  cJSON_AddItemToObject(root, "meta", meta_json(sc, &m));
   cJSON *flows = cJSON_CreateArray();
   for (uint32_t i = 0; i < s.nflows; i++) {
     ns_flow_t *f = &s.flows[i];
@@ -306,7 +832,9 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
     }
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", f->name);
+    cJSON_AddStringToObject(o, "transport", f->transport == kNsTransportUet ? "uet" : "roce");
     cJSON_AddNumberToObject(o, "bytes", (double)f->rx_bytes);
+    cJSON_AddNumberToObject(o, "start_us", (double)f->start_ps * 1e-6);
     if (f->done) {
       cJSON_AddNumberToObject(o, "fct_us", (double)f->fct_ps * 1e-6);
     } else {
@@ -316,6 +844,12 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
     cJSON_AddNumberToObject(o, "retransmitted_bytes", (double)f->retx_bytes);
     cJSON_AddNumberToObject(o, "timeouts", (double)f->timeouts);
     cJSON_AddNumberToObject(o, "cnps_received", (double)f->cnps_rx);
+    if (f->uet != NULL) {
+      cJSON_AddNumberToObject(o, "uet_fast_losses", (double)f->uet->fast_losses);
+      cJSON_AddNumberToObject(o, "uet_rto_losses", (double)f->uet->rto_losses);
+      cJSON_AddNumberToObject(o, "uet_quick_adapts", (double)f->uet->quick_adapts);
+      cJSON_AddNumberToObject(o, "uet_cwnd_bytes", f->uet->cwnd);
+    }
     if (f->record_latency && f->lat_n > 0) {
       qsort(f->lat_ps, f->lat_n, sizeof(uint64_t), cmp_u64);
       cJSON *l = cJSON_AddObjectToObject(o, "latency_us");
@@ -345,6 +879,7 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
   cJSON_AddNumberToObject(sm, "duration_s", dur);
   cJSON_AddStringToObject(sm, "bottleneck", bl->name);
   cJSON_AddNumberToObject(sm, "bottleneck_util_gbps", util);
+  cJSON_AddNumberToObject(sm, "bottleneck_util_l1_gbps", util1);
   cJSON_AddNumberToObject(sm, "tail_drops", (double)tail);
   cJSON_AddNumberToObject(sm, "lossless_drops", (double)lossless);
   cJSON_AddNumberToObject(sm, "other_drops", (double)other_drops);
@@ -386,6 +921,7 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
     }
   }
   cJSON_AddItemToObject(root, "summary", sm);
+  intervals_out(&s, &m, t_end, root, sm, outdir, sc, outputs, sizeof(outputs));
   cJSON_AddItemToObject(root, "flows", flows);
   cJSON *links = cJSON_CreateArray();
   for (uint32_t i = 0; i < s.nlinks; i++) {
@@ -414,21 +950,60 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
   cJSON_AddNumberToObject(pf, "pool_peak_packets", s.pool_peak);
   cJSON_AddNumberToObject(pf, "pool_grows", (double)s.pool_grows);
   char *txt = cJSON_Print(root);
-  snprintf(p, sizeof(p), "%s/summary.json", outdir);
-  FILE *jf = fopen(p, "w");
-  if (jf != NULL && txt != NULL) {
+  char p[1300];
+  FILE *jf = txt != NULL ? out_open(outdir, "summary.json", p, sizeof(p)) : NULL;
+  if (jf != NULL) {
     fputs(txt, jf);
     fputc('\n', jf);
-    fclose(jf);
+    if (out_close(jf, p)) {
+      snprintf(outputs + strlen(outputs), sizeof(outputs) - strlen(outputs), " summary.json");
+    }
+  }
+  if (plots && s.sample_ps > 0 && rc.csv != NULL && g_write_err[0] == '\0') {
+    char names[128] = "";
+    int prc = write_plots(outdir, sc, &s, &m, &rc, cfg, t_end, names, sizeof(names));
+    if (prc < 0) {
+      snprintf(p, sizeof(p), "%s/plots.gp", outdir);
+      write_failed(p);
+    } else if (prc > 0) {
+      fprintf(stderr, "xtm-netsim: gnuplot failed (see %s/gnuplot.log); the CSV is complete\n", outdir);
+      snprintf(outputs + strlen(outputs), sizeof(outputs) - strlen(outputs), " plots.gp");
+    } else {
+      snprintf(outputs + strlen(outputs), sizeof(outputs) - strlen(outputs), " plots.gp %s", names);
+    }
   }
   if (json && txt != NULL) {
-    puts(txt);
+    errno = 0;
+    if (puts(txt) < 0 || fflush(stdout) != 0) {
+      write_failed("standard output");
+    }
   } else if (!quiet) {
     stamp_line(stdout, "", sc, m.seed);
+    printf("set-up: %s\n", m.setup);
     printf("simulated %.6f s in %.2f s wall (%.3f simulated s per wall s), %" PRIu64
            " packet-hops, peak RSS %.0f MiB\n", dur, wall, wall > 0 ? dur / wall : 0, s.pkt_hops,
            (double)peak_rss_kb() / 1024.0);
-    printf("bottleneck %s: %.3f Gb/s\n", bl->name, util);
+    printf("bottleneck %s: %.3f Gb/s L2 (frames), %.3f Gb/s L1 (on the wire)\n", bl->name, util, util1);
+    cJSON *mn = cJSON_GetObjectItem(sm, "util_interval_min_gbps");
+    if (mn != NULL) {
+      printf("per %g s interval (L2): min %.3f mean %.3f max %.3f Gb/s over %d complete intervals\n",
+             (double)s.ival_ps * 1e-12, mn->valuedouble,
+             cJSON_GetObjectItem(sm, "util_interval_mean_gbps")->valuedouble,
+             cJSON_GetObjectItem(sm, "util_interval_max_gbps")->valuedouble,
+             cJSON_GetObjectItem(sm, "intervals_complete")->valueint);
+    }
+    cJSON *su = cJSON_GetObjectItem(sm, "steady_util_gbps");
+    if (su != NULL) {
+      printf("steady state from %.3f s: %.3f Gb/s L2 (min %.3f max %.3f), tail drops %.0f, "
+             "pause frames %.0f, peak queue %.3f RTT, Jain %.4f\n",
+             cJSON_GetObjectItem(sm, "steady_from_s")->valuedouble, su->valuedouble,
+             cJSON_GetObjectItem(sm, "steady_util_min_gbps")->valuedouble,
+             cJSON_GetObjectItem(sm, "steady_util_max_gbps")->valuedouble,
+             cJSON_GetObjectItem(sm, "steady_tail_drops")->valuedouble,
+             cJSON_GetObjectItem(sm, "steady_pause_frames")->valuedouble,
+             cJSON_GetObjectItem(sm, "steady_peak_queue_rtt")->valuedouble,
+             cJSON_GetObjectItem(sm, "steady_jain_fairness")->valuedouble);
+    }
     printf("tail_drops %" PRIu64 "  lossless_drops %" PRIu64 "  ecn_marks %" PRIu64 "  ce_received %" PRIu64
            "  cnps_sent %" PRIu64 "  cnps_handled %" PRIu64 "  pause_frames %" PRIu64 "\n", tail, lossless,
            marks, ce_rx, s.cnps_sent, cnp_rx, pauses);
@@ -477,17 +1052,24 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
              dur > 0 ? (double)l->tx_bytes * 8.0 / dur / 1e9 : 0, l->pfc_rx_frames,
              (double)l->paused_ps * 1e-6);
     }
-    printf("outputs: %s/{summary.json,timeseries.csv,*.png,*.conf}\n", outdir);
+    printf("outputs in %s:%s (and the generated configurations)\n", outdir, outputs);
   }
   cJSON_free(txt);
   cJSON_Delete(root);
-  if (plots && s.sample_ps > 0) {
-    write_plots(outdir, sc, m.seed, rc.ncsv);
-  }
+  free(cfg);
   ns_sim_free(&s);
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    write_failed("standard output");
+  }
+  if (g_write_err[0] != '\0') {
+    fprintf(stderr, "xtm-netsim: %s; the run's outputs are incomplete\n", g_write_err);
+    return 2;
+  }
   return 0;
 }
 
+// The default output directory: build/netsim/<name>_<key=value>... with every character
+// outside A-Z a-z 0-9 . _ = , + - replaced by '-'.
 static void default_outdir(const ns_scenario_t *sc, char *out, size_t n) {
   snprintf(out, n, "build/netsim/%s", sc->name);
   for (uint32_t i = 0; i < sc->nkv; i++) {
@@ -497,7 +1079,9 @@ static void default_outdir(const ns_scenario_t *sc, char *out, size_t n) {
     }
   }
   for (char *p = out + strlen("build/netsim/"); *p; p++) {
-    if (*p == '/' || *p == ' ') {
+    char c = *p;
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+          strchr("._=,+-", c) != NULL)) {
       *p = '-';
     }
   }
@@ -505,57 +1089,114 @@ static void default_outdir(const ns_scenario_t *sc, char *out, size_t n) {
 
 // ------------------------------------------------------------------ sweep
 
+#define MAX_AX_VALS 32
+#define MAX_VARIANTS 32
+
 typedef struct axis {
-  const char *key;
-  const char *vals[16];
+  const char *key;  // NULL ends the list; "-": every value is a comma-separated set of k=v
+  const char *vals[MAX_AX_VALS];
 } axis_t;
+
+typedef struct variant {
+  const char *label;
+  const char *sets[4];
+} variant_t;
 
 typedef struct family {
   const char *name;
   const char *scenario;
   const char *fixed[8];  // key=value applied to every run
-  axis_t ax[6];
+  axis_t ax[6];          // a cartesian product of axes ...
+  variant_t var[MAX_VARIANTS];  // ... or one run per variant (ax[0].key NULL)
   const char *note;
 } family_t;
 
 static const family_t kFamilies[] = {
     {"scale-across", "sim/scenarios/scale-across.ini", {"profile=final"},
      {{"load_bdp", {"0.5", "1.0"}}, {"distance_km", {"50", "100", "200", "300", "400", "500"}}},
+     {{NULL, {NULL}}},
      "six distances x the two load profiles (0.5 BDP per client = \"2:1\", 1.0 = \"4:1\"), final "
      "buffer/ECN profile"},
-    {"grid", "sim/scenarios/scale-across.ini", {"profile=custom", "buffer_rtt=2.5", "kmax_rtt=1.5"},
+    {"grid", "sim/scenarios/scale-across.ini", {"profile=custom", "buffer_rtt=2.5"},
      {{"distance_km", {"50", "100", "200", "300", "400", "500"}},
       {"clients", {"2", "4"}},
       {"load_bdp", {"0.5", "1.0", "1.5", "2.0"}},
-      {"kmin_rtt", {"0.25", "0.75", "1.25"}}},
-     "grid test (reduced: Kmin 10/30/50 % of a 2.5 RTT buffer, Kmax fixed at 1.5 RTT, one repeat)"},
+      {"-", {"kmin_rtt=0.25,kmax_rtt=0.5", "kmin_rtt=0.25,kmax_rtt=0.75", "kmin_rtt=0.25,kmax_rtt=1.0",
+             "kmin_rtt=0.5,kmax_rtt=0.75", "kmin_rtt=0.5,kmax_rtt=1.0", "kmin_rtt=0.5,kmax_rtt=1.25",
+             "kmin_rtt=0.75,kmax_rtt=1.0", "kmin_rtt=0.75,kmax_rtt=1.25", "kmin_rtt=0.75,kmax_rtt=1.5",
+             "kmin_rtt=1.0,kmax_rtt=1.25", "kmin_rtt=1.0,kmax_rtt=1.5", "kmin_rtt=1.0,kmax_rtt=1.75",
+             "kmin_rtt=1.25,kmax_rtt=1.5", "kmin_rtt=1.25,kmax_rtt=1.75", "kmin_rtt=1.25,kmax_rtt=2.0",
+             "kmin_rtt=1.5,kmax_rtt=1.75", "kmin_rtt=1.5,kmax_rtt=2.0", "kmin_rtt=1.5,kmax_rtt=2.25",
+             "kmin_rtt=1.75,kmax_rtt=2.0", "kmin_rtt=1.75,kmax_rtt=2.25", "kmin_rtt=1.75,kmax_rtt=2.5"}},
+      {"seed", {"1", "2"}}},
+     {{NULL, {NULL}}},
+     "grid test: 6 distances x 2 and 4 clients x load 0.5..2 BDP x Kmin 10..70 % of a 2.5 RTT "
+     "buffer (0.25..1.75 RTT) x Kmax 10, 20, 30 % above Kmin x 2 repetitions (seeds) = 2,016 runs"},
     {"buffer-sweep", "sim/scenarios/scale-across.ini",
      {"profile=custom", "distance_km=200", "clients=4", "load_bdp=1.0", "kmax_rtt=1.0"},
      {{"buffer_rtt", {"1.25", "1.5", "1.75", "2.0", "2.25", "2.5", "2.75"}},
       {"kmin_rtt", {"0.25", "0.375", "0.5"}}},
+     {{NULL, {NULL}}},
      "buffer sweep at 200 km, 4 clients at 1 BDP"},
     {"deep-buffer-sweep", "sim/scenarios/deep-buffer-sweep.ini", {NULL},
      {{"distance_km", {"10", "30", "100"}},
       {"buffer_bdp", {"3", "1", "0.3", "0.1", "0.03", "0.005"}},
       {"message_mb", {"50", "500"}}},
-     "2:1 long haul, DCQCN on"},
+     {{NULL, {NULL}}},
+     "2:1 long haul, RoCE RC with DCQCN (add --set transport=uet for NSCC)"},
+    {"deep-buffer-sweep-uet", "sim/scenarios/deep-buffer-sweep.ini", {"transport=uet"},
+     {{"distance_km", {"10", "30", "100"}},
+      {"buffer_bdp", {"3", "1", "0.3", "0.1", "0.03", "0.005"}},
+      {"message_mb", {"50", "500"}}},
+     {{NULL, {NULL}}},
+     "2:1 long haul, UET transport: NSCC and selective retransmission"},
     {"pfc-victim", "sim/scenarios/pfc-victim.ini", {NULL},
      {{"run", {"alone", "big-buffer", "pfc", "other-priority"}}},
+     {{NULL, {NULL}}},
      "the four runs"},
     {"pfc-victim-buffers", "sim/scenarios/pfc-victim.ini", {"run=pfc"},
      {{"buffer_mib", {"1", "2", "4", "8"}}, {"dcqcn", {"on", "off"}}},
+     {{NULL, {NULL}}},
      "PAUSE counts for 1, 2, 4, 8 MiB with DCQCN on and off"},
     {"pfc-victim-senders", "sim/scenarios/pfc-victim.ini", {"run=pfc"},
      {{"extra_senders", {"0", "1", "2", "3", "4", "5", "6", "7", "8"}}},
+     {{NULL, {NULL}}},
      "victim throughput against the number of senders on B"},
     {"roce-lab", "sim/scenarios/roce-lab.ini", {NULL},
      {{"phase", {"unloaded", "congested", "recovered"}}},
+     {{NULL, {NULL}}},
      "the three phases"},
+    {"sensitivity-4to1", "sim/scenarios/scale-across.ini",
+     {"distance_km=500", "load_bdp=1.0", "profile=final"},
+     {{NULL, {NULL}}},
+     {{"base", {NULL}},
+      {"start=sync", {"client_start=sync"}},
+      {"spread=10ms", {"start_spread_ms=10"}},
+      {"spread=100ms", {"start_spread_ms=100"}},
+      {"pfc=ptx-default", {"pfc_thresholds=ptx-default"}},
+      {"shape=ramp", {"profile_shape=ramp"}},
+      {"kmin=0.5RTT", {"profile=custom", "kmin_rtt=0.5"}},
+      {"kmin=1.0RTT", {"profile=custom", "kmin_rtt=1.0"}},
+      {"RPG_TIME_RESET=5000", {"dcqcn_set=RPG_TIME_RESET=5000"}},
+      {"RPG_TIME_RESET=10000", {"dcqcn_set=RPG_TIME_RESET=10000"}},
+      {"RPG_MIN_DEC_FAC=50", {"dcqcn_set=RPG_MIN_DEC_FAC=50"}},
+      {"RPG_MIN_DEC_FAC=99", {"dcqcn_set=RPG_MIN_DEC_FAC=99"}},
+      {"CLAMP_TGT_RATE=0", {"dcqcn_set=CLAMP_TGT_RATE=0"}},
+      {"RPG_AI_RATE=10", {"dcqcn_set=RPG_AI_RATE=10"}},
+      {"RPG_HAI_RATE=100", {"dcqcn_set=RPG_HAI_RATE=100"}},
+      {"RATE_REDUCE_MONITOR_PERIOD=40", {"dcqcn_set=RATE_REDUCE_MONITOR_PERIOD=40"}},
+      {"MIN_TIME_BETWEEN_CNPS=40", {"dcqcn_set=MIN_TIME_BETWEEN_CNPS=40"}},
+      {"DCE_TCP_RTT=10", {"dcqcn_set=DCE_TCP_RTT=10"}},
+      {NULL, {NULL}}},
+     "sensitivity of 500 km, 4:1 (load 1.0 BDP per client), final profile: one parameter "
+     "changed at a time against the base run"},
 };
 
 typedef struct sweep_run {
   char sets[MAX_SETS][NS_KEY_LEN + NS_VAL_LEN];
   uint32_t nsets;
+  char label[256];        // the run's axis values (report rows)
+  char val[6][128];       // value per axis (or the variant label in val[0])
   char dir[1500];
   int status;
 } sweep_run_t;
@@ -571,21 +1212,11 @@ static void progress(uint32_t done, uint32_t total, double t0) {
 }
 
 static cJSON *load_json(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (f == NULL) {
-    return NULL;
-  }
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *t = malloc((size_t)n + 1);
-  cJSON *j = NULL;
-  if (t != NULL && fread(t, 1, (size_t)n, f) == (size_t)n) {
-    t[n] = '\0';
-    j = cJSON_Parse(t);
-  }
+  size_t n = 0;
+  char e[NS_ERR_LEN];
+  char *t = ns_read_bounded(path, 256u << 20, &n, e, sizeof(e));
+  cJSON *j = t != NULL ? cJSON_Parse(t) : NULL;
   free(t);
-  fclose(f);
   return j;
 }
 
@@ -594,17 +1225,228 @@ static double jnum(cJSON *o, const char *k) {
   return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
-static bool g_report_only;  // sweep --report-only: rewrite the report from existing runs
+typedef struct sweep_opts {
+  char **sets;
+  int nsets;
+  int jobs;
+  const char *out;
+  bool report_only;
+  bool slurm;
+  int64_t task;  // -1: all runs
+  const char *self;  // argv[0]
+} sweep_opts_t;
 
-static int sweep(const char *fam_name, char **sets, int nsets, int jobs, const char *outdir_arg) {
-  const family_t *fam = NULL;
+static const family_t *find_family(const char *name) {
   for (size_t i = 0; i < sizeof(kFamilies) / sizeof(kFamilies[0]); i++) {
-    if (strcmp(kFamilies[i].name, fam_name) == 0) {
-      fam = &kFamilies[i];
+    if (strcmp(kFamilies[i].name, name) == 0) {
+      return &kFamilies[i];
     }
   }
+  return NULL;
+}
+
+// Splits "k=v,k=v" (a grid axis value of key "-") into sets.
+static void add_multi(sweep_run_t *x, const char *v) {
+  char buf[256];
+  snprintf(buf, sizeof(buf), "%s", v);
+  for (char *tok = strtok(buf, ","); tok != NULL && x->nsets < MAX_SETS; tok = strtok(NULL, ",")) {
+    snprintf(x->sets[x->nsets++], sizeof(x->sets[0]), "%s", tok);
+  }
+}
+
+static uint32_t build_runs(const family_t *fam, const sweep_opts_t *o, const char *outdir,
+                           sweep_run_t **out, uint32_t *nax_out, uint32_t *len) {
+  uint32_t nax = 0, total = 1;
+  bool variants = fam->ax[0].key == NULL;
+  if (variants) {
+    total = 0;
+    while (total < MAX_VARIANTS && fam->var[total].label != NULL) {
+      total++;
+    }
+    nax = 1;
+    len[0] = total;
+  } else {
+    while (nax < 6 && fam->ax[nax].key != NULL) {
+      len[nax] = 0;
+      while (len[nax] < MAX_AX_VALS && fam->ax[nax].vals[len[nax]] != NULL) {
+        len[nax]++;
+      }
+      total *= len[nax];
+      nax++;
+    }
+  }
+  sweep_run_t *runs = calloc(total, sizeof(*runs));
+  if (runs == NULL) {
+    return 0;
+  }
+  for (uint32_t r = 0; r < total; r++) {
+    sweep_run_t *x = &runs[r];
+    for (int i = 0; i < 8 && fam->fixed[i] != NULL; i++) {
+      snprintf(x->sets[x->nsets++], sizeof(x->sets[0]), "%s", fam->fixed[i]);
+    }
+    for (int i = 0; i < o->nsets; i++) {
+      snprintf(x->sets[x->nsets++], sizeof(x->sets[0]), "%s", o->sets[i]);
+    }
+    if (variants) {
+      const variant_t *v = &fam->var[r];
+      for (int i = 0; i < 4 && v->sets[i] != NULL; i++) {
+        snprintf(x->sets[x->nsets++], sizeof(x->sets[0]), "%s", v->sets[i]);
+      }
+      snprintf(x->val[0], sizeof(x->val[0]), "%s", v->label);
+      snprintf(x->label, sizeof(x->label), "%s", v->label);
+    } else {
+      uint32_t idx = r;
+      uint32_t vi[6];
+      for (int a = (int)nax - 1; a >= 0; a--) {
+        vi[a] = idx % len[a];
+        idx /= len[a];
+      }
+      x->label[0] = '\0';
+      for (uint32_t a = 0; a < nax; a++) {
+        const char *v = fam->ax[a].vals[vi[a]];
+        if (strcmp(fam->ax[a].key, "-") == 0) {
+          add_multi(x, v);
+        } else {
+          snprintf(x->sets[x->nsets++], sizeof(x->sets[0]), "%s=%s", fam->ax[a].key, v);
+        }
+        snprintf(x->val[a], sizeof(x->val[a]), "%s", v);
+        size_t k = strlen(x->label);
+        if (strcmp(fam->ax[a].key, "-") == 0) {
+          snprintf(x->label + k, sizeof(x->label) - k, "%s%s", a ? "_" : "", v);
+        } else {
+          snprintf(x->label + k, sizeof(x->label) - k, "%s%s=%s", a ? "_" : "", fam->ax[a].key, v);
+        }
+      }
+    }
+    char tag[256];
+    ns_plot_text(tag, sizeof(tag), x->label);
+    for (char *p = tag; *p; p++) {
+      if (*p == '/' || *p == ' ' || *p == '(' || *p == ')' || *p == ':' || *p == '%') {
+        *p = '-';
+      }
+    }
+    snprintf(x->dir, sizeof(x->dir), "%s/%s", outdir, tag);
+  }
+  *out = runs;
+  *nax_out = nax;
+  return total;
+}
+
+// One run of a sweep in this process (a forked child or a Slurm array task).
+static int sweep_task(const ns_scenario_t *base, sweep_run_t *x) {
+  char old[1700];
+  snprintf(old, sizeof(old), "%s/summary.json", x->dir);
+  (void)remove(old);  // a failed run must not leave an earlier result behind
+  ns_scenario_t sc = *base;
+  char err[NS_ERR_LEN];
+  for (uint32_t i = 0; i < x->nsets; i++) {
+    if (!ns_scenario_set(&sc, x->sets[i], err, sizeof(err))) {
+      fprintf(stderr, "\n%s\n", err);
+      return 1;
+    }
+  }
+  if (freopen("/dev/null", "w", stdout) == NULL) {
+    return 2;
+  }
+  return run_one(&sc, x->dir, false, true, true);
+}
+
+static bool safe_path(const char *p) {
+  for (; *p; p++) {
+    char c = *p;
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+          strchr("._-/+=,", c) != NULL)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Submits every run as one Slurm job array and waits for it (sbatch --wait): the batch script
+// runs "$@" --task $SLURM_ARRAY_TASK_ID, its arguments passed by sbatch as a vector (no text of
+// the user's reaches a shell). Each task writes its run directory and exit_status.
+static int slurm_submit(const family_t *fam, const sweep_opts_t *o, const char *outdir,
+                        uint32_t total) {
+  char sdir[1100], script[1200], logs[1300], self[PATH_MAX], cwd[PATH_MAX], arr[64];
+  snprintf(sdir, sizeof(sdir), "%s/slurm", outdir);
+  if (mkdir_p(sdir) != 0) {
+    fprintf(stderr, "xtm-netsim: cannot create %s: %s\n", sdir, strerror(errno));
+    return 2;
+  }
+  FILE *f = out_open(sdir, "array.sh", script, sizeof(script));
+  if (f == NULL) {
+    fprintf(stderr, "xtm-netsim: %s\n", g_write_err);
+    return 2;
+  }
+  fprintf(f, "#!/bin/sh\n# xtm-netsim sweep %s: one run per array task (arguments from sbatch)\n"
+             "exec \"$@\" --task \"$SLURM_ARRAY_TASK_ID\"\n", fam->name);
+  if (!out_close(f, script) || chmod(script, 0755) != 0) {
+    fprintf(stderr, "xtm-netsim: %s\n", g_write_err[0] ? g_write_err : "cannot chmod array.sh");
+    return 2;
+  }
+  ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  if (n <= 0 || getcwd(cwd, sizeof(cwd)) == NULL) {
+    fprintf(stderr, "xtm-netsim: cannot find my own path or the working directory\n");
+    return 2;
+  }
+  self[n] = '\0';
+  snprintf(logs, sizeof(logs), "--output=%s/task-%%a.log", sdir);
+  snprintf(arr, sizeof(arr), "--array=0-%u", total - 1);
+  char chd[PATH_MAX + 16], name[128];
+  snprintf(chd, sizeof(chd), "--chdir=%s", cwd);
+  snprintf(name, sizeof(name), "--job-name=xtm-netsim-%s", fam->name);
+  char *argv[16 + 2 * MAX_SETS];
+  int k = 0;
+  argv[k++] = "sbatch";
+  argv[k++] = "--wait";
+  argv[k++] = "--parsable";
+  argv[k++] = arr;
+  argv[k++] = chd;
+  argv[k++] = name;
+  argv[k++] = logs;
+  argv[k++] = "--ntasks=1";
+  argv[k++] = "--cpus-per-task=1";
+  argv[k++] = script;
+  argv[k++] = self;
+  argv[k++] = "sweep";
+  argv[k++] = (char *)fam->name;
+  argv[k++] = "--out";
+  argv[k++] = (char *)outdir;
+  for (int i = 0; i < o->nsets; i++) {
+    argv[k++] = "--set";
+    argv[k++] = o->sets[i];
+  }
+  argv[k] = NULL;
+  fprintf(stderr, "xtm-netsim sweep %s: submitting %u runs as one Slurm job array\n", fam->name, total);
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    execvp("sbatch", argv);
+    fprintf(stderr, "xtm-netsim: cannot run sbatch: %s\n", strerror(errno));
+    _exit(127);
+  }
+  int st = 0;
+  if (pid < 0 || waitpid(pid, &st, 0) < 0) {
+    fprintf(stderr, "xtm-netsim: fork failed\n");
+    return 2;
+  }
+  int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 2;
+  if (rc == 127) {
+    return 2;
+  }
+  if (rc != 0) {
+    fprintf(stderr, "xtm-netsim: sbatch exited %d (some array tasks failed: see %s/task-*.log)\n",
+            rc, sdir);
+  }
+  return 0;
+}
+
+static int sweep(const char *fam_name, const sweep_opts_t *o) {
+  const family_t *fam = find_family(fam_name);
   if (fam == NULL) {
-    fprintf(stderr, "xtm-netsim sweep: unknown family '%s'; families:", fam_name);
+    char q[80];
+    xtm_num_quote(q, sizeof(q), fam_name);
+    fprintf(stderr, "xtm-netsim sweep: unknown family '%s'; families:", q);
     for (size_t i = 0; i < sizeof(kFamilies) / sizeof(kFamilies[0]); i++) {
       fprintf(stderr, " %s", kFamilies[i].name);
     }
@@ -617,239 +1459,357 @@ static int sweep(const char *fam_name, char **sets, int nsets, int jobs, const c
     fprintf(stderr, "%s\n", err);
     return 1;
   }
-  // validate the user's overrides once, before forking anything
-  ns_scenario_t chk = base;
-  for (int i = 0; i < nsets; i++) {
-    if (!ns_scenario_set(&chk, sets[i], err, sizeof(err))) {
+  char outdir[900];
+  snprintf(outdir, sizeof(outdir), "%s", o->out != NULL ? o->out : "");
+  if (o->out == NULL) {
+    snprintf(outdir, sizeof(outdir), "build/netsim/sweep-%s", fam->name);
+  }
+  if (o->slurm && !safe_path(outdir)) {
+    fprintf(stderr, "xtm-netsim sweep --slurm: --out may hold only A-Z a-z 0-9 . _ - / + = , "
+                    "(it is passed to sbatch)\n");
+    return 1;
+  }
+  uint32_t nax = 0, len[6] = {0};
+  sweep_run_t *runs = NULL;
+  uint32_t total = build_runs(fam, o, outdir, &runs, &nax, len);
+  if (total == 0) {
+    return 2;
+  }
+  if (o->task >= 0) {  // one Slurm array task
+    if ((uint64_t)o->task >= total) {
+      fprintf(stderr, "xtm-netsim: --task %" PRId64 " is not below the %u runs of %s\n", o->task,
+              total, fam->name);
+      free(runs);
+      return 1;
+    }
+    sweep_run_t *x = &runs[o->task];
+    int mk = mkdir_p(x->dir);
+    int rc = mk != 0 ? 2 : sweep_task(&base, x);
+    char p[1700];
+    snprintf(p, sizeof(p), "%s/exit_status", x->dir);
+    FILE *f = fopen(p, "w");
+    if (f != NULL) {
+      fprintf(f, "%d\n", rc);
+      if (fclose(f) != 0) {
+        rc = 2;
+      }
+    }
+    free(runs);
+    return rc;
+  }
+  if (!o->report_only) {
+    // validate the user's overrides and the first run before anything is forked or submitted
+    ns_scenario_t chk = base;
+    for (uint32_t i = 0; i < runs[0].nsets; i++) {
+      if (!ns_scenario_set(&chk, runs[0].sets[i], err, sizeof(err))) {
+        fprintf(stderr, "%s\n", err);
+        free(runs);
+        return 1;
+      }
+    }
+    ns_sim_t s;
+    ns_measure_t m;
+    bool ok = ns_sim_init(&s) == kNsOk && ns_scenario_build(&chk, &s, &m, NULL, err, sizeof(err));
+    ns_sim_free(&s);
+    if (!ok) {
       fprintf(stderr, "%s\n", err);
+      free(runs);
       return 1;
     }
   }
-  uint32_t nax = 0, total = 1, len[6];
-  while (nax < 6 && fam->ax[nax].key != NULL) {
-    len[nax] = 0;
-    while (len[nax] < 16 && fam->ax[nax].vals[len[nax]] != NULL) {
-      len[nax]++;
-    }
-    total *= len[nax];
-    nax++;
+  int mk = mkdir_p(outdir);
+  if (mk != 0) {
+    fprintf(stderr, "xtm-netsim: --out %s: %s\n", outdir,
+            mk == 1 ? "exists and is not a directory" : strerror(errno));
+    free(runs);
+    return mk;
   }
-  char outdir[900];
-  if (outdir_arg != NULL) {
-    snprintf(outdir, sizeof(outdir), "%s", outdir_arg);
-  } else {
-    snprintf(outdir, sizeof(outdir), "build/netsim/sweep-%s", fam->name);
-  }
-  if (mkdir_p(outdir) != 0) {
-    fprintf(stderr, "xtm-netsim: cannot create %s\n", outdir);
-    return 2;
-  }
-  sweep_run_t *runs = calloc(total, sizeof(*runs));
-  if (runs == NULL) {
-    return 2;
-  }
-  for (uint32_t r = 0; r < total; r++) {
-    uint32_t idx = r;
-    sweep_run_t *x = &runs[r];
-    for (int i = 0; i < 8 && fam->fixed[i] != NULL; i++) {
-      snprintf(x->sets[x->nsets++], sizeof(x->sets[0]), "%s", fam->fixed[i]);
-    }
-    for (int i = 0; i < nsets; i++) {
-      snprintf(x->sets[x->nsets++], sizeof(x->sets[0]), "%s", sets[i]);
-    }
-    char tag[512] = "";
-    for (int a = (int)nax - 1; a >= 0; a--) {
-      uint32_t v = idx % len[a];
-      idx /= len[a];
-      snprintf(x->sets[x->nsets++], sizeof(x->sets[0]), "%s=%s", fam->ax[a].key, fam->ax[a].vals[v]);
-    }
-    for (uint32_t a = 0; a < nax; a++) {
-      size_t k = strlen(tag);
-      const char *kv = x->sets[x->nsets - 1 - (nax - 1 - a)];
-      snprintf(tag + k, sizeof(tag) - k, "%s%s", a ? "_" : "", kv);
-    }
-    snprintf(x->dir, sizeof(x->dir), "%s/%s", outdir, tag);
-  }
-  fprintf(stderr, "xtm-netsim sweep %s: %u runs on %d parallel jobs -> %s\n", fam->name, total, jobs,
-          outdir);
   double t0 = now_s();
-  uint32_t next = 0, done = 0, running = 0;
-  pid_t *pids = calloc(total, sizeof(pid_t));
-  progress(0, total, t0);
-  if (g_report_only) {
-    done = total;  // every run's directory is already there
-  }
-  while (done < total) {
-    while (running < (uint32_t)jobs && next < total) {
-      fflush(NULL);
-      pid_t pid = fork();
-      if (pid == 0) {
-        char old[1700];
-        snprintf(old, sizeof(old), "%s/summary.json", runs[next].dir);
-        (void)remove(old);  // a failed run must not leave an earlier result behind
-        ns_scenario_t sc = base;
-        for (uint32_t i = 0; i < runs[next].nsets; i++) {
-          if (!ns_scenario_set(&sc, runs[next].sets[i], err, sizeof(err))) {
-            fprintf(stderr, "\n%s\n", err);
-            _exit(1);
-          }
+  if (o->slurm && !o->report_only) {
+    int rc = slurm_submit(fam, o, outdir, total);
+    if (rc != 0) {
+      free(runs);
+      return rc;
+    }
+    for (uint32_t r = 0; r < total; r++) {
+      char p[1700], t[32] = "";
+      snprintf(p, sizeof(p), "%s/exit_status", runs[r].dir);
+      FILE *f = fopen(p, "r");
+      runs[r].status = 2;  // no status: the task did not run
+      if (f != NULL && fgets(t, sizeof(t), f) != NULL) {
+        int64_t v = 2;
+        t[strcspn(t, "\n")] = '\0';
+        if (xtm_num_i64(NULL, t, 0, 255, &v, NULL) == kXtmNumOk) {
+          runs[r].status = (int)v;
         }
-        if (freopen("/dev/null", "w", stdout) == NULL) {
-          _exit(2);
+      }
+      if (f != NULL) {
+        fclose(f);
+      }
+    }
+  } else if (!o->report_only) {
+    fprintf(stderr, "xtm-netsim sweep %s: %u runs on %d parallel jobs -> %s\n", fam->name, total,
+            o->jobs, outdir);
+    uint32_t next = 0, done = 0, running = 0;
+    pid_t *pids = calloc(total, sizeof(pid_t));
+    if (pids == NULL) {
+      free(runs);
+      return 2;
+    }
+    progress(0, total, t0);
+    while (done < total) {
+      while (running < (uint32_t)o->jobs && next < total) {
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid == 0) {
+          _exit(sweep_task(&base, &runs[next]));
         }
-        _exit(run_one(&sc, runs[next].dir, false, true, true));
+        if (pid < 0) {
+          fprintf(stderr, "xtm-netsim: fork failed\n");
+          free(pids);
+          free(runs);
+          return 2;
+        }
+        pids[next++] = pid;
+        running++;
       }
-      if (pid < 0) {
-        fprintf(stderr, "xtm-netsim: fork failed\n");
-        return 2;
+      int st = 0;
+      pid_t w = wait(&st);
+      if (w < 0) {
+        break;
       }
-      pids[next++] = pid;
-      running++;
-    }
-    int st = 0;
-    pid_t w = wait(&st);
-    if (w < 0) {
-      break;
-    }
-    for (uint32_t i = 0; i < next; i++) {
-      if (pids[i] == w) {
-        runs[i].status = WIFEXITED(st) ? WEXITSTATUS(st) : 2;
+      for (uint32_t i = 0; i < next; i++) {
+        if (pids[i] == w) {
+          runs[i].status = WIFEXITED(st) ? WEXITSTATUS(st) : 2;
+        }
       }
+      running--;
+      done++;
+      progress(done, total, t0);
     }
-    running--;
-    done++;
-    progress(done, total, t0);
+    fputc('\n', stderr);
+    free(pids);
   }
-  fputc('\n', stderr);
-  // ---- report
-  char p[1700];
-  snprintf(p, sizeof(p), "%s/report.md", outdir);
-  FILE *f = fopen(p, "w");
-  snprintf(p, sizeof(p), "%s/results.csv", outdir);
-  FILE *csv = fopen(p, "w");
+  // ---- report (the same for local, Slurm and --report-only)
+  char p[1700], pr[1700];
+  FILE *f = out_open(outdir, "report.md", pr, sizeof(pr));
+  FILE *csv = out_open(outdir, "results.csv", p, sizeof(p));
+  char pcsv[1700];
+  snprintf(pcsv, sizeof(pcsv), "%s", p);
   if (f == NULL || csv == NULL) {
+    fprintf(stderr, "xtm-netsim: %s\n", g_write_err);
+    if (f) fclose(f);
+    if (csv) fclose(csv);
+    free(runs);
     return 2;
   }
+  bool variants = fam->ax[0].key == NULL;
   fprintf(f, "# xtm-netsim sweep: %s\n\n", fam->name);
-  fprintf(f, "%s. Scenario `%s`; version %s; %u runs; %.1f s wall on %d jobs. Fixed overrides:",
-          fam->note, fam->scenario, NETSIM_VERSION, total, now_s() - t0, jobs);
+  fprintf(f, "%s. Scenario `%s`; version %s; %u runs%s; %.1f s wall. Fixed overrides:%s", fam->note,
+          fam->scenario, NETSIM_VERSION, total,
+          o->report_only ? " (report rewritten from existing runs)" : o->slurm ? " as one Slurm job array" : "",
+          now_s() - t0, fam->fixed[0] == NULL && o->nsets == 0 ? " none" : "");
   for (int i = 0; i < 8 && fam->fixed[i] != NULL; i++) {
     fprintf(f, " `%s`", fam->fixed[i]);
   }
-  for (int i = 0; i < nsets; i++) {
-    fprintf(f, " `%s`", sets[i]);
+  for (int i = 0; i < o->nsets; i++) {
+    fprintf(f, " `%s`", o->sets[i]);
   }
-  fprintf(f, ". Every run's directory holds its summary.json (stamped with scenario, overrides, "
-             "seed and version), time series and plots. Units: Gb/s of frame bytes; queue in "
-             "bytes and in units of the base RTT x bottleneck rate; times in us.\n\n");
+  fprintf(f, ". Reproduce with `xtm-netsim sweep %s", fam->name);
+  for (int i = 0; i < o->nsets; i++) {
+    fprintf(f, " --set %s", o->sets[i]);
+  }
+  fprintf(f, "`. Every run's directory holds its summary.json (stamped with scenario, overrides, "
+             "seed, set-up and version), time series, intervals.csv and plots. Units: Gb/s of "
+             "frame bytes (L2) unless the column says l1; queue in units of the base RTT x "
+             "bottleneck rate; times in us; steady_* over the complete intervals after warmup_s.\n\n");
   fprintf(csv, "# xtm-netsim %s sweep %s; units as in report.md\n", NETSIM_VERSION, fam->name);
+  static const char *const kCols[] = {"bottleneck_util_gbps", "bottleneck_util_l1_gbps",
+                                      "steady_util_gbps", "steady_util_min_gbps",
+                                      "steady_util_max_gbps", "tail_drops", "lossless_drops",
+                                      "ecn_marks", "cnps_sent", "pause_frames", "peak_queue_rtt",
+                                      "retransmitted_bytes", "jain_fairness", "victim_fct_us",
+                                      "fct_us", "timeouts"};
+  enum { kNcols = sizeof(kCols) / sizeof(kCols[0]) };
   fprintf(f, "|");
   for (uint32_t a = 0; a < nax; a++) {
-    fprintf(f, " %s |", fam->ax[a].key);
-    fprintf(csv, "%s,", fam->ax[a].key);
+    const char *k = variants ? "variant" : strcmp(fam->ax[a].key, "-") == 0 ? "thresholds" : fam->ax[a].key;
+    fprintf(f, " %s |", k);
+    fprintf(csv, "%s,", k);
   }
-  static const char *const kCols[] = {"bottleneck_util_gbps", "tail_drops", "lossless_drops",
-                                      "ecn_marks", "cnps_sent", "pause_frames", "peak_queue_rtt",
-                                      "retransmitted_bytes", "jain_fairness", "victim_fct_us"};
-  for (size_t k = 0; k < sizeof(kCols) / sizeof(kCols[0]); k++) {
+  for (size_t k = 0; k < kNcols; k++) {
     fprintf(f, " %s |", kCols[k]);
-    fprintf(csv, "%s%s", kCols[k], k + 1 < sizeof(kCols) / sizeof(kCols[0]) ? "," : "\n");
+    fprintf(csv, "%s%s", kCols[k], k + 1 < kNcols ? "," : "\n");
   }
   fprintf(f, "\n|");
-  for (size_t k = 0; k < nax + sizeof(kCols) / sizeof(kCols[0]); k++) {
+  for (size_t k = 0; k < nax + kNcols; k++) {
     fprintf(f, "---|");
   }
   fprintf(f, "\n");
-  uint32_t failed = 0;
-  bool has_col[16] = {false};
+  uint32_t failed = 0, refused = 0;
+  bool has_col[kNcols] = {false};
+  double col_max[kNcols] = {0};
+  char seeds[96] = "";  // the runs' seeds, for the plots' footer: "1" or "1 2" (first 8)
+  uint32_t nseeds = 0;
   for (uint32_t r = 0; r < total; r++) {
     snprintf(p, sizeof(p), "%s/summary.json", runs[r].dir);
     cJSON *j = runs[r].status == 0 ? load_json(p) : NULL;
     cJSON *sm = j ? cJSON_GetObjectItem(j, "summary") : NULL;
     fprintf(f, "|");
     for (uint32_t a = 0; a < nax; a++) {
-      const char *kv = runs[r].sets[runs[r].nsets - nax + (nax - 1 - a)];
-      fprintf(f, " %s |", strchr(kv, '=') + 1);
-      fprintf(csv, "%s,", strchr(kv, '=') + 1);
+      fprintf(f, " %s |", runs[r].val[a]);
+      fprintf(csv, strchr(runs[r].val[a], ',') != NULL ? "\"%s\"," : "%s,", runs[r].val[a]);
     }
     if (sm == NULL) {
-      failed++;
-      fprintf(f, " run failed (exit %d) |\n", runs[r].status);
-      fprintf(csv, "failed\n");
+      if (runs[r].status == 1) {
+        refused++;
+        fprintf(f, " refused its input (exit 1) |\n");
+        fprintf(csv, "refused\n");
+      } else {
+        failed++;
+        fprintf(f, " run failed (exit %d) |\n", runs[r].status);
+        fprintf(csv, "failed\n");
+      }
       cJSON_Delete(j);
       continue;
     }
-    for (size_t k = 0; k < sizeof(kCols) / sizeof(kCols[0]); k++) {
-      double v = jnum(sm, kCols[k]);
+    cJSON *sd = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "meta"), "seed");
+    if (cJSON_IsString(sd) && nseeds < 8) {
+      char w[32];
+      snprintf(w, sizeof(w), " %.24s ", sd->valuestring);
+      char have[sizeof(seeds) + 2];
+      snprintf(have, sizeof(have), " %s ", seeds);
+      if (strstr(have, w) == NULL) {
+        size_t k = strlen(seeds);
+        snprintf(seeds + k, sizeof(seeds) - k, "%s%.24s", k ? " " : "", sd->valuestring);
+        nseeds++;
+      }
+    }
+    double fct = NAN, tmo = jnum(sm, "timeouts");
+    cJSON *fl = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "flows"), 0);
+    if (fl != NULL) {
+      fct = jnum(fl, "fct_us");
+    }
+    for (size_t k = 0; k < kNcols; k++) {
+      double v = strcmp(kCols[k], "fct_us") == 0 ? fct : strcmp(kCols[k], "timeouts") == 0 ? tmo : jnum(sm, kCols[k]);
       if (isnan(v)) {
         fprintf(f, " - |");
-        fprintf(csv, "%s", k + 1 < sizeof(kCols) / sizeof(kCols[0]) ? "," : "\n");
+        fprintf(csv, "%s", k + 1 < kNcols ? "," : "\n");
       } else {
         has_col[k] = true;
+        col_max[k] = fabs(v) > col_max[k] ? fabs(v) : col_max[k];
         fprintf(f, " %.4g |", v);
-        fprintf(csv, "%.6g%s", v, k + 1 < sizeof(kCols) / sizeof(kCols[0]) ? "," : "\n");
+        fprintf(csv, "%.6g%s", v, k + 1 < kNcols ? "," : "\n");
       }
     }
     fprintf(f, "\n");
     cJSON_Delete(j);
   }
-  fclose(csv);
-  // plots: the KPIs against the last axis, one line per value of the first axis
-  if (nax >= 1) {
-    snprintf(p, sizeof(p), "%s/report.gp", outdir);
-    FILE *g = fopen(p, "w");
-    if (g != NULL) {
-      uint32_t xa = nax - 1;
-      int xcol = (int)xa + 1;
-      fprintf(g, "set terminal pngcairo size 900,550 noenhanced\nset datafile separator ','\n"
-                 "set grid\nset key outside right\nset xlabel '%s'\n", fam->ax[xa].key);
-      static const struct { const char *k; int col; const char *y; } kPl[] = {
-          {"util", 1, "bottleneck utilisation (Gb/s)"},
-          {"peakq", 7, "peak queue (RTT)"},
-          {"cnps", 5, "CNPs sent"},
-          {"pauses", 6, "PAUSE frames"},
-          {"victim", 10, "victim FCT (us)"}};
-      bool drawn[8] = {false};
-      for (size_t k = 0; k < sizeof(kPl) / sizeof(kPl[0]); k++) {
-        if (!has_col[kPl[k].col - 1]) {
-          continue;  // no run has this KPI (e.g. no victim flow)
-        }
-        drawn[k] = true;
-        fprintf(g, "set output '%s/%s.png'\nset ylabel '%s'\nset title \"%s (xtm-netsim %s)\"\n",
-                outdir, kPl[k].k, kPl[k].y, fam->name, NETSIM_VERSION);
-        if (nax >= 2) {
-          fprintf(g, "plot");
-          for (uint32_t v = 0; v < len[0]; v++) {
-            fprintf(g, "%s '%s/results.csv' using (strcol(1) eq '%s' ? $%d : NaN):%d with "
-                       "linespoints title '%s=%s'", v ? "," : "", outdir, fam->ax[0].vals[v], xcol,
-                    (int)nax + kPl[k].col, fam->ax[0].key, fam->ax[0].vals[v]);
-          }
-          fprintf(g, "\n");
-        } else {
-          fprintf(g, "set style data histogram\nset style fill solid\nplot '%s/results.csv' "
-                     "using %d:xtic(1) title '%s'\n", outdir, (int)nax + kPl[k].col, kPl[k].y);
-        }
+  bool csv_ok = out_close(csv, pcsv);
+  // plots: the KPIs against the last axis, one line per value of the first axis; a
+  // variant family or a single axis: one bar per run (sim/netsim/plot.c draws them)
+  static const struct {
+    const char *k, *col, *what, *unit;
+    ns_plot_unit_t kind;
+  } kPl[] = {
+      {"util", "bottleneck_util_gbps", "bottleneck utilisation, whole run (L2)", "Gb/s", kNsUnitPlain},
+      {"steady", "steady_util_gbps", "steady-state utilisation (L2)", "Gb/s", kNsUnitPlain},
+      {"peakq", "peak_queue_rtt", "peak queue", "RTT", kNsUnitPlain},
+      {"cnps", "cnps_sent", "CNPs sent", NULL, kNsUnitCount},
+      {"pauses", "pause_frames", "PAUSE frames", NULL, kNsUnitCount},
+      {"victim", "victim_fct_us", "victim FCT", NULL, kNsUnitTimeUs},
+      {"fct", "fct_us", "FCT of the first flow", NULL, kNsUnitTimeUs},
+      {"retx", "retransmitted_bytes", "retransmitted bytes", NULL, kNsUnitBytes}};
+  ns_plot_sweep_t *ps = calloc(1, sizeof(*ps));
+  if (ps != NULL && csv_ok && nax >= 1) {
+    uint32_t xa = nax - 1;
+    snprintf(ps->family, sizeof(ps->family), "%s", fam->name);
+    int k = snprintf(ps->footer, sizeof(ps->footer), "xtm-netsim %s, sweep %s of scenario %s, %u runs, fixed:",
+                     NETSIM_VERSION, fam->name, fam->scenario, total);
+    for (int i = 0; i < 8 && fam->fixed[i] != NULL && k > 0 && (size_t)k < sizeof(ps->footer); i++) {
+      k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, " %s", fam->fixed[i]);
+    }
+    if (k > 0 && (size_t)k < sizeof(ps->footer)) {
+      k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, "%s, overrides:",
+                    fam->fixed[0] == NULL ? " none" : "");
+    }
+    for (int i = 0; i < o->nsets && k > 0 && (size_t)k < sizeof(ps->footer); i++) {
+      k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, " %s", o->sets[i]);
+    }
+    if (o->nsets == 0 && k > 0 && (size_t)k < sizeof(ps->footer)) {
+      k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, " none");
+    }
+    if (k > 0 && (size_t)k < sizeof(ps->footer)) {
+      snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, ", seed%s %s", nseeds == 1 ? "" : "s",
+               nseeds ? seeds : "-");
+    }
+    k = snprintf(ps->repro, sizeof(ps->repro), "xtm-netsim sweep %s", fam->name);
+    for (int i = 0; i < o->nsets && k > 0 && (size_t)k < sizeof(ps->repro); i++) {
+      k += snprintf(ps->repro + k, sizeof(ps->repro) - (size_t)k, " --set %s", o->sets[i]);
+    }
+    ps->bars = variants || nax == 1;
+    if (ps->bars) {
+      ps->xlabel = variants ? "variant" : fam->ax[0].key;
+    } else {
+      ps->xlabel = strcmp(fam->ax[xa].key, "-") == 0 ? "thresholds" : fam->ax[xa].key;
+      ps->xcol = xa + 1;
+      ps->xnumeric = true;
+      for (uint32_t v = 0; v < len[xa] && ps->xnumeric; v++) {
+        double d;
+        ps->xnumeric = xtm_num_f64(NULL, fam->ax[xa].vals[v], -1e300, 1e300, &d, NULL) == kXtmNumOk;
       }
-      fclose(g);
-      char cmd[2000];
-      snprintf(cmd, sizeof(cmd), "gnuplot '%s/report.gp' 2>'%s/gnuplot.log'", outdir, outdir);
-      if (system(cmd) == 0) {
-        fprintf(f, "\n## Plots\n\n");
-        for (size_t k = 0; k < sizeof(kPl) / sizeof(kPl[0]); k++) {
-          if (drawn[k]) {
-            fprintf(f, "![%s](%s.png)\n\n", kPl[k].y, kPl[k].k);
-          }
-        }
-      } else {
-        fprintf(f, "\n(gnuplot failed: see gnuplot.log)\n");
+      for (uint32_t v = 0; v < len[xa] && v < 32; v++) {
+        ps->xvals[ps->nxvals++] = fam->ax[xa].vals[v];
+      }
+      ps->series_key = fam->ax[0].key;
+      for (uint32_t v = 0; v < len[0] && v < 32; v++) {
+        ps->series[ps->nseries++] = fam->ax[0].vals[v];
       }
     }
+    for (size_t j = 0; j < sizeof(kPl) / sizeof(kPl[0]); j++) {
+      size_t col = 0;
+      while (col < kNcols && strcmp(kCols[col], kPl[j].col) != 0) {
+        col++;
+      }
+      if (col == kNcols || !has_col[col]) {
+        continue;  // no run has this KPI (e.g. no victim flow)
+      }
+      ns_plot_kpi_t *q = &ps->kpi[ps->nkpi++];
+      q->file = kPl[j].k;
+      q->what = kPl[j].what;
+      q->unit = kPl[j].unit;
+      q->kind = kPl[j].kind;
+      q->col = nax + (uint32_t)col + 1;
+      q->max = col_max[col];
+    }
+    int prc = ns_plot_write_sweep(outdir, ps);
+    if (prc == 0) {
+      fprintf(f, "\n## Plots\n\n");
+      for (uint32_t j = 0; j < ps->nkpi; j++) {
+        fprintf(f, "![%s](%s.png)\n\n", ps->kpi[j].what, ps->kpi[j].file);
+      }
+    } else if (prc < 0) {
+      snprintf(p, sizeof(p), "%s/report.gp", outdir);
+      write_failed(p);
+    } else {
+      fprintf(f, "\n(gnuplot failed: see gnuplot.log)\n");
+    }
   }
-  fclose(f);
-  printf("report: %s/report.md (%u runs, %u failed)\n", outdir, total, failed);
+  free(ps);
+  out_close(f, pr);
   free(runs);
-  free(pids);
-  return failed ? 2 : 0;
+  errno = 0;
+  if (g_write_err[0] != '\0') {
+    fprintf(stderr, "xtm-netsim: %s; the sweep report is incomplete\n", g_write_err);
+    return 2;
+  }
+  printf("report: %s/report.md (%u runs, %u failed, %u refused their input)\n", outdir, total,
+         failed, refused);
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "xtm-netsim: writing standard output: %s\n", strerror(errno));
+    return 2;
+  }
+  return failed ? 2 : refused ? 1 : 0;
 }
 
 // ------------------------------------------------------------------ main
@@ -858,11 +1818,15 @@ static void usage(void) {
   fprintf(stderr,
           "usage:\n"
           "  xtm-netsim run <scenario.ini> [--set key=value]... [--json] [--out DIR] [--no-plots]\n"
-          "  xtm-netsim sweep <family> [--set key=value]... [--jobs N] [--out DIR] [--report-only]\n"
+          "  xtm-netsim sweep <family> [--set key=value]... [--jobs N] [--out DIR] [--slurm]\n"
+          "                   [--report-only]\n"
           "  xtm-netsim keys <scenario.ini>     list the keys and their defaults\n"
-          "families: scale-across grid buffer-sweep deep-buffer-sweep pfc-victim\n"
-          "          pfc-victim-buffers pfc-victim-senders roce-lab\n"
-          "exit status: 0 ok, 1 bad input (scenario, override, impossible set-up), 2 failure\n");
+          "families:");
+  for (size_t i = 0; i < sizeof(kFamilies) / sizeof(kFamilies[0]); i++) {
+    fprintf(stderr, " %s", kFamilies[i].name);
+  }
+  fprintf(stderr, "\nexit status: 0 ok, 1 bad input (scenario, override, impossible set-up), "
+                  "2 failure (a run failed or an output was lost)\n");
 }
 
 int main(int argc, char **argv) {
@@ -872,39 +1836,67 @@ int main(int argc, char **argv) {
   }
   const char *cmd = argv[1], *target = argv[2];
   char *sets[MAX_SETS];
-  int nsets = 0, jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+  int nsets = 0;
+  sweep_opts_t so = {.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), .task = -1, .self = argv[0]};
   bool json = false, plots = true;
   const char *out = NULL;
+  xtm_num_msg_t msg;
   for (int i = 3; i < argc; i++) {
-    if (strcmp(argv[i], "--set") == 0 && i + 1 < argc && nsets < MAX_SETS) {
-      sets[nsets++] = argv[++i];
-    } else if (strncmp(argv[i], "--set=", 6) == 0 && nsets < MAX_SETS) {
-      sets[nsets++] = argv[i] + 6;
+    const char *setv = NULL;
+    if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
+      setv = argv[++i];
+    } else if (strncmp(argv[i], "--set=", 6) == 0) {
+      setv = argv[i] + 6;
+    }
+    if (setv != NULL) {
+      if (nsets == MAX_SETS) {
+        fprintf(stderr, "xtm-netsim: more than %d --set options\n", MAX_SETS);
+        return 1;
+      }
+      sets[nsets++] = (char *)setv;
     } else if (strcmp(argv[i], "--json") == 0) {
       json = true;
     } else if (strcmp(argv[i], "--report-only") == 0) {
-      g_report_only = true;
+      so.report_only = true;
+    } else if (strcmp(argv[i], "--slurm") == 0) {
+      so.slurm = true;
     } else if (strcmp(argv[i], "--no-plots") == 0) {
       plots = false;
     } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
       out = argv[++i];
-    } else if (strcmp(argv[i], "--jobs") == 0 && i + 1 < argc) {
-      jobs = atoi(argv[++i]);
-      if (jobs < 1) {
-        fprintf(stderr, "xtm-netsim: --jobs must be >= 1\n");
+      if (out[0] == '\0') {
+        fprintf(stderr, "xtm-netsim: --out needs a directory\n");
         return 1;
       }
+    } else if ((strcmp(argv[i], "--jobs") == 0 || strcmp(argv[i], "--task") == 0) && i + 1 < argc) {
+      bool jobs = strcmp(argv[i], "--jobs") == 0;
+      uint64_t v = 0;
+      if (xtm_num_u64(argv[i], argv[i + 1], jobs ? 1 : 0, jobs ? 1024 : 1000000, &v, &msg) != kXtmNumOk) {
+        fprintf(stderr, "xtm-netsim: %s\n", msg.text);
+        return 1;
+      }
+      i++;
+      if (jobs) {
+        so.jobs = (int)v;
+      } else {
+        so.task = (int64_t)v;
+      }
     } else {
-      fprintf(stderr, "xtm-netsim: unknown argument '%s'\n", argv[i]);
+      char q[80];
+      xtm_num_quote(q, sizeof(q), argv[i]);
+      fprintf(stderr, "xtm-netsim: unknown argument '%s'\n", q);
       usage();
       return 1;
     }
   }
-  if (jobs < 1) {
-    jobs = 1;
+  if (so.jobs < 1) {
+    so.jobs = 1;
   }
   if (strcmp(cmd, "sweep") == 0) {
-    return sweep(target, sets, nsets, jobs, out);
+    so.sets = sets;
+    so.nsets = nsets;
+    so.out = out;
+    return sweep(target, &so);
   }
   if (strcmp(cmd, "run") != 0 && strcmp(cmd, "keys") != 0) {
     usage();
@@ -920,6 +1912,10 @@ int main(int argc, char **argv) {
     for (uint32_t i = 0; i < sc.nkv; i++) {
       printf("%-16s %-24s (%s:%d)\n", sc.kv[i].key, sc.kv[i].val, sc.path, sc.kv[i].line);
     }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+      fprintf(stderr, "xtm-netsim: writing standard output: %s\n", strerror(errno));
+      return 2;
+    }
     return 0;
   }
   for (int i = 0; i < nsets; i++) {
@@ -930,7 +1926,10 @@ int main(int argc, char **argv) {
   }
   char dir[1024];
   if (out != NULL) {
-    snprintf(dir, sizeof(dir), "%s", out);
+    if (snprintf(dir, sizeof(dir), "%s", out) >= (int)sizeof(dir)) {
+      fprintf(stderr, "xtm-netsim: --out is longer than %zu characters\n", sizeof(dir) - 1);
+      return 1;
+    }
   } else {
     default_outdir(&sc, dir, sizeof(dir));
   }

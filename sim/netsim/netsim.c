@@ -27,6 +27,9 @@ enum {
 
 #define NS_NIL UINT32_MAX
 
+static ns_status_t uet_init(ns_flow_t *g);
+static void uet_free(ns_flow_t *f);
+
 
 // ------------------------------------------------------------------ small helpers
 
@@ -214,7 +217,8 @@ ns_status_t ns_sim_init(ns_sim_t *s) {
   if (s == NULL) {
     return kNsBadArg;
   }
-  *s = (ns_sim_t){.ack_every = 16, .rto_ps = 67108ull * NS_PS_PER_US, .pool_free = NS_NIL};
+  *s = (ns_sim_t){.ack_every = 16, .rto_ps = 67108ull * NS_PS_PER_US, .pool_free = NS_NIL,
+                  .ival_link = NS_NIL, .ival_router = NS_NIL, .mark_ps = NS_NEVER};
   return kNsOk;
 }
 
@@ -241,6 +245,7 @@ void ns_sim_free(ns_sim_t *s) {
   }
   for (uint32_t i = 0; i < s->nflows; i++) {
     free(s->flows[i].lat_ps);
+    uet_free(&s->flows[i]);
   }
   free(s->nodes);
   free(s->links);
@@ -250,7 +255,9 @@ void ns_sim_free(ns_sim_t *s) {
   free(s->far.e);
   free(s->pfc_fly);
   free(s->rt_pause_until);
-  *s = (ns_sim_t){.pool_free = NS_NIL};
+  free(s->iv);
+  *s = (ns_sim_t){.pool_free = NS_NIL, .ival_link = NS_NIL, .ival_router = NS_NIL,
+                  .mark_ps = NS_NEVER};
 }
 
 static ns_status_t add_node(ns_sim_t *s, const char *name, uint8_t kind, uint32_t *id) {
@@ -465,14 +472,38 @@ ns_status_t ns_add_flow(ns_sim_t *s, const ns_flow_t *f, uint32_t *id) {
   ns_flow_t *g = &s->flows[fi];
   *g = *f;
   g->pkts_per_msg = (uint32_t)((f->msg_bytes + f->mtu - 1) / f->mtu);
-  g->total_pkts = f->total_msgs * g->pkts_per_msg;
+  g->last_msg_psn = NS_NEVER;
+  g->last_msg_bytes = f->msg_bytes;
+  g->last_msg_pkts = g->pkts_per_msg;
+  if (f->total_bytes != 0) {  // exactly total_bytes: the last message carries the rest
+    g->total_msgs = (f->total_bytes + f->msg_bytes - 1) / f->msg_bytes;
+    g->last_msg_bytes = f->total_bytes - (g->total_msgs - 1) * f->msg_bytes;
+    g->last_msg_pkts = (uint32_t)((g->last_msg_bytes + f->mtu - 1) / f->mtu);
+    if (g->last_msg_bytes != f->msg_bytes) {
+      g->last_msg_psn = (g->total_msgs - 1) * g->pkts_per_msg;
+    }
+  }
+  g->total_pkts = g->last_msg_psn == NS_NEVER
+                      ? g->total_msgs * g->pkts_per_msg
+                      : g->last_msg_psn + g->last_msg_pkts;
   g->snd_nxt = g->snd_una = g->snd_max = g->rcv_nxt = 0;
   flow_set_limit(g);
   g->next_send_ps = f->start_ps;
   g->lat_ps = NULL;
   g->lat_n = g->lat_cap = 0;
-  if (f->record_latency && f->total_msgs > 0) {
-    g->lat_cap = (uint32_t)(f->total_msgs > 1000000 ? 1000000 : f->total_msgs);
+  g->uet = NULL;
+  if (f->transport > kNsTransportUet) {
+    return kNsBadArg;
+  }
+  if (f->transport == kNsTransportUet) {
+    ns_status_t ust = uet_init(g);
+    if (ust != kNsOk) {
+      uet_free(g);
+      return ust;
+    }
+  }
+  if (f->record_latency && g->total_msgs > 0) {
+    g->lat_cap = (uint32_t)(g->total_msgs > 1000000 ? 1000000 : g->total_msgs);
     g->lat_ps = malloc((size_t)g->lat_cap * sizeof(uint64_t));
     if (g->lat_ps == NULL) {
       return kNsNoMem;
@@ -501,6 +532,17 @@ ns_status_t ns_add_flow(ns_sim_t *s, const ns_flow_t *f, uint32_t *id) {
   return kNsOk;
 }
 
+typedef struct ns_warn_ctx {
+  FILE *f;
+  const char *router;
+} ns_warn_ctx_t;
+
+static void ns_warn_line(void *arg, bool warning, const char *text) {
+  const ns_warn_ctx_t *w = arg;
+  (void)warning;  // only warnings: a configuration with errors is not programmed
+  fprintf(w->f, "xtm-netsim: router %s: %s\n", w->router, text);
+}
+
 ns_status_t ns_router_program(ns_sim_t *s, uint32_t router, const char *path, const char *text,
                               void *dcqcn_cfg_out, char *err, size_t err_len) {
   if (s == NULL || router >= s->nnodes || s->nodes[router].kind != kNsNodeRouter ||
@@ -526,6 +568,16 @@ ns_status_t ns_router_program(ns_sim_t *s, uint32_t router, const char *path, co
     free(res);
     return kNsConfig;
   }
+  // the warnings: printed (with the compiler's repeat notes) and counted, never dropped
+  ns_warn_ctx_t wc = {.f = s->warn_out != NULL ? s->warn_out : stderr, .router = s->nodes[router].name};
+  (void)xtm_cos_each_message(res, path, ns_warn_line, &wc);
+  r->cfg_warnings = res->warnings_dropped;
+  for (uint32_t i = 0; i < res->nwarnings; i++) {
+    r->cfg_warnings += 1u + res->warning_repeats[i];
+  }
+  if (res->warnings_dropped > 0) {
+    fprintf(wc.f, "xtm-netsim: router %s: %u more warnings not shown\n", wc.router, res->warnings_dropped);
+  }
   xtm_fw_bringup_opts_t bo = {.do_reset = true, .init_max_polls = 100000};
   xtm_fw_bringup_result_t br;
   xtm_fw_status_t st = xtm_fw_bringup(&mmio, &res->cfg, &bo, &h, &br);
@@ -534,6 +586,30 @@ ns_status_t ns_router_program(ns_sim_t *s, uint32_t router, const char *path, co
              xtm_fw_step_name(br.failed_step), xtm_fw_status_name(st));
     free(res);
     return kNsConfig;
+  }
+  // every configured port speed must be its link's rate (a 100g port on a 37 Gb/s link is
+  // a set-up that cannot do what it says)
+  for (uint32_t i = 0; i < res->nqueues; i++) {
+    uint32_t p = res->q[i].port;
+    uint32_t l = p < NS_MAX_PORTS ? r->port_link[p] : NS_NIL;
+    if (l != NS_NIL && s->links[l].rate_bps != res->q[i].port_rate_bps) {
+      snprintf(err, err_len, "%s: interface %s runs at %g Gb/s in the configuration, but its "
+               "link at %g Gb/s", path, res->q[i].iface, (double)res->q[i].port_rate_bps / 1e9,
+               (double)s->links[l].rate_bps / 1e9);
+      free(res);
+      return kNsSpeed;
+    }
+  }
+  for (uint32_t i = 0; i < res->npgs; i++) {
+    uint32_t p = res->pg[i].port;
+    uint32_t l = p < NS_MAX_PORTS ? r->in_link[p] : NS_NIL;
+    if (l != NS_NIL && s->links[l].rate_bps != res->pg[i].speed_bps) {
+      snprintf(err, err_len, "%s: interface %s has speed %g Gb/s in the configuration, but its "
+               "link at %g Gb/s", path, res->pg[i].iface, (double)res->pg[i].speed_bps / 1e9,
+               (double)s->links[l].rate_bps / 1e9);
+      free(res);
+      return kNsSpeed;
+    }
   }
   if (dcqcn_cfg_out != NULL) {
     memcpy(dcqcn_cfg_out, &res->cfg.dcqcn, sizeof(res->cfg.dcqcn));
@@ -551,6 +627,21 @@ ns_status_t ns_router_program(ns_sim_t *s, uint32_t router, const char *path, co
   xtm_set_tx_ready(r->m, r->nports >= 64 ? UINT64_MAX : ((1ull << r->nports) - 1u));
   s->nodes[router].rt.cyc_off = xtm_cycle(r->m);
   r->in.tx_ready = r->nports >= 64 ? UINT64_MAX : ((1ull << r->nports) - 1u);
+  return kNsOk;
+}
+
+ns_status_t ns_router_write(ns_sim_t *s, uint32_t router, uint32_t offset, uint32_t value) {
+  if (s == NULL || router >= s->nnodes || s->nodes[router].kind != kNsNodeRouter) {
+    return kNsBadArg;
+  }
+  xtm_mmio_model_t mstate;
+  xtm_mmio_t mmio;
+  if (xtm_mmio_model_init(&mmio, &mstate, s->nodes[router].rt.m) != kXtmFwOk ||
+      xtm_mmio_write32(&mmio, offset, value) != kXtmFwOk) {
+    return kNsConfig;
+  }
+  // the model executed the access: time 0 stays at the model's present cycle
+  s->nodes[router].rt.cyc_off = xtm_cycle(s->nodes[router].rt.m);
   return kNsOk;
 }
 
@@ -589,6 +680,16 @@ void ns_inject_ce(ns_sim_t *s, uint32_t flow, uint64_t psn) {
   s->ce_armed = true;
 }
 
+// ------------------------------------------------------------------ interval KPIs
+
+static inline ns_ival_t *iv_at(ns_sim_t *s, uint64_t t) {
+  if (s->iv == NULL || t >= s->end_ps) {
+    return NULL;
+  }
+  uint64_t i = t / s->ival_ps;
+  return i < s->niv ? &s->iv[i] : NULL;
+}
+
 // ------------------------------------------------------------------ links
 
 // Puts frame `p` on link `li` at `t` (or when the link is free).
@@ -600,8 +701,17 @@ static void link_send(ns_sim_t *s, uint32_t li, const ns_pkt_t *p, uint64_t t) {
                                   : ns_ser_ps(p->len, l->rate_bps));
   if (start <= s->end_ps) {  // a router running ahead may send past the end: not counted
     l->tx_bytes += p->len;
+    l->tx_frames++;
     if (p->kind == kNsPktData) {
       l->tx_data_bytes += p->len;
+    }
+    if (li == s->ival_link) {
+      ns_ival_t *v = iv_at(s, start);
+      if (v != NULL) {
+        v->l2_bytes += p->len;
+        v->frames++;
+        v->ce_frames += p->kind == kNsPktData && p->ecn == NS_ECN_CE;
+      }
     }
   }
   uint8_t ecn = p->ecn;
@@ -703,6 +813,7 @@ void ns_send_pfc(ns_sim_t *s, uint32_t link, const xtm_pfc_frame_t *f) {
 // ------------------------------------------------------------------ NIC
 
 static void nic_kick(ns_sim_t *s, uint32_t n, uint64_t t);
+static void nic_kick_flow(ns_sim_t *s, uint32_t n, const ns_flow_t *f);
 static void rt_run(ns_sim_t *s, uint32_t n, bool wake);
 
 static void dc_out(ns_sim_t *s, uint32_t n, const dcqcn_out_t *o) {
@@ -722,6 +833,10 @@ static void dc_out(ns_sim_t *s, uint32_t n, const dcqcn_out_t *o) {
       (ns_pkt_t){.kind = kNsPktCnp, .dscp = NS_DSCP_CNP, .ecn = 0, .prio = 6,
                  .len = NS_CNP_BYTES, .dst = f->src, .flow = (uint32_t)(f - s->flows)};
   s->cnps_sent++;
+  ns_ival_t *v = iv_at(s, s->now_ps);
+  if (v != NULL) {
+    v->cnps++;
+  }
   nic_kick(s, n, s->now_ps);
 }
 
@@ -761,7 +876,11 @@ static void flow_set_limit(ns_flow_t *f) {
   f->snd_lim = f->total_pkts != 0 && f->total_pkts < lim ? f->total_pkts : lim;
 }
 
-static inline bool flow_can_send(const ns_flow_t *f) { return f->snd_nxt < f->snd_lim; }
+static bool uet_can_send(const ns_flow_t *f);
+
+static inline bool flow_can_send(const ns_flow_t *f) {
+  return f->transport == kNsTransportRoce ? f->snd_nxt < f->snd_lim : uet_can_send(f);
+}
 
 static void rto_arm(ns_sim_t *s, ns_flow_t *f, uint64_t at) {
   if (!f->rto_armed) {
@@ -770,14 +889,373 @@ static void rto_arm(ns_sim_t *s, ns_flow_t *f, uint64_t at) {
   }
 }
 
+
+// ------------------------------------------------------------------ UET transport (NSCC)
+//
+// A UET-style reliable unordered transport (docs/netsim.md 2.1), from the UEC specification's
+// public description and the htsim implementation (uet-htsim, sim/uec.cpp), written anew:
+// the responder accepts packets in any order and acknowledges every packet with a selective
+// ACK (the PSN, the cumulative PSN, the CE echo); the requester keeps per-PSN state,
+// declares a PSN lost when a PSN sent 3 or more after it has been acknowledged (or at its
+// retransmission timeout), and resends only lost PSNs. NSCC sets the window from the
+// queueing delay (RTT minus base RTT) and the ECN echo.
+
+#define UET_ST_NONE 0u
+#define UET_ST_FLY 1u
+#define UET_ST_ACKED 2u
+#define UET_ST_LOST 3u
+#define UET_DUPTHRESH 3u
+
+static ns_status_t uet_init(ns_flow_t *g) {
+  if (g->total_pkts == 0 || g->uet_base_rtt_ps == 0 || g->uet_bdp_bytes == 0) {
+    return kNsBadArg;
+  }
+  ns_uet_t *u = calloc(1, sizeof(*u));
+  if (u == NULL) {
+    return kNsNoMem;
+  }
+  u->st = calloc(g->total_pkts, 1);
+  u->rx = calloc(g->total_pkts, 1);
+  u->sent_ps = calloc(g->total_pkts, sizeof(uint64_t));
+  g->uet = u;
+  if (u->st == NULL || u->rx == NULL || u->sent_ps == NULL) {
+    return kNsNoMem;
+  }
+  // NSCC's static parameters (htsim initNsccParams): reference network 100 Gb/s and 12 us;
+  // target queueing delay = the network RTT (no trimming); the scaling factors a = BDP /
+  // reference BDP and b = target / reference RTT
+  double ref_bdp = 100e9 / 8.0 * 12e-6;
+  double a = (double)g->uet_bdp_bytes / ref_bdp;
+  double mss = (double)g->mtu;
+  u->base_rtt_ps = g->uet_base_rtt_ps;
+  u->bdp = g->uet_bdp_bytes;
+  u->target_ps = (double)g->uet_base_rtt_ps;
+  double b = u->target_ps / 12e6;
+  u->alpha = 4.0 * mss * a * b / u->target_ps;  // bytes per ps of delay headroom
+  u->fi = 5.0 * mss * a;
+  u->eta = 0.15 * mss * a;
+  u->fi_scale = 0.25 * a;
+  u->mtu_bytes = g->mtu + NS_HDR_BYTES;
+  u->maxwnd = (uint64_t)(1.5 * (double)u->bdp);  // initNscc: max window 1.5 BDP, start at it
+  u->cwnd = (double)u->maxwnd;
+  u->srtt_ps = (double)u->base_rtt_ps;
+  u->rttvar_ps = (double)u->base_rtt_ps / 2.0;
+  return kNsOk;
+}
+
+static void uet_free(ns_flow_t *f) {
+  if (f->uet != NULL) {
+    free(f->uet->st);
+    free(f->uet->rx);
+    free(f->uet->sent_ps);
+    free(f->uet);
+    f->uet = NULL;
+  }
+}
+
+static inline uint32_t uet_payload(const ns_flow_t *f, uint64_t psn) {
+  if (psn >= f->last_msg_psn) {
+    uint64_t k = psn - f->last_msg_psn;
+    uint64_t rem = f->last_msg_bytes - k * f->mtu;
+    return (uint32_t)(rem < f->mtu ? rem : f->mtu);
+  }
+  uint64_t k = psn % f->pkts_per_msg;
+  uint64_t rem = f->msg_bytes - k * f->mtu;
+  return (uint32_t)(rem < f->mtu ? rem : f->mtu);
+}
+
+static bool uet_can_send(const ns_flow_t *f) {
+  const ns_uet_t *u = f->uet;
+  if (u->nlost == 0 && u->next_new >= f->total_pkts) {
+    return false;
+  }
+  return u->inflight <= 0.0 || u->inflight + (double)u->mtu_bytes <= u->cwnd;
+}
+
+static uint64_t uet_rto_ps(const ns_uet_t *u) {
+  double r = u->srtt_ps + 4.0 * u->rttvar_ps;
+  double lo = 2.0 * (double)u->base_rtt_ps;
+  return (uint64_t)(r > lo ? r : lo);
+}
+
+// Quick adapt (htsim quick_adapt): once per base RTT, after a loss or when the average delay
+// passed 4 x the target, the window becomes what was acknowledged in the last period.
+static bool uet_quick_adapt(ns_sim_t *s, ns_flow_t *f, bool loss) {
+  ns_uet_t *u = f->uet;
+  if (s->now_ps > u->qa_end_ps) {
+    if (u->qa_end_ps != 0 && (u->trigger_qa || loss || u->avg_delay_ps > 4.0 * u->target_ps)) {
+      if (u->cwnd >= u->achieved) {
+        double w = u->achieved > (double)u->mtu_bytes ? u->achieved : (double)u->mtu_bytes;
+        u->cwnd = w;
+        u->trigger_qa = false;
+        u->quick_adapts++;
+        u->achieved = 0;
+        u->qa_end_ps = s->now_ps + u->base_rtt_ps;
+        return true;
+      }
+    }
+    u->achieved = 0;
+    u->qa_end_ps = s->now_ps + u->base_rtt_ps;
+  }
+  return false;
+}
+
+static void uet_nscc_ack(ns_sim_t *s, ns_flow_t *f, bool ce, double delay, double acked) {
+  ns_uet_t *u = f->uet;
+  u->avg_delay_ps = 0.0125 * delay + (1.0 - 0.0125) * u->avg_delay_ps;
+  u->avg_ecn = 0.125 * (ce ? 1.0 : 0.0) + (1.0 - 0.125) * u->avg_ecn;
+  u->achieved += acked;
+  if (uet_quick_adapt(s, f, false)) {
+    return;
+  }
+  bool can_decrease = u->avg_ecn > 0.2;
+  if (!ce && delay >= u->target_ps) {  // fair increase
+    u->inc += u->fi * acked;
+  } else if (!ce) {  // proportional increase (fast increase when the path is empty)
+    if (delay < 1e6) {
+      u->fi_count += (uint64_t)acked;
+      if ((double)u->fi_count > u->cwnd || u->increase) {
+        u->cwnd += acked * u->fi_scale;
+        u->increase = true;
+        goto adjust;
+      }
+    } else {
+      u->fi_count = 0;
+    }
+    u->increase = false;
+    double pi = acked * 5000.0 * (u->fi / (5.0 * (double)f->mtu));
+    double pr = u->alpha * (u->target_ps - delay);
+    u->inc += (pi < pr ? pi : pr) * (double)u->mtu_bytes + u->fi * acked;
+  } else if (delay >= u->target_ps) {  // multiplicative decrease
+    u->increase = false;
+    u->fi_count = 0;
+    if (can_decrease && u->avg_delay_ps > u->target_ps) {
+      if (s->now_ps - u->last_dec_ps > u->base_rtt_ps) {
+        double k = 1.0 - 0.8 * (u->avg_delay_ps - u->target_ps) / u->avg_delay_ps;
+        u->cwnd *= k > 0.5 ? k : 0.5;
+        u->last_dec_ps = s->now_ps;
+      }
+      u->dec += 0.8 * acked;
+    }
+  } else {  // fair decrease
+    u->increase = false;
+    u->fi_count = 0;
+    if (can_decrease) {
+      u->dec += 0.8 * acked;
+    }
+  }
+adjust:
+  u->recvd += acked;
+  if (u->recvd > 8.0 * (double)u->mtu_bytes) {
+    u->cwnd += u->inc / u->cwnd - u->dec * u->cwnd / (double)u->bdp;
+    u->inc = u->dec = u->recvd = 0;
+  }
+  if (s->now_ps - u->last_adj_ps > u->base_rtt_ps) {
+    u->cwnd += u->eta;
+    u->last_adj_ps = s->now_ps;
+  }
+  if (u->cwnd < (double)u->mtu_bytes) {
+    u->cwnd = (double)u->mtu_bytes;
+  }
+  if (u->cwnd > (double)u->maxwnd) {
+    u->cwnd = (double)u->maxwnd;
+  }
+}
+
+static void uet_mark_lost(ns_flow_t *f, uint64_t psn) {
+  ns_uet_t *u = f->uet;
+  u->st[psn] = UET_ST_LOST;
+  u->inflight -= (double)(uet_payload(f, psn) + NS_HDR_BYTES);
+  u->nlost++;
+  if (psn < u->rscan) {
+    u->rscan = psn;
+  }
+  u->trigger_qa = true;
+}
+
+static void uet_acked(ns_flow_t *f, uint64_t psn, double *newly) {
+  ns_uet_t *u = f->uet;
+  uint8_t st = u->st[psn];
+  if (st == UET_ST_ACKED || st == UET_ST_NONE) {
+    return;
+  }
+  double sz = (double)(uet_payload(f, psn) + NS_HDR_BYTES);
+  if (st == UET_ST_FLY) {
+    u->inflight -= sz;
+  } else {
+    u->nlost--;  // a PSN declared lost arrived after all: no retransmission needed
+  }
+  u->st[psn] = UET_ST_ACKED;
+  *newly += sz;
+}
+
+static void uet_send_data(ns_sim_t *s, uint32_t n, ns_flow_t *f) {
+  ns_nic_t *c = &s->nodes[n].nic;
+  ns_uet_t *u = f->uet;
+  uint64_t psn;
+  bool retx = false;
+  if (u->nlost > 0) {
+    while (u->st[u->rscan] != UET_ST_LOST) {
+      u->rscan++;
+    }
+    psn = u->rscan++;
+    u->nlost--;
+    retx = true;
+  } else {
+    psn = u->next_new++;
+  }
+  uint32_t payload = uet_payload(f, psn);
+  bool last = psn + 1 == f->total_pkts || (psn < f->last_msg_psn && (psn + 1) % f->pkts_per_msg == 0);
+  ns_pkt_t p = {.kind = kNsPktData, .dscp = f->dscp, .ecn = NS_ECN_ECT0, .prio = f->prio,
+                .len = (uint16_t)(payload + NS_HDR_BYTES), .dst = f->dst,
+                .flow = (uint32_t)(f - s->flows), .psn = (uint32_t)psn, .last = last};
+  if (u->inflight <= 0.0) {
+    f->last_progress_ps = s->now_ps;
+  }
+  u->st[psn] = UET_ST_FLY;
+  u->sent_ps[psn] = s->now_ps;
+  u->inflight += (double)(payload + NS_HDR_BYTES);
+  if (retx) {
+    f->retx_bytes += payload;
+  }
+  f->tx_bytes += payload;
+  link_send(s, c->link, &p, s->now_ps);
+  if (!f->rto_armed) {
+    f->rto_armed = true;
+    ev_push(s, s->now_ps + uet_rto_ps(u), kEvRto, (uint32_t)(f - s->flows));
+  }
+}
+
+static void uet_rx_data(ns_sim_t *s, uint32_t n, ns_flow_t *f, const ns_pkt_t *p) {
+  ns_nic_t *c = &s->nodes[n].nic;
+  ns_uet_t *u = f->uet;
+  if (p->psn < f->total_pkts && !u->rx[p->psn]) {
+    u->rx[p->psn] = 1;
+    f->rx_bytes += (uint64_t)(p->len - NS_HDR_BYTES);
+    while (f->rcv_nxt < f->total_pkts && u->rx[f->rcv_nxt]) {
+      f->rcv_nxt++;
+    }
+  } else {
+    s->ooo_discards++;  // a duplicate (already received)
+  }
+  if (c->ctrl_len == 1024u) {
+    c->ctrl_drops++;
+    return;
+  }
+  c->ctrl_ring[(c->ctrl_head + c->ctrl_len++) % 1024u] =
+      (ns_pkt_t){.aux = (uint32_t)f->rcv_nxt, .kind = kNsPktAck, .dscp = f->dscp,
+                 .ecn = p->ecn == NS_ECN_CE, .prio = f->prio, .len = NS_ACK_BYTES, .dst = f->src,
+                 .flow = (uint32_t)(f - s->flows), .psn = p->psn};
+  nic_kick(s, n, s->now_ps);
+}
+
+static void uet_rx_ack(ns_sim_t *s, uint32_t n, ns_flow_t *f, const ns_pkt_t *p) {
+  ns_uet_t *u = f->uet;
+  uint64_t psn = p->psn, cum = p->aux;
+  double newly = 0;
+  bool fresh = u->st[psn] == UET_ST_FLY;
+  uint64_t sent = u->sent_ps[psn];
+  uet_acked(f, psn, &newly);
+  for (uint64_t q = u->una; q < cum && q < f->total_pkts; q++) {
+    uet_acked(f, q, &newly);
+  }
+  while (u->una < f->total_pkts && u->st[u->una] == UET_ST_ACKED) {
+    u->una++;
+  }
+  if (psn + 1 > u->hsack) {
+    u->hsack = psn + 1;
+  }
+  if (newly > 0) {
+    f->last_progress_ps = s->now_ps;
+  }
+  // RTT sample from the PSN's last transmission (only when it was in flight: a late copy of
+  // a retransmitted PSN gives no clean sample)
+  if (fresh) {
+    double rtt = (double)(s->now_ps - sent);
+    if (rtt < (double)u->base_rtt_ps) {
+      u->base_rtt_ps = (uint64_t)rtt;
+    }
+    double err = rtt - u->srtt_ps;
+    u->srtt_ps += err / 8.0;
+    u->rttvar_ps += ((err < 0 ? -err : err) - u->rttvar_ps) / 4.0;
+    double delay = rtt - (double)u->base_rtt_ps;
+    uet_nscc_ack(s, f, p->ecn != 0, delay, newly);
+  }
+  // loss detection: a PSN in flight with UET_DUPTHRESH later PSNs acknowledged
+  if (u->lscan < u->una) {
+    u->lscan = u->una;
+  }
+  bool lost = false;
+  while (u->lscan + UET_DUPTHRESH < u->hsack) {
+    if (u->st[u->lscan] == UET_ST_FLY && u->sent_ps[u->lscan] < u->sent_ps[u->hsack - 1]) {
+      uet_mark_lost(f, u->lscan);
+      u->fast_losses++;
+      lost = true;
+    }
+    u->lscan++;
+  }
+  if (lost) {
+    uet_quick_adapt(s, f, true);
+  }
+  if (u->una >= f->total_pkts && !f->done) {
+    f->snd_una = f->total_pkts;
+    f->done = true;
+    f->fct_ps = s->now_ps - f->start_ps;
+    f->msgs_done = f->total_msgs;
+    if (s->finite_pending > 0) {
+      s->finite_pending--;
+    }
+  }
+  f->snd_una = u->una;
+  nic_kick_flow(s, n, f);
+}
+
+static void uet_rto(ns_sim_t *s, ns_flow_t *f) {
+  ns_uet_t *u = f->uet;
+  f->rto_armed = false;
+  if (f->done || u->inflight <= 0.0) {
+    return;  // re-armed by the next transmission
+  }
+  uint64_t rto = uet_rto_ps(u);
+  uint64_t due = f->last_progress_ps + rto;
+  if (s->now_ps >= due) {
+    f->timeouts++;
+    for (uint64_t q = u->una; q < u->next_new; q++) {
+      if (u->st[q] == UET_ST_FLY && u->sent_ps[q] + rto <= s->now_ps) {
+        uet_mark_lost(f, q);
+        u->rto_losses++;
+      }
+    }
+    u->rttvar_ps *= 2.0;  // back off
+    f->last_progress_ps = s->now_ps;
+    uet_quick_adapt(s, f, true);
+    nic_kick(s, f->src, s->now_ps);
+    due = s->now_ps + uet_rto_ps(u);
+  }
+  f->rto_armed = true;
+  ev_push(s, due, kEvRto, (uint32_t)(f - s->flows));
+}
+
 static void nic_send_data(ns_sim_t *s, uint32_t n, ns_flow_t *f) {
+  if (f->transport == kNsTransportUet) {
+    uet_send_data(s, n, f);
+    return;
+  }
   ns_nic_t *c = &s->nodes[n].nic;
   uint64_t psn = f->snd_nxt;
   uint64_t ppm = f->pkts_per_msg;
-  uint64_t k = (ppm & (ppm - 1)) == 0 ? psn & (ppm - 1) : psn % ppm;  // index in the message
-  uint64_t rem = f->msg_bytes - k * f->mtu;
+  uint64_t k, rem;
+  bool last;
+  if (psn < f->last_msg_psn) {
+    k = (ppm & (ppm - 1)) == 0 ? psn & (ppm - 1) : psn % ppm;  // index in the message
+    rem = f->msg_bytes - k * f->mtu;
+    last = k + 1 == f->pkts_per_msg;
+  } else {  // the shorter last message of a flow of exactly total_bytes
+    k = psn - f->last_msg_psn;
+    rem = f->last_msg_bytes - k * f->mtu;
+    last = k + 1 == f->last_msg_pkts;
+  }
   uint32_t payload = (uint32_t)(rem < f->mtu ? rem : f->mtu);
-  bool last = k + 1 == f->pkts_per_msg;
   ns_pkt_t p = {.kind = kNsPktData, .dscp = f->dscp, .ecn = NS_ECN_ECT0, .prio = f->prio,
                 .len = (uint16_t)(payload + NS_HDR_BYTES), .dst = f->dst,
                 .flow = (uint32_t)(f - s->flows), .psn = (uint32_t)psn, .last = last};
@@ -907,6 +1385,9 @@ static void flow_acked(ns_sim_t *s, ns_flow_t *f, uint64_t upto) {
     f->snd_nxt = upto;
   }
   uint64_t msgs = upto / f->pkts_per_msg;
+  if (f->total_pkts != 0 && upto >= f->total_pkts) {
+    msgs = f->total_msgs;  // the last message may be shorter
+  }
   if (msgs > before) {
     if (f->record_latency && f->lat_n < f->lat_cap && f->window_msgs == 1) {
       f->lat_ps[f->lat_n++] = s->now_ps - f->msg_post_ps;
@@ -927,6 +1408,14 @@ static void nic_rx(ns_sim_t *s, uint32_t n, const ns_pkt_t *pp) {
   ns_nic_t *c = &s->nodes[n].nic;
   ns_pkt_t p = *pp;
   ns_flow_t *f = &s->flows[p.flow];
+  if (f->transport == kNsTransportUet && (p.kind == kNsPktData || p.kind == kNsPktAck)) {
+    if (p.kind == kNsPktData) {
+      uet_rx_data(s, n, f, &p);
+    } else {
+      uet_rx_ack(s, n, f, &p);
+    }
+    return;
+  }
   switch (p.kind) {
     case kNsPktData: {
       if (p.ecn == NS_ECN_CE && c->dc != NULL) {
@@ -978,6 +1467,10 @@ static void nic_rx(ns_sim_t *s, uint32_t n, const ns_pkt_t *pp) {
 
 static void rto_fire(ns_sim_t *s, uint32_t fi) {
   ns_flow_t *f = &s->flows[fi];
+  if (f->transport == kNsTransportUet) {
+    uet_rto(s, f);
+    return;
+  }
   f->rto_armed = false;
   if (f->snd_una >= f->snd_max) {
     return;  // nothing outstanding; re-armed by the next transmission
@@ -1016,8 +1509,20 @@ static void rt_outputs(ns_sim_t *s, uint32_t n, const xtm_out_t *o) {
   uint64_t t = (o->cycle - base) * NS_PS_PER_NS;
   if (o->enq_res.valid) {
     if (o->enq_res.reason != kXtmReasonAccept) {
-      r->drops_by_reason[o->enq_res.reason < kXtmReasonCount ? o->enq_res.reason : 0]++;
+      uint32_t why = o->enq_res.reason < kXtmReasonCount ? o->enq_res.reason : 0;
+      r->drops_by_reason[why]++;
       pkt_free(s, o->enq_res.pkt_id);
+      ns_ival_t *v = iv_at(s, t);
+      if (v != NULL) {
+        if (why == kXtmReasonTail || why == kXtmReasonPool || why == kXtmReasonBufFull ||
+            why == kXtmReasonProfile) {
+          v->tail_drops++;
+        } else if (why == kXtmReasonHeadroom) {
+          v->lossless_drops++;
+        } else {
+          v->other_drops++;
+        }
+      }
     } else if ((int32_t)o->enq_res.voq == r->watch_voq) {
       xtm_voq_state_t v;
       xtm_voq_state(r->m, o->enq_res.voq, &v);
@@ -1025,11 +1530,19 @@ static void rt_outputs(ns_sim_t *s, uint32_t n, const xtm_out_t *o) {
       if (b > r->watch_peak_bytes) {
         r->watch_peak_bytes = b;
       }
+      ns_ival_t *iv = n == s->ival_router ? iv_at(s, t) : NULL;
+      if (iv != NULL && b > iv->peak_queue_bytes) {
+        iv->peak_queue_bytes = b;
+      }
     }
   }
   if (o->flush.valid) {
     r->drops_by_reason[kXtmReasonFlush]++;
     pkt_free(s, o->flush.pkt_id);
+    ns_ival_t *v = iv_at(s, t);
+    if (v != NULL) {
+      v->other_drops++;
+    }
   }
   for (uint64_t m = o->deq_valid; m != 0; m &= m - 1) {
     uint32_t p = (uint32_t)__builtin_ctzll(m);
@@ -1042,6 +1555,10 @@ static void rt_outputs(ns_sim_t *s, uint32_t n, const xtm_out_t *o) {
   for (uint64_t m = o->pfc_tx_valid; m != 0; m &= m - 1) {
     uint32_t p = (uint32_t)__builtin_ctzll(m);
     r->pfc_tx_frames++;
+    ns_ival_t *v = iv_at(s, t);
+    if (v != NULL) {
+      v->pause_frames++;
+    }
     if (r->port_link[p] != NS_NIL) {
       pfc_send(s, r->port_link[p], &o->pfc_tx[p], t);
     }
@@ -1216,7 +1733,9 @@ static void pfc_arrive(ns_sim_t *s, uint32_t slot) {
     for (uint32_t i = 0; i < 8; i++) {
       if ((f.vec >> i) & 1u) {
         nd->nic.paused_until_ps[i] =
-            f.quanta[i] == 0 ? s->now_ps : s->now_ps + quanta_ps(f.quanta[i], rev->rate_bps);
+            f.quanta[i] == 0 ? s->now_ps
+            : nd->nic.pause_no_expiry ? NS_NEVER
+                                      : s->now_ps + quanta_ps(f.quanta[i], rev->rate_bps);
       }
     }
     for (uint32_t i = 0; i < 8; i++) {
@@ -1280,6 +1799,17 @@ uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
   }
   if (s->sample_ps > 0 && s->sample_fn != NULL) {
     ev_push(s, s->now_ps, kEvSample, 0);
+  }
+  if (s->ival_ps > 0 && s->iv == NULL && end_ps > 0) {
+    uint64_t n = (end_ps + s->ival_ps - 1) / s->ival_ps;
+    s->niv = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+    s->iv = calloc(s->niv, sizeof(*s->iv));
+    if (s->iv == NULL) {
+      abort();
+    }
+  }
+  if (s->mark_ps != NS_NEVER && s->mark_ps <= end_ps) {
+    ev_push(s, s->mark_ps, kEvSample, 1);
   }
   s->finite_pending = 0;
   for (uint32_t i = 0; i < s->nflows; i++) {
@@ -1350,6 +1880,13 @@ uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
         rto_fire(s, id);
         break;
       case kEvSample:
+        if (id == 1) {  // the steady-state mark
+          for (uint32_t i = 0; i < s->nflows; i++) {
+            s->flows[i].mark_rx_bytes = s->flows[i].rx_bytes;
+            s->flows[i].mark_retx_bytes = s->flows[i].retx_bytes;
+          }
+          break;
+        }
         s->sample_fn(s->sample_ctx, s->now_ps);
         if (s->now_ps + s->sample_ps <= end_ps) {
           ev_push(s, s->now_ps + s->sample_ps, kEvSample, 0);

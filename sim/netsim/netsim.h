@@ -50,6 +50,7 @@ typedef enum ns_status {
   kNsBadArg = 1,
   kNsNoMem = 2,
   kNsConfig = 3,  // a router configuration did not compile or program
+  kNsSpeed = 4,   // a configured port speed is not the rate of the port's link
 } ns_status_t;
 
 typedef enum ns_pkt_kind {
@@ -59,6 +60,34 @@ typedef enum ns_pkt_kind {
   kNsPktCnp = 3,
 } ns_pkt_kind_t;
 
+typedef enum ns_transport {
+  kNsTransportRoce = 0,  // RoCEv2 RC: go-back-N, DCQCN (docs/netsim.md 2)
+  kNsTransportUet = 1,   // UET-style: NSCC window, selective retransmission (docs/netsim.md 2.1)
+} ns_transport_t;
+
+// NSCC and selective-retransmission state of a UET flow (docs/netsim.md 2.1).
+typedef struct ns_uet {
+  // per PSN: 0 not sent, 1 in flight, 2 acknowledged, 3 lost (waiting for retransmission)
+  uint8_t *st;
+  uint64_t *sent_ps;   // last transmission time of each PSN
+  uint8_t *rx;         // responder: PSN received
+  uint64_t una;        // lowest PSN not acknowledged
+  uint64_t next_new;   // next PSN never sent
+  uint64_t hsack;      // highest PSN acknowledged (+1; 0 none)
+  uint64_t lscan;      // loss detection has looked at every PSN below this
+  uint64_t rscan;      // no lost PSN below this
+  uint64_t nlost;      // PSNs waiting for retransmission
+  double cwnd, inflight;               // bytes
+  double inc, dec, recvd, achieved;    // NSCC accumulators (bytes)
+  double avg_delay_ps, avg_ecn;
+  double srtt_ps, rttvar_ps;
+  uint64_t base_rtt_ps, bdp, maxwnd, mtu_bytes;
+  double target_ps, alpha, fi, eta, fi_scale;
+  uint64_t last_dec_ps, last_adj_ps, qa_end_ps, fi_count;
+  bool trigger_qa, increase;
+  uint64_t quick_adapts, fast_losses, rto_losses;
+} ns_uet_t;
+
 typedef enum ns_node_kind {
   kNsNodeNic = 0,
   kNsNodeRouter = 1,
@@ -67,7 +96,10 @@ typedef enum ns_node_kind {
 // One packet. On a link or in a NIC's control queue it is carried by value; inside a router
 // it lives in the pool, whose index is the xtm pkt_id.
 typedef struct ns_pkt {
-  uint32_t next_free;
+  union {
+    uint32_t next_free;  // in the pool's free list
+    uint32_t aux;        // on a link: a UET ACK's cumulative PSN (first not received)
+  };
   uint8_t kind;  // ns_pkt_kind_t
   uint8_t dscp;
   uint8_t ecn;
@@ -99,6 +131,7 @@ typedef struct ns_link {
   uint64_t data_busy_ps;    // end of the last data frame a router sent here (PFC waits for it)
   // statistics
   uint64_t tx_bytes;        // frame bytes started (all kinds)
+  uint64_t tx_frames;       // frames started (L1 bytes = tx_bytes + 20 x tx_frames)
   uint64_t tx_data_bytes;   // data frame bytes started
   uint64_t pfc_rx_frames;   // PFC frames received by the transmitter of this link
   uint64_t paused_ps;       // time with at least one priority paused (closed intervals)
@@ -118,11 +151,21 @@ typedef struct ns_flow {
   uint64_t msg_bytes;       // s
   uint32_t window_msgs;     // t
   uint64_t total_msgs;      // 0 = unlimited (runs until the end)
+  uint64_t total_bytes;     // non-zero: exactly these bytes (total_msgs derived, the last
+                            // message shorter); 0: total_msgs x msg_bytes
   uint64_t start_ps;
   bool record_latency;
+  uint8_t transport;        // ns_transport_t
+  uint64_t uet_base_rtt_ps; // UET: the path's base RTT (NSCC's network RTT and target delay)
+  uint64_t uet_bdp_bytes;   // UET: the path's BDP at the bottleneck
+  uint64_t uet_line_bps;    // UET: the sender's line rate (reference scaling)
+  ns_uet_t *uet;            // UET state (allocated by ns_add_flow)
   // derived
   uint32_t pkts_per_msg;
   uint64_t total_pkts;      // 0 = unlimited
+  uint64_t last_msg_psn;    // first PSN of a shorter last message (NS_NEVER: none)
+  uint64_t last_msg_bytes;
+  uint32_t last_msg_pkts;
   // requester state
   uint64_t snd_nxt, snd_una, snd_max;
   uint64_t snd_lim;         // first PSN outside the window (and the flow): snd_nxt < snd_lim
@@ -138,6 +181,7 @@ typedef struct ns_flow {
   // statistics
   uint64_t tx_bytes, retx_bytes, rx_bytes, timeouts, naks_rx, cnps_rx;
   uint64_t sample_rx_bytes;
+  uint64_t mark_rx_bytes, mark_retx_bytes;  // at the steady-state mark (ns_sim_t.mark_ps)
   // message latency (record_latency): post time of the message at the head of the window
   uint64_t *lat_ps;
   uint32_t lat_n, lat_cap;
@@ -157,6 +201,7 @@ typedef struct ns_nic {
   uint32_t *qp_flow;       // responder QP -> flow
   uint32_t nqp_rx;
   uint64_t dc_off;  // dcqcn model cycle at simulation time 0
+  bool pause_no_expiry;  // a PAUSE holds until XON whatever its quanta (HPCC set-up)
 } ns_nic_t;
 
 typedef struct ns_rin {  // a router input waiting for its cycle
@@ -185,6 +230,7 @@ typedef struct ns_router {
   uint32_t pfc_inbound;  // PFC frames in flight to this router (s->pfc_fly)
   uint64_t drops_by_reason[kXtmReasonCount];
   uint64_t lossless_drops;
+  uint32_t cfg_warnings;                // warnings of its configuration (ns_router_program)
   int32_t watch_voq;                    // VOQ whose peak occupancy is tracked (-1: none)
   uint64_t watch_peak_bytes;
   xtm_in_t in;                           // preallocated input bundle
@@ -224,6 +270,19 @@ typedef struct ns_heap {  // binary min-heap of events by (t, key)
 
 typedef void (*ns_sample_fn)(void *ctx, uint64_t t_ps);
 
+// KPIs of one interval [i x ival_ps, (i + 1) x ival_ps), each counted at the time its event
+// happens in the network (a frame's first bit on the wire, a router's output cycle), not
+// when the simulator gets to it: exact whatever the routers' run-ahead (docs/netsim.md 5).
+typedef struct ns_ival {
+  uint64_t l2_bytes;          // frame bytes started on the watched link (all kinds)
+  uint64_t frames;            // frames started on it (L1 adds NS_ETH_OVH_BYTES each)
+  uint64_t ce_frames;         // data frames started on it with CE
+  uint64_t peak_queue_bytes;  // largest watched-VOQ occupancy after an accepted enqueue
+  uint64_t tail_drops, lossless_drops, other_drops;  // every router, as the summary
+  uint64_t pause_frames;      // PFC frames the routers sent
+  uint64_t cnps;              // CNPs the notification points sent
+} ns_ival_t;
+
 typedef struct ns_sim {
   uint64_t now_ps;
   uint64_t seq;
@@ -257,11 +316,19 @@ typedef struct ns_sim {
   uint64_t rto_ps;
   uint64_t end_ps;
   bool stop_when_done;
+  FILE *warn_out;  // where ns_router_program prints configuration warnings (NULL: stderr)
   bool lookahead_off;        // routers run only up to now (reference for the tests)       // stop once every finite flow has completed
   uint32_t finite_pending;
   uint64_t sample_ps;   // 0: no sampling
   ns_sample_fn sample_fn;
   void *sample_ctx;
+  // per-interval KPIs (ns_ival_t): ival_ps 0 = off; the watched link and router (NS_NIL-like
+  // UINT32_MAX: none); iv[niv] allocated by ns_run for [0, end)
+  uint64_t ival_ps;
+  uint32_t ival_link, ival_router;
+  ns_ival_t *iv;
+  uint32_t niv;
+  uint64_t mark_ps;  // snapshot of every flow's rx/retx bytes at this time (NS_NEVER: none)
   // statistics
   uint64_t events;
   uint64_t ev_by_type[8];  // link, nic, router, pfc, rto, sample (docs/netsim.md section 8)
@@ -290,10 +357,17 @@ NS_WARN_UNUSED ns_status_t ns_compute_routes(ns_sim_t *s);
 NS_WARN_UNUSED ns_status_t ns_add_flow(ns_sim_t *s, const ns_flow_t *f, uint32_t *id);
 // Compiles the Junos-style configuration `text` (named `path` in messages) and brings the
 // router up through the firmware driver; when `dcqcn_out` is not NULL the configuration's
-// dcqcn block is copied there for the NICs. Errors are written to `err`.
+// dcqcn block is copied there for the NICs. Errors are written to `err`; the compiler's
+// warnings (a configuration that compiles but may not do what it says) are printed to
+// s->warn_out (stderr when NULL), each as "xtm-netsim: router NAME: <warning>", and
+// counted in the router's cfg_warnings.
 NS_WARN_UNUSED ns_status_t ns_router_program(ns_sim_t *s, uint32_t router, const char *path,
                                              const char *text, void *dcqcn_cfg_out,
                                              char *err, size_t err_len);
+// Writes one register of a programmed router through its MMIO interface (for settings the
+// configuration compiler has no syntax for, e.g. dynamic PFC thresholds).
+NS_WARN_UNUSED ns_status_t ns_router_write(ns_sim_t *s, uint32_t router, uint32_t offset,
+                                           uint32_t value);
 // Programs every NIC's dcqcn model with the driver from a compiled configuration's dcqcn
 // block (xtm_fw_dcqcn_cfg_t*), line rate from the NIC's link.
 NS_WARN_UNUSED ns_status_t ns_nic_program_dcqcn(ns_sim_t *s, uint32_t nic, const void *dcqcn_cfg,

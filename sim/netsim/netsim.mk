@@ -20,9 +20,9 @@ NETSIM_LDLIBS := $(shell pkg-config --libs inih libcjson 2>/dev/null || echo -li
 NETSIM_OPT ?= -flto=auto
 NETSIM_MODEL_SRCS := $(XTM_SRCS) $(DCQCN_SRCS)
 
-$(BUILD)/bin/xtm-netsim: sim/netsim/main.c $(NETSIM_CORE) $(NETSIM_HDRS) $(NETSIM_MODEL_SRCS) $(NETSIM_LIBS) | $(DEPS_STAMP)
+$(BUILD)/bin/xtm-netsim: sim/netsim/main.c sim/netsim/plot.c sim/netsim/plot.h $(NETSIM_CORE) $(NETSIM_HDRS) $(NETSIM_MODEL_SRCS) $(NETSIM_LIBS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -O3 $(NETSIM_OPT) -DNETSIM_VERSION='"$(NETSIM_VERSION)"' sim/netsim/main.c \
+	$(CC) $(CFLAGS) -O3 $(NETSIM_OPT) -DNETSIM_VERSION='"$(NETSIM_VERSION)"' sim/netsim/main.c sim/netsim/plot.c \
 	  $(NETSIM_CORE) $(NETSIM_MODEL_SRCS) -o $@ $(LIBXTMFW) $(NETSIM_LDLIBS)
 
 $(BUILD)/tests/test_netsim: sim/netsim/tests/test_netsim.c $(NETSIM_CORE) $(NETSIM_HDRS) $(NETSIM_LIBS) | $(DEPS_STAMP)
@@ -35,6 +35,8 @@ netsim: $(BUILD)/bin/xtm-netsim
 
 TEST_DEPS += $(BUILD)/bin/xtm-netsim $(BUILD)/tests/test_netsim
 TEST_ARGS += $(BUILD)/tests/test_netsim --shell sim/netsim/tests/test_cli.sh
+# the plots and their checker (issue 20): needs dcqcn-trace too (cmodel/dcqcn/dcqcn.mk)
+TEST_ARGS += --shell sim/netsim/tests/test_plots.sh
 
 .PHONY: bench-netsim
 bench-netsim: $(BUILD)/bin/xtm-netsim

@@ -7,21 +7,30 @@
 #include "sim/netsim/scenario.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <ini.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "firmware/cos/xtm_cos.h"
+#include "tools/lib/xtm_num.h"
 #include "firmware/xtm_fw.h"
+#include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
 
 // ------------------------------------------------------------------ loading (libinih)
 
+// The file is read into memory first, bounded (NS_MAX_SCENARIO_BYTES), and checked for what
+// libinih cannot report correctly: a line longer than its buffer would be split and the
+// error reported on the next line, and a NUL byte would end the text early. Then libinih
+// parses it from memory.
 typedef struct load_ctx {
   ns_scenario_t *sc;
-  FILE *f;
+  const char *text;
+  size_t pos, len;
   int line;
   char err[NS_ERR_LEN];
   int err_line;
@@ -29,11 +38,20 @@ typedef struct load_ctx {
 
 static char *reader(char *str, int num, void *stream) {
   load_ctx_t *c = stream;
-  char *r = fgets(str, num, c->f);
-  if (r != NULL) {
-    c->line++;
+  if (c->pos >= c->len || num < 2) {
+    return NULL;
   }
-  return r;
+  size_t k = 0;
+  while (k + 1 < (size_t)num && c->pos < c->len) {
+    char ch = c->text[c->pos++];
+    str[k++] = ch;
+    if (ch == '\n') {
+      break;
+    }
+  }
+  str[k] = '\0';
+  c->line++;
+  return str;
 }
 
 static void fail_at(load_ctx_t *c, const char *fmt, ...) {
@@ -47,24 +65,73 @@ static void fail_at(load_ctx_t *c, const char *fmt, ...) {
   c->err_line = c->line;
 }
 
+bool ns_name_ok(const char *s) {
+  size_t n = strlen(s);
+  if (n == 0 || n >= NS_KEY_LEN || s[0] == '.' || s[0] == '-') {
+    return false;
+  }
+  for (size_t i = 0; i < n; i++) {
+    char ch = s[i];
+    if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+          ch == '.' || ch == '_' || ch == '-')) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A value may hold printable ASCII only (it is written into summaries, CSV stamps, plot
+// titles and directory names).
+static bool value_ok(const char *v) {
+  for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+    if (*p < 0x20 || *p > 0x7e) {
+      return false;
+    }
+  }
+  return true;
+}
+
 static int on_kv(void *user, const char *section, const char *name, const char *value) {
   load_ctx_t *c = user;
   ns_scenario_t *sc = c->sc;
+  char q[80];
   if (strcmp(section, "scenario") == 0) {
     if (strcmp(name, "name") == 0) {
+      if (!ns_name_ok(value)) {
+        xtm_num_quote(q, sizeof(q), value);
+        fail_at(c, "name '%s': a scenario name is 1..%d characters of A-Z a-z 0-9 . _ - "
+                   "(not starting with . or -)", q, NS_KEY_LEN - 1);
+        return 0;
+      }
       snprintf(sc->name, sizeof(sc->name), "%s", value);
     } else if (strcmp(name, "family") == 0) {
+      if (!ns_name_ok(value)) {
+        xtm_num_quote(q, sizeof(q), value);
+        fail_at(c, "family '%s' is not a family name", q);
+        return 0;
+      }
       snprintf(sc->family, sizeof(sc->family), "%s", value);
     } else if (strcmp(name, "description") == 0) {
+      if (strlen(value) >= NS_VAL_LEN || !value_ok(value)) {
+        fail_at(c, "description: printable text of at most %d characters", NS_VAL_LEN - 1);
+        return 0;
+      }
       snprintf(sc->description, sizeof(sc->description), "%s", value);
     } else {
-      fail_at(c, "unknown key '%s' in [scenario] (name, family, description)", name);
+      xtm_num_quote(q, sizeof(q), name);
+      fail_at(c, "unknown key '%s' in [scenario] (name, family, description)", q);
       return 0;
     }
     return 1;
   }
   if (strcmp(section, "params") != 0) {
-    fail_at(c, "unknown section [%s] (expected [scenario] or [params])", section);
+    xtm_num_quote(q, sizeof(q), section);
+    fail_at(c, "unknown section [%s] (expected [scenario] or [params])", q);
+    return 0;
+  }
+  if (!ns_name_ok(name) || strchr(name, '-') != NULL || strchr(name, '.') != NULL) {
+    xtm_num_quote(q, sizeof(q), name);
+    fail_at(c, "key '%s': a key is 1..%d characters of A-Z a-z 0-9 _", q, NS_KEY_LEN - 1);
     return 0;
   }
   for (uint32_t i = 0; i < sc->nkv; i++) {
@@ -73,12 +140,18 @@ static int on_kv(void *user, const char *section, const char *name, const char *
       return 0;
     }
   }
-  if (sc->nkv == NS_MAX_KEYS || strlen(name) >= NS_KEY_LEN || strlen(value) >= NS_VAL_LEN) {
-    fail_at(c, "too many keys or key/value too long");
+  if (sc->nkv == NS_MAX_KEYS) {
+    fail_at(c, "more than %d keys in [params]", NS_MAX_KEYS);
     return 0;
   }
   if (value[0] == '\0') {
     fail_at(c, "key '%s' has no value", name);
+    return 0;
+  }
+  if (strlen(value) >= NS_VAL_LEN || !value_ok(value)) {
+    xtm_num_quote(q, sizeof(q), value);
+    fail_at(c, "%s: value '%s' is not printable text of at most %d characters", name, q,
+            NS_VAL_LEN - 1);
     return 0;
   }
   ns_kv_t *kv = &sc->kv[sc->nkv++];
@@ -89,17 +162,73 @@ static int on_kv(void *user, const char *section, const char *name, const char *
   return 1;
 }
 
-bool ns_scenario_load(const char *path, ns_scenario_t *sc, char *err, size_t err_len) {
+char *ns_read_bounded(const char *path, size_t max, size_t *len, char *err, size_t err_len) {
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    snprintf(err, err_len, "%s: cannot open: %s", path, strerror(errno));
+    return NULL;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    snprintf(err, err_len, "%s: is a directory, not a file", path);
+    return NULL;
+  }
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) {
+    snprintf(err, err_len, "%s: cannot open: %s", path, strerror(errno));
+    return NULL;
+  }
+  char *t = malloc(max + 2);
+  if (t == NULL) {
+    fclose(f);
+    snprintf(err, err_len, "%s: out of memory", path);
+    return NULL;
+  }
+  size_t n = fread(t, 1, max + 1, f);  // one byte more than allowed tells "too large"
+  bool bad = ferror(f) != 0;
+  fclose(f);
+  if (bad) {
+    snprintf(err, err_len, "%s: read error", path);
+    free(t);
+    return NULL;
+  }
+  if (n > max) {
+    snprintf(err, err_len, "%s: larger than %zu bytes (not a scenario or configuration file?)",
+             path, max);
+    free(t);
+    return NULL;
+  }
+  t[n] = '\0';
+  *len = n;
+  return t;
+}
+
+bool ns_scenario_load_text(const char *path, const char *text, size_t len, ns_scenario_t *sc,
+                           char *err, size_t err_len) {
   memset(sc, 0, sizeof(*sc));
   snprintf(sc->path, sizeof(sc->path), "%s", path);
-  load_ctx_t c = {.sc = sc};
-  c.f = fopen(path, "r");
-  if (c.f == NULL) {
-    snprintf(err, err_len, "%s: cannot open: %s", path, strerror(errno));
+  if (strlen(path) >= sizeof(sc->path) || !value_ok(path)) {
+    snprintf(err, err_len, "scenario path: printable text of at most %zu characters",
+             sizeof(sc->path) - 1);
     return false;
   }
+  // lines: no NUL byte, at most NS_MAX_LINE characters (libinih's buffer)
+  int line = 1;
+  size_t col = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (text[i] == '\0') {
+      snprintf(err, err_len, "%s:%d: a NUL byte (not a text file?)", path, line);
+      return false;
+    }
+    if (text[i] == '\n') {
+      line++;
+      col = 0;
+    } else if (++col > NS_MAX_LINE) {
+      snprintf(err, err_len, "%s:%d: line longer than %d characters", path, line, NS_MAX_LINE);
+      return false;
+    }
+  }
+  load_ctx_t c = {.sc = sc, .text = text, .len = len};
   int rc = ini_parse_stream(reader, &c, on_kv, &c);
-  fclose(c.f);
   if (rc != 0 || c.err[0] != '\0') {
     if (c.err[0] == '\0') {
       snprintf(c.err, sizeof(c.err), "syntax error (expected '[section]' or 'key = value')");
@@ -118,17 +247,33 @@ bool ns_scenario_load(const char *path, ns_scenario_t *sc, char *err, size_t err
   return true;
 }
 
+bool ns_scenario_load(const char *path, ns_scenario_t *sc, char *err, size_t err_len) {
+  size_t len = 0;
+  char *t = ns_read_bounded(path, NS_MAX_SCENARIO_BYTES, &len, err, err_len);
+  if (t == NULL) {
+    memset(sc, 0, sizeof(*sc));
+    return false;
+  }
+  bool ok = ns_scenario_load_text(path, t, len, sc, err, err_len);
+  free(t);
+  return ok;
+}
+
 bool ns_scenario_set(ns_scenario_t *sc, const char *kv, char *err, size_t err_len) {
+  char q[80];
   const char *eq = strchr(kv, '=');
   if (eq == NULL || eq == kv || eq[1] == '\0') {
-    snprintf(err, err_len, "--set '%s': expected key=value", kv);
+    xtm_num_quote(q, sizeof(q), kv);
+    snprintf(err, err_len, "--set '%s': expected key=value", q);
     return false;
   }
   size_t kl = (size_t)(eq - kv);
   for (uint32_t i = 0; i < sc->nkv; i++) {
     if (strlen(sc->kv[i].key) == kl && strncmp(sc->kv[i].key, kv, kl) == 0) {
-      if (strlen(eq + 1) >= NS_VAL_LEN) {
-        snprintf(err, err_len, "--set '%s': value too long", kv);
+      if (strlen(eq + 1) >= NS_VAL_LEN || !value_ok(eq + 1)) {
+        xtm_num_quote(q, sizeof(q), eq + 1);
+        snprintf(err, err_len, "--set %s: value '%s' is not printable text of at most %d "
+                 "characters", sc->kv[i].key, q, NS_VAL_LEN - 1);
         return false;
       }
       snprintf(sc->kv[i].val, sizeof(sc->kv[i].val), "%s", eq + 1);
@@ -141,8 +286,10 @@ bool ns_scenario_set(ns_scenario_t *sc, const char *kv, char *err, size_t err_le
     size_t n = strlen(keys);
     snprintf(keys + n, sizeof(keys) - n, "%s%s", i ? ", " : "", sc->kv[i].key);
   }
-  snprintf(err, err_len, "--set '%.*s': unknown key for scenario %s (keys: %s)", (int)kl, kv,
-           sc->name, keys);
+  char kq[NS_KEY_LEN + 8];
+  snprintf(kq, sizeof(kq), "%.*s", (int)(kl < NS_KEY_LEN ? kl : NS_KEY_LEN), kv);
+  xtm_num_quote(q, sizeof(q), kq);
+  snprintf(err, err_len, "--set '%s': unknown key for scenario %s (keys: %s)", q, sc->name, keys);
   return false;
 }
 
@@ -162,6 +309,7 @@ typedef struct bctx {
   char *err;
   size_t err_len;
   bool bad;
+  bool write_failed;  // an output (a generated configuration) could not be written
 } bctx_t;
 
 static void berr(bctx_t *b, const char *key, const char *fmt, ...) {
@@ -191,6 +339,55 @@ static void berr(bctx_t *b, const char *key, const char *fmt, ...) {
   }
 }
 
+// An error that depends on several keys: blamed on the one the user overrode when exactly
+// one of them was (--set K: ...), else on all of them (--set K1, K2: ... or file:line: K1, K2).
+static void berr_keys(bctx_t *b, const char *const *keys, const char *fmt, ...) {
+  if (b->bad) {
+    return;
+  }
+  char msg[NS_ERR_LEN / 2];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof(msg), fmt, ap);
+  va_end(ap);
+  const char *ov[8];
+  uint32_t nov = 0;
+  int line = 0;
+  for (const char *const *k = keys; *k; k++) {
+    for (uint32_t i = 0; i < b->sc->nkv; i++) {
+      if (strcmp(b->sc->kv[i].key, *k) == 0) {
+        if (b->sc->kv[i].overridden && nov < 8) {
+          ov[nov++] = *k;
+        } else if (line == 0) {
+          line = b->sc->kv[i].line;
+        }
+      }
+    }
+  }
+  if (nov == 1) {
+    berr(b, ov[0], "%s", msg);
+    return;
+  }
+  char names[256] = "";
+  const char *const *list = nov > 1 ? ov : keys;
+  uint32_t n = nov > 1 ? nov : 0;
+  if (nov <= 1) {
+    while (keys[n] != NULL) {
+      n++;
+    }
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    size_t l = strlen(names);
+    snprintf(names + l, sizeof(names) - l, "%s%s", i ? ", " : "", list[i]);
+  }
+  b->bad = true;
+  if (nov > 1) {
+    snprintf(b->err, b->err_len, "--set %s: %s", names, msg);
+  } else {
+    snprintf(b->err, b->err_len, "%s:%d: %s: %s", b->sc->path, line, names, msg);
+  }
+}
+
 static const char *gstr(bctx_t *b, const char *key) {
   const char *v = ns_scenario_get(b->sc, key);
   if (v == NULL) {
@@ -200,23 +397,70 @@ static const char *gstr(bctx_t *b, const char *key) {
   return v;
 }
 
+// Numbers go through the one strict parser of every tool (tools/lib/xtm_num.h): the whole
+// value must be a decimal number of the asked kind inside the range (no hex floats, no
+// "1.5" where an integer is meant, nothing truncated).
 static double gnum(bctx_t *b, const char *key, double lo, double hi) {
   const char *v = gstr(b, key);
   if (b->bad) {
     return lo;
   }
-  char *end = NULL;
-  errno = 0;
-  double d = strtod(v, &end);
-  if (end == v || *end != '\0' || errno != 0 || !isfinite(d)) {
-    berr(b, key, "'%s' is not a number", v);
-    return lo;
-  }
-  if (d < lo || d > hi) {
-    berr(b, key, "%g is out of range %g..%g", d, lo, hi);
+  double d = lo;
+  xtm_num_msg_t msg;
+  if (xtm_num_f64(NULL, v, lo, hi, &d, &msg) != kXtmNumOk) {
+    berr(b, key, "%s", msg.text);
     return lo;
   }
   return d;
+}
+
+static uint64_t gint(bctx_t *b, const char *key, uint64_t lo, uint64_t hi) {
+  const char *v = gstr(b, key);
+  if (b->bad) {
+    return lo;
+  }
+  uint64_t x = lo;
+  xtm_num_msg_t msg;
+  if (xtm_num_u64(NULL, v, lo, hi, &x, &msg) != kXtmNumOk) {
+    berr(b, key, "%s", msg.text);
+    return lo;
+  }
+  return x;
+}
+
+static int64_t gsint(bctx_t *b, const char *key, int64_t lo, int64_t hi) {
+  const char *v = gstr(b, key);
+  if (b->bad) {
+    return lo;
+  }
+  int64_t x = lo;
+  xtm_num_msg_t msg;
+  if (xtm_num_i64(NULL, v, lo, hi, &x, &msg) != kXtmNumOk) {
+    berr(b, key, "%s", msg.text);
+    return lo;
+  }
+  return x;
+}
+
+// One of a list of words.
+static const char *gword(bctx_t *b, const char *key, const char *const *words) {
+  const char *v = gstr(b, key);
+  if (b->bad) {
+    return words[0];
+  }
+  for (const char *const *w = words; *w; w++) {
+    if (strcmp(*w, v) == 0) {
+      return *w;
+    }
+  }
+  char list[256] = "", q[80];
+  for (const char *const *w = words; *w; w++) {
+    size_t n = strlen(list);
+    snprintf(list + n, sizeof(list) - n, "%s%s", w == words ? "" : (w[1] ? ", " : " or "), *w);
+  }
+  xtm_num_quote(q, sizeof(q), v);
+  berr(b, key, "'%s' is not one of %s", q, list);
+  return words[0];
 }
 
 static bool gbool(bctx_t *b, const char *key) {
@@ -227,14 +471,16 @@ static bool gbool(bctx_t *b, const char *key) {
   if (strcmp(v, "off") == 0 || strcmp(v, "0") == 0 || strcmp(v, "false") == 0) {
     return false;
   }
-  berr(b, key, "'%s' is not on/off", v);
+  char q[80];
+  xtm_num_quote(q, sizeof(q), v);
+  berr(b, key, "'%s' is not on/off", q);
   return false;
 }
 
 // Keys every family understands, and the family's own; anything else in [params] is an error.
 static bool check_keys(bctx_t *b, const char *const *known) {
   static const char *const kCommon[] = {"seed", "duration_s", "sample_us", "ack_every", "rto_us",
-                                        "mtu", NULL};
+                                        "mtu", "interval_s", "warmup_s", NULL};
   for (uint32_t i = 0; i < b->sc->nkv; i++) {
     bool ok = false;
     for (const char *const *k = kCommon; *k && !ok; k++) {
@@ -260,42 +506,29 @@ static double rtt_of_km(double km) {
   return floor(us * 10.0 + 0.5) / 10.0;
 }
 
-static char *read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (f == NULL) {
-    return NULL;
-  }
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *t = malloc((size_t)n + 1);
-  if (t != NULL && fread(t, 1, (size_t)n, f) == (size_t)n) {
-    t[n] = '\0';
-  } else {
-    free(t);
-    t = NULL;
-  }
-  fclose(f);
-  return t;
-}
-
-static void save_text(const char *outdir, const char *name, const char *text) {
+static bool save_text(bctx_t *b, const char *outdir, const char *name, const char *text) {
   if (outdir == NULL) {
-    return;
+    return true;
   }
-  char p[1024];
+  char p[1200];
   snprintf(p, sizeof(p), "%s/%s", outdir, name);
   FILE *f = fopen(p, "w");
-  if (f != NULL) {
-    fputs(text, f);
-    fclose(f);
+  bool ok = f != NULL && fputs(text, f) >= 0;
+  if (f != NULL && fclose(f) != 0) {
+    ok = false;
   }
+  if (!ok) {
+    berr(b, NULL, "cannot write %s: %s", p, strerror(errno));
+    b->write_failed = true;
+  }
+  return ok;
 }
 
 // Appends printf output to a growing buffer.
 typedef struct sbuf {
   char *p;
   size_t n, cap;
+  bool oom;
 } sbuf_t;
 
 static void sb(sbuf_t *s, const char *fmt, ...) {
@@ -303,13 +536,15 @@ static void sb(sbuf_t *s, const char *fmt, ...) {
   va_start(ap, fmt);
   int k = vsnprintf(NULL, 0, fmt, ap);
   va_end(ap);
-  if (k < 0) {
+  if (k < 0 || s->oom) {
+    s->oom = true;
     return;
   }
   if (s->n + (size_t)k + 1 > s->cap) {
     size_t nc = (s->cap + (size_t)k + 1) * 2;
     char *q = realloc(s->p, nc);
     if (q == NULL) {
+      s->oom = true;
       return;
     }
     s->p = q;
@@ -321,11 +556,20 @@ static void sb(sbuf_t *s, const char *fmt, ...) {
   s->n += (size_t)k;
 }
 
+// Compiles and programs a router; `blame` (may be NULL) is the key a port-speed mismatch
+// between the configuration and the links is reported on.
 static bool program(bctx_t *b, ns_sim_t *s, uint32_t router, const char *name, const char *text,
-                    xtm_fw_dcqcn_cfg_t *dc, const char *outdir) {
-  save_text(outdir, name, text);
-  char e[NS_ERR_LEN];
-  if (ns_router_program(s, router, name, text, dc, e, sizeof(e)) != kNsOk) {
+                    xtm_fw_dcqcn_cfg_t *dc, const char *outdir, const char *blame) {
+  if (!save_text(b, outdir, name, text)) {
+    return false;
+  }
+  char e[NS_ERR_LEN / 2];
+  ns_status_t st = ns_router_program(s, router, name, text, dc, e, sizeof(e));
+  if (st == kNsSpeed && blame != NULL) {
+    berr(b, blame, "%s", e);
+    return false;
+  }
+  if (st != kNsOk) {
     berr(b, NULL, "router configuration: %s", e);
     return false;
   }
@@ -333,7 +577,7 @@ static bool program(bctx_t *b, ns_sim_t *s, uint32_t router, const char *name, c
 }
 
 static bool program_nics(bctx_t *b, ns_sim_t *s, const xtm_fw_dcqcn_cfg_t *dc) {
-  char e[NS_ERR_LEN];
+  char e[NS_ERR_LEN / 2];
   for (uint32_t i = 0; i < s->nnodes; i++) {
     if (s->nodes[i].kind == kNsNodeNic && ns_nic_program_dcqcn(s, i, dc, e, sizeof(e)) != kNsOk) {
       berr(b, NULL, "%s", e);
@@ -343,15 +587,33 @@ static bool program_nics(bctx_t *b, ns_sim_t *s, const xtm_fw_dcqcn_cfg_t *dc) {
   return true;
 }
 
+// Keys of every family: the seed, the run length, the time series (bounded: at most
+// NS_MAX_ROWS rows), the per-interval KPIs and the steady-state window, the RC knobs.
 static void common(bctx_t *b, ns_sim_t *s, ns_measure_t *m, uint32_t *mtu) {
-  m->seed = (uint64_t)gnum(b, "seed", 0, 1e15);
+  m->seed = gint(b, "seed", 0, UINT64_MAX);
   double dur = gnum(b, "duration_s", 1e-6, 3600);
-  m->end_ps = (uint64_t)(dur * 1e12);
-  double su = gnum(b, "sample_us", 0, 1e9);
-  m->sample_ps = (uint64_t)(su * 1e6);
-  s->ack_every = (uint64_t)gnum(b, "ack_every", 1, 1 << 20);
-  s->rto_ps = (uint64_t)(gnum(b, "rto_us", 1, 1e8) * 1e6);
-  *mtu = (uint32_t)gnum(b, "mtu", 64, 9000);
+  m->end_ps = (uint64_t)llround(dur * 1e12);
+  double su = gnum(b, "sample_us", 0, 3.6e9);
+  m->sample_ps = (uint64_t)llround(su * 1e6);
+  if (!b->bad && su > 0 && dur * 1e6 / su > NS_MAX_ROWS) {
+    berr(b, "sample_us", "%g us over %g s is %.0f rows of timeseries.csv, above the limit of "
+         "%u (raise sample_us, or 0 for no time series)", su, dur, ceil(dur * 1e6 / su),
+         NS_MAX_ROWS);
+  }
+  if (!b->bad && su > 0 && m->sample_ps == 0) {
+    berr(b, "sample_us", "%g us is below one picosecond", su);
+  }
+  double iv = gnum(b, "interval_s", 1e-6, 3600);
+  m->ival_ps = (uint64_t)llround(iv * 1e12);
+  if (!b->bad && dur / iv > NS_MAX_ROWS) {
+    berr(b, "interval_s", "%g s over %g s is %.0f intervals, above the limit of %u", iv, dur,
+         ceil(dur / iv), NS_MAX_ROWS);
+  }
+  double wu = gnum(b, "warmup_s", 0, 3600);
+  m->warmup_ps = (uint64_t)llround(wu * 1e12);
+  s->ack_every = gint(b, "ack_every", 1, 1u << 20);
+  s->rto_ps = (uint64_t)llround(gnum(b, "rto_us", 1, 1e8) * 1e6);
+  *mtu = (uint32_t)gint(b, "mtu", 64, 9000);
   m->victim_flow = UINT32_MAX;
 }
 
@@ -362,23 +624,43 @@ static uint64_t splitmix(uint64_t *x) {
   return z ^ (z >> 31);
 }
 
-// The DCI router configuration in the form of firmware/examples/gen-examples.py, for any
-// number of clients, buffer and thresholds (used when no example file matches).
+static void note(ns_measure_t *m, const char *fmt, ...) {
+  size_t n = strlen(m->setup);
+  if (n + 4 >= sizeof(m->setup)) {
+    return;
+  }
+  if (n > 0) {
+    snprintf(m->setup + n, sizeof(m->setup) - n, "; ");
+    n += 2;
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(m->setup + n, sizeof(m->setup) - n, fmt, ap);
+  va_end(ap);
+}
+
+// The DCI router configuration in the form of firmware/examples/gen-examples.py (including
+// its pfc-watchdog block), for any number of clients, buffer, thresholds and PFC xoff/xon.
 static char *dci_config(uint32_t clients, double rtt, double buf_rtt, double kmin_rtt,
-                        double kmax_rtt, uint32_t rpg_time_reset, bool pfc, double dci_gbps,
-                        double host_gbps) {
+                        double kmax_rtt, uint32_t rpg_time_reset, double xoff_us, double xon_us,
+                        double dci_gbps, double host_gbps, bool ramp, const char *dcqcn_extra) {
   sbuf_t s = {0};
   double kmin = 100.0 * kmin_rtt / buf_rtt, kmax = 100.0 * kmax_rtt / buf_rtt;
   sb(&s, "# Generated by xtm-netsim: %u clients, RTT %.1f us, buffer %.3f RTT, Kmin %.3f RTT "
-         "(%.3f %%), Kmax %.3f RTT (%.3f %%)\n", clients, rtt, buf_rtt, kmin_rtt, kmin, kmax_rtt,
-     kmax);
+         "(%.3f %%), Kmax %.3f RTT (%.3f %%), PFC xoff %.3f us xon %.3f us\n", clients, rtt,
+     buf_rtt, kmin_rtt, kmin, kmax_rtt, kmax, xoff_us, xon_us);
   sb(&s, "class-of-service {\n forwarding-classes {\n  class best-effort queue-num 0;\n"
          "  class rdma-data queue-num 3 no-loss pfc-priority 3;\n  class cnp queue-num 6;\n }\n");
   sb(&s, " classifiers { dscp dci-dscp {\n  forwarding-class best-effort { loss-priority low "
          "code-points be; }\n  forwarding-class rdma-data { loss-priority low code-points 011010; }\n"
          "  forwarding-class cnp { loss-priority low code-points 110000; }\n } }\n");
-  sb(&s, " drop-profiles { dci-prof {\n  fill-level %.3f drop-probability 1;\n  fill-level %.3f "
-         "drop-probability 100;\n } }\n", kmin, kmax > 100.0 ? 100.0 : kmax);
+  if (ramp) {  // piecewise linear from (Kmin, 1 %) to (Kmax, 100 %)
+    sb(&s, " drop-profiles { dci-prof { interpolate {\n  fill-level [ %.3f %.3f ];\n  "
+           "drop-probability [ 1 100 ];\n } } }\n", kmin, kmax > 100.0 ? 100.0 : kmax);
+  } else {  // staircase: 1 % from Kmin, 100 % from Kmax (the testbed's Junos form)
+    sb(&s, " drop-profiles { dci-prof {\n  fill-level %.3f drop-probability 1;\n  fill-level %.3f "
+           "drop-probability 100;\n } }\n", kmin, kmax > 100.0 ? 100.0 : kmax);
+  }
   sb(&s, " schedulers {\n  rdma-sched {\n   buffer-rate percent 100;\n   buffer-size temporal %.3f;\n"
          "   drop-profile-map loss-priority any protocol any drop-profile dci-prof;\n"
          "   explicit-congestion-notification;\n   ecn-enhanced { head-marking; }\n  }\n"
@@ -388,19 +670,22 @@ static char *dci_config(uint32_t clients, double rtt, double buf_rtt, double kmi
   sb(&s, " scheduler-maps { dci-map {\n  forwarding-class best-effort scheduler be-sched;\n"
          "  forwarding-class rdma-data scheduler rdma-sched;\n  forwarding-class cnp scheduler "
          "cnp-sched;\n } }\n");
-  if (pfc) {
-    sb(&s, " congestion-notification-profile { client-pfc { input {\n  pfc-account rdma { "
-           "pfc-priority 3; xoff %.3f; xon %.3f; }\n  cable-length 100;\n  mtu 9216;\n } } }\n",
-       0.5 * rtt, 0.375 * rtt);
-  }
+  sb(&s, " congestion-notification-profile { client-pfc { input {\n  pfc-account rdma { "
+         "pfc-priority 3; xoff %.3f; xon %.3f; }\n  cable-length 100;\n  mtu 9216;\n } } }\n",
+     xoff_us, xon_us);
   sb(&s, " interfaces {\n");
   for (uint32_t i = 0; i < clients; i++) {
-    sb(&s, "  et-0/0/%u { speed %.0fg; %s classifiers { dscp dci-dscp; } }\n", i, host_gbps,
-       pfc ? "congestion-notification-profile client-pfc;" : "");
+    sb(&s, "  et-0/0/%u { speed %.0fg; congestion-notification-profile client-pfc; classifiers "
+           "{ dscp dci-dscp; } }\n", i, host_gbps);
   }
   sb(&s, "  et-0/0/%u { speed %.0fg; scheduler-map dci-map; }\n }\n", clients, dci_gbps);
-  sb(&s, " dcqcn {\n  RPG_MIN_DEC_FAC 95;\n  CLAMP_TGT_RATE 1;\n  RPG_TIME_RESET %u;\n }\n}\n",
-     rpg_time_reset);
+  sb(&s, " pfc-watchdog { poll-interval 100; detection 2; recovery-time 200; watchdog-action drop; }\n");
+  sb(&s, " dcqcn {\n  RPG_MIN_DEC_FAC 95;\n  CLAMP_TGT_RATE 1;\n  RPG_TIME_RESET %u;\n%s }\n}\n",
+     rpg_time_reset, dcqcn_extra);
+  if (s.oom) {
+    free(s.p);
+    return NULL;
+  }
   return s.p;
 }
 
@@ -409,7 +694,13 @@ static char *dci_config(uint32_t clients, double rtt, double buf_rtt, double kmi
 static bool build_scale_across(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char *outdir) {
   static const char *const kKeys[] = {"distance_km", "rtt_us", "clients", "load_bdp", "profile",
                                       "qps", "msg_bytes", "dcqcn", "link_gbps", "buffer_rtt",
-                                      "kmin_rtt", "kmax_rtt", "host_prop_us", NULL};
+                                      "kmin_rtt", "kmax_rtt", "host_prop_us", "client_start",
+                                      "start_spread_ms", "pfc_thresholds", "pfc_xoff_us",
+                                      "pfc_xon_us", "profile_shape", "dcqcn_set", NULL};
+  static const char *const kShapes[] = {"staircase", "ramp", NULL};
+  static const char *const kProfiles[] = {"final", "low-kmin", "deep-buffer", "custom", NULL};
+  static const char *const kStarts[] = {"staggered", "sync", NULL};
+  static const char *const kPfc[] = {"half-rtt", "ptx-default", "custom", NULL};
   if (!check_keys(b, kKeys)) {
     return false;
   }
@@ -417,22 +708,59 @@ static bool build_scale_across(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const ch
   common(b, s, m, &mtu);
   double km = gnum(b, "distance_km", 0, 20000);
   double rtt = gnum(b, "rtt_us", 0, 1e6);
-  uint32_t clients = (uint32_t)gnum(b, "clients", 1, 12);
+  uint32_t clients = (uint32_t)gint(b, "clients", 1, 12);
   double load = gnum(b, "load_bdp", 0, 100);
-  const char *prof = gstr(b, "profile");
-  uint32_t qps = (uint32_t)gnum(b, "qps", 1, 256);
-  double msg = gnum(b, "msg_bytes", 1, 1e9);
+  const char *prof = gword(b, "profile", kProfiles);
+  uint32_t qps = (uint32_t)gint(b, "qps", 1, 256);
+  uint64_t msg = gint(b, "msg_bytes", 1, 1000000000);
   bool dcqcn = gbool(b, "dcqcn");
   double gbps = gnum(b, "link_gbps", 1e-3, 800);
   double host_prop = gnum(b, "host_prop_us", 0, 1e6);
+  const char *start = gword(b, "client_start", kStarts);
+  double spread_ms = gnum(b, "start_spread_ms", 0, 3.6e6);
+  const char *pfcm = gword(b, "pfc_thresholds", kPfc);
+  const char *shape = ns_scenario_get(b->sc, "profile_shape") ? gword(b, "profile_shape", kShapes)
+                                                              : "staircase";
   if (b->bad) {
     return false;
+  }
+  // dcqcn_set: "none" or NAME=VALUE[,NAME=VALUE...]: DCQCN parameters (mlxconfig names, integer
+  // values) that replace or add to the configuration's dcqcn block (the sensitivity report)
+  char dextra[512] = "";
+  const char *dset = ns_scenario_get(b->sc, "dcqcn_set");
+  if (dset != NULL && strcmp(dset, "none") != 0) {
+    char buf[NS_VAL_LEN];
+    snprintf(buf, sizeof(buf), "%s", dset);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+      char *eq = strchr(tok, '=');
+      bool name_ok = eq != NULL && eq != tok;
+      for (char *q = tok; name_ok && q < eq; q++) {
+        name_ok = (*q >= 'A' && *q <= 'Z') || *q == '_';
+      }
+      uint64_t v = 0;
+      xtm_num_msg_t msg;
+      if (!name_ok) {
+        char q[80];
+        xtm_num_quote(q, sizeof(q), tok);
+        berr(b, "dcqcn_set", "'%s' is not NAME=VALUE (an mlxconfig name in capitals)", q);
+        return false;
+      }
+      *eq = '\0';
+      if (xtm_num_u64(NULL, eq + 1, 0, 1000000, &v, &msg) != kXtmNumOk) {
+        berr(b, "dcqcn_set", "%s: %s", tok, msg.text);
+        return false;
+      }
+      size_t n = strlen(dextra);
+      snprintf(dextra + n, sizeof(dextra) - n, "  %s %" PRIu64 ";\n", tok, v);
+    }
   }
   if (load <= 0) {
     berr(b, "load_bdp", "an empty window (load_bdp must be > 0)");
     return false;
   }
-  if (rtt == 0) {
+  bool rtt_given = rtt != 0;
+  if (!rtt_given) {
     if (km < 1) {
       berr(b, "distance_km", "%g km: give distance_km >= 1 or rtt_us", km);
       return false;
@@ -440,12 +768,19 @@ static bool build_scale_across(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const ch
     rtt = rtt_of_km(km);
   }
   if (rtt / 2 <= host_prop) {
-    berr(b, "rtt_us", "RTT %.1f us is not above twice the host link delay", rtt);
+    static const char *const kK[] = {"host_prop_us", "rtt_us", "distance_km", NULL};
+    berr_keys(b, kK, "the host cable (%g us one way) is not shorter than half the RTT (%.1f us)",
+              host_prop, rtt);
+    return false;
+  }
+  if (clients * qps > DCQCN_MAX_QPS) {
+    static const char *const kK[] = {"clients", "qps", NULL};
+    berr_keys(b, kK, "%u clients x %u QPs is above the server NIC's %u QPs", clients, qps,
+              DCQCN_MAX_QPS);
     return false;
   }
   double buf = 2.5, kmin = 0.75, kmax = 1.5;
-  if (strcmp(prof, "final") == 0) {
-  } else if (strcmp(prof, "low-kmin") == 0) {
+  if (strcmp(prof, "low-kmin") == 0) {
     kmin = 0.25;
     kmax = 1.0;
   } else if (strcmp(prof, "deep-buffer") == 0) {
@@ -460,18 +795,32 @@ static bool build_scale_across(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const ch
       return false;
     }
     if (!(kmin < kmax)) {
-      berr(b, "kmin_rtt", "Kmin %g RTT is not below Kmax %g RTT", kmin, kmax);
+      static const char *const kK[] = {"kmin_rtt", "kmax_rtt", NULL};
+      berr_keys(b, kK, "Kmin %g RTT is not below Kmax %g RTT", kmin, kmax);
       return false;
     }
-  } else {
-    berr(b, "profile", "'%s' is not one of low-kmin, final, deep-buffer, custom", prof);
-    return false;
   }
-  uint64_t bps = (uint64_t)(gbps * 1e9);
+  // PFC thresholds per client port: the project's assumption (0.5 / 0.375 RTT), the PTX
+  // defaults of the brief (5000 / 3750 us), or given
+  double xoff = 0.5 * rtt, xon = 0.375 * rtt;
+  if (strcmp(pfcm, "ptx-default") == 0) {
+    xoff = 5000;
+    xon = 3750;
+  } else if (strcmp(pfcm, "custom") == 0) {
+    xoff = gnum(b, "pfc_xoff_us", 0.001, 1e6);
+    xon = gnum(b, "pfc_xon_us", 0, 1e6);
+    if (b->bad) {
+      return false;
+    }
+  }
+  uint64_t bps = (uint64_t)llround(gbps * 1e9);
   double bdp = (double)bps / 8.0 * rtt * 1e-6;
-  uint32_t t = (uint32_t)floor(load * bdp / ((double)qps * msg) + 0.5);
+  uint32_t t = (uint32_t)floor(load * bdp / ((double)qps * (double)msg) + 0.5);
   if (t == 0) {
-    berr(b, "load_bdp", "%g BDP gives an empty window (t = 0 messages of %g B per QP)", load, msg);
+    static const char *const kK[] = {"load_bdp", "link_gbps", "qps", "msg_bytes", "distance_km",
+                                     "rtt_us", NULL};
+    berr_keys(b, kK, "the window load_bdp x BDP / (qps x msg_bytes) = %g x %.0f B / (%u x %" PRIu64
+              " B) rounds to t = 0 messages per QP", load, bdp, qps, msg);
     return false;
   }
   xtm_params_t p;
@@ -483,8 +832,8 @@ static bool build_scale_across(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const ch
     berr(b, NULL, "cannot create the router or the server NIC");
     return false;
   }
-  uint64_t hp = (uint64_t)(host_prop * 1e6);
-  uint64_t dci_prop = (uint64_t)((rtt / 2 - host_prop) * 1e6);
+  uint64_t hp = (uint64_t)llround(host_prop * 1e6);
+  uint64_t dci_prop = (uint64_t)llround((rtt / 2 - host_prop) * 1e6);
   for (uint32_t c = 0; c < clients; c++) {
     char nm[32];
     snprintf(nm, sizeof(nm), "client%u", c);
@@ -500,32 +849,42 @@ static bool build_scale_across(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const ch
     return false;
   }
   snprintf(s->links[dl].name, sizeof(s->links[dl].name), "dci (router port %u -> server)", clients);
-  // configuration: the example file of firmware/examples when one matches
+  // configuration: the example file of firmware/examples when one matches exactly
   char path[512];
   snprintf(path, sizeof(path), "firmware/examples/dci-%gkm-%s.conf", km, prof);
   char *text = NULL;
-  bool example = clients == 4 && gbps == 100 && ns_scenario_get(b->sc, "rtt_us") != NULL &&
-                 strcmp(ns_scenario_get(b->sc, "rtt_us"), "0") == 0 && strcmp(prof, "custom") != 0;
+  bool ramp = strcmp(shape, "ramp") == 0;
+  bool example = clients == 4 && bps == 100000000000ull && !rtt_given &&
+                 strcmp(prof, "custom") != 0 && strcmp(pfcm, "half-rtt") == 0 && !ramp &&
+                 dextra[0] == '\0';
   if (example) {
-    text = read_file(path);
+    size_t len;
+    char e[NS_ERR_LEN / 2];
+    text = ns_read_bounded(path, NS_MAX_SCENARIO_BYTES, &len, e, sizeof(e));
   }
   if (text == NULL) {
     snprintf(path, sizeof(path), "dci-generated.conf");
-    text = dci_config(clients, rtt, buf, kmin, kmax, km > 400 ? 7000 : 5000, true, gbps, gbps);
+    text = dci_config(clients, rtt, buf, kmin, kmax, km > 400 ? 7000 : 5000, xoff, xon, gbps, gbps,
+                      ramp, dextra);
   }
   xtm_fw_dcqcn_cfg_t dc;
   const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-  bool ok = text != NULL && program(b, s, r, base, text, &dc, outdir) && program_nics(b, s, &dc);
+  bool ok = text != NULL && program(b, s, r, base, text, &dc, outdir, "link_gbps") && program_nics(b, s, &dc);
   free(text);
   if (!ok) {
     return false;
   }
+  // Start: staggered (the testbed's automation launched the ib_write_bw clients one by one,
+  // docs/netsim.md 4): client c starts at c x start_spread_ms; sync: all at 0. The QPs of
+  // one client start within 10 us of its start (seeded).
+  bool stag = strcmp(start, "staggered") == 0;
+  uint64_t spread_ps = (uint64_t)llround(spread_ms * 1e9);
   uint64_t rng = m->seed;
   for (uint32_t c = 0; c < clients; c++) {
     for (uint32_t q = 0; q < qps; q++) {
       ns_flow_t f = {.src = (uint16_t)(2 + c), .dst = (uint16_t)rx, .dscp = 26, .prio = 3,
-                     .mtu = mtu, .msg_bytes = (uint64_t)msg, .window_msgs = t,
-                     .start_ps = splitmix(&rng) % (10 * NS_PS_PER_US)};
+                     .mtu = mtu, .msg_bytes = msg, .window_msgs = t,
+                     .start_ps = (stag ? c * spread_ps : 0) + splitmix(&rng) % (10 * NS_PS_PER_US)};
       snprintf(f.name, sizeof(f.name), "client%u.qp%u", c, q);
       snprintf(f.group, sizeof(f.group), "client%u", c);
       if (ns_add_flow(s, &f, NULL) != kNsOk) {
@@ -534,6 +893,17 @@ static bool build_scale_across(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const ch
       }
     }
   }
+  note(m, "client_start %s%s", start, stag ? "" : " (all QPs within 10 us)");
+  if (stag) {
+    note(m, "client c starts at c x %g ms", spread_ms);
+  }
+  note(m, "PFC %s: xoff %.3f us, xon %.3f us per client port%s", pfcm, xoff, xon,
+       strcmp(pfcm, "half-rtt") == 0 ? " (the project's assumption, not the testbed's)" : "");
+  if (ramp || dextra[0] != '\0') {
+    note(m, "ECN profile %s%s%s", shape, dextra[0] ? ", dcqcn_set " : "", dextra[0] ? dset : "");
+  }
+  note(m, "configuration %s", base);
+  note(m, "t = %u messages of %" PRIu64 " B per QP, %u QPs per client", t, msg, qps);
   m->bottleneck_router = r;
   m->bottleneck_port = clients;
   m->bottleneck_link = dl;
@@ -545,7 +915,8 @@ static bool build_scale_across(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const ch
 
 static bool build_deep_buffer(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char *outdir) {
   static const char *const kKeys[] = {"distance_km", "buffer_bdp", "message_mb", "dcqcn",
-                                      "sender_gbps", "kmin_pct", "kmax_pct", NULL};
+                                      "sender_gbps", "kmin_pct", "kmax_pct", "transport", NULL};
+  static const char *const kTransports[] = {"roce", "uet", NULL};
   if (!check_keys(b, kKeys)) {
     return false;
   }
@@ -558,15 +929,23 @@ static bool build_deep_buffer(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const cha
   double sg = gnum(b, "sender_gbps", 1, 800);
   double kmin = gnum(b, "kmin_pct", 0, 100);
   double kmax = gnum(b, "kmax_pct", 0, 100);
+  const char *tr = ns_scenario_get(b->sc, "transport") != NULL ? gword(b, "transport", kTransports)
+                                                               : "roce";
   if (b->bad) {
     return false;
   }
+  bool uet = strcmp(tr, "uet") == 0;
   if (bufb <= 0 || mb <= 0) {
     berr(b, bufb <= 0 ? "buffer_bdp" : "message_mb", "must be > 0");
     return false;
   }
   if (km <= 0) {
     berr(b, "distance_km", "%g km: the long-haul link needs a positive length", km);
+    return false;
+  }
+  if (!(kmin < kmax)) {
+    static const char *const kK[] = {"kmin_pct", "kmax_pct", NULL};
+    berr_keys(b, kK, "Kmin %g %% is not below Kmax %g %%", kmin, kmax);
     return false;
   }
   double lg = sg / 2;  // the long-haul link runs at half the sender port rate (2:1)
@@ -583,14 +962,14 @@ static bool build_deep_buffer(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const cha
   p.num_ports = 2;
   p.num_desc = 1u << 20;
   uint32_t r, tx, rx;
-  if (ns_add_router(s, "sw", &p, &r) != kNsOk || ns_add_nic(s, "sender", dcqcn ? 1 : 0, &tx) != kNsOk ||
-      ns_add_nic(s, "receiver", dcqcn ? 1 : 0, &rx) != kNsOk) {
+  if (ns_add_router(s, "sw", &p, &r) != kNsOk || ns_add_nic(s, "sender", (dcqcn && !uet) ? 1 : 0, &tx) != kNsOk ||
+      ns_add_nic(s, "receiver", (dcqcn && !uet) ? 1 : 0, &rx) != kNsOk) {
     berr(b, NULL, "cannot create nodes");
     return false;
   }
   uint32_t dl;
-  if (ns_connect(s, tx, 0, r, 0, (uint64_t)(sg * 1e9), NS_PS_PER_US, NULL) != kNsOk ||
-      ns_connect(s, r, 1, rx, 0, (uint64_t)(lg * 1e9), (uint64_t)(5.0 * km * 1e6), &dl) != kNsOk ||
+  if (ns_connect(s, tx, 0, r, 0, (uint64_t)llround(sg * 1e9), NS_PS_PER_US, NULL) != kNsOk ||
+      ns_connect(s, r, 1, rx, 0, (uint64_t)llround(lg * 1e9), (uint64_t)llround(5.0 * km * 1e6), &dl) != kNsOk ||
       ns_compute_routes(s) != kNsOk) {
     berr(b, NULL, "cannot build the links");
     return false;
@@ -613,14 +992,25 @@ static bool build_deep_buffer(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const cha
          "%gg; classifiers { dscp d; } } et-0/0/1 { speed %gg; scheduler-map m; } }\n dcqcn { "
          "RPG_MIN_DEC_FAC 50; }\n}\n", sg, lg);
   xtm_fw_dcqcn_cfg_t dc;
-  bool ok = c.p != NULL && program(b, s, r, "deep-buffer-generated.conf", c.p, &dc, outdir) &&
+  bool ok = !c.oom && c.p != NULL &&
+            program(b, s, r, "deep-buffer-generated.conf", c.p, &dc, outdir, "sender_gbps") &&
             program_nics(b, s, &dc);
   free(c.p);
   if (!ok) {
     return false;
   }
+  uint64_t bytes = (uint64_t)llround(mb * 1e6);
   ns_flow_t f = {.src = (uint16_t)tx, .dst = (uint16_t)rx, .dscp = 26, .prio = 3, .mtu = mtu,
-                 .msg_bytes = (uint64_t)(mb * 1e6), .window_msgs = 1, .total_msgs = 1};
+                 .msg_bytes = bytes, .window_msgs = 1, .total_bytes = bytes};
+  if (uet) {
+    f.transport = kNsTransportUet;
+    f.uet_base_rtt_ps = (uint64_t)llround(rtt * 1e6);
+    f.uet_bdp_bytes = (uint64_t)llround(bdp);
+    f.uet_line_bps = (uint64_t)llround(sg * 1e9);
+    note(m, "transport uet: NSCC congestion control, selective retransmission (docs/netsim.md 2.1)");
+  } else {
+    note(m, "transport roce: RC go-back-N%s", dcqcn ? ", DCQCN" : ", no congestion control");
+  }
   snprintf(f.name, sizeof(f.name), "message");
   snprintf(f.group, sizeof(f.group), "sender");
   if (ns_add_flow(s, &f, NULL) != kNsOk) {
@@ -636,24 +1026,40 @@ static bool build_deep_buffer(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const cha
 
 // ------------------------------------------------------------------ pfc-victim
 
+// Switch set-ups (docs/netsim.md 4.3). express5: the project's Express5/ConnectX mode
+// (percent-of-buffer ECN profile marked at enqueue, static XOFF, compiler headroom, ConnectX
+// DCQCN). hpcc: the HPCC ns-3 simulator's shared-buffer switch and DCQCN NIC as its public
+// configuration sets them (alibaba-edu/High-Precision-Congestion-Control, simulation/run.py,
+// scratch/third.cc, src/point-to-point/model/switch-mmu.cc): ECN decided at dequeue from a
+// RED ramp on the egress queue's bytes (Kmin 4 KB and Kmax 16 KB per Gb/s of the port,
+// Pmax 0.2), a dynamic PFC threshold of 1/8 of the free shared buffer with a 3 KB resume
+// offset, headroom 3 x the link's one-way BDP per port, PAUSE that holds until resumed;
+// DCQCN alpha every 1 us, cut check every 4 us, increase timer 300 us, g = 1/256, AI 5 and
+// HAI 50 Mb/s per 25 Gb/s, minimum rate 1000 Mb/s, no target clamp, ACK per packet, and a
+// window of the largest BDP.
 static bool build_pfc_victim(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char *outdir) {
   static const char *const kKeys[] = {"run", "buffer_mib", "dcqcn", "extra_senders", "flow_mb",
-                                      "link_gbps", "delay_us", NULL};
+                                      "link_gbps", "delay_us", "switch_mode", NULL};
+  static const char *const kRuns[] = {"alone", "big-buffer", "pfc", "other-priority", NULL};
+  static const char *const kModes[] = {"express5", "hpcc", NULL};
   if (!check_keys(b, kKeys)) {
     return false;
   }
   uint32_t mtu;
   common(b, s, m, &mtu);
-  const char *run = gstr(b, "run");
+  const char *run = gword(b, "run", kRuns);
   double bmib = gnum(b, "buffer_mib", 0, 65536);
   bool dcqcn = gbool(b, "dcqcn");
-  int extra = (int)gnum(b, "extra_senders", -1, 8);
+  int extra = (int)gsint(b, "extra_senders", -1, 8);
   double mb = gnum(b, "flow_mb", 0, 1e6);
   double gbps = gnum(b, "link_gbps", 0, 800);
   double dly = gnum(b, "delay_us", -1e9, 1e6);
+  const char *mode = ns_scenario_get(b->sc, "switch_mode") != NULL ? gword(b, "switch_mode", kModes)
+                                                                   : "express5";
   if (b->bad) {
     return false;
   }
+  bool hpcc = strcmp(mode, "hpcc") == 0;
   if (gbps <= 0) {
     berr(b, "link_gbps", "a zero link rate");
     return false;
@@ -668,33 +1074,27 @@ static bool build_pfc_victim(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char
   }
   uint32_t vprio = 3;
   int senders = 6;
-  if (strcmp(run, "alone") == 0) {
+  bool alone = strcmp(run, "alone") == 0;
+  if (alone) {
     senders = 0;
-    if (bmib == 0) {
-      bmib = 32;
-    }
+    bmib = bmib == 0 ? 32 : bmib;
   } else if (strcmp(run, "big-buffer") == 0) {
-    if (bmib == 0) {
-      bmib = 32;
-    }
+    bmib = bmib == 0 ? 32 : bmib;
   } else if (strcmp(run, "pfc") == 0) {
-    if (bmib == 0) {
-      bmib = 1;
-    }
-  } else if (strcmp(run, "other-priority") == 0) {
-    if (bmib == 0) {
-      bmib = 1;
-    }
-    vprio = 1;
+    bmib = bmib == 0 ? 1 : bmib;
   } else {
-    berr(b, "run", "'%s' is not one of alone, big-buffer, pfc, other-priority", run);
+    bmib = bmib == 0 ? 1 : bmib;
+    vprio = 1;
+  }
+  if (extra >= 0 && alone && extra > 0) {
+    berr(b, "extra_senders", "run=alone is the victim by itself (no incast senders)");
     return false;
   }
-  if (extra >= 0 && strcmp(run, "alone") != 0) {
+  if (extra >= 0 && !alone) {
     senders = extra;
   }
-  uint64_t bps = (uint64_t)(gbps * 1e9);
-  uint64_t prop = (uint64_t)(dly * 1e6);
+  uint64_t bps = (uint64_t)llround(gbps * 1e9);
+  uint64_t prop = (uint64_t)llround(dly * 1e6);
   uint32_t buf_cells = (uint32_t)(bmib * 1048576.0 / 256.0);
   // A: port 1 S, port 2 VS, port 3 -> B.  B: port 1 R, port 2 VR, port 3 A, ports 4.. S1..Sn
   xtm_params_t pa, pb;
@@ -731,8 +1131,7 @@ static bool build_pfc_victim(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char
     return false;
   }
   // Configurations: one lossless class per priority in use; queues take the whole buffer
-  // (buffer-size in us of the port rate); PFC xoff = buffer / (2 x PFC ingress ports),
-  // xon = 0.75 x xoff (the Junos default ratio 3750/5000).
+  // (buffer-size in us of the port rate).
   double buf_us = bmib * 1048576.0 * 8.0 / (double)bps * 1e6;
   double cable_m = dly * 200.0 > 1 ? dly * 200.0 : 1.0;  // 5 ns/m one way
   uint64_t hdrm_bits = 0;
@@ -740,6 +1139,9 @@ static bool build_pfc_victim(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char
     berr(b, "link_gbps", "%g Gb/s is not a port speed the configuration compiler supports", gbps);
     return false;
   }
+  // hpcc: headroom 3 x one-way BDP of the port's link, 4 KB reserve per port (switch-mmu.cc)
+  double hpcc_hdrm = (double)bps * (double)prop * 1e-12 / 8.0 * 3.0;
+  double hpcc_kmin = 4000.0 * gbps, hpcc_kmax = 16000.0 * gbps, hpcc_pmax = 0.2;
   for (int sw = 0; sw < 2; sw++) {
     uint32_t nports = sw == 0 ? 3u : (uint32_t)(3 + senders);
     // PFC (a congestion-notification-profile) on the ports where lossless data enters, with
@@ -759,28 +1161,65 @@ static bool build_pfc_victim(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char
       }
       npgs += strcmp(prof[p], "c13") == 0 ? 2u : 1u;
     }
-    // every PG's headroom comes out of the buffer first; the rest is shared, and each PG's
-    // XOFF point is half of its even share of it (XON at 0.75 x XOFF, the Junos ratio)
-    double hdrm_bytes = (double)hdrm_bits / 8.0 + 512.0;
-    double shared = bmib * 1048576.0 - npgs * hdrm_bytes;
-    if (shared < 4.0 * npgs * (mtu + NS_HDR_BYTES)) {
-      berr(b, "buffer_mib", "%g MiB leaves no shared buffer after the PFC headroom of %u "
-           "priority groups (%.0f bytes each)", bmib, npgs, hdrm_bytes);
-      return false;
+    double xoff;
+    if (!hpcc) {
+      // every PG's headroom comes out of the buffer first; the rest is shared, and each PG's
+      // XOFF point is half of its even share of it (XON at 0.75 x XOFF, the Junos ratio)
+      double hdrm_bytes = (double)hdrm_bits / 8.0 + 512.0;
+      double shared = bmib * 1048576.0 - npgs * hdrm_bytes;
+      if (shared < 4.0 * npgs * (mtu + NS_HDR_BYTES)) {
+        berr(b, "buffer_mib", "%g MiB leaves no shared buffer after the PFC headroom of %u "
+             "priority groups (%.0f bytes each)", bmib, npgs, hdrm_bytes);
+        return false;
+      }
+      xoff = shared / (2.0 * npgs) * 8.0 / (double)bps * 1e6;
+    } else {
+      // a placeholder static threshold: the PGs are switched to the dynamic one below
+      double shared = bmib * 1048576.0 - nports * (hpcc_hdrm + 4096.0);
+      if (shared < 4.0 * npgs * (mtu + NS_HDR_BYTES)) {
+        berr(b, "buffer_mib", "%g MiB leaves no shared buffer after %u ports of headroom "
+             "(%.0f bytes) and reserve (4096 bytes)", bmib, nports, hpcc_hdrm);
+        return false;
+      }
+      xoff = shared / 8.0 * 8.0 / (double)bps * 1e6;
     }
-    double xoff = shared / (2.0 * npgs) * 8.0 / (double)bps * 1e6;
     sbuf_t c = {0};
-    sb(&c, "# Generated by xtm-netsim: pfc-victim switch %s, run %s, buffer %g MiB, victim "
-           "priority %u, %u PFC priority groups\n", sw == 0 ? "A" : "B", run, bmib, vprio, npgs);
+    sb(&c, "# Generated by xtm-netsim: pfc-victim switch %s, run %s, switch_mode %s, buffer %g "
+           "MiB, victim priority %u, %u PFC priority groups\n", sw == 0 ? "A" : "B", run, mode,
+       bmib, vprio, npgs);
     sb(&c, "class-of-service {\n forwarding-classes { class be queue-num 0; class p1 queue-num 1 "
            "no-loss pfc-priority 1; class rdma queue-num 3 no-loss pfc-priority 3; class cnp "
            "queue-num 6; }\n classifiers { dscp d { forwarding-class p1 { loss-priority low "
            "code-points 001010; } forwarding-class rdma { loss-priority low code-points 011010; } "
            "forwarding-class cnp { loss-priority low code-points 110000; } } }\n");
-    sb(&c, " drop-profiles { e { fill-level 5 drop-probability 1; fill-level 20 drop-probability "
-           "100; } }\n schedulers { rs { buffer-size temporal %.3f; drop-profile-map loss-priority "
-           "any protocol any drop-profile e; explicit-congestion-notification; } cs { priority "
-           "strict-high; } bs { transmit-rate percent 10; } }\n", buf_us);
+    if (!hpcc) {
+      sb(&c, " drop-profiles { e { fill-level 5 drop-probability 1; fill-level 20 drop-probability "
+             "100; } }\n schedulers { rs { buffer-size temporal %.3f; drop-profile-map loss-priority "
+             "any protocol any drop-profile e; explicit-congestion-notification; } cs { priority "
+             "strict-high; } bs { transmit-rate percent 10; } }\n", buf_us);
+    } else {
+      // the RED ramp in percent of the queue's buffer (the whole buffer): 0 at Kmin, Pmax at
+      // Kmax, then 100 (a step just above Kmax); Kmax beyond the buffer: the ramp's value at it
+      double lim = bmib * 1048576.0;
+      double f1 = 100.0 * hpcc_kmin / lim, f2 = 100.0 * hpcc_kmax / lim;
+      if (f1 >= 99.99) {
+        berr(b, "buffer_mib", "%g MiB is below the HPCC set-up's Kmin of %.0f bytes", bmib, hpcc_kmin);
+        free(c.p);
+        return false;
+      }
+      if (f2 < 99.99) {
+        sb(&c, " drop-profiles { e { interpolate { fill-level [ %.3f %.3f %.3f ]; drop-probability "
+               "[ 0 %.3f 100 ]; } } }\n", f1, f2, f2 + 0.1, 100.0 * hpcc_pmax);
+      } else {
+        double p = hpcc_pmax * (99.99 * lim / 100.0 - hpcc_kmin) / (hpcc_kmax - hpcc_kmin);
+        sb(&c, " drop-profiles { e { interpolate { fill-level [ %.3f 99.99 ]; drop-probability "
+               "[ 0 %.3f ]; } } }\n", f1, 100.0 * p);
+      }
+      sb(&c, " schedulers { rs { buffer-size temporal %.3f; drop-profile-map loss-priority "
+             "any protocol any drop-profile e; explicit-congestion-notification; ecn-enhanced { "
+             "head-marking; } } cs { priority strict-high; } bs { transmit-rate percent 10; } }\n",
+         buf_us);
+    }
     sb(&c, " scheduler-maps { m { forwarding-class be scheduler bs; forwarding-class p1 scheduler "
            "rs; forwarding-class rdma scheduler rs; forwarding-class cnp scheduler cs; } }\n");
     static const char *const kPrio[3][2] = {{"c3", "3"}, {"c1", "1"}, {"c13", "1 3"}};
@@ -799,25 +1238,85 @@ static bool build_pfc_victim(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char
         sb(&c, "  et-0/0/%u { speed %gg; scheduler-map m; classifiers { dscp d; } }\n", p, gbps);
       }
     }
-    sb(&c, " }\n dcqcn { RPG_MIN_DEC_FAC 50; }\n}\n");
+    if (!hpcc) {
+      sb(&c, " }\n dcqcn { RPG_MIN_DEC_FAC 50; }\n}\n");
+    } else {
+      sb(&c, " }\n dcqcn { DCE_TCP_G 1020; DCE_TCP_RTT 1; RATE_REDUCE_MONITOR_PERIOD 4; "
+             "RPG_TIME_RESET 300; RPG_BYTE_RESET 32767; RPG_THRESHOLD 1; RPG_AI_RATE %.0f; "
+             "RPG_HAI_RATE %.0f; RPG_MIN_RATE 1000; CLAMP_TGT_RATE 0; "
+             "CLAMP_TGT_RATE_AFTER_TIME_INC 1; RPG_MIN_DEC_FAC 50; RPG_GD 11; "
+             "MIN_TIME_BETWEEN_CNPS 0; }\n}\n", 5.0 * gbps / 25.0, 50.0 * gbps / 25.0);
+    }
     xtm_fw_dcqcn_cfg_t dc;
-    ok = c.p != NULL && program(b, s, sw == 0 ? A : B, sw == 0 ? "pfc-victim-A.conf" : "pfc-victim-B.conf",
-                                c.p, &dc, outdir);
+    uint32_t rid = sw == 0 ? A : B;
+    ok = !c.oom && c.p != NULL &&
+         program(b, s, rid, sw == 0 ? "pfc-victim-A.conf" : "pfc-victim-B.conf", c.p, &dc, outdir,
+                 "link_gbps");
     free(c.p);
+    if (ok && hpcc) {
+      // the dynamic threshold through the registers (the compiler has no syntax for it):
+      // XOFF = free pool >> 3, XON = XOFF - 3 KB, headroom 3 x BDP; pool = buffer minus every
+      // port's headroom and reserve (switch-mmu.cc GetPfcThreshold, ConfigHdrm, ConfigNPort)
+      uint32_t hcells = (uint32_t)ceil(hpcc_hdrm / 256.0);
+      double pool = bmib * 1048576.0 - nports * (hpcc_hdrm + 4096.0);
+      ok = ns_router_write(s, rid, XTM_POOL_CELLS_REG_OFFSET, (uint32_t)(pool / 256.0)) == kNsOk;
+      for (uint32_t p = 1; ok && p <= nports; p++) {
+        for (uint32_t pr = 0; ok && prof[p] != NULL && pr < 8; pr++) {
+          bool has = (pr == 3 && strcmp(prof[p], "c1") != 0) || (pr == 1 && strcmp(prof[p], "c3") != 0);
+          if (!has) {
+            continue;
+          }
+          ok = ns_router_write(s, rid, XTM_PG_SEL_REG_OFFSET, p * 8 + pr) == kNsOk &&
+               ns_router_write(s, rid, XTM_G_XON_CELLS_REG_OFFSET, 12) == kNsOk &&
+               ns_router_write(s, rid, XTM_G_HDRM_CELLS_REG_OFFSET, hcells) == kNsOk &&
+               ns_router_write(s, rid, XTM_G_CFG_REG_OFFSET,
+                               1u | 1u << XTM_G_CFG_DYNAMIC_OFFSET | 3u << XTM_G_CFG_ALPHA_OFFSET) == kNsOk;
+        }
+      }
+      if (!ok) {
+        berr(b, NULL, "switch %s: programming the dynamic PFC thresholds failed", sw == 0 ? "A" : "B");
+      }
+    }
     if (!ok || (sw == 1 && !program_nics(b, s, &dc))) {
       return false;
     }
   }
-  uint64_t bytes = (uint64_t)(mb * 1e6);
+  uint64_t bytes = (uint64_t)llround(mb * 1e6);
   uint64_t msg = bytes < 65536 ? bytes : 65536;
-  ns_flow_t base = {.dscp = 26, .prio = 3, .mtu = mtu, .msg_bytes = msg, .window_msgs = 64,
-                    .total_msgs = (bytes + msg - 1) / msg};
+  uint32_t window = 64;
+  if (hpcc) {
+    // window of the largest BDP (GLOBAL_T): the longest path (VS -> A -> B -> VR, 3 links)
+    // twice plus one frame's serialisation per hop (third.cc maxBdp), messages of one MTU
+    double rtt_ps = 2.0 * 3.0 * (double)prop + 3.0 * (double)ns_ser_ps(mtu + NS_HDR_BYTES, bps);
+    double bdp = rtt_ps * 1e-12 * (double)bps / 8.0;
+    msg = mtu;
+    window = (uint32_t)ceil(bdp / mtu);
+    s->ack_every = 1;
+    for (uint32_t i = 0; i < s->nnodes; i++) {
+      if (s->nodes[i].kind == kNsNodeNic) {
+        s->nodes[i].nic.pause_no_expiry = true;
+      }
+    }
+    note(m, "switch_mode hpcc: RED at dequeue Kmin %.0f B Kmax %.0f B Pmax %.2f, dynamic PFC "
+         "threshold free/8 with 3 KB resume offset, headroom %.0f B per PG, PAUSE until resumed; "
+         "NIC window %u x %u B (max BDP %.0f B), ACK every packet (ack_every ignored)", hpcc_kmin,
+         hpcc_kmax, hpcc_pmax, hpcc_hdrm, window, mtu, bdp);
+  } else {
+    note(m, "switch_mode express5: ECN profile 5..20 %% of the buffer at enqueue, static XOFF");
+  }
+  note(m, "run %s: %s", run, alone ? "the victim by itself on an idle path" :
+       "S -> R, the victim, and the incast senders on B");
+  ns_flow_t base = {.dscp = 26, .prio = 3, .mtu = mtu, .msg_bytes = msg, .window_msgs = window,
+                    .total_bytes = bytes};
   ns_flow_t f = base;
-  f.src = (uint16_t)S;
-  f.dst = (uint16_t)R;
-  snprintf(f.name, sizeof(f.name), "S->R");
-  snprintf(f.group, sizeof(f.group), "S");
-  ok = ns_add_flow(s, &f, NULL) == kNsOk;
+  ok = true;
+  if (!alone) {
+    f.src = (uint16_t)S;
+    f.dst = (uint16_t)R;
+    snprintf(f.name, sizeof(f.name), "S->R");
+    snprintf(f.group, sizeof(f.group), "S");
+    ok = ns_add_flow(s, &f, NULL) == kNsOk;
+  }
   f = base;
   f.src = (uint16_t)VS;
   f.dst = (uint16_t)VR;
@@ -852,19 +1351,22 @@ static bool build_pfc_victim(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char
 
 static bool build_roce_lab(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char *outdir) {
   static const char *const kKeys[] = {"phase", "iterations", "host_gbps", "config", "bulk_ms",
-                                      "recover_ms", "dcqcn", NULL};
+                                      "recover_ms", "dcqcn", "nic_tx_ns", "nic_rx_ns", NULL};
+  static const char *const kPhases[] = {"unloaded", "congested", "recovered", NULL};
   if (!check_keys(b, kKeys)) {
     return false;
   }
   uint32_t mtu;
   common(b, s, m, &mtu);
-  const char *phase = gstr(b, "phase");
-  uint32_t iters = (uint32_t)gnum(b, "iterations", 1, 1e6);
+  const char *phase = gword(b, "phase", kPhases);
+  uint32_t iters = (uint32_t)gint(b, "iterations", 1, 1000000);
   double hg = gnum(b, "host_gbps", 0, 800);
   const char *conf = gstr(b, "config");
   double bulk_ms = gnum(b, "bulk_ms", 0, 1e6);
   double rec_ms = gnum(b, "recover_ms", 0, 1e6);
   bool dcqcn = gbool(b, "dcqcn");
+  double tx_ns = ns_scenario_get(b->sc, "nic_tx_ns") ? gnum(b, "nic_tx_ns", 0, 1e6) : 0;
+  double rx_ns = ns_scenario_get(b->sc, "nic_rx_ns") ? gnum(b, "nic_rx_ns", 0, 1e6) : 0;
   if (b->bad) {
     return false;
   }
@@ -872,40 +1374,45 @@ static bool build_roce_lab(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char *
     berr(b, "host_gbps", "a zero link rate");
     return false;
   }
-  bool bulk, probe_after;
-  if (strcmp(phase, "unloaded") == 0) {
-    bulk = false;
-    probe_after = false;
-  } else if (strcmp(phase, "congested") == 0) {
-    bulk = true;
-    probe_after = false;
-  } else if (strcmp(phase, "recovered") == 0) {
-    bulk = true;
-    probe_after = true;
-  } else {
-    berr(b, "phase", "'%s' is not one of unloaded, congested, recovered", phase);
-    return false;
-  }
+  bool bulk = strcmp(phase, "unloaded") != 0;
+  bool probe_after = strcmp(phase, "recovered") == 0;
   xtm_params_t p;
   xtm_params_default(&p);
   p.num_ports = 2;
-  uint32_t r, h1, h2;
-  uint64_t bps = (uint64_t)(hg * 1e9);
+  uint32_t r, h1, h2, l1, l2;
+  uint64_t bps = (uint64_t)llround(hg * 1e9);
   if (ns_add_router(s, "z9100", &p, &r) != kNsOk || ns_add_nic(s, "host1", dcqcn ? 4 : 0, &h1) != kNsOk ||
       ns_add_nic(s, "host2", dcqcn ? 4 : 0, &h2) != kNsOk ||
-      ns_connect(s, h1, 0, r, 0, bps, 15 * NS_PS_PER_NS, NULL) != kNsOk ||
-      ns_connect(s, r, 1, h2, 0, bps, 15 * NS_PS_PER_NS, NULL) != kNsOk || ns_compute_routes(s) != kNsOk) {
+      ns_connect(s, h1, 0, r, 0, bps, 15 * NS_PS_PER_NS, &l1) != kNsOk ||
+      ns_connect(s, r, 1, h2, 0, bps, 15 * NS_PS_PER_NS, &l2) != kNsOk || ns_compute_routes(s) != kNsOk) {
     berr(b, NULL, "cannot build the lab");
     return false;
   }
-  char *text = read_file(conf);
+  // NIC pipeline and PCIe latency per direction (docs/netsim.md 4.4): a frame leaves the wire
+  // side of the NIC nic_tx_ns after the NIC decides to send it, and takes effect nic_rx_ns
+  // after its last bit arrived: added to the host cables, NIC side
+  uint64_t txp = (uint64_t)llround(tx_ns * 1e3), rxp = (uint64_t)llround(rx_ns * 1e3);
+  s->links[l1].prop_ps += txp;                    // host1 -> switch
+  s->links[s->links[l1].rev].prop_ps += rxp;      // switch -> host1
+  s->links[l2].prop_ps += rxp;                    // switch -> host2
+  s->links[s->links[l2].rev].prop_ps += txp;      // host2 -> switch
+  size_t len = 0;
+  char e[NS_ERR_LEN / 2];
+  char *text = ns_read_bounded(conf, NS_MAX_SCENARIO_BYTES, &len, e, sizeof(e));
   if (text == NULL) {
-    berr(b, "config", "cannot read '%s'", conf);
+    berr(b, "config", "%s", e);
+    return false;
+  }
+  if (strlen(text) != len) {
+    free(text);
+    berr(b, "config", "'%s' holds a NUL byte (not a configuration file?)", conf);
     return false;
   }
   xtm_fw_dcqcn_cfg_t dc;
   const char *base = strrchr(conf, '/') ? strrchr(conf, '/') + 1 : conf;
-  bool ok = program(b, s, r, base, text, &dc, outdir) && program_nics(b, s, &dc);
+  char cname[NS_KEY_LEN + 8];
+  snprintf(cname, sizeof(cname), "%s", ns_name_ok(base) ? base : "roce-lab.conf");
+  bool ok = program(b, s, r, cname, text, &dc, outdir, "host_gbps") && program_nics(b, s, &dc);
   free(text);
   if (!ok) {
     return false;
@@ -916,9 +1423,12 @@ static bool build_roce_lab(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char *
                    .msg_bytes = 65536, .window_msgs = 16};
     if (probe_after) {
       f.total_msgs = (uint64_t)(bulk_ms * 1e-3 * 6e9 / 8 / 65536);  // about bulk_ms at 6 Gb/s
-      probe_start = (uint64_t)((bulk_ms + rec_ms) * 1e9);
+      if (f.total_msgs == 0) {
+        f.total_msgs = 1;
+      }
+      probe_start = (uint64_t)llround((bulk_ms + rec_ms) * 1e9);
     } else {
-      probe_start = (uint64_t)(bulk_ms * 1e9);  // probe once the queue is congested
+      probe_start = (uint64_t)llround(bulk_ms * 1e9);  // probe once the queue is congested
     }
     snprintf(f.name, sizeof(f.name), "write-65536");
     snprintf(f.group, sizeof(f.group), "bulk");
@@ -934,6 +1444,7 @@ static bool build_roce_lab(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char *
     berr(b, "mtu", "flow refused");
     return false;
   }
+  note(m, "NIC latency %g ns transmit, %g ns receive per NIC", tx_ns, rx_ns);
   m->bottleneck_router = r;
   m->bottleneck_port = 1;
   m->bottleneck_link = s->nodes[r].rt.port_link[1];
@@ -961,12 +1472,22 @@ bool ns_scenario_build(const ns_scenario_t *sc, ns_sim_t *s, ns_measure_t *m, co
          sc->family);
     ok = false;
   }
+  m->write_failed = b.write_failed;
   if (ok && s->nodes[m->bottleneck_router].rt.watch_voq >= 0) {
     // watch the RDMA queue of the bottleneck port
     ns_router_t *r = &s->nodes[m->bottleneck_router].rt;
     const xtm_params_t *xp = xtm_params(r->m);
     r->watch_voq = (int32_t)(m->bottleneck_port * xp->num_tcs + 3u);
   }
-  s->sample_ps = m->sample_ps;
+  if (ok) {
+    s->sample_ps = m->sample_ps;
+    s->ival_ps = m->ival_ps;
+    s->ival_link = m->bottleneck_link;
+    s->ival_router = m->bottleneck_router;
+    // the steady-state window starts at the first interval boundary at or after warmup_s
+    uint64_t k = (m->warmup_ps + m->ival_ps - 1) / m->ival_ps;
+    m->steady_from_ps = k * m->ival_ps;
+    s->mark_ps = m->steady_from_ps < m->end_ps ? m->steady_from_ps : NS_NEVER;
+  }
   return ok && !b.bad;
 }

@@ -20,7 +20,10 @@ extern "C" {
 #define NS_MAX_KEYS 64
 #define NS_KEY_LEN 48
 #define NS_VAL_LEN 256
-#define NS_ERR_LEN 512
+#define NS_ERR_LEN 1024
+#define NS_MAX_LINE 198                 // characters per line (libinih's 200-byte buffer)
+#define NS_MAX_SCENARIO_BYTES (1u << 20) // a scenario file (and a configuration it names)
+#define NS_MAX_ROWS 1000000u            // rows of timeseries.csv and intervals.csv per run
 
 typedef struct ns_kv {
   char key[NS_KEY_LEN];
@@ -38,8 +41,18 @@ typedef struct ns_scenario {
   ns_kv_t kv[NS_MAX_KEYS];
 } ns_scenario_t;
 
-// Reads a scenario file. On failure returns false with "file:line: message" in err.
+// Reads a scenario file (at most NS_MAX_SCENARIO_BYTES, lines of at most NS_MAX_LINE
+// characters, no NUL). On failure returns false with "file:line: message" in err.
 NS_WARN_UNUSED bool ns_scenario_load(const char *path, ns_scenario_t *sc, char *err, size_t err_len);
+// The same from a text in memory (`path` names it in messages; the fuzz harness uses it).
+NS_WARN_UNUSED bool ns_scenario_load_text(const char *path, const char *text, size_t len,
+                                          ns_scenario_t *sc, char *err, size_t err_len);
+// Reads at most `max` bytes of a regular file (or stream); NULL with a message when it is a
+// directory, unreadable or larger. The caller frees the text (NUL-terminated, *len bytes).
+char *ns_read_bounded(const char *path, size_t max, size_t *len, char *err, size_t err_len);
+// A scenario name or family: 1..NS_KEY_LEN-1 of A-Z a-z 0-9 . _ -, not starting with . or -
+// (it names output directories and appears in plot titles).
+bool ns_name_ok(const char *s);
 // Applies "key=value"; refuses unknown keys.
 NS_WARN_UNUSED bool ns_scenario_set(ns_scenario_t *sc, const char *kv, char *err, size_t err_len);
 const char *ns_scenario_get(const ns_scenario_t *sc, const char *key);
@@ -55,7 +68,12 @@ typedef struct ns_measure {
   uint64_t sample_ps;
   uint32_t victim_flow;        // pfc-victim: the victim; else UINT32_MAX
   uint64_t measure_from_ps;    // start of the latency/throughput window (roce-lab phases)
+  uint64_t ival_ps;            // per-interval KPIs (interval_s)
+  uint64_t warmup_ps;          // warmup_s
+  uint64_t steady_from_ps;     // start of the steady-state window (an interval boundary)
+  bool write_failed;           // building could not write an output (exit 2, not 1)
   char phase[NS_KEY_LEN];
+  char setup[1024];            // the set-up choices of this run, for the summary
 } ns_measure_t;
 
 // Builds the simulation of a loaded scenario: validates every key (an impossible set-up is

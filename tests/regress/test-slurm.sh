@@ -141,3 +141,5 @@ else
   echo "FAIL test-slurm: the Slurm run differs from the local run (see above; $SOUT/summary.md)"
   exit 1
 fi
+# xtm-netsim sweep --slurm on the same cluster (issue 15)
+bash tests/regress/test-slurm-netsim.sh || exit 1

@@ -446,6 +446,228 @@ START_TEST(test_diff_catches_divergence) {
 }
 END_TEST
 
+// ------------------------------------------------------------------ bulk snapshot
+
+// The incremental snapshot (xtm_state_snapshot) against the per-VOQ/PG functions after every
+// call, and its change sets against the previous call's values: an entry that changed must
+// be among those the call reports rewritten.
+typedef struct snap_ck {
+  xtm_snap_t cur, prev, other;
+  uint64_t calls, full_calls, rewritten;
+} snap_ck_t;
+
+static bool snap_verify(xtm_t *m, snap_ck_t *k, char *why, size_t n) {
+  const xtm_params_t *p = xtm_params(m);
+  uint32_t nv = p->num_ports * p->num_tcs, ng = p->num_ports * 8;
+  memcpy(&k->prev, &k->cur, sizeof(k->cur));
+  xtm_state_snapshot(m, &k->cur);
+  const xtm_snap_t *s = &k->cur, *o = &k->prev;
+  k->calls++;
+  k->full_calls += s->full;
+  uint64_t t = xtm_cycle(m);
+  for (uint32_t v = 0; v < nv; v++) {
+    xtm_voq_state_t q;
+    xtm_voq_state(m, v, &q);
+    const char *bad = NULL;
+    if (s->occ_cells[v] != q.occ_cells) bad = "occ_cells";
+    if (s->occ_pkts[v] != q.occ_pkts) bad = "occ_pkts";
+    if (s->hbm_cells[v] != q.hbm_cells) bad = "hbm_cells";
+    if (s->deficit[v] != q.deficit) bad = "deficit";
+    if (s->head_pkt_id[v] != q.head_pkt_id) bad = "head_pkt_id";
+    if (s->wd_storm[v] != q.wd_storm) bad = "wd_storm";
+    if (s->wd_clean[v] != q.wd_clean) bad = "wd_clean";
+    if (xtm_snap_bit(s->hbm_mode, v) != q.hbm_mode) bad = "hbm_mode";
+    if (xtm_snap_bit(s->ocb_only, v) != q.ocb_only) bad = "ocb_only";
+    if (xtm_snap_bit(s->wd_stalled, v) != q.wd_stalled) bad = "wd_stalled";
+    if (xtm_snap_bit(s->flushing, v) != q.flushing) bad = "flushing";
+    if (xtm_snap_bit(s->shaper_conform, v) != q.shaper_conform) bad = "shaper_conform";
+    bool changed = s->occ_cells[v] != o->occ_cells[v] || s->occ_pkts[v] != o->occ_pkts[v] ||
+                   s->hbm_cells[v] != o->hbm_cells[v] || s->deficit[v] != o->deficit[v] ||
+                   s->head_pkt_id[v] != o->head_pkt_id[v] || s->wd_storm[v] != o->wd_storm[v] ||
+                   s->wd_clean[v] != o->wd_clean[v];
+    const uint64_t *const sets[][2] = {{s->hbm_mode, o->hbm_mode},     {s->ocb_only, o->ocb_only},
+                                       {s->wd_stalled, o->wd_stalled}, {s->flushing, o->flushing},
+                                       {s->shaper_conform, o->shaper_conform}};
+    for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+      changed |= xtm_snap_bit(sets[i][0], v) != xtm_snap_bit(sets[i][1], v);
+    }
+    if (bad == NULL && changed && !xtm_snap_bit(s->voq_changed, v)) bad = "change not reported";
+    if (bad != NULL) {
+      snprintf(why, n, "cycle %" PRIu64 " voq %u: snapshot %s differs (call %" PRIu64 ", %s)", t,
+               v, bad, k->calls, s->full ? "full" : "incremental");
+      return false;
+    }
+    k->rewritten += xtm_snap_bit(s->voq_changed, v);
+  }
+  for (uint32_t g = 0; g < ng; g++) {
+    xtm_pg_state_t q;
+    xtm_pg_state(m, g / 8, g % 8, &q);
+    const char *bad = NULL;
+    if (s->pg_cells[g] != q.pg_cells) bad = "pg_cells";
+    if (s->hdrm_used[g] != q.hdrm_used) bad = "hdrm_used";
+    if (xtm_snap_bit(s->xoff, g) != q.xoff) bad = "xoff";
+    if (s->pause_remain[g] != q.pause_remain) bad = "pause_remain";
+    bool changed = s->pg_cells[g] != o->pg_cells[g] || s->hdrm_used[g] != o->hdrm_used[g] ||
+                   s->pause_remain[g] != o->pause_remain[g] ||
+                   xtm_snap_bit(s->xoff, g) != xtm_snap_bit(o->xoff, g);
+    if (bad == NULL && changed && !xtm_snap_bit(s->pg_changed, g)) bad = "change not reported";
+    if (bad != NULL) {
+      snprintf(why, n, "cycle %" PRIu64 " pg %u: snapshot %s differs (call %" PRIu64 ")", t, g,
+               bad, k->calls);
+      return false;
+    }
+  }
+  xtm_global_state_t gs;
+  xtm_global_state(m, &gs);
+  if (s->global.pool_used != gs.pool_used || s->global.ocb_used != gs.ocb_used ||
+      s->global.hbm_used != gs.hbm_used || s->global.desc_free != gs.desc_free ||
+      s->global.lfsr != gs.lfsr || s->global.lfsr_head != gs.lfsr_head ||
+      s->global.cycle != gs.cycle) {
+    snprintf(why, n, "cycle %" PRIu64 ": snapshot global state differs", t);
+    return false;
+  }
+  return true;
+}
+
+// mode 0: eager xtm_step, 1: xtm_step with its fast path, 2: xtm_advance_to (a snapshot
+// after each call). Faults that write state behind the step's back are injected on the way.
+static void snapshot_run(uint64_t seed, uint32_t ports, uint32_t tcs, int mode) {
+  // fewer events when every cycle is a call (modes 0, 1): the verification of every entry
+  // after every call is what costs here (the suite also runs once per tools/mutate-cmodel mutant)
+  run_opts_t o = {.seed = seed, .ports = ports, .tcs = tcs, .desc = 128,
+                  .events = mode == 2 ? 1500 : 700};
+  xtm_t *m = make_model(&o);
+  xtm_set_eager(m, mode == 0);
+  static snap_ck_t k;
+  xtm_snap_init(&k.cur);
+  xtm_snap_init(&k.other);
+  k.calls = k.full_calls = k.rewritten = 0;
+  gen_t g = {.rng = o.seed, .cycle = xtm_cycle(m), .ports = ports, .tcs = tcs,
+             .n_left = o.events, .tx_ready = UINT64_MAX};
+  static const xtm_fault_t kF[] = {kXtmFaultFlipConform, kXtmFaultFlipLfsr,
+                                   kXtmFaultFlipHeadLfsr};
+  xtm_in_t in;
+  xtm_out_t out;
+  uint64_t at;
+  char why[256] = "";
+  bool ok = snap_verify(m, &k, why, sizeof(why));
+  for (uint32_t ev = 0; ok && next_input(&g, &at, &in); ev++) {
+    if (mode == 2) {
+      while (ok && xtm_advance_to(m, at, &out)) {
+        ok = snap_verify(m, &k, why, sizeof(why));
+      }
+    } else {
+      while (ok && xtm_cycle(m) < at) {
+        xtm_step(m, NULL, &out);
+        ok = snap_verify(m, &k, why, sizeof(why));
+      }
+    }
+    if (ev % 97 == 50) {
+      ck_assert(xtm_inject_fault(m, kF[(ev / 97) % 3]));
+    }
+    if (ev % 401 == 200) {
+      xtm_state_snapshot(m, &k.other);  // another snapshot takes the change record
+    }
+    xtm_step(m, &in, &out);
+    ok = ok && snap_verify(m, &k, why, sizeof(why));
+  }
+  for (uint32_t i = 0; ok && i < 3000; i++) {
+    xtm_step(m, NULL, &out);
+    ok = snap_verify(m, &k, why, sizeof(why));
+  }
+  if (ok) {
+    xtm_reset(m);
+    ok = snap_verify(m, &k, why, sizeof(why));
+  }
+  ck_assert_msg(ok, "seed %" PRIu64 " mode %d: %s", seed, mode, why);
+  // incremental calls were the rule, and they rewrote a small part of the VOQs
+  ck_assert_uint_gt(k.calls, 3000);
+  ck_assert_uint_lt(k.full_calls * 20, k.calls);
+  ck_assert_uint_lt(k.rewritten, k.calls * ports * tcs / 2);
+  printf("snapshot: seed %" PRIu64 " %ux%u mode %d: %" PRIu64 " calls, %" PRIu64
+         " full, %.2f VOQs rewritten per call\n",
+         seed, ports, tcs, mode, k.calls, k.full_calls, (double)k.rewritten / (double)k.calls);
+  xtm_destroy(m);
+}
+
+START_TEST(test_snapshot_incremental) {
+  uint64_t seed = env_seed(5000 + (uint64_t)_i);
+  static const uint32_t kDims[][2] = {{2, 2}, {4, 4}, {8, 8}, {5, 3}};
+  snapshot_run(seed, kDims[_i % 4][0], kDims[_i % 4][1], _i % 3);
+}
+END_TEST
+
+// Dense traffic and no CSR write: a descriptor in most cycles, PFC frames, MAC back-pressure,
+// so queues fill, shapers charge, PGs go XOFF and pause, the watchdog polls, and only the
+// change record (never a CSR write's full call) tells the snapshot what to rewrite.
+START_TEST(test_snapshot_dense) {
+  uint64_t seed = env_seed(6000 + (uint64_t)_i);
+  static const uint32_t kDims[][2] = {{2, 2}, {8, 8}, {5, 3}};
+  uint32_t ports = kDims[_i % 3][0], tcs = kDims[_i % 3][1];
+  run_opts_t o = {.seed = seed, .ports = ports, .tcs = tcs, .desc = 256, .events = 0};
+  xtm_t *m = make_model(&o);
+  xtm_set_eager(m, _i % 2 == 0);
+  static snap_ck_t k;
+  xtm_snap_init(&k.cur);
+  k.calls = k.full_calls = k.rewritten = 0;
+  gen_t g = {.rng = seed, .ports = ports, .tcs = tcs, .tx_ready = UINT64_MAX};
+  xtm_out_t out;
+  char why[256] = "";
+  bool ok = snap_verify(m, &k, why, sizeof(why));
+  for (uint32_t c = 0; ok && c < 15000; c++) {
+    xtm_in_t in;
+    memset(&in, 0, sizeof(in));
+    if (rnd(&g, 200) == 0) {
+      g.tx_ready ^= 1ull << rnd(&g, ports);
+    }
+    in.tx_ready = g.tx_ready;
+    if (rnd(&g, 10) < 8) {
+      in.enq = (xtm_enq_in_t){.valid = true,
+                              .pkt_id = (uint32_t)tl_rand(&g.rng),
+                              .in_port = (uint8_t)rnd(&g, ports),
+                              .eg_port = (uint8_t)rnd(&g, ports),
+                              .dscp = (uint8_t)rnd(&g, 64),
+                              .ecn = (uint8_t)rnd(&g, 4),
+                              .len = (uint16_t)(64 + rnd(&g, 4000))};
+    }
+    if (rnd(&g, 60) == 0) {
+      uint32_t p = rnd(&g, ports);
+      in.pfc_rx_valid = 1ull << p;
+      in.pfc_rx[p].vec = (uint8_t)rnd(&g, 256);
+      for (int i = 0; i < 8; i++) {
+        in.pfc_rx[p].quanta[i] = (uint16_t)rnd(&g, 2000);
+      }
+    }
+    xtm_step(m, &in, &out);
+    ok = snap_verify(m, &k, why, sizeof(why));
+  }
+  ck_assert_msg(ok, "seed %" PRIu64 " %ux%u: %s", seed, ports, tcs, why);
+  ck_assert_uint_le(k.full_calls, 2);  // the first call (and none forced by a write)
+  ck_assert_uint_gt(k.rewritten, k.calls / 4);  // the traffic did change VOQ state
+  printf("snapshot dense: seed %" PRIu64 " %ux%u %s: %" PRIu64 " calls, %" PRIu64
+         " full, %.2f VOQs rewritten per call\n",
+         seed, ports, tcs, _i % 2 == 0 ? "eager" : "fast path", k.calls, k.full_calls,
+         (double)k.rewritten / (double)k.calls);
+  xtm_destroy(m);
+}
+END_TEST
+
+// Negative: the snapshot check fails when the snapshot misses a change (one entry corrupted
+// behind the incremental update's back).
+START_TEST(test_snapshot_check_fails) {
+  run_opts_t o = {.seed = 9, .ports = 2, .tcs = 2, .desc = 64, .events = 10};
+  xtm_t *m = make_model(&o);
+  static snap_ck_t k;
+  xtm_snap_init(&k.cur);
+  char why[256] = "";
+  ck_assert(snap_verify(m, &k, why, sizeof(why)));
+  k.cur.deficit[1] ^= 1;  // an entry the next incremental call has no reason to rewrite
+  ck_assert(!snap_verify(m, &k, why, sizeof(why)));
+  printf("snapshot: corrupted entry detected: %s\n", why);
+  xtm_destroy(m);
+}
+END_TEST
+
 static Suite *advance_suite(void) {
   Suite *s = suite_create("advance");
   TCase *tc = tcase_create("core");
@@ -455,6 +677,9 @@ static Suite *advance_suite(void) {
   tcase_add_loop_test(tc, test_diff_odd, 0, 4);
   tcase_add_test(tc, test_invariants_catch_faults);
   tcase_add_test(tc, test_diff_catches_divergence);
+  tcase_add_loop_test(tc, test_snapshot_incremental, 0, 12);
+  tcase_add_loop_test(tc, test_snapshot_dense, 0, 6);
+  tcase_add_test(tc, test_snapshot_check_fails);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -125,7 +125,7 @@ END_TEST
 START_TEST(test_csr_basics) {
   dcqcn_t *m = dt_create(4, 2);
   ck_assert_uint_eq(dt_rd(m, DCQCN_BLOCK_TYPE_REG_OFFSET), 0x4443514Eu);  // "DCQN"
-  ck_assert_uint_eq(dt_rd(m, DCQCN_VERSION_REG_OFFSET), 0x01000000u);
+  ck_assert_uint_eq(dt_rd(m, DCQCN_VERSION_REG_OFFSET), 0x02000000u);  // spec 2.0.0
   ck_assert_uint_eq(dt_rd(m, DCQCN_HW_PARAMS_REG_OFFSET), 4u | 2u << 16);
   // reset values of every mlxconfig parameter (the brief's defaults)
   static const struct {
@@ -225,10 +225,18 @@ START_TEST(test_qp_init_and_clear) {
   ck_assert_uint_eq(dcqcn_qp_counter(m, 3, kDcqcnQcntCnpRx), 1);
   dt_wr(m, DCQCN_QP_SEL_REG_OFFSET, 3);
   dt_wr(m, DCQCN_Q_CTRL_REG_OFFSET, 1);
+  // D9/D5.1: the reaction point is re-initialised at the next visit (cycle 1: S = 1); the
+  // window shows the INIT word at once
   dcqcn_qp_state_t s;
   dcqcn_qp_state(m, 3, &s);
-  ck_assert(!s.active);
-  ck_assert_uint_eq(s.rc, 100000);  // the cap (LINE_RATE)
+  ck_assert(s.init_pend && !s.active);  // shown as the INIT word
+  ck_assert_uint_eq(dt_qp_rd(m, 3, DCQCN_Q_STATUS_REG_OFFSET), 0);
+  ck_assert_uint_eq(dt_qp_rd(m, 3, DCQCN_Q_RC_REG_OFFSET), 100000);  // the cap (LINE_RATE)
+  ck_assert_uint_eq(dt_qp_rd(m, 3, DCQCN_Q_ALPHA_REMAIN_REG_OFFSET), 0);
+  dt_quiet_to(m, 2);  // the visit of cycle 1 applies it, with no rate update (D7)
+  dcqcn_qp_state(m, 3, &s);
+  ck_assert(!s.active && !s.init_pend);
+  ck_assert_uint_eq(s.rc, 100000);
   ck_assert_uint_eq(s.alpha_due, DCQCN_NEVER);
   ck_assert_uint_eq(dcqcn_qp_counter(m, 3, kDcqcnQcntCnpRx), 1);  // counters kept
   dt_quiet_to(m, 20000);  // no timer left

@@ -441,10 +441,13 @@ START_TEST(test_cnp_and_alpha_timer_same_cycle) {
 }
 END_TEST
 
-// Scan timing (D5) with 64 QPs and U = 4: S = 16, QP 13 is visited when t mod 16 = 3.
-// First CNP at 5: decrease due 4005 -> first visit >= 4005 is 4019 (4005 mod 16 = 5).
-// A cut there restarts the increase timer at 4019 + 10000 = 14019 (a visit: 14019 mod 16 = 3);
-// the decrease timer keeps its phase: next due 8005, fired at 8019.
+// Scan timing (D5, D5.1) with 64 QPs and U = 4: S = 16, QP 13 is visited when t mod 16 = 3.
+// First CNP at 5 (no visit of QP 13) and a second at 6: both pending until the visit at 19,
+// which applies the first CNP (timers armed at 19 + P) and sets the slot flags (cnp_more).
+// Decrease due 19 + 4000 = 4019, a visit (4019 mod 16 = 3): the cut is at 4019 and restarts
+// the increase timer at 4019 + 10000 = 14019 (a visit: 14019 mod 16 = 3); the decrease timer
+// keeps its phase: next due 8019. (Version 1 applied the first CNP at 5: decrease due 4005,
+// cut at the first visit after it, 4019, next due 8005.)
 START_TEST(test_scan_timing) {
   dcqcn_t *m = dt_create(64, 4);
   ck_assert_uint_eq(dcqcn_scan_period(m), 16);
@@ -462,7 +465,7 @@ START_TEST(test_scan_timing) {
   dcqcn_qp_state_t s;
   dcqcn_qp_state(m, 13, &s);
   ck_assert_uint_eq(s.inc_due, 14019);
-  ck_assert_uint_eq(s.dec_due, 8005);
+  ck_assert_uint_eq(s.dec_due, 8019);
   // FR at 14019: Rc = (50049 + 100000) >> 1 = 75024.
   ck_assert_uint_eq(dt_run_to(m, 14020, rec, cyc, 4), 1);
   ck_assert_uint_eq(cyc[0], 14019);

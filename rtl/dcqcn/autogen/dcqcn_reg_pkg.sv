@@ -11,7 +11,7 @@ package dcqcn_reg_pkg;
 
   // Block identification and bus geometry.
   localparam logic [31:0] DCQCN_BLOCK_TYPE_VALUE = 32'h4443514E;
-  localparam logic [31:0] DCQCN_VERSION_VALUE = 32'h01000000;
+  localparam logic [31:0] DCQCN_VERSION_VALUE = 32'h02000000;
   localparam int unsigned DCQCN_ADDR_WIDTH = 16;
   localparam int unsigned DCQCN_DATA_WIDTH = 32;
 
@@ -27,7 +27,7 @@ package dcqcn_reg_pkg;
 
   // VERSION (global, ro): Register map and behaviour version (major 31:24, minor 23:16, patch 15:0).
   localparam logic [15:0] DCQCN_VERSION_OFFSET = 16'h0004;
-  localparam logic [31:0] DCQCN_VERSION_RESVAL = 32'h01000000;
+  localparam logic [31:0] DCQCN_VERSION_RESVAL = 32'h02000000;
   localparam int unsigned DCQCN_VERSION_PATCH_LSB = 0;
   localparam logic [31:0] DCQCN_VERSION_PATCH_MASK = 32'h0000FFFF;
   localparam int unsigned DCQCN_VERSION_MINOR_LSB = 16;
@@ -281,7 +281,7 @@ package dcqcn_reg_pkg;
   localparam int unsigned DCQCN_Q_ALPHA_VALUE_LSB = 0;
   localparam logic [31:0] DCQCN_Q_ALPHA_VALUE_MASK = 32'h000003FF;
 
-  // Q_BYTE_COUNT (window QP + 0x14, ro): Bytes sent since the last byte-counter increase event or cut.
+  // Q_BYTE_COUNT (window QP + 0x14, ro): Bytes sent since the last byte-counter increase event or cut, as of the QP's last scan visit (bytes sent since then are added at the next visit).
   localparam logic [15:0] DCQCN_Q_BYTE_COUNT_OFFSET = 16'h0214;
   localparam logic [31:0] DCQCN_Q_BYTE_COUNT_RESVAL = 32'h00000000;
   localparam int unsigned DCQCN_Q_BYTE_COUNT_VALUE_LSB = 0;

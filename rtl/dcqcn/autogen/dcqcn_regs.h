@@ -20,7 +20,7 @@ extern "C" {
 
 // Block identification and windows (BASE..BASE+SIZE-1 show the entry chosen by the select register).
 #define DCQCN_BLOCK_TYPE_VALUE                         0x4443514Eu
-#define DCQCN_VERSION_VALUE                            0x01000000u
+#define DCQCN_VERSION_VALUE                            0x02000000u
 #define DCQCN_WIN_QP_BASE                              0x0200u  // select QP_SEL
 #define DCQCN_WIN_QP_SIZE                              0x0100u  // entries NumQps
 
@@ -35,7 +35,7 @@ extern "C" {
 
 // VERSION (global, ro): Register map and behaviour version (major 31:24, minor 23:16, patch 15:0).
 #define DCQCN_VERSION_REG_OFFSET                       0x0004u
-#define DCQCN_VERSION_REG_RESVAL                       0x01000000u
+#define DCQCN_VERSION_REG_RESVAL                       0x02000000u
 #define DCQCN_VERSION_PATCH_OFFSET                     0
 #define DCQCN_VERSION_PATCH_MASK                       0xFFFFu
 #define DCQCN_VERSION_MINOR_OFFSET                     16
@@ -299,7 +299,7 @@ extern "C" {
 #define DCQCN_Q_ALPHA_VALUE_OFFSET                     0
 #define DCQCN_Q_ALPHA_VALUE_MASK                       0x3FFu
 
-// Q_BYTE_COUNT (window QP + 0x14, ro): Bytes sent since the last byte-counter increase event or cut.
+// Q_BYTE_COUNT (window QP + 0x14, ro): Bytes sent since the last byte-counter increase event or cut, as of the QP's last scan visit (bytes sent since then are added at the next visit).
 #define DCQCN_Q_BYTE_COUNT_REG_OFFSET                  0x0214u
 #define DCQCN_Q_BYTE_COUNT_REG_RESVAL                  0x00000000u
 #define DCQCN_Q_BYTE_COUNT_VALUE_OFFSET                0

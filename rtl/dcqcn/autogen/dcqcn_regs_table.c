@@ -59,7 +59,7 @@ static const dcqcn_field_tmpl_t kFieldsBlockType[] = {
 static const dcqcn_field_tmpl_t kFieldsVersion[] = {
   { "PATCH", 0u, 16u, DCQCN_CONST(0u), DCQCN_CONST(0u), DCQCN_CONST(65535u) },
   { "MINOR", 16u, 8u, DCQCN_CONST(0u), DCQCN_CONST(0u), DCQCN_CONST(255u) },
-  { "MAJOR", 24u, 8u, DCQCN_CONST(1u), DCQCN_CONST(0u), DCQCN_CONST(255u) },
+  { "MAJOR", 24u, 8u, DCQCN_CONST(2u), DCQCN_CONST(0u), DCQCN_CONST(255u) },
 };
 static const dcqcn_field_tmpl_t kFieldsHwParams[] = {
   { "NUM_QPS", 0u, 13u, DCQCN_EXPR(1), DCQCN_CONST(0u), DCQCN_CONST(8191u) },

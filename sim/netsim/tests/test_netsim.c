@@ -136,6 +136,95 @@ END_TEST
 // Sent at 9 x 86,560 = 779,040 ps; the last progress is the ACK of PSN 8 at
 // 9 x 86,560 + 1 us + 6,880 + 1 us = 2,785,920; the timer (100 us) fires at 102,785,920 and
 // the resent frame is acknowledged 86,560 + 1 us + 6,880 + 1 us later: FCT 104,879,360.
+
+// A flow of exactly total_bytes: the last message carries the rest. 1,000,000 B in messages
+// of 65,536 B: 15 full messages (983,040 B, 66 packets of at most 1000 B each) and a last one
+// of 16,960 B (17 packets: 16 x 1000 + 960), 1,007 packets in all; not 16 whole messages.
+START_TEST(test_exact_bytes) {
+  pair_t p;
+  pair_init(&p, 1 * US, 0);
+  ns_flow_t f = {.src = (uint16_t)p.a, .dst = (uint16_t)p.b, .dscp = 26, .prio = 3, .mtu = 1000,
+                 .msg_bytes = 65536, .window_msgs = 64, .total_bytes = 1000000};
+  snprintf(f.name, sizeof(f.name), "f");
+  snprintf(f.group, sizeof(f.group), "g");
+  uint32_t id;
+  ck_assert_int_eq(ns_add_flow(&p.s, &f, &id), kNsOk);
+  ck_assert_uint_eq(p.s.flows[id].total_msgs, 16);
+  ck_assert_uint_eq(p.s.flows[id].total_pkts, 15u * 66u + 17u);
+  p.s.stop_when_done = true;
+  ns_run(&p.s, 1000 * US);
+  ck_assert(p.s.flows[id].done);
+  ck_assert_uint_eq(p.s.flows[id].rx_bytes, 1000000);
+  ck_assert_uint_eq(p.s.flows[id].tx_bytes, 1000000);
+  ck_assert_uint_eq(p.s.flows[id].msgs_done, 16);
+  // frame bytes on the wire: 1,007 headers of 62 B plus the payload
+  ck_assert_uint_eq(p.s.links[p.ab].tx_data_bytes, 1000000u + 1007u * 62u);
+  ns_sim_free(&p.s);
+}
+END_TEST
+
+// Per-interval KPIs are counted at each frame's first bit: 20 frames of 1062 B back to back at
+// 100 Gb/s start every 86,560 ps; the 1 us interval [0, 1 us) holds frames 0..11 (frame 11
+// starts at 952,160 ps, frame 12 at 1,038,720 ps), the next one frames 12..19. L1 adds 20 B
+// per frame.
+START_TEST(test_intervals) {
+  pair_t p;
+  pair_init(&p, 1 * US, 0);
+  uint32_t f = flow(&p, 20, 20, 0);
+  p.s.ival_ps = 1 * US;
+  p.s.ival_link = p.ab;
+  ns_run(&p.s, 10 * US);
+  ck_assert(p.s.flows[f].done);
+  ck_assert_uint_eq(p.s.niv, 10);
+  ck_assert_uint_eq(p.s.iv[0].frames, 12);
+  ck_assert_uint_eq(p.s.iv[0].l2_bytes, 12u * 1062u);
+  ck_assert_uint_eq(p.s.iv[1].frames, 8);
+  ck_assert_uint_eq(p.s.iv[1].l2_bytes, 8u * 1062u);
+  ck_assert_uint_eq(p.s.iv[2].frames, 0);
+  // L1 bits of interval 0 over 1 us: (12 x 1082) x 8 = 103,872 bits = 103.872 Gb/s: above
+  // the line rate because frame 11's last bits fall into the next interval
+  ck_assert_uint_eq((p.s.iv[0].l2_bytes + p.s.iv[0].frames * NS_ETH_OVH_BYTES) * 8u, 103872u);
+  uint64_t sum = 0;
+  for (uint32_t i = 0; i < p.s.niv; i++) {
+    sum += p.s.iv[i].l2_bytes;
+  }
+  ck_assert_uint_eq(sum, p.s.links[p.ab].tx_bytes);
+  ns_sim_free(&p.s);
+}
+END_TEST
+
+// UET selective retransmission: the same loss as test_go_back_n (PSN 3 of 10) is repaired
+// by resending PSN 3 only (1000 B), detected when PSN 6 is acknowledged (3 later PSNs), with
+// no timeout and nothing discarded at the responder (RoCE go-back-N resends 7000 B).
+START_TEST(test_uet_selective) {
+  pair_t p;
+  pair_init(&p, 1 * US, 0);
+  ns_flow_t fl = {.src = (uint16_t)p.a, .dst = (uint16_t)p.b, .dscp = 26, .prio = 3, .mtu = 1000,
+                  .msg_bytes = 10000, .window_msgs = 1, .total_bytes = 10000,
+                  .transport = kNsTransportUet, .uet_base_rtt_ps = 2093440,
+                  .uet_bdp_bytes = 26168, .uet_line_bps = RATE_100G};
+  snprintf(fl.name, sizeof(fl.name), "u");
+  snprintf(fl.group, sizeof(fl.group), "g");
+  uint32_t f;
+  ck_assert_int_eq(ns_add_flow(&p.s, &fl, &f), kNsOk);
+  ns_inject_loss(&p.s, f, 3);
+  p.s.stop_when_done = true;
+  ns_run(&p.s, 100 * US);
+  ck_assert_uint_eq(p.s.injected_losses, 1);
+  ck_assert(p.s.flows[f].done);
+  ck_assert_uint_eq(p.s.flows[f].rx_bytes, 10000);
+  ck_assert_uint_eq(p.s.flows[f].retx_bytes, 1000);
+  ck_assert_uint_eq(p.s.flows[f].timeouts, 0);
+  ck_assert_uint_eq(p.s.flows[f].uet->fast_losses, 1);
+  ck_assert_uint_eq(p.s.ooo_discards, 0);
+  // a UET flow needs its path (base RTT, BDP) and a finite size
+  fl.total_bytes = 0;
+  fl.total_msgs = 0;
+  ck_assert_int_eq(ns_add_flow(&p.s, &fl, NULL), kNsBadArg);
+  ns_sim_free(&p.s);
+}
+END_TEST
+
 START_TEST(test_rto) {
   pair_t p;
   pair_init(&p, 1 * US, 0);
@@ -296,6 +385,62 @@ START_TEST(test_router_pfc_incast) {
 }
 END_TEST
 
+// Compiler warnings of a router's configuration are printed and counted (they used to be
+// dropped): one unused drop profile gives one warning line naming the router; a
+// configuration without warnings prints nothing.
+static void replace(char *out, size_t n, const char *in, const char *from, const char *to) {
+  const char *p = strstr(in, from);
+  ck_assert_ptr_nonnull(p);
+  snprintf(out, n, "%.*s%s%s", (int)(p - in), in, to, p + strlen(from));
+}
+
+static int count_lines(FILE *f, const char *want, int *lines) {
+  char line[512];
+  int found = 0;
+  *lines = 0;
+  rewind(f);
+  while (fgets(line, sizeof(line), f) != NULL) {
+    (*lines)++;
+    found += strstr(line, want) != NULL;
+  }
+  return found;
+}
+
+START_TEST(test_router_warnings_surface) {
+  ns_sim_t s;
+  ck_assert_int_eq(ns_sim_init(&s), kNsOk);
+  xtm_params_t xp;
+  xtm_params_default(&xp);
+  xp.num_ports = 3;
+  uint32_t r;
+  ck_assert_int_eq(ns_add_router(&s, "r1", &xp, &r), kNsOk);
+  static char conf0[4096], conf1[4096];
+  replace(conf0, sizeof(conf0), kConf, "et-0/0/2 { speed 100g; scheduler-map m; }",
+          "et-0/0/2 { speed 100g; scheduler-map m; classifiers { dscp d; } }");
+  replace(conf1, sizeof(conf1), conf0, " interfaces {",
+          " drop-profiles { spare { fill-level 50 drop-probability 10; } }\n interfaces {");
+  char err[256];
+  int lines;
+  FILE *f = tmpfile();
+  ck_assert_ptr_nonnull(f);
+  s.warn_out = f;
+  ck_assert_int_eq(ns_router_program(&s, r, "t.conf", conf0, NULL, err, sizeof(err)), kNsOk);
+  ck_assert_uint_eq(s.nodes[r].rt.cfg_warnings, 0);
+  ck_assert_int_eq(count_lines(f, "", &lines), 0);
+  fclose(f);
+  f = tmpfile();
+  ck_assert_ptr_nonnull(f);
+  s.warn_out = f;
+  ck_assert_int_eq(ns_router_program(&s, r, "w.conf", conf1, NULL, err, sizeof(err)), kNsOk);
+  ck_assert_uint_eq(s.nodes[r].rt.cfg_warnings, 1);
+  ck_assert_int_eq(count_lines(f, "xtm-netsim: router r1: w.conf:", &lines), 1);
+  ck_assert_int_eq(lines, 1);
+  ck_assert_int_eq(count_lines(f, "warning: drop-profile 'spare' is not used by any scheduler", &lines), 1);
+  fclose(f);
+  ns_sim_free(&s);
+}
+END_TEST
+
 START_TEST(test_bad_setups) {
   ns_sim_t s;
   ck_assert_int_eq(ns_sim_init(&s), kNsOk);
@@ -352,7 +497,11 @@ int main(void) {
   tcase_add_test(tc, test_cnp_round_trip);
   tcase_add_test(tc, test_router_pfc_incast);
   tcase_add_test(tc, test_bad_setups);
+  tcase_add_test(tc, test_router_warnings_surface);
   tcase_add_test(tc, test_deterministic);
+  tcase_add_test(tc, test_exact_bytes);
+  tcase_add_test(tc, test_intervals);
+  tcase_add_test(tc, test_uet_selective);
   suite_add_tcase(su, tc);
   SRunner *sr = srunner_create(su);
   srunner_run_all(sr, CK_NORMAL);
