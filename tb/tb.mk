@@ -88,6 +88,8 @@ TEST_ARGS += $(foreach s,1 2,--cmd cosim-default-random.$(s) '$(call cosim_cmd,d
 # every RTL mutant's pattern still applies to exactly one line (a restructured block makes
 # a pattern stale; make mutate builds and runs the mutants themselves)
 TEST_ARGS += --cmd mutate-rtl-patterns 'tools/mutate-rtl --check'
+# ... and that check can fail: a reworded, duplicated or removed line, a dropped nightly job
+TEST_ARGS += --shell tools/tests/test_mutate_patterns.sh
 # a small named subset of the mutants, each against its named test only (two builds of the
 # small configuration at -O0, about 3 minutes each on a loaded machine); make mutate and
 # make nightly run every mutant against every test
