@@ -81,7 +81,7 @@ TEST_DEPS += sim/build/default/Vxtm_top sim/build/small/Vxtm_top sim/build/large
 # make test: every directed test and random seeds on the small configuration (it finds
 # corner cases fastest), a subset and random seeds on the default 8x8 configuration
 COSIM_DIRECTED := smoke mark_tail mark_head mark_latency mark_interp pfc_gen pfc_refresh pause_rx hbm dwrr strict_arb \
-                  shapers tail_pool bad_desc watchdog_drop watchdog_fwd reconfig csr_all incast hazards
+                  shapers tail_pool bad_desc watchdog_drop watchdog_fwd reconfig csr_all counters incast hazards
 cosim_cmd = sim/build/$(1)/Vxtm_top +test=$(2) +seed=$(3) +cycles=$(4) +out=sim/out/ci-$(1)-$(2).$(3)
 TEST_ARGS += $(foreach t,$(COSIM_DIRECTED),--cmd cosim-small-$(t).1 '$(call cosim_cmd,small,$(t),1,100000)')
 TEST_ARGS += $(foreach s,1 2 3 4 5 6,--cmd cosim-small-random.$(s) '$(call cosim_cmd,small,random,$(s),100000)')
@@ -93,6 +93,17 @@ TEST_ARGS += $(foreach s,1 2,--cmd cosim-default-random.$(s) '$(call cosim_cmd,d
 # runs it longer and with more seeds (tests/regress/full.list)
 TEST_ARGS += --cmd cosim-large-incast.1 '$(call cosim_cmd,large,incast,1,100000)'
 TEST_ARGS += --cmd cosim-large-random.1 '$(call cosim_cmd,large,random,1,20000)'
+# every RTL mutant's pattern still applies to exactly one line (a restructured block makes
+# a pattern stale; make mutate builds and runs the mutants themselves)
+TEST_ARGS += --cmd mutate-rtl-patterns 'tools/mutate-rtl --check'
+# ... and that check can fail: a reworded, duplicated or removed line, a dropped nightly job
+TEST_ARGS += --shell tools/tests/test_mutate_patterns.sh
+# a small named subset of the mutants, each against its named test only (two builds of the
+# small configuration at -O0, about 3 minutes each on a loaded machine); make mutate and
+# make nightly run every mutant against every test
+TEST_ARGS += --cmd mutate-rtl-subset 'tools/mutate-rtl --named counter same-voq-occ'
+# every xtm assertion has a fault that must fire it (tb/test_sva.sh), every fault applies
+TEST_ARGS += --cmd sva-xtm-check 'tb/test_sva.sh xtm --check'
 # bring-up equivalence, firmware on the C model vs on the RTL, and its negative checks
 TEST_ARGS += --shell tb/test_fw_cosim.sh
 # the saved waveform view against make sim WAVES=1 FSTs (tools/gtkw-check), and its negatives

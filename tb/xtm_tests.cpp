@@ -6,6 +6,7 @@
 
 #include "tb/xtm_tests.h"
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -358,6 +359,88 @@ class CsrAll : public XtmTest {
   }
 };
 
+// ------------------------------------------------------------------ counters under traffic
+// The counters behind the 2R1W RAMs (xtm_stats_voq) and the accumulators (xtm_stats_pp),
+// read while they count (spec 4.5, 6.3, 9.4, 9.6): a flow due every cycle gives back-to-back
+// arrivals at one VOQ (tail drops included), MAC back-pressure on port 0 builds a backlog
+// whose release gives back-to-back dequeues of one VOQ (the head cache refilled from the
+// link RAM every cycle), and a latency threshold of 0 marks each of them (back-to-back
+// marks); a second VOQ is disabled and re-enabled (flush counters). Meanwhile every
+// counter of every VOQ, port and the active PGs is read (LO, some HI), with CTRL.CLR_CNT now
+// and then. A read-modify-write that misses the row written in the cycle before, or a
+// count in the wrong place, shows in the read data.
+class Counters : public XtmTest {
+ public:
+  using XtmTest::XtmTest;
+  uint64_t default_cycles() const override { return 100000; }
+  void setup() {
+    uint32_t P = prm_.num_ports, T = prm_.num_tcs, NV = P * T;
+    uint32_t q1 = T > 1 ? 1 : 0;
+    // after the initialisation sweep (the VOQ window refuses accesses before, spec 3)
+    uint64_t c0 = 8 * P;
+    voq_wr(0, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, true, false, 2, 0), c0);  // latency marking
+    voq_wr(0, XTM_Q_LAT_THRESH_REG_OFFSET, 0, c0);
+    voq_wr(0, XTM_Q_LIMIT_CELLS_REG_OFFSET, 40, c0);
+    voq_wr(q1, XTM_Q_LIMIT_CELLS_REG_OFFSET, 60, c0);
+    // one flow due every cycle (64 B at 100 B/cycle) in bursts, a slower one to queue q1,
+    // light traffic to the other port
+    for (uint64_t s = 200; s < 95000; s += 5000) {
+      add_flow(uint8_t(1 % P), 0, 0, 2, 64, 128, 100.0, s, s + 2500);
+    }
+    add_flow(0, 0, uint8_t(8 * q1), 1, 64, 512, 8.0, 300, 95000);
+    if (P > 1) add_flow(0, 1, 0, 0, 64, 1500, 2.0, 400, 95000);
+    // q1 disabled near the end of a back-pressure window (it holds packets then), enabled
+    // again later: the flush counters
+    for (uint64_t c = 3000 + 300; c < 95000; c += 1500 * (3 + rnd(4))) {
+      voq_wr(q1, XTM_Q_CFG_REG_OFFSET, 0, c);
+      voq_wr(q1, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, false, false, 0, 0), c + 600);
+    }
+    // read every counter while traffic runs
+    static const uint16_t kQ[] = {
+        XTM_Q_ARR_PKTS_LO_REG_OFFSET,    XTM_Q_ENQ_PKTS_LO_REG_OFFSET,   XTM_Q_ENQ_BYTES_LO_REG_OFFSET,
+        XTM_Q_DEQ_PKTS_LO_REG_OFFSET,    XTM_Q_DEQ_BYTES_LO_REG_OFFSET,  XTM_Q_DROP_TAIL_LO_REG_OFFSET,
+        XTM_Q_DROP_POOL_LO_REG_OFFSET,   XTM_Q_DROP_PROFILE_LO_REG_OFFSET, XTM_Q_DROP_HDRM_LO_REG_OFFSET,
+        XTM_Q_DROP_BUF_LO_REG_OFFSET,    XTM_Q_DROP_QDIS_LO_REG_OFFSET,  XTM_Q_DROP_WD_LO_REG_OFFSET,
+        XTM_Q_DROP_FLUSH_LO_REG_OFFSET,  XTM_Q_DROP_BYTES_LO_REG_OFFSET, XTM_Q_MARK_TAIL_LO_REG_OFFSET,
+        XTM_Q_MARK_HEAD_LO_REG_OFFSET,   XTM_Q_MARK_LAT_LO_REG_OFFSET,   XTM_Q_HBM_EVICT_LO_REG_OFFSET,
+        XTM_Q_HBM_RETURN_LO_REG_OFFSET,  XTM_Q_WD_STALL_LO_REG_OFFSET,   XTM_Q_WD_RESTORE_LO_REG_OFFSET};
+    static const uint16_t kP[] = {XTM_P_TX_PKTS_LO_REG_OFFSET, XTM_P_TX_BYTES_LO_REG_OFFSET,
+                                  XTM_P_PFC_TX_FRAMES_LO_REG_OFFSET, XTM_P_PFC_RX_FRAMES_LO_REG_OFFSET};
+    static const uint16_t kG[] = {XTM_G_XOFF_SENT_LO_REG_OFFSET, XTM_G_XON_SENT_LO_REG_OFFSET,
+                                  XTM_G_PAUSE_RX_LO_REG_OFFSET, XTM_G_XON_RX_LO_REG_OFFSET,
+                                  XTM_G_PAUSED_CYCLES_LO_REG_OFFSET};
+    uint32_t round = 0;
+    for (uint64_t c = 150; c < 95000; round++) {
+      for (uint32_t v = 0; v < NV && v < 4; v++) {
+        wr(XTM_VOQ_SEL_REG_OFFSET, v, c);
+        for (uint16_t a : kQ) {
+          rd(a, c);
+          if ((a + round) % 5 == 0) rd(uint16_t(a + 4), c);  // the _HI word now and then
+        }
+      }
+      for (uint32_t p = 0; p < P && p < 2; p++) {
+        wr(XTM_PORT_SEL_REG_OFFSET, p, c);
+        for (uint16_t a : kP) rd(a, c);
+      }
+      wr(XTM_PG_SEL_REG_OFFSET, (1 % P) * 8, c);
+      for (uint16_t a : kG) rd(a, c);
+      rd(XTM_ARR_PKTS_LO_REG_OFFSET, c);
+      if (round % 4 == 3) wr(XTM_CTRL_REG_OFFSET, 1, c);  // CTRL.CLR_CNT under traffic
+      c += 1200 + rnd(800);
+    }
+    // a PAUSE frame now and then on port 1 (the PG and port receive counters)
+    for (uint64_t c = 1000; c < 95000; c += 4000 + rnd(2000)) {
+      pfc_events_.push_back({c, 1 % P, 0x01, uint16_t(rnd(2) ? 0 : 100)});
+    }
+    // the accesses in time order (the queue issues them first come, first served)
+    std::stable_sort(csr_.begin(), csr_.end(),
+                     [](const CsrOp &a, const CsrOp &b) { return a.not_before < b.not_before; });
+  }
+  // port 0 stopped 400 of every 1500 cycles: its FIFO and VOQs fill, the release drains them
+  // one packet per cycle
+  uint64_t tx_ready_at(uint64_t t) override { return (t % 1500) < 400 ? ~1ull : UINT64_MAX; }
+};
+
 // ------------------------------------------------------------------ random
 class Random : public XtmTest {
  public:
@@ -694,6 +777,7 @@ const std::map<std::string, Entry> &registry() {
          auto *t = new Watchdog(n, s, p, true); t->setup(); return (XtmTest *)t; }}},
       {"reconfig", {"CSR reconfiguration under traffic", mk<Reconfig>}},
       {"csr_all", {"every address: reads, random writes, errors", mk<CsrAll>}},
+      {"counters", {"every counter read under back-to-back traffic, marks, flushes, clears", mk<Counters>}},
       {"random", {"random legal configuration and traffic", mk<Random>}},
       {"soak", {"nightly soak: random traffic and reconfiguration, new every 250000 cycles", mk<Soak>}},
       {"hazards", {"spec 15's pipeline cases: init sweep, same-cycle VOQ/PG, back-to-back, shaper gap, marks in flight", mk<Hazards>}},
