@@ -50,7 +50,7 @@ relink() {  # build_dir binary out
   (cd "$1" && eval "${line% -o $2} -o $3") >"$work/link.log" 2>&1
 }
 
-make -s build/lib/libxtm.a build/lib/libdcqcn.a >/dev/null || exit 2
+make -s build/lib/libxtm.a build/lib/libdcqcn.a build/lib/libxtmnum.a >/dev/null || exit 2
 for f in $api/Vxtm_dpi_api_tb $sv/Vxtm_sv_tb; do
   if [ ! -x "$f" ] || [ ! -f "$(dirname "$f").log" ]; then
     echo "FAIL dpi-mutants: $f or its build log missing (make $f)"
@@ -89,7 +89,7 @@ for spec in "${mutants[@]}"; do
       unit)
         # shellcheck disable=SC2046
         $CC $CFLAGS $(pkg-config --cflags check) tests/unit/test_dpi.c tests/unit/xtm_testlib.c -o "$work/test_dpi" \
-          "$work/lib/libxtm_dpi.a" "$work/lib/libdcqcn_dpi.a" build/lib/libxtm.a build/lib/libdcqcn.a \
+          "$work/lib/libxtm_dpi.a" "$work/lib/libdcqcn_dpi.a" build/lib/libxtm.a build/lib/libdcqcn.a build/lib/libxtmnum.a \
           $(pkg-config --libs check) -lm -pthread 2>"$work/cc.log" || { survived="$survived unit(link)"; continue; }
         (timeout 600 "$work/test_dpi" >"$work/run.log" 2>&1; exit $?) 2>/dev/null || rc=$?
         ;;
