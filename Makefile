@@ -91,14 +91,10 @@ UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 UNIT_COMMON := tests/unit/xtm_testlib.c
 
-$(BUILD)/tests/%: tests/unit/%.c $(UNIT_COMMON) tests/unit/xtm_testlib.h $(LIBXTM) | $(DEPS_STAMP)
+$(BUILD)/tests/%: tests/unit/%.c $(UNIT_COMMON) tests/unit/xtm_testlib.h $(LIBXTM) $(LIBXTMNUM) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(CHECK_CFLAGS) $< $(UNIT_COMMON) -o $@ $(LIBXTM) $(CHECK_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(CHECK_CFLAGS) $< $(UNIT_COMMON) -o $@ $(LIBXTM) $(LIBXTMNUM) $(CHECK_LIBS) $(LDLIBS)
 
-$(BUILD)/tests/test_xtm_num: $(LIBXTMNUM)
-$(BUILD)/tests/test_xtm_num: LDLIBS := $(LIBXTMNUM) $(LDLIBS)
-$(BUILD)/tests/test_reset: $(LIBXTMNUM)
-$(BUILD)/tests/test_reset: LDLIBS := $(LIBXTMNUM) $(LDLIBS)
 
 .PHONY: unit
 unit: $(UNIT_BINS)

@@ -465,13 +465,8 @@ SC_MODULE(DcqcnTb) {
 // The plusargs of this testbench (the strict counterpart of tb_common.h's plusargs_common):
 // every argument must be one of these, each at most once; a flag takes no value, a value
 // plusarg needs "=<value>". Numbers through xtm_num_u64 (decimal, whole string, in range).
-struct DcqcnArg {
-  const char *name;
-  char kind;          // 'f' flag (+name), 's' text, 'n' number (+name=<value>)
-  uint64_t min, max;  // numbers only
-};
 static const uint64_t kMaxCycles = 1000000000000000ull;  // 10^15: 2 x cycle fits the FST time
-static const DcqcnArg kArgs[] = {
+static const TbArg kArgs[] = {
     {"test", 's', 0, 0},
     {"seed", 'n', 0, UINT64_MAX},
     {"cycles", 'n', 1, kMaxCycles},
@@ -487,63 +482,7 @@ static const DcqcnArg kArgs[] = {
     {"cov_file", 's', 0, 0},
 };
 
-// Validates argv (argv[0] apart) against kArgs; false with *err set on the first bad one.
-static bool check_plusargs(int argc, char **argv, std::string *err) {
-  bool seen[sizeof(kArgs) / sizeof(kArgs[0])] = {};
-  for (int i = 1; i < argc; i++) {
-    char q[80];
-    xtm_num_quote(q, sizeof(q), argv[i]);
-    const char *a = argv[i];
-    if (a[0] != '+') {
-      *err = fmt("'%s' is not a plusarg (+name or +name=value)", q);
-      return false;
-    }
-    if (strncmp(a, "+verilator+", 11) == 0) continue;  // Verilator's runtime options
-    const char *eq = strchr(a, '=');
-    size_t n = eq != nullptr ? (size_t)(eq - a - 1) : strlen(a + 1);
-    size_t k = 0;
-    while (k < sizeof(kArgs) / sizeof(kArgs[0]) &&
-           !(strlen(kArgs[k].name) == n && strncmp(kArgs[k].name, a + 1, n) == 0)) {
-      k++;
-    }
-    if (k == sizeof(kArgs) / sizeof(kArgs[0])) {
-      *err =
-          fmt("unknown plusarg '%s' (known: +test= +seed= +cycles= +trace +trace_start= "
-              "+state_every= +max_errors= +out= +eager +list +rtl_only +debug_qp= +cov_file=)",
-              q);
-      return false;
-    }
-    const DcqcnArg &d = kArgs[k];
-    if (seen[k]) {
-      *err = fmt("+%s given twice ('%s')", d.name, q);
-      return false;
-    }
-    seen[k] = true;
-    if (d.kind == 'f') {
-      if (eq != nullptr) {
-        *err = fmt("+%s is a flag and takes no value ('%s')", d.name, q);
-        return false;
-      }
-      continue;
-    }
-    if (eq == nullptr || eq[1] == '\0') {
-      *err = fmt("+%s needs a value (+%s=<value>)", d.name, d.name);
-      return false;
-    }
-    if (d.kind == 'n') {
-      uint64_t x;
-      xtm_num_msg_t msg;
-      std::string what = fmt("+%s", d.name);
-      if (xtm_num_u64(what.c_str(), eq + 1, d.min, d.max, &x, &msg) != kXtmNumOk) {
-        *err = msg.text;
-        return false;
-      }
-    }
-  }
-  return true;
-}
-
-// The value of a plusarg check_plusargs has accepted.
+// The value of a plusarg tb_check_plusargs has accepted.
 static uint64_t num_arg(int argc, char **argv, const char *name, uint64_t dflt) {
   std::string v;
   uint64_t x = dflt;
@@ -581,7 +520,7 @@ int sc_main(int argc, char **argv) {
   DcqcnTbOptions opt;
   std::string v;
   std::string why;
-  if (!check_plusargs(argc, argv, &why)) {
+  if (!tb_check_plusargs(argc, argv, kArgs, sizeof(kArgs) / sizeof(kArgs[0]), &why)) {
     printf("FAILURE: bad command line: %s\nTEST FAILED CHECKS\n", why.c_str());
     return 2;
   }

@@ -2,7 +2,7 @@
 #
 # Co-simulation of the xtm RTL against the C model (SystemC testbench in tb/).
 #   make cosim                         the main job: incast, 10^6 cycles, summary
-#   make sim TEST=<t> SEED=<s> [CFG=default|small] [WAVES=1] [CYCLES=n] [PLUSARGS=...]
+#   make sim TEST=<t> SEED=<s> [CFG=default|small|large] [WAVES=1] [CYCLES=n] [PLUSARGS=...]
 #   make wave TEST=<t> SEED=<s>        open that run's FST with sim/waves/xtm.gtkw
 #   make lint                          verilator -Wall on every module and the top
 #   make fw-cosim CONF=<conf>          firmware bring-up on the RTL vs the C model (docs/cosim.md)
@@ -29,6 +29,9 @@ CFG_DEFS_large     := -DXTM_TB_PORTS=32 -DXTM_TB_TCS=8 -DXTM_TB_DESC=65536 -DXTM
 CFG_PARAMS_benchclean := $(CFG_PARAMS_default)
 CFG_DEFS_benchclean   := $(CFG_DEFS_default)
 
+# --trace-max-array 256: per-VOQ and per-PG register arrays (64 at default, 256 at large) are
+# in the waves (sim/waves/xtm.gtkw); Verilator's default of 32 would leave them out. The
+# descriptor RAMs (4096 and more rows) stay out of the FST.
 # C++ optimisation of the Verilated model: OPT_FAST (Verilator's default -Os) is overridden,
 # -O2 runs the unrolled RTL about 25 % faster (make bench-cosim); mutants build with -O0
 VL_OPT ?= -O2
@@ -37,7 +40,7 @@ VL_OPT ?= -O2
 XTM_SVA_SRCS ?= rtl/xtm/xtm_sva.sv rtl/xtm/xtm_bind.sv
 VERILATOR_FLAGS := --cc --exe --build -j 2 --top-module xtm_top -Wno-fatal -Wno-lint -Wno-style \
   --unroll-count 4096 --unroll-stmts 1000000 --x-assign unique --x-initial unique --assert \
-  --trace-fst --trace-structs -O3 --output-split 20000 \
+  --trace-fst --trace-structs --trace-max-array 256 -O3 --output-split 20000 \
   -Irtl/common -f rtl/xtm/xtm.f $(XTM_SVA_SRCS)
 
 TB_SRCS := tb/xtm_tb.cpp tb/xtm_tests.cpp
@@ -53,7 +56,7 @@ sim/build/%/Vxtm_top: $(TB_SRCS) tb/tb_common.h tb/xtm_tests.h tb/xtm_fcov.h tb/
 	  $(abspath $(TB_SRCS)) > sim/build/$*.log 2>&1 || { tail -40 sim/build/$*.log; exit 1; }
 
 .PHONY: sim cosim wave cosim-build fw-cosim
-cosim-build: sim/build/default/Vxtm_top sim/build/small/Vxtm_top
+cosim-build: sim/build/default/Vxtm_top sim/build/small/Vxtm_top sim/build/large/Vxtm_top
 
 sim: sim/build/$(CFG)/Vxtm_top
 	sim/build/$(CFG)/Vxtm_top +test=$(TEST) +seed=$(SEED) $(if $(CYCLES),+cycles=$(CYCLES)) \
@@ -73,20 +76,38 @@ wave:
 	if [ ! -f $$f ]; then echo "no $$f: run make sim TEST=$(TEST) SEED=$(SEED) WAVES=1 first"; exit 1; fi; \
 	echo "gtkwave $$f sim/waves/xtm.gtkw"; gtkwave $$f sim/waves/xtm.gtkw
 
-TEST_DEPS += sim/build/default/Vxtm_top sim/build/small/Vxtm_top
+TEST_DEPS += sim/build/default/Vxtm_top sim/build/small/Vxtm_top sim/build/large/Vxtm_top
 
 # make test: every directed test and random seeds on the small configuration (it finds
 # corner cases fastest), a subset and random seeds on the default 8x8 configuration
 COSIM_DIRECTED := smoke mark_tail mark_head mark_latency mark_interp pfc_gen pfc_refresh pause_rx hbm dwrr strict_arb \
-                  shapers tail_pool bad_desc watchdog_drop watchdog_fwd reconfig csr_all incast
+                  shapers tail_pool bad_desc watchdog_drop watchdog_fwd reconfig csr_all counters incast hazards
 cosim_cmd = sim/build/$(1)/Vxtm_top +test=$(2) +seed=$(3) +cycles=$(4) +out=sim/out/ci-$(1)-$(2).$(3)
 TEST_ARGS += $(foreach t,$(COSIM_DIRECTED),--cmd cosim-small-$(t).1 '$(call cosim_cmd,small,$(t),1,100000)')
 TEST_ARGS += $(foreach s,1 2 3 4 5 6,--cmd cosim-small-random.$(s) '$(call cosim_cmd,small,random,$(s),100000)')
 TEST_ARGS += $(foreach t,smoke pfc_gen hbm dwrr watchdog_drop csr_all,--cmd cosim-default-$(t).1 '$(call cosim_cmd,default,$(t),1,30000)')
 TEST_ARGS += --cmd cosim-default-incast.1 '$(call cosim_cmd,default,incast,1,100000)'
+TEST_ARGS += --cmd cosim-default-hazards.1 '$(call cosim_cmd,default,hazards,1,60000)'
 TEST_ARGS += $(foreach s,1 2,--cmd cosim-default-random.$(s) '$(call cosim_cmd,default,random,$(s),30000)')
+# CFG=large (32 x 8 x 65536, issue 11) once briefly: incast and a random seed; the nightly
+# runs it longer and with more seeds (tests/regress/full.list)
+TEST_ARGS += --cmd cosim-large-incast.1 '$(call cosim_cmd,large,incast,1,100000)'
+TEST_ARGS += --cmd cosim-large-random.1 '$(call cosim_cmd,large,random,1,20000)'
+# every RTL mutant's pattern still applies to exactly one line (a restructured block makes
+# a pattern stale; make mutate builds and runs the mutants themselves)
+TEST_ARGS += --cmd mutate-rtl-patterns 'tools/mutate-rtl --check'
+# ... and that check can fail: a reworded, duplicated or removed line, a dropped nightly job
+TEST_ARGS += --shell tools/tests/test_mutate_patterns.sh
+# a small named subset of the mutants, each against its named test only (two builds of the
+# small configuration at -O0, about 3 minutes each on a loaded machine); make mutate and
+# make nightly run every mutant against every test
+TEST_ARGS += --cmd mutate-rtl-subset 'tools/mutate-rtl --named counter same-voq-occ'
+# every xtm assertion has a fault that must fire it (tb/test_sva.sh), every fault applies
+TEST_ARGS += --cmd sva-xtm-check 'tb/test_sva.sh xtm --check'
 # bring-up equivalence, firmware on the C model vs on the RTL, and its negative checks
 TEST_ARGS += --shell tb/test_fw_cosim.sh
+# the saved waveform view against make sim WAVES=1 FSTs (tools/gtkw-check), and its negatives
+TEST_ARGS += --shell tb/test_waves.sh
 # bad plusargs are usage errors, +out= is never shell text
 TEST_ARGS += --shell tb/test_plusargs.sh
 # the state comparison's negative tests: one RTL state bit flipped per compared field

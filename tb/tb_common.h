@@ -116,6 +116,73 @@ static inline bool plusarg_u64(int argc, char **argv, const char *name, uint64_t
   return true;
 }
 
+// A testbench's plusargs, for tb_check_plusargs: every argument must be one of them, each
+// at most once; a flag takes no value, a value plusarg needs "=<value>", numbers go through
+// xtm_num_u64 (decimal, whole string, in min..max). Verilator's own +verilator+... pass.
+struct TbArg {
+  const char *name;
+  char kind;          // 'f' flag (+name), 's' text, 'n' number (+name=<value>)
+  uint64_t min, max;  // numbers only
+};
+
+// Validates argv (argv[0] apart) against args[0..n-1]; false with *err set on the first bad
+// argument (unknown, repeated, a flag with a value, a value missing, a bad number).
+static inline bool tb_check_plusargs(int argc, char **argv, const TbArg *args, size_t n,
+                                     std::string *err) {
+  std::deque<bool> seen(n, false);
+  for (int i = 1; i < argc; i++) {
+    char q[80];
+    xtm_num_quote(q, sizeof(q), argv[i]);
+    const char *a = argv[i];
+    if (a[0] != '+') {
+      *err = fmt("'%s' is not a plusarg (+name or +name=value)", q);
+      return false;
+    }
+    if (strncmp(a, "+verilator+", 11) == 0) continue;  // Verilator's runtime options
+    const char *eq = strchr(a, '=');
+    size_t len = eq != nullptr ? (size_t)(eq - a - 1) : strlen(a + 1);
+    size_t k = 0;
+    while (k < n && !(strlen(args[k].name) == len && strncmp(args[k].name, a + 1, len) == 0)) {
+      k++;
+    }
+    if (k == n) {
+      std::string known;
+      for (size_t j = 0; j < n; j++) {
+        known += fmt("%s+%s%s", j ? " " : "", args[j].name, args[j].kind == 'f' ? "" : "=");
+      }
+      *err = fmt("unknown plusarg '%s' (known: %s)", q, known.c_str());
+      return false;
+    }
+    const TbArg &d = args[k];
+    if (seen[k]) {
+      *err = fmt("+%s given twice ('%s')", d.name, q);
+      return false;
+    }
+    seen[k] = true;
+    if (d.kind == 'f') {
+      if (eq != nullptr) {
+        *err = fmt("+%s is a flag and takes no value ('%s')", d.name, q);
+        return false;
+      }
+      continue;
+    }
+    if (eq == nullptr || eq[1] == '\0') {
+      *err = fmt("+%s needs a value (+%s=<value>)", d.name, d.name);
+      return false;
+    }
+    if (d.kind == 'n') {
+      uint64_t x;
+      xtm_num_msg_t msg;
+      std::string what = fmt("+%s", d.name);
+      if (xtm_num_u64(what.c_str(), eq + 1, d.min, d.max, &x, &msg) != kXtmNumOk) {
+        *err = msg.text;
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 // mkdir -p without a shell (the directory comes from +out=, which is user text): creates
 // each missing component; false (errno set) when one cannot be created.
 static inline bool mkdir_p(const std::string &dir) {

@@ -5,7 +5,8 @@
 # RTL co-simulation (`Vxtm_top +fw=<conf>`), must give byte-identical CSR transaction traces
 # and register dumps.
 #   tb/test_fw_cosim.sh            the make test suite: two examples, then negative checks
-#                                  showing that the comparison fails when it should
+#                                  showing that the comparison fails when it should (model
+#                                  side: other files; RTL side: a master without wait states)
 #   tb/test_fw_cosim.sh CONF...    compare these configurations only (make fw-cosim CONF=..)
 # Prints PASS/FAIL lines for tools/run-tests; the files stay in sim/out/fw-<name>/.
 set -u
@@ -118,4 +119,20 @@ if equiv firmware/examples/roce-lab-6g-ecn.conf; then
     '!done && $2 == "W" && $5 == "Q_LIMIT_CELLS[11]" { $4 = nv; done = 1 } 1' \
     "$dir/model.trace.tsv" >"$dir/neg-trace.trace.tsv"
   neg corrupted-trace-line "$dir" neg-trace
+  # the RTL side: a master that ignores the wait states (a spec-1.0 APB master, answer taken
+  # in the first access cycle) must fail: its first read returns the idle PRDATA (0), so the
+  # firmware cannot identify the block, and any next access would come while the DUT still
+  # serves the previous one (the lockstep check on PREADY; spec 10.1)
+  nd=$OUT/fw-neg-apb-no-wait
+  mkdir -p "$nd"
+  "$SIM" +fw=firmware/examples/roce-lab-6g-ecn.conf +apb_no_wait +out="$nd" >"$nd/rtl.log" 2>&1
+  rc=$?
+  if [ $rc -eq 0 ] || grep -q '^TEST PASSED CHECKS' "$nd/rtl.log"; then
+    echo "FAIL fw-cosim-neg apb-no-wait (a master without wait states passed: $nd/rtl.log)"
+  elif grep -qE 'co-sim mismatch at cycle [0-9]*: csr.valid \(pready\)|cannot identify the traffic manager: wrong block type' "$nd/rtl.log"; then
+    echo "PASS fw-cosim-neg apb-no-wait ($(grep -m1 -E 'co-sim mismatch|cannot identify' "$nd/rtl.log" | sed 's/^FAILURE: //'))"
+  else
+    echo "FAIL fw-cosim-neg apb-no-wait (failed, but not for the wait states: $nd/rtl.log)"
+    grep -m3 FAILURE "$nd/rtl.log" | sed 's/^/  /'
+  fi
 fi

@@ -9,10 +9,12 @@
 #ifndef XTM_TB_XTM_FCOV_H_
 #define XTM_TB_XTM_FCOV_H_
 
+#include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "cmodel/xtm/xtm.h"
 #include "cmodel/xtm/xtm_internal.h"
@@ -20,6 +22,14 @@
 struct XtmFcov {
   std::map<std::string, uint64_t> hit;
   uint64_t last_sum[8] = {0};
+  // spec 15 (pipeline and hazards): what pre() saw before the step of cycle t
+  xtm_occ_log_t pre_log[2] = {};  // the occupancy changes of t-1 and t-2 (spec 6.2)
+  std::vector<uint16_t> pre_head_pg;  // per VOQ: PG of the head packet (when an enqueue came)
+  bool pre_mark_in_flight = false;    // a head or latency marking decision pending (6.3)
+  std::vector<uint64_t> sel_t;        // per VOQ: the cycle of its last selection
+  std::vector<int32_t> pre_last_def;  // per VOQ holding one packet: its deficit (else INT32_MIN)
+  std::vector<uint16_t> pre_last_len; // and that packet's length
+  uint64_t last_csr_t = UINT64_MAX;   // the previous CSR access (its access cycle)
 
   void inc(const std::string &k, uint64_t n = 1) { hit[k] += n; }
 
@@ -54,29 +64,139 @@ struct XtmFcov {
     inc(std::string("ecn_") + point + "_" + zn[z]);
   }
 
+  // the model was reset (firmware mode): cycle numbers start again from 0
+  void restart() {
+    sel_t.clear();
+    last_csr_t = UINT64_MAX;
+  }
+
+  // Before xtm_step of cycle m->t (the model holds S(t)): what the hazard points of spec 15
+  // need from S(t) that the step overwrites. The per-VOQ head PGs only when an enqueue comes
+  // (the only case hz_pg_enq_deq_same_cycle can hit), so the loop is not paid every cycle.
+  void pre(const xtm_t *m, const xtm_in_t &in) {
+    pre_log[0] = m->occ_log[0];
+    pre_log[1] = m->occ_log[1];
+    pre_mark_in_flight = m->mark_due != XTM_NEVER;
+    pre_last_def.assign(m->num_voqs, INT32_MIN);
+    pre_last_len.assign(m->num_voqs, 0);
+    for (uint32_t v = 0; v < m->num_voqs; v++) {
+      const xtm_voq_t *q = &m->voq[v];
+      if (q->occ_pkts == 1 && q->head != XTM_NIL) {
+        pre_last_def[v] = q->deficit;
+        pre_last_len[v] = m->desc[q->head].len;
+      }
+    }
+    if (in.enq.valid) {
+      pre_head_pg.assign(m->num_voqs, 0xFFFF);
+      for (uint32_t v = 0; v < m->num_voqs; v++) {
+        const xtm_voq_t *q = &m->voq[v];
+        if (q->occ_pkts != 0 && q->head != XTM_NIL) {
+          const xtm_desc_t *d = &m->desc[q->head];
+          pre_head_pg[v] = uint16_t(d->in_port * XTM_NUM_PRIOS + d->pg);
+        }
+      }
+    }
+  }
+
+  // Occupancy of VOQ v in S(t-2) from its S(t) value and the changes of t-1 and t-2 (spec
+  // 6.2; the same log the model keeps, copied by pre()).
+  uint32_t occ_two_back(uint32_t v, uint32_t occ, uint64_t t) const {
+    for (uint64_t k = 1; k <= 2 && k <= t; k++) {
+      const xtm_occ_log_t &l = pre_log[(t - k) & 1];
+      if (l.cycle != t - k) continue;
+      if (l.enq_v == v) occ -= l.enq_cells;
+      if (l.rem_v == v) occ += l.rem_cells;
+    }
+    return occ;
+  }
+
+  // Spec 6.2's table: 1 when the enqueue profile marks, 2 when it can drop, 0 when it is
+  // not evaluated for this packet and VOQ configuration.
+  static int enq_profile_case(uint32_t cfg, uint8_t ecn) {
+    bool ecn_en = XTM_F(cfg, Q_CFG, ECN_EN) != 0;
+    bool ect = ecn == 1 || ecn == 2;
+    if (ecn_en && ect) return XTM_F(cfg, Q_CFG, MARK_POINT) == XTM_Q_CFG_MARK_POINT_VALUE_TAIL ? 1 : 0;
+    if (ecn_en && ecn == 3) return 0;
+    bool tail_only = ecn_en && XTM_F(cfg, Q_CFG, NONECT_TAIL_ONLY) != 0;
+    return XTM_F(cfg, Q_CFG, NO_LOSS) == 0 && !tail_only ? 2 : 0;
+  }
+
   // one cycle: the inputs and outputs of xtm_step, the model after it
   void sample(const xtm_t *m, const xtm_in_t &in, const xtm_out_t &out) {
     static const char *rn[] = {"accept", "tail", "pool", "profile", "headroom", "buf_full",
                                "qdisabled", "wd", "len_zero", "len_max", "bad_port", "bad_tc",
                                "not_ready", "flush"};
     uint32_t nvoq = m->num_voqs;
+    uint64_t t = m->t - 1;  // the cycle just executed
+    const xtm_occ_log_t &cur = m->occ_log[t & 1];
+    uint32_t ev = cur.cycle == t ? cur.enq_v : XTM_NIL;  // accepted into (spec 15.3)
+    uint32_t rv = cur.cycle == t ? cur.rem_v : XTM_NIL;  // selected or flushed from
     if (out.enq_res.valid) {
       uint8_t r = out.enq_res.reason;
       inc(std::string(r == 0 ? "enq_" : "drop_") + (r < 14 ? rn[r] : "other"));
       if (out.enq_res.hdrm) inc("pfc_headroom_in_use");
       if (out.enq_res.hbm) inc("hbm_enq_to_hbm");
       uint16_t v = out.enq_res.voq;
-      if (v < nvoq) {
+      if (v < nvoq && r < kXtmReasonLenZero) {  // classified: the profile may be evaluated
         const xtm_voq_t *q = &m->voq[v];
-        if (XTM_F(q->cfg, Q_CFG, ECN_EN) != 0 &&
-            XTM_F(q->cfg, Q_CFG, MARK_POINT) == XTM_Q_CFG_MARK_POINT_VALUE_TAIL) {
-          mark_zone("tail", zone(m, XTM_F(q->cfg, Q_CFG, PROFILE), q->occ_cells, q->limit));
+        // the occupancy the profile saw, S(t-2) (spec 6.2), from S(t+1) and the log
+        uint32_t occ_t = q->occ_cells - (ev == v ? cur.enq_cells : 0) + (rv == v ? cur.rem_cells : 0);
+        uint32_t occ2 = t < 3 ? 0 : occ_two_back(v, occ_t, t);
+        uint32_t prof = XTM_F(q->cfg, Q_CFG, PROFILE);
+        int pc = enq_profile_case(q->cfg, in.enq.ecn);
+        if (pc != 0) {
+          int z = zone(m, prof, occ2, q->limit);
+          if (pc == 1) {
+            mark_zone("tail", z);
+          } else {
+            static const char *dz[] = {"drop_profile_below_kmin", "drop_profile_ramp",
+                                       "drop_profile_above_kmax"};
+            inc(dz[z]);
+          }
+          if (occ2 != occ_t) inc("prof_occ_lagged");
+          if (z != zone(m, prof, occ_t, q->limit)) inc("prof_zone_lagged");
         }
-        if (XTM_F(q->cfg, Q_CFG, ECN_EN) == 0 && XTM_F(q->cfg, Q_CFG, NO_LOSS) == 0) {
-          static const char *dz[] = {"drop_profile_below_kmin", "drop_profile_ramp",
-                                     "drop_profile_above_kmax"};
-          inc(dz[zone(m, XTM_F(q->cfg, Q_CFG, PROFILE), q->occ_cells, q->limit)]);
-        }
+      }
+    }
+    // spec 15.3: same cycle, same queue; back-to-back selections; the shaper's gap
+    if (ev != XTM_NIL && ev == rv) inc(out.flush.valid ? "hz_enq_flush_same_voq" : "hz_enq_deq_same_voq");
+    if (ev != XTM_NIL && rv != XTM_NIL && rv < pre_head_pg.size() &&
+        pre_head_pg[rv] == m->enq_dec.gi) {
+      inc("hz_pg_enq_deq_same_cycle");
+    }
+    if (rv != XTM_NIL && !out.flush.valid && rv < nvoq) {
+      if (sel_t.size() != nvoq) sel_t.assign(nvoq, UINT64_MAX);
+      if (sel_t[rv] + 1 == t) inc("hz_sel_back_to_back");
+      if (XTM_F(m->voq[rv].cfg, Q_CFG, SHAPER_EN) != 0 && sel_t[rv] + 2 == t) inc("hz_shaper_gap_min");
+      // spec 9.3: a DWRR selection empties the VOQ with its deficit still positive after the
+      // charge (a round adds the quantum when the deficit was not positive): cleared to 0
+      const xtm_voq_t *q = &m->voq[rv];
+      if (XTM_F(q->cfg, Q_CFG, STRICT) == 0 && rv < pre_last_def.size() && pre_last_def[rv] != INT32_MIN) {
+        int64_t d = pre_last_def[rv] > 0 ? pre_last_def[rv] : int64_t(pre_last_def[rv]) + q->quantum;
+        if (d - pre_last_len[rv] > 0) inc("dwrr_empty_positive_cleared");
+      }
+      sel_t[rv] = t;
+    }
+    // CSR timing (spec 10.1, 10.2, 15.6)
+    if (in.csr.valid) {
+      uint16_t a = in.csr.addr;
+      if (last_csr_t != UINT64_MAX && last_csr_t + 1 + XTM_OUT_LATENCY + 1 == t) inc("apb_back_to_back");
+      last_csr_t = t;
+      bool window = (a >= XTM_Q_CFG_REG_OFFSET && a < XTM_Q_CFG_REG_OFFSET + 0x100) ||
+                    (a >= XTM_G_CFG_REG_OFFSET && a < XTM_G_CFG_REG_OFFSET + 0x100);
+      if (t < m->init_cycles) {
+        inc("csr_during_init");
+        if (window && out.csr_rsp.err) inc("csr_window_not_ready");
+      }
+      if (in.csr.write && a == XTM_CTRL_REG_OFFSET && (in.csr.wdata & XTM_CTRL_CLR_CNT_MASK) != 0) {
+        inc(t < m->init_cycles ? "clr_cnt_during_init" : "clr_cnt_after_init");
+        if (pre_mark_in_flight) inc("clr_cnt_mark_in_flight");
+      }
+      if (!in.csr.write && pre_mark_in_flight &&
+          (a == XTM_Q_MARK_HEAD_LO_REG_OFFSET || a == XTM_Q_MARK_HEAD_LO_REG_OFFSET + 4 ||
+           a == XTM_Q_MARK_LAT_LO_REG_OFFSET || a == XTM_Q_MARK_LAT_LO_REG_OFFSET + 4 ||
+           a == XTM_LFSR_HEAD_STATE_REG_OFFSET)) {
+        inc("csr_read_mark_in_flight");
       }
     }
     if (out.flush.valid) inc("drop_flush");

@@ -16,13 +16,15 @@
 //           +state_fault=<field>:<index>:<cycle> (flip one RTL state bit: negative test)
 // Tests: see tb/xtm_tests.h (xtm_tb --list).
 //
-// Firmware mode (+fw=<conf> [+fw_trace=F] [+fw_dump=F]; docs/cosim.md): instead of a test,
-// the real firmware (firmware/: compiler, driver, bring-up) runs in the SystemC thread
-// through the co-simulation MMIO backend (kXtmMmioBackendCosim): each read32/write32 is one
-// APB transfer on the DUT (a setup cycle and an access cycle, both through the same
-// per-cycle lockstep compare against the C model; PSLVERR -> kXtmFwBusError) and reset
-// pulses rst_ni (and resets the C model). The CSR trace and the register dump are written
-// by the same writers as `xtmctl apply --trace --dump`.
+// Firmware mode (+fw=<conf> [+fw_trace=F] [+fw_dump=F] [+apb_no_wait]; docs/cosim.md):
+// instead of a test, the real firmware (firmware/: compiler, driver, bring-up) runs in the
+// SystemC thread through the co-simulation MMIO backend (kXtmMmioBackendCosim): each
+// read32/write32 is one APB transfer on the DUT (a setup cycle, then access cycles until
+// PREADY: the 6 wait states of spec 10.1, every cycle through the same per-cycle lockstep
+// compare against the C model; PSLVERR -> kXtmFwBusError) and reset pulses rst_ni (and
+// resets the C model). The CSR trace and the register dump are written by the same
+// writers as `xtmctl apply --trace --dump`. +apb_no_wait: a master that ignores PREADY
+// (the negative test of tb/test_fw_cosim.sh: the run must fail).
 
 #include <systemc.h>
 #include <verilated.h>
@@ -126,6 +128,7 @@ SC_MODULE(XtmTb) {
   std::string fw_conf, fw_trace, fw_dump;
   bool fw_ok = false;
   uint64_t fw_accesses = 0, fw_resets = 0;
+  bool apb_no_wait = false;  // +apb_no_wait: the firmware's master ignores PREADY (negative)
 
   SC_CTOR(XtmTb) {
     SC_THREAD(run);  // time advances 1 ns per cycle by timed waits (no clock signal to update)
@@ -141,9 +144,11 @@ SC_MODULE(XtmTb) {
            " dut 0x%" PRIx64 " (%s)\n",
            at, field, exp, act, where.c_str());
     if (errors == 1) {
+      // wave time counts every physical cycle since the start (firmware resets included)
+      uint64_t w0 = wave_t - cycle;
       printf("in the waves: logical cycle %" PRIu64 " commits at %" PRIu64
              " ns, its outputs are on the ports at %" PRIu64 " ns\n",
-             at, at + kCommit, at + kOutLat);
+             at, w0 + at + kCommit, w0 + at + kOutLat);
     }
     if (errors == 1 && !fw_conf.empty()) {
       printf("waves of the failing window: make sim CFG=%s WAVES=1 PLUSARGS='+fw=%s "
@@ -429,6 +434,7 @@ SC_MODULE(XtmTb) {
         uint64_t lt = cycle - kCommit;
         const xtm_in_t &lin = in_ring[lt % kRing];
         xtm_out_t &o = out_ring[lt % kRing];
+        if (fcov != nullptr) fcov->pre(model, lin);
         xtm_step(model, &lin, &o);
         if (fcov != nullptr) fcov->sample(model, lin, o);
         if (lin.csr.valid && !lin.csr.write) {
@@ -537,6 +543,17 @@ SC_MODULE(XtmTb) {
     apb_op = CsrOp{write, static_cast<uint16_t>(addr), write ? wdata : 0u, 0};
     tick(1);
     tick(2);
+    if (apb_no_wait) {
+      // +apb_no_wait (negative test, tb/test_fw_cosim.sh): a spec-1.0 master that takes the
+      // answer in the first access cycle and ignores PREADY; against the wait states of
+      // spec 10.1 the run must fail (the firmware reads the idle PRDATA, or the next
+      // access comes while the DUT still serves this one: a PREADY mismatch)
+      fw_accesses++;
+      if (rdata != nullptr) {
+        *rdata = apb_prdata;
+      }
+      return apb_pslverr ? kXtmFwBusError : kXtmFwOk;
+    }
     for (int w = 0; !apb_done && !done; w++) {
       if (w > 2 * static_cast<int>(kOutLat)) {
         printf("FAILURE: APB: no PREADY %d cycles after the access to 0x%04x\n", w, addr);
@@ -572,6 +589,7 @@ SC_MODULE(XtmTb) {
     tb->reset_dut();
     xtm_reset(tb->model);
     tb->cycle = 0;  // both restart: the pipeline is empty and the model at cycle 0
+    if (tb->fcov != nullptr) tb->fcov->restart();
     tb->fw_resets++;
     return kXtmFwOk;
   }
@@ -647,10 +665,31 @@ SC_MODULE(XtmTb) {
 };
 
 // ------------------------------------------------------------------ main
+// Every plusarg this testbench reads (docs/cosim.md, "Plusargs"); anything else, or one of
+// these twice, is a usage error before anything is simulated. The number ranges are
+// plusargs_common's.
+static const TbArg kXtmArgs[] = {
+    {"test", 's', 0, 0},           {"seed", 'n', 0, UINT64_MAX},
+    {"cycles", 'n', 0, UINT64_MAX / 2}, {"trace", 'f', 0, 0},
+    {"trace_start", 'n', 0, UINT64_MAX}, {"state_every", 'n', 0, UINT64_MAX},
+    {"max_errors", 'n', 0, UINT64_MAX}, {"out", 's', 0, 0},
+    {"list", 'f', 0, 0},           {"quiet", 'f', 0, 0},
+    {"rtl_only", 'f', 0, 0},       {"eager", 'f', 0, 0},
+    {"fw", 's', 0, 0},             {"fw_trace", 's', 0, 0},
+    {"fw_dump", 's', 0, 0},        {"fcov", 's', 0, 0},
+    {"cov_file", 's', 0, 0},       {"state_detailed", 'f', 0, 0},
+    {"state_fault", 's', 0, 0},    {"apb_no_wait", 'f', 0, 0},
+};
+
 int sc_main(int argc, char **argv) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   TbOptions opt;
   std::string v;
+  std::string why;
+  if (!tb_check_plusargs(argc, argv, kXtmArgs, sizeof(kXtmArgs) / sizeof(kXtmArgs[0]), &why)) {
+    fprintf(stderr, "error: %s\n", why.c_str());
+    return 2;
+  }
   if (plusarg(argc, argv, "list", nullptr)) {
     xtm_list_tests();
     return 0;
@@ -747,6 +786,7 @@ int sc_main(int argc, char **argv) {
   tb.fw_conf = fw_conf;
   tb.fw_trace = fw_trace;
   tb.fw_dump = fw_dump;
+  tb.apb_no_wait = plusarg(argc, argv, "apb_no_wait", nullptr);
   std::string dir = opt.out.empty() ? fmt("sim/out/%s.%" PRIu64, opt.test.c_str(), opt.seed) : opt.out;
   if (!mkdir_p(dir)) {
     fprintf(stderr, "error: cannot create the output directory %s: %s\n", dir.c_str(),

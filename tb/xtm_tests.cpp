@@ -6,6 +6,7 @@
 
 #include "tb/xtm_tests.h"
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -247,10 +248,15 @@ class TailPool : public XtmTest {
   void setup() {
     line_rate_shapers();
     uint32_t P = prm_.num_ports, T = prm_.num_tcs;
-    wr(XTM_POOL_CELLS_REG_OFFSET, 300);
+    // the pool below the sum of the VOQ limits, so that it runs out first when all queues
+    // fill (300 cells; at 2 TCs the limits sum to 220, so 150 there)
+    uint32_t sum_limits = 0;
+    for (uint32_t q = 0; q < T; q++) sum_limits += 100 + 20 * q;
+    wr(XTM_POOL_CELLS_REG_OFFSET, sum_limits > 400 ? 300 : sum_limits * 2 / 3);
     for (uint32_t q = 0; q < T; q++) voq_wr(q, XTM_Q_LIMIT_CELLS_REG_OFFSET, 100 + 20 * q);
+    // 48 B/cycle in all into a 12.5 B/cycle port (6 per queue at 8 TCs), whatever T
     for (uint32_t q = 0; q < T; q++) {
-      add_flow(uint8_t(1 % P), 0, uint8_t(8 * q), 0, 64, 9216, 6.0, 100, 90000);
+      add_flow(uint8_t(1 % P), 0, uint8_t(8 * q), 0, 64, 9216, 48.0 / T, 100, 90000);
     }
   }
 };
@@ -351,6 +357,88 @@ class CsrAll : public XtmTest {
     rd(XTM_ERR_STATUS_REG_OFFSET);
     rd(XTM_ERR_ADDR_REG_OFFSET);
   }
+};
+
+// ------------------------------------------------------------------ counters under traffic
+// The counters behind the 2R1W RAMs (xtm_stats_voq) and the accumulators (xtm_stats_pp),
+// read while they count (spec 4.5, 6.3, 9.4, 9.6): a flow due every cycle gives back-to-back
+// arrivals at one VOQ (tail drops included), MAC back-pressure on port 0 builds a backlog
+// whose release gives back-to-back dequeues of one VOQ (the head cache refilled from the
+// link RAM every cycle), and a latency threshold of 0 marks each of them (back-to-back
+// marks); a second VOQ is disabled and re-enabled (flush counters). Meanwhile every
+// counter of every VOQ, port and the active PGs is read (LO, some HI), with CTRL.CLR_CNT now
+// and then. A read-modify-write that misses the row written in the cycle before, or a
+// count in the wrong place, shows in the read data.
+class Counters : public XtmTest {
+ public:
+  using XtmTest::XtmTest;
+  uint64_t default_cycles() const override { return 100000; }
+  void setup() {
+    uint32_t P = prm_.num_ports, T = prm_.num_tcs, NV = P * T;
+    uint32_t q1 = T > 1 ? 1 : 0;
+    // after the initialisation sweep (the VOQ window refuses accesses before, spec 3)
+    uint64_t c0 = 8 * P;
+    voq_wr(0, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, true, false, 2, 0), c0);  // latency marking
+    voq_wr(0, XTM_Q_LAT_THRESH_REG_OFFSET, 0, c0);
+    voq_wr(0, XTM_Q_LIMIT_CELLS_REG_OFFSET, 40, c0);
+    voq_wr(q1, XTM_Q_LIMIT_CELLS_REG_OFFSET, 60, c0);
+    // one flow due every cycle (64 B at 100 B/cycle) in bursts, a slower one to queue q1,
+    // light traffic to the other port
+    for (uint64_t s = 200; s < 95000; s += 5000) {
+      add_flow(uint8_t(1 % P), 0, 0, 2, 64, 128, 100.0, s, s + 2500);
+    }
+    add_flow(0, 0, uint8_t(8 * q1), 1, 64, 512, 8.0, 300, 95000);
+    if (P > 1) add_flow(0, 1, 0, 0, 64, 1500, 2.0, 400, 95000);
+    // q1 disabled near the end of a back-pressure window (it holds packets then), enabled
+    // again later: the flush counters
+    for (uint64_t c = 3000 + 300; c < 95000; c += 1500 * (3 + rnd(4))) {
+      voq_wr(q1, XTM_Q_CFG_REG_OFFSET, 0, c);
+      voq_wr(q1, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, false, false, 0, 0), c + 600);
+    }
+    // read every counter while traffic runs
+    static const uint16_t kQ[] = {
+        XTM_Q_ARR_PKTS_LO_REG_OFFSET,    XTM_Q_ENQ_PKTS_LO_REG_OFFSET,   XTM_Q_ENQ_BYTES_LO_REG_OFFSET,
+        XTM_Q_DEQ_PKTS_LO_REG_OFFSET,    XTM_Q_DEQ_BYTES_LO_REG_OFFSET,  XTM_Q_DROP_TAIL_LO_REG_OFFSET,
+        XTM_Q_DROP_POOL_LO_REG_OFFSET,   XTM_Q_DROP_PROFILE_LO_REG_OFFSET, XTM_Q_DROP_HDRM_LO_REG_OFFSET,
+        XTM_Q_DROP_BUF_LO_REG_OFFSET,    XTM_Q_DROP_QDIS_LO_REG_OFFSET,  XTM_Q_DROP_WD_LO_REG_OFFSET,
+        XTM_Q_DROP_FLUSH_LO_REG_OFFSET,  XTM_Q_DROP_BYTES_LO_REG_OFFSET, XTM_Q_MARK_TAIL_LO_REG_OFFSET,
+        XTM_Q_MARK_HEAD_LO_REG_OFFSET,   XTM_Q_MARK_LAT_LO_REG_OFFSET,   XTM_Q_HBM_EVICT_LO_REG_OFFSET,
+        XTM_Q_HBM_RETURN_LO_REG_OFFSET,  XTM_Q_WD_STALL_LO_REG_OFFSET,   XTM_Q_WD_RESTORE_LO_REG_OFFSET};
+    static const uint16_t kP[] = {XTM_P_TX_PKTS_LO_REG_OFFSET, XTM_P_TX_BYTES_LO_REG_OFFSET,
+                                  XTM_P_PFC_TX_FRAMES_LO_REG_OFFSET, XTM_P_PFC_RX_FRAMES_LO_REG_OFFSET};
+    static const uint16_t kG[] = {XTM_G_XOFF_SENT_LO_REG_OFFSET, XTM_G_XON_SENT_LO_REG_OFFSET,
+                                  XTM_G_PAUSE_RX_LO_REG_OFFSET, XTM_G_XON_RX_LO_REG_OFFSET,
+                                  XTM_G_PAUSED_CYCLES_LO_REG_OFFSET};
+    uint32_t round = 0;
+    for (uint64_t c = 150; c < 95000; round++) {
+      for (uint32_t v = 0; v < NV && v < 4; v++) {
+        wr(XTM_VOQ_SEL_REG_OFFSET, v, c);
+        for (uint16_t a : kQ) {
+          rd(a, c);
+          if ((a + round) % 5 == 0) rd(uint16_t(a + 4), c);  // the _HI word now and then
+        }
+      }
+      for (uint32_t p = 0; p < P && p < 2; p++) {
+        wr(XTM_PORT_SEL_REG_OFFSET, p, c);
+        for (uint16_t a : kP) rd(a, c);
+      }
+      wr(XTM_PG_SEL_REG_OFFSET, (1 % P) * 8, c);
+      for (uint16_t a : kG) rd(a, c);
+      rd(XTM_ARR_PKTS_LO_REG_OFFSET, c);
+      if (round % 4 == 3) wr(XTM_CTRL_REG_OFFSET, 1, c);  // CTRL.CLR_CNT under traffic
+      c += 1200 + rnd(800);
+    }
+    // a PAUSE frame now and then on port 1 (the PG and port receive counters)
+    for (uint64_t c = 1000; c < 95000; c += 4000 + rnd(2000)) {
+      pfc_events_.push_back({c, 1 % P, 0x01, uint16_t(rnd(2) ? 0 : 100)});
+    }
+    // the accesses in time order (the queue issues them first come, first served)
+    std::stable_sort(csr_.begin(), csr_.end(),
+                     [](const CsrOp &a, const CsrOp &b) { return a.not_before < b.not_before; });
+  }
+  // port 0 stopped 400 of every 1500 cycles: its FIFO and VOQs fill, the release drains them
+  // one packet per cycle
+  uint64_t tx_ready_at(uint64_t t) override { return (t % 1500) < 400 ? ~1ull : UINT64_MAX; }
 };
 
 // ------------------------------------------------------------------ random
@@ -461,7 +549,7 @@ class Soak : public Random {
   void stimulus(uint64_t t, xtm_in_t &in) override {
     if (t >= next_epoch_) epoch(t);
     Random::stimulus(t, in);
-    if (t < prm_.num_ports * prm_.num_tcs) {  // during initialisation: NOT_READY (spec 3)
+    if (t < XTM_INIT_CYCLES(prm_.num_ports)) {  // during initialisation: NOT_READY (spec 3)
       in.enq = (xtm_enq_in_t){true, 0xEE000000u | uint32_t(t), 0, 0, 0, 1, 64};
     }
   }
@@ -518,6 +606,92 @@ class Soak : public Random {
         rd(XTM_POOL_WM_REG_OFFSET, c);
       }
     }
+  }
+};
+
+// ------------------------------------------------------------------ pipeline hazards (spec 15)
+// Each case spec 15 defines for the pipeline, made to happen (the fcov points hz_*, prof_*,
+// csr_*, clr_cnt_*, apb_* of tests/regress/fcov_points.tsv count them):
+// - during the initialisation sweep: CTRL.CLR_CNT, a VOQ-window and a PG-window read
+//   (refused, NOT_READY), STATUS (15.6);
+// - phase A (1000-15000): one VOQ without port shaper drained at up to one packet per cycle
+//   while one flow fills it: an acceptance and a selection of the same VOQ and PG in one
+//   cycle, back-to-back selections (15.3); the MAC stops 20 cycles of every 100, so the
+//   VOQ's occupancy sweeps through the tail-marking profile's Kmin/Kmax within a few cycles
+//   and the S(t-2) occupancy of 6.2 differs from S(t), sometimes across a zone; a second
+//   tail-marking VOQ with Q_LIMIT_CELLS = 0 (the profile of a zero limit, 6.1; every
+//   arrival TAIL-dropped);
+// - phase C (16000-41000): head and latency marking under load with Q_MARK_HEAD /
+//   Q_MARK_LAT / LFSR_HEAD_STATE reads and CTRL.CLR_CNT while marking decisions are in
+//   flight (6.3), VOQ and PG watermark reads and clears in cycles that also remove packets;
+//   an idle port's shaper bucket and the HBM write bucket lowered while full (5.4);
+// - phase B (42000-55000, last: the descriptor FIFO case it provokes stopped the RTL once):
+//   a queue-shaped VOQ (high rate, deep bucket) alone on its port, selected every second
+//   cycle (the one-cycle gap of 9.5), then its bucket depth lowered under traffic (the
+//   clamp at the next evaluation).
+class Hazards : public XtmTest {
+ public:
+  using XtmTest::XtmTest;
+  uint64_t default_cycles() const override { return 60000; }
+  void setup() {
+    uint32_t P = prm_.num_ports, T = prm_.num_tcs;
+    uint32_t eg_b = 1 % P, vb = eg_b * T, qc = T > 1 ? 1 : 0;
+    uint8_t src = uint8_t(1 % P);
+    wr(XTM_CTRL_REG_OFFSET, XTM_CTRL_CLR_CNT_MASK);
+    rd(XTM_Q_CFG_REG_OFFSET);
+    rd(XTM_G_CFG_REG_OFFSET);
+    rd(XTM_STATUS_REG_OFFSET);
+    rd(XTM_ERR_STATUS_REG_OFFSET);
+    // phase A: VOQ 0 (port 0, queue 0), ECN tail marking, Kmin 5 / Kmax 15 of 200 cells
+    profile(3, false, {{1638, 8192}, {4915, 65536}});
+    // phase C's head profile draws from an empty queue on (10 % at fill 0, 100 % at Kmax 15
+    // cells), so every head-marked selection leaves a decision in flight for three cycles
+    profile(4, true, {{0, 6554}, {4915, 65536}});
+    voq_wr(0, XTM_Q_LIMIT_CELLS_REG_OFFSET, 200);
+    voq_wr(0, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, true, false, 0, 3));
+    add_flow(src, 0, 0, 2, 64, 256, 90.0, 1000, 15000);
+    if (T > 1) {  // queue qc of port eg_b: a zero limit
+      uint32_t vz = eg_b * T + qc;
+      voq_wr(vz, XTM_Q_LIMIT_CELLS_REG_OFFSET, 0);
+      voq_wr(vz, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, true, false, 0, 3));
+      add_flow(0, uint8_t(eg_b), uint8_t(8 * qc), 2, 64, 256, 1.0, 1000, 15000);
+    }
+    // phase C: VOQ 0 head-marked (interpolated profile), VOQ qc of port 0 latency-marked
+    voq_wr(0, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, true, false, 1, 4), 15500);
+    if (qc != 0) {
+      voq_wr(qc, XTM_Q_LAT_THRESH_REG_OFFSET, 12, 15500);
+      voq_wr(qc, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, true, false, 2, 0), 15500);
+      add_flow(src, 0, uint8_t(8 * qc), 1, 64, 256, 30.0, 16000, 41000);
+    }
+    add_flow(src, 0, 0, 2, 64, 256, 60.0, 16000, 41000);
+    uint32_t pg = src * 8u;  // the flows' PG: priority 0 of their ingress port (reset maps)
+    for (uint64_t c = 17000; c < 41000; c += 40 + rnd(60)) {
+      switch (rnd(8)) {
+        case 0: wr(XTM_CTRL_REG_OFFSET, XTM_CTRL_CLR_CNT_MASK, c); break;
+        case 1: rd(XTM_LFSR_HEAD_STATE_REG_OFFSET, c); break;
+        case 2: wr(XTM_VOQ_SEL_REG_OFFSET, qc, c); rd(XTM_Q_MARK_LAT_LO_REG_OFFSET, c); rd(XTM_Q_MARK_LAT_LO_REG_OFFSET + 4, c); break;
+        case 3: wr(XTM_VOQ_SEL_REG_OFFSET, 0, c); rd(XTM_Q_WM_CELLS_REG_OFFSET, c); break;
+        case 4: wr(XTM_PG_SEL_REG_OFFSET, pg, c); rd(XTM_G_WM_CELLS_REG_OFFSET, c); rd(XTM_G_HDRM_WM_REG_OFFSET, c); break;
+        default: wr(XTM_VOQ_SEL_REG_OFFSET, 0, c); rd(XTM_Q_MARK_HEAD_LO_REG_OFFSET, c); rd(XTM_Q_MARK_HEAD_LO_REG_OFFSET + 4, c); break;
+      }
+    }
+    // bucket depths lowered while the buckets are full (the clamp of 5.4 at the end of the
+    // writing cycle): port eg_b's shaper (idle in A and C; disabled, its bucket still
+    // fills) and the HBM write bucket (no HBM traffic here)
+    port_wr(eg_b, XTM_P_SHAPER_BURST_REG_OFFSET, 1000, 20000);
+    wr(XTM_HBM_WR_BURST_REG_OFFSET, 16, 20000);
+    // phase B: queue 0 of port eg_b shaped at 64 B/cycle with a 100 000-byte bucket, the
+    // bucket lowered to 3000 bytes while full
+    voq_wr(vb, XTM_Q_SHAPER_RATE_REG_OFFSET, 0x400000, 41500);
+    voq_wr(vb, XTM_Q_SHAPER_BURST_REG_OFFSET, 100000, 41500);
+    voq_wr(vb, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, false, false, 0, 0, false, 0, false, true), 41500);
+    add_flow(0, uint8_t(eg_b), 0, 0, 64, 64, 90.0, 42000, 55000);
+    voq_wr(vb, XTM_Q_SHAPER_BURST_REG_OFFSET, 3000, 50000);
+  }
+  // phases A and C: port 0's MAC stops for 20 of every 100 cycles
+  uint64_t tx_ready_at(uint64_t t) override {
+    bool stop = t < 41000 && t % 100 >= 80;
+    return stop ? ~1ull : UINT64_MAX;
   }
 };
 
@@ -603,8 +777,10 @@ const std::map<std::string, Entry> &registry() {
          auto *t = new Watchdog(n, s, p, true); t->setup(); return (XtmTest *)t; }}},
       {"reconfig", {"CSR reconfiguration under traffic", mk<Reconfig>}},
       {"csr_all", {"every address: reads, random writes, errors", mk<CsrAll>}},
+      {"counters", {"every counter read under back-to-back traffic, marks, flushes, clears", mk<Counters>}},
       {"random", {"random legal configuration and traffic", mk<Random>}},
       {"soak", {"nightly soak: random traffic and reconfiguration, new every 250000 cycles", mk<Soak>}},
+      {"hazards", {"spec 15's pipeline cases: init sweep, same-cycle VOQ/PG, back-to-back, shaper gap, marks in flight", mk<Hazards>}},
       {"incast", {"4:1 incast, lossless ECN head-marked class, PFC, HBM, lossy background", mk<Incast>}},
   };
   return r;

@@ -109,9 +109,17 @@ class XtmTest {
 
   void wr(uint16_t a, uint32_t d, uint64_t not_before = 0) { csr_.push_back({true, a, d, not_before}); }
   void rd(uint16_t a, uint64_t not_before = 0) { csr_.push_back({false, a, 0, not_before}); }
-  void voq_wr(uint32_t v, uint16_t a, uint32_t d, uint64_t nb = 0) { wr(XTM_VOQ_SEL_REG_OFFSET, v, nb); wr(a, d, nb); }
+  // The VOQ and PG windows refuse accesses during the initialisation sweep (NOT_READY, spec
+  // 3 and 15.6): a configuration write through them waits for INIT_DONE, so that a test
+  // configures what it means on every configuration (INIT_CYCLES = 8 * NumPorts: 256 cycles
+  // at CFG=large). Tests that aim at the refusal use wr()/rd() directly.
+  uint64_t after_init(uint64_t nb) const {
+    uint64_t i = XTM_INIT_CYCLES(prm_.num_ports);
+    return nb > i ? nb : i;
+  }
+  void voq_wr(uint32_t v, uint16_t a, uint32_t d, uint64_t nb = 0) { wr(XTM_VOQ_SEL_REG_OFFSET, v, nb); wr(a, d, after_init(nb)); }
   void port_wr(uint32_t p, uint16_t a, uint32_t d, uint64_t nb = 0) { wr(XTM_PORT_SEL_REG_OFFSET, p, nb); wr(a, d, nb); }
-  void pg_wr(uint32_t p, uint32_t pr, uint16_t a, uint32_t d, uint64_t nb = 0) { wr(XTM_PG_SEL_REG_OFFSET, p * 8 + pr, nb); wr(a, d, nb); }
+  void pg_wr(uint32_t p, uint32_t pr, uint16_t a, uint32_t d, uint64_t nb = 0) { wr(XTM_PG_SEL_REG_OFFSET, p * 8 + pr, nb); wr(a, d, after_init(nb)); }
   void profile(uint32_t id, bool interp, std::vector<std::pair<uint32_t, uint32_t>> pts) {
     wr(XTM_PROF_SEL_REG_OFFSET, id);
     for (size_t i = 0; i < pts.size(); i++) {

@@ -91,6 +91,18 @@ case_ us-missing 2 "xtmctl: --us needs a value" $X stats $C --us
 case_ trace-missing 2 "xtmctl: --trace needs a value" $X apply $C --trace
 case_ unknown-option 2 "xtmctl: unknown option '--uss'" $X stats $C --uss 100
 case_ unknown-command 2 "usage: xtmctl plan <conf> [--json] [--clock-hz N]" $X plot $C
+# an option the command does not use was dropped (plan --trace FILE wrote no trace, exit 0);
+# a repeated option silently took the last value
+case_ plan-trace 2 "xtmctl: --trace is not an option of 'plan'" $X plan $C --trace "$tmp/t.tsv"
+[ -e "$tmp/t.tsv" ] && echo "FAIL xtmctl-cli plan-trace-nothing-written" || echo "PASS xtmctl-cli plan-trace-nothing-written"
+case_ plan-us 2 "xtmctl: --us is not an option of 'plan'" $X plan $C --us 100
+case_ stats-json 2 "xtmctl: --json is not an option of 'stats'" $X stats $C --json
+case_ apply-json 2 "xtmctl: --json is not an option of 'apply'" $X apply $C --json
+case_ stats-dump 2 "xtmctl: --dump is not an option of 'stats'" $X stats $C --dump "$tmp/d.tsv"
+case_ us-twice 2 "xtmctl: option given twice '--us'" $X stats $C --us 5 --us 7
+case_ json-twice 2 "xtmctl: option given twice '--json'" $X plan $C --json --json
+case_ clock-twice 2 "xtmctl: option given twice '--clock-hz'" $X apply $C --clock-hz 1000000000 --clock-hz 2000000000
+case_ model-options 0 "" $X plan $C --json --num-desc 4096 --apb --port-speed 100 --clock-hz 1000000000
 
 # ---- output lost: a full disk is an error exit, never a success
 for cmd in "plan" "plan --json" "apply" "stats --us 20"; do

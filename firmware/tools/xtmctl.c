@@ -323,9 +323,48 @@ int main(int argc, char **argv) {
   uint64_t num_desc = 65536u;
   uint64_t port_gbps = 0;
   bool apb = false;
+  bool is_plan = strcmp(cmd, "plan") == 0;
+  bool is_apply = strcmp(cmd, "apply") == 0;
+  bool is_stats = strcmp(cmd, "stats") == 0;
+  if (!is_plan && !is_apply && !is_stats) {
+    usage();
+    return 2;
+  }
+  // Each option belongs to the commands of the usage text and is given at most once: an
+  // option the command does not use (`plan --trace FILE` wrote no trace and exited 0) or
+  // a repeated one (`--us 5 --us 7` ran 7) is a usage error, not silently dropped.
+  enum { kPlan = 1, kApply = 2, kStats = 4, kAll = 7 };
+  static const struct {
+    const char *name;
+    unsigned cmds;
+  } kOpts[] = {{"--json", kPlan}, {"--trace", kApply},  {"--dump", kApply}, {"--clock-hz", kAll},
+               {"--us", kStats},  {"--num-desc", kAll}, {"--apb", kAll},    {"--port-speed", kAll}};
+  bool seen[sizeof(kOpts) / sizeof(kOpts[0])] = {false};
+  unsigned this_cmd = is_plan ? kPlan : is_apply ? kApply : kStats;
   for (int i = 3; i < argc; i++) {
     const char *a = argv[i];
     bool ok = true;
+    size_t k = 0;
+    while (k < sizeof(kOpts) / sizeof(kOpts[0]) && strcmp(a, kOpts[k].name) != 0) {
+      k++;
+    }
+    if (k == sizeof(kOpts) / sizeof(kOpts[0])) {
+      char q[256];
+      xtm_num_quote(q, sizeof(q), a);
+      fprintf(stderr, "xtmctl: unknown option '%s'\n", q);
+      usage();
+      return 2;
+    }
+    if ((kOpts[k].cmds & this_cmd) == 0) {
+      fprintf(stderr, "xtmctl: %s is not an option of '%s'\n", a, cmd);
+      usage();
+      return 2;
+    }
+    if (seen[k]) {
+      fprintf(stderr, "xtmctl: option given twice '%s'\n", a);
+      return 2;
+    }
+    seen[k] = true;
     if (strcmp(a, "--json") == 0) {
       json = true;
     } else if (strcmp(a, "--trace") == 0) {
@@ -340,25 +379,12 @@ int main(int argc, char **argv) {
       ok = num_opt(argc, argv, &i, 2, 1u << 20, &num_desc);
     } else if (strcmp(a, "--apb") == 0) {
       apb = true;
-    } else if (strcmp(a, "--port-speed") == 0) {
+    } else {  // --port-speed
       ok = num_opt(argc, argv, &i, 1, 800, &port_gbps);
-    } else {
-      char q[256];
-      xtm_num_quote(q, sizeof(q), a);
-      fprintf(stderr, "xtmctl: unknown option '%s'\n", q);
-      usage();
-      return 2;
     }
     if (!ok) {
       return 2;
     }
-  }
-  bool is_plan = strcmp(cmd, "plan") == 0;
-  bool is_apply = strcmp(cmd, "apply") == 0;
-  bool is_stats = strcmp(cmd, "stats") == 0;
-  if (!is_plan && !is_apply && !is_stats) {
-    usage();
-    return 2;
   }
   // The hardware parameters come from the block itself (HW_PARAMS), here a C model.
   xtm_params_t prm;

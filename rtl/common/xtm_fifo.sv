@@ -46,9 +46,12 @@ module xtm_fifo #(
 
   always_comb begin : c_ctrl
     after_pop = ocnt_q - 2'(pop_i && valid_o) + 2'(infl_q);
-    // a push bypasses the RAM when the RAM (and the read in flight) hold nothing and the
-    // output queue has room after this cycle's pop and arrival
-    bypass = push_i && ram_cnt_q == '0 && !infl_q && after_pop < 2'd2;
+    // a push bypasses the RAM when the RAM holds nothing and the output queue has room
+    // after this cycle's pop and the arrival of the read in flight (c_oq appends the read
+    // data before the bypassed push, so order is kept). Refusing the bypass while a read
+    // is in flight sent such a push to the RAM with room in the output queue, and two
+    // cycles later a pop found the queue empty (found by the hazards test, docs/cosim.md).
+    bypass = push_i && ram_cnt_q == '0 && after_pop < 2'd2;
     to_ram = push_i && !bypass;
     // refill: read the RAM while the output queue and the read in flight hold fewer than 2
     rd_issue = ram_cnt_q != '0 && after_pop < 2'd2;

@@ -32,7 +32,6 @@
 #endif
 
 #define MAX_SETS 32
-#define MAX_CSV_FLOWS 64
 #define MAX_JSON_INTERVALS 10000u
 
 static double now_s(void) {
@@ -719,6 +718,12 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
     ns_sim_free(&s);
     return m.write_failed ? 2 : 1;
   }
+  for (const char *w = m.warnings; *w;) {  // one a line: "--set KEY: not used ..."
+    const char *e = strchr(w, '\n');
+    int len = e != NULL ? (int)(e - w) : (int)strlen(w);
+    fprintf(stderr, "xtm-netsim: warning: %.*s\n", len, w);
+    w += len + (e != NULL);
+  }
   s.stop_when_done = strcmp(sc->family, "scale-across") != 0;
   s.lookahead_off = getenv("NETSIM_NO_LOOKAHEAD") != NULL;  // reference mode (docs/netsim.md 1)
   char outputs[512] = "";
@@ -733,7 +738,7 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
   if (wr->watch_voq >= 0) {
     (void)read_router_cfg(wr, (uint32_t)wr->watch_voq, cfg);  // !ok: the plots go without lines
   }
-  rc.ncsv = s.nflows < MAX_CSV_FLOWS ? s.nflows : MAX_CSV_FLOWS;
+  rc.ncsv = s.nflows < NS_CSV_MAX_FLOWS ? s.nflows : NS_CSV_MAX_FLOWS;
   if (s.sample_ps > 0) {
     rc.csv = out_open(outdir, "timeseries.csv", csvp, sizeof(csvp));
   }
@@ -748,7 +753,7 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
     for (uint32_t i = 0; i < rc.ncsv; i++) {
       fprintf(rc.csv, ",%s_rc_mbps", s.flows[i].name);
     }
-    rc.nlinks_csv = s.nlinks < 64 ? s.nlinks : 64;
+    rc.nlinks_csv = s.nlinks < NS_CSV_MAX_LINKS ? s.nlinks : NS_CSV_MAX_LINKS;
     for (uint32_t i = 0; i < rc.nlinks_csv; i++) {
       fprintf(rc.csv, ",%s_gbps", s.links[i].name);
     }
@@ -1841,20 +1846,80 @@ int main(int argc, char **argv) {
   bool json = false, plots = true;
   const char *out = NULL;
   xtm_num_msg_t msg;
+  // Each option belongs to the commands of the usage text and is given once (--set once per
+  // key): an option the command does not use (`run --slurm` ran locally, `sweep --no-plots`
+  // drew the plots) or a repeated one (the last --out won) is refused, never dropped.
+  enum { kRun = 1, kSweep = 2, kKeys = 4 };
+  static const struct {
+    const char *name;
+    unsigned cmds;
+  } kOpts[] = {{"--json", kRun},          {"--no-plots", kRun}, {"--out", kRun | kSweep},
+               {"--report-only", kSweep}, {"--slurm", kSweep},  {"--jobs", kSweep},
+               {"--task", kSweep}};
+  bool seen[sizeof(kOpts) / sizeof(kOpts[0])] = {false};
+  unsigned this_cmd = strcmp(cmd, "run") == 0     ? kRun
+                      : strcmp(cmd, "sweep") == 0 ? kSweep
+                      : strcmp(cmd, "keys") == 0  ? kKeys
+                                                  : 0;
+  if (this_cmd == 0) {
+    usage();
+    return 1;
+  }
   for (int i = 3; i < argc; i++) {
     const char *setv = NULL;
     if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
       setv = argv[++i];
     } else if (strncmp(argv[i], "--set=", 6) == 0) {
       setv = argv[i] + 6;
+    } else if (strcmp(argv[i], "--set") == 0) {
+      fprintf(stderr, "xtm-netsim: --set needs a value\n");
+      return 1;
     }
     if (setv != NULL) {
+      if (this_cmd == kKeys) {
+        fprintf(stderr, "xtm-netsim: --set is not an option of 'keys'\n");
+        return 1;
+      }
       if (nsets == MAX_SETS) {
         fprintf(stderr, "xtm-netsim: more than %d --set options\n", MAX_SETS);
         return 1;
       }
+      const char *eq = strchr(setv, '=');
+      size_t kl = eq != NULL ? (size_t)(eq - setv) : strlen(setv);
+      for (int j = 0; j < nsets; j++) {
+        if (strncmp(sets[j], setv, kl) == 0 && sets[j][kl] == '=' && eq != NULL) {
+          char q[80], kq[64];
+          snprintf(kq, sizeof(kq), "%.*s", (int)(kl < 63 ? kl : 63), setv);
+          xtm_num_quote(q, sizeof(q), kq);
+          fprintf(stderr, "xtm-netsim: --set given twice for '%s'\n", q);
+          return 1;
+        }
+      }
       sets[nsets++] = (char *)setv;
-    } else if (strcmp(argv[i], "--json") == 0) {
+      continue;
+    }
+    size_t k = 0;
+    while (k < sizeof(kOpts) / sizeof(kOpts[0]) && strcmp(argv[i], kOpts[k].name) != 0) {
+      k++;
+    }
+    if (k == sizeof(kOpts) / sizeof(kOpts[0])) {
+      char q[80];
+      xtm_num_quote(q, sizeof(q), argv[i]);
+      fprintf(stderr, "xtm-netsim: unknown argument '%s'\n", q);
+      usage();
+      return 1;
+    }
+    if ((kOpts[k].cmds & this_cmd) == 0) {
+      fprintf(stderr, "xtm-netsim: %s is not an option of '%s'\n", argv[i], cmd);
+      usage();
+      return 1;
+    }
+    if (seen[k]) {
+      fprintf(stderr, "xtm-netsim: option given twice '%s'\n", argv[i]);
+      return 1;
+    }
+    seen[k] = true;
+    if (strcmp(argv[i], "--json") == 0) {
       json = true;
     } else if (strcmp(argv[i], "--report-only") == 0) {
       so.report_only = true;
@@ -1882,10 +1947,7 @@ int main(int argc, char **argv) {
         so.task = (int64_t)v;
       }
     } else {
-      char q[80];
-      xtm_num_quote(q, sizeof(q), argv[i]);
-      fprintf(stderr, "xtm-netsim: unknown argument '%s'\n", q);
-      usage();
+      fprintf(stderr, "xtm-netsim: %s needs a value\n", argv[i]);
       return 1;
     }
   }

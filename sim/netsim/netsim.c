@@ -563,8 +563,8 @@ ns_status_t ns_router_program(ns_sim_t *s, uint32_t router, const char *path, co
   }
   xtm_cos_opts_t opts = {.clock_hz = 1000000000ull};
   if (xtm_cos_compile(path, text, &h.hw, &opts, res) != 0) {
-    snprintf(err, err_len, "%s (router %s, %u errors)", res->errors[0], s->nodes[router].name,
-             res->nerrors);
+    snprintf(err, err_len, "%s (router %s, %u error%s)", res->errors[0], s->nodes[router].name,
+             res->nerrors, res->nerrors == 1 ? "" : "s");
     free(res);
     return kNsConfig;
   }

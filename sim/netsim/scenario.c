@@ -595,10 +595,13 @@ static void common(bctx_t *b, ns_sim_t *s, ns_measure_t *m, uint32_t *mtu) {
   m->end_ps = (uint64_t)llround(dur * 1e12);
   double su = gnum(b, "sample_us", 0, 3.6e9);
   m->sample_ps = (uint64_t)llround(su * 1e6);
+  static const char *const kSample[] = {"sample_us", "duration_s", NULL};
+  static const char *const kIval[] = {"interval_s", "duration_s", NULL};
   if (!b->bad && su > 0 && dur * 1e6 / su > NS_MAX_ROWS) {
-    berr(b, "sample_us", "%g us over %g s is %.0f rows of timeseries.csv, above the limit of "
-         "%u (raise sample_us, or 0 for no time series)", su, dur, ceil(dur * 1e6 / su),
-         NS_MAX_ROWS);
+    berr_keys(b, kSample,
+              "%g us over %g s is %.0f rows of timeseries.csv, above the limit of "
+              "%u (raise sample_us, or 0 for no time series)",
+              su, dur, ceil(dur * 1e6 / su), NS_MAX_ROWS);
   }
   if (!b->bad && su > 0 && m->sample_ps == 0) {
     berr(b, "sample_us", "%g us is below one picosecond", su);
@@ -606,8 +609,8 @@ static void common(bctx_t *b, ns_sim_t *s, ns_measure_t *m, uint32_t *mtu) {
   double iv = gnum(b, "interval_s", 1e-6, 3600);
   m->ival_ps = (uint64_t)llround(iv * 1e12);
   if (!b->bad && dur / iv > NS_MAX_ROWS) {
-    berr(b, "interval_s", "%g s over %g s is %.0f intervals, above the limit of %u", iv, dur,
-         ceil(dur / iv), NS_MAX_ROWS);
+    berr_keys(b, kIval, "%g s over %g s is %.0f intervals, above the limit of %u", iv, dur,
+              ceil(dur / iv), NS_MAX_ROWS);
   }
   double wu = gnum(b, "warmup_s", 0, 3600);
   m->warmup_ps = (uint64_t)llround(wu * 1e12);
@@ -637,6 +640,20 @@ static void note(ns_measure_t *m, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(m->setup + n, sizeof(m->setup) - n, fmt, ap);
   va_end(ap);
+}
+
+// An override of a key the set-up does not use (it applies only when another key has a
+// value): a warning and a note in the summary, so the outputs record what ran. A warning,
+// not an error: a sweep applies one --set to runs of different set-ups.
+static void unused_override(bctx_t *b, ns_measure_t *m, const char *key, const char *only) {
+  for (uint32_t i = 0; i < b->sc->nkv; i++) {
+    if (b->sc->kv[i].overridden && strcmp(b->sc->kv[i].key, key) == 0) {
+      size_t n = strlen(m->warnings);
+      snprintf(m->warnings + n, sizeof(m->warnings) - n,
+               "--set %s: not used by this run (it applies only with %s)\n", key, only);
+      note(m, "%s not used (only with %s)", key, only);
+    }
+  }
 }
 
 // The DCI router configuration in the form of firmware/examples/gen-examples.py (including
@@ -779,6 +796,37 @@ static bool build_scale_across(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const ch
               DCQCN_MAX_QPS);
     return false;
   }
+  // the keys of profile=custom and pfc_thresholds=custom are checked whatever the profile (a
+  // careless value is refused, not ignored); an override of them that does not apply is
+  // warned about (unused_override)
+  double cbuf = 2.5, ckmin = 0.75, ckmax = 1.5, cxoff = 0, cxon = 0;
+  if (ns_scenario_get(b->sc, "buffer_rtt") != NULL) {
+    cbuf = gnum(b, "buffer_rtt", 1e-4, 1000);
+  }
+  if (ns_scenario_get(b->sc, "kmin_rtt") != NULL) {
+    ckmin = gnum(b, "kmin_rtt", 0, 1000);
+  }
+  if (ns_scenario_get(b->sc, "kmax_rtt") != NULL) {
+    ckmax = gnum(b, "kmax_rtt", 0, 1000);
+  }
+  if (ns_scenario_get(b->sc, "pfc_xoff_us") != NULL) {
+    cxoff = gnum(b, "pfc_xoff_us", 0.001, 1e6);
+  }
+  if (ns_scenario_get(b->sc, "pfc_xon_us") != NULL) {
+    cxon = gnum(b, "pfc_xon_us", 0, 1e6);
+  }
+  if (b->bad) {
+    return false;
+  }
+  if (strcmp(prof, "custom") != 0) {
+    unused_override(b, m, "buffer_rtt", "profile=custom");
+    unused_override(b, m, "kmin_rtt", "profile=custom");
+    unused_override(b, m, "kmax_rtt", "profile=custom");
+  }
+  if (strcmp(pfcm, "custom") != 0) {
+    unused_override(b, m, "pfc_xoff_us", "pfc_thresholds=custom");
+    unused_override(b, m, "pfc_xon_us", "pfc_thresholds=custom");
+  }
   double buf = 2.5, kmin = 0.75, kmax = 1.5;
   if (strcmp(prof, "low-kmin") == 0) {
     kmin = 0.25;
@@ -788,9 +836,12 @@ static bool build_scale_across(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const ch
     kmin = 0.8;
     kmax = 1.5;
   } else if (strcmp(prof, "custom") == 0) {
-    buf = gnum(b, "buffer_rtt", 1e-4, 1000);
-    kmin = gnum(b, "kmin_rtt", 0, 1000);
-    kmax = gnum(b, "kmax_rtt", 0, 1000);
+    (void)gstr(b, "buffer_rtt");  // the three are needed with profile=custom
+    (void)gstr(b, "kmin_rtt");
+    (void)gstr(b, "kmax_rtt");
+    buf = cbuf;
+    kmin = ckmin;
+    kmax = ckmax;
     if (b->bad) {
       return false;
     }
@@ -807,8 +858,10 @@ static bool build_scale_across(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const ch
     xoff = 5000;
     xon = 3750;
   } else if (strcmp(pfcm, "custom") == 0) {
-    xoff = gnum(b, "pfc_xoff_us", 0.001, 1e6);
-    xon = gnum(b, "pfc_xon_us", 0, 1e6);
+    (void)gstr(b, "pfc_xoff_us");  // both needed with pfc_thresholds=custom
+    (void)gstr(b, "pfc_xon_us");
+    xoff = cxoff;
+    xon = cxon;
     if (b->bad) {
       return false;
     }
@@ -1376,6 +1429,12 @@ static bool build_roce_lab(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char *
   }
   bool bulk = strcmp(phase, "unloaded") != 0;
   bool probe_after = strcmp(phase, "recovered") == 0;
+  if (!bulk) {
+    unused_override(b, m, "bulk_ms", "phase=congested or phase=recovered");
+  }
+  if (!probe_after) {
+    unused_override(b, m, "recover_ms", "phase=recovered");
+  }
   xtm_params_t p;
   xtm_params_default(&p);
   p.num_ports = 2;
@@ -1473,6 +1532,22 @@ bool ns_scenario_build(const ns_scenario_t *sc, ns_sim_t *s, ns_measure_t *m, co
     ok = false;
   }
   m->write_failed = b.write_failed;
+  if (ok && !b.bad && m->sample_ps > 0) {
+    // the time series is bounded in size, not only in rows: its columns grow with the flows
+    // and links of the topology (time, queue, two utilisations, the flows, the links, 3 PFC)
+    uint64_t rows = m->end_ps / m->sample_ps + 1;
+    uint64_t cols = 4u + (s->nflows < NS_CSV_MAX_FLOWS ? s->nflows : NS_CSV_MAX_FLOWS) +
+                    (s->nlinks < NS_CSV_MAX_LINKS ? s->nlinks : NS_CSV_MAX_LINKS) + 3u;
+    if (rows * cols > NS_MAX_CSV_VALUES) {
+      static const char *const kK[] = {"sample_us", "duration_s", NULL};
+      berr_keys(&b, kK,
+                "%g us over %g s is %llu rows x %llu columns of timeseries.csv, "
+                "above the limit of %u values (raise sample_us, or 0 for no time series)",
+                (double)m->sample_ps * 1e-6, (double)m->end_ps * 1e-12, (unsigned long long)rows,
+                (unsigned long long)cols, NS_MAX_CSV_VALUES);
+      ok = false;
+    }
+  }
   if (ok && s->nodes[m->bottleneck_router].rt.watch_voq >= 0) {
     // watch the RDMA queue of the bottleneck port
     ns_router_t *r = &s->nodes[m->bottleneck_router].rt;

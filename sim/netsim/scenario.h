@@ -24,6 +24,9 @@ extern "C" {
 #define NS_MAX_LINE 198                 // characters per line (libinih's 200-byte buffer)
 #define NS_MAX_SCENARIO_BYTES (1u << 20) // a scenario file (and a configuration it names)
 #define NS_MAX_ROWS 1000000u            // rows of timeseries.csv and intervals.csv per run
+#define NS_CSV_MAX_FLOWS 64u            // flow columns of timeseries.csv (the first 64 flows)
+#define NS_CSV_MAX_LINKS 64u            // link columns of timeseries.csv (the first 64 links)
+#define NS_MAX_CSV_VALUES 20000000u     // rows x columns of timeseries.csv (about 200 MB)
 
 typedef struct ns_kv {
   char key[NS_KEY_LEN];
@@ -74,6 +77,7 @@ typedef struct ns_measure {
   bool write_failed;           // building could not write an output (exit 2, not 1)
   char phase[NS_KEY_LEN];
   char setup[1024];            // the set-up choices of this run, for the summary
+  char warnings[1024];         // warnings of the build, one a line (xtm-netsim prints them)
 } ns_measure_t;
 
 // Builds the simulation of a loaded scenario: validates every key (an impossible set-up is

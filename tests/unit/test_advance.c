@@ -364,13 +364,8 @@ static void run_advance(const run_opts_t *o, trace_t *tr) {
   xtm_destroy(m);
 }
 
-static uint64_t env_seed(uint64_t dflt) {
-  const char *s = getenv("XTM_SEED");
-  return s != NULL ? strtoull(s, NULL, 0) : dflt;
-}
-
 static void differential(uint64_t seed, uint32_t ports, uint32_t tcs, uint32_t desc) {
-  run_opts_t o = {.seed = env_seed(seed), .ports = ports, .tcs = tcs, .desc = desc,
+  run_opts_t o = {.seed = tl_env_seed(seed), .ports = ports, .tcs = tcs, .desc = desc,
                   .events = 3000, .check_invariants_every_cycle = true,
                   .fault_at_event = -1};
   printf("advance: seed %" PRIu64 " (%ux%u, %u desc); rerun: XTM_SEED=%" PRIu64
@@ -591,7 +586,7 @@ static void snapshot_run(uint64_t seed, uint32_t ports, uint32_t tcs, int mode) 
 }
 
 START_TEST(test_snapshot_incremental) {
-  uint64_t seed = env_seed(5000 + (uint64_t)_i);
+  uint64_t seed = tl_env_seed(5000 + (uint64_t)_i);
   static const uint32_t kDims[][2] = {{2, 2}, {4, 4}, {8, 8}, {5, 3}};
   snapshot_run(seed, kDims[_i % 4][0], kDims[_i % 4][1], _i % 3);
 }
@@ -601,7 +596,7 @@ END_TEST
 // so queues fill, shapers charge, PGs go XOFF and pause, the watchdog polls, and only the
 // change record (never a CSR write's full call) tells the snapshot what to rewrite.
 START_TEST(test_snapshot_dense) {
-  uint64_t seed = env_seed(6000 + (uint64_t)_i);
+  uint64_t seed = tl_env_seed(6000 + (uint64_t)_i);
   static const uint32_t kDims[][2] = {{2, 2}, {8, 8}, {5, 3}};
   uint32_t ports = kDims[_i % 3][0], tcs = kDims[_i % 3][1];
   run_opts_t o = {.seed = seed, .ports = ports, .tcs = tcs, .desc = 256, .events = 0};

@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "tests/unit/xtm_testlib.h"
-#include "tools/lib/xtm_num.h"
 
 enum { kPorts = 4, kTcs = 4, kDesc = 256, kBefore = 20000, kAfter = 20000, kStateEvery = 97 };
 
@@ -193,17 +192,7 @@ static const char *lockstep(xtm_t *a, xtm_t *b, uint64_t s, uint64_t cycles, uin
   return NULL;
 }
 
-static uint64_t seed_of(int i) {
-  const char *s = getenv("XTM_SEED");
-  uint64_t v = 0;
-  xtm_num_msg_t msg;
-  if (s != NULL) {
-    ck_assert_msg(xtm_num_u64("XTM_SEED", s, 0, UINT64_MAX, &v, &msg) == kXtmNumOk, "%s",
-                  msg.text);
-    return v;
-  }
-  return 0x5eed0000u + (uint64_t)i;
-}
+static uint64_t seed_of(int i) { return tl_env_seed(0x5eed0000u + (uint64_t)i); }
 
 // Drives `used` through configuration and traffic, resets it; `fresh` is new.
 static void prepare(uint64_t seed, xtm_t **used, xtm_t **fresh) {

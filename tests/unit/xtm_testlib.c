@@ -2,9 +2,13 @@
 
 #include "tests/unit/xtm_testlib.h"
 
+#include <inttypes.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "tools/lib/xtm_num.h"
 
 xtm_t *tl_create_params(const xtm_params_t *p) {
   xtm_t *m = NULL;
@@ -154,4 +158,13 @@ int tl_run_suite(Suite *s) {
   int failed = srunner_ntests_failed(sr);
   srunner_free(sr);
   return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+uint64_t tl_env_seed(uint64_t dflt) {
+  const char *s = getenv("XTM_SEED");
+  if (s == NULL) return dflt;
+  uint64_t v = 0;
+  xtm_num_msg_t msg;
+  ck_assert_msg(xtm_num_u64("XTM_SEED", s, 0, UINT64_MAX, &v, &msg) == kXtmNumOk, "%s", msg.text);
+  return v;
 }

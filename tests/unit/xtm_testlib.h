@@ -60,6 +60,11 @@ void tl_check_invariants(xtm_t *m);
 // A tiny deterministic PRNG for random tests (splitmix64): tests print their seed.
 uint64_t tl_rand(uint64_t *state);
 
+// The seed a random test uses: XTM_SEED from the environment when set (a decimal 64-bit
+// number as the tests print it, parsed strictly by xtm_num: anything else fails the test
+// with the parser's message, never a silent 0), else `dflt`.
+uint64_t tl_env_seed(uint64_t dflt);
+
 // Runs one suite with the default Check runner; returns the process exit status.
 int tl_run_suite(Suite *s);
 

@@ -52,8 +52,20 @@ expect_err directory 1 "$T: is a directory, not a file" "$NS" run "$T"
 expect_err missing-file 1 "$T/nope.ini: cannot open: No such file or directory" "$NS" run "$T/nope.ini"
 expect_err roce-config-dev-zero 1 "--set config: /dev/zero: larger than 1048576 bytes (not a scenario or configuration file?)" \
   "$NS" run sim/scenarios/roce-lab.ini --set config=/dev/zero
+# 110,000 nested blocks crashed the configuration compiler (parse_block) through config=
+python3 -c "print('class-of-service ' + 'a {' * 110000)" >"$T/deep.conf"
+expect_err roce-config-nesting 1 "sim/scenarios/roce-lab.ini: router configuration: deep.conf:1:212: blocks nested deeper than 64 levels (router z9100, 1 error)" \
+  "$NS" run sim/scenarios/roce-lab.ini --set config="$T/deep.conf" --out "$T/deepout"
+expect_err roce-config-directory 1 "--set config: $T: is a directory, not a file" \
+  "$NS" run sim/scenarios/roce-lab.ini --set config="$T"
 expect_err huge-csv 1 "--set sample_us: 0.001 us over 60 s is 60000000000 rows of timeseries.csv, above the limit of 1000000 (raise sample_us, or 0 for no time series)" \
   "$NS" run sim/scenarios/scale-across.ini --set sample_us=0.001
+# the issue's 0.5 ms run: 500,001 rows are under the row limit but 169 MB; bounded in values
+expect_err huge-csv-values 1 "--set sample_us, duration_s: 0.001 us over 0.0005 s is 500001 rows x 49 columns of timeseries.csv, above the limit of 20000000 values (raise sample_us, or 0 for no time series)" \
+  "$NS" run sim/scenarios/scale-across.ini --set sample_us=0.001 --set duration_s=0.0005 --out "$T/hugecsv"
+[ -e "$T/hugecsv/timeseries.csv" ] && echo "FAIL cli-bad huge-csv-nothing-written" || echo "PASS cli-bad huge-csv-nothing-written"
+expect_err huge-csv-duration 1 "--set duration_s: 1000 us over 3600 s is 3600000 rows of timeseries.csv, above the limit of 1000000 (raise sample_us, or 0 for no time series)" \
+  "$NS" run sim/scenarios/scale-across.ini --set duration_s=3600
 expect_err huge-intervals 1 "--set interval_s: 1e-06 s over 60 s is 60000000 intervals, above the limit of 1000000" \
   "$NS" run sim/scenarios/scale-across.ini --set interval_s=0.000001
 
@@ -105,6 +117,18 @@ expect_err set-syntax 1 "--set 'distance_km': expected key=value" \
   "$NS" run sim/scenarios/scale-across.ini --set distance_km
 expect_err set-control-char 1 "--set run: value 'p\\x01fc' is not printable text of at most 255 characters" \
   "$NS" run sim/scenarios/pfc-victim.ini --set "run=$(printf 'p\001fc')"
+# keys of one set-up (profile=custom, pfc_thresholds=custom, roce-lab phases): a bad value is
+# refused whatever the set-up; a good one that does not apply is a warning and a summary note
+expect_err custom-key-checked 1 "--set buffer_rtt: '12abc' is not a decimal number (expected 0.0001..1000)" \
+  "$NS" run sim/scenarios/scale-across.ini --set buffer_rtt=12abc
+expect_err pfc-key-checked 1 "--set pfc_xoff_us: 'nan' is not a decimal number (expected 0.001..1000000)" \
+  "$NS" run sim/scenarios/scale-across.ini --set pfc_xoff_us=nan
+expect_err unused-override-warned 0 "xtm-netsim: warning: --set buffer_rtt: not used by this run (it applies only with profile=custom)" \
+  "$NS" run sim/scenarios/scale-across.ini --set buffer_rtt=3 --set duration_s=0.001 --set interval_s=0.001 --no-plots --out "$T/unused1"
+grep -q '"buffer_rtt not used (only with profile=custom); ' "$T/unused1/summary.json" &&
+  echo "PASS cli-bad unused-override-in-summary" || echo "FAIL cli-bad unused-override-in-summary"
+expect_err unused-phase-key-warned 0 "xtm-netsim: warning: --set recover_ms: not used by this run (it applies only with phase=recovered)" \
+  "$NS" run sim/scenarios/roce-lab.ini --set phase=unloaded --set iterations=1 --set recover_ms=2 --no-plots --out "$T/unused2"
 # a configuration that cannot do what it says: 100g ports on 37 Gb/s links
 expect_err roce-host-gbps 1 "--set host_gbps: roce-lab-6g-ecn.conf: interface et-0/0/1 runs at 100 Gb/s in the configuration, but its link at 37 Gb/s" \
   "$NS" run sim/scenarios/roce-lab.ini --set host_gbps=37
@@ -118,6 +142,21 @@ expect_err sweep-bad-key 1 "--set 'nosuch': unknown key for scenario pfc-victim 
 [ -e "$T/swbad" ] && echo "FAIL cli-bad sweep-bad-nothing-written" || echo "PASS cli-bad sweep-bad-nothing-written"
 expect_err sweep-unknown-family 1 "xtm-netsim sweep: unknown family 'nope'; families: scale-across grid buffer-sweep deep-buffer-sweep deep-buffer-sweep-uet pfc-victim pfc-victim-buffers pfc-victim-senders roce-lab sensitivity-4to1" \
   "$NS" sweep nope
+
+# ---- options: each belongs to its commands and is given once (run --slurm ran locally,
+# sweep --no-plots drew the plots, the last --out and the last --set of a key won)
+expect_err run-slurm 1 "xtm-netsim: --slurm is not an option of 'run'" "$NS" run sim/scenarios/pfc-victim.ini --slurm
+expect_err run-jobs 1 "xtm-netsim: --jobs is not an option of 'run'" "$NS" run sim/scenarios/pfc-victim.ini --jobs 2
+expect_err sweep-no-plots 1 "xtm-netsim: --no-plots is not an option of 'sweep'" "$NS" sweep pfc-victim --no-plots --out "$T/swopt"
+expect_err sweep-json 1 "xtm-netsim: --json is not an option of 'sweep'" "$NS" sweep pfc-victim --json --out "$T/swopt"
+expect_err keys-set 1 "xtm-netsim: --set is not an option of 'keys'" "$NS" keys sim/scenarios/pfc-victim.ini --set run=pfc
+expect_err out-twice 1 "xtm-netsim: option given twice '--out'" \
+  "$NS" run sim/scenarios/pfc-victim.ini --out "$T/o1" --out "$T/o2"
+expect_err set-key-twice 1 "xtm-netsim: --set given twice for 'run'" \
+  "$NS" run sim/scenarios/pfc-victim.ini --set run=alone "--set=run=pfc"
+expect_err out-no-value 1 "xtm-netsim: --out needs a value" "$NS" run sim/scenarios/pfc-victim.ini --out
+expect_err set-no-value 1 "xtm-netsim: --set needs a value" "$NS" run sim/scenarios/pfc-victim.ini --set
+[ -e "$T/swopt" ] || [ -e "$T/o1" ] || [ -e "$T/o2" ] && echo "FAIL cli-bad options-nothing-written" || echo "PASS cli-bad options-nothing-written"
 
 # ---- outputs: an existing file as --out, a full disk, standard output full
 touch "$T/afile"
@@ -250,6 +289,16 @@ cp "$T/sw2/results.csv" "$T/sw2.csv"
 "$NS" sweep pfc-victim --report-only --out "$T/sw2" >/dev/null 2>&1
 if [ -s "$T/sw1/results.csv" ] && cmp -s "$T/sw1/results.csv" "$T/sw2/results.csv" && cmp -s "$T/sw2.csv" "$T/sw2/results.csv"; then
   echo "PASS cli-sweep-deterministic"; else echo "FAIL cli-sweep-deterministic"; fi
+# the sweep report's plots (gnuplot on report.gp) with shell and gnuplot metacharacters in
+# --out: nothing runs, the plots are drawn in the quoted directory
+q="$T/r'x;touch PWNED8;'\"; system('touch PWNED9'); \""
+cp -r "$T/sw2" "$q"
+rm -f "$q"/*.png
+"$NS" sweep pfc-victim --report-only --out "$q" >/dev/null 2>"$T/inj.err"; rc=$?
+pwned=$(find "$T" . -maxdepth 3 -name 'PWNED*' 2>/dev/null)
+if [ -n "$pwned" ] || [ $rc -ne 0 ]; then echo "FAIL cli-sweep-no-shell (exit $rc; ran: $pwned)"; cat "$T/inj.err"
+elif [ -s "$q/util.png" ] || ! command -v gnuplot >/dev/null; then echo "PASS cli-sweep-no-shell"
+else echo "FAIL cli-sweep-no-shell (no plot in the quoted directory)"; cat "$T/inj.err"; fi
 
 # the routers' run-ahead (lookahead) is exact: the same results as running each router only
 # up to the present (NETSIM_NO_LOOKAHEAD=1), perf figures aside
