@@ -57,6 +57,14 @@ SYNTH_F_dcqcn-small      := rtl/dcqcn/dcqcn.f
 SYNTH_SDC_dcqcn-small    := constraints/dcqcn.sdc
 SYNTH_PARAMS_dcqcn-small ?= NumQps=4 ScanWidth=2
 SYNTH_LEVEL_dcqcn-small  ?= gates
+# dcqcn-word: the same 4 QPs x 2 scan slots at the word level (coarse synthesis, no ABC),
+# the netlist make test simulates (a few minutes to synthesize and build; the gate-level
+# netlists are make nightly's)
+SYNTH_TOP_dcqcn-word    := dcqcn_top
+SYNTH_F_dcqcn-word      := rtl/dcqcn/dcqcn.f
+SYNTH_SDC_dcqcn-word    := constraints/dcqcn.sdc
+SYNTH_PARAMS_dcqcn-word ?= NumQps=4 ScanWidth=2
+SYNTH_LEVEL_dcqcn-word  ?= coarse
 
 synth_srcs = $(shell cat $(SYNTH_F_$(1)) 2>/dev/null) $(wildcard rtl/common/*.sv rtl/common/*.svh)
 synth_cfg = tools/synth/synth.py --block $(1) --top $(SYNTH_TOP_$(1)) --filelist $(SYNTH_F_$(1)) \
