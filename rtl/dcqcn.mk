@@ -1,20 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0
 #
-# RTL checks of rtl/dcqcn (STYLE rules 19 and 42), hooked into `make lint` / `make synth`.
+# RTL checks of rtl/dcqcn (STYLE rules 19 and 42), hooked into `make lint`.
 #   make lint-dcqcn    verilator --lint-only -Wall on every dcqcn module and package as top
 #                      (with the block's file list), the dcqcn_sva checker, and dcqcn_top with
 #                      the assertion bind; zero warnings (waivers: rtl/lint/*.vlt)
-#   make synth-dcqcn   Yosys 0.23 coarse-grained synthesis of dcqcn_top (part of make synth);
-#                      fails on latches, prints the cell count
-#   make synth-dcqcn-gates  the same through gate mapping and ABC (by hand)
 #   make flops-dcqcn   flip-flop bits and RAM bits of dcqcn_top at 1024 QPs (Yosys, the RAM
 #                      wrappers kept as memories): tools/dcqcn-flops; part of make bench
+# Synthesis and timing of dcqcn_top: rtl/signoff.mk (make synth-dcqcn, make sta-dcqcn).
 
 DCQCN_LINT_FLAGS := --lint-only -Wall --unroll-count 4096 --unroll-stmts 1000000 -Irtl/common \
   $(sort $(wildcard rtl/lint/*.vlt))
 DCQCN_LINT_SRCS := $(shell cat rtl/dcqcn/dcqcn.f 2>/dev/null)
 
-.PHONY: lint-dcqcn synth-dcqcn synth-dcqcn-gates flops-dcqcn
+.PHONY: lint-dcqcn flops-dcqcn
 lint: lint-dcqcn
 lint-dcqcn: | $(DEPS_STAMP)
 	@fail=0; n=0; \
@@ -33,32 +31,6 @@ lint-dcqcn: | $(DEPS_STAMP)
 	  echo "[lint] FAIL dcqcn_top with dcqcn_bind"; fail=1; fi; \
 	if [ $$fail = 0 ]; then echo "[lint] dcqcn: $$n modules/packages and dcqcn_top+bind clean"; fi; \
 	exit $$fail
-
-# The default configuration (64 QPs, 4 scan slots): RTL 2.0 keeps per-QP state in RAM
-# wrappers, so the full configuration elaborates in a few minutes (version 1 needed a reduced
-# 4-QP configuration). -defer: elaborate only the parameterisation hierarchy derives.
-DCQCN_SYNTH_PARAMS ?= -chparam NumQps 64 -chparam ScanWidth 4
-# Coarse-grained, as make synth for xtm: elaboration, processes with the latch check,
-# FSM/memory/arithmetic extraction and optimisation. make synth-dcqcn-gates continues to
-# gate mapping and ABC (the sign-off flow of the sign-off issue maps to a library).
-DCQCN_SYNTH_STOP ?= -run begin:fine
-synth: synth-dcqcn
-synth-dcqcn-gates:
-	$(MAKE) synth-dcqcn DCQCN_SYNTH_STOP=
-synth-dcqcn: | $(DEPS_STAMP)
-	@mkdir -p $(BUILD)/synth
-	@start=$$(date +%s); \
-	$(YOSYS) -q -l $(BUILD)/synth/dcqcn_top.log -p " \
-	  read_verilog -defer -sv -Irtl/common $(DCQCN_LINT_SRCS); \
-	  hierarchy -top dcqcn_top $(DCQCN_SYNTH_PARAMS); \
-	  synth -top dcqcn_top $(DCQCN_SYNTH_STOP); \
-	  select -assert-none t:\$$dlatch t:\$$_DLATCH_*; \
-	  tee -o $(BUILD)/synth/dcqcn_top.stat stat" || { tail -20 $(BUILD)/synth/dcqcn_top.log; exit 1; }; \
-	end=$$(date +%s); \
-	if grep -E "is implicitly declared|out of bounds on signal" $(BUILD)/synth/dcqcn_top.log; then \
-	  echo "[synth] dcqcn_top: Yosys misread the RTL (warnings above)"; exit 1; fi; \
-	grep "Number of cells" $(BUILD)/synth/dcqcn_top.stat | tail -1; \
-	echo "[synth] dcqcn_top ($(DCQCN_SYNTH_PARAMS)): $$((end-start)) s, no latches, log $(BUILD)/synth/dcqcn_top.log"
 
 # flip-flops and RAM bits at 1024 QPs (the issue's target: <= 40,000 flip-flop bits)
 flops-dcqcn: | $(DEPS_STAMP)

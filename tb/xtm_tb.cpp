@@ -695,6 +695,11 @@ int sc_main(int argc, char **argv) {
     return 0;
   }
   plusargs_common(argc, argv, opt);
+#ifdef XTM_TB_NETLIST
+  opt.state_every = 0;  // netlist (make gls): every output every cycle, no internal state
+  printf("netlist: %s (internal-state comparison off); rerun: make gls-run BLK=xtm TEST=%s "
+         "SEED=%" PRIu64 "\n", XTM_TB_NETLIST, opt.test.c_str(), opt.seed);
+#endif
   opt.quiet = plusarg(argc, argv, "quiet", nullptr);
   opt.rtl_only = plusarg(argc, argv, "rtl_only", nullptr);
   bool eager = plusarg(argc, argv, "eager", nullptr);  // model evaluates every cycle

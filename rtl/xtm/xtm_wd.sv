@@ -78,7 +78,7 @@ module xtm_wd #(
     .we_i     (init_sweep || visit),
     .waddr_i  (init_sweep ? PortW'(t4_i) : vport),
     .wdata_i  (init_sweep ? '0 : wrow),
-    .wmask_i  ('1),
+    .wmask_i  ({RW{1'b1}}),
     .a_re_i   (!t4_i[63] && t4_i >= 64'(NumPorts)),
     .a_raddr_i(pre),
     .a_rdata_o(row_raw),
@@ -96,47 +96,58 @@ module xtm_wd #(
   // the visit of port vport
   logic [NumTcs-1:0] st_new;
   always_comb begin : c_visit
+    logic [7:0] storm, clean;
+    logic [63:0] nstall, nrest;
+    int unsigned v;
+    logic [PgW-1:0] g;
     wrow = row;
     st_new = stalled_q[32'(vport)*NumTcs+:NumTcs];
-    for (int q = 0; q < 32'(NumTcs) && visit; q++) begin
-      logic [7:0] storm, clean;
-      logic [63:0] nstall, nrest;
-      int unsigned v;
-      logic [PgW-1:0] g;
-      v = 32'(vport) * 32'(NumTcs) + q;
-      g = PgW'(32'(vport) * 8 + 32'(prio_i[3*v+:3]));
-      storm = row[QW*q+:8];
-      clean = row[QW*q+8+:8];
-      nstall = cvalid_q[vport] ? row[QW*q+16+:64] : '0;
-      nrest = cvalid_q[vport] ? row[QW*q+80+:64] : '0;
-      if (glob_i.wd_en && wden_i[v]) begin
-        if (!stalled_q[v]) begin
-          if (rxen_i[v] && paused_i[g] && ne_i[v] && !sent_q[v]) begin
-            storm = (storm == 8'hFF) ? 8'hFF : storm + 8'd1;
-            if (storm >= glob_i.wd_detect) begin
-              st_new[q] = 1'b1;
+    storm = '0;
+    clean = '0;
+    nstall = '0;
+    nrest = '0;
+    v = 0;
+    g = '0;
+    // the loop bound is a constant (Yosys 0.23 rejects a loop condition on a signal);
+    // the visit condition outside it still skips the loop when no port is visited, and
+    // the loop's temporaries are declared and defaulted outside it (no latch on that path)
+    if (visit) begin
+      for (int q = 0; q < 32'(NumTcs); q++) begin
+        v = 32'(vport) * 32'(NumTcs) + q;
+        g = PgW'(32'(vport) * 8 + 32'(prio_i[3*v+:3]));
+        storm = row[QW*q+:8];
+        clean = row[QW*q+8+:8];
+        nstall = cvalid_q[vport] ? row[QW*q+16+:64] : '0;
+        nrest = cvalid_q[vport] ? row[QW*q+80+:64] : '0;
+        if (glob_i.wd_en && wden_i[v]) begin
+          if (!stalled_q[v]) begin
+            if (rxen_i[v] && paused_i[g] && ne_i[v] && !sent_q[v]) begin
+              storm = (storm == 8'hFF) ? 8'hFF : storm + 8'd1;
+              if (storm >= glob_i.wd_detect) begin
+                st_new[q] = 1'b1;
+                storm = '0;
+                clean = '0;
+                nstall = nstall + 64'd1;
+              end
+            end else begin
               storm = '0;
-              clean = '0;
-              nstall = nstall + 64'd1;
             end
           end else begin
-            storm = '0;
-          end
-        end else begin
-          if (rx_now[g]) begin
-            clean = '0;
-          end else if (clean != 8'hFF) begin
-            clean = clean + 8'd1;
-          end
-          if (clean >= glob_i.wd_restore) begin
-            st_new[q] = 1'b0;
-            storm = '0;
-            clean = '0;
-            nrest = nrest + 64'd1;
+            if (rx_now[g]) begin
+              clean = '0;
+            end else if (clean != 8'hFF) begin
+              clean = clean + 8'd1;
+            end
+            if (clean >= glob_i.wd_restore) begin
+              st_new[q] = 1'b0;
+              storm = '0;
+              clean = '0;
+              nrest = nrest + 64'd1;
+            end
           end
         end
+        wrow[QW*q+:QW] = {nrest, nstall, clean, storm};
       end
-      wrow[QW*q+:QW] = {nrest, nstall, clean, storm};
     end
   end
 

@@ -104,6 +104,8 @@ NIGHTLY_OUT ?= build/nightly
 NIGHTLY_BUILDS := sim/build/small/Vxtm_top sim/build/default/Vxtm_top $(DCQCN_SIM) $(DCQCN_SIM_1K) \
   sim/build/cov-small/Vxtm_top sim/build/cov-dcqcn/Vdcqcn_top $(FUZZ_BINS) $(UNIT_BINS) \
   $(BUILD)/tests/test_fw $(BUILD)/bin/xtmctl $(BUILD)/bin/xtm-netsim $(BUILD)/tests/test_netsim
+# the post-synthesis co-simulations (tb/tb_gls.mk; their synthesis runs first)
+NIGHTLY_BUILDS += $(GLS_XTM) $(GLS_DCQCN)
 # CFG=large (32 x 8 x 65536) for the large-configuration jobs of the lists (issue 11)
 NIGHTLY_BUILDS += sim/build/large/Vxtm_top
 .PHONY: nightly nightly-build test-slurm

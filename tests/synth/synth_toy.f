@@ -1,0 +1,2 @@
+tests/synth/synth_toy_pkg.sv
+tests/synth/synth_toy.sv
