@@ -363,7 +363,6 @@ static void queue_plot(sb_t *b, const run_ctx_t *c) {
   }
   for (int p = 0; p < (c->zoom ? 2 : 1); p++) {
     panel(b, c, p == 0);
-    whole_bins(b, c, p == 0);
     sbf(b, "Y = %s\nset yrange [0:Y]\n", p == 0 ? "YA" : "YZ");
     if (bmb > 0) {
       sbf(b, "set y2range [0:Y / %.9g]\n", fin(bmb));
