@@ -1102,6 +1102,17 @@ typedef struct axis {
   const char *vals[MAX_AX_VALS];
 } axis_t;
 
+// Whether every one of an axis's n values is a number (a numeric x axis of a sweep plot).
+static bool axis_numeric(const axis_t *ax, uint32_t n) {
+  for (uint32_t v = 0; v < n; v++) {
+    double d;
+    if (xtm_num_f64(NULL, ax->vals[v], -1e300, 1e300, &d, NULL) != kXtmNumOk) {
+      return false;
+    }
+  }
+  return true;
+}
+
 typedef struct variant {
   const char *label;
   const char *sets[4];
@@ -1727,7 +1738,15 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
       {"retx", "retransmitted_bytes", "retransmitted bytes", NULL, kNsUnitBytes}};
   ns_plot_sweep_t *ps = calloc(1, sizeof(*ps));
   if (ps != NULL && csv_ok && nax >= 1) {
-    uint32_t xa = nax - 1;
+    // lines: x is the last axis, one line per value of the first; but with two axes of
+    // which only the first holds numbers (pfc-victim-buffers: buffer_mib x dcqcn on/off)
+    // the numbers go on x and the text values become the lines (a line from "on" to "off"
+    // says nothing)
+    uint32_t xa = nax - 1, sa = 0;
+    if (nax == 2 && !axis_numeric(&fam->ax[1], len[1]) && axis_numeric(&fam->ax[0], len[0])) {
+      xa = 0;
+      sa = 1;
+    }
     snprintf(ps->family, sizeof(ps->family), "%s", fam->name);
     int k = snprintf(ps->footer, sizeof(ps->footer), "xtm-netsim %s, sweep %s of scenario %s, %u runs, fixed:",
                      NETSIM_VERSION, fam->name, fam->scenario, total);
@@ -1758,17 +1777,14 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
     } else {
       ps->xlabel = strcmp(fam->ax[xa].key, "-") == 0 ? "thresholds" : fam->ax[xa].key;
       ps->xcol = xa + 1;
-      ps->xnumeric = true;
-      for (uint32_t v = 0; v < len[xa] && ps->xnumeric; v++) {
-        double d;
-        ps->xnumeric = xtm_num_f64(NULL, fam->ax[xa].vals[v], -1e300, 1e300, &d, NULL) == kXtmNumOk;
-      }
+      ps->xnumeric = axis_numeric(&fam->ax[xa], len[xa]);
       for (uint32_t v = 0; v < len[xa] && v < 32; v++) {
         ps->xvals[ps->nxvals++] = fam->ax[xa].vals[v];
       }
-      ps->series_key = fam->ax[0].key;
-      for (uint32_t v = 0; v < len[0] && v < 32; v++) {
-        ps->series[ps->nseries++] = fam->ax[0].vals[v];
+      ps->series_key = fam->ax[sa].key;
+      ps->series_col = sa + 1;
+      for (uint32_t v = 0; v < len[sa] && v < 32; v++) {
+        ps->series[ps->nseries++] = fam->ax[sa].vals[v];
       }
     }
     for (size_t j = 0; j < sizeof(kPl) / sizeof(kPl[0]); j++) {

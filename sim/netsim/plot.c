@@ -220,7 +220,26 @@ typedef struct run_ctx {
   int footer_lines;
   double bottom;  // the panels start above the footer
   char x[48];     // the x expression: time in the plot's unit
+  double zoom_us;     // where the zoomed panel starts (r->zoom_us, or later for a detail)
+  char zoom_why[160];
+  double w_us;        // rate bin: one base RTT or 10 samples, whichever is longer
+  double wa_us;       // the whole-run panel's rate bin: w_us, or a multiple of it so that
+                      // a long run has about 200 bins across the panel
+  char binv[32];      // w_us and wa_us as text ("10 ms")
+  char binva[32];
 } run_ctx_t;
+
+// Longest zoomed panel and most bins across the whole-run panel, in rate bins: a 60 s
+// run of 10 ms bins with a 0.3 s limit cycle is 6000 bins, 200 cycles: drawn raw, either
+// panel is a solid block of colour. The detail shows about 7 cycles of that run.
+#define DETAIL_BINS 200u
+#define WHOLE_MAX_BINS 400u
+
+// A length as text: us below 1 ms, ms below 1 s ("1.1 ms", not "1.1e+03 us")
+static void length_text(char *dst, size_t n, double us) {
+  double d = us >= 1e6 ? 1e6 : us >= 1e3 ? 1e3 : 1;
+  snprintf(dst, n, "%.3g %s", fin(us / d), d == 1e6 ? "s" : d == 1e3 ? "ms" : "us");
+}
 
 // Panel geometry: with a zoomed panel, the whole run on top and the zoom below; the
 // footer under both.
@@ -238,14 +257,21 @@ static void panel(sb_t *b, const run_ctx_t *c, bool top) {
         "unset xlabel\nset xrange [0:%.9g]\n",
         fin(r->end_us / c->div));
   } else {
-    char why[96];
-    ns_plot_text(why, sizeof(why), r->zoom_why);
+    char why[192];
+    ns_plot_text(why, sizeof(why), c->zoom_why);
     sbf(b,
         "unset label 99\nunset key\nset origin 0, %.4f\nset size 1, %.4f\n"
         "set title 'zoom: from %.3g %s (%s), y scaled to this window' offset 0,-0.5\n"
         "set xlabel 'time (%s)'\nset xrange [%.9g:%.9g]\n",
-        c->bottom, 0.50 - c->bottom, fin(r->zoom_us / c->div), c->tu, why, c->tu,
-        fin(r->zoom_us / c->div), fin(r->end_us / c->div));
+        c->bottom, 0.50 - c->bottom, fin(c->zoom_us / c->div), c->tu, why, c->tu,
+        fin(c->zoom_us / c->div), fin(r->end_us / c->div));
+  }
+}
+
+// The whole-run panel of a long run draws every rate as its mean per wa_us: its title says so.
+static void whole_bins(sb_t *b, const run_ctx_t *c, bool top) {
+  if (top && c->wa_us > c->w_us) {
+    sbf(b, "set title 'whole run, every line the mean per %s' offset 0,-0.5\n", c->binva);
   }
 }
 
@@ -297,10 +323,10 @@ static void queue_plot(sb_t *b, const run_ctx_t *c) {
   sbf(b, "YA = mx(YA, %.9g) / 1e6 * 1.08\nYA = YA > 0 ? YA : 1\n", fin(refmax));
   if (c->zoom) {
     sbf(b, "stats [%.9g:*] 'timeseries.csv' using 1:2 nooutput\nYZ = STATS_max_y\n",
-        fin(r->zoom_us));
+        fin(c->zoom_us));
     if (r->pg_col > 0) {
       sbf(b, "stats [%.9g:*] 'timeseries.csv' using 1:%u nooutput\nYZ = mx(YZ, STATS_max_y)\n",
-          fin(r->zoom_us), r->pg_col);
+          fin(c->zoom_us), r->pg_col);
     }
     sbf(b, "YZ = YZ / 1e6 * 1.15\nYZ = YZ > 0 ? YZ : YA\n");
   }
@@ -369,7 +395,7 @@ static void util_plot(sb_t *b, const run_ctx_t *c) {
         "stats [%.9g:*] 'timeseries.csv' using 1:3 nooutput\nLO = STATS_min_y\n"
         "stats [%.9g:*] 'timeseries.csv' using 1:4 nooutput\nHI = mx(STATS_max_y, %.9g)\n"
         "PAD = (HI - LO) * 0.15 + HI * 0.002\nZLO = mx(LO - PAD, 0)\nZHI = HI + PAD\n",
-        fin(r->zoom_us), fin(r->zoom_us), fin(r->link_gbps));
+        fin(c->zoom_us), fin(c->zoom_us), fin(r->link_gbps));
   }
   sbf(b,
       "set multiplot title \"%s: utilisation of the bottleneck %s, per %.6g us sample\" font "
@@ -462,7 +488,7 @@ static void rates_plot(sb_t *b, const run_ctx_t *c) {
     const char *pn = p == 0 ? "A" : "Z";
     char range[64] = "";
     if (p == 1) {
-      snprintf(range, sizeof(range), "[%.9g:*] ", fin(r->zoom_us));
+      snprintf(range, sizeof(range), "[%.9g:*] ", fin(c->zoom_us));
     }
     sbf(b, "stats %s'timeseries.csv' using 1:(m=0", range);
     for (uint32_t g = 0; g < r->ngroups; g++) {
@@ -481,18 +507,10 @@ static void rates_plot(sb_t *b, const run_ctx_t *c) {
       sbf(b, ", m) nooutput\nS%s = STATS_max_y\n", pn);
     }
   }
-  double bin = r->sample_us > 0 ? r->sample_us : 1;
-  double want = r->rtt_us > 10 * bin ? r->rtt_us : 10 * bin;
-  bin *= ceil(want / bin - 1e-9);
-  char binv[32];
-  double bdiv;
-  const char *bu;
-  // a length, not an axis: us below 1 ms, ms below 1 s ("1.1 ms", not "1.1e+03 us")
-  bdiv = bin >= 1e6 ? 1e6 : bin >= 1e3 ? 1e3 : 1;
-  bu = bdiv == 1e6 ? "s" : bdiv == 1e3 ? "ms" : "us";
-  snprintf(binv, sizeof(binv), "%.3g %s", fin(bin / bdiv), bu);
-  sbf(b, "mx(a,b) = a > b ? a : b\nmn(a,b) = a < b ? a : b\nNIC = %.9g\nFAIR = %.9g\nW = %.9g\n",
-      fin(r->nic_gbps), fin(r->fair_gbps), fin(bin));
+  sbf(b,
+      "mx(a,b) = a > b ? a : b\nmn(a,b) = a < b ? a : b\nNIC = %.9g\nFAIR = %.9g\nW = %.9g\n"
+      "WA = %.9g\n",
+      fin(r->nic_gbps), fin(r->fair_gbps), fin(c->w_us), fin(c->wa_us));
   // with the sent rates drawn, an Rc sum counts up to the NIC line rate; without, in full
   const char *rcap = sent && r->nic_gbps > 0 ? "mn(%s, NIC)" : "%s";
   char ra[32], rz[32];
@@ -518,6 +536,7 @@ static void rates_plot(sb_t *b, const run_ctx_t *c) {
       "set key outside top left horizontal samplen 2 font ',9'\n");
   for (int p = 0; p < (c->zoom ? 2 : 1); p++) {
     panel(b, c, p == 0);
+    whole_bins(b, c, p == 0);
     sbf(b, "Y = %s\nR = %s\nset yrange [0:Y]\n", p == 0 ? "YA" : "YZ", p == 0 ? "RA" : "RZ");
     clear_lines(b);
     rate_lines(b, r);
@@ -534,6 +553,16 @@ static void rates_plot(sb_t *b, const run_ctx_t *c) {
           "front font ',9'\n}\n",
           top);
     }
+    // the whole-run panel of a long run: every series as the mean per WA (about 200 bins)
+    bool coarse = p == 0 && c->wa_us > c->w_us;
+    const char *wv = coarse ? "WA" : "W";
+    char rcx[96];
+    if (p == 0 && c->wa_us > c->w_us) {
+      snprintf(rcx, sizeof(rcx), "((floor($1/WA) + 0.5) * WA / %.9g)", c->div);
+    } else {
+      snprintf(rcx, sizeof(rcx), "%s", c->x);
+    }
+    const char *rcs = p == 0 && c->wa_us > c->w_us ? " smooth unique" : "";
     sbf(b, "plot");
     for (uint32_t g = 0; g < r->ngroups; g++) {
       uint32_t nq = 0;
@@ -545,23 +574,24 @@ static void rates_plot(sb_t *b, const run_ctx_t *c) {
       const char *col = kColours[g % 10];
       if (r->group_link_col[g] > 0) {
         sbf(b,
-            "%s 'timeseries.csv' using ((floor($1/W) + 0.5) * W / %.9g):(column(%u)) smooth "
+            "%s 'timeseries.csv' using ((floor($1/%s) + 0.5) * %s / %.9g):(column(%u)) smooth "
             "unique with lines lw 1.8 lc rgb '%s' dt 1 title '%s (%u QP%s)', '' using %s:",
-            g ? "," : "", c->div, r->group_link_col[g], col, gname, nq, nq == 1 ? "" : "s", c->x);
+            g ? "," : "", wv, wv, c->div, r->group_link_col[g], col, gname, nq, nq == 1 ? "" : "s",
+            rcx);
         group_sum(b, r, g, "NaN");
-        sbf(b, " with lines lw 1 lc rgb '%s' dt 2 notitle", col);
+        sbf(b, "%s with lines lw 1 lc rgb '%s' dt 2 notitle", rcs, col);
       } else {
-        sbf(b, "%s 'timeseries.csv' using %s:", g ? "," : "", c->x);
+        sbf(b, "%s 'timeseries.csv' using %s:", g ? "," : "", rcx);
         group_sum(b, r, g, "NaN");
-        sbf(b, " with lines lw 1.5 lc rgb '%s' dt %s title '%s (%u QP%s%s)'", col, sent ? "2" : "1",
-            gname, nq, nq == 1 ? "" : "s", sent ? ", Rc only" : "");
+        sbf(b, "%s with lines lw 1.5 lc rgb '%s' dt %s title '%s (%u QP%s%s)'", rcs, col,
+            sent ? "2" : "1", gname, nq, nq == 1 ? "" : "s", sent ? ", Rc only" : "");
       }
     }
     if (sent) {
       sbf(b,
           ", NaN with lines lw 1.8 lc rgb '#000000' dt 1 title 'solid: sent (L2), mean per %s', "
           "NaN with lines lw 1 lc rgb '#000000' dt 2 title 'dashed: sum of Rc, per sample'",
-          binv);
+          c->binv);
     }
     sbf(b, "\n");
   }
@@ -578,7 +608,7 @@ static void rates_qp_plot(sb_t *b, const run_ctx_t *c) {
     if (p == 0) {
       sbf(b, "stats 'timeseries.csv' using 1:(m=0");
     } else {
-      sbf(b, "stats [%.9g:*] 'timeseries.csv' using 1:(m=0", fin(r->zoom_us));
+      sbf(b, "stats [%.9g:*] 'timeseries.csv' using 1:(m=0", fin(c->zoom_us));
     }
     for (uint32_t i = 0; i < r->nflows; i++) {
       char a[96];
@@ -599,6 +629,7 @@ static void rates_qp_plot(sb_t *b, const run_ctx_t *c) {
       name, r->nflows, r->flows_left_out ? " drawn" : "", gw);
   for (int p = 0; p < (c->zoom ? 2 : 1); p++) {
     panel(b, c, p == 0);
+    whole_bins(b, c, p == 0);
     sbf(b, "Y = %s\nset yrange [0:Y]\n", p == 0 ? "YA" : "YZ");
     clear_lines(b);
     if (r->nic_gbps > 0) {
@@ -612,10 +643,18 @@ static void rates_qp_plot(sb_t *b, const run_ctx_t *c) {
       const ns_plot_flow_t *f = &r->flow[i];
       char a[96];
       active(a, sizeof(a), f);
-      sbf(b,
-          "%s 'timeseries.csv' using %s:(%s ? column(%u)/1000 : NaN) with lines lw 0.8 "
-          "lc rgb '%s' dt %u",
-          i ? "," : "", c->x, a[0] ? a : "1", f->col, kColours[f->group % 10], 1 + f->group / 10);
+      if (p == 0 && c->wa_us > c->w_us) {  // a long run: the mean per WA
+        sbf(b,
+            "%s 'timeseries.csv' using ((floor($1/%.9g) + 0.5) * %.9g / %.9g):(%s ? "
+            "column(%u)/1000 : NaN) smooth unique with lines lw 0.8 lc rgb '%s' dt %u",
+            i ? "," : "", fin(c->wa_us), fin(c->wa_us), c->div, a[0] ? a : "1", f->col,
+            kColours[f->group % 10], 1 + f->group / 10);
+      } else {
+        sbf(b,
+            "%s 'timeseries.csv' using %s:(%s ? column(%u)/1000 : NaN) with lines lw 0.8 "
+            "lc rgb '%s' dt %u",
+            i ? "," : "", c->x, a[0] ? a : "1", f->col, kColours[f->group % 10], 1 + f->group / 10);
+      }
       if (f->group < NS_PLOT_MAX_GROUPS && !titled[f->group]) {
         char gname[64];
         ns_plot_text(gname, sizeof(gname), r->group[f->group]);
@@ -634,8 +673,25 @@ int ns_plot_write_run(const char *dir, const ns_plot_run_t *r, char *names, size
   run_ctx_t c = {.r = r};
   time_unit(r->end_us, &c.div, &c.tu);
   snprintf(c.x, sizeof(c.x), "($1/%.9g)", c.div);
-  // a zoomed panel only when the window after the zoom start holds samples to draw
-  c.zoom = r->zoom_us > 0 && r->sample_us > 0 && r->end_us - r->zoom_us >= 10 * r->sample_us;
+  // rate bins: one base RTT or 10 samples, whichever is longer, a whole number of samples
+  double smp = r->sample_us > 0 ? r->sample_us : 1;
+  double want = r->rtt_us > 10 * smp ? r->rtt_us : 10 * smp;
+  c.w_us = smp * ceil(want / smp - 1e-9);
+  double nbins = r->end_us / c.w_us;
+  c.wa_us = nbins > WHOLE_MAX_BINS ? c.w_us * ceil(nbins / DETAIL_BINS - 1e-9) : c.w_us;
+  length_text(c.binv, sizeof(c.binv), c.w_us);
+  length_text(c.binva, sizeof(c.binva), c.wa_us);
+  // a zoomed panel only when the window after the zoom start holds samples to draw; at most
+  // DETAIL_BINS rate bins long (the end of the run), so that a limit cycle stays readable
+  c.zoom_us = r->zoom_us;
+  snprintf(c.zoom_why, sizeof(c.zoom_why), "%s", r->zoom_why);
+  double detail = DETAIL_BINS * c.w_us;
+  if (r->zoom_us > 0 && r->end_us - r->zoom_us > detail) {
+    c.zoom_us = r->end_us - detail;
+    snprintf(c.zoom_why, sizeof(c.zoom_why), "detail: the last %u rate bins of %s, later than %s", DETAIL_BINS,
+             c.binv, r->zoom_why);
+  }
+  c.zoom = c.zoom_us > 0 && r->sample_us > 0 && r->end_us - c.zoom_us >= 10 * r->sample_us;
   c.footer_lines = footer_text(c.footer, sizeof(c.footer), r->footer, r->repro);
   c.bottom = footer_top(c.footer_lines);
   sb_t b;
@@ -731,6 +787,7 @@ int ns_plot_write_sweep(const char *dir, const ns_plot_sweep_t *s) {
       char xexpr[4096];
       if (s->xnumeric) {
         snprintf(xexpr, sizeof(xexpr), "column(%u)", s->xcol);
+        sbf(&b, "set offsets graph 0.04, graph 0.04, 0, 0\n");  // no point on the border
       } else {  // a text axis: its values in order at 0, 1, 2, ...
         sbf(&b, "set xtics (");
         int n = 0;
@@ -752,10 +809,19 @@ int ns_plot_write_sweep(const char *dir, const ns_plot_sweep_t *s) {
       for (uint32_t v = 0; v < s->nseries; v++) {
         char vt[128];
         ns_plot_text(vt, sizeof(vt), s->series[v]);
+        // a series axis after the first (two axes): results.csv lists the runs first-axis
+        // major, so series v's rows are every nseries-th from row v; selected by `every`
+        // so that the other series' rows do not break the line (gnuplot breaks a line at
+        // an undefined point), and still by value, so a row out of place is not drawn
+        char every[48] = "";
+        if (s->series_col > 1) {
+          snprintf(every, sizeof(every), " every %u::%u", s->nseries, v);
+        }
         sbf(&b,
-            "%s 'results.csv' using (strcol(1) eq '%s' ? (%s) : NaN):(column(%u)/D) "
+            "%s 'results.csv'%s using (strcol(%u) eq '%s' ? (%s) : NaN):(column(%u)/D) "
             "with linespoints lw 1.5 pt 7 ps 0.8 lc rgb '%s' title '%s=%s'",
-            v ? "," : "", vt, xexpr, p->col, kColours[v % 10], sk, vt);
+            v ? "," : "", every, s->series_col > 1 ? s->series_col : 1, vt, xexpr, p->col,
+            kColours[v % 10], sk, vt);
       }
       sbf(&b, "\n");
     }

@@ -134,7 +134,8 @@ typedef struct ns_plot_sweep {
   bool xnumeric;       // lines: x values are numbers (else xvals, in order, as tics)
   const char *xvals[32];
   uint32_t nxvals;
-  const char *series_key;  // lines: one line per value of this axis (column 1)
+  const char *series_key;  // lines: one line per value of this axis (column series_col)
+  uint32_t series_col;     // lines: 1-based column of the series axis in results.csv
   const char *series[32];
   uint32_t nseries;
   ns_plot_kpi_t kpi[12];

@@ -46,6 +46,12 @@ check pfc-victim run "$T/pv"
 check deep-buffer run "$T/db"
 "$NS" run sim/scenarios/roce-lab.ini --set phase=congested --set iterations=50 --set bulk_ms=1 --out "$T/rl" >/dev/null 2>&1
 check roce-lab run "$T/rl"
+# a long run (500 rate bins of 1 ms): the zoom is the last 200 bins, the whole run's rates
+# are means per 3 ms
+"$NS" run sim/scenarios/scale-across.ini --set distance_km=50 --set duration_s=0.5 \
+  --set warmup_s=0.1 --set interval_s=0.05 --set sample_us=100 --set start_spread_ms=20 \
+  --out "$T/lr" >/dev/null 2>&1
+check long-run run "$T/lr"
 # a sweep of bars (one axis) and one of lines (two axes)
 "$NS" sweep pfc-victim --jobs 2 --out "$T/swb" >/dev/null 2>&1
 check sweep-bars sweep "$T/swb"
@@ -61,6 +67,12 @@ if cmp -s "$T/pv/plots.gp" "$T/pv2/plots.gp" && cmp -s "$T/pv/rates.png" "$T/pv2
   echo "PASS plots deterministic"; else echo "FAIL plots deterministic (plots.gp or rates.png differ)"; fi
 
 # ---- planted faults: each must be caught, with the line that says what is wrong
+copy "$T/lr"
+sed -i "s/zoom: from 300 ms/zoom: from 100 ms/" "$T/m/plots.gp"
+planted zoom-too-long "zoomed panel spans 400000 us, more than 200 rate bins of 1000 us" run "$T/m"
+copy "$T/lr"
+sed -i 's|floor(\$1/WA) + 0.5) \* WA|floor($1/W) + 0.5) * W|g' "$T/m/plots.gp"
+planted whole-run-unbinned "points in the whole-run panel, expected at most 402" run "$T/m"
 copy "$T/sa"
 sed -i "s/title 'client3 (8 QPs)'/notitle/" "$T/m/plots.gp"
 planted series-missing "series 'client3 " run "$T/m"
@@ -110,11 +122,11 @@ copy "$T/sa"
 rm "$T/m/rates-qp.png"
 planted png-missing "rates-qp.png: missing" run "$T/m"
 copy "$T/swl"
-sed -i "s/ title 'buffer_mib=8'/ notitle/g" "$T/m/report.gp"
-planted sweep-line-missing "series 'buffer_mib=8' missing" sweep "$T/m"
+sed -i "s/ title 'dcqcn=off'/ notitle/g" "$T/m/report.gp"
+planted sweep-line-missing "series 'dcqcn=off' missing" sweep "$T/m"
 copy "$T/swl"
-sed -i "s/strcol(1) eq '4' ?/strcol(1) eq '5' ?/g" "$T/m/report.gp"
-planted sweep-points-lost "series 'buffer_mib=4' has 0 points" sweep "$T/m"
+sed -i "s/strcol(2) eq 'on' ?/strcol(2) eq 'no' ?/g" "$T/m/report.gp"
+planted sweep-points-lost "series 'dcqcn=on' has 0 points" sweep "$T/m"
 copy "$T/swl"
 sed -i "s/set ylabel 'victim FCT (us)'/set ylabel 'victim FCT (ms)'/" "$T/m/report.gp"
 planted sweep-unit "victim.png: no y axis in us" sweep "$T/m"

@@ -325,6 +325,12 @@ def check_run(d):
     # a zoomed panel after warm-up is required; plot.c also zooms without one (from the
     # start of the measurement, or past the first 10 %), checked when it is there
     zoom_needed = warm > 0 and end_us - warm >= 10 * sample_us
+    # the rate bin W (one base RTT or 10 samples, a whole number of samples), the zoom's
+    # longest span (200 W) and the whole-run panel's bin of a long run (plot.c, 5.1)
+    smp = sample_us if sample_us > 0 else 1
+    w_us = smp * math.ceil(max(float(sm.get("base_rtt_us", 0) or 0), 10 * smp) / smp - 1e-9)
+    coarse = end_us / w_us > WHOLE_MAX_BINS
+    wa_us = w_us * math.ceil(end_us / w_us / DETAIL_BINS - 1e-9) if coarse else w_us
     foot = ["xtm-netsim %s" % meta["version"], "seed %s" % meta["seed"],
             "reproduce: xtm-netsim run %s" % plain(meta["scenario"])]
     foot += ["--set %s=%s" % (k, plain(v)) for k, v in meta.get("overrides", {}).items()]
@@ -346,6 +352,10 @@ def check_run(d):
         zoom = any(t.startswith("zoom: from ") for t in s.all_text())
         if zoom_needed and not zoom:
             fail(w, "no zoomed panel after warmup_s")
+        if zoom:
+            check_zoom_span(w, s, end_us, warm, w_us)
+        if coarse and w in ("rates.png", "rates-qp.png"):
+            check_whole_bins(w, s, wa_us)
         need_text(w, s, "^%s: " % re.escape(plain(meta["name"])), "title naming the scenario")
         if w == "queue.png":
             check_queue(w, s, sm, params, nsamples, zoom)
@@ -365,6 +375,43 @@ def check_run(d):
                 fail(w, "%d QP lines, the time series has %d QPs" % (len(lines), len(qps)))
         if len(failures) == n0 and w in present:
             print("ok %s" % w)
+
+
+DETAIL_BINS = 200      # the zoomed panel spans at most this many rate bins
+WHOLE_MAX_BINS = 400   # a whole run with more bins is drawn as means of about 200
+
+
+def us_of(v, unit):
+    return float(v) * {"us": 1, "ms": 1e3, "s": 1e6}[unit]
+
+
+def check_zoom_span(w, s, end_us, warm_us, w_us):
+    """The zoomed panel starts at the warm-up or later, and spans at most 200 rate bins."""
+    for t in s.all_text():
+        m = re.match(r"zoom: from ([\d.e+-]+) (us|ms|s) ", t)
+        if not m:
+            continue
+        start = us_of(*m.groups())
+        span = end_us - start
+        # the title prints the start to 3 significant digits: half a unit of the third
+        if span > DETAIL_BINS * w_us * 1.01 + start * 0.005 + 1e-6:
+            fail(w, "zoomed panel spans %.6g us, more than %d rate bins of %.6g us"
+                 % (span, DETAIL_BINS, w_us))
+        if warm_us > 0 and start < warm_us * 0.99:
+            fail(w, "zoomed panel starts at %.6g us, before warmup_s (%.6g us)" % (start, warm_us))
+        return
+
+
+def check_whole_bins(w, s, wa_us):
+    """A long run's whole-run panel: every line the mean per wa_us (about 200 points), and
+    the panel's title says so."""
+    need_text(w, s, r"^whole run, every line the mean per ", "whole-run panel title naming its bin")
+    most = 2 * DETAIL_BINS + 2
+    for g in s.series:
+        if g["panel"] == "a" and g["points"] > most:
+            fail(w, "series %r has %d points in the whole-run panel, expected at most %d "
+                 "(the mean per %.6g us)" % (g["title"], g["points"], most, wa_us))
+            return
 
 
 def check_queue(w, s, sm, params, nsamples, zoom):
@@ -443,6 +490,12 @@ def check_sweep(d):
     head, rows = rows[0], [r for r in rows[1:] if len(r) == len(rows[0])]
     nax = head.index("bottleneck_util_gbps")
     lines_mode = nax >= 2
+    # the series axis: the first, but with two axes of which only the first is numeric the
+    # numbers go on x and the second axis gives the lines (sim/netsim/main.c, the same rule)
+    sa = 0
+    if nax == 2 and all(num(r[0]) is not None for r in rows) and \
+            not all(num(r[1]) is not None for r in rows):
+        sa = 1
     foot = ["xtm-netsim %s" % version, "sweep %s" % family, "reproduce: xtm-netsim sweep %s" % family]
     # the report names the sweep's overrides: they are in the footer's command too
     rep = open(os.path.join(d, "report.md")).read() if os.path.exists(os.path.join(d, "report.md")) else ""
@@ -475,17 +528,17 @@ def check_sweep(d):
         unit = {"time": time_unit(vmax), "bytes": "GB" if vmax >= 2e9 else "MB" if vmax >= 2e6 else
                 "kB" if vmax >= 2e3 else "B", "count": "count"}.get(kind, kind)
         need_text(w, s, r"\(%s\)$" % re.escape(unit), "y axis in %s" % unit)
-        if lines_mode:  # one line per value of the first axis, a point per row with a value
+        if lines_mode:  # one line per value of the series axis, a point per row with a value
             firsts = []
             for r in rows:
-                if r[0] not in firsts:
-                    firsts.append(r[0])
+                if r[sa] not in firsts:
+                    firsts.append(r[sa])
             for v in firsts:
-                n = sum(1 for r in rows if r[0] == v and num(r[ci]) is not None)
-                need_series(w, s, re.escape("%s=%s" % (head[0], plain(v))), n)
+                n = sum(1 for r in rows if r[sa] == v and num(r[ci]) is not None)
+                need_series(w, s, re.escape("%s=%s" % (head[sa], plain(v))), n)
             titled = [g for g in s.series if g["title"]]
             if len(titled) != len(firsts):
-                fail(w, "%d lines in the key, expected %d (%s=...)" % (len(titled), len(firsts), head[0]))
+                fail(w, "%d lines in the key, expected %d (%s=...)" % (len(titled), len(firsts), head[sa]))
         else:  # a bar per row with a value, and its value written above it
             n = sum(1 for v in vals if v is not None)
             nz = sum(1 for v in vals if v)  # a bar of height 0 is not drawn, its label is
