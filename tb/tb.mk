@@ -114,7 +114,7 @@ TEST_ARGS += --shell tb/test_plusargs.sh
 TEST_ARGS += --shell tb/test_state_check.sh
 
 .PHONY: bench-cosim
-bench-cosim: sim/build/default/Vxtm_top
+bench-cosim: sim/build/default/Vxtm_top sim/build/large/Vxtm_top
 	tools/bench-cosim
 BENCH_TARGETS += bench-cosim
 

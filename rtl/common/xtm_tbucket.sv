@@ -33,7 +33,8 @@ module xtm_tbucket #(
       tok_d = tok_d - $signed({{(TokW - 40) {1'b0}}, amount_i, 16'h0});
     end
     cap = $signed({{(TokW - BurstW - 16) {1'b0}}, clamp_burst_i, 16'h0});
-    if (clamp_i && tok_d > cap) begin
+    // signed tok_d > cap (cap >= 0): the sign bit and an unsigned compare
+    if (clamp_i && !tok_d[TokW-1] && $unsigned(tok_d) > $unsigned(cap)) begin
       tok_d = cap;  // signed: a negative bucket stays negative
     end
   end

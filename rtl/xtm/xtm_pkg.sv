@@ -157,10 +157,12 @@ package xtm_pkg;
     logic signed [TOKW:0] cap;
     cap = $signed({{(TOKW - 35) {1'b0}}, burst, 16'h0});
     sum = $signed({tok[TOKW-1], tok}) + $signed({{(TOKW - 23) {1'b0}}, rate});
-    if (sum > cap) begin
+    // cap >= 0, so "x > cap" is "x >= 0 and x above cap as unsigned": the sign bit and an
+    // unsigned compare (Verilator sign-extends both operands of a signed compare)
+    if (!sum[TOKW] && sum[TOKW-1:0] > cap[TOKW-1:0]) begin
       sum = cap;
     end
-    if ($signed({tok[TOKW-1], tok}) > cap) begin
+    if (!tok[TOKW-1] && $unsigned(tok) > cap[TOKW-1:0]) begin
       sum = $signed({tok[TOKW-1], tok});  // above cap only after a clamp race: never grows
     end
     tb_refill = sum[TOKW-1:0];

@@ -80,6 +80,7 @@ module xtm_sched #(
   logic [NumTcs-1:0] e, st, st_rev, pos1, pos2;
   logic [15:0] qnt [NumTcs];
   logic signed [23:0] dfc [NumTcs];
+  logic signed [24:0] dq [NumTcs];
   logic st_any, f1, f2, round, sel, strict_sel;
   logic [QW-1:0] st_lo, q1, q2, q;
   always_comb begin : c_port
@@ -89,8 +90,11 @@ module xtm_sched #(
       st_rev[k] = st[32'(NumTcs)-1-k];
       qnt[k] = quantum_i[16*(32'(win)*NumTcs+32'(k))+:16];
       dfc[k] = def_q[32'(win)*NumTcs+32'(k)];
-      pos1[k] = e[k] && dfc[k] > 0;
-      pos2[k] = e[k] && (dfc[k] + $signed({8'd0, qnt[k]})) > 0;
+      // "> 0" as "not negative and not zero" (no sign extension to 32 bits); the sum in
+      // 25 bits is exact (deficit 24-bit signed, quantum 16-bit)
+      dq[k] = {dfc[k][23], dfc[k]} + $signed({9'd0, qnt[k]});
+      pos1[k] = e[k] && !dfc[k][23] && dfc[k] != '0;
+      pos2[k] = e[k] && !dq[k][24] && dq[k] != '0;
     end
   end
   xtm_lowest #(.N(NumTcs)) u_strict (.vec_i(st_rev), .valid_o(st_any), .idx_o(st_lo));
@@ -117,7 +121,7 @@ module xtm_sched #(
     if (!any_flush && !strict_sel) begin
       dsel = dsel + (round ? $signed({9'd0, qnt[q]}) : 25'sd0) - $signed({11'd0, len_i});
     end
-    if (last_i && dsel > 0) begin
+    if (last_i && !dsel[24] && dsel != '0) begin  // dsel > 0
       dsel = '0;
     end
   end

@@ -165,27 +165,29 @@ module xtm_shaper #(
   endfunction
 
   logic [SW-1:0] chg_row, scan_row;
-  logic signed [63:0] chg_tok, cap_chg, tok_after, scan_tok;
+  logic signed [63:0] chg_tok, cap_chg, tok_after, scan_tok, chg_sum;
   logic chg_conf, scan_conf;
   always_comb begin : c_eval
     chg_row = (lw_q && lw_row_q == chg5_v_q) ? lw_data_q : chg_rdata;
     scan_row = (lw_q && lw_row_q == scan5_v_q) ? lw_data_q : scan_rdata;
     cap_chg = $signed({28'd0, chg_burst_i, 16'h0});
     chg_tok = tokens_at(chg_row, t5_q, chg_rate_i);
-    if (chg_tok > cap_chg) begin
+    // signed compares as sign bit + unsigned compare (cap_chg >= 0)
+    if (!chg_tok[63] && chg_tok[62:0] > cap_chg[62:0]) begin
       chg_tok = cap_chg;
     end
     tok_after = chg_tok - $signed({34'd0, chg5_len_q, 16'h0});
-    chg_conf = (tok_after + $signed({39'd0, chg_rate_i, 1'b0})) >= 0;
+    chg_sum = tok_after + $signed({39'd0, chg_rate_i, 1'b0});
+    chg_conf = !chg_sum[63];  // >= 0
     scan_tok = tokens_at(scan_row, t5_q + 64'd2, scan_rate_i);
-    scan_conf = scan_tok >= 0;
+    scan_conf = !scan_tok[63];  // >= 0
     we = sweep || chg5_q;
     waddr = sweep ? VoqW'(t4_i) : chg5_v_q;
     wdata = sweep ? '0 : {t5_q, tok_after[47:0]};
   end
 
   logic unused_q;
-  assign unused_q = ^{scan_burst_i, tok_after[63:48]};
+  assign unused_q = ^{scan_burst_i, tok_after[63:48], scan_tok[62:0], chg_sum[62:0]};
 
   logic [NumVoqs-1:0] conf_q /* verilator public_flat_rd */;
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_queue

@@ -51,7 +51,8 @@ module xtm_stats_pp #(
   // increments of every PG are a ripple of PgAccW vector operations.
   logic [NumPgs-1:0] g_pl_q [GN][PgAccW];
   logic [NumPgs-1:0] g_pl_d [GN][PgAccW];
-  logic [64*GN-1:0] g_rd_a, g_rd_b, g_row, g_new, g_csr, g_lw_q;
+  logic [64*GN-1:0] g_rd_a, g_rd_b, g_row, g_new, g_lw_q;
+  logic [63:0] g_csr;  // the CSR's word of its PG's row
   logic [NumPgs-1:0] g_val_q, g_ev [GN];
   logic [PgW-1:0] gf_q, g_lw_row_q, gpre;
   logic g_lw_v_q, g_lw_ok_q, g_on;
@@ -87,6 +88,10 @@ module xtm_stats_pp #(
   logic [PgW-1:0] cg4;
   logic [NumPgs-1:0] g_keep;
   assign cg4 = PgW'(op4_i.pg);
+  logic g_reg;
+  logic [2:0] gk;  // the word of a PG counter register (0 when not one)
+  assign g_reg = op4_i.id >= xtm_reg_pkg::XtmRegGXoffSent && op4_i.id <= xtm_reg_pkg::XtmRegGPausedCycles;
+  assign gk = g_reg ? 3'(7'(op4_i.id - xtm_reg_pkg::XtmRegGXoffSent)) : '0;
   assign g_keep = clr4_i ? '0 : ~(NumPgs'(1) << gf_q);   // the flushed PG restarts
   always_comb begin : c_pg
     logic [NumPgs-1:0] carry, kept;
@@ -107,8 +112,9 @@ module xtm_stats_pp #(
         end
       end
     end
-    g_csr = (g_lw_v_q && g_lw_row_q == cg4) ? (g_lw_ok_q ? g_lw_q : '0) :
-            (g_val_q[cg4] ? g_rd_b : '0);
+    // the register's word first, then the row (forwarded or read): a 64-bit mux
+    g_csr = (g_lw_v_q && g_lw_row_q == cg4) ? (g_lw_ok_q ? g_lw_q[64*32'(gk)+:64] : '0) :
+            (g_val_q[cg4] ? g_rd_b[64*32'(gk)+:64] : '0);
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_pg
     if (!rst_ni) begin
@@ -146,7 +152,8 @@ module xtm_stats_pp #(
   logic [PAccW-1:0] p_acc_q [NumPorts][PN];
   logic [BAccW-1:0] p_bacc_q [NumPorts];
   logic [NumPorts-1:0] pfc_tx5_q, pfc_rx5_q;
-  logic [64*PN-1:0] p_rd_a, p_rd_b, p_row, p_new, p_csr, p_lw_q;
+  logic [64*PN-1:0] p_rd_a, p_rd_b, p_row, p_new, p_lw_q;
+  logic [63:0] p_csr;  // the CSR's word of its port's row
   logic [NumPorts-1:0] p_val_q;
   logic [PortW-1:0] pf_q, p_lw_row_q, ppre;
   logic p_lw_v_q, p_lw_ok_q, p_on;
@@ -174,14 +181,25 @@ module xtm_stats_pp #(
   );
   logic [PortW-1:0] cp5;
   assign cp5 = PortW'(op5_i.port);
+  logic [1:0] pk;  // the word of a port counter register
+  always_comb begin : c_pk
+    pk = '0;
+    unique case (op5_i.id)
+      xtm_reg_pkg::XtmRegPTxPkts: pk = 2'd0;
+      xtm_reg_pkg::XtmRegPTxBytes: pk = 2'd1;
+      xtm_reg_pkg::XtmRegPPfcTxFrames: pk = 2'd2;
+      xtm_reg_pkg::XtmRegPPfcRxFrames: pk = 2'd3;
+      default: ;
+    endcase
+  end
   always_comb begin : c_port
     p_row = p_val_q[pf_q] ? p_rd_a : '0;
     p_new[0+:64] = p_row[0+:64] + 64'(p_acc_q[pf_q][0]);
     p_new[64+:64] = p_row[64+:64] + 64'(p_bacc_q[pf_q]);
     p_new[128+:64] = p_row[128+:64] + 64'(p_acc_q[pf_q][2]);
     p_new[192+:64] = p_row[192+:64] + 64'(p_acc_q[pf_q][3]);
-    p_csr = (p_lw_v_q && p_lw_row_q == cp5) ? (p_lw_ok_q ? p_lw_q : '0) :
-            (p_val_q[cp5] ? p_rd_b : '0);
+    p_csr = (p_lw_v_q && p_lw_row_q == cp5) ? (p_lw_ok_q ? p_lw_q[64*32'(pk)+:64] : '0) :
+            (p_val_q[cp5] ? p_rd_b[64*32'(pk)+:64] : '0);
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_port
     if (!rst_ni) begin
@@ -280,12 +298,11 @@ module xtm_stats_pp #(
         xtm_reg_pkg::XtmRegErrNotReady: cnt4_o = ecnt_q[5];
         default: ;
       endcase
-      if (op4_i.id >= xtm_reg_pkg::XtmRegGXoffSent && op4_i.id <= xtm_reg_pkg::XtmRegGPausedCycles)
-      begin
+      if (g_reg) begin
         for (int b = 0; b < 32'(PgAccW); b++) begin  // the CSR's PG's accumulator
           gacc[b] = g_pl_q[32'(7'(op4_i.id - xtm_reg_pkg::XtmRegGXoffSent))][b][cg4];
         end
-        cnt4_o = g_csr[64*(32'(7'(op4_i.id - xtm_reg_pkg::XtmRegGXoffSent)))+:64] + 64'(gacc);
+        cnt4_o = g_csr + 64'(gacc);
       end
     end
   end
@@ -294,10 +311,10 @@ module xtm_stats_pp #(
     cnt5_o = '0;
     if (op5_i.rd) begin
       unique case (op5_i.id)
-        xtm_reg_pkg::XtmRegPTxPkts: cnt5_o = p_csr[0+:64] + 64'(p_acc_q[cp5][0]);
-        xtm_reg_pkg::XtmRegPTxBytes: cnt5_o = p_csr[64+:64] + 64'(p_bacc_q[cp5]);
-        xtm_reg_pkg::XtmRegPPfcTxFrames: cnt5_o = p_csr[128+:64] + 64'(p_acc_q[cp5][2]);
-        xtm_reg_pkg::XtmRegPPfcRxFrames: cnt5_o = p_csr[192+:64] + 64'(p_acc_q[cp5][3]);
+        xtm_reg_pkg::XtmRegPTxPkts: cnt5_o = p_csr + 64'(p_acc_q[cp5][0]);
+        xtm_reg_pkg::XtmRegPTxBytes: cnt5_o = p_csr + 64'(p_bacc_q[cp5]);
+        xtm_reg_pkg::XtmRegPPfcTxFrames: cnt5_o = p_csr + 64'(p_acc_q[cp5][2]);
+        xtm_reg_pkg::XtmRegPPfcRxFrames: cnt5_o = p_csr + 64'(p_acc_q[cp5][3]);
         default: ;
       endcase
     end

@@ -59,7 +59,7 @@ module xtm_stats_voq #(
   // ------------------------------------------------------------------ enqueue side
   // row: 0 ARR 1 ENQ_PKTS 2 ENQ_BYTES 3..9 DROP_TAIL..DROP_WD 10 DROP_BYTES 11 MARK_TAIL
   //      12 HBM_EVICT
-  logic [64*EN-1:0] e_row, e_new, e_csr, e_rd_a, e_rd_b, e_lw_q;
+  logic [64*EN-1:0] e_row, e_new, e_rd_a, e_rd_b, e_lw_q;
   logic [NumVoqs-1:0] e_val_q;
   logic e_lw_v_q, e_lw_ok_q;
   logic [VoqW-1:0] e_lw_row_q, ev;
@@ -115,8 +115,12 @@ module xtm_stats_voq #(
   // the CSR read of the row in the commit stage
   logic [VoqW-1:0] cv4;
   assign cv4 = VoqW'(op4_i.voq);
-  assign e_csr = (e_lw_v_q && e_lw_row_q == cv4) ? (e_lw_ok_q ? e_lw_q : '0) :
-                 (e_val_q[cv4] ? e_rd_b : '0);
+  // the register's 64-bit word is selected first (ek, from the register id), then the row
+  // (forwarded or read): a 64-bit mux instead of a row-wide one every cycle
+  logic [3:0] ek;
+  logic [63:0] e_csr;
+  assign e_csr = (e_lw_v_q && e_lw_row_q == cv4) ? (e_lw_ok_q ? f64(e_lw_q, 32'(ek)) : '0) :
+                 (e_val_q[cv4] ? f64(e_rd_b, 32'(ek)) : '0);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_enq
     if (!rst_ni) begin
@@ -269,23 +273,42 @@ module xtm_stats_voq #(
     end
   end
 
+  always_comb begin : c_ek  // the word of the enqueue row a register reads
+    ek = '0;
+    unique case (op4_i.id)
+      xtm_reg_pkg::XtmRegQArrPkts: ek = 4'd0;
+      xtm_reg_pkg::XtmRegQEnqPkts: ek = 4'd1;
+      xtm_reg_pkg::XtmRegQEnqBytes: ek = 4'd2;
+      xtm_reg_pkg::XtmRegQDropTail: ek = 4'd3;
+      xtm_reg_pkg::XtmRegQDropPool: ek = 4'd4;
+      xtm_reg_pkg::XtmRegQDropProfile: ek = 4'd5;
+      xtm_reg_pkg::XtmRegQDropHdrm: ek = 4'd6;
+      xtm_reg_pkg::XtmRegQDropBuf: ek = 4'd7;
+      xtm_reg_pkg::XtmRegQDropQdis: ek = 4'd8;
+      xtm_reg_pkg::XtmRegQDropWd: ek = 4'd9;
+      xtm_reg_pkg::XtmRegQDropBytes: ek = 4'd10;
+      xtm_reg_pkg::XtmRegQMarkTail: ek = 4'd11;
+      xtm_reg_pkg::XtmRegQHbmEvict: ek = 4'd12;
+      default: ;
+    endcase
+  end
   always_comb begin : c_rd4
     cnt4_o = '0;
     if (op4_i.rd) begin
       unique case (op4_i.id)
-        xtm_reg_pkg::XtmRegQArrPkts: cnt4_o = f64(e_csr, 0);
-        xtm_reg_pkg::XtmRegQEnqPkts: cnt4_o = f64(e_csr, 1);
-        xtm_reg_pkg::XtmRegQEnqBytes: cnt4_o = f64(e_csr, 2);
-        xtm_reg_pkg::XtmRegQDropTail: cnt4_o = f64(e_csr, 3);
-        xtm_reg_pkg::XtmRegQDropPool: cnt4_o = f64(e_csr, 4);
-        xtm_reg_pkg::XtmRegQDropProfile: cnt4_o = f64(e_csr, 5);
-        xtm_reg_pkg::XtmRegQDropHdrm: cnt4_o = f64(e_csr, 6);
-        xtm_reg_pkg::XtmRegQDropBuf: cnt4_o = f64(e_csr, 7);
-        xtm_reg_pkg::XtmRegQDropQdis: cnt4_o = f64(e_csr, 8);
-        xtm_reg_pkg::XtmRegQDropWd: cnt4_o = f64(e_csr, 9);
-        xtm_reg_pkg::XtmRegQDropBytes: cnt4_o = f64(e_csr, 10);
-        xtm_reg_pkg::XtmRegQMarkTail: cnt4_o = f64(e_csr, 11);
-        xtm_reg_pkg::XtmRegQHbmEvict: cnt4_o = f64(e_csr, 12);
+        xtm_reg_pkg::XtmRegQArrPkts: cnt4_o = e_csr;
+        xtm_reg_pkg::XtmRegQEnqPkts: cnt4_o = e_csr;
+        xtm_reg_pkg::XtmRegQEnqBytes: cnt4_o = e_csr;
+        xtm_reg_pkg::XtmRegQDropTail: cnt4_o = e_csr;
+        xtm_reg_pkg::XtmRegQDropPool: cnt4_o = e_csr;
+        xtm_reg_pkg::XtmRegQDropProfile: cnt4_o = e_csr;
+        xtm_reg_pkg::XtmRegQDropHdrm: cnt4_o = e_csr;
+        xtm_reg_pkg::XtmRegQDropBuf: cnt4_o = e_csr;
+        xtm_reg_pkg::XtmRegQDropQdis: cnt4_o = e_csr;
+        xtm_reg_pkg::XtmRegQDropWd: cnt4_o = e_csr;
+        xtm_reg_pkg::XtmRegQDropBytes: cnt4_o = e_csr;
+        xtm_reg_pkg::XtmRegQMarkTail: cnt4_o = e_csr;
+        xtm_reg_pkg::XtmRegQHbmEvict: cnt4_o = e_csr;
         xtm_reg_pkg::XtmRegQMarkHead: cnt4_o = m_csr[0+:64];
         xtm_reg_pkg::XtmRegQMarkLat: cnt4_o = m_csr[64+:64];
         default: ;
