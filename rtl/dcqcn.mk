@@ -16,6 +16,7 @@ DCQCN_LINT_SRCS := $(shell cat rtl/dcqcn/dcqcn.f 2>/dev/null)
 
 .PHONY: lint-dcqcn synth-dcqcn synth-dcqcn-gates flops-dcqcn
 lint: lint-dcqcn
+## lint-dcqcn: verilator -Wall lint of the dcqcn RTL (part of make lint)
 lint-dcqcn: | $(DEPS_STAMP)
 	@fail=0; n=0; \
 	for f in $(DCQCN_LINT_SRCS); do \
@@ -43,8 +44,10 @@ DCQCN_SYNTH_PARAMS ?= -chparam NumQps 64 -chparam ScanWidth 4
 # gate mapping and ABC (the sign-off flow of the sign-off issue maps to a library).
 DCQCN_SYNTH_STOP ?= -run begin:fine
 synth: synth-dcqcn
+## synth-dcqcn-gates: make synth-dcqcn continued to gate mapping and ABC
 synth-dcqcn-gates:
 	$(MAKE) synth-dcqcn DCQCN_SYNTH_STOP=
+## synth-dcqcn: Yosys coarse synthesis of dcqcn_top (64 QPs, part of make synth)
 synth-dcqcn: | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)/synth
 	@start=$$(date +%s); \
@@ -61,6 +64,7 @@ synth-dcqcn: | $(DEPS_STAMP)
 	echo "[synth] dcqcn_top ($(DCQCN_SYNTH_PARAMS)): $$((end-start)) s, no latches, log $(BUILD)/synth/dcqcn_top.log"
 
 # flip-flops and RAM bits at 1024 QPs (the issue's target: <= 40,000 flip-flop bits)
+## flops-dcqcn: flip-flop and RAM bits of dcqcn at 1024 QPs (tools/dcqcn-flops)
 flops-dcqcn: | $(DEPS_STAMP)
 	tools/dcqcn-flops 1024 4
 BENCH_TARGETS += flops-dcqcn

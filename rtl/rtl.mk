@@ -22,6 +22,7 @@ LINT_SRCS := $(sort $(filter-out rtl/xtm/xtm_sva.sv rtl/xtm/xtm_bind.sv,\
                $(wildcard rtl/xtm/*.sv rtl/xtm/autogen/*.sv rtl/common/*.sv)))
 
 .PHONY: lint
+## lint: verilator -Wall lint of every RTL module and top, and clang-format of the C/C++
 lint: | $(DEPS_STAMP)
 	@fail=0; n=0; \
 	for f in $(LINT_SRCS); do \
@@ -53,8 +54,10 @@ SYNTH_DIR := $(BUILD)/synth
 SYNTH_SRCS := $(shell cat rtl/xtm/xtm.f 2>/dev/null)
 
 .PHONY: synth synth-gates
+## synth-gates: make synth continued to gate mapping and ABC (slow)
 synth-gates:
 	$(MAKE) synth SYNTH_STOP=
+## synth: Yosys coarse synthesis of a reduced xtm and of dcqcn; latch check, cell count
 synth: | $(DEPS_STAMP)
 	@mkdir -p $(SYNTH_DIR)
 	@start=$$(date +%s); \
