@@ -3,7 +3,7 @@
 // libdcqcn core: lifecycle, the cycle (docs/spec-dcqcn.md D4), the reaction point (D5.1, D6,
 // D7), the pacer (D8), the notification point (D10). RTL twins: rtl/dcqcn/dcqcn_scan.sv (timer
 // scan, D5), dcqcn_visit.sv (per-QP visit datapath), dcqcn_cnp.sv, dcqcn_tx.sv, dcqcn_pacer.sv,
-// dcqcn_np.sv, dcqcn_gcnt.sv.
+// dcqcn_np.sv, dcqcn_gcnt.sv, dcqcn_pend.sv, dcqcn_rate.sv (block map: docs/dcqcn-rtl.md).
 //
 // Speed (D13): the RTL visits every QP every S cycles. The model keeps a min-heap of the
 // next visit at which each QP has a due *busy* timer; a lazy timer (one whose firings change

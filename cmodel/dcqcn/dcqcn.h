@@ -2,7 +2,7 @@
 //
 // libdcqcn: the bit-accurate, cycle-accurate C reference model of the DCQCN NIC block
 // (reaction point, notification point, pacer). It implements docs/spec-dcqcn.md; section
-// numbers "D<n>" below refer to it. The RTL top rtl/dcqcn/dcqcn_top (to come) has the same
+// numbers "D<n>" below refer to it. The RTL top rtl/dcqcn/dcqcn_top.sv has the same
 // per-cycle bundles (spec D2).
 //
 // The model is untimed: the caller owns time. dcqcn_step() executes one cycle;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // libxtm core: lifecycle, the cycle (docs/spec.md section 4.1), admission, buffer,
-// scheduler, PFC and watchdog. The RTL mirrors each step in rtl/xtm/ (one module per step).
+// scheduler, PFC and watchdog. RTL twins in rtl/xtm/ (block map: rtl/xtm/README.md): xtm_classify,
+// xtm_admit, xtm_bufmgr, xtm_qmgr, xtm_sched, xtm_shaper, xtm_deq, xtm_egress, xtm_pfc_tx,
+// xtm_pfc_rx, xtm_wd, xtm_stats, under xtm_core.
 //
 // Spec 2.0 (section 15): the admission, the PFC evaluation and the dequeue slot all read
 // S(t). The cycle therefore runs: CSR sample, PFC reception, watchdog visit (its state

@@ -2,7 +2,8 @@
 //
 // libxtm CSR interface (docs/spec.md section 10). Address decode, access types, reset
 // values and legal ranges come from the generated register table (xtm_regs_build), so the
-// model cannot drift from rtl/xtm/data/xtm_regs.toml. RTL twin: rtl/xtm/xtm_csr.sv.
+// model cannot drift from rtl/xtm/data/xtm_regs.toml. RTL twins: rtl/xtm/xtm_csr.sv and the generated decoder
+// rtl/xtm/autogen/xtm_csr_dec.sv.
 
 #include <stdlib.h>
 #include <string.h>

@@ -282,7 +282,7 @@ static inline uint64_t xtm_tb_ok_time(const xtm_tb_t *b, uint64_t t, uint32_t ra
   return t + (deficit + rate - 1) / rate;
 }
 
-// profile.c
+// xtm_profile.c
 // One draw (16 steps) of the LFSR whose state is *s; returns r (16 bits).
 uint32_t xtm_lfsr_draw(uint32_t *s);
 // Evaluates profile `prof` for occupancy/limit (spec 6.1): returns the code; for
@@ -304,7 +304,7 @@ void xtm_qs_rate_write(xtm_t *m, uint32_t v, uint64_t t_next);
 void xtm_qs_reset(xtm_t *m, uint32_t v);
 void xtm_marks_clear_counts(xtm_t *m);
 
-// csr.c
+// xtm_csr.c
 xtm_status_t xtm_csr_init(xtm_t *m);
 void xtm_csr_reset_values(xtm_t *m);
 uint32_t xtm_csr_sample(xtm_t *m, uint16_t addr, bool *err, int16_t *idx);
@@ -312,7 +312,7 @@ void xtm_csr_read_effects(xtm_t *m, int16_t idx, uint64_t t_next);
 bool xtm_csr_write_apply(xtm_t *m, uint16_t addr, uint32_t data, uint64_t t_next);
 void xtm_rebuild_class_maps(xtm_t *m);
 
-// xtm.c (shared with csr.c and introspect.c)
+// xtm.c (shared with xtm_csr.c and xtm_introspect.c)
 void xtm_update_flush(xtm_t *m, uint32_t v);
 bool xtm_voq_ocb_only(const xtm_t *m, const xtm_voq_t *q);
 uint64_t xtm_paused_cycles(const xtm_pg_t *g, uint64_t t);

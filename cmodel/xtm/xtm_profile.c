@@ -3,7 +3,8 @@
 // Drop/mark profile evaluation and the LFSRs (docs/spec.md sections 6.1 and 6.4). The
 // evaluation yields a code (never, always, draw) and the draw's operands; the caller draws
 // from the enqueue LFSR at once (6.2) or from the head LFSR three cycles later (6.3).
-// RTL twins: xtm_pkg::profile_code, xtm_lfsr.
+// RTL twins: rtl/xtm/xtm_prof_eval.sv (codes ProfNever/ProfAlways/ProfDraw of xtm_pkg),
+// rtl/xtm/xtm_lfsr.sv.
 
 #include "cmodel/xtm/xtm_internal.h"
 
