@@ -33,8 +33,8 @@ static uint8_t code_of_p(int64_t p, int64_t *mul, int64_t *thr) {
 }
 
 // Spec 6.1. All products stay below 2^62.
-uint8_t xtm_profile_eval(const xtm_t *m, uint32_t prof, uint32_t occ, uint32_t limit,
-                         int64_t *mul, int64_t *thr) {
+uint8_t xtm_profile_eval(const xtm_t *m, uint32_t prof, uint32_t occ, uint32_t limit, int64_t *mul,
+                         int64_t *thr) {
   const xtm_profile_t *pr = &m->prof[prof & 7u];
   uint32_t n = XTM_F(pr->cfg, PR_CFG, NPOINTS);
   bool interp = XTM_F(pr->cfg, PR_CFG, INTERP) != 0;

@@ -23,9 +23,10 @@
 
 #include "sim/netsim/netsim.h"
 #include "sim/netsim/plot.h"
-#include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
 #include "sim/netsim/scenario.h"
 #include "tools/lib/xtm_num.h"
+
+#include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
 
 #ifndef NETSIM_VERSION
 #define NETSIM_VERSION "unknown"
@@ -142,13 +143,16 @@ static bool read_router_cfg(ns_router_t *r, uint32_t voq, router_cfg_t *c) {
   xtm_t *x = r->m;
   const xtm_params_t *xp = xtm_params(x);
   uint32_t vsel = 0, gsel = 0, psel = 0;
-  bool ok = xtm_csr_read(x, XTM_VOQ_SEL_REG_OFFSET, &vsel) && xtm_csr_read(x, XTM_PG_SEL_REG_OFFSET, &gsel) &&
+  bool ok = xtm_csr_read(x, XTM_VOQ_SEL_REG_OFFSET, &vsel) &&
+            xtm_csr_read(x, XTM_PG_SEL_REG_OFFSET, &gsel) &&
             xtm_csr_read(x, XTM_PROF_SEL_REG_OFFSET, &psel);
-  ok = ok && xtm_csr_write(x, XTM_VOQ_SEL_REG_OFFSET, voq) && xtm_csr_read(x, XTM_Q_CFG_REG_OFFSET, &c->q_cfg) &&
+  ok = ok && xtm_csr_write(x, XTM_VOQ_SEL_REG_OFFSET, voq) &&
+       xtm_csr_read(x, XTM_Q_CFG_REG_OFFSET, &c->q_cfg) &&
        xtm_csr_read(x, XTM_Q_LIMIT_CELLS_REG_OFFSET, &c->q_limit) &&
        xtm_csr_read(x, XTM_POOL_CELLS_REG_OFFSET, &c->pool);
   uint32_t prof = (c->q_cfg >> XTM_Q_CFG_PROFILE_OFFSET) & XTM_Q_CFG_PROFILE_MASK;
-  ok = ok && xtm_csr_write(x, XTM_PROF_SEL_REG_OFFSET, prof) && xtm_csr_read(x, XTM_PR_CFG_REG_OFFSET, &c->pr_cfg);
+  ok = ok && xtm_csr_write(x, XTM_PROF_SEL_REG_OFFSET, prof) &&
+       xtm_csr_read(x, XTM_PR_CFG_REG_OFFSET, &c->pr_cfg);
   for (uint32_t i = 0; ok && i < 8; i++) {
     ok = xtm_csr_read(x, (uint16_t)XTM_PR_FILL_REG_OFFSET_N(i), &c->fill[i]) &&
          xtm_csr_read(x, (uint16_t)(XTM_PR_PROB_0_REG_OFFSET + 4u * i), &c->prob[i]);
@@ -156,7 +160,8 @@ static bool read_router_cfg(ns_router_t *r, uint32_t voq, router_cfg_t *c) {
   for (uint32_t p = 0; ok && p < xp->num_ports; p++) {
     for (uint32_t g = 0; ok && g < 8; g++) {
       uint32_t cfg = 0;
-      ok = xtm_csr_write(x, XTM_PG_SEL_REG_OFFSET, p * 8 + g) && xtm_csr_read(x, XTM_G_CFG_REG_OFFSET, &cfg);
+      ok = xtm_csr_write(x, XTM_PG_SEL_REG_OFFSET, p * 8 + g) &&
+           xtm_csr_read(x, XTM_G_CFG_REG_OFFSET, &cfg);
       if (ok && (cfg & (1u << XTM_G_CFG_PFC_EN_BIT)) && c->npg < MAX_PFC_PGS) {
         uint32_t k = c->npg++;
         c->pg_port[k] = (uint16_t)p;
@@ -167,7 +172,8 @@ static bool read_router_cfg(ns_router_t *r, uint32_t voq, router_cfg_t *c) {
       }
     }
   }
-  ok = xtm_csr_write(x, XTM_VOQ_SEL_REG_OFFSET, vsel) && xtm_csr_write(x, XTM_PG_SEL_REG_OFFSET, gsel) &&
+  ok = xtm_csr_write(x, XTM_VOQ_SEL_REG_OFFSET, vsel) &&
+       xtm_csr_write(x, XTM_PG_SEL_REG_OFFSET, gsel) &&
        xtm_csr_write(x, XTM_PROF_SEL_REG_OFFSET, psel) && ok;
   c->ok = ok;
   return ok;
@@ -231,7 +237,8 @@ static void sample(void *ctx, uint64_t t) {
       fprintf(c->csv, ",%.4f", util);  // its sample_bytes were advanced above
       continue;
     }
-    fprintf(c->csv, ",%.4f", dt > 0 ? (double)(k->tx_bytes - k->sample_bytes) * 8.0 / dt / 1e9 : 0.0);
+    fprintf(c->csv, ",%.4f",
+            dt > 0 ? (double)(k->tx_bytes - k->sample_bytes) * 8.0 / dt / 1e9 : 0.0);
     k->sample_bytes = k->tx_bytes;
   }
   if (c->cfg != NULL && c->cfg->npg > 0) {  // the largest lossless ingress PG and its thresholds
@@ -293,8 +300,9 @@ static cJSON *meta_json(const ns_scenario_t *sc, const ns_measure_t *m) {
 
 // "xtm-netsim VERSION; scenario PATH (NAME, family F); seed S; overrides: k=v ..."
 static void stamp_text(char *dst, size_t n, const ns_scenario_t *sc, uint64_t seed) {
-  int k = snprintf(dst, n, "xtm-netsim %s; scenario %s (%s, family %s); seed %" PRIu64 "; overrides:",
-                   NETSIM_VERSION, sc->path, sc->name, sc->family, seed);
+  int k =
+      snprintf(dst, n, "xtm-netsim %s; scenario %s (%s, family %s); seed %" PRIu64 "; overrides:",
+               NETSIM_VERSION, sc->path, sc->name, sc->family, seed);
   int nov = 0;
   for (uint32_t i = 0; i < sc->nkv && k > 0 && (size_t)k < n; i++) {
     if (sc->kv[i].overridden) {
@@ -570,13 +578,16 @@ static void intervals_out(const ns_sim_t *s, const ns_measure_t *m, uint64_t t_e
   FILE *csv = out_open(outdir, "intervals.csv", p, sizeof(p));
   if (csv != NULL) {
     stamp_line(csv, "# ", sc, m->seed);
-    fprintf(csv, "# every %g s of simulated time, bottleneck %s; util_*: Gb/s over the interval "
-                 "(l2: frame bytes; l1: + 20 B of preamble, SFD and IFG per frame); peak_queue_bytes: "
-                 "largest bottleneck RDMA VOQ after an accepted enqueue; drops and PFC frames of every "
-                 "router; ce_marked_frames: data frames leaving the bottleneck with CE; cnps_sent: by "
-                 "the notification points\n", (double)iv * 1e-12, s->links[m->bottleneck_link].name);
-    fprintf(csv, "t_start_s,dur_s,util_l2_gbps,util_l1_gbps,peak_queue_bytes,tail_drops,"
-                 "lossless_drops,other_drops,ce_marked_frames,pause_frames,cnps_sent\n");
+    fprintf(csv,
+            "# every %g s of simulated time, bottleneck %s; util_*: Gb/s over the interval "
+            "(l2: frame bytes; l1: + 20 B of preamble, SFD and IFG per frame); peak_queue_bytes: "
+            "largest bottleneck RDMA VOQ after an accepted enqueue; drops and PFC frames of every "
+            "router; ce_marked_frames: data frames leaving the bottleneck with CE; cnps_sent: by "
+            "the notification points\n",
+            (double)iv * 1e-12, s->links[m->bottleneck_link].name);
+    fprintf(csv,
+            "t_start_s,dur_s,util_l2_gbps,util_l1_gbps,peak_queue_bytes,tail_drops,"
+            "lossless_drops,other_drops,ce_marked_frames,pause_frames,cnps_sent\n");
   }
   cJSON *arr = cJSON_CreateArray();
   double mn = INFINITY, mx = -INFINITY, sum = 0, mn1 = INFINITY, mx1 = -INFINITY, sum1 = 0;
@@ -590,12 +601,14 @@ static void intervals_out(const ns_sim_t *s, const ns_measure_t *m, uint64_t t_e
     uint64_t dur = i < ncomplete ? iv : t_end - from;
     double sec = (double)dur * 1e-12;
     double u2 = sec > 0 ? (double)v->l2_bytes * 8.0 / sec / 1e9 : 0;
-    double u1 = sec > 0 ? (double)(v->l2_bytes + v->frames * NS_ETH_OVH_BYTES) * 8.0 / sec / 1e9 : 0;
+    double u1 =
+        sec > 0 ? (double)(v->l2_bytes + v->frames * NS_ETH_OVH_BYTES) * 8.0 / sec / 1e9 : 0;
     if (csv != NULL) {
-      fprintf(csv, "%.9g,%.9g,%.4f,%.4f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-                   ",%" PRIu64 ",%" PRIu64 "\n", (double)from * 1e-12, sec, u2, u1,
-              v->peak_queue_bytes, v->tail_drops, v->lossless_drops, v->other_drops, v->ce_frames,
-              v->pause_frames, v->cnps);
+      fprintf(csv,
+              "%.9g,%.9g,%.4f,%.4f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+              ",%" PRIu64 ",%" PRIu64 "\n",
+              (double)from * 1e-12, sec, u2, u1, v->peak_queue_bytes, v->tail_drops,
+              v->lossless_drops, v->other_drops, v->ce_frames, v->pause_frames, v->cnps);
     }
     if (i < MAX_JSON_INTERVALS) {
       cJSON *o = cJSON_CreateObject();
@@ -667,7 +680,8 @@ static void intervals_out(const ns_sim_t *s, const ns_measure_t *m, uint64_t t_e
     cJSON_AddNumberToObject(sm, "steady_cnps_sent", (double)st_cnp);
     cJSON_AddNumberToObject(sm, "steady_pause_frames", (double)st_pf);
     cJSON_AddNumberToObject(sm, "steady_peak_queue_bytes", (double)st_peak);
-    cJSON_AddNumberToObject(sm, "steady_peak_queue_rtt", bdp_bytes > 0 ? (double)st_peak / bdp_bytes : 0);
+    cJSON_AddNumberToObject(sm, "steady_peak_queue_rtt",
+                            bdp_bytes > 0 ? (double)st_peak / bdp_bytes : 0);
     // per fairness group goodput over the window, and Jain's index of it
     char gname[64][NS_NAME_LEN];
     double gput[64];
@@ -744,11 +758,13 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
   }
   if (rc.csv != NULL) {
     stamp_line(rc.csv, "# ", sc, m.seed);
-    fprintf(rc.csv, "# every %.3f us; units: time_us = simulated us; queue_bytes = bottleneck RDMA "
-                    "VOQ occupancy in bytes (cells x cell size); util_gbps = bottleneck link frame "
-                    "Gb/s (L2) over the last interval; util_l1_gbps = the same with preamble, SFD "
-                    "and IFG (L1); <flow>_rc_mbps = DCQCN current rate Rc (Mb/s); <link>_gbps = that "
-                    "link's frame Gb/s (L2) over the last interval\n", (double)s.sample_ps * 1e-6);
+    fprintf(rc.csv,
+            "# every %.3f us; units: time_us = simulated us; queue_bytes = bottleneck RDMA "
+            "VOQ occupancy in bytes (cells x cell size); util_gbps = bottleneck link frame "
+            "Gb/s (L2) over the last interval; util_l1_gbps = the same with preamble, SFD "
+            "and IFG (L1); <flow>_rc_mbps = DCQCN current rate Rc (Mb/s); <link>_gbps = that "
+            "link's frame Gb/s (L2) over the last interval\n",
+            (double)s.sample_ps * 1e-6);
     fprintf(rc.csv, "time_us,queue_bytes,util_gbps,util_l1_gbps");
     for (uint32_t i = 0; i < rc.ncsv; i++) {
       fprintf(rc.csv, ",%s_rc_mbps", s.flows[i].name);
@@ -797,7 +813,8 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
     }
     const xtm_params_t *xp = xtm_params(r->m);
     for (uint32_t v = 0; v < xp->num_ports * xp->num_tcs; v++) {
-      marks += xtm_voq_counter(r->m, v, kXtmVcntMarkTail) + xtm_voq_counter(r->m, v, kXtmVcntMarkHead) +
+      marks += xtm_voq_counter(r->m, v, kXtmVcntMarkTail) +
+               xtm_voq_counter(r->m, v, kXtmVcntMarkHead) +
                xtm_voq_counter(r->m, v, kXtmVcntMarkLat);
     }
     pauses += r->pfc_tx_frames;
@@ -805,7 +822,8 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
   ns_router_t *br = &s.nodes[m.bottleneck_router].rt;
   ns_link_t *bl = &s.links[m.bottleneck_link];
   double util = dur > 0 ? (double)bl->tx_bytes * 8.0 / dur / 1e9 : 0;
-  double util1 = dur > 0 ? (double)(bl->tx_bytes + bl->tx_frames * NS_ETH_OVH_BYTES) * 8.0 / dur / 1e9 : 0;
+  double util1 =
+      dur > 0 ? (double)(bl->tx_bytes + bl->tx_frames * NS_ETH_OVH_BYTES) * 8.0 / dur / 1e9 : 0;
   double bdp_bytes = (double)bl->rate_bps / 8.0 * m.rtt_us * 1e-6;
   uint64_t retx = 0, timeouts = 0, naks = 0, cnp_rx = 0, ce_rx = 0;
   // fairness over groups
@@ -821,8 +839,9 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
     timeouts += f->timeouts;
     naks += f->naks_rx;
     cnp_rx += f->cnps_rx;
-    double span = f->done ? (double)f->fct_ps * 1e-12
-                          : (dur - (double)f->start_ps * 1e-12 > 0 ? dur - (double)f->start_ps * 1e-12 : dur);
+    double span =
+        f->done ? (double)f->fct_ps * 1e-12
+                : (dur - (double)f->start_ps * 1e-12 > 0 ? dur - (double)f->start_ps * 1e-12 : dur);
     double gp = span > 0 ? (double)f->rx_bytes * 8.0 / span / 1e9 : 0;
     uint32_t g = 0;
     while (g < ng && strcmp(gname[g], f->group) != 0) {
@@ -858,8 +877,10 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
     if (f->record_latency && f->lat_n > 0) {
       qsort(f->lat_ps, f->lat_n, sizeof(uint64_t), cmp_u64);
       cJSON *l = cJSON_AddObjectToObject(o, "latency_us");
-      static const struct { const char *n; double q; } kQ[] = {
-          {"p50", 0.5}, {"p90", 0.9}, {"p99", 0.99}, {"p999", 0.999}, {"max", 1.0}};
+      static const struct {
+        const char *n;
+        double q;
+      } kQ[] = {{"p50", 0.5}, {"p90", 0.9}, {"p99", 0.99}, {"p999", 0.999}, {"max", 1.0}};
       for (size_t k = 0; k < sizeof(kQ) / sizeof(kQ[0]); k++) {
         size_t idx = (size_t)ceil(kQ[k].q * (double)f->lat_n);
         idx = idx == 0 ? 0 : idx - 1;
@@ -908,7 +929,8 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
   cJSON_AddNumberToObject(sm, "cnps_handled", (double)cnp_rx);
   cJSON_AddNumberToObject(sm, "pause_frames", (double)pauses);
   cJSON_AddNumberToObject(sm, "peak_queue_bytes", (double)br->watch_peak_bytes);
-  cJSON_AddNumberToObject(sm, "peak_queue_rtt", bdp_bytes > 0 ? (double)br->watch_peak_bytes / bdp_bytes : 0);
+  cJSON_AddNumberToObject(sm, "peak_queue_rtt",
+                          bdp_bytes > 0 ? (double)br->watch_peak_bytes / bdp_bytes : 0);
   cJSON_AddNumberToObject(sm, "base_rtt_us", m.rtt_us);
   cJSON_AddNumberToObject(sm, "retransmitted_bytes", (double)retx);
   cJSON_AddNumberToObject(sm, "timeouts", (double)timeouts);
@@ -971,7 +993,8 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
       snprintf(p, sizeof(p), "%s/plots.gp", outdir);
       write_failed(p);
     } else if (prc > 0) {
-      fprintf(stderr, "xtm-netsim: gnuplot failed (see %s/gnuplot.log); the CSV is complete\n", outdir);
+      fprintf(stderr, "xtm-netsim: gnuplot failed (see %s/gnuplot.log); the CSV is complete\n",
+              outdir);
       snprintf(outputs + strlen(outputs), sizeof(outputs) - strlen(outputs), " plots.gp");
     } else {
       snprintf(outputs + strlen(outputs), sizeof(outputs) - strlen(outputs), " plots.gp %s", names);
@@ -986,32 +1009,36 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
     stamp_line(stdout, "", sc, m.seed);
     printf("set-up: %s\n", m.setup);
     printf("simulated %.6f s in %.2f s wall (%.3f simulated s per wall s), %" PRIu64
-           " packet-hops, peak RSS %.0f MiB\n", dur, wall, wall > 0 ? dur / wall : 0, s.pkt_hops,
-           (double)peak_rss_kb() / 1024.0);
-    printf("bottleneck %s: %.3f Gb/s L2 (frames), %.3f Gb/s L1 (on the wire)\n", bl->name, util, util1);
+           " packet-hops, peak RSS %.0f MiB\n",
+           dur, wall, wall > 0 ? dur / wall : 0, s.pkt_hops, (double)peak_rss_kb() / 1024.0);
+    printf("bottleneck %s: %.3f Gb/s L2 (frames), %.3f Gb/s L1 (on the wire)\n", bl->name, util,
+           util1);
     cJSON *mn = cJSON_GetObjectItem(sm, "util_interval_min_gbps");
     if (mn != NULL) {
-      printf("per %g s interval (L2): min %.3f mean %.3f max %.3f Gb/s over %d complete intervals\n",
-             (double)s.ival_ps * 1e-12, mn->valuedouble,
-             cJSON_GetObjectItem(sm, "util_interval_mean_gbps")->valuedouble,
-             cJSON_GetObjectItem(sm, "util_interval_max_gbps")->valuedouble,
-             cJSON_GetObjectItem(sm, "intervals_complete")->valueint);
+      printf(
+          "per %g s interval (L2): min %.3f mean %.3f max %.3f Gb/s over %d complete intervals\n",
+          (double)s.ival_ps * 1e-12, mn->valuedouble,
+          cJSON_GetObjectItem(sm, "util_interval_mean_gbps")->valuedouble,
+          cJSON_GetObjectItem(sm, "util_interval_max_gbps")->valuedouble,
+          cJSON_GetObjectItem(sm, "intervals_complete")->valueint);
     }
     cJSON *su = cJSON_GetObjectItem(sm, "steady_util_gbps");
     if (su != NULL) {
-      printf("steady state from %.3f s: %.3f Gb/s L2 (min %.3f max %.3f), tail drops %.0f, "
-             "pause frames %.0f, peak queue %.3f RTT, Jain %.4f\n",
-             cJSON_GetObjectItem(sm, "steady_from_s")->valuedouble, su->valuedouble,
-             cJSON_GetObjectItem(sm, "steady_util_min_gbps")->valuedouble,
-             cJSON_GetObjectItem(sm, "steady_util_max_gbps")->valuedouble,
-             cJSON_GetObjectItem(sm, "steady_tail_drops")->valuedouble,
-             cJSON_GetObjectItem(sm, "steady_pause_frames")->valuedouble,
-             cJSON_GetObjectItem(sm, "steady_peak_queue_rtt")->valuedouble,
-             cJSON_GetObjectItem(sm, "steady_jain_fairness")->valuedouble);
+      printf(
+          "steady state from %.3f s: %.3f Gb/s L2 (min %.3f max %.3f), tail drops %.0f, "
+          "pause frames %.0f, peak queue %.3f RTT, Jain %.4f\n",
+          cJSON_GetObjectItem(sm, "steady_from_s")->valuedouble, su->valuedouble,
+          cJSON_GetObjectItem(sm, "steady_util_min_gbps")->valuedouble,
+          cJSON_GetObjectItem(sm, "steady_util_max_gbps")->valuedouble,
+          cJSON_GetObjectItem(sm, "steady_tail_drops")->valuedouble,
+          cJSON_GetObjectItem(sm, "steady_pause_frames")->valuedouble,
+          cJSON_GetObjectItem(sm, "steady_peak_queue_rtt")->valuedouble,
+          cJSON_GetObjectItem(sm, "steady_jain_fairness")->valuedouble);
     }
-    printf("tail_drops %" PRIu64 "  lossless_drops %" PRIu64 "  ecn_marks %" PRIu64 "  ce_received %" PRIu64
-           "  cnps_sent %" PRIu64 "  cnps_handled %" PRIu64 "  pause_frames %" PRIu64 "\n", tail, lossless,
-           marks, ce_rx, s.cnps_sent, cnp_rx, pauses);
+    printf("tail_drops %" PRIu64 "  lossless_drops %" PRIu64 "  ecn_marks %" PRIu64
+           "  ce_received %" PRIu64 "  cnps_sent %" PRIu64 "  cnps_handled %" PRIu64
+           "  pause_frames %" PRIu64 "\n",
+           tail, lossless, marks, ce_rx, s.cnps_sent, cnp_rx, pauses);
     cJSON *drp = cJSON_GetObjectItem(sm, "drops_by_reason");
     if (drp != NULL && drp->child != NULL) {
       printf("drops by router.reason:");
@@ -1021,9 +1048,9 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
       printf("\n");
     }
     printf("peak_queue %" PRIu64 " bytes = %.3f RTT (base RTT %.1f us)  retransmitted %" PRIu64
-           " bytes  timeouts %" PRIu64 "  jain %.4f over %u groups\n", br->watch_peak_bytes,
-           bdp_bytes > 0 ? (double)br->watch_peak_bytes / bdp_bytes : 0, m.rtt_us, retx, timeouts,
-           jain, ng);
+           " bytes  timeouts %" PRIu64 "  jain %.4f over %u groups\n",
+           br->watch_peak_bytes, bdp_bytes > 0 ? (double)br->watch_peak_bytes / bdp_bytes : 0,
+           m.rtt_us, retx, timeouts, jain, ng);
     if (m.victim_flow != UINT32_MAX) {
       ns_flow_t *v = &s.flows[m.victim_flow];
       if (v->done) {
@@ -1045,8 +1072,10 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
       cJSON *lat = cJSON_GetObjectItem(o, "latency_us");
       if (lat != NULL) {
         printf("    latency_us p50 %.3f p99 %.3f p999 %.3f max %.3f (%d samples)\n",
-               cJSON_GetObjectItem(lat, "p50")->valuedouble, cJSON_GetObjectItem(lat, "p99")->valuedouble,
-               cJSON_GetObjectItem(lat, "p999")->valuedouble, cJSON_GetObjectItem(lat, "max")->valuedouble,
+               cJSON_GetObjectItem(lat, "p50")->valuedouble,
+               cJSON_GetObjectItem(lat, "p99")->valuedouble,
+               cJSON_GetObjectItem(lat, "p999")->valuedouble,
+               cJSON_GetObjectItem(lat, "max")->valuedouble,
                cJSON_GetObjectItem(lat, "samples")->valueint);
       }
     }
@@ -1110,68 +1139,87 @@ typedef struct variant {
 typedef struct family {
   const char *name;
   const char *scenario;
-  const char *fixed[8];  // key=value applied to every run
-  axis_t ax[6];          // a cartesian product of axes ...
+  const char *fixed[8];         // key=value applied to every run
+  axis_t ax[6];                 // a cartesian product of axes ...
   variant_t var[MAX_VARIANTS];  // ... or one run per variant (ax[0].key NULL)
   const char *note;
 } family_t;
 
 static const family_t kFamilies[] = {
-    {"scale-across", "sim/scenarios/scale-across.ini", {"profile=final"},
+    {"scale-across",
+     "sim/scenarios/scale-across.ini",
+     {"profile=final"},
      {{"load_bdp", {"0.5", "1.0"}}, {"distance_km", {"50", "100", "200", "300", "400", "500"}}},
      {{NULL, {NULL}}},
      "six distances x the two load profiles (0.5 BDP per client = \"2:1\", 1.0 = \"4:1\"), final "
      "buffer/ECN profile"},
-    {"grid", "sim/scenarios/scale-across.ini", {"profile=custom", "buffer_rtt=2.5"},
+    {"grid",
+     "sim/scenarios/scale-across.ini",
+     {"profile=custom", "buffer_rtt=2.5"},
      {{"distance_km", {"50", "100", "200", "300", "400", "500"}},
       {"clients", {"2", "4"}},
       {"load_bdp", {"0.5", "1.0", "1.5", "2.0"}},
-      {"-", {"kmin_rtt=0.25,kmax_rtt=0.5", "kmin_rtt=0.25,kmax_rtt=0.75", "kmin_rtt=0.25,kmax_rtt=1.0",
-             "kmin_rtt=0.5,kmax_rtt=0.75", "kmin_rtt=0.5,kmax_rtt=1.0", "kmin_rtt=0.5,kmax_rtt=1.25",
-             "kmin_rtt=0.75,kmax_rtt=1.0", "kmin_rtt=0.75,kmax_rtt=1.25", "kmin_rtt=0.75,kmax_rtt=1.5",
-             "kmin_rtt=1.0,kmax_rtt=1.25", "kmin_rtt=1.0,kmax_rtt=1.5", "kmin_rtt=1.0,kmax_rtt=1.75",
-             "kmin_rtt=1.25,kmax_rtt=1.5", "kmin_rtt=1.25,kmax_rtt=1.75", "kmin_rtt=1.25,kmax_rtt=2.0",
-             "kmin_rtt=1.5,kmax_rtt=1.75", "kmin_rtt=1.5,kmax_rtt=2.0", "kmin_rtt=1.5,kmax_rtt=2.25",
-             "kmin_rtt=1.75,kmax_rtt=2.0", "kmin_rtt=1.75,kmax_rtt=2.25", "kmin_rtt=1.75,kmax_rtt=2.5"}},
+      {"-",
+       {"kmin_rtt=0.25,kmax_rtt=0.5", "kmin_rtt=0.25,kmax_rtt=0.75", "kmin_rtt=0.25,kmax_rtt=1.0",
+        "kmin_rtt=0.5,kmax_rtt=0.75", "kmin_rtt=0.5,kmax_rtt=1.0",   "kmin_rtt=0.5,kmax_rtt=1.25",
+        "kmin_rtt=0.75,kmax_rtt=1.0", "kmin_rtt=0.75,kmax_rtt=1.25", "kmin_rtt=0.75,kmax_rtt=1.5",
+        "kmin_rtt=1.0,kmax_rtt=1.25", "kmin_rtt=1.0,kmax_rtt=1.5",   "kmin_rtt=1.0,kmax_rtt=1.75",
+        "kmin_rtt=1.25,kmax_rtt=1.5", "kmin_rtt=1.25,kmax_rtt=1.75", "kmin_rtt=1.25,kmax_rtt=2.0",
+        "kmin_rtt=1.5,kmax_rtt=1.75", "kmin_rtt=1.5,kmax_rtt=2.0",   "kmin_rtt=1.5,kmax_rtt=2.25",
+        "kmin_rtt=1.75,kmax_rtt=2.0", "kmin_rtt=1.75,kmax_rtt=2.25", "kmin_rtt=1.75,kmax_rtt=2.5"}},
       {"seed", {"1", "2"}}},
      {{NULL, {NULL}}},
      "grid test: 6 distances x 2 and 4 clients x load 0.5..2 BDP x Kmin 10..70 % of a 2.5 RTT "
      "buffer (0.25..1.75 RTT) x Kmax 10, 20, 30 % above Kmin x 2 repetitions (seeds) = 2,016 runs"},
-    {"buffer-sweep", "sim/scenarios/scale-across.ini",
+    {"buffer-sweep",
+     "sim/scenarios/scale-across.ini",
      {"profile=custom", "distance_km=200", "clients=4", "load_bdp=1.0", "kmax_rtt=1.0"},
      {{"buffer_rtt", {"1.25", "1.5", "1.75", "2.0", "2.25", "2.5", "2.75"}},
       {"kmin_rtt", {"0.25", "0.375", "0.5"}}},
      {{NULL, {NULL}}},
      "buffer sweep at 200 km, 4 clients at 1 BDP"},
-    {"deep-buffer-sweep", "sim/scenarios/deep-buffer-sweep.ini", {NULL},
+    {"deep-buffer-sweep",
+     "sim/scenarios/deep-buffer-sweep.ini",
+     {NULL},
      {{"distance_km", {"10", "30", "100"}},
       {"buffer_bdp", {"3", "1", "0.3", "0.1", "0.03", "0.005"}},
       {"message_mb", {"50", "500"}}},
      {{NULL, {NULL}}},
      "2:1 long haul, RoCE RC with DCQCN (add --set transport=uet for NSCC)"},
-    {"deep-buffer-sweep-uet", "sim/scenarios/deep-buffer-sweep.ini", {"transport=uet"},
+    {"deep-buffer-sweep-uet",
+     "sim/scenarios/deep-buffer-sweep.ini",
+     {"transport=uet"},
      {{"distance_km", {"10", "30", "100"}},
       {"buffer_bdp", {"3", "1", "0.3", "0.1", "0.03", "0.005"}},
       {"message_mb", {"50", "500"}}},
      {{NULL, {NULL}}},
      "2:1 long haul, UET transport: NSCC and selective retransmission"},
-    {"pfc-victim", "sim/scenarios/pfc-victim.ini", {NULL},
+    {"pfc-victim",
+     "sim/scenarios/pfc-victim.ini",
+     {NULL},
      {{"run", {"alone", "big-buffer", "pfc", "other-priority"}}},
      {{NULL, {NULL}}},
      "the four runs"},
-    {"pfc-victim-buffers", "sim/scenarios/pfc-victim.ini", {"run=pfc"},
+    {"pfc-victim-buffers",
+     "sim/scenarios/pfc-victim.ini",
+     {"run=pfc"},
      {{"buffer_mib", {"1", "2", "4", "8"}}, {"dcqcn", {"on", "off"}}},
      {{NULL, {NULL}}},
      "PAUSE counts for 1, 2, 4, 8 MiB with DCQCN on and off"},
-    {"pfc-victim-senders", "sim/scenarios/pfc-victim.ini", {"run=pfc"},
+    {"pfc-victim-senders",
+     "sim/scenarios/pfc-victim.ini",
+     {"run=pfc"},
      {{"extra_senders", {"0", "1", "2", "3", "4", "5", "6", "7", "8"}}},
      {{NULL, {NULL}}},
      "victim throughput against the number of senders on B"},
-    {"roce-lab", "sim/scenarios/roce-lab.ini", {NULL},
+    {"roce-lab",
+     "sim/scenarios/roce-lab.ini",
+     {NULL},
      {{"phase", {"unloaded", "congested", "recovered"}}},
      {{NULL, {NULL}}},
      "the three phases"},
-    {"sensitivity-4to1", "sim/scenarios/scale-across.ini",
+    {"sensitivity-4to1",
+     "sim/scenarios/scale-across.ini",
      {"distance_km=500", "load_bdp=1.0", "profile=final"},
      {{NULL, {NULL}}},
      {{"base", {NULL}},
@@ -1200,8 +1248,8 @@ static const family_t kFamilies[] = {
 typedef struct sweep_run {
   char sets[MAX_SETS][NS_KEY_LEN + NS_VAL_LEN];
   uint32_t nsets;
-  char label[256];        // the run's axis values (report rows)
-  char val[6][128];       // value per axis (or the variant label in val[0])
+  char label[256];   // the run's axis values (report rows)
+  char val[6][128];  // value per axis (or the variant label in val[0])
   char dir[1500];
   int status;
 } sweep_run_t;
@@ -1237,7 +1285,7 @@ typedef struct sweep_opts {
   const char *out;
   bool report_only;
   bool slurm;
-  int64_t task;  // -1: all runs
+  int64_t task;      // -1: all runs
   const char *self;  // argv[0]
 } sweep_opts_t;
 
@@ -1383,8 +1431,10 @@ static int slurm_submit(const family_t *fam, const sweep_opts_t *o, const char *
     fprintf(stderr, "xtm-netsim: %s\n", g_write_err);
     return 2;
   }
-  fprintf(f, "#!/bin/sh\n# xtm-netsim sweep %s: one run per array task (arguments from sbatch)\n"
-             "exec \"$@\" --task \"$SLURM_ARRAY_TASK_ID\"\n", fam->name);
+  fprintf(f,
+          "#!/bin/sh\n# xtm-netsim sweep %s: one run per array task (arguments from sbatch)\n"
+          "exec \"$@\" --task \"$SLURM_ARRAY_TASK_ID\"\n",
+          fam->name);
   if (!out_close(f, script) || chmod(script, 0755) != 0) {
     fprintf(stderr, "xtm-netsim: %s\n", g_write_err[0] ? g_write_err : "cannot chmod array.sh");
     return 2;
@@ -1422,7 +1472,8 @@ static int slurm_submit(const family_t *fam, const sweep_opts_t *o, const char *
     argv[k++] = o->sets[i];
   }
   argv[k] = NULL;
-  fprintf(stderr, "xtm-netsim sweep %s: submitting %u runs as one Slurm job array\n", fam->name, total);
+  fprintf(stderr, "xtm-netsim sweep %s: submitting %u runs as one Slurm job array\n", fam->name,
+          total);
   fflush(NULL);
   pid_t pid = fork();
   if (pid == 0) {
@@ -1470,8 +1521,9 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
     snprintf(outdir, sizeof(outdir), "build/netsim/sweep-%s", fam->name);
   }
   if (o->slurm && !safe_path(outdir)) {
-    fprintf(stderr, "xtm-netsim sweep --slurm: --out may hold only A-Z a-z 0-9 . _ - / + = , "
-                    "(it is passed to sbatch)\n");
+    fprintf(stderr,
+            "xtm-netsim sweep --slurm: --out may hold only A-Z a-z 0-9 . _ - / + = , "
+            "(it is passed to sbatch)\n");
     return 1;
   }
   uint32_t nax = 0, len[6] = {0};
@@ -1612,7 +1664,9 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
   fprintf(f, "# xtm-netsim sweep: %s\n\n", fam->name);
   fprintf(f, "%s. Scenario `%s`; version %s; %u runs%s; %.1f s wall. Fixed overrides:%s", fam->note,
           fam->scenario, NETSIM_VERSION, total,
-          o->report_only ? " (report rewritten from existing runs)" : o->slurm ? " as one Slurm job array" : "",
+          o->report_only ? " (report rewritten from existing runs)"
+          : o->slurm     ? " as one Slurm job array"
+                         : "",
           now_s() - t0, fam->fixed[0] == NULL && o->nsets == 0 ? " none" : "");
   for (int i = 0; i < 8 && fam->fixed[i] != NULL; i++) {
     fprintf(f, " `%s`", fam->fixed[i]);
@@ -1624,21 +1678,34 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
   for (int i = 0; i < o->nsets; i++) {
     fprintf(f, " --set %s", o->sets[i]);
   }
-  fprintf(f, "`. Every run's directory holds its summary.json (stamped with scenario, overrides, "
-             "seed, set-up and version), time series, intervals.csv and plots. Units: Gb/s of "
-             "frame bytes (L2) unless the column says l1; queue in units of the base RTT x "
-             "bottleneck rate; times in us; steady_* over the complete intervals after warmup_s.\n\n");
+  fprintf(f,
+          "`. Every run's directory holds its summary.json (stamped with scenario, overrides, "
+          "seed, set-up and version), time series, intervals.csv and plots. Units: Gb/s of "
+          "frame bytes (L2) unless the column says l1; queue in units of the base RTT x "
+          "bottleneck rate; times in us; steady_* over the complete intervals after warmup_s.\n\n");
   fprintf(csv, "# xtm-netsim %s sweep %s; units as in report.md\n", NETSIM_VERSION, fam->name);
-  static const char *const kCols[] = {"bottleneck_util_gbps", "bottleneck_util_l1_gbps",
-                                      "steady_util_gbps", "steady_util_min_gbps",
-                                      "steady_util_max_gbps", "tail_drops", "lossless_drops",
-                                      "ecn_marks", "cnps_sent", "pause_frames", "peak_queue_rtt",
-                                      "retransmitted_bytes", "jain_fairness", "victim_fct_us",
-                                      "fct_us", "timeouts"};
+  static const char *const kCols[] = {"bottleneck_util_gbps",
+                                      "bottleneck_util_l1_gbps",
+                                      "steady_util_gbps",
+                                      "steady_util_min_gbps",
+                                      "steady_util_max_gbps",
+                                      "tail_drops",
+                                      "lossless_drops",
+                                      "ecn_marks",
+                                      "cnps_sent",
+                                      "pause_frames",
+                                      "peak_queue_rtt",
+                                      "retransmitted_bytes",
+                                      "jain_fairness",
+                                      "victim_fct_us",
+                                      "fct_us",
+                                      "timeouts"};
   enum { kNcols = sizeof(kCols) / sizeof(kCols[0]) };
   fprintf(f, "|");
   for (uint32_t a = 0; a < nax; a++) {
-    const char *k = variants ? "variant" : strcmp(fam->ax[a].key, "-") == 0 ? "thresholds" : fam->ax[a].key;
+    const char *k = variants                           ? "variant"
+                    : strcmp(fam->ax[a].key, "-") == 0 ? "thresholds"
+                                                       : fam->ax[a].key;
     fprintf(f, " %s |", k);
     fprintf(csv, "%s,", k);
   }
@@ -1696,7 +1763,9 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
       fct = jnum(fl, "fct_us");
     }
     for (size_t k = 0; k < kNcols; k++) {
-      double v = strcmp(kCols[k], "fct_us") == 0 ? fct : strcmp(kCols[k], "timeouts") == 0 ? tmo : jnum(sm, kCols[k]);
+      double v = strcmp(kCols[k], "fct_us") == 0     ? fct
+                 : strcmp(kCols[k], "timeouts") == 0 ? tmo
+                                                     : jnum(sm, kCols[k]);
       if (isnan(v)) {
         fprintf(f, " - |");
         fprintf(csv, "%s", k + 1 < kNcols ? "," : "\n");
@@ -1716,27 +1785,29 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
   static const struct {
     const char *k, *col, *what, *unit;
     ns_plot_unit_t kind;
-  } kPl[] = {
-      {"util", "bottleneck_util_gbps", "bottleneck utilisation, whole run (L2)", "Gb/s", kNsUnitPlain},
-      {"steady", "steady_util_gbps", "steady-state utilisation (L2)", "Gb/s", kNsUnitPlain},
-      {"peakq", "peak_queue_rtt", "peak queue", "RTT", kNsUnitPlain},
-      {"cnps", "cnps_sent", "CNPs sent", NULL, kNsUnitCount},
-      {"pauses", "pause_frames", "PAUSE frames", NULL, kNsUnitCount},
-      {"victim", "victim_fct_us", "victim FCT", NULL, kNsUnitTimeUs},
-      {"fct", "fct_us", "FCT of the first flow", NULL, kNsUnitTimeUs},
-      {"retx", "retransmitted_bytes", "retransmitted bytes", NULL, kNsUnitBytes}};
+  } kPl[] = {{"util", "bottleneck_util_gbps", "bottleneck utilisation, whole run (L2)", "Gb/s",
+              kNsUnitPlain},
+             {"steady", "steady_util_gbps", "steady-state utilisation (L2)", "Gb/s", kNsUnitPlain},
+             {"peakq", "peak_queue_rtt", "peak queue", "RTT", kNsUnitPlain},
+             {"cnps", "cnps_sent", "CNPs sent", NULL, kNsUnitCount},
+             {"pauses", "pause_frames", "PAUSE frames", NULL, kNsUnitCount},
+             {"victim", "victim_fct_us", "victim FCT", NULL, kNsUnitTimeUs},
+             {"fct", "fct_us", "FCT of the first flow", NULL, kNsUnitTimeUs},
+             {"retx", "retransmitted_bytes", "retransmitted bytes", NULL, kNsUnitBytes}};
   ns_plot_sweep_t *ps = calloc(1, sizeof(*ps));
   if (ps != NULL && csv_ok && nax >= 1) {
     uint32_t xa = nax - 1;
     snprintf(ps->family, sizeof(ps->family), "%s", fam->name);
-    int k = snprintf(ps->footer, sizeof(ps->footer), "xtm-netsim %s, sweep %s of scenario %s, %u runs, fixed:",
-                     NETSIM_VERSION, fam->name, fam->scenario, total);
-    for (int i = 0; i < 8 && fam->fixed[i] != NULL && k > 0 && (size_t)k < sizeof(ps->footer); i++) {
+    int k = snprintf(ps->footer, sizeof(ps->footer),
+                     "xtm-netsim %s, sweep %s of scenario %s, %u runs, fixed:", NETSIM_VERSION,
+                     fam->name, fam->scenario, total);
+    for (int i = 0; i < 8 && fam->fixed[i] != NULL && k > 0 && (size_t)k < sizeof(ps->footer);
+         i++) {
       k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, " %s", fam->fixed[i]);
     }
     if (k > 0 && (size_t)k < sizeof(ps->footer)) {
-      k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, "%s, overrides:",
-                    fam->fixed[0] == NULL ? " none" : "");
+      k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k,
+                    "%s, overrides:", fam->fixed[0] == NULL ? " none" : "");
     }
     for (int i = 0; i < o->nsets && k > 0 && (size_t)k < sizeof(ps->footer); i++) {
       k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, " %s", o->sets[i]);
@@ -1745,8 +1816,8 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
       k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, " none");
     }
     if (k > 0 && (size_t)k < sizeof(ps->footer)) {
-      snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, ", seed%s %s", nseeds == 1 ? "" : "s",
-               nseeds ? seeds : "-");
+      snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, ", seed%s %s",
+               nseeds == 1 ? "" : "s", nseeds ? seeds : "-");
     }
     k = snprintf(ps->repro, sizeof(ps->repro), "xtm-netsim sweep %s", fam->name);
     for (int i = 0; i < o->nsets && k > 0 && (size_t)k < sizeof(ps->repro); i++) {
@@ -1830,8 +1901,9 @@ static void usage(void) {
   for (size_t i = 0; i < sizeof(kFamilies) / sizeof(kFamilies[0]); i++) {
     fprintf(stderr, " %s", kFamilies[i].name);
   }
-  fprintf(stderr, "\nexit status: 0 ok, 1 bad input (scenario, override, impossible set-up), "
-                  "2 failure (a run failed or an output was lost)\n");
+  fprintf(stderr,
+          "\nexit status: 0 ok, 1 bad input (scenario, override, impossible set-up), "
+          "2 failure (a run failed or an output was lost)\n");
 }
 
 int main(int argc, char **argv) {
@@ -1936,7 +2008,8 @@ int main(int argc, char **argv) {
     } else if ((strcmp(argv[i], "--jobs") == 0 || strcmp(argv[i], "--task") == 0) && i + 1 < argc) {
       bool jobs = strcmp(argv[i], "--jobs") == 0;
       uint64_t v = 0;
-      if (xtm_num_u64(argv[i], argv[i + 1], jobs ? 1 : 0, jobs ? 1024 : 1000000, &v, &msg) != kXtmNumOk) {
+      if (xtm_num_u64(argv[i], argv[i + 1], jobs ? 1 : 0, jobs ? 1024 : 1000000, &v, &msg) !=
+          kXtmNumOk) {
         fprintf(stderr, "xtm-netsim: %s\n", msg.text);
         return 1;
       }

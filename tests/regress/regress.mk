@@ -49,7 +49,7 @@ coverage: sim/build/cov-small/Vxtm_top
 # ---------------------------------------------------------------- sanitizers
 # Every Check suite (models, firmware, netsim) rebuilt into build/asan/ with ASan + UBSan
 # (-O2 as the normal build; with the sanitizers gcc 12 sees a possible snprintf truncation in
-# sim/netsim/scenario.c:725 that it does not see otherwise: kept a warning, not an error).
+# sim/netsim/scenario.c that it does not see otherwise: kept a warning, not an error).
 ASAN_OPT := -O2 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
   -Wno-error=format-truncation
 ASAN_BINS := $(UNIT_SRCS:tests/unit/%.c=build/asan/tests/%) build/asan/tests/test_fw build/asan/tests/test_netsim
