@@ -116,7 +116,12 @@ demo: $(BUILD)/bin/xtm-demo
 	$(BUILD)/bin/xtm-demo
 
 ## bench: every benchmark: C models, RTL, co-sims, DPI, netsim (rates)
-bench: bench-xtm $(BENCH_TARGETS)
+bench: bench-stamp bench-xtm $(BENCH_TARGETS)
+	@tools/stamp "make bench: $(strip bench-xtm $(BENCH_TARGETS))"
+# the stamp first too, so a partial bench log says what it measured
+.PHONY: bench-stamp
+bench-stamp:
+	@tools/stamp "make bench (xtm C model 8x8x4096 default parameters; co-sims per benchmark below)"
 .PHONY: bench-xtm
 ## bench-xtm: the xtm C model's speed: cycles/s, packets/s, peak memory
 bench-xtm: $(BUILD)/bin/xtm-bench
@@ -145,6 +150,7 @@ MK_FRAGMENTS := $(sort $(wildcard cmodel/*/*.mk firmware/*.mk tb/*.mk sim/*.mk s
 test: $(DEPS_STAMP) $(UNIT_BINS) $(BUILD)/bin/xtm-demo $(BUILD)/bin/xtm-bench $(TEST_DEPS)
 	@tools/run-tests --regs-check --shell tests/regtool/test_regtool.sh \
 	  --shell tools/tests/test_check_readme.sh --shell tools/tests/test_format_check.sh \
+	  --shell tools/tests/test_wave_time_check.sh \
 	  --shell tools/mutate-cmodel \
 	  --cmd demo-smoke '$(BUILD)/bin/xtm-demo --us 300' \
 	  --cmd bench-modes-agree '$(BUILD)/bin/xtm-bench --cycles 3000000' \
