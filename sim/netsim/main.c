@@ -714,134 +714,105 @@ static void intervals_out(const ns_sim_t *s, const ns_measure_t *m, uint64_t t_e
 }
 
 // Runs one scenario; returns the process exit status (0 ok, 1 bad input, 2 failure).
-static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet, bool plots) {
-  int mk = mkdir_p(outdir);
-  if (mk != 0) {
-    fprintf(stderr, "xtm-netsim: --out %s: %s\n", outdir,
-            mk == 1 ? "exists and is not a directory" : strerror(errno));
-    return mk;
+// The totals of a finished run that the summary, the text report and the plots share.
+typedef struct run_kpi {
+  double dur;  // simulated seconds
+  uint64_t tail, lossless, marks, pauses, other_drops;
+  uint64_t retx, timeouts, naks, cnp_rx, ce_rx;
+  double util, util1, bdp_bytes, jain;
+  uint32_t ng;  // fairness groups
+  ns_router_t *br;
+  ns_link_t *bl;
+} run_kpi_t;
+
+// run_one, step 1: timeseries.csv with its header, and the sampler that fills it
+static void run_open_timeseries(ns_scenario_t *sc, ns_sim_t *s, ns_measure_t *m, router_cfg_t *cfg,
+                                const char *outdir, run_ctx_t *rc, char *csvp, size_t csvp_len) {
+  rc->ncsv = s->nflows < NS_CSV_MAX_FLOWS ? s->nflows : NS_CSV_MAX_FLOWS;
+  if (s->sample_ps > 0) {
+    rc->csv = out_open(outdir, "timeseries.csv", csvp, csvp_len);
   }
-  ns_sim_t s;
-  if (ns_sim_init(&s) != kNsOk) {
-    return 2;
-  }
-  ns_measure_t m;
-  char err[NS_ERR_LEN];
-  if (!ns_scenario_build(sc, &s, &m, outdir, err, sizeof(err))) {
-    fprintf(stderr, "%s\n", err);
-    ns_sim_free(&s);
-    return m.write_failed ? 2 : 1;
-  }
-  for (const char *w = m.warnings; *w;) {  // one a line: "--set KEY: not used ..."
-    const char *e = strchr(w, '\n');
-    int len = e != NULL ? (int)(e - w) : (int)strlen(w);
-    fprintf(stderr, "xtm-netsim: warning: %.*s\n", len, w);
-    w += len + (e != NULL);
-  }
-  s.stop_when_done = strcmp(sc->family, "scale-across") != 0;
-  s.lookahead_off = getenv("NETSIM_NO_LOOKAHEAD") != NULL;  // reference mode (docs/netsim.md 1)
-  char outputs[512] = "";
-  char csvp[1300];
-  run_ctx_t rc = {.s = &s, .m = &m};
-  router_cfg_t *cfg = calloc(1, sizeof(*cfg));
-  if (cfg == NULL) {
-    ns_sim_free(&s);
-    return 2;
-  }
-  ns_router_t *wr = &s.nodes[m.bottleneck_router].rt;
-  if (wr->watch_voq >= 0) {
-    (void)read_router_cfg(wr, (uint32_t)wr->watch_voq, cfg);  // !ok: the plots go without lines
-  }
-  rc.ncsv = s.nflows < NS_CSV_MAX_FLOWS ? s.nflows : NS_CSV_MAX_FLOWS;
-  if (s.sample_ps > 0) {
-    rc.csv = out_open(outdir, "timeseries.csv", csvp, sizeof(csvp));
-  }
-  if (rc.csv != NULL) {
-    stamp_line(rc.csv, "# ", sc, m.seed);
-    fprintf(rc.csv,
+  if (rc->csv != NULL) {
+    stamp_line(rc->csv, "# ", sc, m->seed);
+    fprintf(rc->csv,
             "# every %.3f us; units: time_us = simulated us; queue_bytes = bottleneck RDMA "
             "VOQ occupancy in bytes (cells x cell size); util_gbps = bottleneck link frame "
             "Gb/s (L2) over the last interval; util_l1_gbps = the same with preamble, SFD "
             "and IFG (L1); <flow>_rc_mbps = DCQCN current rate Rc (Mb/s); <link>_gbps = that "
             "link's frame Gb/s (L2) over the last interval\n",
-            (double)s.sample_ps * 1e-6);
-    fprintf(rc.csv, "time_us,queue_bytes,util_gbps,util_l1_gbps");
-    for (uint32_t i = 0; i < rc.ncsv; i++) {
-      fprintf(rc.csv, ",%s_rc_mbps", s.flows[i].name);
+            (double)s->sample_ps * 1e-6);
+    fprintf(rc->csv, "time_us,queue_bytes,util_gbps,util_l1_gbps");
+    for (uint32_t i = 0; i < rc->ncsv; i++) {
+      fprintf(rc->csv, ",%s_rc_mbps", s->flows[i].name);
     }
-    rc.nlinks_csv = s.nlinks < NS_CSV_MAX_LINKS ? s.nlinks : NS_CSV_MAX_LINKS;
-    for (uint32_t i = 0; i < rc.nlinks_csv; i++) {
-      fprintf(rc.csv, ",%s_gbps", s.links[i].name);
+    rc->nlinks_csv = s->nlinks < NS_CSV_MAX_LINKS ? s->nlinks : NS_CSV_MAX_LINKS;
+    for (uint32_t i = 0; i < rc->nlinks_csv; i++) {
+      fprintf(rc->csv, ",%s_gbps", s->links[i].name);
     }
     if (cfg->ok && cfg->npg > 0) {
-      fprintf(rc.csv, ",pfc_pg_max_bytes,pfc_pg_xoff_bytes,pfc_pg_xon_bytes");
-      rc.cfg = cfg;
+      fprintf(rc->csv, ",pfc_pg_max_bytes,pfc_pg_xoff_bytes,pfc_pg_xon_bytes");
+      rc->cfg = cfg;
     }
-    fputc('\n', rc.csv);
-    s.sample_fn = sample;
-    s.sample_ctx = &rc;
+    fputc('\n', rc->csv);
+    s->sample_fn = sample;
+    s->sample_ctx = rc;
   } else {
-    s.sample_ps = 0;
+    s->sample_ps = 0;
   }
-  double w0 = now_s();
-  ns_run(&s, m.end_ps);
-  double wall = now_s() - w0;
-  uint64_t t_end = s.now_ps > m.end_ps ? m.end_ps : s.now_ps;
-  if (s.stop_when_done == false || t_end == 0) {
-    t_end = m.end_ps;
-  }
-  ns_finish(&s, t_end);
-  if (rc.csv != NULL && out_close(rc.csv, csvp)) {
-    snprintf(outputs + strlen(outputs), sizeof(outputs) - strlen(outputs), " timeseries.csv");
-  }
-  // ---- KPIs
-  double dur = (double)t_end * 1e-12;
-  uint64_t tail = 0, lossless = 0, marks = 0, pauses = 0, other_drops = 0;
-  for (uint32_t i = 0; i < s.nnodes; i++) {
-    if (s.nodes[i].kind != kNsNodeRouter) {
+}
+
+// run_one, step 2: drops, marks and pause frames over the routers; the bottleneck's use
+static void run_router_totals(ns_sim_t *s, ns_measure_t *m, run_kpi_t *kpi) {
+  for (uint32_t i = 0; i < s->nnodes; i++) {
+    if (s->nodes[i].kind != kNsNodeRouter) {
       continue;
     }
-    ns_router_t *r = &s.nodes[i].rt;
-    tail += r->drops_by_reason[kXtmReasonTail] + r->drops_by_reason[kXtmReasonPool] +
-            r->drops_by_reason[kXtmReasonBufFull] + r->drops_by_reason[kXtmReasonProfile];
-    lossless += r->drops_by_reason[kXtmReasonHeadroom];
+    ns_router_t *r = &s->nodes[i].rt;
+    kpi->tail += r->drops_by_reason[kXtmReasonTail] + r->drops_by_reason[kXtmReasonPool] +
+                 r->drops_by_reason[kXtmReasonBufFull] + r->drops_by_reason[kXtmReasonProfile];
+    kpi->lossless += r->drops_by_reason[kXtmReasonHeadroom];
     for (uint32_t k = 0; k < kXtmReasonCount; k++) {
       if (k != kXtmReasonAccept && k != kXtmReasonTail && k != kXtmReasonPool &&
           k != kXtmReasonBufFull && k != kXtmReasonProfile && k != kXtmReasonHeadroom) {
-        other_drops += r->drops_by_reason[k];
+        kpi->other_drops += r->drops_by_reason[k];
       }
     }
     const xtm_params_t *xp = xtm_params(r->m);
     for (uint32_t v = 0; v < xp->num_ports * xp->num_tcs; v++) {
-      marks += xtm_voq_counter(r->m, v, kXtmVcntMarkTail) +
-               xtm_voq_counter(r->m, v, kXtmVcntMarkHead) +
-               xtm_voq_counter(r->m, v, kXtmVcntMarkLat);
+      kpi->marks += xtm_voq_counter(r->m, v, kXtmVcntMarkTail) +
+                    xtm_voq_counter(r->m, v, kXtmVcntMarkHead) +
+                    xtm_voq_counter(r->m, v, kXtmVcntMarkLat);
     }
-    pauses += r->pfc_tx_frames;
+    kpi->pauses += r->pfc_tx_frames;
   }
-  ns_router_t *br = &s.nodes[m.bottleneck_router].rt;
-  ns_link_t *bl = &s.links[m.bottleneck_link];
-  double util = dur > 0 ? (double)bl->tx_bytes * 8.0 / dur / 1e9 : 0;
-  double util1 =
-      dur > 0 ? (double)(bl->tx_bytes + bl->tx_frames * NS_ETH_OVH_BYTES) * 8.0 / dur / 1e9 : 0;
-  double bdp_bytes = (double)bl->rate_bps / 8.0 * m.rtt_us * 1e-6;
-  uint64_t retx = 0, timeouts = 0, naks = 0, cnp_rx = 0, ce_rx = 0;
+  kpi->br = &s->nodes[m->bottleneck_router].rt;
+  kpi->bl = &s->links[m->bottleneck_link];
+  ns_link_t *bl = kpi->bl;
+  kpi->util = kpi->dur > 0 ? (double)bl->tx_bytes * 8.0 / kpi->dur / 1e9 : 0;
+  kpi->util1 = kpi->dur > 0 ? (double)(bl->tx_bytes + bl->tx_frames * NS_ETH_OVH_BYTES) * 8.0 /
+                                  kpi->dur / 1e9
+                            : 0;
+  kpi->bdp_bytes = (double)bl->rate_bps / 8.0 * m->rtt_us * 1e-6;
+}
+
+// run_one, step 3: one object per flow (goodput, FCT, latency percentiles), the flows'
+// totals and the Jain fairness over the flow groups; the NICs' CE count
+static cJSON *run_flows_json(ns_sim_t *s, run_kpi_t *kpi) {
   // fairness over groups
   char gname[64][NS_NAME_LEN];
   double gput[64];
   uint32_t ng = 0;
-  cJSON *root = cJSON_CreateObject();
-  cJSON_AddItemToObject(root, "meta", meta_json(sc, &m));
   cJSON *flows = cJSON_CreateArray();
-  for (uint32_t i = 0; i < s.nflows; i++) {
-    ns_flow_t *f = &s.flows[i];
-    retx += f->retx_bytes;
-    timeouts += f->timeouts;
-    naks += f->naks_rx;
-    cnp_rx += f->cnps_rx;
-    double span =
-        f->done ? (double)f->fct_ps * 1e-12
-                : (dur - (double)f->start_ps * 1e-12 > 0 ? dur - (double)f->start_ps * 1e-12 : dur);
+  for (uint32_t i = 0; i < s->nflows; i++) {
+    ns_flow_t *f = &s->flows[i];
+    kpi->retx += f->retx_bytes;
+    kpi->timeouts += f->timeouts;
+    kpi->naks += f->naks_rx;
+    kpi->cnp_rx += f->cnps_rx;
+    double span = f->done ? (double)f->fct_ps * 1e-12
+                          : (kpi->dur - (double)f->start_ps * 1e-12 > 0
+                                 ? kpi->dur - (double)f->start_ps * 1e-12
+                                 : kpi->dur);
     double gp = span > 0 ? (double)f->rx_bytes * 8.0 / span / 1e9 : 0;
     uint32_t g = 0;
     while (g < ng && strcmp(gname[g], f->group) != 0) {
@@ -890,56 +861,65 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
     }
     cJSON_AddItemToArray(flows, o);
   }
-  for (uint32_t i = 0; i < s.nnodes; i++) {
-    if (s.nodes[i].kind == kNsNodeNic && s.nodes[i].nic.dc != NULL) {
-      ce_rx += dcqcn_counter(s.nodes[i].nic.dc, kDcqcnGcntCeRx);
-    }
-  }
   double sum = 0, sq = 0;
   for (uint32_t g = 0; g < ng; g++) {
     sum += gput[g];
     sq += gput[g] * gput[g];
   }
   double jain = (ng > 0 && sq > 0) ? sum * sum / ((double)ng * sq) : 1.0;
+  kpi->ng = ng;
+  kpi->jain = jain;
+  for (uint32_t i = 0; i < s->nnodes; i++) {
+    if (s->nodes[i].kind == kNsNodeNic && s->nodes[i].nic.dc != NULL) {
+      kpi->ce_rx += dcqcn_counter(s->nodes[i].nic.dc, kDcqcnGcntCeRx);
+    }
+  }
+  return flows;
+}
+
+// run_one, step 4: the "summary" object of summary.json
+static cJSON *run_summary_json(ns_sim_t *s, ns_measure_t *m, const run_kpi_t *kpi) {
+  const ns_link_t *bl = kpi->bl;
+  const ns_router_t *br = kpi->br;
   cJSON *sm = cJSON_CreateObject();
-  cJSON_AddNumberToObject(sm, "duration_s", dur);
+  cJSON_AddNumberToObject(sm, "duration_s", kpi->dur);
   cJSON_AddStringToObject(sm, "bottleneck", bl->name);
-  cJSON_AddNumberToObject(sm, "bottleneck_util_gbps", util);
-  cJSON_AddNumberToObject(sm, "bottleneck_util_l1_gbps", util1);
-  cJSON_AddNumberToObject(sm, "tail_drops", (double)tail);
-  cJSON_AddNumberToObject(sm, "lossless_drops", (double)lossless);
-  cJSON_AddNumberToObject(sm, "other_drops", (double)other_drops);
+  cJSON_AddNumberToObject(sm, "bottleneck_util_gbps", kpi->util);
+  cJSON_AddNumberToObject(sm, "bottleneck_util_l1_gbps", kpi->util1);
+  cJSON_AddNumberToObject(sm, "tail_drops", (double)kpi->tail);
+  cJSON_AddNumberToObject(sm, "lossless_drops", (double)kpi->lossless);
+  cJSON_AddNumberToObject(sm, "other_drops", (double)kpi->other_drops);
   cJSON *dr = cJSON_AddObjectToObject(sm, "drops_by_reason");
-  for (uint32_t i = 0; i < s.nnodes; i++) {
-    if (s.nodes[i].kind != kNsNodeRouter) {
+  for (uint32_t i = 0; i < s->nnodes; i++) {
+    if (s->nodes[i].kind != kNsNodeRouter) {
       continue;
     }
     for (uint32_t k = 1; k < kXtmReasonCount; k++) {
-      uint64_t v = s.nodes[i].rt.drops_by_reason[k];
+      uint64_t v = s->nodes[i].rt.drops_by_reason[k];
       if (v > 0) {
         char nm[96];
-        snprintf(nm, sizeof(nm), "%s.%s", s.nodes[i].name, xtm_reason_name((xtm_reason_t)k));
+        snprintf(nm, sizeof(nm), "%s.%s", s->nodes[i].name, xtm_reason_name((xtm_reason_t)k));
         cJSON_AddNumberToObject(dr, nm, (double)v);
       }
     }
   }
-  cJSON_AddNumberToObject(sm, "ecn_marks", (double)marks);
-  cJSON_AddNumberToObject(sm, "ce_received", (double)ce_rx);
-  cJSON_AddNumberToObject(sm, "cnps_sent", (double)s.cnps_sent);
-  cJSON_AddNumberToObject(sm, "cnps_handled", (double)cnp_rx);
-  cJSON_AddNumberToObject(sm, "pause_frames", (double)pauses);
+  cJSON_AddNumberToObject(sm, "ecn_marks", (double)kpi->marks);
+  cJSON_AddNumberToObject(sm, "ce_received", (double)kpi->ce_rx);
+  cJSON_AddNumberToObject(sm, "cnps_sent", (double)s->cnps_sent);
+  cJSON_AddNumberToObject(sm, "cnps_handled", (double)kpi->cnp_rx);
+  cJSON_AddNumberToObject(sm, "pause_frames", (double)kpi->pauses);
   cJSON_AddNumberToObject(sm, "peak_queue_bytes", (double)br->watch_peak_bytes);
   cJSON_AddNumberToObject(sm, "peak_queue_rtt",
-                          bdp_bytes > 0 ? (double)br->watch_peak_bytes / bdp_bytes : 0);
-  cJSON_AddNumberToObject(sm, "base_rtt_us", m.rtt_us);
-  cJSON_AddNumberToObject(sm, "retransmitted_bytes", (double)retx);
-  cJSON_AddNumberToObject(sm, "timeouts", (double)timeouts);
-  cJSON_AddNumberToObject(sm, "naks", (double)naks);
-  cJSON_AddNumberToObject(sm, "out_of_order_discards", (double)s.ooo_discards);
-  cJSON_AddNumberToObject(sm, "jain_fairness", jain);
-  cJSON_AddNumberToObject(sm, "fairness_groups", ng);
-  if (m.victim_flow != UINT32_MAX) {
-    ns_flow_t *v = &s.flows[m.victim_flow];
+                          kpi->bdp_bytes > 0 ? (double)br->watch_peak_bytes / kpi->bdp_bytes : 0);
+  cJSON_AddNumberToObject(sm, "base_rtt_us", m->rtt_us);
+  cJSON_AddNumberToObject(sm, "retransmitted_bytes", (double)kpi->retx);
+  cJSON_AddNumberToObject(sm, "timeouts", (double)kpi->timeouts);
+  cJSON_AddNumberToObject(sm, "naks", (double)kpi->naks);
+  cJSON_AddNumberToObject(sm, "out_of_order_discards", (double)s->ooo_discards);
+  cJSON_AddNumberToObject(sm, "jain_fairness", kpi->jain);
+  cJSON_AddNumberToObject(sm, "fairness_groups", kpi->ng);
+  if (m->victim_flow != UINT32_MAX) {
+    ns_flow_t *v = &s->flows[m->victim_flow];
     cJSON_AddStringToObject(sm, "victim", v->name);
     if (v->done) {
       cJSON_AddNumberToObject(sm, "victim_fct_us", (double)v->fct_ps * 1e-6);
@@ -947,12 +927,15 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
       cJSON_AddNullToObject(sm, "victim_fct_us");
     }
   }
-  cJSON_AddItemToObject(root, "summary", sm);
-  intervals_out(&s, &m, t_end, root, sm, outdir, sc, outputs, sizeof(outputs));
-  cJSON_AddItemToObject(root, "flows", flows);
+  return sm;
+}
+
+// run_one, step 5: the "links" and "perf" objects of summary.json
+static void run_links_perf_json(cJSON *root, ns_sim_t *s, const run_kpi_t *kpi, double wall) {
+  double dur = kpi->dur;
   cJSON *links = cJSON_CreateArray();
-  for (uint32_t i = 0; i < s.nlinks; i++) {
-    ns_link_t *l = &s.links[i];
+  for (uint32_t i = 0; i < s->nlinks; i++) {
+    ns_link_t *l = &s->links[i];
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", l->name);
     cJSON_AddNumberToObject(o, "util_gbps", dur > 0 ? (double)l->tx_bytes * 8.0 / dur / 1e9 : 0);
@@ -964,18 +947,171 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
   cJSON *pf = cJSON_AddObjectToObject(root, "perf");
   cJSON_AddNumberToObject(pf, "wall_s", wall);
   cJSON_AddNumberToObject(pf, "sim_s_per_wall_s", wall > 0 ? dur / wall : 0);
-  cJSON_AddNumberToObject(pf, "events", (double)s.events);
-  cJSON_AddNumberToObject(pf, "packet_hops", (double)s.pkt_hops);
+  cJSON_AddNumberToObject(pf, "events", (double)s->events);
+  cJSON_AddNumberToObject(pf, "packet_hops", (double)s->pkt_hops);
   static const char *const kEv[] = {"link", "nic", "router", "pfc", "rto", "sample"};
   cJSON *evj = cJSON_AddObjectToObject(pf, "events_by_type");
   for (int k = 0; k < 6; k++) {
-    cJSON_AddNumberToObject(evj, kEv[k], (double)s.ev_by_type[k]);
+    cJSON_AddNumberToObject(evj, kEv[k], (double)s->ev_by_type[k]);
   }
-  cJSON_AddNumberToObject(evj, "stale_wakes", (double)s.ev_stale);
-  cJSON_AddNumberToObject(pf, "packet_hops_per_wall_s", wall > 0 ? (double)s.pkt_hops / wall : 0);
+  cJSON_AddNumberToObject(evj, "stale_wakes", (double)s->ev_stale);
+  cJSON_AddNumberToObject(pf, "packet_hops_per_wall_s", wall > 0 ? (double)s->pkt_hops / wall : 0);
   cJSON_AddNumberToObject(pf, "peak_rss_mib", (double)peak_rss_kb() / 1024.0);
-  cJSON_AddNumberToObject(pf, "pool_peak_packets", s.pool_peak);
-  cJSON_AddNumberToObject(pf, "pool_grows", (double)s.pool_grows);
+  cJSON_AddNumberToObject(pf, "pool_peak_packets", s->pool_peak);
+  cJSON_AddNumberToObject(pf, "pool_grows", (double)s->pool_grows);
+}
+
+// run_one, step 6: the text report on standard output (without --json)
+static void run_print_text(ns_scenario_t *sc, ns_sim_t *s, ns_measure_t *m, const run_kpi_t *kpi,
+                           cJSON *sm, cJSON *flows, uint64_t t_end, double wall, const char *outdir,
+                           const char *outputs) {
+  const ns_link_t *bl = kpi->bl;
+  const ns_router_t *br = kpi->br;
+  double dur = kpi->dur;
+  stamp_line(stdout, "", sc, m->seed);
+  printf("set-up: %s\n", m->setup);
+  printf("simulated %.6f s in %.2f s wall (%.3f simulated s per wall s), %" PRIu64
+         " packet-hops, peak RSS %.0f MiB\n",
+         dur, wall, wall > 0 ? dur / wall : 0, s->pkt_hops, (double)peak_rss_kb() / 1024.0);
+  printf("bottleneck %s: %.3f Gb/s L2 (frames), %.3f Gb/s L1 (on the wire)\n", bl->name, kpi->util,
+         kpi->util1);
+  cJSON *mn = cJSON_GetObjectItem(sm, "util_interval_min_gbps");
+  if (mn != NULL) {
+    printf("per %g s interval (L2): min %.3f mean %.3f max %.3f Gb/s over %d complete intervals\n",
+           (double)s->ival_ps * 1e-12, mn->valuedouble,
+           cJSON_GetObjectItem(sm, "util_interval_mean_gbps")->valuedouble,
+           cJSON_GetObjectItem(sm, "util_interval_max_gbps")->valuedouble,
+           cJSON_GetObjectItem(sm, "intervals_complete")->valueint);
+  }
+  cJSON *su = cJSON_GetObjectItem(sm, "steady_util_gbps");
+  if (su != NULL) {
+    printf(
+        "steady state from %.3f s: %.3f Gb/s L2 (min %.3f max %.3f), tail drops %.0f, "
+        "pause frames %.0f, peak queue %.3f RTT, Jain %.4f\n",
+        cJSON_GetObjectItem(sm, "steady_from_s")->valuedouble, su->valuedouble,
+        cJSON_GetObjectItem(sm, "steady_util_min_gbps")->valuedouble,
+        cJSON_GetObjectItem(sm, "steady_util_max_gbps")->valuedouble,
+        cJSON_GetObjectItem(sm, "steady_tail_drops")->valuedouble,
+        cJSON_GetObjectItem(sm, "steady_pause_frames")->valuedouble,
+        cJSON_GetObjectItem(sm, "steady_peak_queue_rtt")->valuedouble,
+        cJSON_GetObjectItem(sm, "steady_jain_fairness")->valuedouble);
+  }
+  printf("tail_drops %" PRIu64 "  lossless_drops %" PRIu64 "  ecn_marks %" PRIu64
+         "  ce_received %" PRIu64 "  cnps_sent %" PRIu64 "  cnps_handled %" PRIu64
+         "  pause_frames %" PRIu64 "\n",
+         kpi->tail, kpi->lossless, kpi->marks, kpi->ce_rx, s->cnps_sent, kpi->cnp_rx, kpi->pauses);
+  cJSON *drp = cJSON_GetObjectItem(sm, "drops_by_reason");
+  if (drp != NULL && drp->child != NULL) {
+    printf("drops by router.reason:");
+    for (cJSON *d = drp->child; d != NULL; d = d->next) {
+      printf(" %s=%.0f", d->string, d->valuedouble);
+    }
+    printf("\n");
+  }
+  printf("peak_queue %" PRIu64 " bytes = %.3f RTT (base RTT %.1f us)  retransmitted %" PRIu64
+         " bytes  timeouts %" PRIu64 "  jain %.4f over %u groups\n",
+         br->watch_peak_bytes,
+         kpi->bdp_bytes > 0 ? (double)br->watch_peak_bytes / kpi->bdp_bytes : 0, m->rtt_us,
+         kpi->retx, kpi->timeouts, kpi->jain, kpi->ng);
+  if (m->victim_flow != UINT32_MAX) {
+    ns_flow_t *v = &s->flows[m->victim_flow];
+    if (v->done) {
+      printf("victim %s: fct %.3f us\n", v->name, (double)v->fct_ps * 1e-6);
+    } else {
+      printf("victim %s: not complete at %.3f us\n", v->name, (double)t_end * 1e-6);
+    }
+  }
+  printf("%-40s %14s %10s %10s %10s\n", "flow", "bytes", "fct_us", "Gb/s", "retx_B");
+  for (uint32_t i = 0; i < s->nflows && i < 40; i++) {
+    ns_flow_t *f = &s->flows[i];
+    char fct[32] = "-";
+    if (f->done) {
+      snprintf(fct, sizeof(fct), "%.3f", (double)f->fct_ps * 1e-6);
+    }
+    cJSON *o = cJSON_GetArrayItem(flows, (int)i);
+    printf("%-40s %14" PRIu64 " %10s %10.3f %10" PRIu64 "\n", f->name, f->rx_bytes, fct,
+           cJSON_GetObjectItem(o, "goodput_gbps")->valuedouble, f->retx_bytes);
+    cJSON *lat = cJSON_GetObjectItem(o, "latency_us");
+    if (lat != NULL) {
+      printf("    latency_us p50 %.3f p99 %.3f p999 %.3f max %.3f (%d samples)\n",
+             cJSON_GetObjectItem(lat, "p50")->valuedouble,
+             cJSON_GetObjectItem(lat, "p99")->valuedouble,
+             cJSON_GetObjectItem(lat, "p999")->valuedouble,
+             cJSON_GetObjectItem(lat, "max")->valuedouble,
+             cJSON_GetObjectItem(lat, "samples")->valueint);
+    }
+  }
+  printf("%-48s %10s %10s %12s\n", "link", "Gb/s", "PFC_rx", "paused_us");
+  for (uint32_t i = 0; i < s->nlinks; i++) {
+    ns_link_t *l = &s->links[i];
+    printf("%-48s %10.3f %10" PRIu64 " %12.3f\n", l->name,
+           dur > 0 ? (double)l->tx_bytes * 8.0 / dur / 1e9 : 0, l->pfc_rx_frames,
+           (double)l->paused_ps * 1e-6);
+  }
+  printf("outputs in %s:%s (and the generated configurations)\n", outdir, outputs);
+}
+
+static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet, bool plots) {
+  int mk = mkdir_p(outdir);
+  if (mk != 0) {
+    fprintf(stderr, "xtm-netsim: --out %s: %s\n", outdir,
+            mk == 1 ? "exists and is not a directory" : strerror(errno));
+    return mk;
+  }
+  ns_sim_t s;
+  if (ns_sim_init(&s) != kNsOk) {
+    return 2;
+  }
+  ns_measure_t m;
+  char err[NS_ERR_LEN];
+  if (!ns_scenario_build(sc, &s, &m, outdir, err, sizeof(err))) {
+    fprintf(stderr, "%s\n", err);
+    ns_sim_free(&s);
+    return m.write_failed ? 2 : 1;
+  }
+  for (const char *w = m.warnings; *w;) {  // one a line: "--set KEY: not used ..."
+    const char *e = strchr(w, '\n');
+    int len = e != NULL ? (int)(e - w) : (int)strlen(w);
+    fprintf(stderr, "xtm-netsim: warning: %.*s\n", len, w);
+    w += len + (e != NULL);
+  }
+  s.stop_when_done = strcmp(sc->family, "scale-across") != 0;
+  s.lookahead_off = getenv("NETSIM_NO_LOOKAHEAD") != NULL;  // reference mode (docs/netsim.md 1)
+  char outputs[512] = "";
+  char csvp[1300];
+  run_ctx_t rc = {.s = &s, .m = &m};
+  router_cfg_t *cfg = calloc(1, sizeof(*cfg));
+  if (cfg == NULL) {
+    ns_sim_free(&s);
+    return 2;
+  }
+  ns_router_t *wr = &s.nodes[m.bottleneck_router].rt;
+  if (wr->watch_voq >= 0) {
+    (void)read_router_cfg(wr, (uint32_t)wr->watch_voq, cfg);  // !ok: the plots go without lines
+  }
+  run_open_timeseries(sc, &s, &m, cfg, outdir, &rc, csvp, sizeof(csvp));
+  double w0 = now_s();
+  ns_run(&s, m.end_ps);
+  double wall = now_s() - w0;
+  uint64_t t_end = s.now_ps > m.end_ps ? m.end_ps : s.now_ps;
+  if (s.stop_when_done == false || t_end == 0) {
+    t_end = m.end_ps;
+  }
+  ns_finish(&s, t_end);
+  if (rc.csv != NULL && out_close(rc.csv, csvp)) {
+    snprintf(outputs + strlen(outputs), sizeof(outputs) - strlen(outputs), " timeseries.csv");
+  }
+  // ---- KPIs
+  run_kpi_t kpi = {.dur = (double)t_end * 1e-12};
+  run_router_totals(&s, &m, &kpi);
+  cJSON *root = cJSON_CreateObject();
+  cJSON_AddItemToObject(root, "meta", meta_json(sc, &m));
+  cJSON *flows = run_flows_json(&s, &kpi);
+  cJSON *sm = run_summary_json(&s, &m, &kpi);
+  cJSON_AddItemToObject(root, "summary", sm);
+  intervals_out(&s, &m, t_end, root, sm, outdir, sc, outputs, sizeof(outputs));
+  cJSON_AddItemToObject(root, "flows", flows);
+  run_links_perf_json(root, &s, &kpi, wall);
   char *txt = cJSON_Print(root);
   char p[1300];
   FILE *jf = txt != NULL ? out_open(outdir, "summary.json", p, sizeof(p)) : NULL;
@@ -1006,87 +1142,7 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
       write_failed("standard output");
     }
   } else if (!quiet) {
-    stamp_line(stdout, "", sc, m.seed);
-    printf("set-up: %s\n", m.setup);
-    printf("simulated %.6f s in %.2f s wall (%.3f simulated s per wall s), %" PRIu64
-           " packet-hops, peak RSS %.0f MiB\n",
-           dur, wall, wall > 0 ? dur / wall : 0, s.pkt_hops, (double)peak_rss_kb() / 1024.0);
-    printf("bottleneck %s: %.3f Gb/s L2 (frames), %.3f Gb/s L1 (on the wire)\n", bl->name, util,
-           util1);
-    cJSON *mn = cJSON_GetObjectItem(sm, "util_interval_min_gbps");
-    if (mn != NULL) {
-      printf(
-          "per %g s interval (L2): min %.3f mean %.3f max %.3f Gb/s over %d complete intervals\n",
-          (double)s.ival_ps * 1e-12, mn->valuedouble,
-          cJSON_GetObjectItem(sm, "util_interval_mean_gbps")->valuedouble,
-          cJSON_GetObjectItem(sm, "util_interval_max_gbps")->valuedouble,
-          cJSON_GetObjectItem(sm, "intervals_complete")->valueint);
-    }
-    cJSON *su = cJSON_GetObjectItem(sm, "steady_util_gbps");
-    if (su != NULL) {
-      printf(
-          "steady state from %.3f s: %.3f Gb/s L2 (min %.3f max %.3f), tail drops %.0f, "
-          "pause frames %.0f, peak queue %.3f RTT, Jain %.4f\n",
-          cJSON_GetObjectItem(sm, "steady_from_s")->valuedouble, su->valuedouble,
-          cJSON_GetObjectItem(sm, "steady_util_min_gbps")->valuedouble,
-          cJSON_GetObjectItem(sm, "steady_util_max_gbps")->valuedouble,
-          cJSON_GetObjectItem(sm, "steady_tail_drops")->valuedouble,
-          cJSON_GetObjectItem(sm, "steady_pause_frames")->valuedouble,
-          cJSON_GetObjectItem(sm, "steady_peak_queue_rtt")->valuedouble,
-          cJSON_GetObjectItem(sm, "steady_jain_fairness")->valuedouble);
-    }
-    printf("tail_drops %" PRIu64 "  lossless_drops %" PRIu64 "  ecn_marks %" PRIu64
-           "  ce_received %" PRIu64 "  cnps_sent %" PRIu64 "  cnps_handled %" PRIu64
-           "  pause_frames %" PRIu64 "\n",
-           tail, lossless, marks, ce_rx, s.cnps_sent, cnp_rx, pauses);
-    cJSON *drp = cJSON_GetObjectItem(sm, "drops_by_reason");
-    if (drp != NULL && drp->child != NULL) {
-      printf("drops by router.reason:");
-      for (cJSON *d = drp->child; d != NULL; d = d->next) {
-        printf(" %s=%.0f", d->string, d->valuedouble);
-      }
-      printf("\n");
-    }
-    printf("peak_queue %" PRIu64 " bytes = %.3f RTT (base RTT %.1f us)  retransmitted %" PRIu64
-           " bytes  timeouts %" PRIu64 "  jain %.4f over %u groups\n",
-           br->watch_peak_bytes, bdp_bytes > 0 ? (double)br->watch_peak_bytes / bdp_bytes : 0,
-           m.rtt_us, retx, timeouts, jain, ng);
-    if (m.victim_flow != UINT32_MAX) {
-      ns_flow_t *v = &s.flows[m.victim_flow];
-      if (v->done) {
-        printf("victim %s: fct %.3f us\n", v->name, (double)v->fct_ps * 1e-6);
-      } else {
-        printf("victim %s: not complete at %.3f us\n", v->name, (double)t_end * 1e-6);
-      }
-    }
-    printf("%-40s %14s %10s %10s %10s\n", "flow", "bytes", "fct_us", "Gb/s", "retx_B");
-    for (uint32_t i = 0; i < s.nflows && i < 40; i++) {
-      ns_flow_t *f = &s.flows[i];
-      char fct[32] = "-";
-      if (f->done) {
-        snprintf(fct, sizeof(fct), "%.3f", (double)f->fct_ps * 1e-6);
-      }
-      cJSON *o = cJSON_GetArrayItem(flows, (int)i);
-      printf("%-40s %14" PRIu64 " %10s %10.3f %10" PRIu64 "\n", f->name, f->rx_bytes, fct,
-             cJSON_GetObjectItem(o, "goodput_gbps")->valuedouble, f->retx_bytes);
-      cJSON *lat = cJSON_GetObjectItem(o, "latency_us");
-      if (lat != NULL) {
-        printf("    latency_us p50 %.3f p99 %.3f p999 %.3f max %.3f (%d samples)\n",
-               cJSON_GetObjectItem(lat, "p50")->valuedouble,
-               cJSON_GetObjectItem(lat, "p99")->valuedouble,
-               cJSON_GetObjectItem(lat, "p999")->valuedouble,
-               cJSON_GetObjectItem(lat, "max")->valuedouble,
-               cJSON_GetObjectItem(lat, "samples")->valueint);
-      }
-    }
-    printf("%-48s %10s %10s %12s\n", "link", "Gb/s", "PFC_rx", "paused_us");
-    for (uint32_t i = 0; i < s.nlinks; i++) {
-      ns_link_t *l = &s.links[i];
-      printf("%-48s %10.3f %10" PRIu64 " %12.3f\n", l->name,
-             dur > 0 ? (double)l->tx_bytes * 8.0 / dur / 1e9 : 0, l->pfc_rx_frames,
-             (double)l->paused_ps * 1e-6);
-    }
-    printf("outputs in %s:%s (and the generated configurations)\n", outdir, outputs);
+    run_print_text(sc, &s, &m, &kpi, sm, flows, t_end, wall, outdir, outputs);
   }
   cJSON_free(txt);
   cJSON_Delete(root);
@@ -1497,6 +1553,353 @@ static int slurm_submit(const family_t *fam, const sweep_opts_t *o, const char *
   return 0;
 }
 
+// sweep: the columns of report.md and results.csv, from each run's summary.json
+static const char *const kCols[] = {"bottleneck_util_gbps",
+                                    "bottleneck_util_l1_gbps",
+                                    "steady_util_gbps",
+                                    "steady_util_min_gbps",
+                                    "steady_util_max_gbps",
+                                    "tail_drops",
+                                    "lossless_drops",
+                                    "ecn_marks",
+                                    "cnps_sent",
+                                    "pause_frames",
+                                    "peak_queue_rtt",
+                                    "retransmitted_bytes",
+                                    "jain_fairness",
+                                    "victim_fct_us",
+                                    "fct_us",
+                                    "timeouts"};
+enum { kNcols = sizeof(kCols) / sizeof(kCols[0]) };
+
+// sweep, one Slurm array task: runs[task] and its exit_status file
+static int sweep_task_one(const ns_scenario_t *base, sweep_run_t *runs, uint32_t total,
+                          const family_t *fam, const sweep_opts_t *o) {
+  if ((uint64_t)o->task >= total) {
+    fprintf(stderr, "xtm-netsim: --task %" PRId64 " is not below the %u runs of %s\n", o->task,
+            total, fam->name);
+    free(runs);
+    return 1;
+  }
+  sweep_run_t *x = &runs[o->task];
+  int mk = mkdir_p(x->dir);
+  int rc = mk != 0 ? 2 : sweep_task(base, x);
+  char p[1700];
+  snprintf(p, sizeof(p), "%s/exit_status", x->dir);
+  FILE *f = fopen(p, "w");
+  if (f != NULL) {
+    fprintf(f, "%d\n", rc);
+    if (fclose(f) != 0) {
+      rc = 2;
+    }
+  }
+  free(runs);
+  return rc;
+}
+
+// sweep: the user's overrides and the first run are checked before anything is forked or
+// submitted; false (message printed) when they are refused
+static bool sweep_precheck(const ns_scenario_t *base, const sweep_run_t *runs) {
+  char err[NS_ERR_LEN];
+  ns_scenario_t chk = *base;
+  for (uint32_t i = 0; i < runs[0].nsets; i++) {
+    if (!ns_scenario_set(&chk, runs[0].sets[i], err, sizeof(err))) {
+      fprintf(stderr, "%s\n", err);
+      return false;
+    }
+  }
+  ns_sim_t s;
+  ns_measure_t m;
+  bool ok = ns_sim_init(&s) == kNsOk && ns_scenario_build(&chk, &s, &m, NULL, err, sizeof(err));
+  ns_sim_free(&s);
+  if (!ok) {
+    fprintf(stderr, "%s\n", err);
+    return false;
+  }
+  return true;
+}
+
+// sweep --slurm: each task's exit_status file (2 when a task did not run)
+static void sweep_slurm_status(sweep_run_t *runs, uint32_t total) {
+  for (uint32_t r = 0; r < total; r++) {
+    char p[1700], t[32] = "";
+    snprintf(p, sizeof(p), "%s/exit_status", runs[r].dir);
+    FILE *f = fopen(p, "r");
+    runs[r].status = 2;  // no status: the task did not run
+    if (f != NULL && fgets(t, sizeof(t), f) != NULL) {
+      int64_t v = 2;
+      t[strcspn(t, "\n")] = '\0';
+      if (xtm_num_i64(NULL, t, 0, 255, &v, NULL) == kXtmNumOk) {
+        runs[r].status = (int)v;
+      }
+    }
+    if (f != NULL) {
+      fclose(f);
+    }
+  }
+}
+
+// sweep, local: the runs on o->jobs forked processes, with a progress line; 2 if fork failed
+static int sweep_run_local(const ns_scenario_t *base, sweep_run_t *runs, uint32_t total,
+                           const family_t *fam, const sweep_opts_t *o, const char *outdir,
+                           double t0) {
+  fprintf(stderr, "xtm-netsim sweep %s: %u runs on %d parallel jobs -> %s\n", fam->name, total,
+          o->jobs, outdir);
+  uint32_t next = 0, done = 0, running = 0;
+  pid_t *pids = calloc(total, sizeof(pid_t));
+  if (pids == NULL) {
+    return 2;
+  }
+  progress(0, total, t0);
+  while (done < total) {
+    while (running < (uint32_t)o->jobs && next < total) {
+      fflush(NULL);
+      pid_t pid = fork();
+      if (pid == 0) {
+        _exit(sweep_task(base, &runs[next]));
+      }
+      if (pid < 0) {
+        fprintf(stderr, "xtm-netsim: fork failed\n");
+        free(pids);
+        return 2;
+      }
+      pids[next++] = pid;
+      running++;
+    }
+    int st = 0;
+    pid_t w = wait(&st);
+    if (w < 0) {
+      break;
+    }
+    for (uint32_t i = 0; i < next; i++) {
+      if (pids[i] == w) {
+        runs[i].status = WIFEXITED(st) ? WEXITSTATUS(st) : 2;
+      }
+    }
+    running--;
+    done++;
+    progress(done, total, t0);
+  }
+  fputc('\n', stderr);
+  free(pids);
+  return 0;
+}
+
+// sweep report: what the rows leave for the plots
+typedef struct sweep_rep {
+  uint32_t failed, refused;
+  bool has_col[kNcols];
+  double col_max[kNcols];
+  char seeds[96];  // the runs' seeds, for the plots' footer: "1" or "1 2" (first 8)
+  uint32_t nseeds;
+} sweep_rep_t;
+
+// sweep report, step 1: report.md's preamble and the table header of both files
+static void sweep_report_header(FILE *f, FILE *csv, const family_t *fam, const sweep_opts_t *o,
+                                uint32_t total, uint32_t nax, double t0) {
+  bool variants = fam->ax[0].key == NULL;
+  fprintf(f, "# xtm-netsim sweep: %s\n\n", fam->name);
+  fprintf(f, "%s. Scenario `%s`; version %s; %u runs%s; %.1f s wall. Fixed overrides:%s", fam->note,
+          fam->scenario, NETSIM_VERSION, total,
+          o->report_only ? " (report rewritten from existing runs)"
+          : o->slurm     ? " as one Slurm job array"
+                         : "",
+          now_s() - t0, fam->fixed[0] == NULL && o->nsets == 0 ? " none" : "");
+  for (int i = 0; i < 8 && fam->fixed[i] != NULL; i++) {
+    fprintf(f, " `%s`", fam->fixed[i]);
+  }
+  for (int i = 0; i < o->nsets; i++) {
+    fprintf(f, " `%s`", o->sets[i]);
+  }
+  fprintf(f, ". Reproduce with `xtm-netsim sweep %s", fam->name);
+  for (int i = 0; i < o->nsets; i++) {
+    fprintf(f, " --set %s", o->sets[i]);
+  }
+  fprintf(f,
+          "`. Every run's directory holds its summary.json (stamped with scenario, overrides, "
+          "seed, set-up and version), time series, intervals.csv and plots. Units: Gb/s of "
+          "frame bytes (L2) unless the column says l1; queue in units of the base RTT x "
+          "bottleneck rate; times in us; steady_* over the complete intervals after warmup_s.\n\n");
+  fprintf(csv, "# xtm-netsim %s sweep %s; units as in report.md\n", NETSIM_VERSION, fam->name);
+  fprintf(f, "|");
+  for (uint32_t a = 0; a < nax; a++) {
+    const char *k = variants                           ? "variant"
+                    : strcmp(fam->ax[a].key, "-") == 0 ? "thresholds"
+                                                       : fam->ax[a].key;
+    fprintf(f, " %s |", k);
+    fprintf(csv, "%s,", k);
+  }
+  for (size_t k = 0; k < kNcols; k++) {
+    fprintf(f, " %s |", kCols[k]);
+    fprintf(csv, "%s%s", kCols[k], k + 1 < kNcols ? "," : "\n");
+  }
+  fprintf(f, "\n|");
+  for (size_t k = 0; k < nax + kNcols; k++) {
+    fprintf(f, "---|");
+  }
+  fprintf(f, "\n");
+}
+
+// sweep report, step 2: one row per run in report.md and results.csv
+static void sweep_report_rows(FILE *f, FILE *csv, const sweep_run_t *runs, uint32_t total,
+                              uint32_t nax, sweep_rep_t *rp) {
+  char p[1700];
+  for (uint32_t r = 0; r < total; r++) {
+    snprintf(p, sizeof(p), "%s/summary.json", runs[r].dir);
+    cJSON *j = runs[r].status == 0 ? load_json(p) : NULL;
+    cJSON *sm = j ? cJSON_GetObjectItem(j, "summary") : NULL;
+    fprintf(f, "|");
+    for (uint32_t a = 0; a < nax; a++) {
+      fprintf(f, " %s |", runs[r].val[a]);
+      fprintf(csv, strchr(runs[r].val[a], ',') != NULL ? "\"%s\"," : "%s,", runs[r].val[a]);
+    }
+    if (sm == NULL) {
+      if (runs[r].status == 1) {
+        rp->refused++;
+        fprintf(f, " refused its input (exit 1) |\n");
+        fprintf(csv, "refused\n");
+      } else {
+        rp->failed++;
+        fprintf(f, " run failed (exit %d) |\n", runs[r].status);
+        fprintf(csv, "failed\n");
+      }
+      cJSON_Delete(j);
+      continue;
+    }
+    cJSON *sd = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "meta"), "seed");
+    if (cJSON_IsString(sd) && rp->nseeds < 8) {
+      char w[32];
+      snprintf(w, sizeof(w), " %.24s ", sd->valuestring);
+      char have[sizeof(rp->seeds) + 2];
+      snprintf(have, sizeof(have), " %s ", rp->seeds);
+      if (strstr(have, w) == NULL) {
+        size_t k = strlen(rp->seeds);
+        snprintf(rp->seeds + k, sizeof(rp->seeds) - k, "%s%.24s", k ? " " : "", sd->valuestring);
+        rp->nseeds++;
+      }
+    }
+    double fct = NAN, tmo = jnum(sm, "timeouts");
+    cJSON *fl = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "flows"), 0);
+    if (fl != NULL) {
+      fct = jnum(fl, "fct_us");
+    }
+    for (size_t k = 0; k < kNcols; k++) {
+      double v = strcmp(kCols[k], "fct_us") == 0     ? fct
+                 : strcmp(kCols[k], "timeouts") == 0 ? tmo
+                                                     : jnum(sm, kCols[k]);
+      if (isnan(v)) {
+        fprintf(f, " - |");
+        fprintf(csv, "%s", k + 1 < kNcols ? "," : "\n");
+      } else {
+        rp->has_col[k] = true;
+        rp->col_max[k] = fabs(v) > rp->col_max[k] ? fabs(v) : rp->col_max[k];
+        fprintf(f, " %.4g |", v);
+        fprintf(csv, "%.6g%s", v, k + 1 < kNcols ? "," : "\n");
+      }
+    }
+    fprintf(f, "\n");
+    cJSON_Delete(j);
+  }
+}
+
+// sweep report, step 3: the KPIs against the last axis, one line per value of the first axis;
+// a variant family or a single axis: one bar per run (sim/netsim/plot.c draws them)
+static void sweep_plots(FILE *f, const family_t *fam, const sweep_opts_t *o, const char *outdir,
+                        uint32_t total, uint32_t nax, const uint32_t *len, const sweep_rep_t *rp) {
+  bool variants = fam->ax[0].key == NULL;
+  char p[1700];
+  static const struct {
+    const char *k, *col, *what, *unit;
+    ns_plot_unit_t kind;
+  } kPl[] = {{"util", "bottleneck_util_gbps", "bottleneck utilisation, whole run (L2)", "Gb/s",
+              kNsUnitPlain},
+             {"steady", "steady_util_gbps", "steady-state utilisation (L2)", "Gb/s", kNsUnitPlain},
+             {"peakq", "peak_queue_rtt", "peak queue", "RTT", kNsUnitPlain},
+             {"cnps", "cnps_sent", "CNPs sent", NULL, kNsUnitCount},
+             {"pauses", "pause_frames", "PAUSE frames", NULL, kNsUnitCount},
+             {"victim", "victim_fct_us", "victim FCT", NULL, kNsUnitTimeUs},
+             {"fct", "fct_us", "FCT of the first flow", NULL, kNsUnitTimeUs},
+             {"retx", "retransmitted_bytes", "retransmitted bytes", NULL, kNsUnitBytes}};
+  ns_plot_sweep_t *ps = calloc(1, sizeof(*ps));
+  if (ps != NULL && nax >= 1) {
+    uint32_t xa = nax - 1;
+    snprintf(ps->family, sizeof(ps->family), "%s", fam->name);
+    int k = snprintf(ps->footer, sizeof(ps->footer),
+                     "xtm-netsim %s, sweep %s of scenario %s, %u runs, fixed:", NETSIM_VERSION,
+                     fam->name, fam->scenario, total);
+    for (int i = 0; i < 8 && fam->fixed[i] != NULL && k > 0 && (size_t)k < sizeof(ps->footer);
+         i++) {
+      k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, " %s", fam->fixed[i]);
+    }
+    if (k > 0 && (size_t)k < sizeof(ps->footer)) {
+      k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k,
+                    "%s, overrides:", fam->fixed[0] == NULL ? " none" : "");
+    }
+    for (int i = 0; i < o->nsets && k > 0 && (size_t)k < sizeof(ps->footer); i++) {
+      k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, " %s", o->sets[i]);
+    }
+    if (o->nsets == 0 && k > 0 && (size_t)k < sizeof(ps->footer)) {
+      k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, " none");
+    }
+    if (k > 0 && (size_t)k < sizeof(ps->footer)) {
+      snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, ", seed%s %s",
+               rp->nseeds == 1 ? "" : "s", rp->nseeds ? rp->seeds : "-");
+    }
+    k = snprintf(ps->repro, sizeof(ps->repro), "xtm-netsim sweep %s", fam->name);
+    for (int i = 0; i < o->nsets && k > 0 && (size_t)k < sizeof(ps->repro); i++) {
+      k += snprintf(ps->repro + k, sizeof(ps->repro) - (size_t)k, " --set %s", o->sets[i]);
+    }
+    ps->bars = variants || nax == 1;
+    if (ps->bars) {
+      ps->xlabel = variants ? "variant" : fam->ax[0].key;
+    } else {
+      ps->xlabel = strcmp(fam->ax[xa].key, "-") == 0 ? "thresholds" : fam->ax[xa].key;
+      ps->xcol = xa + 1;
+      ps->xnumeric = true;
+      for (uint32_t v = 0; v < len[xa] && ps->xnumeric; v++) {
+        double d;
+        ps->xnumeric = xtm_num_f64(NULL, fam->ax[xa].vals[v], -1e300, 1e300, &d, NULL) == kXtmNumOk;
+      }
+      for (uint32_t v = 0; v < len[xa] && v < 32; v++) {
+        ps->xvals[ps->nxvals++] = fam->ax[xa].vals[v];
+      }
+      ps->series_key = fam->ax[0].key;
+      for (uint32_t v = 0; v < len[0] && v < 32; v++) {
+        ps->series[ps->nseries++] = fam->ax[0].vals[v];
+      }
+    }
+    for (size_t j = 0; j < sizeof(kPl) / sizeof(kPl[0]); j++) {
+      size_t col = 0;
+      while (col < kNcols && strcmp(kCols[col], kPl[j].col) != 0) {
+        col++;
+      }
+      if (col == kNcols || !rp->has_col[col]) {
+        continue;  // no run has this KPI (e.g. no victim flow)
+      }
+      ns_plot_kpi_t *q = &ps->kpi[ps->nkpi++];
+      q->file = kPl[j].k;
+      q->what = kPl[j].what;
+      q->unit = kPl[j].unit;
+      q->kind = kPl[j].kind;
+      q->col = nax + (uint32_t)col + 1;
+      q->max = rp->col_max[col];
+    }
+    int prc = ns_plot_write_sweep(outdir, ps);
+    if (prc == 0) {
+      fprintf(f, "\n## Plots\n\n");
+      for (uint32_t j = 0; j < ps->nkpi; j++) {
+        fprintf(f, "![%s](%s.png)\n\n", ps->kpi[j].what, ps->kpi[j].file);
+      }
+    } else if (prc < 0) {
+      snprintf(p, sizeof(p), "%s/report.gp", outdir);
+      write_failed(p);
+    } else {
+      fprintf(f, "\n(gnuplot failed: see gnuplot.log)\n");
+    }
+  }
+  free(ps);
+}
+
 static int sweep(const char *fam_name, const sweep_opts_t *o) {
   const family_t *fam = find_family(fam_name);
   if (fam == NULL) {
@@ -1533,46 +1936,11 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
     return 2;
   }
   if (o->task >= 0) {  // one Slurm array task
-    if ((uint64_t)o->task >= total) {
-      fprintf(stderr, "xtm-netsim: --task %" PRId64 " is not below the %u runs of %s\n", o->task,
-              total, fam->name);
-      free(runs);
-      return 1;
-    }
-    sweep_run_t *x = &runs[o->task];
-    int mk = mkdir_p(x->dir);
-    int rc = mk != 0 ? 2 : sweep_task(&base, x);
-    char p[1700];
-    snprintf(p, sizeof(p), "%s/exit_status", x->dir);
-    FILE *f = fopen(p, "w");
-    if (f != NULL) {
-      fprintf(f, "%d\n", rc);
-      if (fclose(f) != 0) {
-        rc = 2;
-      }
-    }
-    free(runs);
-    return rc;
+    return sweep_task_one(&base, runs, total, fam, o);
   }
-  if (!o->report_only) {
-    // validate the user's overrides and the first run before anything is forked or submitted
-    ns_scenario_t chk = base;
-    for (uint32_t i = 0; i < runs[0].nsets; i++) {
-      if (!ns_scenario_set(&chk, runs[0].sets[i], err, sizeof(err))) {
-        fprintf(stderr, "%s\n", err);
-        free(runs);
-        return 1;
-      }
-    }
-    ns_sim_t s;
-    ns_measure_t m;
-    bool ok = ns_sim_init(&s) == kNsOk && ns_scenario_build(&chk, &s, &m, NULL, err, sizeof(err));
-    ns_sim_free(&s);
-    if (!ok) {
-      fprintf(stderr, "%s\n", err);
-      free(runs);
-      return 1;
-    }
+  if (!o->report_only && !sweep_precheck(&base, runs)) {
+    free(runs);
+    return 1;
   }
   int mk = mkdir_p(outdir);
   if (mk != 0) {
@@ -1588,64 +1956,12 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
       free(runs);
       return rc;
     }
-    for (uint32_t r = 0; r < total; r++) {
-      char p[1700], t[32] = "";
-      snprintf(p, sizeof(p), "%s/exit_status", runs[r].dir);
-      FILE *f = fopen(p, "r");
-      runs[r].status = 2;  // no status: the task did not run
-      if (f != NULL && fgets(t, sizeof(t), f) != NULL) {
-        int64_t v = 2;
-        t[strcspn(t, "\n")] = '\0';
-        if (xtm_num_i64(NULL, t, 0, 255, &v, NULL) == kXtmNumOk) {
-          runs[r].status = (int)v;
-        }
-      }
-      if (f != NULL) {
-        fclose(f);
-      }
-    }
+    sweep_slurm_status(runs, total);
   } else if (!o->report_only) {
-    fprintf(stderr, "xtm-netsim sweep %s: %u runs on %d parallel jobs -> %s\n", fam->name, total,
-            o->jobs, outdir);
-    uint32_t next = 0, done = 0, running = 0;
-    pid_t *pids = calloc(total, sizeof(pid_t));
-    if (pids == NULL) {
+    if (sweep_run_local(&base, runs, total, fam, o, outdir, t0) != 0) {
       free(runs);
       return 2;
     }
-    progress(0, total, t0);
-    while (done < total) {
-      while (running < (uint32_t)o->jobs && next < total) {
-        fflush(NULL);
-        pid_t pid = fork();
-        if (pid == 0) {
-          _exit(sweep_task(&base, &runs[next]));
-        }
-        if (pid < 0) {
-          fprintf(stderr, "xtm-netsim: fork failed\n");
-          free(pids);
-          free(runs);
-          return 2;
-        }
-        pids[next++] = pid;
-        running++;
-      }
-      int st = 0;
-      pid_t w = wait(&st);
-      if (w < 0) {
-        break;
-      }
-      for (uint32_t i = 0; i < next; i++) {
-        if (pids[i] == w) {
-          runs[i].status = WIFEXITED(st) ? WEXITSTATUS(st) : 2;
-        }
-      }
-      running--;
-      done++;
-      progress(done, total, t0);
-    }
-    fputc('\n', stderr);
-    free(pids);
   }
   // ---- report (the same for local, Slurm and --report-only)
   char p[1700], pr[1700];
@@ -1660,218 +1976,14 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
     free(runs);
     return 2;
   }
-  bool variants = fam->ax[0].key == NULL;
-  fprintf(f, "# xtm-netsim sweep: %s\n\n", fam->name);
-  fprintf(f, "%s. Scenario `%s`; version %s; %u runs%s; %.1f s wall. Fixed overrides:%s", fam->note,
-          fam->scenario, NETSIM_VERSION, total,
-          o->report_only ? " (report rewritten from existing runs)"
-          : o->slurm     ? " as one Slurm job array"
-                         : "",
-          now_s() - t0, fam->fixed[0] == NULL && o->nsets == 0 ? " none" : "");
-  for (int i = 0; i < 8 && fam->fixed[i] != NULL; i++) {
-    fprintf(f, " `%s`", fam->fixed[i]);
-  }
-  for (int i = 0; i < o->nsets; i++) {
-    fprintf(f, " `%s`", o->sets[i]);
-  }
-  fprintf(f, ". Reproduce with `xtm-netsim sweep %s", fam->name);
-  for (int i = 0; i < o->nsets; i++) {
-    fprintf(f, " --set %s", o->sets[i]);
-  }
-  fprintf(f,
-          "`. Every run's directory holds its summary.json (stamped with scenario, overrides, "
-          "seed, set-up and version), time series, intervals.csv and plots. Units: Gb/s of "
-          "frame bytes (L2) unless the column says l1; queue in units of the base RTT x "
-          "bottleneck rate; times in us; steady_* over the complete intervals after warmup_s.\n\n");
-  fprintf(csv, "# xtm-netsim %s sweep %s; units as in report.md\n", NETSIM_VERSION, fam->name);
-  static const char *const kCols[] = {"bottleneck_util_gbps",
-                                      "bottleneck_util_l1_gbps",
-                                      "steady_util_gbps",
-                                      "steady_util_min_gbps",
-                                      "steady_util_max_gbps",
-                                      "tail_drops",
-                                      "lossless_drops",
-                                      "ecn_marks",
-                                      "cnps_sent",
-                                      "pause_frames",
-                                      "peak_queue_rtt",
-                                      "retransmitted_bytes",
-                                      "jain_fairness",
-                                      "victim_fct_us",
-                                      "fct_us",
-                                      "timeouts"};
-  enum { kNcols = sizeof(kCols) / sizeof(kCols[0]) };
-  fprintf(f, "|");
-  for (uint32_t a = 0; a < nax; a++) {
-    const char *k = variants                           ? "variant"
-                    : strcmp(fam->ax[a].key, "-") == 0 ? "thresholds"
-                                                       : fam->ax[a].key;
-    fprintf(f, " %s |", k);
-    fprintf(csv, "%s,", k);
-  }
-  for (size_t k = 0; k < kNcols; k++) {
-    fprintf(f, " %s |", kCols[k]);
-    fprintf(csv, "%s%s", kCols[k], k + 1 < kNcols ? "," : "\n");
-  }
-  fprintf(f, "\n|");
-  for (size_t k = 0; k < nax + kNcols; k++) {
-    fprintf(f, "---|");
-  }
-  fprintf(f, "\n");
-  uint32_t failed = 0, refused = 0;
-  bool has_col[kNcols] = {false};
-  double col_max[kNcols] = {0};
-  char seeds[96] = "";  // the runs' seeds, for the plots' footer: "1" or "1 2" (first 8)
-  uint32_t nseeds = 0;
-  for (uint32_t r = 0; r < total; r++) {
-    snprintf(p, sizeof(p), "%s/summary.json", runs[r].dir);
-    cJSON *j = runs[r].status == 0 ? load_json(p) : NULL;
-    cJSON *sm = j ? cJSON_GetObjectItem(j, "summary") : NULL;
-    fprintf(f, "|");
-    for (uint32_t a = 0; a < nax; a++) {
-      fprintf(f, " %s |", runs[r].val[a]);
-      fprintf(csv, strchr(runs[r].val[a], ',') != NULL ? "\"%s\"," : "%s,", runs[r].val[a]);
-    }
-    if (sm == NULL) {
-      if (runs[r].status == 1) {
-        refused++;
-        fprintf(f, " refused its input (exit 1) |\n");
-        fprintf(csv, "refused\n");
-      } else {
-        failed++;
-        fprintf(f, " run failed (exit %d) |\n", runs[r].status);
-        fprintf(csv, "failed\n");
-      }
-      cJSON_Delete(j);
-      continue;
-    }
-    cJSON *sd = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "meta"), "seed");
-    if (cJSON_IsString(sd) && nseeds < 8) {
-      char w[32];
-      snprintf(w, sizeof(w), " %.24s ", sd->valuestring);
-      char have[sizeof(seeds) + 2];
-      snprintf(have, sizeof(have), " %s ", seeds);
-      if (strstr(have, w) == NULL) {
-        size_t k = strlen(seeds);
-        snprintf(seeds + k, sizeof(seeds) - k, "%s%.24s", k ? " " : "", sd->valuestring);
-        nseeds++;
-      }
-    }
-    double fct = NAN, tmo = jnum(sm, "timeouts");
-    cJSON *fl = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "flows"), 0);
-    if (fl != NULL) {
-      fct = jnum(fl, "fct_us");
-    }
-    for (size_t k = 0; k < kNcols; k++) {
-      double v = strcmp(kCols[k], "fct_us") == 0     ? fct
-                 : strcmp(kCols[k], "timeouts") == 0 ? tmo
-                                                     : jnum(sm, kCols[k]);
-      if (isnan(v)) {
-        fprintf(f, " - |");
-        fprintf(csv, "%s", k + 1 < kNcols ? "," : "\n");
-      } else {
-        has_col[k] = true;
-        col_max[k] = fabs(v) > col_max[k] ? fabs(v) : col_max[k];
-        fprintf(f, " %.4g |", v);
-        fprintf(csv, "%.6g%s", v, k + 1 < kNcols ? "," : "\n");
-      }
-    }
-    fprintf(f, "\n");
-    cJSON_Delete(j);
-  }
+  sweep_report_header(f, csv, fam, o, total, nax, t0);
+  sweep_rep_t rp = {0};
+  sweep_report_rows(f, csv, runs, total, nax, &rp);
   bool csv_ok = out_close(csv, pcsv);
-  // plots: the KPIs against the last axis, one line per value of the first axis; a
-  // variant family or a single axis: one bar per run (sim/netsim/plot.c draws them)
-  static const struct {
-    const char *k, *col, *what, *unit;
-    ns_plot_unit_t kind;
-  } kPl[] = {{"util", "bottleneck_util_gbps", "bottleneck utilisation, whole run (L2)", "Gb/s",
-              kNsUnitPlain},
-             {"steady", "steady_util_gbps", "steady-state utilisation (L2)", "Gb/s", kNsUnitPlain},
-             {"peakq", "peak_queue_rtt", "peak queue", "RTT", kNsUnitPlain},
-             {"cnps", "cnps_sent", "CNPs sent", NULL, kNsUnitCount},
-             {"pauses", "pause_frames", "PAUSE frames", NULL, kNsUnitCount},
-             {"victim", "victim_fct_us", "victim FCT", NULL, kNsUnitTimeUs},
-             {"fct", "fct_us", "FCT of the first flow", NULL, kNsUnitTimeUs},
-             {"retx", "retransmitted_bytes", "retransmitted bytes", NULL, kNsUnitBytes}};
-  ns_plot_sweep_t *ps = calloc(1, sizeof(*ps));
-  if (ps != NULL && csv_ok && nax >= 1) {
-    uint32_t xa = nax - 1;
-    snprintf(ps->family, sizeof(ps->family), "%s", fam->name);
-    int k = snprintf(ps->footer, sizeof(ps->footer),
-                     "xtm-netsim %s, sweep %s of scenario %s, %u runs, fixed:", NETSIM_VERSION,
-                     fam->name, fam->scenario, total);
-    for (int i = 0; i < 8 && fam->fixed[i] != NULL && k > 0 && (size_t)k < sizeof(ps->footer);
-         i++) {
-      k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, " %s", fam->fixed[i]);
-    }
-    if (k > 0 && (size_t)k < sizeof(ps->footer)) {
-      k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k,
-                    "%s, overrides:", fam->fixed[0] == NULL ? " none" : "");
-    }
-    for (int i = 0; i < o->nsets && k > 0 && (size_t)k < sizeof(ps->footer); i++) {
-      k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, " %s", o->sets[i]);
-    }
-    if (o->nsets == 0 && k > 0 && (size_t)k < sizeof(ps->footer)) {
-      k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, " none");
-    }
-    if (k > 0 && (size_t)k < sizeof(ps->footer)) {
-      snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, ", seed%s %s",
-               nseeds == 1 ? "" : "s", nseeds ? seeds : "-");
-    }
-    k = snprintf(ps->repro, sizeof(ps->repro), "xtm-netsim sweep %s", fam->name);
-    for (int i = 0; i < o->nsets && k > 0 && (size_t)k < sizeof(ps->repro); i++) {
-      k += snprintf(ps->repro + k, sizeof(ps->repro) - (size_t)k, " --set %s", o->sets[i]);
-    }
-    ps->bars = variants || nax == 1;
-    if (ps->bars) {
-      ps->xlabel = variants ? "variant" : fam->ax[0].key;
-    } else {
-      ps->xlabel = strcmp(fam->ax[xa].key, "-") == 0 ? "thresholds" : fam->ax[xa].key;
-      ps->xcol = xa + 1;
-      ps->xnumeric = true;
-      for (uint32_t v = 0; v < len[xa] && ps->xnumeric; v++) {
-        double d;
-        ps->xnumeric = xtm_num_f64(NULL, fam->ax[xa].vals[v], -1e300, 1e300, &d, NULL) == kXtmNumOk;
-      }
-      for (uint32_t v = 0; v < len[xa] && v < 32; v++) {
-        ps->xvals[ps->nxvals++] = fam->ax[xa].vals[v];
-      }
-      ps->series_key = fam->ax[0].key;
-      for (uint32_t v = 0; v < len[0] && v < 32; v++) {
-        ps->series[ps->nseries++] = fam->ax[0].vals[v];
-      }
-    }
-    for (size_t j = 0; j < sizeof(kPl) / sizeof(kPl[0]); j++) {
-      size_t col = 0;
-      while (col < kNcols && strcmp(kCols[col], kPl[j].col) != 0) {
-        col++;
-      }
-      if (col == kNcols || !has_col[col]) {
-        continue;  // no run has this KPI (e.g. no victim flow)
-      }
-      ns_plot_kpi_t *q = &ps->kpi[ps->nkpi++];
-      q->file = kPl[j].k;
-      q->what = kPl[j].what;
-      q->unit = kPl[j].unit;
-      q->kind = kPl[j].kind;
-      q->col = nax + (uint32_t)col + 1;
-      q->max = col_max[col];
-    }
-    int prc = ns_plot_write_sweep(outdir, ps);
-    if (prc == 0) {
-      fprintf(f, "\n## Plots\n\n");
-      for (uint32_t j = 0; j < ps->nkpi; j++) {
-        fprintf(f, "![%s](%s.png)\n\n", ps->kpi[j].what, ps->kpi[j].file);
-      }
-    } else if (prc < 0) {
-      snprintf(p, sizeof(p), "%s/report.gp", outdir);
-      write_failed(p);
-    } else {
-      fprintf(f, "\n(gnuplot failed: see gnuplot.log)\n");
-    }
+  if (csv_ok) {
+    sweep_plots(f, fam, o, outdir, total, nax, len, &rp);
   }
-  free(ps);
+  uint32_t failed = rp.failed, refused = rp.refused;
   out_close(f, pr);
   free(runs);
   errno = 0;
