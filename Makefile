@@ -150,7 +150,7 @@ MK_FRAGMENTS := $(sort $(wildcard cmodel/*/*.mk firmware/*.mk tb/*.mk sim/*.mk s
 test: $(DEPS_STAMP) $(UNIT_BINS) $(BUILD)/bin/xtm-demo $(BUILD)/bin/xtm-bench $(TEST_DEPS)
 	@tools/run-tests --regs-check --shell tests/regtool/test_regtool.sh \
 	  --shell tools/tests/test_check_readme.sh --shell tools/tests/test_format_check.sh \
-	  --shell tools/tests/test_wave_time_check.sh \
+	  --shell tools/tests/test_wave_time_check.sh --shell tools/tests/test_testplan.sh \
 	  --shell tools/mutate-cmodel \
 	  --cmd demo-smoke '$(BUILD)/bin/xtm-demo --us 300' \
 	  --cmd bench-modes-agree '$(BUILD)/bin/xtm-bench --cycles 3000000' \
