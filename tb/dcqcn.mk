@@ -68,8 +68,8 @@ mutate: sva-dcqcn
 TEST_DEPS += $(DCQCN_SIM) $(DCQCN_SIM_1K)
 # make test: every directed test once, random seeds (each <test>.<seed> exactly once), and
 # the 1024-QP configuration briefly (smoke and random, outputs and state compared)
-DCQCN_DIRECTED := smoke first_cnp cut_fac50 cut_fac95 alpha_decay recovery_timer recovery_bytes \
-                  recovery_both clamps min_max_rate np_spacing same_cycle bad_qp csr_traffic
+# (the registry's directed tests: tools/cosim-tests reads tb/dcqcn_tests.cpp)
+DCQCN_DIRECTED := $(shell $(PYTHON) tools/cosim-tests dcqcn --directed)
 dcqcn_cmd = $(DCQCN_SIM) +test=$(1) +seed=$(2)$(if $(3), +cycles=$(3)) +out=sim/out/ci-dcqcn-$(1).$(2)
 TEST_ARGS += $(foreach t,$(DCQCN_DIRECTED),--cmd cosim-dcqcn-$(t).1 '$(call dcqcn_cmd,$(t),1,)')
 TEST_ARGS += $(foreach s,1 2 3,--cmd cosim-dcqcn-random.$(s) '$(call dcqcn_cmd,random,$(s),200000)')

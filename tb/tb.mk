@@ -85,8 +85,8 @@ TEST_DEPS += sim/build/default/Vxtm_top sim/build/small/Vxtm_top sim/build/large
 
 # make test: every directed test and random seeds on the small configuration (it finds
 # corner cases fastest), a subset and random seeds on the default 8x8 configuration
-COSIM_DIRECTED := smoke mark_tail mark_head mark_latency mark_interp pfc_gen pfc_refresh pause_rx hbm dwrr strict_arb \
-                  shapers tail_pool bad_desc watchdog_drop watchdog_fwd reconfig csr_all counters incast hazards
+# (the directed tests are the registry's: tools/cosim-tests reads tb/xtm_tests.cpp)
+COSIM_DIRECTED := $(shell $(PYTHON) tools/cosim-tests xtm --directed)
 cosim_cmd = sim/build/$(1)/Vxtm_top +test=$(2) +seed=$(3) +cycles=$(4) +out=sim/out/ci-$(1)-$(2).$(3)
 TEST_ARGS += $(foreach t,$(COSIM_DIRECTED),--cmd cosim-small-$(t).1 '$(call cosim_cmd,small,$(t),1,100000)')
 TEST_ARGS += $(foreach s,1 2 3 4 5 6,--cmd cosim-small-random.$(s) '$(call cosim_cmd,small,random,$(s),100000)')
@@ -117,6 +117,8 @@ TEST_ARGS += --shell tb/test_waves.sh
 TEST_ARGS += --shell tb/test_plusargs.sh
 # the state comparison's negative tests: one RTL state bit flipped per compared field
 TEST_ARGS += --shell tb/test_state_check.sh
+# the regression lists name only registry tests and run every directed one (tools/cosim-tests)
+TEST_ARGS += --cmd cosim-lists '$(PYTHON) tools/cosim-tests --check' --shell tools/tests/test_cosim_tests.sh
 
 .PHONY: bench-cosim
 ## bench-cosim: speed of the xtm RTL alone and of the co-simulation, build time
