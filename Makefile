@@ -22,6 +22,7 @@ DEB_PKGS := verilator libsystemc-dev check gtkwave yosys gnuplot-nox lcov pkg-co
 DEPS_STAMP := $(BUILD)/.deps-ok
 
 .PHONY: deps
+## deps: install the missing Debian packages (as root) or print the apt-get line
 deps: $(DEPS_STAMP)
 # re-checked whenever a fragment (which may add packages) changes
 $(DEPS_STAMP): Makefile $(wildcard cmodel/*/*.mk firmware/*.mk tb/*.mk sim/*.mk sim/*/*.mk rtl/*.mk rtl/*/*.mk tests/regress/*.mk)
@@ -51,9 +52,11 @@ REGS_ARGS := $(REGS_TOML) --sv-out rtl/xtm/autogen --c-out rtl/xtm/autogen --doc
 # other blocks: rtl/<blk>/data/<blk>_regs.toml -> rtl/<blk>/autogen, docs/registers-<blk>.md
 regs_args = $(1) --sv-out $(dir $(1))../autogen --c-out $(dir $(1))../autogen \
             --doc-out docs/registers-$(patsubst %_regs.toml,%,$(notdir $(1))).md
+## regs: regenerate every register output from rtl/<blk>/data/<blk>_regs.toml
 regs:
 	$(REGTOOL) $(REGS_ARGS)
 	$(foreach t,$(REGS_BLOCKS),$(REGTOOL) $(call regs_args,$(t)) &&) true
+## regs-check: fail with a diff if committed register outputs drift from the TOML
 regs-check:
 	@$(REGTOOL) $(REGS_ARGS) --check
 	@$(foreach t,$(REGS_BLOCKS),$(REGTOOL) $(call regs_args,$(t)) --check &&) true
@@ -73,6 +76,7 @@ $(LIBXTM): $(XTM_OBJS)
 	$(AR) rcs $@ $^
 
 .PHONY: cmodel
+## cmodel: build the C models (libxtm, libdcqcn)
 cmodel: $(LIBXTM)
 
 # ---------------------------------------------------------------- strict number parser
@@ -97,6 +101,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(UNIT_COMMON) tests/unit/xtm_testlib.h $(LIBXT
 
 
 .PHONY: unit
+## unit: only the Check suites of the C models
 unit: $(UNIT_BINS)
 	@tools/run-tests $(UNIT_BINS)
 
@@ -106,11 +111,19 @@ $(BUILD)/bin/%: tools/%.c $(LIBXTM) $(LIBXTMNUM)
 	$(CC) $(CFLAGS) $< -o $@ $(LIBXTM) $(LIBXTMNUM) $(LDLIBS)
 
 .PHONY: demo bench
+## demo: the C model alone: a 4:1 incast with PFC-obeying senders, counters printed
 demo: $(BUILD)/bin/xtm-demo
 	$(BUILD)/bin/xtm-demo
 
-bench: bench-xtm $(BENCH_TARGETS)
+## bench: every benchmark: C models, RTL, co-sims, DPI, netsim (rates)
+bench: bench-stamp bench-xtm $(BENCH_TARGETS)
+	@tools/stamp "make bench: $(strip bench-xtm $(BENCH_TARGETS))"
+# the stamp first too, so a partial bench log says what it measured
+.PHONY: bench-stamp
+bench-stamp:
+	@tools/stamp "make bench (xtm C model 8x8x4096 default parameters; co-sims per benchmark below)"
 .PHONY: bench-xtm
+## bench-xtm: the xtm C model's speed: cycles/s, packets/s, peak memory
 bench-xtm: $(BUILD)/bin/xtm-bench
 	$(BUILD)/bin/xtm-bench
 
@@ -127,40 +140,49 @@ TEST_DEPS  :=
 TEST_ARGS  :=
 BENCH_TARGETS :=
 REGS_BLOCKS :=
--include $(sort $(wildcard cmodel/*/*.mk firmware/*.mk tb/*.mk sim/*.mk sim/*/*.mk rtl/*.mk))
--include tests/regress/regress.mk
+MK_FRAGMENTS := $(sort $(wildcard cmodel/*/*.mk firmware/*.mk tb/*.mk sim/*.mk sim/*/*.mk rtl/*.mk)) \
+                $(wildcard tests/regress/regress.mk)
+-include $(MK_FRAGMENTS)
 
 # ---------------------------------------------------------------- test (CI runs this)
 .PHONY: test
+## test: every test (what CI runs); ends with 'N passed, N failed'
 test: $(DEPS_STAMP) $(UNIT_BINS) $(BUILD)/bin/xtm-demo $(BUILD)/bin/xtm-bench $(TEST_DEPS)
 	@tools/run-tests --regs-check --shell tests/regtool/test_regtool.sh \
+	  --shell tools/tests/test_check_readme.sh --shell tools/tests/test_format_check.sh \
+	  --shell tools/tests/test_wave_time_check.sh --shell tools/tests/test_testplan.sh \
 	  --shell tools/mutate-cmodel \
 	  --cmd demo-smoke '$(BUILD)/bin/xtm-demo --us 300' \
 	  --cmd bench-modes-agree '$(BUILD)/bin/xtm-bench --cycles 3000000' \
 	  $(UNIT_BINS) $(TEST_ARGS)
 
+# ---------------------------------------------------------------- C/C++ formatting
+# make lint also checks clang-format (the repository's .clang-format) on every tracked C/C++
+# file but the generated ones and those tools/format-pending lists; make format fixes them
+DEB_PKGS += clang-format
+.PHONY: lint-format format
+## lint-format: clang-format check of the C/C++ sources (part of make lint)
+lint-format: | $(DEPS_STAMP)
+	@tools/format-check
+lint: lint-format
+## format: reformat the C/C++ sources in place with clang-format
+format: | $(DEPS_STAMP)
+	@tools/format-check --fix
+
 # every single-point bug in tools/mutate-cmodel must make a unit suite fail
 .PHONY: mutate-cmodel
+## mutate-cmodel: single-point bugs in a copy of the C model; each must fail a Check suite
 mutate-cmodel: $(DEPS_STAMP)
 	tools/mutate-cmodel
 
 .PHONY: clean
+## clean: remove build/ (co-sim builds are in sim/build/)
 clean:
 	rm -rf $(BUILD)
 
 .PHONY: help
+## help: this list (the default target), from the ## lines of the Makefile fragments
 help:
-	@echo "xtm: Express5-style traffic manager, bit-accurate C model (RTL and co-sim to come)"
-	@echo ""
-	@echo "  make deps        install the Debian packages the project needs (root) or print the command"
-	@echo "  make demo        the main job for now: a 4:1 incast through the C model, counters printed"
-	@echo "  make test        every test; ends with 'N passed, N failed' (what CI runs)"
-	@echo "  make unit        only the Check unit suites"
-	@echo "  make regs        regenerate register outputs from $(REGS_TOML)"
-	@echo "  make regs-check  fail if the checked-in register outputs drift from the TOML"
-	@echo "  make bench       C model speed: cycles/s (step), packets/s (advance_to), peak memory"
-	@echo "  make mutate-cmodel  inject single-point bugs into a copy of the model; each must be caught"
-	@echo "  make cmodel      build $(LIBXTM)"
-	@echo "  make clean       remove $(BUILD)/"
+	@$(PYTHON) tools/make-help Makefile $(MK_FRAGMENTS)
 
 -include $(shell find $(BUILD)/obj $(BUILD)/tests $(BUILD)/bin -name '*.d' 2>/dev/null)

@@ -26,6 +26,8 @@ $(BUILD)/tests/test_fw: firmware/tests/test_fw.c firmware/tests/xtm_mmio_mock.c 
 	  $(LIBDCQCN) $(CHECK_LIBS) $(LDLIBS)
 
 .PHONY: firmware xtmctl
+## firmware: build the firmware library and build/bin/xtmctl (docs/firmware.md)
+## xtmctl: the same as make firmware
 firmware xtmctl: $(BUILD)/bin/xtmctl
 
 # The driver core must build freestanding: exactly this compile is a make test item.

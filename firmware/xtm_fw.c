@@ -8,12 +8,12 @@
 
 #include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
 
-#define RET_IF_ERR(expr)            \
-  do {                              \
-    xtm_fw_status_t st_ = (expr);   \
-    if (st_ != kXtmFwOk) {          \
-      return st_;                   \
-    }                               \
+#define RET_IF_ERR(expr)          \
+  do {                            \
+    xtm_fw_status_t st_ = (expr); \
+    if (st_ != kXtmFwOk) {        \
+      return st_;                 \
+    }                             \
   } while (0)
 
 #define Q24_MAX 0xFFFFFFu
@@ -50,36 +50,60 @@ const xtm_fw_dcqcn_info_t *xtm_fw_dcqcn_info(xtm_fw_dcqcn_param_t p) {
 
 const char *xtm_fw_step_name(xtm_fw_step_t s) {
   switch (s) {
-    case kXtmFwStepNone: return "none";
-    case kXtmFwStepValidate: return "validate";
-    case kXtmFwStepReset: return "reset";
-    case kXtmFwStepIdentify: return "identify";
-    case kXtmFwStepWaitInit: return "wait-init";
-    case kXtmFwStepClassify: return "classify";
-    case kXtmFwStepQueues: return "queues";
-    case kXtmFwStepProfiles: return "profiles";
-    case kXtmFwStepPfc: return "pfc";
-    case kXtmFwStepWatchdog: return "watchdog";
-    case kXtmFwStepDcqcn: return "dcqcn";
-    case kXtmFwStepEnable: return "enable";
-    case kXtmFwStepCheck: return "check";
+    case kXtmFwStepNone:
+      return "none";
+    case kXtmFwStepValidate:
+      return "validate";
+    case kXtmFwStepReset:
+      return "reset";
+    case kXtmFwStepIdentify:
+      return "identify";
+    case kXtmFwStepWaitInit:
+      return "wait-init";
+    case kXtmFwStepClassify:
+      return "classify";
+    case kXtmFwStepQueues:
+      return "queues";
+    case kXtmFwStepProfiles:
+      return "profiles";
+    case kXtmFwStepPfc:
+      return "pfc";
+    case kXtmFwStepWatchdog:
+      return "watchdog";
+    case kXtmFwStepDcqcn:
+      return "dcqcn";
+    case kXtmFwStepEnable:
+      return "enable";
+    case kXtmFwStepCheck:
+      return "check";
     case kXtmFwStepCount:
-    default: return "?";
+    default:
+      return "?";
   }
 }
 
 const char *xtm_fw_status_name(xtm_fw_status_t s) {
   switch (s) {
-    case kXtmFwOk: return "ok";
-    case kXtmFwBadArg: return "bad argument";
-    case kXtmFwBusError: return "bus error";
-    case kXtmFwBadBlockType: return "wrong block type";
-    case kXtmFwBadVersion: return "version mismatch";
-    case kXtmFwTimeout: return "timeout";
-    case kXtmFwHwError: return "ERR_STATUS set";
-    case kXtmFwUnsupported: return "unsupported by the backend";
-    case kXtmFwNotInit: return "handle not initialised";
-    default: return "?";
+    case kXtmFwOk:
+      return "ok";
+    case kXtmFwBadArg:
+      return "bad argument";
+    case kXtmFwBusError:
+      return "bus error";
+    case kXtmFwBadBlockType:
+      return "wrong block type";
+    case kXtmFwBadVersion:
+      return "version mismatch";
+    case kXtmFwTimeout:
+      return "timeout";
+    case kXtmFwHwError:
+      return "ERR_STATUS set";
+    case kXtmFwUnsupported:
+      return "unsupported by the backend";
+    case kXtmFwNotInit:
+      return "handle not initialised";
+    default:
+      return "?";
   }
 }
 
@@ -127,9 +151,11 @@ xtm_fw_status_t xtm_fw_init(const xtm_mmio_t *mmio, xtm_fw_t *h) {
   }
   uint32_t p = 0u;
   RET_IF_ERR(rd(&t, XTM_HW_PARAMS_REG_OFFSET, &p));
-  t.hw.num_ports = xtm_field32_read(p, XTM_HW_PARAMS_NUM_PORTS_MASK, XTM_HW_PARAMS_NUM_PORTS_OFFSET);
+  t.hw.num_ports =
+      xtm_field32_read(p, XTM_HW_PARAMS_NUM_PORTS_MASK, XTM_HW_PARAMS_NUM_PORTS_OFFSET);
   t.hw.num_tcs = xtm_field32_read(p, XTM_HW_PARAMS_NUM_TCS_MASK, XTM_HW_PARAMS_NUM_TCS_OFFSET);
-  t.hw.cell_log2 = xtm_field32_read(p, XTM_HW_PARAMS_CELL_LOG2_MASK, XTM_HW_PARAMS_CELL_LOG2_OFFSET);
+  t.hw.cell_log2 =
+      xtm_field32_read(p, XTM_HW_PARAMS_CELL_LOG2_MASK, XTM_HW_PARAMS_CELL_LOG2_OFFSET);
   t.hw.fifo_depth =
       xtm_field32_read(p, XTM_HW_PARAMS_FIFO_DEPTH_MASK, XTM_HW_PARAMS_FIFO_DEPTH_OFFSET);
   RET_IF_ERR(rd(&t, XTM_HW_NUM_DESC_REG_OFFSET, &t.hw.num_desc));
@@ -165,10 +191,9 @@ xtm_fw_status_t xtm_fw_wait_init_done(const xtm_fw_t *h, uint32_t max_polls) {
 static bool queue_ok(const xtm_fw_hw_t *hw, const xtm_fw_queue_cfg_t *q) {
   return q->port < hw->num_ports && q->queue < hw->num_tcs &&
          q->mark_point <= kXtmFwMarkPointLatency && q->profile < XTM_FW_NUM_PROFILES &&
-         q->pfc_prio < XTM_FW_NUM_PRIOS && q->limit_cells <= CELLS_MAX &&
-         q->quantum_bytes >= 1u && q->quantum_bytes <= XTM_Q_QUANTUM_BYTES_MASK &&
-         q->shaper_rate_q16 <= Q24_MAX && q->target_rate_q16 <= Q24_MAX &&
-         q->shaper_burst_bytes <= XTM_Q_SHAPER_BURST_BYTES_MASK;
+         q->pfc_prio < XTM_FW_NUM_PRIOS && q->limit_cells <= CELLS_MAX && q->quantum_bytes >= 1u &&
+         q->quantum_bytes <= XTM_Q_QUANTUM_BYTES_MASK && q->shaper_rate_q16 <= Q24_MAX &&
+         q->target_rate_q16 <= Q24_MAX && q->shaper_burst_bytes <= XTM_Q_SHAPER_BURST_BYTES_MASK;
 }
 
 static bool profile_ok(const xtm_fw_profile_cfg_t *p) {
@@ -202,8 +227,7 @@ static bool wd_ok(const xtm_fw_wd_cfg_t *w) {
   // egress port per cycle; the TOML's min, checked by test_fw)
   return w->action <= kXtmFwWdActionForward && w->poll_cycles >= XTM_FW_WD_POLL_MIN_CYCLES &&
          w->detect_polls >= 1u && w->detect_polls <= XTM_WD_DETECT_POLLS_POLLS_MASK &&
-         w->restore_polls >= 1u &&
-         w->restore_polls <= XTM_WD_RESTORE_POLLS_POLLS_MASK;
+         w->restore_polls >= 1u && w->restore_polls <= XTM_WD_RESTORE_POLLS_POLLS_MASK;
 }
 
 static bool class_ok(const xtm_fw_hw_t *hw, const xtm_fw_class_cfg_t *c) {
@@ -377,8 +401,9 @@ xtm_fw_status_t xtm_fw_port_enable(const xtm_fw_t *h, uint32_t port, const xtm_f
   RET_IF_ERR(wr(h, XTM_PORT_SEL_REG_OFFSET, port));
   RET_IF_ERR(wr(h, XTM_P_SHAPER_RATE_REG_OFFSET, p->shaper_rate_q16));
   RET_IF_ERR(wr(h, XTM_P_SHAPER_BURST_REG_OFFSET, p->shaper_burst_bytes));
-  uint32_t cfg = fld(p->shaper_en ? 1u : 0u, XTM_P_SHAPER_CFG_EN_MASK, XTM_P_SHAPER_CFG_EN_OFFSET) |
-                 fld(p->ovh_bytes, XTM_P_SHAPER_CFG_OVH_BYTES_MASK, XTM_P_SHAPER_CFG_OVH_BYTES_OFFSET);
+  uint32_t cfg =
+      fld(p->shaper_en ? 1u : 0u, XTM_P_SHAPER_CFG_EN_MASK, XTM_P_SHAPER_CFG_EN_OFFSET) |
+      fld(p->ovh_bytes, XTM_P_SHAPER_CFG_OVH_BYTES_MASK, XTM_P_SHAPER_CFG_OVH_BYTES_OFFSET);
   RET_IF_ERR(wr(h, XTM_P_SHAPER_CFG_REG_OFFSET, cfg));
   return kXtmFwOk;
 }
@@ -441,8 +466,8 @@ static xtm_fw_status_t rd64(const xtm_fw_t *h, uint32_t lo, uint64_t *v) {
 xtm_fw_status_t xtm_fw_voq_counter(const xtm_fw_t *h, uint32_t voq, uint32_t lo_offset,
                                    uint64_t *value) {
   RET_IF_ERR(check_handle(h));
-  if (value == NULL || voq >= h->hw.num_ports * h->hw.num_tcs ||
-      lo_offset < XTM_WIN_VOQ_BASE || lo_offset >= XTM_WIN_VOQ_BASE + XTM_WIN_VOQ_SIZE) {
+  if (value == NULL || voq >= h->hw.num_ports * h->hw.num_tcs || lo_offset < XTM_WIN_VOQ_BASE ||
+      lo_offset >= XTM_WIN_VOQ_BASE + XTM_WIN_VOQ_SIZE) {
     return kXtmFwBadArg;
   }
   RET_IF_ERR(wr(h, XTM_VOQ_SEL_REG_OFFSET, voq));
@@ -482,12 +507,12 @@ static xtm_fw_status_t step_fail(xtm_fw_bringup_result_t *res, xtm_fw_step_t s,
   return st;
 }
 
-#define STEP(s, expr)                      \
-  do {                                     \
-    xtm_fw_status_t st_ = (expr);          \
-    if (st_ != kXtmFwOk) {                 \
-      return step_fail(res, (s), st_);     \
-    }                                      \
+#define STEP(s, expr)                  \
+  do {                                 \
+    xtm_fw_status_t st_ = (expr);      \
+    if (st_ != kXtmFwOk) {             \
+      return step_fail(res, (s), st_); \
+    }                                  \
   } while (0)
 
 xtm_fw_status_t xtm_fw_bringup(const xtm_mmio_t *mmio, const xtm_fw_cfg_t *cfg,

@@ -58,7 +58,7 @@ typedef struct xtm_fw {
 
 typedef struct xtm_fw_class_cfg {
   bool valid;
-  uint8_t dscp_tc[64];            // DSCP -> traffic class
+  uint8_t dscp_tc[64];               // DSCP -> traffic class
   uint8_t tc_queue[XTM_FW_MAX_TCS];  // traffic class -> queue
   uint8_t tc_pg[XTM_FW_MAX_TCS];     // traffic class -> priority group (PFC priority)
 } xtm_fw_class_cfg_t;
@@ -76,24 +76,24 @@ typedef struct xtm_fw_queue_cfg {
   bool no_loss;
   bool ecn_en;
   bool nonect_tail_only;
-  uint8_t mark_point;      // xtm_fw_mark_point_t
-  uint8_t profile;         // 0..7
+  uint8_t mark_point;  // xtm_fw_mark_point_t
+  uint8_t profile;     // 0..7
   bool pfc_rx_en;
-  uint8_t pfc_prio;        // 0..7
+  uint8_t pfc_prio;  // 0..7
   bool wd_en;
   bool shaper_en;
   uint32_t limit_cells;    // 28 bits
   uint32_t quantum_bytes;  // 1..65535
   uint32_t lat_thresh_cycles;
-  uint32_t shaper_rate_q16;    // bytes/cycle Q8.16, 24 bits
-  uint32_t shaper_burst_bytes; // 20 bits
-  uint32_t target_rate_q16;    // bytes/cycle Q8.16, 24 bits
+  uint32_t shaper_rate_q16;     // bytes/cycle Q8.16, 24 bits
+  uint32_t shaper_burst_bytes;  // 20 bits
+  uint32_t target_rate_q16;     // bytes/cycle Q8.16, 24 bits
 } xtm_fw_queue_cfg_t;
 
 typedef struct xtm_fw_profile_cfg {
   bool valid;
   bool interp;
-  uint8_t npoints;  // 0..8
+  uint8_t npoints;                       // 0..8
   uint32_t fill_q16[XTM_FW_NUM_POINTS];  // Q0.16, 65536 = 100 %
   uint32_t prob_q16[XTM_FW_NUM_POINTS];
 } xtm_fw_profile_cfg_t;
@@ -202,7 +202,8 @@ XTM_FW_WARN_UNUSED xtm_fw_status_t xtm_fw_classify_set(const xtm_fw_t *h,
 // Writes a queue's configuration; `enable` gives Q_CFG.ENABLE.
 XTM_FW_WARN_UNUSED xtm_fw_status_t xtm_fw_queue_set(const xtm_fw_t *h, const xtm_fw_queue_cfg_t *q,
                                                     bool enable);
-XTM_FW_WARN_UNUSED xtm_fw_status_t xtm_fw_queue_enable(const xtm_fw_t *h, const xtm_fw_queue_cfg_t *q);
+XTM_FW_WARN_UNUSED xtm_fw_status_t xtm_fw_queue_enable(const xtm_fw_t *h,
+                                                       const xtm_fw_queue_cfg_t *q);
 XTM_FW_WARN_UNUSED xtm_fw_status_t xtm_fw_ecn_set_profile(const xtm_fw_t *h, uint32_t index,
                                                           const xtm_fw_profile_cfg_t *p);
 XTM_FW_WARN_UNUSED xtm_fw_status_t xtm_fw_port_set_pfc(const xtm_fw_t *h, uint32_t port,
@@ -256,7 +257,7 @@ typedef struct xtm_fw_bringup_result {
   xtm_fw_step_t failed_step;  // kXtmFwStepNone on success
   uint32_t err_status;        // ERR_STATUS at the check step
   uint32_t err_addr;
-  bool dcqcn_pending;         // the image carried DCQCN parameters the xtm block cannot take
+  bool dcqcn_pending;  // the image carried DCQCN parameters the xtm block cannot take
 } xtm_fw_bringup_result_t;
 
 // The whole sequence of docs/firmware.md: identify (type/version, parameters; reads only)

@@ -112,8 +112,8 @@ static const xtm_mmio_ops_t kTraceOps = {
     .reset = trace_reset,
 };
 
-xtm_fw_status_t xtm_mmio_trace_init(xtm_mmio_t *out, xtm_mmio_trace_t *t,
-                                    const xtm_mmio_t *inner, xtm_mmio_txn_t *buf, size_t cap) {
+xtm_fw_status_t xtm_mmio_trace_init(xtm_mmio_t *out, xtm_mmio_trace_t *t, const xtm_mmio_t *inner,
+                                    xtm_mmio_txn_t *buf, size_t cap) {
   if (out == NULL || t == NULL || inner == NULL || inner->ops == NULL ||
       (buf == NULL && cap != 0u)) {
     return kXtmFwBadArg;

@@ -95,14 +95,14 @@ typedef struct xtm_mmio_trace {
   const xtm_mmio_t *inner;
   xtm_mmio_txn_t *buf;
   size_t cap;
-  size_t len;        // records stored (at most cap)
-  size_t dropped;    // records that did not fit (the access itself still happened)
+  size_t len;      // records stored (at most cap)
+  size_t dropped;  // records that did not fit (the access itself still happened)
 } xtm_mmio_trace_t;
 
 // Wraps `inner`: every access is forwarded and recorded into buf[0..cap-1].
 XTM_FW_WARN_UNUSED xtm_fw_status_t xtm_mmio_trace_init(xtm_mmio_t *out, xtm_mmio_trace_t *t,
-                                                       const xtm_mmio_t *inner,
-                                                       xtm_mmio_txn_t *buf, size_t cap);
+                                                       const xtm_mmio_t *inner, xtm_mmio_txn_t *buf,
+                                                       size_t cap);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -14,6 +14,7 @@ DCQCN_LINT_SRCS := $(shell cat rtl/dcqcn/dcqcn.f 2>/dev/null)
 
 .PHONY: lint-dcqcn flops-dcqcn
 lint: lint-dcqcn
+## lint-dcqcn: verilator -Wall lint of the dcqcn RTL (part of make lint)
 lint-dcqcn: | $(DEPS_STAMP)
 	@fail=0; n=0; \
 	for f in $(DCQCN_LINT_SRCS); do \
@@ -33,6 +34,7 @@ lint-dcqcn: | $(DEPS_STAMP)
 	exit $$fail
 
 # flip-flops and RAM bits at 1024 QPs (the issue's target: <= 40,000 flip-flop bits)
+## flops-dcqcn: flip-flop and RAM bits of dcqcn at 1024 QPs (tools/dcqcn-flops)
 flops-dcqcn: | $(DEPS_STAMP)
 	tools/dcqcn-flops 1024 4
 BENCH_TARGETS += flops-dcqcn

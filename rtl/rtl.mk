@@ -20,6 +20,7 @@ LINT_SRCS := $(sort $(filter-out rtl/xtm/xtm_sva.sv rtl/xtm/xtm_bind.sv,\
                $(wildcard rtl/xtm/*.sv rtl/xtm/autogen/*.sv rtl/common/*.sv)))
 
 .PHONY: lint
+## lint: verilator -Wall lint of every RTL module and top, and clang-format of the C/C++
 lint: | $(DEPS_STAMP)
 	@fail=0; n=0; \
 	for f in $(LINT_SRCS); do \

@@ -94,16 +94,20 @@ $(BUILD)/synth/%/summary.txt: $(BUILD)/synth/%/config.txt $$(call synth_srcs,$$*
 	@test -f $@
 
 .PHONY: synth synth-xtm synth-dcqcn sta
+## synth: gate-level synthesis of both blocks (OSU 0.18 um; docs/synthesis.md)
 synth: synth-xtm synth-dcqcn
+## synth-xtm: gate-level synthesis of xtm at 8x8x4096 (build/synth/xtm/report.txt)
 synth-xtm: $(BUILD)/synth/xtm/summary.txt
 	@cat $(BUILD)/synth/xtm/report.txt 2>/dev/null || \
 	  echo "[synth] xtm: level $(SYNTH_LEVEL_xtm): coarse netlist only (no cells, area or timing)"
+## synth-dcqcn: gate-level synthesis of dcqcn at 64 QPs (build/synth/dcqcn/report.txt)
 synth-dcqcn: $(BUILD)/synth/dcqcn/summary.txt
 	@cat $(BUILD)/synth/dcqcn/report.txt 2>/dev/null || \
 	  echo "[synth] dcqcn: level $(SYNTH_LEVEL_dcqcn): coarse netlist only (no cells, area or timing)"
 
 sta_cmd = tools/synth/sta.py --dir $(BUILD)/synth/$(1) --top $(SYNTH_TOP_$(1)) --sdc $(SYNTH_SDC_$(1)) \
   --liberty $(SIGNOFF_LIB)
+## sta: OpenSTA on both mapped netlists: slack, period, critical path in FO4
 sta: sta-xtm sta-dcqcn
 # sta-<cfg> for every configuration (explicit rules: make skips pattern rules for phony targets)
 define sta_rule
@@ -122,10 +126,12 @@ $(SIGNOFF_CELLS): $(SIGNOFF_LIB) tools/synth/lib2v.py tools/synth/liberty.py | $
 	tools/synth/lib2v.py $(SIGNOFF_LIB) $@
 
 .PHONY: iverilog synth-selftest
+## iverilog: Icarus Verilog portability report of every RTL file (part of make lint)
 iverilog: | $(DEPS_STAMP)
 	@tools/synth/iverilog_report.py --quiet --out $(BUILD)/synth/iverilog.txt
 lint: iverilog
 
+## synth-selftest: the sign-off flow on a toy design and its negative tests
 synth-selftest: | $(DEPS_STAMP)
 	@tests/synth/test_signoff.sh
 

@@ -39,23 +39,28 @@ $(DCQCN_SIM_1K): $(DCQCN_TB_DEPS) | $(DEPS_STAMP)
 	$(call dcqcn_build,dcqcn1k,1024)
 
 .PHONY: sim-dcqcn cosim-dcqcn wave-dcqcn mutate-dcqcn sva-dcqcn
+## sim-dcqcn TEST=<t> SEED=<s> [QPS=64|1024] [WAVES=1] [CYCLES=n]: one dcqcn co-sim run
 sim-dcqcn: $(DCQCN_SIM_SEL)
 	$(DCQCN_SIM_SEL) +test=$(TEST) +seed=$(SEED) $(if $(CYCLES),+cycles=$(CYCLES)) \
 	  $(if $(WAVES),+trace) $(PLUSARGS)
 
+## cosim-dcqcn: the dcqcn main job: RTL vs libdcqcn in lockstep, 10^6 cycles
 cosim-dcqcn: $(DCQCN_SIM)
 	$(DCQCN_SIM) +test=random +seed=1 +cycles=1000000
 
+## wave-dcqcn TEST=<t> SEED=<s> [QPS=1024]: open that dcqcn run's waves with sim/waves/dcqcn.gtkw
 wave-dcqcn:
 	@f=sim/out/$(if $(filter 1024,$(QPS)),dcqcn1k,dcqcn)-$(TEST).$(SEED)/waves.fst; \
 	if [ ! -f $$f ]; then echo "no $$f: run make sim-dcqcn TEST=$(TEST) SEED=$(SEED) WAVES=1 first"; exit 1; fi; \
 	echo "gtkwave $$f sim/waves/dcqcn.gtkw"; gtkwave $$f sim/waves/dcqcn.gtkw
 
+## mutate-dcqcn: dcqcn RTL mutants (tools/mutate-dcqcn); caught N/M
 mutate-dcqcn: $(DEPS_STAMP) $(LIBDCQCN)
 	tools/mutate-dcqcn
 mutate: mutate-dcqcn
 
 # the bound assertions (rtl/dcqcn/dcqcn_sva.sv) must fire on injected faults
+## sva-dcqcn: dcqcn assertions: each injected fault must fire its named assertion
 sva-dcqcn: $(DEPS_STAMP) $(LIBDCQCN)
 	tb/test_sva.sh dcqcn
 mutate: sva-dcqcn
@@ -63,8 +68,8 @@ mutate: sva-dcqcn
 TEST_DEPS += $(DCQCN_SIM) $(DCQCN_SIM_1K)
 # make test: every directed test once, random seeds (each <test>.<seed> exactly once), and
 # the 1024-QP configuration briefly (smoke and random, outputs and state compared)
-DCQCN_DIRECTED := smoke first_cnp cut_fac50 cut_fac95 alpha_decay recovery_timer recovery_bytes \
-                  recovery_both clamps min_max_rate np_spacing same_cycle bad_qp csr_traffic
+# (the registry's directed tests: tools/cosim-tests reads tb/dcqcn_tests.cpp)
+DCQCN_DIRECTED := $(shell $(PYTHON) tools/cosim-tests dcqcn --directed)
 dcqcn_cmd = $(DCQCN_SIM) +test=$(1) +seed=$(2)$(if $(3), +cycles=$(3)) +out=sim/out/ci-dcqcn-$(1).$(2)
 TEST_ARGS += $(foreach t,$(DCQCN_DIRECTED),--cmd cosim-dcqcn-$(t).1 '$(call dcqcn_cmd,$(t),1,)')
 TEST_ARGS += $(foreach s,1 2 3,--cmd cosim-dcqcn-random.$(s) '$(call dcqcn_cmd,random,$(s),200000)')
@@ -79,6 +84,7 @@ TEST_ARGS += --shell tb/test_dcqcn_gtkw.sh
 # make bench: the co-simulation's speed at 64 and 1024 QPs and its instructions per cycle
 DEB_PKGS += valgrind
 .PHONY: bench-dcqcn-cosim
+## bench-dcqcn-cosim: dcqcn co-sim speed at 64 and 1024 QPs, instructions per cycle
 bench-dcqcn-cosim: $(DCQCN_SIM) $(DCQCN_SIM_1K)
 	tools/bench-dcqcn-cosim
 BENCH_TARGETS += bench-dcqcn-cosim

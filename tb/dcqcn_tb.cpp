@@ -416,7 +416,8 @@ SC_MODULE(DcqcnTb) {
       drive(in, psel, penable);
       dut->clk_i = 0;
       dut->eval();
-      if (tfp != nullptr && cycle >= opt.trace_start) tfp->dump(2 * cycle);
+      // ps: one cycle is 1 ns, so the time axis in ns is the cycle of the mismatch report
+      if (tfp != nullptr && cycle >= opt.trace_start) tfp->dump(1000 * cycle);
       if (opt.debug_qp >= 0 && cycle >= opt.trace_start) {
         dcqcn_qp_state_t st;
         dcqcn_qp_state(model, (uint32_t)opt.debug_qp, &st);
@@ -448,7 +449,7 @@ SC_MODULE(DcqcnTb) {
       }
       dut->clk_i = 1;
       dut->eval();
-      if (tfp != nullptr && cycle >= opt.trace_start) tfp->dump(2 * cycle + 1);
+      if (tfp != nullptr && cycle >= opt.trace_start) tfp->dump(1000 * cycle + 500);
       if (dut->contextp()->gotError()) {
         printf("FAILURE: RTL assertion failed at cycle %" PRIu64 " (message above)\n", cycle);
         errors++;
@@ -635,6 +636,7 @@ int sc_main(int argc, char **argv) {
          prm.scan_width);
   printf("test: %s\nseed: %" PRIu64 "\ncycles: %" PRIu64 "\n", opt.test.c_str(), opt.seed,
          tb.cycle);
+  tb_print_stamp(DCQCN_VERSION_VALUE, fmt("dcqcn (%u QPs, U = %u)", prm.num_qps, prm.scan_width));
   printf("qps: %u\ncnp_rx: %llu\ncnp_first: %llu\ncuts: %llu\n", prm.num_qps, g(kDcqcnGcntCnpRx),
          g(kDcqcnGcntCnpFirst), g(kDcqcnGcntCuts));
   printf("inc_fr: %llu\ninc_ai: %llu\ninc_hai: %llu\ninc_by_timer: %llu\ninc_by_bytes: %llu\n",

@@ -39,7 +39,9 @@ $(BUILD)/lib/libdcqcn_dpi.so: cmodel/dpi/dcqcn_dpi.c $(DPI_COMMON) $(DCQCN_SRCS)
 	$(CC) $(DPI_SO_CFLAGS) -shared -o $@ cmodel/dpi/dcqcn_dpi.c $(DPI_COMMON) $(DCQCN_SRCS) -lm
 
 .PHONY: dpi dpi-so
+## dpi: static DPI-C libraries of both C models (cmodel/dpi)
 dpi: $(LIBXTM_DPI) $(LIBDCQCN_DPI)
+## dpi-so: the -sv_lib shared DPI-C libraries for other simulators (docs/dpi.md)
 dpi-so: $(BUILD)/lib/libxtm_dpi.so $(BUILD)/lib/libdcqcn_dpi.so
 
 # the Check suite of the DPI layers (tests/unit/test_dpi.c, built by the generic unit rule)
@@ -84,16 +86,20 @@ $(SV_API): rtl/xtm/autogen/xtm_reg_pkg.sv rtl/dcqcn/autogen/dcqcn_reg_pkg.sv $(S
 	  $(CURDIR)/$(LIBXTM) $(CURDIR)/$(LIBDCQCN) > sim/build/sv-api.log 2>&1 || { grep -E '%Error|error:' sim/build/sv-api.log | head -20; exit 1; }
 
 .PHONY: sim-sv sim-sv-api sv-build bench-sv
+## sv-build: build the SystemVerilog testbench (small, default) and the DPI API test
 sv-build: sim/build/sv-default/Vxtm_sv_tb sim/build/sv-small/Vxtm_sv_tb $(SV_API)
 
+## sim-sv TEST=<t> SEED=<s> [CFG=default|small] [WAVES=1] [CYCLES=n]: one SV-testbench run, C model via DPI-C
 sim-sv: sim/build/sv-$(CFG)/Vxtm_sv_tb
 	sim/build/sv-$(CFG)/Vxtm_sv_tb +test=$(TEST) +seed=$(SEED) $(if $(CYCLES),+cycles=$(CYCLES)) \
 	  $(if $(WAVES),+trace) $(PLUSARGS)
 
+## sim-sv-api: check every DPI function from SystemVerilog
 sim-sv-api: $(SV_API)
 	$(SV_API)
 
 # make bench: the DPI reference alone (one DPI call per cycle) and the SV co-simulation
+## bench-sv: speed of the DPI-C references and of the SV co-simulation
 bench-sv: $(SV_API) sim/build/sv-default/Vxtm_sv_tb
 	tools/bench-sv
 BENCH_TARGETS += bench-sv

@@ -56,21 +56,26 @@ sim/build/%/Vxtm_top: $(TB_SRCS) tb/tb_common.h tb/xtm_tests.h tb/xtm_fcov.h tb/
 	  $(abspath $(TB_SRCS)) > sim/build/$*.log 2>&1 || { tail -40 sim/build/$*.log; exit 1; }
 
 .PHONY: sim cosim wave cosim-build fw-cosim
+## cosim-build: build the xtm co-sim of the small, default and large configurations
 cosim-build: sim/build/default/Vxtm_top sim/build/small/Vxtm_top sim/build/large/Vxtm_top
 
+## sim TEST=<t> SEED=<s> [CFG=small|default|large] [WAVES=1] [CYCLES=n]: one xtm co-sim run
 sim: sim/build/$(CFG)/Vxtm_top
 	sim/build/$(CFG)/Vxtm_top +test=$(TEST) +seed=$(SEED) $(if $(CYCLES),+cycles=$(CYCLES)) \
 	  $(if $(WAVES),+trace) $(PLUSARGS)
 
+## cosim: the main job: xtm RTL vs C model in lockstep, 10^6 cycles of a 4:1 incast
 cosim: sim/build/default/Vxtm_top
 	sim/build/default/Vxtm_top +test=incast +seed=1 +cycles=1000000
 
 # the same firmware bring-up on the C model (xtmctl apply) and on the RTL (firmware mode):
 # traces and register dumps must be identical (tb/test_fw_cosim.sh)
 CONF ?= firmware/examples/roce-lab-6g-ecn.conf
+## fw-cosim [CONF=<conf>]: firmware bring-up on the RTL and on the C model: traces must match
 fw-cosim: sim/build/default/Vxtm_top $(BUILD)/bin/xtmctl
 	tb/test_fw_cosim.sh $(CONF)
 
+## wave TEST=<t> SEED=<s>: open that run's waves.fst in GTKWave with sim/waves/xtm.gtkw
 wave:
 	@f=sim/out/$(TEST).$(SEED)/waves.fst; \
 	if [ ! -f $$f ]; then echo "no $$f: run make sim TEST=$(TEST) SEED=$(SEED) WAVES=1 first"; exit 1; fi; \
@@ -80,8 +85,8 @@ TEST_DEPS += sim/build/default/Vxtm_top sim/build/small/Vxtm_top sim/build/large
 
 # make test: every directed test and random seeds on the small configuration (it finds
 # corner cases fastest), a subset and random seeds on the default 8x8 configuration
-COSIM_DIRECTED := smoke mark_tail mark_head mark_latency mark_interp pfc_gen pfc_refresh pause_rx hbm dwrr strict_arb \
-                  shapers tail_pool bad_desc watchdog_drop watchdog_fwd reconfig csr_all counters incast hazards
+# (the directed tests are the registry's: tools/cosim-tests reads tb/xtm_tests.cpp)
+COSIM_DIRECTED := $(shell $(PYTHON) tools/cosim-tests xtm --directed)
 cosim_cmd = sim/build/$(1)/Vxtm_top +test=$(2) +seed=$(3) +cycles=$(4) +out=sim/out/ci-$(1)-$(2).$(3)
 TEST_ARGS += $(foreach t,$(COSIM_DIRECTED),--cmd cosim-small-$(t).1 '$(call cosim_cmd,small,$(t),1,100000)')
 TEST_ARGS += $(foreach s,1 2 3 4 5 6,--cmd cosim-small-random.$(s) '$(call cosim_cmd,small,random,$(s),100000)')
@@ -112,18 +117,23 @@ TEST_ARGS += --shell tb/test_waves.sh
 TEST_ARGS += --shell tb/test_plusargs.sh
 # the state comparison's negative tests: one RTL state bit flipped per compared field
 TEST_ARGS += --shell tb/test_state_check.sh
+# the regression lists name only registry tests and run every directed one (tools/cosim-tests)
+TEST_ARGS += --cmd cosim-lists '$(PYTHON) tools/cosim-tests --check' --shell tools/tests/test_cosim_tests.sh
 
 .PHONY: bench-cosim
+## bench-cosim: speed of the xtm RTL alone and of the co-simulation (default and large), build time
 bench-cosim: sim/build/default/Vxtm_top sim/build/large/Vxtm_top
 	tools/bench-cosim
 BENCH_TARGETS += bench-cosim
 
 .PHONY: mutate
+## mutate: RTL mutants of both blocks and the assertions' injected faults; caught N/M
 mutate: $(DEPS_STAMP) $(LIBXTM)
 	tools/mutate-rtl
 
 # the bound assertions (rtl/xtm/xtm_sva.sv) must fire on injected faults
 .PHONY: sva
+## sva: xtm assertions: each injected fault must fire its named assertion
 sva: $(DEPS_STAMP) $(LIBXTM) $(LIBXTMFW) $(LIBDCQCN)
 	tb/test_sva.sh xtm
 mutate: sva

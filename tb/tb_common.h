@@ -80,6 +80,26 @@ static std::string fmt(const char *f, ...) {
   return b;
 }
 
+// ------------------------------------------------------------------ summary stamp
+// The lines that stamp a run's summary (issue 17; as tools/stamp prints them): the spec
+// version the register map encodes (VERSION: major 31:24, minor 23:16, patch 15:0), the
+// checkout's `git describe --always --dirty` at run time (XTM_GIT_DESCRIBE overrides it;
+// "nogit" outside a git tree) and the configuration.
+static inline void tb_print_stamp(uint32_t version_reg, const std::string &config) {
+  std::string git;
+  const char *env = getenv("XTM_GIT_DESCRIBE");
+  if (env != nullptr && env[0] != '\0') {
+    git = env;
+  } else if (FILE *p = popen("git describe --always --dirty 2>/dev/null", "r")) {
+    char b[128] = {0};
+    if (fgets(b, sizeof(b), p) != nullptr) git = b;
+    pclose(p);
+    while (!git.empty() && (git.back() == '\n' || git.back() == '\r')) git.pop_back();
+  }
+  printf("spec: %u.%u.%u\ngit: %s\nconfig: %s\n", version_reg >> 24, (version_reg >> 16) & 0xFFu,
+         version_reg & 0xFFFFu, git.empty() ? "nogit" : git.c_str(), config.c_str());
+}
+
 // ------------------------------------------------------------------ plusargs
 // +name=value or +name; true when present (value "" for +name).
 static inline bool plusarg(int argc, char **argv, const char *name, std::string *val) {

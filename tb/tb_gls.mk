@@ -72,6 +72,7 @@ gls-mutant-build-xtm: $(GLS_XTM_DEPS) | $(DEPS_STAMP)
 gls-mutant-build-dcqcn: $(GLS_DCQCN_DEPS) | $(DEPS_STAMP)
 	$(call gls_build_dcqcn,$(GLS_MUTANT_DIR)/synth,$(GLS_MUTANT_LEVEL),$(GLS_MUTANT_DIR)/sim,mutant,$(GLS_DEFS_dcqcn-small))
 GLS_MUTANT_BLOCKS ?= xtm dcqcn
+## gls-mutant [GLS_MUTANT_BLOCKS=xtm dcqcn]: the netlist flow on the real blocks with an unpacked array of a struct (must fail)
 gls-mutant: $(LIBXTM) $(LIBXTMFW) $(LIBDCQCN) $(LIBXTMNUM) | $(DEPS_STAMP)
 	GLS_MUTANT_BLOCKS='$(GLS_MUTANT_BLOCKS)' tests/synth/test_gls_mutant.sh
 
@@ -89,13 +90,17 @@ GLS_DCQCN_ARGS := $(foreach t,$(GLS_DCQCN_TESTS),--cmd gls-dcqcn-$(t).1 '$(call 
 
 .PHONY: gls gls-xtm gls-dcqcn gls-build gls-run
 gls-build: $(GLS_XTM) $(GLS_DCQCN)
+## gls: every directed test and two random seeds of both blocks on their synthesized netlists
 gls: gls-build
 	@tools/run-tests $(GLS_XTM_ARGS) $(GLS_DCQCN_ARGS)
+## gls-xtm: the xtm netlist runs of make gls
 gls-xtm: $(GLS_XTM)
 	@tools/run-tests $(GLS_XTM_ARGS)
+## gls-dcqcn: the dcqcn netlist runs of make gls
 gls-dcqcn: $(GLS_DCQCN)
 	@tools/run-tests $(GLS_DCQCN_ARGS)
 BLK ?= xtm
+## gls-run BLK=<xtm|dcqcn> TEST=<t> SEED=<s>: one netlist co-simulation run
 gls-run: $(if $(filter dcqcn,$(BLK)),$(GLS_DCQCN),$(GLS_XTM))
 	$(if $(filter dcqcn,$(BLK)),$(GLS_DCQCN),$(GLS_XTM)) +test=$(TEST) +seed=$(SEED) \
 	  $(if $(CYCLES),+cycles=$(CYCLES)) $(PLUSARGS)

@@ -24,6 +24,12 @@ if [ ! -s w/waves.fst ]; then
 fi
 echo "PASS dcqcn-gtkw fst-written"
 fst2vcd -f w/waves.fst 2>/dev/null | sed -n '/\$enddefinitions/q;p' >hdr.vcd
+# one clock = 1 ns: the time axis in ns is the cycle the mismatch report prints
+if "$top/tools/wave-time-check" w/waves.fst clk_i >time.txt 2>&1; then
+  echo "PASS dcqcn-gtkw time-1ns ($(sed 's/^ok: //' time.txt))"
+else
+  echo "FAIL dcqcn-gtkw time-1ns"; cat time.txt
+fi
 
 # check VIEW: prints one line per signal of VIEW missing from hdr.vcd, and per empty group
 check() {

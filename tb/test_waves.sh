@@ -38,6 +38,13 @@ else
   echo "FAIL waves-view-default"; cat "$OUT/check-default.txt"
 fi
 
+# one clock = 1 ns (docs/cosim.md, "Waves"): the time axis in ns is the physical cycle
+if tools/wave-time-check "$fst" clk_i >"$OUT/time-default.txt" 2>&1; then
+  echo "PASS waves-time-1ns ($(sed 's/^ok: //' "$OUT/time-default.txt"))"
+else
+  echo "FAIL waves-time-1ns"; cat "$OUT/time-default.txt"
+fi
+
 fsts=$(waves small smoke)
 if [ -z "$fsts" ]; then
   echo "FAIL waves-small (make sim CFG=small TEST=smoke WAVES=1 wrote no FST: $OUT/small-smoke.log)"

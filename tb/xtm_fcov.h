@@ -19,6 +19,15 @@
 #include "cmodel/xtm/xtm.h"
 #include "cmodel/xtm/xtm_internal.h"
 
+// The reason names of the model (xtm_reason_name, cmodel/xtm/xtm.c) in lower case, as the
+// coverage points and the summary spell them: "accept", "tail", ..., "flush"; "other" beyond.
+static inline std::string xtm_reason_lc(unsigned r) {
+  if (r >= kXtmReasonCount) return "other";
+  std::string s = xtm_reason_name((xtm_reason_t)r);
+  for (char &c : s) c = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return s;
+}
+
 struct XtmFcov {
   std::map<std::string, uint64_t> hit;
   uint64_t last_sum[8] = {0};
@@ -123,9 +132,6 @@ struct XtmFcov {
 
   // one cycle: the inputs and outputs of xtm_step, the model after it
   void sample(const xtm_t *m, const xtm_in_t &in, const xtm_out_t &out) {
-    static const char *rn[] = {"accept", "tail", "pool", "profile", "headroom", "buf_full",
-                               "qdisabled", "wd", "len_zero", "len_max", "bad_port", "bad_tc",
-                               "not_ready", "flush"};
     uint32_t nvoq = m->num_voqs;
     uint64_t t = m->t - 1;  // the cycle just executed
     const xtm_occ_log_t &cur = m->occ_log[t & 1];
@@ -133,7 +139,7 @@ struct XtmFcov {
     uint32_t rv = cur.cycle == t ? cur.rem_v : XTM_NIL;  // selected or flushed from
     if (out.enq_res.valid) {
       uint8_t r = out.enq_res.reason;
-      inc(std::string(r == 0 ? "enq_" : "drop_") + (r < 14 ? rn[r] : "other"));
+      inc(std::string(r == 0 ? "enq_" : "drop_") + xtm_reason_lc(r));
       if (out.enq_res.hdrm) inc("pfc_headroom_in_use");
       if (out.enq_res.hbm) inc("hbm_enq_to_hbm");
       uint16_t v = out.enq_res.voq;

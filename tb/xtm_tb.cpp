@@ -865,11 +865,11 @@ int sc_main(int argc, char **argv) {
   bool test_ok = test->final_check(model);
   printf("---- summary (%s, %s)\n", opt.test.c_str(), XTM_TB_CFG);
   printf("test: %s\nseed: %" PRIu64 "\ncycles: %" PRIu64 "\n", opt.test.c_str(), opt.seed, tb.cycle);
+  tb_print_stamp(XTM_VERSION_VALUE, fmt("%s (%u ports x %u TCs x %u descriptors)", XTM_TB_CFG,
+                                         prm.num_ports, prm.num_tcs, prm.num_desc));
   printf("packets_in: %" PRIu64 "\npackets_out: %" PRIu64 "\n", tb.packets_in, tb.packets_out);
-  const char *rn[] = {"accepted", "tail", "pool", "profile", "headroom", "buf_full", "qdisabled", "wd",
-                      "len_zero", "len_max", "bad_port", "bad_tc", "not_ready"};
-  for (int r = 1; r <= 12; r++) {
-    printf("drops_%s: %" PRIu64 "\n", rn[r], tb.drops[r]);
+  for (int r = kXtmReasonTail; r <= kXtmReasonNotReady; r++) {
+    printf("drops_%s: %" PRIu64 "\n", xtm_reason_lc(r).c_str(), tb.drops[r]);
   }
   printf("flushed: %" PRIu64 "\n", tb.flushes);
   uint64_t marks = 0;

@@ -114,11 +114,11 @@ int main(int argc, char **argv) {
     double t0 = now_s();
     uint64_t sum = load(m, kCycles, 42);
     double dt = now_s() - t0;
-    printf("step, 64 QPs, tx every cycle + CNP/CE load, %-8s: %6.1f M cycles/s (%llu cycles, "
-           "cuts %llu, checksum %016llx)\n",
-           eager ? "eager" : "skipping", (double)kCycles / dt / 1e6,
-           (unsigned long long)kCycles, (unsigned long long)dcqcn_counter(m, kDcqcnGcntCuts),
-           (unsigned long long)sum);
+    printf(
+        "step, 64 QPs, tx every cycle + CNP/CE load, %-8s: %6.1f M cycles/s (%llu cycles, "
+        "cuts %llu, checksum %016llx)\n",
+        eager ? "eager" : "skipping", (double)kCycles / dt / 1e6, (unsigned long long)kCycles,
+        (unsigned long long)dcqcn_counter(m, kDcqcnGcntCuts), (unsigned long long)sum);
     dcqcn_destroy(m);
   }
   static const uint64_t kLens[] = {1000ull, 1000000ull, 1000000000ull};

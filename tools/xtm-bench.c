@@ -18,6 +18,7 @@
 
 #include "cmodel/xtm/xtm.h"
 #include "tools/lib/xtm_num.h"
+
 #include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
 
 #define N_SRC 4
@@ -61,9 +62,10 @@ static xtm_t *setup(void) {
   wr(m, XTM_PR_PROB_1_REG_OFFSET, 65536);
   wr(m, XTM_PR_CFG_REG_OFFSET, 2u << XTM_PR_CFG_NPOINTS_OFFSET);
   wr(m, XTM_VOQ_SEL_REG_OFFSET, EG_PORT * 8 + 3);
-  wr(m, XTM_Q_CFG_REG_OFFSET, 1u << XTM_Q_CFG_ENABLE_OFFSET | 1u << XTM_Q_CFG_ECN_EN_OFFSET |
-                                  XTM_Q_CFG_MARK_POINT_VALUE_HEAD << XTM_Q_CFG_MARK_POINT_OFFSET |
-                                  1u << XTM_Q_CFG_PROFILE_OFFSET);
+  wr(m, XTM_Q_CFG_REG_OFFSET,
+     1u << XTM_Q_CFG_ENABLE_OFFSET | 1u << XTM_Q_CFG_ECN_EN_OFFSET |
+         XTM_Q_CFG_MARK_POINT_VALUE_HEAD << XTM_Q_CFG_MARK_POINT_OFFSET |
+         1u << XTM_Q_CFG_PROFILE_OFFSET);
   wr(m, XTM_Q_LIMIT_CELLS_REG_OFFSET, 48000);  // 12 MB: 983 us at 100 Gb/s
   wr(m, XTM_Q_TARGET_RATE_REG_OFFSET, LINE_Q16);
   wr(m, XTM_HBM_WR_RATE_REG_OFFSET, 0x40000);  // 4 cells/cycle
@@ -99,8 +101,13 @@ static uint64_t traffic_next(traffic_t *tr, uint64_t now, xtm_enq_in_t *e) {
     }
   }
   tr->next_q16[who] += gap_q16;
-  *e = (xtm_enq_in_t){.valid = true, .pkt_id = tr->id++, .in_port = (uint8_t)who,
-                      .eg_port = EG_PORT, .dscp = 26, .ecn = 2, .len = PKT_LEN};
+  *e = (xtm_enq_in_t){.valid = true,
+                      .pkt_id = tr->id++,
+                      .in_port = (uint8_t)who,
+                      .eg_port = EG_PORT,
+                      .dscp = 26,
+                      .ecn = 2,
+                      .len = PKT_LEN};
   return best < now ? now : best;
 }
 
@@ -193,9 +200,10 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  printf("xtm-bench: 8 ports x 8 TCs, 65536 descriptors, 4:1 incast of %d B packets on 100 "
-         "Gb/s ports, %" PRIu64 " cycles (1 GHz); no random choices\n",
-         PKT_LEN, cycles);
+  printf(
+      "xtm-bench: 8 ports x 8 TCs, 65536 descriptors, 4:1 incast of %d B packets on 100 "
+      "Gb/s ports, %" PRIu64 " cycles (1 GHz); no random choices\n",
+      PKT_LEN, cycles);
   printf("reproduce: build/bin/xtm-bench --cycles %" PRIu64 "\n", cycles);
   result_t s = run_step(cycles);
   result_t a = run_advance(cycles);
@@ -204,17 +212,18 @@ int main(int argc, char **argv) {
   double pkts = (double)(a.enq + a.drops);
   printf("step:       %" PRIu64 " cycles in %.3f s = %.1f M cycles/s   (target >= 20)\n", s.cycles,
          s.secs, (double)s.cycles / s.secs / 1e6);
-  printf("advance_to: %.0f packets in %.3f s = %.2f M packets/s   (target >= 5); "
-         "%.0f M cycles/s simulated\n",
-         pkts, a.secs, pkts / a.secs / 1e6, (double)a.cycles / a.secs / 1e6);
+  printf(
+      "advance_to: %.0f packets in %.3f s = %.2f M packets/s   (target >= 5); "
+      "%.0f M cycles/s simulated\n",
+      pkts, a.secs, pkts / a.secs / 1e6, (double)a.cycles / a.secs / 1e6);
   printf("peak memory: %.1f MB (max RSS)   (target < 64)\n", (double)ru.ru_maxrss / 1024.0);
   printf("traffic: enqueued %" PRIu64 ", dequeued %" PRIu64 ", head marks %" PRIu64
          ", tail drops %" PRIu64 ", transmitted %" PRIu64 "\n",
          a.enq, a.deq, a.marks, a.drops, a.outputs);
   if (s.enq != a.enq || s.deq != a.deq || s.marks != a.marks || s.drops != a.drops ||
       s.outputs != a.outputs) {
-    printf("MISMATCH: step and advance_to disagree (step enq %" PRIu64 " deq %" PRIu64 ")\n",
-           s.enq, s.deq);
+    printf("MISMATCH: step and advance_to disagree (step enq %" PRIu64 " deq %" PRIu64 ")\n", s.enq,
+           s.deq);
     return 1;
   }
   printf("step and advance_to agree on every counter\n");

@@ -21,6 +21,7 @@
 
 #include "cmodel/xtm/xtm.h"
 #include "tools/lib/xtm_num.h"
+
 #include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
 
 #define LINE_Q16 0x0C8000u  // 12.5 bytes/cycle: 100 Gb/s at 1 GHz
@@ -51,8 +52,8 @@ static uint64_t rd64(xtm_t *m, uint16_t lo) {
 typedef struct src {
   uint8_t port, dscp, ecn;
   uint16_t len;
-  uint64_t gap_q16;      // cycles between packet starts, Q48.16
-  uint64_t next_q16;     // next packet start at the sender
+  uint64_t gap_q16;   // cycles between packet starts, Q48.16
+  uint64_t next_q16;  // next packet start at the sender
   uint64_t paused_from, paused_until;
   uint64_t sent;
 } src_t;
@@ -155,7 +156,8 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  printf("xtm-demo: 4:1 incast into port %d for %" PRIu64 " us, then 1000 us of drain; "
+  printf("xtm-demo: 4:1 incast into port %d for %" PRIu64
+         " us, then 1000 us of drain; "
          "deterministic (no random choices)\nreproduce: build/bin/xtm-demo --us %" PRIu64 "\n\n",
          EG, us, us);
   xtm_params_t prm;
@@ -179,10 +181,17 @@ int main(int argc, char **argv) {
   src_t src[N_SRC];
   const uint64_t rdma_gap = ((uint64_t)(4096 + 20) << 32) / LINE_Q16;
   for (int s = 0; s < 4; s++) {
-    src[s] = (src_t){.port = (uint8_t)s, .dscp = 26, .ecn = 2, .len = 4096,
-                     .gap_q16 = rdma_gap, .next_q16 = (xtm_cycle(m) + 13u * (unsigned)s) << 16};
+    src[s] = (src_t){.port = (uint8_t)s,
+                     .dscp = 26,
+                     .ecn = 2,
+                     .len = 4096,
+                     .gap_q16 = rdma_gap,
+                     .next_q16 = (xtm_cycle(m) + 13u * (unsigned)s) << 16};
   }
-  src[4] = (src_t){.port = 5, .dscp = 0, .ecn = 0, .len = 1500,
+  src[4] = (src_t){.port = 5,
+                   .dscp = 0,
+                   .ecn = 0,
+                   .len = 1500,
                    .gap_q16 = 4 * (((uint64_t)(1500 + 20) << 32) / LINE_Q16),
                    .next_q16 = xtm_cycle(m) << 16};
   uint64_t stop = xtm_cycle(m) + us * 1000;
@@ -250,9 +259,13 @@ int main(int argc, char **argv) {
       continue;
     }
     src_t *s = &src[who];
-    in.enq = (xtm_enq_in_t){.valid = true, .pkt_id = (uint32_t)(who << 24 | s->sent),
-                            .in_port = s->port, .eg_port = EG, .dscp = s->dscp,
-                            .ecn = s->ecn, .len = s->len};
+    in.enq = (xtm_enq_in_t){.valid = true,
+                            .pkt_id = (uint32_t)(who << 24 | s->sent),
+                            .in_port = s->port,
+                            .eg_port = EG,
+                            .dscp = s->dscp,
+                            .ecn = s->ecn,
+                            .len = s->len};
     xtm_step(m, &in, &out);
     for (uint32_t p = 0; p < 4; p++) {
       if ((out.pfc_tx_valid >> p) & 1u) {
@@ -297,8 +310,8 @@ int main(int argc, char **argv) {
   }
   wr(m, XTM_VOQ_SEL_REG_OFFSET, EG * 8 + 3);
   printf("%-26s %12u cells\n", "peak occupancy (RDMA)", rd(m, XTM_Q_WM_CELLS_REG_OFFSET));
-  printf("\n%-26s %8s %8s %8s %8s %10s %10s\n", "ingress port, priority 3", "XOFF", "XON",
-         "pkts", "peak", "hdrm peak", "hdrm max");
+  printf("\n%-26s %8s %8s %8s %8s %10s %10s\n", "ingress port, priority 3", "XOFF", "XON", "pkts",
+         "peak", "hdrm peak", "hdrm max");
   for (uint32_t p = 0; p < 4; p++) {
     wr(m, XTM_PG_SEL_REG_OFFSET, p * 8 + 3);
     printf("%-26u %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8u %10u %10u\n", p,
@@ -309,7 +322,8 @@ int main(int argc, char **argv) {
   wr(m, XTM_PORT_SEL_REG_OFFSET, EG);
   uint64_t txb = rd64(m, XTM_P_TX_BYTES_LO_REG_OFFSET);
   double secs = (double)(xtm_cycle(m) - (stop - us * 1000)) * 1e-9;
-  printf("\nport 4 transmitted %" PRIu64 " packets, %" PRIu64 " bytes (%.1f Gb/s averaged over incast + drain)\n",
+  printf("\nport 4 transmitted %" PRIu64 " packets, %" PRIu64
+         " bytes (%.1f Gb/s averaged over incast + drain)\n",
          rd64(m, XTM_P_TX_PKTS_LO_REG_OFFSET), txb, (double)txb * 8 / secs / 1e9);
   printf("PFC frames sent %" PRIu64 "; pool peak %u cells; error drops %" PRIu64 "\n", pfc_frames,
          rd(m, XTM_POOL_WM_REG_OFFSET),

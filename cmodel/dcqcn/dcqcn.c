@@ -3,7 +3,7 @@
 // libdcqcn core: lifecycle, the cycle (docs/spec-dcqcn.md D4), the reaction point (D5.1, D6,
 // D7), the pacer (D8), the notification point (D10). RTL twins: rtl/dcqcn/dcqcn_scan.sv (timer
 // scan, D5), dcqcn_visit.sv (per-QP visit datapath), dcqcn_cnp.sv, dcqcn_tx.sv, dcqcn_pacer.sv,
-// dcqcn_np.sv, dcqcn_gcnt.sv.
+// dcqcn_np.sv, dcqcn_gcnt.sv, dcqcn_pend.sv, dcqcn_rate.sv (block map: docs/dcqcn-rtl.md).
 //
 // Speed (D13): the RTL visits every QP every S cycles. The model keeps a min-heap of the
 // next visit at which each QP has a due *busy* timer; a lazy timer (one whose firings change
@@ -98,10 +98,17 @@ static uint32_t clamp_rate(const dcqcn_t *m, uint32_t r) {
 static uint64_t period(const dcqcn_t *m, int k) {
   uint32_t us;
   switch (k) {
-    case kTimAlpha: us = DCQCN_R(m, DCE_TCP_RTT); break;
-    case kTimDec: us = DCQCN_R(m, RATE_REDUCE_MONITOR_PERIOD); break;
-    case kTimInc: us = DCQCN_R(m, RPG_TIME_RESET); break;
-    default: return DCQCN_NEVER;
+    case kTimAlpha:
+      us = DCQCN_R(m, DCE_TCP_RTT);
+      break;
+    case kTimDec:
+      us = DCQCN_R(m, RATE_REDUCE_MONITOR_PERIOD);
+      break;
+    case kTimInc:
+      us = DCQCN_R(m, RPG_TIME_RESET);
+      break;
+    default:
+      return DCQCN_NEVER;
   }
   uint64_t c = (uint64_t)us * DCQCN_R(m, CYCLES_PER_US);
   return c < m->scan_period ? m->scan_period : c;
@@ -135,7 +142,8 @@ uint64_t dcqcn_due_at(const dcqcn_t *m, uint32_t q, int k, uint64_t last) {
   uint64_t d = m->qp[q].due[k];
   uint64_t v;
   // An INIT pending: no visit fires a timer before the one that applies it (D5.1).
-  if (m->qp[q].init_pend || d == DCQCN_NEVER || d > last || !visit_at_or_before(m, q, last, &v) || v < d) {
+  if (m->qp[q].init_pend || d == DCQCN_NEVER || d > last || !visit_at_or_before(m, q, last, &v) ||
+      v < d) {
     return d;
   }
   // Every visit v' >= d fires once and adds P; with P >= S it is then > v' (D5), so the
@@ -171,10 +179,14 @@ static bool inc_fixed_point(const dcqcn_t *m, const dcqcn_qp_t *s) {
 }
 static bool lazy(const dcqcn_t *m, const dcqcn_qp_t *s, int k) {
   switch (k) {
-    case kTimAlpha: return !s->cnp_alpha && alpha_next(m, s->alpha, false) == s->alpha;
-    case kTimDec: return !s->cnp_dec;
-    case kTimInc: return s->due[kTimInc] == DCQCN_NEVER || inc_fixed_point(m, s);
-    default: return false;
+    case kTimAlpha:
+      return !s->cnp_alpha && alpha_next(m, s->alpha, false) == s->alpha;
+    case kTimDec:
+      return !s->cnp_dec;
+    case kTimInc:
+      return s->due[kTimInc] == DCQCN_NEVER || inc_fixed_point(m, s);
+    default:
+      return false;
   }
 }
 
@@ -201,7 +213,7 @@ static void pending_inc(const dcqcn_t *m, uint32_t q, uint64_t last, inc_pending
   uint64_t n = (nd - d) / period(m, kTimInc);
   uint64_t t0 = s->stage_t, f = DCQCN_R(m, RPG_THRESHOLD), bc = s->stage_bc;
   // firings whose T before the event is < x (T_i = min(T0 + i, 255))
-#define DCQCN_LT(x) ((x) <= t0 ? 0 : ((x) > DCQCN_STAGE_MAX ? n : ((x) - t0 < n ? (x) - t0 : n)))
+#define DCQCN_LT(x) ((x) <= t0 ? 0 : ((x) > DCQCN_STAGE_MAX ? n : ((x)-t0 < n ? (x)-t0 : n)))
   if (bc > f) {  // HAI iff T_i > F
     p->ai = DCQCN_LT(f + 1);
     p->hai = n - p->ai;
@@ -715,8 +727,8 @@ static void tx_sent(dcqcn_t *m, uint32_t q, uint32_t bytes, uint64_t t, dcqcn_ou
   uint64_t base = base_t > s->pace_q8 ? base_t : s->pace_q8;
   uint64_t gap = (((uint64_t)bytes * 8u * DCQCN_R(m, CYCLES_PER_US)) << 8) / s->rc;
   s->pace_q8 = base + gap;
-  out->pace = (dcqcn_pace_t){.valid = true, .qp = (uint16_t)q,
-                             .next_send = (s->pace_q8 + 255u) >> 8};
+  out->pace =
+      (dcqcn_pace_t){.valid = true, .qp = (uint16_t)q, .next_send = (s->pace_q8 + 255u) >> 8};
   // D6.5 byte counter (active QPs only): now for a visited QP, else at the next visit.
   if (s->active && !s->init_pend) {
     if (now) {
@@ -892,14 +904,24 @@ void dcqcn_qp_state(const dcqcn_t *m, uint32_t qp, dcqcn_qp_state_t *st) {
   inc_pending_t p;
   pending_inc(m, qp, last, &p);  // lazy increase firings not yet applied (D13)
   *st = (dcqcn_qp_state_t){
-      .active = s->active, .cnp_alpha = s->cnp_alpha, .cnp_dec = s->cnp_dec,
-      .rc = s->rc, .rt = s->rt, .alpha = s->alpha, .stage_timer = p.stage_t,
-      .stage_byte = s->stage_bc, .byte_count = s->byte_count,
+      .active = s->active,
+      .cnp_alpha = s->cnp_alpha,
+      .cnp_dec = s->cnp_dec,
+      .rc = s->rc,
+      .rt = s->rt,
+      .alpha = s->alpha,
+      .stage_timer = p.stage_t,
+      .stage_byte = s->stage_bc,
+      .byte_count = s->byte_count,
       .alpha_due = m->t == 0 ? s->due[kTimAlpha] : dcqcn_due_at(m, qp, kTimAlpha, last),
       .dec_due = m->t == 0 ? s->due[kTimDec] : dcqcn_due_at(m, qp, kTimDec, last),
       .inc_due = m->t == 0 ? s->due[kTimInc] : dcqcn_due_at(m, qp, kTimInc, last),
-      .pace_q8 = s->pace_q8, .np_sent = s->np_sent, .np_last = s->np_last,
-      .init_pend = s->init_pend, .pend_cnp = s->pend_cnp, .pend_cnp_more = s->pend_more,
+      .pace_q8 = s->pace_q8,
+      .np_sent = s->np_sent,
+      .np_last = s->np_last,
+      .init_pend = s->init_pend,
+      .pend_cnp = s->pend_cnp,
+      .pend_cnp_more = s->pend_more,
       .pend_bytes = s->pend_bytes};
   if (s->init_pend) {  // what the QP window shows: the INIT word with the current cap (D9)
     uint32_t cap = dcqcn_rate_cap(m);
@@ -923,8 +945,8 @@ uint64_t dcqcn_counter(const dcqcn_t *m, dcqcn_gcnt_t c) {
     for (uint32_t q = 0; q < m->prm.num_qps; q++) {
       inc_pending_t p;
       pending_inc(m, q, m->t - 1, &p);
-      v += c == kDcqcnGcntIncFr ? p.fr
-           : c == kDcqcnGcntIncAi ? p.ai
+      v += c == kDcqcnGcntIncFr    ? p.fr
+           : c == kDcqcnGcntIncAi  ? p.ai
            : c == kDcqcnGcntIncHai ? p.hai
                                    : p.n;
     }

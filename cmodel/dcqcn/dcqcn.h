@@ -2,7 +2,7 @@
 //
 // libdcqcn: the bit-accurate, cycle-accurate C reference model of the DCQCN NIC block
 // (reaction point, notification point, pacer). It implements docs/spec-dcqcn.md; section
-// numbers "D<n>" below refer to it. The RTL top rtl/dcqcn/dcqcn_top (to come) has the same
+// numbers "D<n>" below refer to it. The RTL top rtl/dcqcn/dcqcn_top.sv has the same
 // per-cycle bundles (spec D2).
 //
 // The model is untimed: the caller owns time. dcqcn_step() executes one cycle;
@@ -34,11 +34,11 @@ extern "C" {
 #define DCQCN_MAX_RATE_UPD (DCQCN_MAX_SCAN_WIDTH + 2u)
 // Latencies of the RTL's outputs after their logical cycle (spec D2.2, D15): the model
 // produces them in the cycle it executes; the RTL drives them this many clock cycles later.
-#define DCQCN_LAT_RATE 3u     // rate[], n_rate
-#define DCQCN_LAT_CNP_TX 3u   // cnp_tx
-#define DCQCN_LAT_PACE 15u    // pace
-#define DCQCN_LAT_CSR 16u     // APB completion (pready, prdata, pslverr) after the access
-#define DCQCN_DUE_BITS 35u    // the RTL keeps deadlines modulo 2^35 (D3)
+#define DCQCN_LAT_RATE 3u    // rate[], n_rate
+#define DCQCN_LAT_CNP_TX 3u  // cnp_tx
+#define DCQCN_LAT_PACE 15u   // pace
+#define DCQCN_LAT_CSR 16u    // APB completion (pready, prdata, pslverr) after the access
+#define DCQCN_DUE_BITS 35u   // the RTL keeps deadlines modulo 2^35 (D3)
 #define DCQCN_ALPHA_MAX 1023u
 #define DCQCN_STAGE_MAX 255u
 #define DCQCN_BYTE_COUNT_MAX 0x3FFFFFu  // 22 bits
@@ -103,11 +103,11 @@ typedef struct dcqcn_csr_rsp {
 } dcqcn_csr_rsp_t;
 
 typedef struct dcqcn_out {
-  uint64_t cycle;                              // the cycle these outputs belong to
-  dcqcn_qp_ev_t cnp_tx;                        // the notification point sends a CNP for qp
-  uint32_t n_rate;                             // entries of rate[] valid this cycle
-  dcqcn_rate_upd_t rate[DCQCN_MAX_RATE_UPD];   // visited QPs whose rc, rt or alpha changed (D7)
-  dcqcn_pace_t pace;                           // pacer answer to this cycle's tx
+  uint64_t cycle;                             // the cycle these outputs belong to
+  dcqcn_qp_ev_t cnp_tx;                       // the notification point sends a CNP for qp
+  uint32_t n_rate;                            // entries of rate[] valid this cycle
+  dcqcn_rate_upd_t rate[DCQCN_MAX_RATE_UPD];  // visited QPs whose rc, rt or alpha changed (D7)
+  dcqcn_pace_t pace;                          // pacer answer to this cycle's tx
   dcqcn_csr_rsp_t csr_rsp;
 } dcqcn_out_t;
 
@@ -152,8 +152,8 @@ DCQCN_WARN_UNUSED bool dcqcn_csr_write(dcqcn_t *m, uint16_t addr, uint32_t data)
 // Driver-facing parameter access by mlxconfig name (RPG_TIME_RESET, ..., also
 // CYCLES_PER_US and LINE_RATE). Unknown names and values outside the legal range are
 // rejected (kDcqcnBadArg) before anything is written.
-DCQCN_WARN_UNUSED dcqcn_status_t dcqcn_param_lookup(const char *name, uint16_t *addr,
-                                                    uint32_t *min, uint32_t *max);
+DCQCN_WARN_UNUSED dcqcn_status_t dcqcn_param_lookup(const char *name, uint16_t *addr, uint32_t *min,
+                                                    uint32_t *max);
 DCQCN_WARN_UNUSED dcqcn_status_t dcqcn_param_set(dcqcn_t *m, const char *name, uint32_t value);
 // Name of the i-th settable parameter (NULL past the end), for help texts.
 const char *dcqcn_param_name(uint32_t i);
@@ -161,38 +161,52 @@ const char *dcqcn_param_name(uint32_t i);
 // ------------------------------------------------------------------ introspection
 
 typedef struct dcqcn_qp_state {
-  bool active;            // seen_first_cnp
-  bool cnp_alpha;         // cnp_in_alpha_slot
-  bool cnp_dec;           // cnp_in_decrease_slot
-  uint32_t rc, rt;        // Mb/s
-  uint16_t alpha;         // Q10
-  uint8_t stage_timer;    // T
-  uint8_t stage_byte;     // BC
+  bool active;          // seen_first_cnp
+  bool cnp_alpha;       // cnp_in_alpha_slot
+  bool cnp_dec;         // cnp_in_decrease_slot
+  uint32_t rc, rt;      // Mb/s
+  uint16_t alpha;       // Q10
+  uint8_t stage_timer;  // T
+  uint8_t stage_byte;   // BC
   uint32_t byte_count;
-  uint64_t alpha_due;     // absolute deadlines (DCQCN_NEVER: disarmed), as the RTL holds
-  uint64_t dec_due;       // them at the start of cycle dcqcn_cycle()
+  uint64_t alpha_due;  // absolute deadlines (DCQCN_NEVER: disarmed), as the RTL holds
+  uint64_t dec_due;    // them at the start of cycle dcqcn_cycle()
   uint64_t inc_due;
-  uint64_t pace_q8;       // pacer next-send time, 1/256 cycle
-  bool np_sent;           // the NP has sent a CNP for this QP
-  uint64_t np_last;       // cycle of that CNP
+  uint64_t pace_q8;  // pacer next-send time, 1/256 cycle
+  bool np_sent;      // the NP has sent a CNP for this QP
+  uint64_t np_last;  // cycle of that CNP
   // pending RP events (spec D5.1), applied at the QP's next visit; while init_pend is set
   // the fields above from active to inc_due read as the INIT word with the current cap (as
   // the QP window shows them; the RTL still holds the old word, which the INIT replaces)
-  bool init_pend;         // Q_CTRL.INIT of the reaction point
-  bool pend_cnp;          // a CNP for a QP that is inactive (or has an INIT pending)
-  bool pend_cnp_more;     // a further CNP after it
-  uint32_t pend_bytes;    // bytes of an active QP sent since its last visit
+  bool init_pend;       // Q_CTRL.INIT of the reaction point
+  bool pend_cnp;        // a CNP for a QP that is inactive (or has an INIT pending)
+  bool pend_cnp_more;   // a further CNP after it
+  uint32_t pend_bytes;  // bytes of an active QP sent since its last visit
 } dcqcn_qp_state_t;
 
 typedef enum dcqcn_gcnt {
-  kDcqcnGcntCnpRx, kDcqcnGcntCnpFirst, kDcqcnGcntCuts, kDcqcnGcntIncFr, kDcqcnGcntIncAi,
-  kDcqcnGcntIncHai, kDcqcnGcntIncByTimer, kDcqcnGcntIncByBytes, kDcqcnGcntCeRx,
-  kDcqcnGcntCnpTx, kDcqcnGcntCeCoalesced, kDcqcnGcntBadQp, kDcqcnGcntPaceEarly,
+  kDcqcnGcntCnpRx,
+  kDcqcnGcntCnpFirst,
+  kDcqcnGcntCuts,
+  kDcqcnGcntIncFr,
+  kDcqcnGcntIncAi,
+  kDcqcnGcntIncHai,
+  kDcqcnGcntIncByTimer,
+  kDcqcnGcntIncByBytes,
+  kDcqcnGcntCeRx,
+  kDcqcnGcntCnpTx,
+  kDcqcnGcntCeCoalesced,
+  kDcqcnGcntBadQp,
+  kDcqcnGcntPaceEarly,
   kDcqcnGcntCount
 } dcqcn_gcnt_t;
 
 typedef enum dcqcn_qcnt {
-  kDcqcnQcntCnpRx, kDcqcnQcntCuts, kDcqcnQcntInc, kDcqcnQcntCeRx, kDcqcnQcntCnpTx,
+  kDcqcnQcntCnpRx,
+  kDcqcnQcntCuts,
+  kDcqcnQcntInc,
+  kDcqcnQcntCeRx,
+  kDcqcnQcntCnpTx,
   kDcqcnQcntCount
 } dcqcn_qcnt_t;
 

@@ -14,6 +14,7 @@ $(LIBDCQCN): $(DCQCN_OBJS)
 	$(AR) rcs $@ $^
 
 .PHONY: cmodel-dcqcn
+## cmodel-dcqcn: build libdcqcn, the DCQCN C model
 cmodel-dcqcn: $(LIBDCQCN)
 cmodel: $(LIBDCQCN)
 
@@ -42,6 +43,7 @@ TEST_ARGS += --shell tools/tests/test_dcqcn_trace_cli.sh
 TEST_ARGS += --cmd dcqcn-bench-modes-agree '$(BUILD)/bin/dcqcn-bench --check-only'
 
 .PHONY: bench-dcqcn
+## bench-dcqcn: the dcqcn C model's speed
 bench-dcqcn: $(BUILD)/bin/dcqcn-bench
 	$(BUILD)/bin/dcqcn-bench
 BENCH_TARGETS += bench-dcqcn

@@ -10,7 +10,8 @@
 #include "cmodel/dcqcn/dcqcn_internal.h"
 
 // The counter enums follow the register map order.
-_Static_assert(DCQCN_PACE_EARLY_LO_REG_OFFSET == DCQCN_CNP_RX_LO_REG_OFFSET + 8 * kDcqcnGcntPaceEarly,
+_Static_assert(DCQCN_PACE_EARLY_LO_REG_OFFSET ==
+                   DCQCN_CNP_RX_LO_REG_OFFSET + 8 * kDcqcnGcntPaceEarly,
                "global counter layout");
 _Static_assert(DCQCN_Q_CNP_TX_LO_REG_OFFSET == DCQCN_Q_CNP_RX_LO_REG_OFFSET + 8 * kDcqcnQcntCnpTx,
                "QP counter layout");
@@ -79,36 +80,53 @@ static uint32_t read_value(const dcqcn_t *m, const dcqcn_reg_desc_t *r) {
     // a pending INIT reads as the INIT word with the current cap (D9)
     switch (off) {
       case DCQCN_Q_RC_REG_OFFSET:
-      case DCQCN_Q_RT_REG_OFFSET: return dcqcn_rate_cap(m);
-      case DCQCN_Q_ALPHA_REG_OFFSET: return DCQCN_ALPHA_MAX;
+      case DCQCN_Q_RT_REG_OFFSET:
+        return dcqcn_rate_cap(m);
+      case DCQCN_Q_ALPHA_REG_OFFSET:
+        return DCQCN_ALPHA_MAX;
       case DCQCN_Q_STATUS_REG_OFFSET:
       case DCQCN_Q_BYTE_COUNT_REG_OFFSET:
       case DCQCN_Q_ALPHA_REMAIN_REG_OFFSET:
       case DCQCN_Q_DEC_REMAIN_REG_OFFSET:
-      case DCQCN_Q_INC_REMAIN_REG_OFFSET: return 0;
-      default: break;
+      case DCQCN_Q_INC_REMAIN_REG_OFFSET:
+        return 0;
+      default:
+        break;
     }
   }
   switch (off) {
-    case DCQCN_CTRL_REG_OFFSET: return 0;
-    case DCQCN_ERR_STATUS_REG_OFFSET: return m->err_status;
-    case DCQCN_ERR_ADDR_REG_OFFSET: return m->err_addr;
-    case DCQCN_CNT_HI_REG_OFFSET: return m->cnt_hi;
-    case DCQCN_QP_SEL_REG_OFFSET: return m->qp_sel;
-    case DCQCN_Q_CTRL_REG_OFFSET: return 0;
+    case DCQCN_CTRL_REG_OFFSET:
+      return 0;
+    case DCQCN_ERR_STATUS_REG_OFFSET:
+      return m->err_status;
+    case DCQCN_ERR_ADDR_REG_OFFSET:
+      return m->err_addr;
+    case DCQCN_CNT_HI_REG_OFFSET:
+      return m->cnt_hi;
+    case DCQCN_QP_SEL_REG_OFFSET:
+      return m->qp_sel;
+    case DCQCN_Q_CTRL_REG_OFFSET:
+      return 0;
     case DCQCN_Q_STATUS_REG_OFFSET:
       return (s->active ? 1u : 0u) << DCQCN_Q_STATUS_ACTIVE_OFFSET |
              (s->cnp_alpha ? 1u : 0u) << DCQCN_Q_STATUS_CNP_ALPHA_OFFSET |
              (s->cnp_dec ? 1u : 0u) << DCQCN_Q_STATUS_CNP_DEC_OFFSET |
              (uint32_t)s->stage_t << DCQCN_Q_STATUS_STAGE_T_OFFSET |
              (uint32_t)s->stage_bc << DCQCN_Q_STATUS_STAGE_BC_OFFSET;
-    case DCQCN_Q_RC_REG_OFFSET: return s->rc;
-    case DCQCN_Q_RT_REG_OFFSET: return s->rt;
-    case DCQCN_Q_ALPHA_REG_OFFSET: return s->alpha;
-    case DCQCN_Q_BYTE_COUNT_REG_OFFSET: return s->byte_count;
-    case DCQCN_Q_ALPHA_REMAIN_REG_OFFSET: return remain(dcqcn_due_at(m, q, kTimAlpha, last), t);
-    case DCQCN_Q_DEC_REMAIN_REG_OFFSET: return remain(dcqcn_due_at(m, q, kTimDec, last), t);
-    case DCQCN_Q_INC_REMAIN_REG_OFFSET: return remain(dcqcn_due_at(m, q, kTimInc, last), t);
+    case DCQCN_Q_RC_REG_OFFSET:
+      return s->rc;
+    case DCQCN_Q_RT_REG_OFFSET:
+      return s->rt;
+    case DCQCN_Q_ALPHA_REG_OFFSET:
+      return s->alpha;
+    case DCQCN_Q_BYTE_COUNT_REG_OFFSET:
+      return s->byte_count;
+    case DCQCN_Q_ALPHA_REMAIN_REG_OFFSET:
+      return remain(dcqcn_due_at(m, q, kTimAlpha, last), t);
+    case DCQCN_Q_DEC_REMAIN_REG_OFFSET:
+      return remain(dcqcn_due_at(m, q, kTimDec, last), t);
+    case DCQCN_Q_INC_REMAIN_REG_OFFSET:
+      return remain(dcqcn_due_at(m, q, kTimInc, last), t);
     case DCQCN_Q_NEXT_SEND_REG_OFFSET: {
       uint64_t ns = (s->pace_q8 + 255u) >> 8;
       return ns > t ? sat32(ns - t) : 0;
@@ -237,18 +255,30 @@ bool dcqcn_csr_write(dcqcn_t *m, uint16_t addr, uint32_t data) {
 
 // ------------------------------------------------------------------ driver-facing names
 
-static const char *const kParamNames[] = {
-    "RPG_TIME_RESET", "RPG_BYTE_RESET", "RPG_THRESHOLD", "RPG_AI_RATE", "RPG_HAI_RATE",
-    "RPG_GD", "RPG_MIN_DEC_FAC", "RPG_MIN_RATE", "RPG_MAX_RATE", "RATE_TO_SET_ON_FIRST_CNP",
-    "DCE_TCP_G", "DCE_TCP_RTT", "INITIAL_ALPHA_VALUE", "CLAMP_TGT_RATE",
-    "CLAMP_TGT_RATE_AFTER_TIME_INC", "RATE_REDUCE_MONITOR_PERIOD", "MIN_TIME_BETWEEN_CNPS",
-    "CYCLES_PER_US", "LINE_RATE"};
+static const char *const kParamNames[] = {"RPG_TIME_RESET",
+                                          "RPG_BYTE_RESET",
+                                          "RPG_THRESHOLD",
+                                          "RPG_AI_RATE",
+                                          "RPG_HAI_RATE",
+                                          "RPG_GD",
+                                          "RPG_MIN_DEC_FAC",
+                                          "RPG_MIN_RATE",
+                                          "RPG_MAX_RATE",
+                                          "RATE_TO_SET_ON_FIRST_CNP",
+                                          "DCE_TCP_G",
+                                          "DCE_TCP_RTT",
+                                          "INITIAL_ALPHA_VALUE",
+                                          "CLAMP_TGT_RATE",
+                                          "CLAMP_TGT_RATE_AFTER_TIME_INC",
+                                          "RATE_REDUCE_MONITOR_PERIOD",
+                                          "MIN_TIME_BETWEEN_CNPS",
+                                          "CYCLES_PER_US",
+                                          "LINE_RATE"};
 #define kNumParamNames (sizeof(kParamNames) / sizeof(kParamNames[0]))
 
 const char *dcqcn_param_name(uint32_t i) { return i < kNumParamNames ? kParamNames[i] : NULL; }
 
-dcqcn_status_t dcqcn_param_lookup(const char *name, uint16_t *addr, uint32_t *min,
-                                  uint32_t *max) {
+dcqcn_status_t dcqcn_param_lookup(const char *name, uint16_t *addr, uint32_t *min, uint32_t *max) {
   if (name == NULL || addr == NULL || min == NULL || max == NULL) {
     return kDcqcnBadArg;
   }
@@ -268,8 +298,8 @@ dcqcn_status_t dcqcn_param_lookup(const char *name, uint16_t *addr, uint32_t *mi
       const dcqcn_reg_field_t *f = &regs[i].fields[0];
       *addr = regs[i].offset;
       *min = f->min;
-      *max = f->width >= 32 ? f->max : (f->max < (1u << f->width) - 1u ? f->max
-                                                                       : (1u << f->width) - 1u);
+      *max = f->width >= 32 ? f->max
+                            : (f->max < (1u << f->width) - 1u ? f->max : (1u << f->width) - 1u);
       return kDcqcnOk;
     }
   }

@@ -7,15 +7,16 @@
 #define DCQCN_CMODEL_DCQCN_INTERNAL_H_
 
 #include "cmodel/dcqcn/dcqcn.h"
+
 #include "rtl/dcqcn/autogen/dcqcn_regs.h"  // Generated.
 
 enum { kTimAlpha = 0, kTimDec = 1, kTimInc = 2, kTimCount = 3 };
 
 // Per-QP state: one word of the RTL's QP memory (spec D6.1) plus the model's heap index.
 typedef struct dcqcn_qp {
-  uint32_t rc, rt;        // Mb/s, 20 bits
-  uint32_t byte_count;    // 22 bits
-  uint16_t alpha;         // Q10, 10 bits
+  uint32_t rc, rt;      // Mb/s, 20 bits
+  uint32_t byte_count;  // 22 bits
+  uint16_t alpha;       // Q10, 10 bits
   uint8_t stage_t, stage_bc;
   bool active, cnp_alpha, cnp_dec, np_sent;
   uint64_t due[kTimCount];  // absolute deadlines, DCQCN_NEVER when disarmed
@@ -27,25 +28,25 @@ typedef struct dcqcn_qp {
   // inactive or has an INIT pending; pend_bytes only for an active QP without INIT pending
   // (other bytes are never counted).
   bool init_pend, pend_cnp, pend_more;
-  uint32_t pend_bytes;    // < S * 65536 < 2^28
-  bool listed;            // in the pending list of its scan slot (pnext links it)
+  uint32_t pend_bytes;  // < S * 65536 < 2^28
+  bool listed;          // in the pending list of its scan slot (pnext links it)
   int32_t pnext;
-  int32_t hpos;           // heap position; -1: not in the heap (inactive or parked)
-  uint64_t hkey;          // heap key: the next visit cycle with a due timer
+  int32_t hpos;   // heap position; -1: not in the heap (inactive or parked)
+  uint64_t hkey;  // heap key: the next visit cycle with a due timer
 } dcqcn_qp_t;
 
 struct dcqcn {
   dcqcn_params_t prm;
-  uint32_t scan_period;   // S = ceil(N / U)
-  uint64_t t;             // next cycle to execute
+  uint32_t scan_period;  // S = ceil(N / U)
+  uint64_t t;            // next cycle to execute
   bool eager;
   dcqcn_fault_t fault;
   dcqcn_qp_t *qp;
-  uint32_t *heap;         // QP indices ordered by (hkey, qp)
+  uint32_t *heap;  // QP indices ordered by (hkey, qp)
   uint32_t heap_n;
   // QPs with a pending event, one list per scan slot (its next visit, D5.1); the timers'
   // heap does not hold them for that
-  int32_t *plist;         // head per slot, -1: empty
+  int32_t *plist;  // head per slot, -1: empty
   uint32_t n_listed;
   // registers (storage for every rw global register, by word index 0..63)
   uint32_t greg[64];
@@ -55,7 +56,7 @@ struct dcqcn {
   // CSR table
   dcqcn_reg_desc_t *regs;
   uint32_t nregs;
-  int16_t *decode;        // word index -> descriptor index, -1 unmapped
+  int16_t *decode;  // word index -> descriptor index, -1 unmapped
   // per-cycle scratch: visited QPs touched this cycle (ascending) and their values (spec D7)
   uint32_t n_touch;
   uint32_t touch_qp[DCQCN_MAX_RATE_UPD];

@@ -83,17 +83,17 @@ typedef struct dcqcn_dpi_inst {
 
 static dpi_table_t g_dcqcn_table = {.kind = 0xDCu};
 
-#define ACQUIRE(fn)                                                        \
-  dcqcn_dpi_inst_t *x;                                                     \
-  uint32_t slot_;                                                          \
-  do {                                                                     \
-    void *o_;                                                              \
-    int st_ = dpi_handle_acquire(&g_dcqcn_table, h, &o_, &slot_);          \
-    if (st_ != kDpiOk) {                                                   \
-      return dpi_fail(st_, "%s: %s handle %p", fn,                         \
+#define ACQUIRE(fn)                                                          \
+  dcqcn_dpi_inst_t *x;                                                       \
+  uint32_t slot_;                                                            \
+  do {                                                                       \
+    void *o_;                                                                \
+    int st_ = dpi_handle_acquire(&g_dcqcn_table, h, &o_, &slot_);            \
+    if (st_ != kDpiOk) {                                                     \
+      return dpi_fail(st_, "%s: %s handle %p", fn,                           \
                       st_ == kDpiBusy ? "busy (another thread)" : "bad", h); \
-    }                                                                      \
-    x = (dcqcn_dpi_inst_t *)o_;                                            \
+    }                                                                        \
+    x = (dcqcn_dpi_inst_t *)o_;                                              \
   } while (0)
 #define RELEASE() dpi_handle_release(&g_dcqcn_table, slot_)
 
@@ -105,8 +105,8 @@ int dcqcn_dpi_abi_check(unsigned int abi_version, unsigned int params_bits, unsi
                     "dcqcn_dpi_abi_check: package ABI %u (params/in/out/qp %u/%u/%u/%u bits), C "
                     "layer ABI %u (%u/%u/%u/%u)",
                     abi_version, params_bits, in_bits, out_bits, qp_state_bits,
-                    DCQCN_DPI_ABI_VERSION, (unsigned)kPrBits, (unsigned)kInBits,
-                    (unsigned)kOutBits, (unsigned)kQsBits);
+                    DCQCN_DPI_ABI_VERSION, (unsigned)kPrBits, (unsigned)kInBits, (unsigned)kOutBits,
+                    (unsigned)kQsBits);
   }
   return kDpiOk;
 }
@@ -252,9 +252,8 @@ int dcqcn_dpi_step(void *h, const svBitVecVal *in, svBitVecVal *out, svBitVecVal
   return kDpiOk;
 }
 
-int dcqcn_dpi_advance_to(void *h, unsigned long long target, svBitVecVal *out,
-                         svBitVecVal *rate_qp, svBitVecVal *rate_rc, svBitVecVal *rate_rt,
-                         svBitVecVal *rate_alpha) {
+int dcqcn_dpi_advance_to(void *h, unsigned long long target, svBitVecVal *out, svBitVecVal *rate_qp,
+                         svBitVecVal *rate_rc, svBitVecVal *rate_rt, svBitVecVal *rate_alpha) {
   if (out == NULL || rate_qp == NULL || rate_rc == NULL || rate_rt == NULL || rate_alpha == NULL) {
     return dpi_fail(kDpiBadArg, "dcqcn_dpi_advance_to: a vector argument is missing");
   }
@@ -336,8 +335,10 @@ int dcqcn_dpi_param_set(void *h, const char *name, unsigned int value) {
   dcqcn_status_t st = dcqcn_param_set(x->m, name, (uint32_t)value);
   RELEASE();
   return st == kDcqcnOk ? kDpiOk
-                        : dpi_fail(kDpiBadArg, "dcqcn_dpi_param_set: %s = %u rejected (unknown name "
-                                               "or outside its range)", name, value);
+                        : dpi_fail(kDpiBadArg,
+                                   "dcqcn_dpi_param_set: %s = %u rejected (unknown name "
+                                   "or outside its range)",
+                                   name, value);
 }
 
 int dcqcn_dpi_qp_state(void *h, unsigned int qp, svBitVecVal *state) {

@@ -16,7 +16,7 @@ extern "C" {
 #endif
 
 #define DCQCN_DPI_ABI_VERSION 2u  // 2: spec-dcqcn 2.0 pending RP events in the QP state
-#define DCQCN_DPI_MAX_RATE 18u  // rate updates per cycle the vectors hold (DCQCN_MAX_RATE_UPD)
+#define DCQCN_DPI_MAX_RATE 18u    // rate updates per cycle the vectors hold (DCQCN_MAX_RATE_UPD)
 
 int dcqcn_dpi_abi_check(unsigned int abi_version, unsigned int params_bits, unsigned int in_bits,
                         unsigned int out_bits, unsigned int qp_state_bits);
@@ -29,9 +29,8 @@ int dcqcn_dpi_instances(void);
 
 int dcqcn_dpi_step(void *h, const svBitVecVal *in, svBitVecVal *out, svBitVecVal *rate_qp,
                    svBitVecVal *rate_rc, svBitVecVal *rate_rt, svBitVecVal *rate_alpha);
-int dcqcn_dpi_advance_to(void *h, unsigned long long target, svBitVecVal *out,
-                         svBitVecVal *rate_qp, svBitVecVal *rate_rc, svBitVecVal *rate_rt,
-                         svBitVecVal *rate_alpha);
+int dcqcn_dpi_advance_to(void *h, unsigned long long target, svBitVecVal *out, svBitVecVal *rate_qp,
+                         svBitVecVal *rate_rc, svBitVecVal *rate_rt, svBitVecVal *rate_alpha);
 int dcqcn_dpi_cycle(void *h, unsigned long long *cycle);
 int dcqcn_dpi_next_event(void *h, unsigned long long *cycle);
 int dcqcn_dpi_set_eager(void *h, svBit eager);

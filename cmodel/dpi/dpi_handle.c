@@ -64,15 +64,16 @@ static void table_lock(dpi_table_t *t) {
 static void table_unlock(dpi_table_t *t) { atomic_store(&t->lock, false); }
 
 static uintptr_t tok_make(const dpi_table_t *t, uintptr_t gen, uint32_t slot) {
-  return ((uintptr_t)(t->kind & 0xFFu) << (TOK_BITS - 8u)) | ((gen & TOK_GEN_MASK) << TOK_SLOT_BITS) |
-         (uintptr_t)(slot + 1u);
+  return ((uintptr_t)(t->kind & 0xFFu) << (TOK_BITS - 8u)) |
+         ((gen & TOK_GEN_MASK) << TOK_SLOT_BITS) | (uintptr_t)(slot + 1u);
 }
 
 // Decodes tok into its slot; false when it cannot be one of this table's handles.
 static bool tok_slot(const dpi_table_t *t, const void *tok, uint32_t *slot, uintptr_t *gen) {
   uintptr_t v = (uintptr_t)tok;
   uintptr_t s = v & ((((uintptr_t)1) << TOK_SLOT_BITS) - 1u);
-  if (tok == NULL || (v >> (TOK_BITS - 8u)) != (t->kind & 0xFFu) || s == 0u || s > DPI_MAX_INSTANCES) {
+  if (tok == NULL || (v >> (TOK_BITS - 8u)) != (t->kind & 0xFFu) || s == 0u ||
+      s > DPI_MAX_INSTANCES) {
     return false;
   }
   *slot = (uint32_t)(s - 1u);

@@ -27,13 +27,13 @@ extern "C" {
 // Status codes of every DPI function (the SV packages define the same values).
 typedef enum dpi_status {
   kDpiOk = 0,
-  kDpiFalse = 1,      // a valid "no" answer: CSR error, no output, invariant broken, ...
-  kDpiBadHandle = -1, // null, destroyed, forged, or a handle of the other model
-  kDpiBadArg = -2,    // an index or parameter outside its range (see last_error)
-  kDpiNoMem = -3,     // allocation failed (create only)
-  kDpiFull = -4,      // all DPI_MAX_INSTANCES slots in use
-  kDpiBusy = -5,      // the instance is in use by another thread right now
-  kDpiAbi = -6,       // the SV package and the C layer disagree (version or layout)
+  kDpiFalse = 1,       // a valid "no" answer: CSR error, no output, invariant broken, ...
+  kDpiBadHandle = -1,  // null, destroyed, forged, or a handle of the other model
+  kDpiBadArg = -2,     // an index or parameter outside its range (see last_error)
+  kDpiNoMem = -3,      // allocation failed (create only)
+  kDpiFull = -4,       // all DPI_MAX_INSTANCES slots in use
+  kDpiBusy = -5,       // the instance is in use by another thread right now
+  kDpiAbi = -6,        // the SV package and the C layer disagree (version or layout)
 } dpi_status_t;
 
 #define DPI_MAX_INSTANCES 256u
@@ -41,12 +41,12 @@ typedef enum dpi_status {
 typedef struct dpi_slot {
   _Atomic(uintptr_t) gen;  // odd: live; bumped by create and by destroy
   atomic_bool busy;
-  void *obj;               // written only while holding busy (or the table lock at create)
+  void *obj;  // written only while holding busy (or the table lock at create)
 } dpi_slot_t;
 
 typedef struct dpi_table {
-  uint32_t kind;           // 8-bit tag in the token's top bits: xtm and dcqcn handles differ
-  atomic_bool lock;        // create/destroy only
+  uint32_t kind;     // 8-bit tag in the token's top bits: xtm and dcqcn handles differ
+  atomic_bool lock;  // create/destroy only
   atomic_uint live;
   dpi_slot_t slot[DPI_MAX_INSTANCES];
 } dpi_table_t;

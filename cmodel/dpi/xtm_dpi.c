@@ -15,7 +15,8 @@
 #include "cmodel/dpi/dpi_handle.h"
 #include "cmodel/xtm/xtm.h"
 
-_Static_assert(XTM_DPI_OUT_LATENCY == XTM_OUT_LATENCY, "XTM_DPI_OUT_LATENCY is spec 15.1's latency");
+_Static_assert(XTM_DPI_OUT_LATENCY == XTM_OUT_LATENCY,
+               "XTM_DPI_OUT_LATENCY is spec 15.1's latency");
 
 // ------------------------------------------------------------------ layouts (LSB first)
 // xtm_dpi_in_t: enq{valid,pkt_id,in_port,eg_port,dscp,ecn,len} csr{valid,write,addr,wdata}
@@ -101,10 +102,19 @@ enum {
   kGsBits = 256
 };
 // xtm_dpi_params_t: num_ports num_tcs num_desc cell_bytes ocb_cells hbm_cells fifo_depth
-enum { kPrFifo = 0, kPrHbm = 32, kPrOcb = 64, kPrCell = 96, kPrDesc = 128, kPrTcs = 160, kPrPorts = 192, kPrBits = 224 };
+enum {
+  kPrFifo = 0,
+  kPrHbm = 32,
+  kPrOcb = 64,
+  kPrCell = 96,
+  kPrDesc = 128,
+  kPrTcs = 160,
+  kPrPorts = 192,
+  kPrBits = 224
+};
 
 #define MAXP XTM_DPI_MAX_PORTS
-#define DEQ_WORDS DPI_WORDS(MAXP * kDqBits)
+#define DEQ_WORDS DPI_WORDS(MAXP *kDqBits)
 #define VEC_WORDS DPI_WORDS(MAXP * 8u)
 #define QUANTA_WORDS DPI_WORDS(MAXP * 128u)
 
@@ -112,24 +122,24 @@ typedef struct xtm_dpi_inst {
   xtm_t *m;
   uint32_t nports, nvoqs;
   uint64_t pmask;
-  xtm_in_t in;    // scratch: filled field by field each step
+  xtm_in_t in;  // scratch: filled field by field each step
   xtm_out_t out;
 } xtm_dpi_inst_t;
 
 static dpi_table_t g_xtm_table = {.kind = 0xA7u};
 
 // Claims the instance or returns its status from the calling function.
-#define ACQUIRE(fn)                                                        \
-  xtm_dpi_inst_t *x;                                                       \
-  uint32_t slot_;                                                          \
-  do {                                                                     \
-    void *o_;                                                              \
-    int st_ = dpi_handle_acquire(&g_xtm_table, h, &o_, &slot_);            \
-    if (st_ != kDpiOk) {                                                   \
-      return dpi_fail(st_, "%s: %s handle %p", fn,                         \
+#define ACQUIRE(fn)                                                          \
+  xtm_dpi_inst_t *x;                                                         \
+  uint32_t slot_;                                                            \
+  do {                                                                       \
+    void *o_;                                                                \
+    int st_ = dpi_handle_acquire(&g_xtm_table, h, &o_, &slot_);              \
+    if (st_ != kDpiOk) {                                                     \
+      return dpi_fail(st_, "%s: %s handle %p", fn,                           \
                       st_ == kDpiBusy ? "busy (another thread)" : "bad", h); \
-    }                                                                      \
-    x = (xtm_dpi_inst_t *)o_;                                              \
+    }                                                                        \
+    x = (xtm_dpi_inst_t *)o_;                                                \
   } while (0)
 #define RELEASE() dpi_handle_release(&g_xtm_table, slot_)
 
@@ -139,12 +149,13 @@ int xtm_dpi_abi_check(unsigned int abi_version, unsigned int params_bits, unsign
   if (abi_version != XTM_DPI_ABI_VERSION || params_bits != kPrBits || in_bits != kInBits ||
       out_bits != kOutBits || voq_state_bits != kVsBits || pg_state_bits != kPsBits ||
       global_state_bits != kGsBits) {
-    return dpi_fail(kDpiAbi,
-                    "xtm_dpi_abi_check: package ABI %u (params/in/out/voq/pg/global %u/%u/%u/%u/%u/%u "
-                    "bits), C layer ABI %u (%u/%u/%u/%u/%u/%u)",
-                    abi_version, params_bits, in_bits, out_bits, voq_state_bits, pg_state_bits,
-                    global_state_bits, XTM_DPI_ABI_VERSION, (unsigned)kPrBits, (unsigned)kInBits,
-                    (unsigned)kOutBits, (unsigned)kVsBits, (unsigned)kPsBits, (unsigned)kGsBits);
+    return dpi_fail(
+        kDpiAbi,
+        "xtm_dpi_abi_check: package ABI %u (params/in/out/voq/pg/global %u/%u/%u/%u/%u/%u "
+        "bits), C layer ABI %u (%u/%u/%u/%u/%u/%u)",
+        abi_version, params_bits, in_bits, out_bits, voq_state_bits, pg_state_bits,
+        global_state_bits, XTM_DPI_ABI_VERSION, (unsigned)kPrBits, (unsigned)kInBits,
+        (unsigned)kOutBits, (unsigned)kVsBits, (unsigned)kPsBits, (unsigned)kGsBits);
   }
   return kDpiOk;
 }
@@ -197,8 +208,8 @@ int xtm_dpi_create(const svBitVecVal *params, void **h) {
   xtm_status_t st = xtm_create(&p, &x->m);
   if (st != kXtmOk) {
     free(x);
-    return dpi_fail(st == kXtmNoMem ? kDpiNoMem : kDpiBadArg, "xtm_dpi_create: xtm_create failed (%d)",
-                    (int)st);
+    return dpi_fail(st == kXtmNoMem ? kDpiNoMem : kDpiBadArg,
+                    "xtm_dpi_create: xtm_create failed (%d)", (int)st);
   }
   x->nports = p.num_ports;
   x->nvoqs = p.num_ports * p.num_tcs;
@@ -510,8 +521,9 @@ int xtm_dpi_pg_counter(void *h, unsigned int port, unsigned int prio, unsigned i
   ACQUIRE("xtm_dpi_pg_counter");
   if (port >= x->nports || prio >= XTM_NUM_PRIOS || idx >= (unsigned)kXtmGcntCount) {
     RELEASE();
-    return dpi_fail(kDpiBadArg, "xtm_dpi_pg_counter: port %u (< %u) prio %u (< 8) counter %u (< %d)",
-                    port, x->nports, prio, idx, (int)kXtmGcntCount);
+    return dpi_fail(kDpiBadArg,
+                    "xtm_dpi_pg_counter: port %u (< %u) prio %u (< 8) counter %u (< %d)", port,
+                    x->nports, prio, idx, (int)kXtmGcntCount);
   }
   *value = xtm_pg_counter(x->m, port, prio, (xtm_gcnt_t)idx);
   RELEASE();
@@ -542,7 +554,8 @@ int xtm_dpi_global_counter(void *h, unsigned int idx, unsigned long long *value)
   ACQUIRE("xtm_dpi_global_counter");
   if (idx >= (unsigned)kXtmEcntCount) {
     RELEASE();
-    return dpi_fail(kDpiBadArg, "xtm_dpi_global_counter: counter %u (< %d)", idx, (int)kXtmEcntCount);
+    return dpi_fail(kDpiBadArg, "xtm_dpi_global_counter: counter %u (< %d)", idx,
+                    (int)kXtmEcntCount);
   }
   *value = xtm_global_counter(x->m, (xtm_ecnt_t)idx);
   RELEASE();
@@ -564,11 +577,13 @@ int xtm_dpi_inject_fault(void *h, unsigned int fault) {
   ACQUIRE("xtm_dpi_inject_fault");
   bool ok = xtm_inject_fault(x->m, (xtm_fault_t)fault);
   RELEASE();
-  return ok ? kDpiOk : dpi_fail(kDpiFalse, "xtm_dpi_inject_fault: fault %u not applicable now", fault);
+  return ok ? kDpiOk
+            : dpi_fail(kDpiFalse, "xtm_dpi_inject_fault: fault %u not applicable now", fault);
 }
 
 const char *xtm_dpi_last_error(void) { return dpi_last_error(); }
 const char *xtm_dpi_status_name(int status) { return dpi_status_name(status); }
 const char *xtm_dpi_reason_name(unsigned int reason) {
-  return reason < (unsigned)kXtmReasonCount ? xtm_reason_name((xtm_reason_t)reason) : "UNKNOWN_REASON";
+  return reason < (unsigned)kXtmReasonCount ? xtm_reason_name((xtm_reason_t)reason)
+                                            : "UNKNOWN_REASON";
 }

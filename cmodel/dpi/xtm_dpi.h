@@ -25,7 +25,7 @@ extern "C" {
 
 #define XTM_DPI_ABI_VERSION 2u  // 2: spec 2.0 state fields and faults
 #define XTM_DPI_OUT_LATENCY 6u  // spec 15.1 (= XTM_OUT_LATENCY of cmodel/xtm/xtm.h)
-#define XTM_DPI_MAX_PORTS 64u  // the packed port vectors are sized for this many ports
+#define XTM_DPI_MAX_PORTS 64u   // the packed port vectors are sized for this many ports
 
 int xtm_dpi_abi_check(unsigned int abi_version, unsigned int params_bits, unsigned int in_bits,
                       unsigned int out_bits, unsigned int voq_state_bits,

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // libxtm core: lifecycle, the cycle (docs/spec.md section 4.1), admission, buffer,
-// scheduler, PFC and watchdog. The RTL mirrors each step in rtl/xtm/ (one module per step).
+// scheduler, PFC and watchdog. RTL twins in rtl/xtm/ (block map: rtl/xtm/README.md): xtm_classify,
+// xtm_admit, xtm_bufmgr, xtm_qmgr, xtm_sched, xtm_shaper, xtm_deq, xtm_egress, xtm_pfc_tx,
+// xtm_pfc_rx, xtm_wd, xtm_stats, under xtm_core.
 //
 // Spec 2.0 (section 15): the admission, the PFC evaluation and the dequeue slot all read
 // S(t). The cycle therefore runs: CSR sample, PFC reception, watchdog visit (its state
@@ -31,8 +33,8 @@
 #endif
 
 static const char *const kReasonNames[kXtmReasonCount] = {
-    "ACCEPT",   "TAIL",    "POOL",    "PROFILE",  "HEADROOM", "BUF_FULL",  "QDISABLED",
-    "WD",       "LEN_ZERO", "LEN_MAX", "BAD_PORT", "BAD_TC",   "NOT_READY", "FLUSH"};
+    "ACCEPT", "TAIL",     "POOL",    "PROFILE",  "HEADROOM", "BUF_FULL",  "QDISABLED",
+    "WD",     "LEN_ZERO", "LEN_MAX", "BAD_PORT", "BAD_TC",   "NOT_READY", "FLUSH"};
 
 const char *xtm_reason_name(xtm_reason_t r) {
   return (unsigned)r < kXtmReasonCount ? kReasonNames[r] : "?";
@@ -94,8 +96,8 @@ xtm_status_t xtm_create(const xtm_params_t *p, xtm_t **out) {
   m->port = calloc(p->num_ports, sizeof(xtm_port_t));
   m->pg = calloc((size_t)p->num_ports * XTM_NUM_PRIOS, sizeof(xtm_pg_t));
   m->fifo = calloc((size_t)p->num_ports * p->fifo_depth, sizeof(xtm_fifo_ent_t));
-  if (m->desc == NULL || m->voq == NULL || m->port == NULL || m->pg == NULL ||
-      m->fifo == NULL || xtm_csr_init(m) != kXtmOk) {
+  if (m->desc == NULL || m->voq == NULL || m->port == NULL || m->pg == NULL || m->fifo == NULL ||
+      xtm_csr_init(m) != kXtmOk) {
     xtm_destroy(m);
     return kXtmNoMem;
   }
@@ -196,8 +198,7 @@ static inline bool voq_stalled_fwd(const xtm_t *m, const xtm_voq_t *q) {
 
 void xtm_update_flush(xtm_t *m, uint32_t v) {
   const xtm_voq_t *q = &m->voq[v];
-  bool f = q->occ_pkts > 0 &&
-           (XTM_F(q->cfg, Q_CFG, ENABLE) == 0 || voq_stalled_drop(m, q));
+  bool f = q->occ_pkts > 0 && (XTM_F(q->cfg, Q_CFG, ENABLE) == 0 || voq_stalled_drop(m, q));
   uint64_t bit = 1ull << (v & 63);
   bool was = (m->flush_mask[v >> 6] & bit) != 0;
   if (f) {
@@ -289,8 +290,7 @@ static inline bool qs_nonneg(const xtm_qshaper_t *s, uint64_t c, uint32_t rate) 
 }
 
 // tokens(c) = min(B, tok + (c - u) * R) (spec 9.5)
-static inline int64_t qs_tokens(const xtm_qshaper_t *s, uint64_t c, uint32_t rate,
-                                uint32_t burst) {
+static inline int64_t qs_tokens(const xtm_qshaper_t *s, uint64_t c, uint32_t rate, uint32_t burst) {
   uint64_t dt = c - s->u;
   if (dt > (1ull << 38)) {
     dt = 1ull << 38;  // enough to reach any burst (< 2^36)
@@ -840,8 +840,7 @@ static void select_and_dequeue(xtm_t *m, uint32_t p, uint8_t elig, uint64_t t) {
     int64_t mul = 1, thr = 0;
     bool lat = false;
     if (mp == XTM_Q_CFG_MARK_POINT_VALUE_HEAD) {
-      code = xtm_profile_eval(m, XTM_F(q->cfg, Q_CFG, PROFILE), occ_before, q->limit, &mul,
-                              &thr);
+      code = xtm_profile_eval(m, XTM_F(q->cfg, Q_CFG, PROFILE), occ_before, q->limit, &mul, &thr);
     } else if (mp == XTM_Q_CFG_MARK_POINT_VALUE_LATENCY) {
       lat = true;
       code = (uint32_t)(t - d->enq_cycle) > q->lat_thresh ? kXtmCodeAlways : kXtmCodeNever;
@@ -890,13 +889,14 @@ static void dequeue_slot(xtm_t *m, uint64_t t, xtm_out_t *out) {
 
 // ------------------------------------------------------------------ step 6: enqueue
 
-static void enq_drop(xtm_t *m, uint32_t v, const xtm_enq_in_t *e, xtm_reason_t r,
-                     xtm_out_t *out) {
-  static const xtm_vcnt_t kCnt[] = {
-      [kXtmReasonTail] = kXtmVcntDropTail,      [kXtmReasonPool] = kXtmVcntDropPool,
-      [kXtmReasonProfile] = kXtmVcntDropProfile, [kXtmReasonHeadroom] = kXtmVcntDropHdrm,
-      [kXtmReasonBufFull] = kXtmVcntDropBuf,     [kXtmReasonQDisabled] = kXtmVcntDropQdis,
-      [kXtmReasonWd] = kXtmVcntDropWd};
+static void enq_drop(xtm_t *m, uint32_t v, const xtm_enq_in_t *e, xtm_reason_t r, xtm_out_t *out) {
+  static const xtm_vcnt_t kCnt[] = {[kXtmReasonTail] = kXtmVcntDropTail,
+                                    [kXtmReasonPool] = kXtmVcntDropPool,
+                                    [kXtmReasonProfile] = kXtmVcntDropProfile,
+                                    [kXtmReasonHeadroom] = kXtmVcntDropHdrm,
+                                    [kXtmReasonBufFull] = kXtmVcntDropBuf,
+                                    [kXtmReasonQDisabled] = kXtmVcntDropQdis,
+                                    [kXtmReasonWd] = kXtmVcntDropWd};
   xtm_voq_t *q = &m->voq[v];
   q->cnt[kCnt[r]]++;
   q->cnt[kXtmVcntDropBytes] += e->len;
@@ -956,8 +956,8 @@ static void enqueue_decide(xtm_t *m, const xtm_enq_in_t *in_e, uint64_t t, xtm_o
   // and drawn for every classified arrival the table selects, whatever checks a-e decide
   bool ecn_en = XTM_F(q->cfg, Q_CFG, ECN_EN) != 0;
   bool ect = e.ecn == 1 || e.ecn == 2;
-  bool pf_mark = ecn_en && ect &&
-                 XTM_F(q->cfg, Q_CFG, MARK_POINT) == XTM_Q_CFG_MARK_POINT_VALUE_TAIL;
+  bool pf_mark =
+      ecn_en && ect && XTM_F(q->cfg, Q_CFG, MARK_POINT) == XTM_Q_CFG_MARK_POINT_VALUE_TAIL;
   bool pf_drop = !(ecn_en && ect) && !(ecn_en && e.ecn == 3) &&
                  XTM_F(q->cfg, Q_CFG, NO_LOSS) == 0 &&
                  !(ecn_en && XTM_F(q->cfg, Q_CFG, NONECT_TAIL_ONLY) != 0);
@@ -1395,8 +1395,8 @@ static void full_cycle(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
 }
 
 static inline bool has_input(const xtm_t *m, const xtm_in_t *in) {
-  return in != NULL && (in->enq.valid || in->pfc_rx_valid != 0 || in->csr.valid ||
-                        in->tx_ready != m->tx_ready);
+  return in != NULL &&
+         (in->enq.valid || in->pfc_rx_valid != 0 || in->csr.valid || in->tx_ready != m->tx_ready);
 }
 
 void xtm_set_eager(xtm_t *m, bool eager) { m->eager = eager; }

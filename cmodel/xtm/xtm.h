@@ -88,8 +88,8 @@ typedef struct xtm_enq_in {
 } xtm_enq_in_t;
 
 typedef struct xtm_pfc_frame {
-  uint8_t vec;                       // priority-enable vector
-  uint16_t quanta[XTM_NUM_PRIOS];    // pause time per priority; 0 = XON
+  uint8_t vec;                     // priority-enable vector
+  uint16_t quanta[XTM_NUM_PRIOS];  // pause time per priority; 0 = XON
 } xtm_pfc_frame_t;
 
 typedef struct xtm_csr_req {
@@ -101,9 +101,9 @@ typedef struct xtm_csr_req {
 
 typedef struct xtm_in {
   xtm_enq_in_t enq;
-  uint64_t pfc_rx_valid;                   // bit p: pfc_rx[p] is valid
-  xtm_pfc_frame_t pfc_rx[XTM_MAX_PORTS];   // read only where pfc_rx_valid has the bit
-  uint64_t tx_ready;                       // bit p: MAC of port p ready
+  uint64_t pfc_rx_valid;                  // bit p: pfc_rx[p] is valid
+  xtm_pfc_frame_t pfc_rx[XTM_MAX_PORTS];  // read only where pfc_rx_valid has the bit
+  uint64_t tx_ready;                      // bit p: MAC of port p ready
   xtm_csr_req_t csr;
 } xtm_in_t;
 
@@ -144,7 +144,7 @@ typedef struct xtm_csr_rsp {
 // Outputs of one cycle. Only entries whose bit is set in deq_valid / pfc_tx_valid are
 // written; the others keep stale contents.
 typedef struct xtm_out {
-  uint64_t cycle;                         // the cycle these outputs belong to
+  uint64_t cycle;  // the cycle these outputs belong to
   xtm_enq_res_t enq_res;
   xtm_flush_out_t flush;
   uint64_t deq_valid;
@@ -217,9 +217,9 @@ typedef struct xtm_voq_state {
   int32_t deficit;
   uint32_t head_pkt_id;  // valid when occ_pkts > 0
   // spec 2.0 additions
-  bool shaper_conform;   // the queue shaper's conformance bit in S(t) (spec 9.5)
-  uint8_t wd_storm;      // watchdog storm poll counter (spec 8)
-  uint8_t wd_clean;      // watchdog clean poll counter (spec 8)
+  bool shaper_conform;  // the queue shaper's conformance bit in S(t) (spec 9.5)
+  uint8_t wd_storm;     // watchdog storm poll counter (spec 8)
+  uint8_t wd_clean;     // watchdog clean poll counter (spec 8)
 } xtm_voq_state_t;
 
 typedef struct xtm_pg_state {
@@ -234,31 +234,61 @@ typedef struct xtm_global_state {
   uint32_t ocb_used;
   uint32_t hbm_used;
   uint32_t desc_free;
-  uint32_t lfsr;       // the enqueue LFSR (LFSR_STATE, spec 6.4)
+  uint32_t lfsr;  // the enqueue LFSR (LFSR_STATE, spec 6.4)
   uint64_t cycle;
   uint32_t lfsr_head;  // the head LFSR (its state at S(t); a draw lags its selection by 3 cycles)
 } xtm_global_state_t;
 
 typedef enum xtm_vcnt {
-  kXtmVcntArr, kXtmVcntEnqPkts, kXtmVcntEnqBytes, kXtmVcntDeqPkts, kXtmVcntDeqBytes,
-  kXtmVcntDropTail, kXtmVcntDropPool, kXtmVcntDropProfile, kXtmVcntDropHdrm,
-  kXtmVcntDropBuf, kXtmVcntDropQdis, kXtmVcntDropWd, kXtmVcntDropFlush, kXtmVcntDropBytes,
-  kXtmVcntMarkTail, kXtmVcntMarkHead, kXtmVcntMarkLat, kXtmVcntHbmEvict, kXtmVcntHbmReturn,
-  kXtmVcntWdStall, kXtmVcntWdRestore, kXtmVcntCount
+  kXtmVcntArr,
+  kXtmVcntEnqPkts,
+  kXtmVcntEnqBytes,
+  kXtmVcntDeqPkts,
+  kXtmVcntDeqBytes,
+  kXtmVcntDropTail,
+  kXtmVcntDropPool,
+  kXtmVcntDropProfile,
+  kXtmVcntDropHdrm,
+  kXtmVcntDropBuf,
+  kXtmVcntDropQdis,
+  kXtmVcntDropWd,
+  kXtmVcntDropFlush,
+  kXtmVcntDropBytes,
+  kXtmVcntMarkTail,
+  kXtmVcntMarkHead,
+  kXtmVcntMarkLat,
+  kXtmVcntHbmEvict,
+  kXtmVcntHbmReturn,
+  kXtmVcntWdStall,
+  kXtmVcntWdRestore,
+  kXtmVcntCount
 } xtm_vcnt_t;
 
 typedef enum xtm_gcnt {
-  kXtmGcntXoffSent, kXtmGcntXonSent, kXtmGcntPauseRx, kXtmGcntXonRx, kXtmGcntPausedCycles,
+  kXtmGcntXoffSent,
+  kXtmGcntXonSent,
+  kXtmGcntPauseRx,
+  kXtmGcntXonRx,
+  kXtmGcntPausedCycles,
   kXtmGcntCount
 } xtm_gcnt_t;
 
 typedef enum xtm_pcnt {
-  kXtmPcntTxPkts, kXtmPcntTxBytes, kXtmPcntPfcTxFrames, kXtmPcntPfcRxFrames, kXtmPcntCount
+  kXtmPcntTxPkts,
+  kXtmPcntTxBytes,
+  kXtmPcntPfcTxFrames,
+  kXtmPcntPfcRxFrames,
+  kXtmPcntCount
 } xtm_pcnt_t;
 
 typedef enum xtm_ecnt {
-  kXtmEcntArr, kXtmEcntLenZero, kXtmEcntLenMax, kXtmEcntBadPort, kXtmEcntBadTc,
-  kXtmEcntNotReady, kXtmEcntCount
+  kXtmEcntArr,
+  kXtmEcntLenZero,
+  kXtmEcntLenMax,
+  kXtmEcntBadPort,
+  kXtmEcntBadTc,
+  kXtmEcntNotReady,
+  kXtmEcntCount
 } xtm_ecnt_t;
 
 void xtm_voq_state(const xtm_t *m, uint32_t voq, xtm_voq_state_t *s);
@@ -313,10 +343,10 @@ typedef struct xtm_snap {
   // bookkeeping of the incremental calls (read by nobody else)
   struct {
     const xtm_t *model;
-    uint64_t t;                        // xtm_cycle() at the last call
-    uint64_t conf_due[XTM_MAX_VOQS];   // next charge/rate-write effect of the shaper bit
+    uint64_t t;                       // xtm_cycle() at the last call
+    uint64_t conf_due[XTM_MAX_VOQS];  // next charge/rate-write effect of the shaper bit
     uint64_t conf_due_set[XTM_SNAP_WORDS];
-    uint64_t paused[XTM_SNAP_WORDS];   // PGs with pause_remain > 0
+    uint64_t paused[XTM_SNAP_WORDS];  // PGs with pause_remain > 0
     bool valid;
   } priv;
 } xtm_snap_t;
@@ -336,13 +366,13 @@ bool xtm_check_invariants(const xtm_t *m, char *why, size_t why_len);
 // Fault injection for the negative tests of the checkers (spec 12 invariants, the
 // co-simulation scoreboard): corrupts one piece of state the way a hardware bug would.
 typedef enum xtm_fault {
-  kXtmFaultLeakPoolCell,     // pool_used one cell too high (a lost free)
-  kXtmFaultDropVoqCount,     // one VOQ's packet count one too low
-  kXtmFaultSkipArrCount,     // ARR_PKTS one too low
-  kXtmFaultFlipLfsr,         // enqueue LFSR state bit 0 flipped (changes later draws)
-  kXtmFaultLoseBusyPort,     // the lowest port with packets forgotten by the busy-port mask
-  kXtmFaultFlipHeadLfsr,     // head LFSR state bit 0 flipped (changes later head draws)
-  kXtmFaultFlipConform,      // the lowest VOQ's queue-shaper conformance bit inverted
+  kXtmFaultLeakPoolCell,  // pool_used one cell too high (a lost free)
+  kXtmFaultDropVoqCount,  // one VOQ's packet count one too low
+  kXtmFaultSkipArrCount,  // ARR_PKTS one too low
+  kXtmFaultFlipLfsr,      // enqueue LFSR state bit 0 flipped (changes later draws)
+  kXtmFaultLoseBusyPort,  // the lowest port with packets forgotten by the busy-port mask
+  kXtmFaultFlipHeadLfsr,  // head LFSR state bit 0 flipped (changes later head draws)
+  kXtmFaultFlipConform,   // the lowest VOQ's queue-shaper conformance bit inverted
 } xtm_fault_t;
 // Returns false if the fault cannot be applied (e.g. no packet resident).
 bool xtm_inject_fault(xtm_t *m, xtm_fault_t f);

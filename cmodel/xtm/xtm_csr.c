@@ -2,7 +2,8 @@
 //
 // libxtm CSR interface (docs/spec.md section 10). Address decode, access types, reset
 // values and legal ranges come from the generated register table (xtm_regs_build), so the
-// model cannot drift from rtl/xtm/data/xtm_regs.toml. RTL twin: rtl/xtm/xtm_csr.sv.
+// model cannot drift from rtl/xtm/data/xtm_regs.toml. RTL twins: rtl/xtm/xtm_csr.sv and the
+// generated decoder rtl/xtm/autogen/xtm_csr_dec.sv.
 
 #include <stdlib.h>
 #include <string.h>
@@ -82,49 +83,92 @@ static uint32_t *rw_storage(xtm_t *m, uint16_t off) {
     return &m->dscp_map[(off - XTM_DSCP_MAP_0_REG_OFFSET) >> 2];
   }
   switch (off) {
-    case XTM_MAX_FRAME_REG_OFFSET: return &m->max_frame;
-    case XTM_POOL_CELLS_REG_OFFSET: return &m->pool_cells;
-    case XTM_OCB_ONLY_CYCLES_REG_OFFSET: return &m->ocb_only_cycles;
-    case XTM_HBM_EVICT_CELLS_REG_OFFSET: return &m->evict_cells;
-    case XTM_HBM_RETURN_CELLS_REG_OFFSET: return &m->return_cells;
-    case XTM_HBM_WR_RATE_REG_OFFSET: return &m->hbm_wr_rate;
-    case XTM_HBM_WR_BURST_REG_OFFSET: return &m->hbm_wr_burst;
-    case XTM_HBM_RD_RATE_REG_OFFSET: return &m->hbm_rd_rate;
-    case XTM_HBM_RD_BURST_REG_OFFSET: return &m->hbm_rd_burst;
-    case XTM_HBM_RD_LAT_REG_OFFSET: return &m->hbm_rd_lat;
-    case XTM_OCB_RD_LAT_REG_OFFSET: return &m->ocb_rd_lat;
-    case XTM_LFSR_SEED_REG_OFFSET: return &m->lfsr_seed;
-    case XTM_LFSR_HEAD_SEED_REG_OFFSET: return &m->lfsr_head_seed;
-    case XTM_WD_CTRL_REG_OFFSET: return &m->wd_ctrl;
-    case XTM_WD_POLL_CYCLES_REG_OFFSET: return &m->wd_poll;
-    case XTM_WD_DETECT_POLLS_REG_OFFSET: return &m->wd_detect;
-    case XTM_WD_RESTORE_POLLS_REG_OFFSET: return &m->wd_restore;
-    case XTM_TC_PG_MAP_REG_OFFSET: return &m->tc_pg_map;
-    case XTM_TC_QUEUE_MAP_REG_OFFSET: return &m->tc_queue_map;
-    case XTM_VOQ_SEL_REG_OFFSET: return &m->voq_sel;
-    case XTM_PORT_SEL_REG_OFFSET: return &m->port_sel;
-    case XTM_PG_SEL_REG_OFFSET: return &m->pg_sel;
-    case XTM_PROF_SEL_REG_OFFSET: return &m->prof_sel;
-    case XTM_ERR_STATUS_REG_OFFSET: return &m->err_status;
-    case XTM_Q_CFG_REG_OFFSET: return &q->cfg;
-    case XTM_Q_LIMIT_CELLS_REG_OFFSET: return &q->limit;
-    case XTM_Q_QUANTUM_REG_OFFSET: return &q->quantum;
-    case XTM_Q_LAT_THRESH_REG_OFFSET: return &q->lat_thresh;
-    case XTM_Q_SHAPER_RATE_REG_OFFSET: return &q->shaper_rate;
-    case XTM_Q_SHAPER_BURST_REG_OFFSET: return &q->shaper_burst;
-    case XTM_Q_TARGET_RATE_REG_OFFSET: return &q->target_rate;
-    case XTM_P_SHAPER_CFG_REG_OFFSET: return &pt->shaper_cfg;
-    case XTM_P_SHAPER_RATE_REG_OFFSET: return &pt->shaper_rate;
-    case XTM_P_SHAPER_BURST_REG_OFFSET: return &pt->shaper_burst;
-    case XTM_P_PAUSE_QUANTUM_REG_OFFSET: return &pt->pause_quantum;
-    case XTM_P_PFC_QUANTA_REG_OFFSET: return &pt->pfc_quanta;
-    case XTM_P_PFC_REFRESH_REG_OFFSET: return &pt->pfc_refresh;
-    case XTM_G_CFG_REG_OFFSET: return &g->cfg;
-    case XTM_G_XOFF_CELLS_REG_OFFSET: return &g->xoff_cells;
-    case XTM_G_XON_CELLS_REG_OFFSET: return &g->xon_cells;
-    case XTM_G_HDRM_CELLS_REG_OFFSET: return &g->hdrm_cells;
-    case XTM_PR_CFG_REG_OFFSET: return &pr->cfg;
-    default: return NULL;
+    case XTM_MAX_FRAME_REG_OFFSET:
+      return &m->max_frame;
+    case XTM_POOL_CELLS_REG_OFFSET:
+      return &m->pool_cells;
+    case XTM_OCB_ONLY_CYCLES_REG_OFFSET:
+      return &m->ocb_only_cycles;
+    case XTM_HBM_EVICT_CELLS_REG_OFFSET:
+      return &m->evict_cells;
+    case XTM_HBM_RETURN_CELLS_REG_OFFSET:
+      return &m->return_cells;
+    case XTM_HBM_WR_RATE_REG_OFFSET:
+      return &m->hbm_wr_rate;
+    case XTM_HBM_WR_BURST_REG_OFFSET:
+      return &m->hbm_wr_burst;
+    case XTM_HBM_RD_RATE_REG_OFFSET:
+      return &m->hbm_rd_rate;
+    case XTM_HBM_RD_BURST_REG_OFFSET:
+      return &m->hbm_rd_burst;
+    case XTM_HBM_RD_LAT_REG_OFFSET:
+      return &m->hbm_rd_lat;
+    case XTM_OCB_RD_LAT_REG_OFFSET:
+      return &m->ocb_rd_lat;
+    case XTM_LFSR_SEED_REG_OFFSET:
+      return &m->lfsr_seed;
+    case XTM_LFSR_HEAD_SEED_REG_OFFSET:
+      return &m->lfsr_head_seed;
+    case XTM_WD_CTRL_REG_OFFSET:
+      return &m->wd_ctrl;
+    case XTM_WD_POLL_CYCLES_REG_OFFSET:
+      return &m->wd_poll;
+    case XTM_WD_DETECT_POLLS_REG_OFFSET:
+      return &m->wd_detect;
+    case XTM_WD_RESTORE_POLLS_REG_OFFSET:
+      return &m->wd_restore;
+    case XTM_TC_PG_MAP_REG_OFFSET:
+      return &m->tc_pg_map;
+    case XTM_TC_QUEUE_MAP_REG_OFFSET:
+      return &m->tc_queue_map;
+    case XTM_VOQ_SEL_REG_OFFSET:
+      return &m->voq_sel;
+    case XTM_PORT_SEL_REG_OFFSET:
+      return &m->port_sel;
+    case XTM_PG_SEL_REG_OFFSET:
+      return &m->pg_sel;
+    case XTM_PROF_SEL_REG_OFFSET:
+      return &m->prof_sel;
+    case XTM_ERR_STATUS_REG_OFFSET:
+      return &m->err_status;
+    case XTM_Q_CFG_REG_OFFSET:
+      return &q->cfg;
+    case XTM_Q_LIMIT_CELLS_REG_OFFSET:
+      return &q->limit;
+    case XTM_Q_QUANTUM_REG_OFFSET:
+      return &q->quantum;
+    case XTM_Q_LAT_THRESH_REG_OFFSET:
+      return &q->lat_thresh;
+    case XTM_Q_SHAPER_RATE_REG_OFFSET:
+      return &q->shaper_rate;
+    case XTM_Q_SHAPER_BURST_REG_OFFSET:
+      return &q->shaper_burst;
+    case XTM_Q_TARGET_RATE_REG_OFFSET:
+      return &q->target_rate;
+    case XTM_P_SHAPER_CFG_REG_OFFSET:
+      return &pt->shaper_cfg;
+    case XTM_P_SHAPER_RATE_REG_OFFSET:
+      return &pt->shaper_rate;
+    case XTM_P_SHAPER_BURST_REG_OFFSET:
+      return &pt->shaper_burst;
+    case XTM_P_PAUSE_QUANTUM_REG_OFFSET:
+      return &pt->pause_quantum;
+    case XTM_P_PFC_QUANTA_REG_OFFSET:
+      return &pt->pfc_quanta;
+    case XTM_P_PFC_REFRESH_REG_OFFSET:
+      return &pt->pfc_refresh;
+    case XTM_G_CFG_REG_OFFSET:
+      return &g->cfg;
+    case XTM_G_XOFF_CELLS_REG_OFFSET:
+      return &g->xoff_cells;
+    case XTM_G_XON_CELLS_REG_OFFSET:
+      return &g->xon_cells;
+    case XTM_G_HDRM_CELLS_REG_OFFSET:
+      return &g->hdrm_cells;
+    case XTM_PR_CFG_REG_OFFSET:
+      return &pr->cfg;
+    default:
+      return NULL;
   }
 }
 
@@ -161,17 +205,28 @@ static uint32_t read_value(xtm_t *m, const xtm_reg_desc_t *r, uint64_t t) {
   const xtm_port_t *pt = &m->port[m->port_sel];
   const xtm_pg_t *g = &m->pg[m->pg_sel];
   switch (off) {
-    case XTM_CTRL_REG_OFFSET: return 0;
-    case XTM_STATUS_REG_OFFSET: return t >= m->init_cycles ? 1u : 0u;
-    case XTM_ERR_ADDR_REG_OFFSET: return m->err_addr;
-    case XTM_CNT_HI_REG_OFFSET: return m->cnt_hi;
-    case XTM_LFSR_STATE_REG_OFFSET: return m->lfsr;
-    case XTM_LFSR_HEAD_STATE_REG_OFFSET: return m->lfsr_head;
-    case XTM_POOL_USED_REG_OFFSET: return m->pool_used;
-    case XTM_POOL_WM_REG_OFFSET: return m->pool_wm;
-    case XTM_OCB_USED_REG_OFFSET: return m->ocb_used;
-    case XTM_HBM_USED_REG_OFFSET: return m->hbm_used;
-    case XTM_DESC_FREE_REG_OFFSET: return m->desc_free;
+    case XTM_CTRL_REG_OFFSET:
+      return 0;
+    case XTM_STATUS_REG_OFFSET:
+      return t >= m->init_cycles ? 1u : 0u;
+    case XTM_ERR_ADDR_REG_OFFSET:
+      return m->err_addr;
+    case XTM_CNT_HI_REG_OFFSET:
+      return m->cnt_hi;
+    case XTM_LFSR_STATE_REG_OFFSET:
+      return m->lfsr;
+    case XTM_LFSR_HEAD_STATE_REG_OFFSET:
+      return m->lfsr_head;
+    case XTM_POOL_USED_REG_OFFSET:
+      return m->pool_used;
+    case XTM_POOL_WM_REG_OFFSET:
+      return m->pool_wm;
+    case XTM_OCB_USED_REG_OFFSET:
+      return m->ocb_used;
+    case XTM_HBM_USED_REG_OFFSET:
+      return m->hbm_used;
+    case XTM_DESC_FREE_REG_OFFSET:
+      return m->desc_free;
     case XTM_Q_STATUS_REG_OFFSET: {
       uint32_t v = m->voq_sel;
       bool flushing = (m->flush_mask[v >> 6] >> (v & 63)) & 1u;
@@ -182,11 +237,16 @@ static uint32_t read_value(xtm_t *m, const xtm_reg_desc_t *r, uint64_t t) {
              (uint32_t)q->wd_storm << XTM_Q_STATUS_WD_STORM_POLLS_OFFSET |
              (uint32_t)q->wd_clean << XTM_Q_STATUS_WD_CLEAN_POLLS_OFFSET;
     }
-    case XTM_Q_OCC_CELLS_REG_OFFSET: return q->occ_cells;
-    case XTM_Q_OCC_PKTS_REG_OFFSET: return q->occ_pkts;
-    case XTM_Q_HBM_CELLS_REG_OFFSET: return q->hbm_cells;
-    case XTM_Q_DEFICIT_REG_OFFSET: return (uint32_t)q->deficit;
-    case XTM_Q_WM_CELLS_REG_OFFSET: return q->wm;
+    case XTM_Q_OCC_CELLS_REG_OFFSET:
+      return q->occ_cells;
+    case XTM_Q_OCC_PKTS_REG_OFFSET:
+      return q->occ_pkts;
+    case XTM_Q_HBM_CELLS_REG_OFFSET:
+      return q->hbm_cells;
+    case XTM_Q_DEFICIT_REG_OFFSET:
+      return (uint32_t)q->deficit;
+    case XTM_Q_WM_CELLS_REG_OFFSET:
+      return q->wm;
     case XTM_P_STATUS_REG_OFFSET: {
       uint32_t paused = 0;
       for (uint32_t i = 0; i < XTM_NUM_PRIOS; i++) {
@@ -198,13 +258,20 @@ static uint32_t read_value(xtm_t *m, const xtm_reg_desc_t *r, uint64_t t) {
              paused << XTM_P_STATUS_PAUSED_MASK_OFFSET |
              pt->fifo_count << XTM_P_STATUS_FIFO_COUNT_OFFSET;
     }
-    case XTM_G_STATUS_REG_OFFSET: return g->xoff ? 1u : 0u;
-    case XTM_G_PG_CELLS_REG_OFFSET: return g->pg_cells;
-    case XTM_G_HDRM_USED_REG_OFFSET: return g->hdrm_used;
-    case XTM_G_PAUSE_REMAIN_REG_OFFSET: return g->pause_end > t ? sat32(g->pause_end - t) : 0;
-    case XTM_G_WM_CELLS_REG_OFFSET: return g->wm;
-    case XTM_G_HDRM_WM_REG_OFFSET: return g->hdrm_wm;
-    default: return r->resval;  // identification and HW_* registers
+    case XTM_G_STATUS_REG_OFFSET:
+      return g->xoff ? 1u : 0u;
+    case XTM_G_PG_CELLS_REG_OFFSET:
+      return g->pg_cells;
+    case XTM_G_HDRM_USED_REG_OFFSET:
+      return g->hdrm_used;
+    case XTM_G_PAUSE_REMAIN_REG_OFFSET:
+      return g->pause_end > t ? sat32(g->pause_end - t) : 0;
+    case XTM_G_WM_CELLS_REG_OFFSET:
+      return g->wm;
+    case XTM_G_HDRM_WM_REG_OFFSET:
+      return g->hdrm_wm;
+    default:
+      return r->resval;  // identification and HW_* registers
   }
 }
 
@@ -258,11 +325,20 @@ void xtm_csr_read_effects(xtm_t *m, int16_t idx, uint64_t t_next) {
     return;
   }
   switch (r->offset) {
-    case XTM_POOL_WM_REG_OFFSET: m->pool_wm = m->pool_used; break;
-    case XTM_Q_WM_CELLS_REG_OFFSET: m->voq[m->voq_sel].wm = m->voq[m->voq_sel].occ_cells; break;
-    case XTM_G_WM_CELLS_REG_OFFSET: m->pg[m->pg_sel].wm = m->pg[m->pg_sel].pg_cells; break;
-    case XTM_G_HDRM_WM_REG_OFFSET: m->pg[m->pg_sel].hdrm_wm = m->pg[m->pg_sel].hdrm_used; break;
-    default: break;
+    case XTM_POOL_WM_REG_OFFSET:
+      m->pool_wm = m->pool_used;
+      break;
+    case XTM_Q_WM_CELLS_REG_OFFSET:
+      m->voq[m->voq_sel].wm = m->voq[m->voq_sel].occ_cells;
+      break;
+    case XTM_G_WM_CELLS_REG_OFFSET:
+      m->pg[m->pg_sel].wm = m->pg[m->pg_sel].pg_cells;
+      break;
+    case XTM_G_HDRM_WM_REG_OFFSET:
+      m->pg[m->pg_sel].hdrm_wm = m->pg[m->pg_sel].hdrm_used;
+      break;
+    default:
+      break;
   }
 }
 
@@ -421,11 +497,20 @@ void xtm_csr_reset_values(xtm_t *m) {
     uint32_t n = r->window < 0 ? 1 : xtm_regs_window_entries(&rp, (xtm_window_t)r->window);
     for (uint32_t e = 0; e < n; e++) {
       switch (r->window) {
-        case kXtmWinVoq: m->voq_sel = e; break;
-        case kXtmWinPort: m->port_sel = e; break;
-        case kXtmWinPg: m->pg_sel = e; break;
-        case kXtmWinProf: m->prof_sel = e; break;
-        default: break;
+        case kXtmWinVoq:
+          m->voq_sel = e;
+          break;
+        case kXtmWinPort:
+          m->port_sel = e;
+          break;
+        case kXtmWinPg:
+          m->pg_sel = e;
+          break;
+        case kXtmWinProf:
+          m->prof_sel = e;
+          break;
+        default:
+          break;
       }
       uint32_t *s = rw_storage(m, r->offset);
       if (s != NULL) {

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "cmodel/xtm/xtm.h"
+
 #include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
 
 #define XTM_NIL UINT32_MAX
@@ -53,7 +54,7 @@ enum { kXtmWdMonitor = 0, kXtmWdStalled = 1 };
 typedef struct xtm_qshaper {
   int64_t tok;
   uint64_t u;
-  uint64_t ch_t;       // last charge cycle, XTM_NEVER if none since reset
+  uint64_t ch_t;  // last charge cycle, XTM_NEVER if none since reset
   uint64_t cf_t;
   uint64_t scan_from;
   uint64_t pend_t[2];  // indexed by effective cycle & 1; XTM_NEVER if empty
@@ -66,13 +67,13 @@ typedef struct xtm_qshaper {
 // The profile code and its operands are those of the selection cycle.
 enum { kXtmCodeNever = 0, kXtmCodeAlways = 1, kXtmCodeDraw = 2 };
 typedef struct xtm_mark_pend {
-  uint64_t due;        // s + 3; XTM_NEVER when the slot is empty
-  int64_t mul, thr;    // draw: hit = r * mul < thr
-  uint32_t fifo_idx;   // the packet's egress FIFO entry (it cannot leave before s + 5)
+  uint64_t due;       // s + 3; XTM_NEVER when the slot is empty
+  int64_t mul, thr;   // draw: hit = r * mul < thr
+  uint32_t fifo_idx;  // the packet's egress FIFO entry (it cannot leave before s + 5)
   uint16_t voq;
   uint8_t code;
-  bool lat;            // latency marking (Q_MARK_LAT) rather than head (Q_MARK_HEAD)
-  bool count;          // cleared by a CTRL.CLR_CNT in cycles s .. s+3
+  bool lat;    // latency marking (Q_MARK_LAT) rather than head (Q_MARK_HEAD)
+  bool count;  // cleared by a CTRL.CLR_CNT in cycles s .. s+3
 } xtm_mark_pend_t;
 
 // Occupancy changes of one cycle (at most one acceptance and one removal), for the S(t-2)
@@ -112,12 +113,12 @@ typedef struct xtm_pg {
   uint32_t cfg, xoff_cells, xon_cells, hdrm_cells;
   uint32_t pg_cells, hdrm_used;
   bool xoff;
-  bool eval_next;   // a threshold register was written: evaluate at step 7 of the next cycle
+  bool eval_next;  // a threshold register was written: evaluate at step 7 of the next cycle
   uint32_t wm, hdrm_wm;
   // egress reception
   uint64_t pause_end;
-  uint64_t pc_from;       // paused-cycle accrual starts here
-  bool wd_rx;             // frame with quanta > 0 since the last watchdog poll
+  uint64_t pc_from;             // paused-cycle accrual starts here
+  bool wd_rx;                   // frame with quanta > 0 since the last watchdog poll
   uint64_t cnt[kXtmGcntCount];  // kXtmGcntPausedCycles holds the committed part
 } xtm_pg_t;
 
@@ -129,9 +130,9 @@ typedef struct xtm_fifo_ent {
 typedef struct xtm_port {
   uint32_t shaper_cfg, shaper_rate, shaper_burst, pause_quantum, pfc_quanta, pfc_refresh;
   xtm_tb_t shaper;
-  uint8_t rr;             // DWRR pointer (queue index)
-  uint8_t nonempty;       // bit q: VOQ (p, q) holds packets
-  uint8_t xoff_mask;      // PGs of this ingress port in XOFF
+  uint8_t rr;         // DWRR pointer (queue index)
+  uint8_t nonempty;   // bit q: VOQ (p, q) holds packets
+  uint8_t xoff_mask;  // PGs of this ingress port in XOFF
   uint64_t refresh_at;
   uint32_t fifo_head, fifo_count;
   uint64_t cnt[kXtmPcntCount];
@@ -209,19 +210,19 @@ struct xtm {
   // per-cycle scratch (no allocation in step)
   uint32_t touched_pg[2];
   uint32_t n_touched;
-  uint32_t wd_port;          // port visited this cycle
-  uint8_t wd_toggle;         // VOQs of wd_port whose watchdog state changes at the end of the cycle
-  xtm_enq_dec_t enq_dec;     // this cycle's admission decision
+  uint32_t wd_port;       // port visited this cycle
+  uint8_t wd_toggle;      // VOQs of wd_port whose watchdog state changes at the end of the cycle
+  xtm_enq_dec_t enq_dec;  // this cycle's admission decision
   uint8_t rel_mask[XTM_MAX_PORTS];
   uint8_t set_mask[XTM_MAX_PORTS];
 
   // change record for xtm_state_snapshot() (not architectural state): what was written
   // since the last snapshot; set where the step, CSR writes, reset and faults write
-  uint64_t snap_voq[XTM_VOQ_WORDS];  // VOQ fields of xtm_voq_state() but the shaper bit
-  uint64_t snap_qs[XTM_VOQ_WORDS];   // queue shaper state (the inputs of xtm_qs_conform)
-  uint64_t snap_pg[XTM_MAX_PGS / 64]; // PG fields of xtm_pg_state()
-  bool snap_all;                     // everything (reset, CSR write, fault)
-  const void *snap_owner;            // the snapshot the record was last consumed by
+  uint64_t snap_voq[XTM_VOQ_WORDS];    // VOQ fields of xtm_voq_state() but the shaper bit
+  uint64_t snap_qs[XTM_VOQ_WORDS];     // queue shaper state (the inputs of xtm_qs_conform)
+  uint64_t snap_pg[XTM_MAX_PGS / 64];  // PG fields of xtm_pg_state()
+  bool snap_all;                       // everything (reset, CSR write, fault)
+  const void *snap_owner;              // the snapshot the record was last consumed by
 };
 
 // the change record (xtm_state_snapshot)
@@ -282,13 +283,13 @@ static inline uint64_t xtm_tb_ok_time(const xtm_tb_t *b, uint64_t t, uint32_t ra
   return t + (deficit + rate - 1) / rate;
 }
 
-// profile.c
+// xtm_profile.c
 // One draw (16 steps) of the LFSR whose state is *s; returns r (16 bits).
 uint32_t xtm_lfsr_draw(uint32_t *s);
 // Evaluates profile `prof` for occupancy/limit (spec 6.1): returns the code; for
 // kXtmCodeDraw the decision is hit = r * *mul < *thr.
-uint8_t xtm_profile_eval(const xtm_t *m, uint32_t prof, uint32_t occ, uint32_t limit,
-                         int64_t *mul, int64_t *thr);
+uint8_t xtm_profile_eval(const xtm_t *m, uint32_t prof, uint32_t occ, uint32_t limit, int64_t *mul,
+                         int64_t *thr);
 static inline bool xtm_profile_decide(uint8_t code, int64_t mul, int64_t thr, uint32_t r) {
   return code == kXtmCodeAlways || (code == kXtmCodeDraw && (int64_t)r * mul < thr);
 }
@@ -304,7 +305,7 @@ void xtm_qs_rate_write(xtm_t *m, uint32_t v, uint64_t t_next);
 void xtm_qs_reset(xtm_t *m, uint32_t v);
 void xtm_marks_clear_counts(xtm_t *m);
 
-// csr.c
+// xtm_csr.c
 xtm_status_t xtm_csr_init(xtm_t *m);
 void xtm_csr_reset_values(xtm_t *m);
 uint32_t xtm_csr_sample(xtm_t *m, uint16_t addr, bool *err, int16_t *idx);
@@ -312,7 +313,7 @@ void xtm_csr_read_effects(xtm_t *m, int16_t idx, uint64_t t_next);
 bool xtm_csr_write_apply(xtm_t *m, uint16_t addr, uint32_t data, uint64_t t_next);
 void xtm_rebuild_class_maps(xtm_t *m);
 
-// xtm.c (shared with csr.c and introspect.c)
+// xtm.c (shared with xtm_csr.c and xtm_introspect.c)
 void xtm_update_flush(xtm_t *m, uint32_t v);
 bool xtm_voq_ocb_only(const xtm_t *m, const xtm_voq_t *q);
 uint64_t xtm_paused_cycles(const xtm_pg_t *g, uint64_t t);

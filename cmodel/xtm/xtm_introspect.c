@@ -212,8 +212,8 @@ bool xtm_check_invariants(const xtm_t *m, char *why, size_t n) {
     }
     if (pk != q->occ_pkts || ce != q->occ_cells || hb != q->hbm_cells) {
       if (why != NULL) {
-        snprintf(why, n, "voq %u: list holds %u pkts %u cells (%u hbm), counters %u/%u/%u", v,
-                 pk, ce, hb, q->occ_pkts, q->occ_cells, q->hbm_cells);
+        snprintf(why, n, "voq %u: list holds %u pkts %u cells (%u hbm), counters %u/%u/%u", v, pk,
+                 ce, hb, q->occ_pkts, q->occ_cells, q->hbm_cells);
       }
       return false;
     }
@@ -223,8 +223,8 @@ bool xtm_check_invariants(const xtm_t *m, char *why, size_t n) {
     sum_hbm += q->hbm_cells;
   }
   const uint64_t *e = m->ecnt;
-  uint64_t errs = e[kXtmEcntLenZero] + e[kXtmEcntLenMax] + e[kXtmEcntBadPort] +
-                  e[kXtmEcntBadTc] + e[kXtmEcntNotReady];
+  uint64_t errs = e[kXtmEcntLenZero] + e[kXtmEcntLenMax] + e[kXtmEcntBadPort] + e[kXtmEcntBadTc] +
+                  e[kXtmEcntNotReady];
   uint64_t sum_pg = 0;
   for (uint32_t i = 0; i < m->prm.num_ports * XTM_NUM_PRIOS; i++) {
     sum_pg += m->pg[i].pg_cells;

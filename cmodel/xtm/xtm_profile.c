@@ -3,7 +3,8 @@
 // Drop/mark profile evaluation and the LFSRs (docs/spec.md sections 6.1 and 6.4). The
 // evaluation yields a code (never, always, draw) and the draw's operands; the caller draws
 // from the enqueue LFSR at once (6.2) or from the head LFSR three cycles later (6.3).
-// RTL twins: xtm_pkg::profile_code, xtm_lfsr.
+// RTL twins: rtl/xtm/xtm_prof_eval.sv (codes ProfNever/ProfAlways/ProfDraw of xtm_pkg),
+// rtl/xtm/xtm_lfsr.sv.
 
 #include "cmodel/xtm/xtm_internal.h"
 
@@ -32,8 +33,8 @@ static uint8_t code_of_p(int64_t p, int64_t *mul, int64_t *thr) {
 }
 
 // Spec 6.1. All products stay below 2^62.
-uint8_t xtm_profile_eval(const xtm_t *m, uint32_t prof, uint32_t occ, uint32_t limit,
-                         int64_t *mul, int64_t *thr) {
+uint8_t xtm_profile_eval(const xtm_t *m, uint32_t prof, uint32_t occ, uint32_t limit, int64_t *mul,
+                         int64_t *thr) {
   const xtm_profile_t *pr = &m->prof[prof & 7u];
   uint32_t n = XTM_F(pr->cfg, PR_CFG, NPOINTS);
   bool interp = XTM_F(pr->cfg, PR_CFG, INTERP) != 0;

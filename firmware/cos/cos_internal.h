@@ -35,8 +35,8 @@ struct node {
   size_t nkids;
   size_t kcap;
   bool block;
-  bool inactive;     // `inactive:` marker or a set-form `deactivate`
-  bool from_group;   // inherited through apply-groups
+  bool inactive;    // `inactive:` marker or a set-form `deactivate`
+  bool from_group;  // inherited through apply-groups
   const tok_t *open;
 };
 
@@ -108,7 +108,8 @@ void fmt_rate(char *b, size_t n, uint64_t bps);
 // One warning for a valid Junos statement that xtm does not model and whose absence does
 // not change what it models; one error for one whose absence would.
 void junos_ignored(ctx_t *c, const node_t *n, const char *where, const char *why);
-void junos_refused(ctx_t *c, const tok_t *t, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void junos_refused(ctx_t *c, const tok_t *t, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 // A statement written as a block of leaves (`transmit-rate { percent 40; exact; }`, the form
 // Junos displays some statements in) seen as one leaf: its words, then every leaf's words,
 // in `tmp` (words in buf[cap]). n itself when it is a leaf or a block holding blocks.
@@ -121,14 +122,14 @@ typedef struct cos_phys {
   char name[XTM_COS_NAME_LEN];  // et-0/0/2:1
   char type[8];                 // et
   uint32_t fpc, pic, port;
-  int32_t chan;                 // -1: not channelized
-  uint64_t speed_bps;           // 0: unknown
-  const tok_t *speed_tok;       // where the speed was given (NULL: a default)
-  char speed_src[96];           // "interfaces et-0/0/2 speed"
-  int lag;                      // index into cos_dev_t.lag, -1
+  int32_t chan;            // -1: not channelized
+  uint64_t speed_bps;      // 0: unknown
+  const tok_t *speed_tok;  // where the speed was given (NULL: a default)
+  char speed_src[96];      // "interfaces et-0/0/2 speed"
+  int lag;                 // index into cos_dev_t.lag, -1
   const tok_t *lag_tok;
-  const tok_t *where;           // first mention
-  int mport;                    // model port, -1 unmapped
+  const tok_t *where;  // first mention
+  int mport;           // model port, -1 unmapped
 } cos_phys_t;
 
 typedef struct cos_lag {

@@ -49,7 +49,8 @@ cos_ifkind_t cos_ifname(const char *name, cos_phys_t *p, char *why, size_t whyle
   if (strcmp(name, "all") == 0 || strpbrk(name, "*?[") != NULL) {
     return kIfWildcard;
   }
-  if (name[0] == 'a' && name[1] == 'e' && name[2] != '\0' && strspn(name + 2, "0123456789") == strlen(name + 2)) {
+  if (name[0] == 'a' && name[1] == 'e' && name[2] != '\0' &&
+      strspn(name + 2, "0123456789") == strlen(name + 2)) {
     return kIfLag;
   }
   const char *dash = strchr(name, '-');
@@ -79,16 +80,25 @@ cos_ifkind_t cos_ifname(const char *name, cos_phys_t *p, char *why, size_t whyle
   }
   if (*s != '\0') {
     if (*s == '.') {
-      snprintf(why, whylen, "'%s' is a logical interface: write its class-of-service under "
-               "'%.*s { unit %s { ... } }'", name, (int)(s - name), name, s + 1);
+      snprintf(why, whylen,
+               "'%s' is a logical interface: write its class-of-service under "
+               "'%.*s { unit %s { ... } }'",
+               name, (int)(s - name), name, s + 1);
       return kIfBad;
     }
     return kIfOther;
   }
-  const char *field = f > MAX_FPC ? "FPC" : pi > MAX_PIC ? "PIC" : po > MAX_PORT ? "port" : ch > MAX_CHAN ? "channel" : NULL;
+  const char *field = f > MAX_FPC     ? "FPC"
+                      : pi > MAX_PIC  ? "PIC"
+                      : po > MAX_PORT ? "port"
+                      : ch > MAX_CHAN ? "channel"
+                                      : NULL;
   if (field != NULL) {
     uint64_t v = f > MAX_FPC ? f : pi > MAX_PIC ? pi : po > MAX_PORT ? po : ch;
-    uint64_t max = f > MAX_FPC ? MAX_FPC : pi > MAX_PIC ? MAX_PIC : po > MAX_PORT ? MAX_PORT : MAX_CHAN;
+    uint64_t max = f > MAX_FPC     ? MAX_FPC
+                   : pi > MAX_PIC  ? MAX_PIC
+                   : po > MAX_PORT ? MAX_PORT
+                                   : MAX_CHAN;
     if (v == UINT64_MAX) {
       snprintf(why, whylen, "interface '%s': its %s number is out of range 0..%llu", name, field,
                (unsigned long long)max);
@@ -180,7 +190,8 @@ static int add_lag(ctx_t *c, cos_dev_t *d, const char *name, const tok_t *where)
     return i;
   }
   if (d->nlag >= sizeof(d->lag) / sizeof(d->lag[0])) {
-    err(c, where, "too many aggregated interfaces (at most %zu)", sizeof(d->lag) / sizeof(d->lag[0]));
+    err(c, where, "too many aggregated interfaces (at most %zu)",
+        sizeof(d->lag) / sizeof(d->lag[0]));
     return -1;
   }
   cos_lag_t *l = &d->lag[d->nlag];
@@ -275,10 +286,12 @@ static size_t range_members(ctx_t *c, cos_dev_t *d, const node_t *r, int *out, s
       cos_phys_t a, b;
       char why[160];
       if (cos_ifname(e->w[1]->text, &a, why, sizeof(why)) != kIfPhys ||
-          cos_ifname(e->w[3]->text, &b, why, sizeof(why)) != kIfPhys || strcmp(a.type, b.type) != 0 ||
-          a.fpc != b.fpc || a.pic != b.pic || a.chan >= 0 || b.chan >= 0 || a.port > b.port ||
-          b.port - a.port > COS_MAX_PHYS) {
-        err(c, e->w[1], "member-range %s to %s: expected two ports of one type, FPC and PIC, the first not above the second",
+          cos_ifname(e->w[3]->text, &b, why, sizeof(why)) != kIfPhys ||
+          strcmp(a.type, b.type) != 0 || a.fpc != b.fpc || a.pic != b.pic || a.chan >= 0 ||
+          b.chan >= 0 || a.port > b.port || b.port - a.port > COS_MAX_PHYS) {
+        err(c, e->w[1],
+            "member-range %s to %s: expected two ports of one type, FPC and PIC, the first not "
+            "above the second",
             e->w[1]->text, e->w[3]->text);
         continue;
       }
@@ -352,7 +365,8 @@ void cos_dev_read(ctx_t *c, cos_dev_t *d, const node_t *root) {
 static const node_t *kid_named(const node_t *n, const char *kw, const char *name) {
   for (size_t k = 0; n != NULL && k < n->nkids; k++) {
     const node_t *e = n->kids[k];
-    if (e->block && e->nw == 2 && strcmp(e->w[0]->text, kw) == 0 && strcmp(e->w[1]->text, name) == 0) {
+    if (e->block && e->nw == 2 && strcmp(e->w[0]->text, kw) == 0 &&
+        strcmp(e->w[1]->text, name) == 0) {
       return e;
     }
   }
@@ -380,8 +394,9 @@ static bool range_has(const node_t *r, const cos_phys_t *p) {
     char why[160];
     if (strcmp(e->w[0]->text, "member-range") == 0 && e->nw >= 4 && p->chan < 0 &&
         cos_ifname(e->w[1]->text, &a, why, sizeof(why)) == kIfPhys &&
-        cos_ifname(e->w[3]->text, &b, why, sizeof(why)) == kIfPhys && strcmp(a.type, p->type) == 0 &&
-        a.fpc == p->fpc && a.pic == p->pic && p->port >= a.port && p->port <= b.port) {
+        cos_ifname(e->w[3]->text, &b, why, sizeof(why)) == kIfPhys &&
+        strcmp(a.type, p->type) == 0 && a.fpc == p->fpc && a.pic == p->pic && p->port >= a.port &&
+        p->port <= b.port) {
       return true;
     }
   }
@@ -395,7 +410,8 @@ typedef struct speed_pick {
   char src[160];
 } speed_pick_t;
 
-static void pick(ctx_t *c, const cos_phys_t *p, speed_pick_t *s, const node_t *leaf, const char *src) {
+static void pick(ctx_t *c, const cos_phys_t *p, speed_pick_t *s, const node_t *leaf,
+                 const char *src) {
   if (leaf == NULL) {
     return;
   }
@@ -435,7 +451,8 @@ void cos_dev_speed(ctx_t *c, cos_dev_t *d, int pi, uint64_t cos_speed, const tok
   pick(c, p, &s, leaf_of(ifn, "speed"), src);
   for (size_t k = 0; d->interfaces != NULL && k < d->interfaces->nkids; k++) {
     const node_t *n = d->interfaces->kids[k];
-    if (n->block && n->nw == 2 && strcmp(n->w[0]->text, "interface-range") == 0 && range_has(n, p)) {
+    if (n->block && n->nw == 2 && strcmp(n->w[0]->text, "interface-range") == 0 &&
+        range_has(n, p)) {
       snprintf(src, sizeof(src), "interfaces interface-range %s speed", n->w[1]->text);
       pick(c, p, &s, leaf_of(n, "speed"), src);
     }
@@ -446,8 +463,10 @@ void cos_dev_speed(ctx_t *c, cos_dev_t *d, int pi, uint64_t cos_speed, const tok
       const node_t *n = d->interfaces->kids[k];
       if (n->block && n->nw == 1 && strcmp(n->w[0]->text, d->lag[p->lag].name) == 0) {
         for (size_t q = 0; q < n->nkids; q++) {
-          if (n->kids[q]->block && strcmp(n->kids[q]->w[0]->text, "aggregated-ether-options") == 0) {
-            snprintf(src, sizeof(src), "interfaces %s aggregated-ether-options link-speed", n->w[0]->text);
+          if (n->kids[q]->block &&
+              strcmp(n->kids[q]->w[0]->text, "aggregated-ether-options") == 0) {
+            snprintf(src, sizeof(src), "interfaces %s aggregated-ether-options link-speed",
+                     n->w[0]->text);
             pick(c, p, &s, leaf_of(n->kids[q], "link-speed"), src);
           }
         }
@@ -460,7 +479,8 @@ void cos_dev_speed(ctx_t *c, cos_dev_t *d, int pi, uint64_t cos_speed, const tok
   if (p->chan >= 0) {
     for (size_t k = 0; d->interfaces != NULL && k < d->interfaces->nkids; k++) {
       const node_t *n = d->interfaces->kids[k];
-      if (n->block && n->nw == 1 && strcmp(n->w[0]->text, parent) == 0 && leaf_of(n, "number-of-sub-ports") != NULL) {
+      if (n->block && n->nw == 1 && strcmp(n->w[0]->text, parent) == 0 &&
+          leaf_of(n, "number-of-sub-ports") != NULL) {
         snprintf(src, sizeof(src), "interfaces %s number-of-sub-ports, speed", parent);
         pick(c, p, &s, leaf_of(n, "speed"), src);
       }
@@ -524,7 +544,10 @@ void cos_dev_speed(ctx_t *c, cos_dev_t *d, int pi, uint64_t cos_speed, const tok
     snprintf(p->speed_src, sizeof(p->speed_src), "the ge- interface type");
     return;
   }
-  err(c, p->where, "the speed of '%s' is not in the configuration (Junos takes the optic's native speed): give 'speed' under 'interfaces %s', under 'chassis fpc %u pic %u port %u', or xtmctl --port-speed",
+  err(c, p->where,
+      "the speed of '%s' is not in the configuration (Junos takes the optic's native speed): give "
+      "'speed' under 'interfaces %s', under 'chassis fpc %u pic %u port %u', or xtmctl "
+      "--port-speed",
       p->name, p->name, p->fpc, p->pic, p->port);
 }
 
@@ -578,7 +601,9 @@ bool cos_dev_map(ctx_t *c, cos_dev_t *d, const tok_t *where) {
       snprintf(list + sizeof(list) - 8, 8, " ...");
     }
     const tok_t *at = want[c->hw->num_ports]->where != NULL ? want[c->hw->num_ports]->where : where;
-    junos_refused(c, at, "the configuration gives class-of-service to %u ports (%s), this traffic manager has %u (HW_PARAMS)",
+    junos_refused(c, at,
+                  "the configuration gives class-of-service to %u ports (%s), this traffic manager "
+                  "has %u (HW_PARAMS)",
                   n, list, c->hw->num_ports);
     return false;
   }

@@ -55,7 +55,8 @@ static bool add_kid(node_t *p, node_t *k) {
 
 tok_t *cos_synth_tok(ctx_t *c, int type, const char *text, int line, int col) {
   tok_t *t = malloc(sizeof(tok_t));
-  if (t == NULL || !cos_grow((void **)&c->extra, &c->extracap, c->nextra + 1u, sizeof(tok_t *), 16u)) {
+  if (t == NULL ||
+      !cos_grow((void **)&c->extra, &c->extracap, c->nextra + 1u, sizeof(tok_t *), 16u)) {
     free(t);
     return NULL;
   }
@@ -297,14 +298,14 @@ static bool parse_block(ctx_t *c, const cos_tree_t *ts, size_t *pos, node_t *par
 // The shapes the set form does not show. A word found in a table names one of:
 typedef enum skind {
   K_END = 0,
-  K_BLOCK,    // kw { ... }
-  K_NAMED,    // kw NAME { ... }
-  K_NAMED2,   // kw A B { ... } (chassis port-range A B)
-  K_ANY,      // NAME { ... } (any word: a named object)
-  K_LEAF,     // kw words;
-  K_FLAT,     // kw NAME attributes; (set lines for the same kw NAME add attributes)
-  K_LIST,     // kw [ values ]; (set lines add values)
-  K_MERGE,    // kw words; (set lines add words: transmit-rate percent 40 + transmit-rate exact)
+  K_BLOCK,   // kw { ... }
+  K_NAMED,   // kw NAME { ... }
+  K_NAMED2,  // kw A B { ... } (chassis port-range A B)
+  K_ANY,     // NAME { ... } (any word: a named object)
+  K_LEAF,    // kw words;
+  K_FLAT,    // kw NAME attributes; (set lines for the same kw NAME add attributes)
+  K_LIST,    // kw [ values ]; (set lines add values)
+  K_MERGE,   // kw words; (set lines add words: transmit-rate percent 40 + transmit-rate exact)
 } skind_t;
 
 typedef struct sch sch_t;
@@ -316,9 +317,8 @@ struct sch {
 
 static const sch_t kLeaves[] = {{NULL, K_END, NULL}};
 static const sch_t kPfc[] = {{NULL, K_END, NULL}};
-static const sch_t kCodePoint[] = {{"pfc", K_BLOCK, kPfc},
-                                   {"flow-control-queue", K_LIST, NULL},
-                                   {NULL, K_END, NULL}};
+static const sch_t kCodePoint[] = {
+    {"pfc", K_BLOCK, kPfc}, {"flow-control-queue", K_LIST, NULL}, {NULL, K_END, NULL}};
 static const sch_t kCodePoints[] = {{"code-point", K_NAMED, kCodePoint}, {NULL, K_END, NULL}};
 static const sch_t kAcct[] = {{"pfc-priority", K_LIST, NULL}, {NULL, K_END, NULL}};
 static const sch_t kCnpIn[] = {{"pfc-account", K_NAMED, kAcct},
@@ -343,16 +343,16 @@ static const sch_t kClsKinds[] = {{"dscp", K_NAMED, kCls},
                                   {NULL, K_END, NULL}};
 static const sch_t kRewrite[] = {{"*", K_NAMED, NULL}, {NULL, K_END, NULL}};
 static const sch_t kAliasKinds[] = {{"*", K_ANY, kLeaves}, {NULL, K_END, NULL}};
-static const sch_t kInterp[] = {{"fill-level", K_LIST, NULL},
-                                {"drop-probability", K_LIST, NULL},
-                                {NULL, K_END, NULL}};
-static const sch_t kDp[] = {{"interpolate", K_BLOCK, kInterp}, {"fill-level", K_FLAT, NULL},
-                            {NULL, K_END, NULL}};
+static const sch_t kInterp[] = {
+    {"fill-level", K_LIST, NULL}, {"drop-probability", K_LIST, NULL}, {NULL, K_END, NULL}};
+static const sch_t kDp[] = {
+    {"interpolate", K_BLOCK, kInterp}, {"fill-level", K_FLAT, NULL}, {NULL, K_END, NULL}};
 static const sch_t kDps[] = {{"*", K_ANY, kDp}, {NULL, K_END, NULL}};
-static const sch_t kSched[] = {{"transmit-rate", K_MERGE, NULL},  {"shaping-rate", K_MERGE, NULL},
-                               {"buffer-size", K_MERGE, NULL},    {"buffer-rate", K_MERGE, NULL},
-                               {"excess-rate", K_MERGE, NULL},    {"ecn-enhanced", K_BLOCK, kLeaves},
-                               {"latency-ecn", K_BLOCK, kLeaves}, {NULL, K_END, NULL}};
+static const sch_t kSched[] = {
+    {"transmit-rate", K_MERGE, NULL},  {"shaping-rate", K_MERGE, NULL},
+    {"buffer-size", K_MERGE, NULL},    {"buffer-rate", K_MERGE, NULL},
+    {"excess-rate", K_MERGE, NULL},    {"ecn-enhanced", K_BLOCK, kLeaves},
+    {"latency-ecn", K_BLOCK, kLeaves}, {NULL, K_END, NULL}};
 static const sch_t kScheds[] = {{"*", K_ANY, kSched}, {NULL, K_END, NULL}};
 static const sch_t kSmap[] = {{"forwarding-class", K_FLAT, NULL}, {NULL, K_END, NULL}};
 static const sch_t kSmaps[] = {{"*", K_ANY, kSmap}, {NULL, K_END, NULL}};
@@ -362,15 +362,13 @@ static const sch_t kCosUnit[] = {{"classifiers", K_BLOCK, kIfCls},
                                  {"rewrite-rules", K_BLOCK, kLeaves},
                                  {"shaping-rate", K_MERGE, NULL},
                                  {NULL, K_END, NULL}};
-static const sch_t kCosIf[] = {{"unit", K_NAMED, kCosUnit},
-                               {"classifiers", K_BLOCK, kIfCls},
-                               {"rewrite-rules", K_BLOCK, kLeaves},
-                               {"forwarding-class-set", K_NAMED, kFcSetOnIf},
-                               {"shaping-rate", K_MERGE, NULL},
-                               {NULL, K_END, NULL}};
+static const sch_t kCosIf[] = {
+    {"unit", K_NAMED, kCosUnit},         {"classifiers", K_BLOCK, kIfCls},
+    {"rewrite-rules", K_BLOCK, kLeaves}, {"forwarding-class-set", K_NAMED, kFcSetOnIf},
+    {"shaping-rate", K_MERGE, NULL},     {NULL, K_END, NULL}};
 static const sch_t kCosIfs[] = {{"*", K_ANY, kCosIf}, {NULL, K_END, NULL}};
-static const sch_t kTcp[] = {{"shaping-rate", K_MERGE, NULL}, {"guaranteed-rate", K_MERGE, NULL},
-                             {NULL, K_END, NULL}};
+static const sch_t kTcp[] = {
+    {"shaping-rate", K_MERGE, NULL}, {"guaranteed-rate", K_MERGE, NULL}, {NULL, K_END, NULL}};
 static const sch_t kTcps[] = {{"*", K_ANY, kTcp}, {NULL, K_END, NULL}};
 static const sch_t kFcSet[] = {{"class", K_FLAT, NULL}, {NULL, K_END, NULL}};
 static const sch_t kFcSets[] = {{"*", K_ANY, kFcSet}, {NULL, K_END, NULL}};
@@ -401,20 +399,20 @@ static const sch_t kTopIf[] = {{"unit", K_NAMED, kTopUnit},
                                {"member", K_LEAF, NULL},
                                {"member-range", K_LEAF, NULL},
                                {NULL, K_END, NULL}};
-static const sch_t kTopIfs[] = {{"interface-range", K_NAMED, kTopIf}, {"*", K_ANY, kTopIf},
-                                {NULL, K_END, NULL}};
+static const sch_t kTopIfs[] = {
+    {"interface-range", K_NAMED, kTopIf}, {"*", K_ANY, kTopIf}, {NULL, K_END, NULL}};
 static const sch_t kPort[] = {{NULL, K_END, NULL}};
-static const sch_t kPic[] = {{"port", K_NAMED, kPort}, {"port-range", K_NAMED2, kPort},
-                             {NULL, K_END, NULL}};
+static const sch_t kPic[] = {
+    {"port", K_NAMED, kPort}, {"port-range", K_NAMED2, kPort}, {NULL, K_END, NULL}};
 static const sch_t kFpc[] = {{"pic", K_NAMED, kPic}, {NULL, K_END, NULL}};
 static const sch_t kChassis[] = {{"fpc", K_NAMED, kFpc}, {NULL, K_END, NULL}};
 static const sch_t kRoot[5];
 static const sch_t kGroups[] = {{"*", K_ANY, kRoot}, {NULL, K_END, NULL}};
 static const sch_t kRoot[5] = {{"class-of-service", K_BLOCK, kCos},
-                              {"interfaces", K_BLOCK, kTopIfs},
-                              {"chassis", K_BLOCK, kChassis},
-                              {"groups", K_BLOCK, kGroups},
-                              {NULL, K_END, NULL}};
+                               {"interfaces", K_BLOCK, kTopIfs},
+                               {"chassis", K_BLOCK, kChassis},
+                               {"groups", K_BLOCK, kGroups},
+                               {NULL, K_END, NULL}};
 
 static const sch_t *sch_find(const sch_t *tab, const char *w) {
   if (tab == NULL) {
@@ -440,7 +438,7 @@ typedef struct nmap {
     node_t *node;
     uint32_t hash;
     uint8_t nkey;  // words of the key
-  } *e;
+  } * e;
   size_t cap, n;
 } nmap_t;
 
@@ -746,7 +744,8 @@ static bool parse_set(ctx_t *c, const cos_tree_t *ts, node_t *root) {
     for (size_t k = i + 1; k < j; k++) {
       const tok_t *t = &ts->v[k];
       if (t->type == ';' || t->type == '{' || t->type == '}') {
-        err(c, t, "unexpected '%s' in a set command (the set form has one command per line)", t->text);
+        err(c, t, "unexpected '%s' in a set command (the set form has one command per line)",
+            t->text);
         ok = false;
         break;
       }
@@ -803,7 +802,8 @@ static void drop_inactive(ctx_t *c, node_t *n) {
     if (k->inactive) {
       if (!k->from_group) {  // from_group here: deleted by a set-form `delete`
         char what[XTM_COS_NAME_LEN * 2 + 8];
-        snprintf(what, sizeof(what), "%s%s%s", k->w[0]->text, k->nw > 1 && k->w[1]->type == 'w' ? " " : "",
+        snprintf(what, sizeof(what), "%s%s%s", k->w[0]->text,
+                 k->nw > 1 && k->w[1]->type == 'w' ? " " : "",
                  k->nw > 1 && k->w[1]->type == 'w' ? k->w[1]->text : "");
         warn(c, k->w[0], "inactive: '%s' is ignored (as Junos ignores inactive statements)", what);
       }
@@ -821,8 +821,9 @@ static void drop_inactive(ctx_t *c, node_t *n) {
 // How many words identify a leaf among its siblings (a group's leaf is inherited when the
 // configuration has none with the same key): named list entries by two, the rest by one.
 static size_t leaf_key(const node_t *n) {
-  static const char *const kTwo[] = {"class", "queue", "forwarding-class", "loss-priority",
-                                     "fill-level", "code-point", "member", "802.3ad", NULL};
+  static const char *const kTwo[] = {"class",         "queue",      "forwarding-class",
+                                     "loss-priority", "fill-level", "code-point",
+                                     "member",        "802.3ad",    NULL};
   if (strcmp(n->w[0]->text, "drop-profile-map") == 0) {
     return n->nw;
   }
@@ -1085,7 +1086,8 @@ static void apply_groups(ctx_t *c, node_t *root) {
   gctx_t g = {0};
   size_t gi = root->nkids;
   for (size_t i = 0; i < root->nkids; i++) {
-    if (root->kids[i]->block && root->kids[i]->nw == 1 && strcmp(root->kids[i]->w[0]->text, "groups") == 0) {
+    if (root->kids[i]->block && root->kids[i]->nw == 1 &&
+        strcmp(root->kids[i]->w[0]->text, "groups") == 0) {
       if (g.groups != NULL) {
         err(c, root->kids[i]->w[0], "duplicate 'groups' (first at line %d)", g.groups->w[0]->line);
         return;

@@ -23,6 +23,7 @@
 
 #include "firmware/cos/cos_internal.h"
 #include "tools/lib/xtm_num.h"
+
 #include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
 
 typedef cos_u128 u128;
@@ -66,7 +67,7 @@ typedef struct speed_row {
 } speed_row_t;
 
 static const speed_row_t kSpeeds[] = {
-    {10u, 8192u, 60u},     {25u, 6144u, 80u},     {40u, 24576u, 118u},  {50u, 61440u, 147u},
+    {10u, 8192u, 60u},     {25u, 6144u, 80u},     {40u, 24576u, 118u},   {50u, 61440u, 147u},
     {100u, 122880u, 394u}, {200u, 245760u, 453u}, {400u, 491520u, 905u}, {800u, 983040u, 905u},
 };
 
@@ -89,8 +90,8 @@ bool xtm_cos_headroom_bits(uint64_t speed_bps, uint32_t cable_m, uint32_t mtu, u
   uint64_t intf = 2u * s->intf_bt;                      // D_Intf at both ends
   // D_Cable: 5 ns/m each way -> round trip 10 ns/m; bits = 10e-9 x L x speed (ceil)
   uint64_t cable = ((uint64_t)cable_m * speed_bps + 99999999u) / 100000000u;
-  uint64_t resp = s->resp_pq * 512u;                    // D_Resp
-  uint64_t nodrop = max_frame;                          // D_MaxNoDropFrame (same MTU)
+  uint64_t resp = s->resp_pq * 512u;  // D_Resp
+  uint64_t nodrop = max_frame;        // D_MaxNoDropFrame (same MTU)
   *bits = max_frame + pause + intf + cable + resp + nodrop;
   return true;
 }
@@ -143,9 +144,18 @@ typedef struct dpm {
 } dpm_t;
 
 // Scheduler priority levels, Junos names; low-latency and strict-high are strict.
-enum { kPrLow, kPrLowMedium, kPrLowHigh, kPrMedLow, kPrMedHigh, kPrHigh, kPrStrictHigh, kPrLowLatency };
-static const char *const kPrNames[] = {"low", "low-medium", "low-high", "medium-low", "medium-high",
-                                       "high", "strict-high", "low-latency"};
+enum {
+  kPrLow,
+  kPrLowMedium,
+  kPrLowHigh,
+  kPrMedLow,
+  kPrMedHigh,
+  kPrHigh,
+  kPrStrictHigh,
+  kPrLowLatency
+};
+static const char *const kPrNames[] = {"low",         "low-medium", "low-high",    "medium-low",
+                                       "medium-high", "high",       "strict-high", "low-latency"};
 
 typedef struct sched {
   const tok_t *name;
@@ -186,8 +196,8 @@ typedef struct smap {
 // Classifier kinds: the first three give DSCP maps (the hardware's one table), the others
 // classify traffic xtm does not model (802.1p-tagged, MPLS).
 enum { kClsDscp, kClsDscp6, kClsPrec, kClsIeee, kClsIeeeAd, kClsExp, kClsKinds };
-static const char *const kClsNames[] = {"dscp", "dscp-ipv6", "inet-precedence", "ieee-802.1",
-                                        "ieee-802.1ad", "exp"};
+static const char *const kClsNames[] = {"dscp",       "dscp-ipv6",    "inet-precedence",
+                                        "ieee-802.1", "ieee-802.1ad", "exp"};
 
 typedef struct ifcls {
   int kind;
@@ -337,15 +347,27 @@ static int find_name(const void *arr, size_t stride, uint32_t cnt, const tok_t *
 // `keys` (at most ONCE_MAX, NULL-terminated) are the block's single-valued statements,
 // `seen` the first of each; true (after the error) for a repeat.
 #define ONCE_MAX 12
-static const char *const kSchedOnce[] = {"transmit-rate", "shaping-rate", "buffer-rate", "buffer-size",
-                                         "explicit-congestion-notification", "ecn-enhanced",
-                                         "latency-ecn", "priority", "excess-rate", "excess-priority", NULL};
+static const char *const kSchedOnce[] = {"transmit-rate",
+                                         "shaping-rate",
+                                         "buffer-rate",
+                                         "buffer-size",
+                                         "explicit-congestion-notification",
+                                         "ecn-enhanced",
+                                         "latency-ecn",
+                                         "priority",
+                                         "excess-rate",
+                                         "excess-priority",
+                                         NULL};
 static const char *const kInterpOnce[] = {"fill-level", "drop-probability", NULL};
 static const char *const kEcnOnce[] = {"head-marking", "non-ect-tail-drop", NULL};
 static const char *const kLatOnce[] = {"threshold", NULL};
-static const char *const kIfaceOnce[] = {"speed", "shaping-rate", "scheduler-map",
+static const char *const kIfaceOnce[] = {"speed",
+                                         "shaping-rate",
+                                         "scheduler-map",
                                          "congestion-notification-profile",
-                                         "output-traffic-control-profile", "member-link-scheduler", NULL};
+                                         "output-traffic-control-profile",
+                                         "member-link-scheduler",
+                                         NULL};
 static const char *const kInputOnce[] = {"cable-length", "mtu", NULL};
 static const char *const kAcctOnce[] = {"pfc-priority", "xoff", "xon", NULL};
 static const char *const kWdOnce[] = {"poll-interval", "detection", "recovery-time",
@@ -502,12 +524,16 @@ static void add_fc(ctx_t *c, model_t *m, fc_t f) {
       continue;
     }
     if (o->no_loss != f.no_loss) {
-      err(c, f.queue_tok, "forwarding classes '%s' and '%s' share queue %u but only '%s' is no-loss (the classes of one queue have one packet-drop attribute)",
+      err(c, f.queue_tok,
+          "forwarding classes '%s' and '%s' share queue %u but only '%s' is no-loss (the classes "
+          "of one queue have one packet-drop attribute)",
           o->name->text, f.name->text, f.queue, o->no_loss ? o->name->text : f.name->text);
       return;
     }
     if (o->pfc_prio >= 0 && f.pfc_prio >= 0 && o->pfc_prio != f.pfc_prio) {
-      junos_refused(c, f.prio_tok, "forwarding classes '%s' and '%s' share queue %u with pfc-priority %d and %d (the hardware has one PFC priority per queue)",
+      junos_refused(c, f.prio_tok,
+                    "forwarding classes '%s' and '%s' share queue %u with pfc-priority %d and %d "
+                    "(the hardware has one PFC priority per queue)",
                     o->name->text, f.name->text, f.queue, o->pfc_prio, f.pfc_prio);
       return;
     }
@@ -521,7 +547,7 @@ static void sec_forwarding_classes(ctx_t *c, model_t *m, const node_t *sec) {
     node_t tmp;
     const tok_t *buf[64];
     const node_t *n = flat_view(n0, &tmp, buf, 64);  // class NAME { queue-num 3; no-loss; }
-    bool queue_form = is_word(n, 0, "queue");  // queue Q NAME (one class per queue)
+    bool queue_form = is_word(n, 0, "queue");        // queue Q NAME (one class per queue)
     if (!is_word(n, 0, "class") && !queue_form) {
       unknown(c, n, "forwarding-classes");
       continue;
@@ -567,7 +593,8 @@ static void sec_forwarding_classes(ctx_t *c, model_t *m, const node_t *sec) {
         if (i + 1 < n->nw && xtm_num_u64(NULL, n->w[i + 1]->text, 0, 11, &q, NULL) == kXtmNumOk &&
             q >= c->hw->num_tcs) {
           // QFX multidestination queues 8..11 are valid Junos
-          err(c, n->w[i + 1], "queue-num %s is out of range 0..%u (this traffic manager has %u queues per port)",
+          err(c, n->w[i + 1],
+              "queue-num %s is out of range 0..%u (this traffic manager has %u queues per port)",
               n->w[i + 1]->text, c->hw->num_tcs - 1u, c->hw->num_tcs);
           ok = false;
         } else {
@@ -598,7 +625,9 @@ static void sec_forwarding_classes(ctx_t *c, model_t *m, const node_t *sec) {
         if (!need_word(c, &sub, 1, "a priority")) {
           ok = false;
         } else {
-          warn(c, t, "valid Junos, not modelled by xtm: '%s %s' of forwarding class '%s' is ignored (a fabric or policing priority: xtm has no fabric queues)",
+          warn(c, t,
+               "valid Junos, not modelled by xtm: '%s %s' of forwarding class '%s' is ignored (a "
+               "fabric or policing priority: xtm has no fabric queues)",
                t->text, n->w[i + 1]->text, f.name->text);
         }
         i += 2;
@@ -621,8 +650,8 @@ static void sec_forwarding_classes(ctx_t *c, model_t *m, const node_t *sec) {
 // The Junos default classes keep their queues unless the configuration defines the name or
 // gives the queue to another class (which renames it) [Junos "Default Forwarding Classes"].
 static void default_fcs(ctx_t *c, model_t *m) {
-  static const char *const kDefault[] = {"best-effort", "expedited-forwarding", "assured-forwarding",
-                                         "network-control"};
+  static const char *const kDefault[] = {"best-effort", "expedited-forwarding",
+                                         "assured-forwarding", "network-control"};
   uint32_t n0 = m->nfc;
   for (uint32_t q = 0; q < 4 && q < c->hw->num_tcs; q++) {
     bool taken = false;
@@ -631,7 +660,8 @@ static void default_fcs(ctx_t *c, model_t *m) {
     }
     const tok_t *t = taken ? NULL : cos_synth_tok(c, 'w', kDefault[q], 0, 0);
     if (t != NULL && m->nfc < MAXN) {
-      m->fc[m->nfc++] = (fc_t){.name = t, .queue = q, .pfc_prio = -1, .implicit = true, .queue_tok = t};
+      m->fc[m->nfc++] =
+          (fc_t){.name = t, .queue = q, .pfc_prio = -1, .implicit = true, .queue_tok = t};
     }
   }
 }
@@ -688,7 +718,8 @@ static bool parse_codepoint(const model_t *m, const char *s, int kind, uint8_t *
     return parse_bits(s, 3, out);
   }
   if (kind == kClsIeee || kind == kClsIeeeAd || kind == kClsExp) {
-    return parse_bits(s, 3, out) || (strlen(s) == 1 && s[0] >= '0' && s[0] <= '7' && (*out = (uint8_t)(s[0] - '0'), true));
+    return parse_bits(s, 3, out) ||
+           (strlen(s) == 1 && s[0] >= '0' && s[0] <= '7' && (*out = (uint8_t)(s[0] - '0'), true));
   }
   if (parse_bits(s, 6, out)) {
     return true;
@@ -731,7 +762,8 @@ static void sec_aliases(ctx_t *c, model_t *m, const node_t *sec) {
         continue;  // aliases of classifier kinds xtm does not model (used by them only)
       }
       uint8_t v;
-      bool ok = kind == kClsPrec ? parse_bits(a->w[1]->text, 3, &v) : parse_bits(a->w[1]->text, 6, &v);
+      bool ok =
+          kind == kClsPrec ? parse_bits(a->w[1]->text, 3, &v) : parse_bits(a->w[1]->text, 6, &v);
       if (!ok) {
         err(c, a->w[1], "'%s' is not %s code-point bits (for alias '%s')", a->w[1]->text,
             kind == kClsPrec ? "3" : "6", a->w[0]->text);
@@ -741,7 +773,8 @@ static void sec_aliases(ctx_t *c, model_t *m, const node_t *sec) {
           !room(c, m->nalias, MAXN, a->w[0], "code-point aliases")) {
         continue;
       }
-      m->alias[m->nalias++] = (alias_t){.name = a->w[0], .kind = kind == kClsPrec ? kClsPrec : kClsDscp, .v = v};
+      m->alias[m->nalias++] =
+          (alias_t){.name = a->w[0], .kind = kind == kClsPrec ? kClsPrec : kClsDscp, .v = v};
     }
   }
 }
@@ -784,7 +817,8 @@ static void sec_classifiers(ctx_t *c, model_t *m, const node_t *sec) {
     for (size_t j = 0; j < n->nkids; j++) {
       const node_t *e = n->kids[j];
       if (is_word(e, 0, "import")) {
-        if (want_leaf(c, e) && need_word(c, e, 1, "'default' or a classifier name") && no_more(c, e, 2)) {
+        if (want_leaf(c, e) && need_word(c, e, 1, "'default' or a classifier name") &&
+            no_more(c, e, 2)) {
           if (cl->import != NULL) {
             err(c, e->w[0], "duplicate 'import' in classifier '%s' (first given at line %d)",
                 cl->name->text, cl->import->line);
@@ -809,7 +843,8 @@ static void sec_classifiers(ctx_t *c, model_t *m, const node_t *sec) {
       for (size_t q = 0; q < e->nkids; q++) {
         node_t tmp;
         const tok_t *buf[160];
-        const node_t *lp = flat_view(e->kids[q], &tmp, buf, 160);  // loss-priority low { code-points ...; }
+        const node_t *lp =
+            flat_view(e->kids[q], &tmp, buf, 160);  // loss-priority low { code-points ...; }
         if (!is_word(lp, 0, "loss-priority")) {
           unknown(c, lp, "a classifier forwarding-class");
           continue;
@@ -846,9 +881,11 @@ static void sec_classifiers(ctx_t *c, model_t *m, const node_t *sec) {
             uint8_t v;
             if (!parse_codepoint(m, cps[x]->text, kind, &v)) {
               if (kind == kClsPrec || kind == kClsIeee || kind == kClsIeeeAd || kind == kClsExp) {
-                err(c, cps[x], "'%s' is not a %s code point (3 binary digits)", cps[x]->text, kClsNames[kind]);
+                err(c, cps[x], "'%s' is not a %s code point (3 binary digits)", cps[x]->text,
+                    kClsNames[kind]);
               } else {
-                err(c, cps[x], "'%s' is not a DSCP code point (6 binary digits or an alias such as af31)",
+                err(c, cps[x],
+                    "'%s' is not a DSCP code point (6 binary digits or an alias such as af31)",
                     cps[x]->text);
               }
               continue;
@@ -885,7 +922,8 @@ static void sec_drop_profiles(ctx_t *c, model_t *m, const node_t *sec) {
       const node_t *e = n->kids[j];
       if (is_word(e, 0, "fill-level")) {
         if (p.interp) {
-          err(c, e->w[0], "drop-profile '%s' mixes 'interpolate' and segmented points", p.name->text);
+          err(c, e->w[0], "drop-profile '%s' mixes 'interpolate' and segmented points",
+              p.name->text);
           ok = false;
           break;
         }
@@ -926,7 +964,8 @@ static void sec_drop_profiles(ctx_t *c, model_t *m, const node_t *sec) {
         p.n++;
       } else if (is_word(e, 0, "interpolate")) {
         if (p.n > 0) {
-          err(c, e->w[0], "drop-profile '%s' mixes 'interpolate' and segmented points", p.name->text);
+          err(c, e->w[0], "drop-profile '%s' mixes 'interpolate' and segmented points",
+              p.name->text);
           ok = false;
           break;
         }
@@ -1003,14 +1042,17 @@ static void sec_drop_profiles(ctx_t *c, model_t *m, const node_t *sec) {
     }
     for (uint32_t i = 1; ok && i < p.n; i++) {
       if (p.fill[i] <= p.fill[i - 1]) {
-        err(c, fill_tok[i], "fill-level %s of drop-profile '%s' is not above the previous fill level",
+        err(c, fill_tok[i],
+            "fill-level %s of drop-profile '%s' is not above the previous fill level",
             fill_tok[i]->text, p.name->text);
         ok = false;
       }
     }
     for (uint32_t i = 1; ok && i < p.n; i++) {
       if (p.prob[i] < p.prob[i - 1]) {
-        warn(c, fill_tok[i], "drop-probability %u.%03u at fill-level %s of drop-profile '%s' is below the previous point's %u.%03u: marking and dropping get rarer as the queue fills",
+        warn(c, fill_tok[i],
+             "drop-probability %u.%03u at fill-level %s of drop-profile '%s' is below the previous "
+             "point's %u.%03u: marking and dropping get rarer as the queue fills",
              p.prob[i] / 1000u, p.prob[i] % 1000u, fill_tok[i]->text, p.name->text,
              p.prob[i - 1] / 1000u, p.prob[i - 1] % 1000u);
         break;
@@ -1029,7 +1071,8 @@ static void sched_dpm(ctx_t *c, sched_t *s, const node_t *e) {
   bool have_lp = false, have_proto = false;
   size_t i = 1;
   while (i < e->nw) {
-    if (is_word(e, i, "loss-priority") || is_word(e, i, "protocol") || is_word(e, i, "drop-profile")) {
+    if (is_word(e, i, "loss-priority") || is_word(e, i, "protocol") ||
+        is_word(e, i, "drop-profile")) {
       if (!need_word(c, e, i + 1, "a value")) {
         return;
       }
@@ -1037,7 +1080,8 @@ static void sched_dpm(ctx_t *c, sched_t *s, const node_t *e) {
       if (is_word(e, i, "loss-priority")) {
         d.lp = strcmp(v->text, "any") == 0 ? (uint8_t)kLpAny : lp_of(v->text);
         if (d.lp == 0) {
-          err(c, v, "unknown loss-priority '%s' (any, low, medium-low, medium-high, high)", v->text);
+          err(c, v, "unknown loss-priority '%s' (any, low, medium-low, medium-high, high)",
+              v->text);
           return;
         }
         have_lp = true;
@@ -1067,7 +1111,8 @@ static void sched_dpm(ctx_t *c, sched_t *s, const node_t *e) {
     return;
   }
   if (!have_lp) {
-    err(c, e->w[0], "drop-profile-map needs 'loss-priority (any | low | medium-low | medium-high | high)'");
+    err(c, e->w[0],
+        "drop-profile-map needs 'loss-priority (any | low | medium-low | medium-high | high)'");
     return;
   }
   if (!have_proto) {
@@ -1076,13 +1121,16 @@ static void sched_dpm(ctx_t *c, sched_t *s, const node_t *e) {
   }
   for (uint32_t k = 0; k < s->ndpm; k++) {
     if (s->dpm[k].lp == d.lp && s->dpm[k].proto == d.proto) {
-      err(c, e->w[0], "second drop-profile-map for the same loss-priority and protocol in scheduler '%s' (first at line %d)",
+      err(c, e->w[0],
+          "second drop-profile-map for the same loss-priority and protocol in scheduler '%s' "
+          "(first at line %d)",
           s->name->text, s->dpm[k].at->line);
       return;
     }
   }
   if (s->ndpm >= MAX_DPM) {
-    err(c, e->w[0], "too many drop-profile-maps in scheduler '%s' (at most %d)", s->name->text, MAX_DPM);
+    err(c, e->w[0], "too many drop-profile-maps in scheduler '%s' (at most %d)", s->name->text,
+        MAX_DPM);
     return;
   }
   s->dpm[s->ndpm++] = d;
@@ -1164,10 +1212,14 @@ static void sec_schedulers(ctx_t *c, model_t *m, const node_t *sec) {
             s.bsize_tok = e->w[1];
           }
         } else if (is_word(e, 1, "shared")) {
-          junos_refused(c, e->w[1], "buffer-size shared of scheduler '%s' (PTX: up to 100 %% of the interface buffer while the queue is the only active one; xtm limits are static per queue, with one shared pool)",
+          junos_refused(c, e->w[1],
+                        "buffer-size shared of scheduler '%s' (PTX: up to 100 %% of the interface "
+                        "buffer while the queue is the only active one; xtm limits are static per "
+                        "queue, with one shared pool)",
                         s.name->text);
         } else {
-          err(c, e->w[e->nw > 1 ? 1 : 0], "buffer-size needs 'temporal US', 'percent P' or 'remainder'");
+          err(c, e->w[e->nw > 1 ? 1 : 0],
+              "buffer-size needs 'temporal US', 'percent P' or 'remainder'");
         }
       } else if (strcmp(w0, "drop-profile-map") == 0) {
         if (want_leaf(c, e)) {
@@ -1208,7 +1260,8 @@ static void sec_schedulers(ctx_t *c, model_t *m, const node_t *sec) {
           uint64_t v;
           if (!is_word(h, 0, "threshold")) {
             unknown(c, h, "latency-ecn");
-          } else if (want_leaf(c, h) && parse_uint(c, h, 1, 1, 1000000000ull, &v) && no_more(c, h, 2)) {
+          } else if (want_leaf(c, h) && parse_uint(c, h, 1, 1, 1000000000ull, &v) &&
+                     no_more(c, h, 2)) {
             s.lat_tok = h->w[1];
             s.lat_ns = v;
           }
@@ -1228,7 +1281,10 @@ static void sec_schedulers(ctx_t *c, model_t *m, const node_t *sec) {
           }
         }
         if (lvl < 0) {
-          err(c, e->w[1], "unknown priority '%s' (strict-high, high, medium-high, medium-low, low, low-latency)", p);
+          err(c, e->w[1],
+              "unknown priority '%s' (strict-high, high, medium-high, medium-low, low, "
+              "low-latency)",
+              p);
         } else {
           s.prio = lvl;
           s.prio_tok = e->w[1];
@@ -1241,12 +1297,14 @@ static void sec_schedulers(ctx_t *c, model_t *m, const node_t *sec) {
           continue;
         }
         uint64_t v;
-        if (is_word(e, 1, "percent") && parse_milli(c, e, 2, "a percentage", &v) && no_more(c, e, 3)) {
+        if (is_word(e, 1, "percent") && parse_milli(c, e, 2, "a percentage", &v) &&
+            no_more(c, e, 3)) {
           if (v > 100000u) {
             err(c, e->w[2], "percentage '%s' is out of range (0 <= P <= 100)", e->w[2]->text);
             continue;
           }
-        } else if (is_word(e, 1, "proportion") && parse_milli(c, e, 2, "a proportion", &v) && no_more(c, e, 3)) {
+        } else if (is_word(e, 1, "proportion") && parse_milli(c, e, 2, "a proportion", &v) &&
+                   no_more(c, e, 3)) {
           if (v > 1000000u) {
             err(c, e->w[2], "proportion '%s' is out of range (0 <= N <= 1000)", e->w[2]->text);
             continue;
@@ -1261,14 +1319,18 @@ static void sec_schedulers(ctx_t *c, model_t *m, const node_t *sec) {
         s.excess_w = v;
         s.excess_tok = e->w[2];
       } else if (strcmp(w0, "excess-priority") == 0) {
-        junos_refused(c, e->w[0], "excess-priority of scheduler '%s' (as on PTX, every queue of xtm has the one excess priority of its DWRR)",
+        junos_refused(c, e->w[0],
+                      "excess-priority of scheduler '%s' (as on PTX, every queue of xtm has the "
+                      "one excess priority of its DWRR)",
                       s.name->text);
       } else if (strcmp(w0, "buffer-dynamic-threshold") == 0 || strcmp(w0, "adjust-minimum") == 0 ||
                  strcmp(w0, "adjust-percent") == 0 || strcmp(w0, "shaping-rate-excess-high") == 0 ||
                  strcmp(w0, "shaping-rate-excess-medium-high") == 0) {
-        junos_ignored(c, e, "a scheduler", strcmp(w0, "buffer-dynamic-threshold") == 0
-                                               ? "a shared-buffer threshold of other platforms: the queue's static limit applies"
-                                               : "a rate adjustment of other platforms");
+        junos_ignored(
+            c, e, "a scheduler",
+            strcmp(w0, "buffer-dynamic-threshold") == 0
+                ? "a shared-buffer threshold of other platforms: the queue's static limit applies"
+                : "a rate adjustment of other platforms");
       } else {
         unknown(c, e, "a scheduler");
       }
@@ -1285,11 +1347,13 @@ static void sec_schedulers(ctx_t *c, model_t *m, const node_t *sec) {
       s.dp_ref = s.dpm[0].profile;
     }
     if (s.head_tok != NULL && s.lat_tok != NULL) {
-      err(c, s.lat_tok, "scheduler '%s' has both head-marking and latency-ecn (one marking point per queue)",
+      err(c, s.lat_tok,
+          "scheduler '%s' has both head-marking and latency-ecn (one marking point per queue)",
           s.name->text);
     }
     if (s.ecn_tok != NULL && s.dp_ref == NULL) {
-      err(c, s.ecn_tok, "explicit-congestion-notification in scheduler '%s' needs a drop-profile-map",
+      err(c, s.ecn_tok,
+          "explicit-congestion-notification in scheduler '%s' needs a drop-profile-map",
           s.name->text);
     }
     if (s.head_tok != NULL && s.ecn_tok == NULL) {
@@ -1338,7 +1402,8 @@ static void sec_scheduler_maps(ctx_t *c, model_t *m, const node_t *sec) {
       bool dup = false;
       for (uint32_t q = 0; q < sm->n; q++) {
         if (strcmp(sm->e[q].fc->text, e->w[1]->text) == 0) {
-          err(c, e->w[1], "duplicate forwarding-class '%s' in scheduler-map '%s' (first at line %d)",
+          err(c, e->w[1],
+              "duplicate forwarding-class '%s' in scheduler-map '%s' (first at line %d)",
               e->w[1]->text, sm->name->text, sm->e[q].fc->line);
           dup = true;
         }
@@ -1369,8 +1434,10 @@ static void if_classifiers(ctx_t *c, ifcfg_t *f, const node_t *e) {
     }
     for (uint32_t i = 0; i < f->ncls; i++) {
       if (f->cls[i].kind == kind && strcmp(f->cls[i].ref->text, h->w[1]->text) != 0) {
-        junos_refused(c, h->w[1], "%s classifiers '%s' and '%s' on the units of '%s' (the hardware has one DSCP map)",
-                      kClsNames[kind], f->cls[i].ref->text, h->w[1]->text, f->name->text);
+        junos_refused(
+            c, h->w[1],
+            "%s classifiers '%s' and '%s' on the units of '%s' (the hardware has one DSCP map)",
+            kClsNames[kind], f->cls[i].ref->text, h->w[1]->text, f->name->text);
       }
     }
     if (f->ncls < sizeof(f->cls) / sizeof(f->cls[0])) {
@@ -1384,26 +1451,38 @@ static void if_classifiers(ctx_t *c, ifcfg_t *f, const node_t *e) {
 // scheduling, ingress scheduling or fixed classification: a tier this hardware lacks.
 static bool if_refused(ctx_t *c, const ifcfg_t *f, const node_t *e, bool unit) {
   static const char *const kInput[] = {"input-scheduler-map", "input-shaping-rate",
-                                       "input-traffic-control-profile", "input-excess-bandwidth-share", NULL};
-  static const char *const kUnitSched[] = {"scheduler-map", "shaping-rate", "output-traffic-control-profile",
-                                           "output-traffic-control-profile-remaining", "per-session-scheduler", NULL};
+                                       "input-traffic-control-profile",
+                                       "input-excess-bandwidth-share", NULL};
+  static const char *const kUnitSched[] = {"scheduler-map",
+                                           "shaping-rate",
+                                           "output-traffic-control-profile",
+                                           "output-traffic-control-profile-remaining",
+                                           "per-session-scheduler",
+                                           NULL};
   const char *w = e->w[0]->text;
   if (in_list(w, kInput)) {
-    junos_refused(c, e->w[0], "'%s' of '%s' (ingress scheduling; xtm schedules at egress only)", w, f->name->text);
+    junos_refused(c, e->w[0], "'%s' of '%s' (ingress scheduling; xtm schedules at egress only)", w,
+                  f->name->text);
     return true;
   }
   if (unit && in_list(w, kUnitSched)) {
-    junos_refused(c, e->w[0], "'%s' on a unit of '%s' (per-unit scheduling: xtm has one set of queues per port)",
-                  w, f->name->text);
+    junos_refused(
+        c, e->w[0],
+        "'%s' on a unit of '%s' (per-unit scheduling: xtm has one set of queues per port)", w,
+        f->name->text);
     return true;
   }
   if (strcmp(w, "forwarding-class") == 0) {
-    junos_refused(c, e->w[0], "'forwarding-class' on '%s' (a fixed class for all its traffic; the hardware classifies by DSCP)",
+    junos_refused(c, e->w[0],
+                  "'forwarding-class' on '%s' (a fixed class for all its traffic; the hardware "
+                  "classifies by DSCP)",
                   f->name->text);
     return true;
   }
   if (strcmp(w, "forwarding-class-set") == 0) {
-    junos_refused(c, e->w[0], "'forwarding-class-set' on '%s' (enhanced transmission selection: a scheduling tier between the port and its queues)",
+    junos_refused(c, e->w[0],
+                  "'forwarding-class-set' on '%s' (enhanced transmission selection: a scheduling "
+                  "tier between the port and its queues)",
                   f->name->text);
     return true;
   }
@@ -1415,10 +1494,15 @@ static bool if_refused(ctx_t *c, const ifcfg_t *f, const node_t *e, bool unit) {
 }
 
 static void sec_interfaces(ctx_t *c, model_t *m, const node_t *sec) {
-  static const char *const kIgnored[] = {"rewrite-rules", "loss-priority-maps", "loss-priority-rewrites",
-                                         "excess-bandwidth-share", "exclude-queue-overhead-bytes",
-                                         "logical-interface-aggregate-statistics", "adaptive-shaper",
-                                         "virtual-channel-group", NULL};
+  static const char *const kIgnored[] = {"rewrite-rules",
+                                         "loss-priority-maps",
+                                         "loss-priority-rewrites",
+                                         "excess-bandwidth-share",
+                                         "exclude-queue-overhead-bytes",
+                                         "logical-interface-aggregate-statistics",
+                                         "adaptive-shaper",
+                                         "virtual-channel-group",
+                                         NULL};
   for (size_t k = 0; k < sec->nkids; k++) {
     const node_t *n = sec->kids[k];
     if (!want_block(c, n, 1)) {
@@ -1443,7 +1527,9 @@ static void sec_interfaces(ctx_t *c, model_t *m, const node_t *sec) {
     for (size_t j = 0; j < n->nkids; j++) {
       node_t tmp;
       const tok_t *buf[32];
-      const node_t *e = is_word(n->kids[j], 0, "shaping-rate") ? flat_view(n->kids[j], &tmp, buf, 32) : n->kids[j];
+      const node_t *e = is_word(n->kids[j], 0, "shaping-rate")
+                            ? flat_view(n->kids[j], &tmp, buf, 32)
+                            : n->kids[j];
       if (once(c, e, kIfaceOnce, seen_iface, "an interface")) {
         continue;
       }
@@ -1468,7 +1554,8 @@ static void sec_interfaces(ctx_t *c, model_t *m, const node_t *sec) {
         if (want_leaf(c, e) && parse_rate_or_pct(c, e, 1, &f.shaping, false, false, false)) {
           f.any = true;
         }
-      } else if (strcmp(w0, "scheduler-map") == 0 || strcmp(w0, "congestion-notification-profile") == 0 ||
+      } else if (strcmp(w0, "scheduler-map") == 0 ||
+                 strcmp(w0, "congestion-notification-profile") == 0 ||
                  strcmp(w0, "output-traffic-control-profile") == 0) {
         if (want_leaf(c, e) && need_word(c, e, 1, "a name") && no_more(c, e, 2)) {
           const tok_t **ref = w0[0] == 's' ? &f.smap_ref : w0[0] == 'c' ? &f.cnp_ref : &f.tcp_ref;
@@ -1482,7 +1569,8 @@ static void sec_interfaces(ctx_t *c, model_t *m, const node_t *sec) {
           if (is_word(e, 1, "replicate")) {
             f.replicate = true;
           } else if (!is_word(e, 1, "scale")) {
-            err(c, e->w[1], "unknown member-link-scheduler '%s' (scale or replicate)", e->w[1]->text);
+            err(c, e->w[1], "unknown member-link-scheduler '%s' (scale or replicate)",
+                e->w[1]->text);
           }
         }
       } else if (strcmp(w0, "unit") == 0) {
@@ -1497,13 +1585,17 @@ static void sec_interfaces(ctx_t *c, model_t *m, const node_t *sec) {
           if (is_word(u, 0, "classifiers")) {
             if_classifiers(c, &f, u);
           } else if (in_list(u->w[0]->text, kIgnored)) {
-            junos_ignored(c, u, "a class-of-service unit", "egress marking or loss-priority maps: the traffic manager's queues, limits and marking do not depend on it");
+            junos_ignored(c, u, "a class-of-service unit",
+                          "egress marking or loss-priority maps: the traffic manager's queues, "
+                          "limits and marking do not depend on it");
           } else {
             unknown(c, u, "a class-of-service unit");
           }
         }
       } else if (in_list(w0, kIgnored)) {
-        junos_ignored(c, e, "a class-of-service interface", "egress marking, loss-priority maps or overhead accounting: the traffic manager's queues, limits and marking do not depend on it");
+        junos_ignored(c, e, "a class-of-service interface",
+                      "egress marking, loss-priority maps or overhead accounting: the traffic "
+                      "manager's queues, limits and marking do not depend on it");
       } else {
         unknown(c, e, "an interface");
       }
@@ -1522,7 +1614,9 @@ static void cnp_code_points(ctx_t *c, model_t *m, cnp_t *p, const node_t *e, boo
   for (size_t q = 0; q < e->nkids; q++) {
     const node_t *cp = e->kids[q];
     if (!is_word(cp, 0, "code-point")) {
-      unknown(c, cp, dscp ? "congestion-notification-profile input dscp" : "congestion-notification-profile input ieee-802.1");
+      unknown(c, cp,
+              dscp ? "congestion-notification-profile input dscp"
+                   : "congestion-notification-profile input ieee-802.1");
       continue;
     }
     if (!need_word(c, cp, 1, "code-point bits")) {
@@ -1540,7 +1634,9 @@ static void cnp_code_points(ctx_t *c, model_t *m, cnp_t *p, const node_t *e, boo
       const node_t *s = cp->kids[r];
       if (!is_word(s, 0, "pfc")) {
         if (is_word(s, 0, "xon") || is_word(s, 0, "xoff")) {
-          junos_ignored(c, s, "a congestion-notification code point", "a shared-buffer cell offset of QFX: xtm's XON follows the thresholds below");
+          junos_ignored(
+              c, s, "a congestion-notification code point",
+              "a shared-buffer cell offset of QFX: xtm's XON follows the thresholds below");
         } else {
           unknown(c, s, "a congestion-notification code point");
         }
@@ -1555,7 +1651,9 @@ static void cnp_code_points(ctx_t *c, model_t *m, cnp_t *p, const node_t *e, boo
             mru = (uint32_t)v;
           }
         } else if (is_word(x, 0, "xon") || is_word(x, 0, "xoff")) {
-          junos_ignored(c, x, "pfc", "a shared-buffer cell offset of QFX: xtm's XON follows the thresholds below");
+          junos_ignored(
+              c, x, "pfc",
+              "a shared-buffer cell offset of QFX: xtm's XON follows the thresholds below");
         } else {
           unknown(c, x, "pfc");
         }
@@ -1570,7 +1668,8 @@ static void cnp_code_points(ctx_t *c, model_t *m, cnp_t *p, const node_t *e, boo
                      : parse_codepoint(m, vals[x]->text, kClsIeee, &v);
       if (!ok) {
         err(c, vals[x], "'%s' is not %s", vals[x]->text,
-            dscp ? "a DSCP code point (6 binary digits or an alias)" : "an IEEE 802.1p code point (3 binary digits)");
+            dscp ? "a DSCP code point (6 binary digits or an alias)"
+                 : "an IEEE 802.1p code point (3 binary digits)");
         continue;
       }
       if (dscp) {
@@ -1598,7 +1697,8 @@ static void sec_cnp(ctx_t *c, model_t *m, const node_t *sec) {
       continue;
     }
     int d = FIND(m->cnp, m->ncnp, n->w[0]);
-    if (dup_check(c, d, d >= 0 ? m->cnp[d].name : NULL, n->w[0], "congestion-notification-profile") ||
+    if (dup_check(c, d, d >= 0 ? m->cnp[d].name : NULL, n->w[0],
+                  "congestion-notification-profile") ||
         !room(c, m->ncnp, MAXN, n->w[0], "congestion notification profiles")) {
       continue;
     }
@@ -1637,7 +1737,8 @@ static void sec_cnp(ctx_t *c, model_t *m, const node_t *sec) {
               continue;
             }
             if (!parse_codepoint(m, cp->w[1]->text, kClsIeee, &prio)) {
-              err(c, cp->w[1], "'%s' is not an IEEE 802.1p code point (3 binary digits)", cp->w[1]->text);
+              err(c, cp->w[1], "'%s' is not an IEEE 802.1p code point (3 binary digits)",
+                  cp->w[1]->text);
               continue;
             }
             for (size_t t = 0; t < cp->nkids; t++) {
@@ -1655,12 +1756,16 @@ static void sec_cnp(ctx_t *c, model_t *m, const node_t *sec) {
               p->has_output = true;
               for (size_t y = 0; y < nq; y++) {
                 uint64_t qn;
-                if (xtm_num_u64(NULL, qs[y]->text, 0, c->hw->num_tcs - 1u, &qn, NULL) != kXtmNumOk) {
-                  err(c, qs[y], "flow-control-queue '%s' is not a queue 0..%u", qs[y]->text, c->hw->num_tcs - 1u);
+                if (xtm_num_u64(NULL, qs[y]->text, 0, c->hw->num_tcs - 1u, &qn, NULL) !=
+                    kXtmNumOk) {
+                  err(c, qs[y], "flow-control-queue '%s' is not a queue 0..%u", qs[y]->text,
+                      c->hw->num_tcs - 1u);
                   continue;
                 }
                 if (p->fcq_prio[qn] >= 0 && p->fcq_prio[qn] != prio) {
-                  junos_refused(c, qs[y], "queue %llu paused by PFC priorities %d and %u in '%s' (a queue obeys one priority)",
+                  junos_refused(c, qs[y],
+                                "queue %llu paused by PFC priorities %d and %u in '%s' (a queue "
+                                "obeys one priority)",
                                 (unsigned long long)qn, p->fcq_prio[qn], prio, p->name->text);
                   continue;
                 }
@@ -1698,7 +1803,9 @@ static void sec_cnp(ctx_t *c, model_t *m, const node_t *sec) {
           bool dscp = is_word(e, 0, "dscp");
           cnp_code_points(c, m, p, e, dscp);
           if (p->dscp_mask != 0 && p->ieee_mask != 0) {
-            err(c, e->w[0], "congestion-notification-profile '%s' has both DSCP-based and IEEE 802.1p PFC (Junos allows one of them per profile)",
+            err(c, e->w[0],
+                "congestion-notification-profile '%s' has both DSCP-based and IEEE 802.1p PFC "
+                "(Junos allows one of them per profile)",
                 p->name->text);
           }
         } else if (is_word(e, 0, "pfc-account")) {
@@ -1712,8 +1819,8 @@ static void sec_cnp(ctx_t *c, model_t *m, const node_t *sec) {
           bool dupa = false;
           for (uint32_t a = 0; a < p->nacct; a++) {
             if (strcmp(p->acct[a].name->text, e->w[1]->text) == 0) {
-              err(c, e->w[1], "duplicate pfc-account '%s' (first defined at line %d)", e->w[1]->text,
-                  p->acct[a].name->line);
+              err(c, e->w[1], "duplicate pfc-account '%s' (first defined at line %d)",
+                  e->w[1]->text, p->acct[a].name->line);
               dupa = true;
             }
           }
@@ -1749,7 +1856,8 @@ static void sec_cnp(ctx_t *c, model_t *m, const node_t *sec) {
               }
             } else if (is_word(s, 0, "xoff") || is_word(s, 0, "xon")) {
               bool xoff = is_word(s, 0, "xoff");
-              if (!want_leaf(c, s) || !parse_milli(c, s, 1, "microseconds", &v) || !no_more(c, s, 2)) {
+              if (!want_leaf(c, s) || !parse_milli(c, s, 1, "microseconds", &v) ||
+                  !no_more(c, s, 2)) {
                 bad_threshold = true;
                 continue;
               }
@@ -1803,7 +1911,9 @@ static void sec_cnp(ctx_t *c, model_t *m, const node_t *sec) {
       }
     }
     if (p->nacct > 0 && (p->ieee_mask != 0 || p->dscp_mask != 0)) {
-      err(c, p->name, "congestion-notification-profile '%s' has both pfc-account (PTX) and code-point pfc (QFX) input: give one of the two",
+      err(c, p->name,
+          "congestion-notification-profile '%s' has both pfc-account (PTX) and code-point pfc "
+          "(QFX) input: give one of the two",
           p->name->text);
     }
   }
@@ -1816,7 +1926,11 @@ static void parse_wd(ctx_t *c, wd_t *wd, const node_t *sec) {
     err(c, sec->w[0], "duplicate 'pfc-watchdog' (first at line %d)", wd->tok->line);
     return;
   }
-  *wd = (wd_t){.set = true, .tok = sec->w[0], .poll_ms = 100, .detect = 2, .recovery_ms = 200,
+  *wd = (wd_t){.set = true,
+               .tok = sec->w[0],
+               .poll_ms = 100,
+               .detect = 2,
+               .recovery_ms = 200,
                .action = kXtmFwWdActionDrop};
   if (!no_more(c, sec, 1)) {
     return;
@@ -1889,12 +2003,18 @@ static void sec_tcps(ctx_t *c, model_t *m, const node_t *sec) {
         }
       } else if (strcmp(w0, "guaranteed-rate") == 0 || strcmp(w0, "delay-buffer-rate") == 0 ||
                  strcmp(w0, "excess-rate") == 0 || strcmp(w0, "excess-rate-high") == 0 ||
-                 strcmp(w0, "excess-rate-low") == 0 || strcmp(w0, "shaping-rate-priority-high") == 0 ||
-                 strcmp(w0, "shaping-rate-priority-medium") == 0 || strcmp(w0, "shaping-rate-priority-low") == 0) {
-        junos_refused(c, e->w[0], "'%s' in traffic-control-profile '%s' (a rate of a scheduling level above the queues; xtm has the port shaper only)",
+                 strcmp(w0, "excess-rate-low") == 0 ||
+                 strcmp(w0, "shaping-rate-priority-high") == 0 ||
+                 strcmp(w0, "shaping-rate-priority-medium") == 0 ||
+                 strcmp(w0, "shaping-rate-priority-low") == 0) {
+        junos_refused(c, e->w[0],
+                      "'%s' in traffic-control-profile '%s' (a rate of a scheduling level above "
+                      "the queues; xtm has the port shaper only)",
                       w0, t.name->text);
       } else if (strcmp(w0, "overhead-accounting") == 0 || strcmp(w0, "adjust-minimum") == 0) {
-        junos_ignored(c, e, "a traffic-control-profile", "overhead accounting: the port shaper counts 20 bytes of preamble and gap per packet");
+        junos_ignored(
+            c, e, "a traffic-control-profile",
+            "overhead accounting: the port shaper counts 20 bytes of preamble and gap per packet");
       } else {
         unknown(c, e, "a traffic-control-profile");
       }
@@ -1971,12 +2091,15 @@ static void sec_dcqcn(ctx_t *c, model_t *m, const node_t *sec) {
   uint32_t rmax = d->set[kMax] ? d->value[kMax] : 0u;
   if (rmax != 0u && rmin > rmax) {
     err(c, first[kMin] != NULL ? first[kMin] : first[kMax],
-        "RPG_MIN_RATE %u Mb/s is above RPG_MAX_RATE %u Mb/s: a rate floor above the cap (the hardware would saturate it to the cap, docs/spec-dcqcn.md D6.1)",
+        "RPG_MIN_RATE %u Mb/s is above RPG_MAX_RATE %u Mb/s: a rate floor above the cap (the "
+        "hardware would saturate it to the cap, docs/spec-dcqcn.md D6.1)",
         rmin, rmax);
   }
   if (d->set[kFirst] && d->value[kFirst] != 0u &&
       (d->value[kFirst] < rmin || (rmax != 0u && d->value[kFirst] > rmax))) {
-    warn(c, first[kFirst], "RATE_TO_SET_ON_FIRST_CNP %u Mb/s is outside [RPG_MIN_RATE, RPG_MAX_RATE]: the hardware clamps it",
+    warn(c, first[kFirst],
+         "RATE_TO_SET_ON_FIRST_CNP %u Mb/s is outside [RPG_MIN_RATE, RPG_MAX_RATE]: the hardware "
+         "clamps it",
          d->value[kFirst]);
   }
 }
@@ -2013,14 +2136,18 @@ static void bind_ports(ctx_t *c, model_t *m, const node_t *root) {
     const ifcfg_t *f = &m->ifc[i];
     if (f->kind == kIfOther) {
       if (f->any) {
-        warn(c, f->name, "valid Junos, not modelled by xtm: the class-of-service of '%s' is ignored (not a port of the traffic manager)",
+        warn(c, f->name,
+             "valid Junos, not modelled by xtm: the class-of-service of '%s' is ignored (not a "
+             "port of the traffic manager)",
              f->name->text);
       }
       continue;
     }
     int li = f->kind == kIfLag ? cos_dev_lag(d, f->name->text) : -1;
     if (f->kind == kIfLag && (li < 0 || d->lag[li].nmembers == 0)) {
-      err(c, f->name, "aggregated interface '%s' has no member links in this configuration (interfaces <port> ether-options 802.3ad %s)",
+      err(c, f->name,
+          "aggregated interface '%s' has no member links in this configuration (interfaces <port> "
+          "ether-options 802.3ad %s)",
           f->name->text, f->name->text);
       continue;
     }
@@ -2049,14 +2176,18 @@ static void bind_ports(ctx_t *c, model_t *m, const node_t *root) {
       }
     }
     if (!matched && f->kind == kIfWildcard) {
-      warn(c, f->name, "interface pattern '%s' matches no port of this configuration", f->name->text);
+      warn(c, f->name, "interface pattern '%s' matches no port of this configuration",
+           f->name->text);
     }
   }
   for (uint32_t p = 0; p < d->nphys; p++) {
     if (exact[p] >= 0 && d->phys[p].lag >= 0 && cos_dev_lag(d, d->lag[d->phys[p].lag].name) >= 0) {
       for (uint32_t i = 0; i < m->nifc; i++) {
-        if (m->ifc[i].kind == kIfLag && strcmp(m->ifc[i].name->text, d->lag[d->phys[p].lag].name) == 0) {
-          err(c, m->ifc[exact[p]].name, "interface '%s' is a member of '%s', whose class-of-service applies to it (give it there)",
+        if (m->ifc[i].kind == kIfLag &&
+            strcmp(m->ifc[i].name->text, d->lag[d->phys[p].lag].name) == 0) {
+          err(c, m->ifc[exact[p]].name,
+              "interface '%s' is a member of '%s', whose class-of-service applies to it (give it "
+              "there)",
               d->phys[p].name, m->ifc[i].name->text);
           best[p] = -1;
         }
@@ -2076,7 +2207,9 @@ static void bind_ports(ctx_t *c, model_t *m, const node_t *root) {
       char sb[32];
       fmt_rate(sb, sizeof(sb), d->phys[p].speed_bps);
       const tok_t *t = d->phys[p].speed_tok != NULL ? d->phys[p].speed_tok : f->name;
-      junos_refused(c, t, "port speed %s of '%s' (%s; the PFC headroom table of this model has 10g 25g 40g 50g 100g 200g 400g 800g)",
+      junos_refused(c, t,
+                    "port speed %s of '%s' (%s; the PFC headroom table of this model has 10g 25g "
+                    "40g 50g 100g 200g 400g 800g)",
                     sb, d->phys[p].name, d->phys[p].speed_src);
       d->phys[p].speed_bps = 0;
     }
@@ -2093,8 +2226,15 @@ static void bind_ports(ctx_t *c, model_t *m, const node_t *root) {
       const ifcfg_t *f = &m->ifc[best[p]];
       const cos_phys_t *ph = &d->phys[p];
       iface_t *o = &m->iface[m->nif++];
-      *o = (iface_t){.name = f->name, .pname = ph->name, .cfg = f, .port = port, .speed_bps = ph->speed_bps,
-                     .shaping = f->shaping, .smap_ref = f->smap_ref, .cnp_ref = f->cnp_ref, .div = 1};
+      *o = (iface_t){.name = f->name,
+                     .pname = ph->name,
+                     .cfg = f,
+                     .port = port,
+                     .speed_bps = ph->speed_bps,
+                     .shaping = f->shaping,
+                     .smap_ref = f->smap_ref,
+                     .cnp_ref = f->cnp_ref,
+                     .div = 1};
       speed_txt(o->speed_txt, sizeof(o->speed_txt), ph->speed_bps, ph->speed_tok);
       if (f->kind == kIfLag && !f->replicate) {
         o->div = d->lag[ph->lag].nmembers;  // scale: absolute rates divided among the members
@@ -2105,7 +2245,9 @@ static void bind_ports(ctx_t *c, model_t *m, const node_t *root) {
           err(c, f->tcp_ref, "interface '%s' refers to undefined traffic-control-profile '%s'",
               f->name->text, f->tcp_ref->text);
         } else if (f->smap_ref != NULL || f->shaping.kind != kRateNone) {
-          err(c, f->tcp_ref, "interface '%s' has output-traffic-control-profile and a scheduler-map or shaping-rate of its own (Junos refuses both)",
+          err(c, f->tcp_ref,
+              "interface '%s' has output-traffic-control-profile and a scheduler-map or "
+              "shaping-rate of its own (Junos refuses both)",
               f->name->text);
         } else {
           o->smap_ref = m->tcp[ti].smap_ref;
@@ -2172,7 +2314,9 @@ static bool build_table(ctx_t *c, const model_t *m, const classifier_t *cl, tabl
   if (cl->import != NULL) {
     if (strcmp(cl->import->text, "default") == 0) {
       if (cl->kind == kClsPrec) {
-        junos_refused(c, cl->import, "'import default' in inet-precedence classifier '%s' (the default IP precedence classifier is not modelled; list the code points)",
+        junos_refused(c, cl->import,
+                      "'import default' in inet-precedence classifier '%s' (the default IP "
+                      "precedence classifier is not modelled; list the code points)",
                       cl->name->text);
         return false;
       }
@@ -2185,7 +2329,8 @@ static bool build_table(ctx_t *c, const model_t *m, const classifier_t *cl, tabl
         return false;
       }
       if (depth >= 8) {
-        err(c, cl->import, "classifier '%s': imports nested deeper than 8 (a loop?)", cl->name->text);
+        err(c, cl->import, "classifier '%s': imports nested deeper than 8 (a loop?)",
+            cl->name->text);
         return false;
       }
       if (!build_table(c, m, o, t, depth + 1)) {
@@ -2198,8 +2343,8 @@ static bool build_table(ctx_t *c, const model_t *m, const classifier_t *cl, tabl
   for (uint32_t e = 0; e < cl->n; e++) {
     const fc_t *fc = fc_by_name(m, cl->e[e].fc);
     if (fc == NULL) {
-      err(c, cl->e[e].fc, "classifier '%s' refers to undefined forwarding-class '%s'", cl->name->text,
-          cl->e[e].fc->text);
+      err(c, cl->e[e].fc, "classifier '%s' refers to undefined forwarding-class '%s'",
+          cl->name->text, cl->e[e].fc->text);
       ok = false;
       continue;
     }
@@ -2208,8 +2353,8 @@ static bool build_table(ctx_t *c, const model_t *m, const classifier_t *cl, tabl
       int lo = cl->kind == kClsPrec ? cp << 3 : cp;
       int hi = cl->kind == kClsPrec ? lo + 7 : cp;
       if (owner_line[cp & 63] != 0) {
-        err(c, cl->e[e].fc, "code point %u is mapped twice in classifier '%s' (first at line %d)", cp,
-            cl->name->text, owner_line[cp & 63]);
+        err(c, cl->e[e].fc, "code point %u is mapped twice in classifier '%s' (first at line %d)",
+            cp, cl->name->text, owner_line[cp & 63]);
       }
       owner_line[cp & 63] = cl->e[e].fc->line;
       for (int d = lo; d <= hi; d++) {
@@ -2242,18 +2387,24 @@ static void classify(ctx_t *c, model_t *m) {
       bool is_default = strcmp(ic->ref->text, "default") == 0;
       const classifier_t *cl = is_default ? NULL : cls_find(m, ic->kind, ic->ref->text);
       if (!is_default && cl == NULL) {
-        err(c, ic->ref, "interface '%s' refers to undefined classifier '%s'", f->name->text, ic->ref->text);
+        err(c, ic->ref, "interface '%s' refers to undefined classifier '%s'", f->name->text,
+            ic->ref->text);
         continue;
       }
       if (ic->kind == kClsIeee || ic->kind == kClsIeeeAd || ic->kind == kClsExp) {
-        warn(c, ic->ref, "valid Junos, not modelled by xtm: %s classifier '%s' of '%s' is ignored (xtm classifies IP traffic by DSCP; %s traffic is not modelled)",
-             kClsNames[ic->kind], ic->ref->text, f->name->text, ic->kind == kClsExp ? "MPLS" : "VLAN-tagged non-IP");
+        warn(c, ic->ref,
+             "valid Junos, not modelled by xtm: %s classifier '%s' of '%s' is ignored (xtm "
+             "classifies IP traffic by DSCP; %s traffic is not modelled)",
+             kClsNames[ic->kind], ic->ref->text, f->name->text,
+             ic->kind == kClsExp ? "MPLS" : "VLAN-tagged non-IP");
         continue;
       }
       table_t t;
       if (is_default) {
         if (ic->kind == kClsPrec) {
-          junos_refused(c, ic->ref, "the default inet-precedence classifier on '%s' (list the code points in a classifier)",
+          junos_refused(c, ic->ref,
+                        "the default inet-precedence classifier on '%s' (list the code points in a "
+                        "classifier)",
                         f->name->text);
           continue;
         }
@@ -2276,9 +2427,12 @@ static void classify(ctx_t *c, model_t *m) {
       }
       for (int d = 0; d < 64; d++) {
         if (t.q[d] != ref.q[d] || t.lp[d] != ref.lp[d]) {
-          junos_refused(c, ic->ref, "%s classifier '%s' of '%s' classifies DSCP %d to queue %d, classifier '%s' of '%s' to queue %d (the hardware has one DSCP map for all ports and both IP versions)",
-                        kClsNames[ic->kind], ic->ref->text, f->pname, d, t.q[d], first->text, first_port,
-                        ref.q[d]);
+          junos_refused(
+              c, ic->ref,
+              "%s classifier '%s' of '%s' classifies DSCP %d to queue %d, classifier '%s' of '%s' "
+              "to queue %d (the hardware has one DSCP map for all ports and both IP versions)",
+              kClsNames[ic->kind], ic->ref->text, f->pname, d, t.q[d], first->text, first_port,
+              ref.q[d]);
           break;
         }
       }
@@ -2309,7 +2463,8 @@ static void classify(ctx_t *c, model_t *m) {
   }
   if (nwithout > 0) {
     snprintf(m->unclassified_msg, sizeof(m->unclassified_msg),
-             "%s%s %s no DSCP classifier: the hardware's one DSCP map ('%s') classifies %s ingress traffic too (Junos would apply its default classifier)",
+             "%s%s %s no DSCP classifier: the hardware's one DSCP map ('%s') classifies %s ingress "
+             "traffic too (Junos would apply its default classifier)",
              without, nwithout > 4 ? " ..." : "", nwithout == 1 ? "has" : "have", first->text,
              nwithout == 1 ? "its" : "their");
     m->unclassified_tok = without_tok;
@@ -2319,7 +2474,9 @@ static void classify(ctx_t *c, model_t *m) {
 // After the other messages: a configuration's own problems come first.
 static void classify_warn(ctx_t *c, const model_t *m) {
   if (m->warn_unclassified) {
-    warn(c, m->cos_tok, "no interface has a DSCP classifier: the hardware's reset map (TC = DSCP >> 3) classifies all traffic (Junos would apply its default classifier)");
+    warn(c, m->cos_tok,
+         "no interface has a DSCP classifier: the hardware's reset map (TC = DSCP >> 3) classifies "
+         "all traffic (Junos would apply its default classifier)");
   }
   if (m->unclassified_tok != NULL) {
     warn(c, m->unclassified_tok, "%s", m->unclassified_msg);
@@ -2342,7 +2499,9 @@ static uint32_t rate_reg(ctx_t *c, const tok_t *t, const char *what, uint64_t bp
   // one register step in b/s: 8 x clock / 65536; the smallest rate that rounds to 1 is half
   uint64_t smallest = (4u * c->clock_hz + 65535u) / 65536u;
   if (q == 0) {
-    err(c, t, "%s rounds to 0 in the Q8.16 rate register at a %llu Hz clock (the queue would never send; the smallest rate is %llu b/s)",
+    err(c, t,
+        "%s rounds to 0 in the Q8.16 rate register at a %llu Hz clock (the queue would never send; "
+        "the smallest rate is %llu b/s)",
         what, (unsigned long long)c->clock_hz, (unsigned long long)smallest);
     return 0;
   }
@@ -2395,8 +2554,8 @@ static bool abs_target(const sched_t *s, uint64_t *bps) {
 static void check_sched(ctx_t *c, const model_t *m, const sched_t *s) {
   for (uint32_t k = 0; k < s->ndpm; k++) {
     if (s->dpm[k].profile != s->dp_ref && FIND(m->dp, m->ndp, s->dpm[k].profile) < 0) {
-      err(c, s->dpm[k].profile, "scheduler '%s' refers to undefined drop-profile '%s'", s->name->text,
-          s->dpm[k].profile->text);
+      err(c, s->dpm[k].profile, "scheduler '%s' refers to undefined drop-profile '%s'",
+          s->name->text, s->dpm[k].profile->text);
     }
   }
   if (s->dp_ref != NULL) {
@@ -2405,7 +2564,9 @@ static void check_sched(ctx_t *c, const model_t *m, const sched_t *s) {
       err(c, s->dp_ref, "scheduler '%s' refers to undefined drop-profile '%s'", s->name->text,
           s->dp_ref->text);
     } else if (s->ecn_tok != NULL && s->lat_tok == NULL && never_marks(&m->dp[di])) {
-      err(c, s->ecn_tok, "scheduler '%s' marks ECN through drop-profile '%s', whose probability is 0 at every fill level: the queue can never mark",
+      err(c, s->ecn_tok,
+          "scheduler '%s' marks ECN through drop-profile '%s', whose probability is 0 at every "
+          "fill level: the queue can never mark",
           s->name->text, m->dp[di].name->text);
     }
   }
@@ -2424,12 +2585,15 @@ static void check_sched(ctx_t *c, const model_t *m, const sched_t *s) {
       char rb[32];
       fmt_rate(rb, sizeof(rb), target);
       uint64_t max_us = (uint64_t)((u128)XTM_COS_PER_QUEUE_CAP_BYTES * 8000000u / target);
-      err(c, bt, "buffer-size %s us gives %llu bytes at %s, above the 2.5 GB per-queue cap (at most %llu us at this rate)",
+      err(c, bt,
+          "buffer-size %s us gives %llu bytes at %s, above the 2.5 GB per-queue cap (at most %llu "
+          "us at this rate)",
           bt->text, (unsigned long long)bytes, rb, (unsigned long long)max_us);
     }
   }
   if (s->lat_tok != NULL && (s->lat_ns * c->clock_hz + 999999999u) / 1000000000u > 0xFFFFFFFFu) {
-    err(c, s->lat_tok, "latency-ecn threshold %s ns does not fit 32 bits of cycles", s->lat_tok->text);
+    err(c, s->lat_tok, "latency-ecn threshold %s ns does not fit 32 bits of cycles",
+        s->lat_tok->text);
   }
 }
 
@@ -2455,26 +2619,31 @@ static void warn_unused(ctx_t *c, const model_t *m) {
       }
     }
     if (!used) {
-      warn(c, m->sched[i].name, "scheduler '%s' is not used by any scheduler-map (checked without a port)",
+      warn(c, m->sched[i].name,
+           "scheduler '%s' is not used by any scheduler-map (checked without a port)",
            m->sched[i].name->text);
     }
   }
   for (uint32_t i = 0; i < m->nsmap; i++) {
     bool used = false;
     for (uint32_t k = 0; k < m->nifc && !used; k++) {
-      used = m->ifc[k].smap_ref != NULL && strcmp(m->ifc[k].smap_ref->text, m->smap[i].name->text) == 0;
+      used = m->ifc[k].smap_ref != NULL &&
+             strcmp(m->ifc[k].smap_ref->text, m->smap[i].name->text) == 0;
     }
     for (uint32_t k = 0; k < m->ntcp && !used; k++) {
-      used = m->tcp[k].smap_ref != NULL && strcmp(m->tcp[k].smap_ref->text, m->smap[i].name->text) == 0;
+      used = m->tcp[k].smap_ref != NULL &&
+             strcmp(m->tcp[k].smap_ref->text, m->smap[i].name->text) == 0;
     }
     if (!used) {
-      warn(c, m->smap[i].name, "scheduler-map '%s' is not used by any interface", m->smap[i].name->text);
+      warn(c, m->smap[i].name, "scheduler-map '%s' is not used by any interface",
+           m->smap[i].name->text);
     }
   }
   for (uint32_t i = 0; i < m->ncnp; i++) {
     bool used = false;
     for (uint32_t k = 0; k < m->nifc && !used; k++) {
-      used = m->ifc[k].cnp_ref != NULL && strcmp(m->ifc[k].cnp_ref->text, m->cnp[i].name->text) == 0;
+      used =
+          m->ifc[k].cnp_ref != NULL && strcmp(m->ifc[k].cnp_ref->text, m->cnp[i].name->text) == 0;
     }
     if (!used) {
       warn(c, m->cnp[i].name, "congestion-notification-profile '%s' is not used by any interface",
@@ -2500,14 +2669,18 @@ static void warn_unused(ctx_t *c, const model_t *m) {
   for (uint32_t i = 0; i < m->ntcp; i++) {
     bool used = false;
     for (uint32_t k = 0; k < m->nifc && !used; k++) {
-      used = m->ifc[k].tcp_ref != NULL && strcmp(m->ifc[k].tcp_ref->text, m->tcp[i].name->text) == 0;
+      used =
+          m->ifc[k].tcp_ref != NULL && strcmp(m->ifc[k].tcp_ref->text, m->tcp[i].name->text) == 0;
     }
     if (!used) {
-      warn(c, m->tcp[i].name, "traffic-control-profile '%s' is not used by any interface", m->tcp[i].name->text);
+      warn(c, m->tcp[i].name, "traffic-control-profile '%s' is not used by any interface",
+           m->tcp[i].name->text);
     }
   }
   for (uint32_t i = 0; i < m->nfcset; i++) {
-    warn(c, m->fcset[i].name, "valid Junos, not modelled by xtm: forwarding-class-set '%s' is ignored (not used by an interface; applied, it would be refused)",
+    warn(c, m->fcset[i].name,
+         "valid Junos, not modelled by xtm: forwarding-class-set '%s' is ignored (not used by an "
+         "interface; applied, it would be refused)",
          m->fcset[i].name->text);
   }
 }
@@ -2516,7 +2689,8 @@ static void warn_unused(ctx_t *c, const model_t *m) {
 
 // One PG (ingress port, PFC priority) of a congestion notification profile.
 static void add_pg(ctx_t *c, const iface_t *f, uint32_t pr, const char *acct, uint64_t xoff_ns,
-                   uint64_t xon_ns, const tok_t *xt, uint32_t cable_m, uint32_t mtu, uint64_t *hdrm_total) {
+                   uint64_t xon_ns, const tok_t *xt, uint32_t cable_m, uint32_t mtu,
+                   uint64_t *hdrm_total) {
   xtm_cos_result_t *r = c->r;
   xtm_fw_cfg_t *cfg = &r->cfg;
   const uint32_t C = c->hw->cell_bytes;
@@ -2560,7 +2734,8 @@ static void add_pg(ctx_t *c, const iface_t *f, uint32_t pr, const char *acct, ui
 }
 
 // The PGs of one interface's congestion notification profile.
-static void iface_pgs(ctx_t *c, const model_t *m, const iface_t *f, const cnp_t *p, uint64_t *hdrm_total) {
+static void iface_pgs(ctx_t *c, const model_t *m, const iface_t *f, const cnp_t *p,
+                      uint64_t *hdrm_total) {
   const xtm_fw_cfg_t *cfg = &c->r->cfg;
   if (p->nacct > 0) {
     for (uint32_t a = 0; a < p->nacct; a++) {
@@ -2575,11 +2750,12 @@ static void iface_pgs(ctx_t *c, const model_t *m, const iface_t *f, const cnp_t 
           used |= m->fc[q].no_loss && fp == (int)pr;
         }
         if (!used && ac->prio_tok[pr] != NULL) {
-          warn(c, ac->prio_tok[pr], "pfc-priority %u of pfc-account '%s' is not the priority of any no-loss class",
-               pr, ac->name->text);
+          warn(c, ac->prio_tok[pr],
+               "pfc-priority %u of pfc-account '%s' is not the priority of any no-loss class", pr,
+               ac->name->text);
         }
-        add_pg(c, f, pr, ac->name->text, ac->xoff_ns, ac->xon_ns, ac->xoff_tok != NULL ? ac->xoff_tok : f->cnp_ref,
-               p->cable_m, p->mtu, hdrm_total);
+        add_pg(c, f, pr, ac->name->text, ac->xoff_ns, ac->xon_ns,
+               ac->xoff_tok != NULL ? ac->xoff_tok : f->cnp_ref, p->cable_m, p->mtu, hdrm_total);
       }
     }
     return;
@@ -2587,7 +2763,10 @@ static void iface_pgs(ctx_t *c, const model_t *m, const iface_t *f, const cnp_t 
   if (p->ieee_mask != 0 || p->dscp_mask != 0) {
     // QFX form: the priorities of the code points; QFX takes XOFF from its shared-buffer
     // threshold, which xtm does not model: the Junos (PTX) account defaults apply
-    warn(c, p->name, "congestion-notification-profile '%s' enables PFC by code point (QFX): xtm gives each priority the Junos pfc-account defaults xoff 5000 us and xon 3750 us of the port speed (QFX derives XOFF from its shared-buffer threshold, which xtm does not model)",
+    warn(c, p->name,
+         "congestion-notification-profile '%s' enables PFC by code point (QFX): xtm gives each "
+         "priority the Junos pfc-account defaults xoff 5000 us and xon 3750 us of the port speed "
+         "(QFX derives XOFF from its shared-buffer threshold, which xtm does not model)",
          p->name->text);
     for (uint32_t pr = 0; pr < XTM_FW_NUM_PRIOS; pr++) {
       if ((p->ieee_mask >> pr) & 1u) {
@@ -2609,7 +2788,9 @@ static void iface_pgs(ctx_t *c, const model_t *m, const iface_t *f, const cnp_t 
         }
       }
       if (nl == NULL) {
-        err(c, p->dscp_tok[d], "DSCP-based PFC on code point %s of '%s': the DSCP map sends it to queue %u, which has no no-loss class (the pause priority is a no-loss class's pfc-priority)",
+        err(c, p->dscp_tok[d],
+            "DSCP-based PFC on code point %s of '%s': the DSCP map sends it to queue %u, which has "
+            "no no-loss class (the pause priority is a no-loss class's pfc-priority)",
             p->dscp_tok[d]->text, p->name->text, q);
         continue;
       }
@@ -2628,7 +2809,8 @@ static void iface_pgs(ctx_t *c, const model_t *m, const iface_t *f, const cnp_t 
   }
   for (uint32_t pr = 0; pr < XTM_FW_NUM_PRIOS; pr++) {
     if ((mask >> pr) & 1u) {
-      add_pg(c, f, pr, p->name->text, 5000000u, 3750000u, f->cnp_ref, p->cable_m, p->mtu, hdrm_total);
+      add_pg(c, f, pr, p->name->text, 5000000u, 3750000u, f->cnp_ref, p->cable_m, p->mtu,
+             hdrm_total);
     }
   }
 }
@@ -2641,7 +2823,8 @@ static bool wd_same(const wd_t *a, const wd_t *b) {
 // The drop profile of a queue: the drop-profile-map of each loss priority its traffic has
 // (the classifier tells them); they must agree, the hardware holding one per queue.
 // Returns the profile's index, -1 for none, -2 after an error.
-static int queue_profile(ctx_t *c, const model_t *m, const sched_t *s, uint32_t q, const iface_t *f) {
+static int queue_profile(ctx_t *c, const model_t *m, const sched_t *s, uint32_t q,
+                         const iface_t *f) {
   if (s->ndpm == 0) {
     return -1;
   }
@@ -2677,7 +2860,9 @@ static int queue_profile(ctx_t *c, const model_t *m, const sched_t *s, uint32_t 
       }
       if (prof == NULL && (tcp != NULL || non != NULL)) {
         if (tcp != NULL && non != NULL && strcmp(tcp->text, non->text) != 0) {
-          junos_refused(c, at, "scheduler '%s' gives TCP and non-TCP packets of loss priority %s different drop profiles (the hardware does not tell the protocols apart)",
+          junos_refused(c, at,
+                        "scheduler '%s' gives TCP and non-TCP packets of loss priority %s "
+                        "different drop profiles (the hardware does not tell the protocols apart)",
                         s->name->text, kLpNames[b]);
           return -2;
         }
@@ -2688,8 +2873,11 @@ static int queue_profile(ctx_t *c, const model_t *m, const sched_t *s, uint32_t 
       continue;
     }
     if (chosen != NULL && strcmp(chosen->text, prof->text) != 0) {
-      junos_refused(c, at, "queue %u of '%s' gets packets of loss priority %s and %s, which scheduler '%s' gives drop profiles '%s' and '%s' (the hardware has one profile per queue)",
-                    q, f->pname, kLpNames[chosen_lp], kLpNames[b], s->name->text, chosen->text, prof->text);
+      junos_refused(
+          c, at,
+          "queue %u of '%s' gets packets of loss priority %s and %s, which scheduler '%s' gives "
+          "drop profiles '%s' and '%s' (the hardware has one profile per queue)",
+          q, f->pname, kLpNames[chosen_lp], kLpNames[b], s->name->text, chosen->text, prof->text);
       return -2;
     }
     chosen = prof;
@@ -2707,7 +2895,9 @@ static int queue_profile(ctx_t *c, const model_t *m, const sched_t *s, uint32_t 
           snprintf(have + o, sizeof(have) - o, "%s%s", o ? ", " : "", kLpNames[b]);
         }
       }
-      warn(c, d->at, "drop-profile-map of scheduler '%s' for loss priority %s applies to no packet of queue %u (%s gives its traffic loss priority %s only)",
+      warn(c, d->at,
+           "drop-profile-map of scheduler '%s' for loss priority %s applies to no packet of queue "
+           "%u (%s gives its traffic loss priority %s only)",
            s->name->text, d->lp == kLpAny ? "any" : kLpNames[__builtin_ctz(d->lp)], q,
            m->classified ? "the classifier" : "without a classifier, Junos", have);
     }
@@ -2718,7 +2908,8 @@ static int queue_profile(ctx_t *c, const model_t *m, const sched_t *s, uint32_t 
   }
   int di = FIND(m->dp, m->ndp, chosen);
   if (di < 0) {
-    err(c, chosen, "scheduler '%s' refers to undefined drop-profile '%s'", s->name->text, chosen->text);
+    err(c, chosen, "scheduler '%s' refers to undefined drop-profile '%s'", s->name->text,
+        chosen->text);
     return -2;
   }
   return di;
@@ -2786,7 +2977,8 @@ static void resolve(ctx_t *c, model_t *m) {
         .pfc_refresh_cycles = (uint32_t)(((uint64_t)0xFFFF * pq / 65536u) / 2u),
     };
     if (pc->shaper_rate_q16 > 0xFFFFFFu) {
-      err(c, f->name, "port rate of '%s' does not fit the Q8.16 rate register at this clock", f->pname);
+      err(c, f->name, "port rate of '%s' does not fit the Q8.16 rate register at this clock",
+          f->pname);
     }
     if (f->cnp_ref == NULL) {
       continue;
@@ -2819,7 +3011,9 @@ static void resolve(ctx_t *c, model_t *m) {
     if (!wd.set) {
       wd = m->cnp[pi].wd;
     } else if (!wd_same(&wd, &m->cnp[pi].wd)) {
-      junos_refused(c, m->cnp[pi].wd.tok, "pfc-watchdog of '%s' differs from the one at line %d (the hardware has one watchdog configuration)",
+      junos_refused(c, m->cnp[pi].wd.tok,
+                    "pfc-watchdog of '%s' differs from the one at line %d (the hardware has one "
+                    "watchdog configuration)",
                     m->cnp[pi].name->text, wd.tok->line);
     }
   }
@@ -2827,13 +3021,19 @@ static void resolve(ctx_t *c, model_t *m) {
     uint64_t poll = (uint64_t)wd.poll_ms * c->clock_hz / 1000u;
     uint32_t restore = (wd.recovery_ms + wd.poll_ms - 1u) / wd.poll_ms;
     if (poll < XTM_FW_WD_POLL_MIN_CYCLES || poll > 0xFFFFFFFFu) {
-      err(c, wd.tok, "pfc-watchdog poll-interval %u ms is %llu cycles, outside the register's range %u..4294967295",
+      err(c, wd.tok,
+          "pfc-watchdog poll-interval %u ms is %llu cycles, outside the register's range "
+          "%u..4294967295",
           wd.poll_ms, (unsigned long long)poll, (unsigned)XTM_FW_WD_POLL_MIN_CYCLES);
     } else if (restore > 255u) {
-      err(c, wd.tok, "pfc-watchdog recovery-time %u ms is %u polls, above 255", wd.recovery_ms, restore);
+      err(c, wd.tok, "pfc-watchdog recovery-time %u ms is %u polls, above 255", wd.recovery_ms,
+          restore);
     } else {
-      cfg->wd = (xtm_fw_wd_cfg_t){.valid = true, .en = true, .action = wd.action,
-                                  .poll_cycles = (uint32_t)poll, .detect_polls = wd.detect,
+      cfg->wd = (xtm_fw_wd_cfg_t){.valid = true,
+                                  .en = true,
+                                  .action = wd.action,
+                                  .poll_cycles = (uint32_t)poll,
+                                  .detect_polls = wd.detect,
                                   .restore_polls = restore};
     }
   }
@@ -2875,8 +3075,8 @@ static void resolve(ctx_t *c, model_t *m) {
             sm->name->text, sm->e[e].fc->text);
       }
       if (sci < 0) {
-        err(c, sm->e[e].sched, "scheduler-map '%s' refers to undefined scheduler '%s'", sm->name->text,
-            sm->e[e].sched->text);
+        err(c, sm->e[e].sched, "scheduler-map '%s' refers to undefined scheduler '%s'",
+            sm->name->text, sm->e[e].sched->text);
       }
       if (fc == NULL || sci < 0) {
         continue;
@@ -2888,7 +3088,9 @@ static void resolve(ctx_t *c, model_t *m) {
         }
         dup = true;
         if (qs[q].s != &m->sched[sci]) {
-          junos_refused(c, sm->e[e].sched, "forwarding classes '%s' and '%s' share queue %u but scheduler-map '%s' gives them schedulers '%s' and '%s' (one scheduler per queue)",
+          junos_refused(c, sm->e[e].sched,
+                        "forwarding classes '%s' and '%s' share queue %u but scheduler-map '%s' "
+                        "gives them schedulers '%s' and '%s' (one scheduler per queue)",
                         qs[q].fc->name->text, fc->name->text, fc->queue, sm->name->text,
                         qs[q].s->name->text, m->sched[sci].name->text);
         }
@@ -2929,7 +3131,9 @@ static void resolve(ctx_t *c, model_t *m) {
           continue;
         }
         if (left == 0) {
-          err(c, qs[q].s->transmit.tok, "transmit-rate remainder of scheduler '%s' on '%s' is 0: the other transmit-rates take the whole port rate (%s)",
+          err(c, qs[q].s->transmit.tok,
+              "transmit-rate remainder of scheduler '%s' on '%s' is 0: the other transmit-rates "
+              "take the whole port rate (%s)",
               qs[q].s->name->text, f->pname, prb);
           qs[q].ok = false;
         }
@@ -2940,7 +3144,9 @@ static void resolve(ctx_t *c, model_t *m) {
     if (tx_sum > port_rate) {
       char tb[32];
       fmt_rate(tb, sizeof(tb), tx_sum);
-      warn(c, f->smap_ref, "the transmit-rates of scheduler-map '%s' on '%s' add up to %s, above the port rate (%s): the guarantees cannot all be met",
+      warn(c, f->smap_ref,
+           "the transmit-rates of scheduler-map '%s' on '%s' add up to %s, above the port rate "
+           "(%s): the guarantees cannot all be met",
            sm->name->text, f->pname, tb, prb);
     }
     // excess-rate: the DWRR weights when no queue has a guaranteed rate (PTX shares the
@@ -2957,8 +3163,11 @@ static void resolve(ctx_t *c, model_t *m) {
           for (uint32_t k = 0; k < nq && x == NULL; k++) {
             x = qs[k].s->has_excess ? qs[k].s : NULL;
           }
-          junos_refused(c, x->excess_tok, "excess-rate of scheduler '%s' on '%s' with %s '%s' (one DWRR weight per queue: excess-rates on every non-strict queue, no transmit-rate)",
-                        x->name->text, f->pname, qs[q].has_tx ? "a transmit-rate in" : "no excess-rate in", s->name->text);
+          junos_refused(c, x->excess_tok,
+                        "excess-rate of scheduler '%s' on '%s' with %s '%s' (one DWRR weight per "
+                        "queue: excess-rates on every non-strict queue, no transmit-rate)",
+                        x->name->text, f->pname,
+                        qs[q].has_tx ? "a transmit-rate in" : "no excess-rate in", s->name->text);
           excess = false;
           break;
         }
@@ -2981,7 +3190,9 @@ static void resolve(ctx_t *c, model_t *m) {
         uint64_t v = rate_of(&s->shaping, port_rate, f->div);
         shaping = v < port_rate ? v : port_rate;
         if (s->shaping.kind == kRateAbs && v > port_rate) {
-          warn(c, s->shaping.tok, "shaping-rate %s of scheduler '%s' is above the rate of '%s' (%s): the port rate applies",
+          warn(c, s->shaping.tok,
+               "shaping-rate %s of scheduler '%s' is above the rate of '%s' (%s): the port rate "
+               "applies",
                s->shaping.tok->text, s->name->text, f->pname, prb);
         }
       }
@@ -2993,21 +3204,25 @@ static void resolve(ctx_t *c, model_t *m) {
         if (s->buffer_rate.kind == kRateAbs && b > shaping) {
           char srb[32];
           fmt_rate(srb, sizeof(srb), shaping);
-          warn(c, s->buffer_rate.tok, "buffer-rate %s of scheduler '%s' is above its shaping rate on '%s' (%s): the shaping rate sizes the buffer",
+          warn(c, s->buffer_rate.tok,
+               "buffer-rate %s of scheduler '%s' is above its shaping rate on '%s' (%s): the "
+               "shaping rate sizes the buffer",
                s->buffer_rate.tok->text, s->name->text, f->pname, srb);
         }
         qp->target_rate_bps = b < shaping ? b : shaping;
         qp->target_rule = "min(buffer-rate, shaping-rate)";
       } else if (w->has_tx) {
         qp->target_rate_bps = w->tx;
-        qp->target_rule = s->transmit.kind == kRateRemainder ? "transmit-rate remainder" : "transmit-rate";
+        qp->target_rule =
+            s->transmit.kind == kRateRemainder ? "transmit-rate remainder" : "transmit-rate";
       } else {
         qp->target_rate_bps = shaping;
         qp->target_rule = "shaping-rate";
       }
       if (qp->target_rate_bps == 0) {
         err(c, s->name, "scheduler '%s' gives queue %u of '%s' a target rate of 0%s", s->name->text,
-            fc->queue, f->pname, s->transmit.kind == kRatePct ? " (transmit-rate percent 0 with no buffer-rate)" : "");
+            fc->queue, f->pname,
+            s->transmit.kind == kRatePct ? " (transmit-rate percent 0 with no buffer-rate)" : "");
         w->ok = false;
         continue;
       }
@@ -3029,9 +3244,12 @@ static void resolve(ctx_t *c, model_t *m) {
         qs[q].limit = left / nbrem;
       }
       if (qs[q].ok && (qs[q].s->bsize_kind == 2 || qs[q].s->bsize_kind == 3)) {
-        warn(c, qs[q].s->bsize_tok, "buffer-size %s%s of scheduler '%s' is taken of the port's share of the whole buffer (%llu bytes = (OCB + HBM) / %u ports), not of a platform delay buffer (not modelled; 'temporal' sizes by time)",
-             qs[q].s->bsize_kind == 2 ? "percent " : "", qs[q].s->bsize_tok->text, qs[q].s->name->text,
-             (unsigned long long)port_buf, c->hw->num_ports);
+        warn(c, qs[q].s->bsize_tok,
+             "buffer-size %s%s of scheduler '%s' is taken of the port's share of the whole buffer "
+             "(%llu bytes = (OCB + HBM) / %u ports), not of a platform delay buffer (not modelled; "
+             "'temporal' sizes by time)",
+             qs[q].s->bsize_kind == 2 ? "percent " : "", qs[q].s->bsize_tok->text,
+             qs[q].s->name->text, (unsigned long long)port_buf, c->hw->num_ports);
       }
     }
     // the rest of each queue
@@ -3084,15 +3302,19 @@ static void resolve(ctx_t *c, model_t *m) {
       }
       if (shaper) {
         char what[3 * XTM_COS_NAME_LEN + 96];
-        const tok_t *st = s->shaping.kind != kRateNone && shaper_bps == w->shaping ? s->shaping.tok : s->transmit.limit_tok;
+        const tok_t *st = s->shaping.kind != kRateNone && shaper_bps == w->shaping
+                              ? s->shaping.tok
+                              : s->transmit.limit_tok;
         if (st == s->shaping.tok && s->shaping.kind == kRateAbs && s->shaping.bps == shaper_bps) {
-          snprintf(what, sizeof(what), "shaping-rate %s of scheduler '%s'", s->shaping.tok->text, s->name->text);
+          snprintf(what, sizeof(what), "shaping-rate %s of scheduler '%s'", s->shaping.tok->text,
+                   s->name->text);
         } else if (st == s->transmit.limit_tok) {
           snprintf(what, sizeof(what), "transmit-rate %s %s of scheduler '%s' on '%s' (%llu b/s)",
-                   s->transmit.tok->text, st->text, s->name->text, f->pname, (unsigned long long)shaper_bps);
+                   s->transmit.tok->text, st->text, s->name->text, f->pname,
+                   (unsigned long long)shaper_bps);
         } else {
-          snprintf(what, sizeof(what), "shaping-rate of scheduler '%s' on '%s' (%llu b/s)", s->name->text,
-                   f->pname, (unsigned long long)shaper_bps);
+          snprintf(what, sizeof(what), "shaping-rate of scheduler '%s' on '%s' (%llu b/s)",
+                   s->name->text, f->pname, (unsigned long long)shaper_bps);
         }
         shaper_q16 = rate_reg(c, st, what, shaper_bps);
         if (shaper_q16 == 0) {
@@ -3109,16 +3331,22 @@ static void resolve(ctx_t *c, model_t *m) {
       qp->limit_bytes = w->limit;
       if (qp->limit_bytes > XTM_COS_PER_QUEUE_CAP_BYTES) {
         const tok_t *bt = s->bsize_tok != NULL ? s->bsize_tok : s->name;
-        uint64_t max_us = (uint64_t)((u128)XTM_COS_PER_QUEUE_CAP_BYTES * 8000000u / qp->target_rate_bps);
-        err(c, bt, "buffer-size %s%s gives %llu bytes at %s, above the 2.5 GB per-queue cap (at most %llu us at this rate)",
+        uint64_t max_us =
+            (uint64_t)((u128)XTM_COS_PER_QUEUE_CAP_BYTES * 8000000u / qp->target_rate_bps);
+        err(c, bt,
+            "buffer-size %s%s gives %llu bytes at %s, above the 2.5 GB per-queue cap (at most %llu "
+            "us at this rate)",
             bt->text, s->bsize_kind >= 2 ? (s->bsize_kind == 2 ? " percent" : "") : " us",
             (unsigned long long)qp->limit_bytes, rb, (unsigned long long)max_us);
         continue;
       }
       qp->limit_cells = xtm_cos_bytes_to_cells(qp->limit_bytes, C);
       if (qp->limit_bytes == 0) {
-        err(c, s->bsize_tok != NULL ? s->bsize_tok : s->name, "scheduler '%s' gives a buffer of 0 bytes%s",
-            s->name->text, s->bsize_kind == 3 ? " (buffer-size remainder: the other queues take the port's whole share)" : "");
+        err(c, s->bsize_tok != NULL ? s->bsize_tok : s->name,
+            "scheduler '%s' gives a buffer of 0 bytes%s", s->name->text,
+            s->bsize_kind == 3
+                ? " (buffer-size remainder: the other queues take the port's whole share)"
+                : "");
         continue;
       }
       // drop profile: the one of the loss priorities this queue's traffic has
@@ -3131,13 +3359,16 @@ static void resolve(ctx_t *c, model_t *m) {
         dp_t *p = &m->dp[di];
         if (p->slot < 0) {
           if (next_slot >= (int)XTM_FW_NUM_PROFILES) {
-            err(c, s->dp_ref != NULL ? s->dp_ref : s->name, "drop-profile '%s' does not fit: the hardware holds %u profiles (slot 0 is the empty one)",
+            err(c, s->dp_ref != NULL ? s->dp_ref : s->name,
+                "drop-profile '%s' does not fit: the hardware holds %u profiles (slot 0 is the "
+                "empty one)",
                 p->name->text, XTM_FW_NUM_PROFILES);
             continue;
           }
           p->slot = next_slot++;
           xtm_fw_profile_cfg_t *pc = &cfg->profiles[p->slot];
-          *pc = (xtm_fw_profile_cfg_t){.valid = true, .interp = p->interp, .npoints = (uint8_t)p->n};
+          *pc =
+              (xtm_fw_profile_cfg_t){.valid = true, .interp = p->interp, .npoints = (uint8_t)p->n};
           for (uint32_t x = 0; x < p->n; x++) {
             pc->fill_q16[x] = xtm_cos_pct_q16(p->fill[x]);
             pc->prob_q16[x] = xtm_cos_pct_q16(p->prob[x]);
@@ -3162,7 +3393,10 @@ static void resolve(ctx_t *c, model_t *m) {
       qp->ecn = s->ecn_tok != NULL || s->lat_tok != NULL;
       qp->no_loss = fc->no_loss;
       qp->strict = s->strict;
-      qp->mark = s->lat_tok != NULL ? "latency" : s->head_tok != NULL ? "head" : qp->ecn ? "tail" : "none";
+      qp->mark = s->lat_tok != NULL    ? "latency"
+                 : s->head_tok != NULL ? "head"
+                 : qp->ecn             ? "tail"
+                                       : "none";
       qp->latency_ns = s->lat_ns;
       qp->pfc_prio = fc->no_loss ? (fc->pfc_prio >= 0 ? fc->pfc_prio : (int)fc->queue) : -1;
       // pause reception: the profile's output flow-control-queue list (QFX), else the
@@ -3173,7 +3407,9 @@ static void resolve(ctx_t *c, model_t *m) {
         pfc_rx = cnp->fcq_prio[fc->queue] >= 0;
         rx_prio = cnp->fcq_prio[fc->queue];
         if (pfc_rx && !fc->no_loss) {
-          warn(c, cnp->fcq_tok[fc->queue], "flow-control-queue %u of '%s' is queue of '%s', which is not no-loss: it obeys pause but may drop",
+          warn(c, cnp->fcq_tok[fc->queue],
+               "flow-control-queue %u of '%s' is queue of '%s', which is not no-loss: it obeys "
+               "pause but may drop",
                fc->queue, cnp->name->text, fc->name->text);
         }
       }
@@ -3188,12 +3424,14 @@ static void resolve(ctx_t *c, model_t *m) {
       }
       uint64_t lat_cycles = (s->lat_ns * c->clock_hz + 999999999u) / 1000000000u;
       if (lat_cycles > 0xFFFFFFFFu) {
-        err(c, s->lat_tok, "latency-ecn threshold %s ns does not fit 32 bits of cycles", s->lat_tok->text);
+        err(c, s->lat_tok, "latency-ecn threshold %s ns does not fit 32 bits of cycles",
+            s->lat_tok->text);
         continue;
       }
       uint32_t quantum = 9216;
       if (excess && !s->strict) {
-        uint64_t qv = excess_sum != 0 ? (s->excess_w * 65535u + excess_sum / 2u) / excess_sum : 65535u;
+        uint64_t qv =
+            excess_sum != 0 ? (s->excess_w * 65535u + excess_sum / 2u) / excess_sum : 65535u;
         quantum = (uint32_t)(qv < 1u ? 1u : qv > 65535u ? 65535u : qv);
       } else if (w->has_tx) {
         uint64_t qv = (w->tx * 65535u + port_rate / 2u) / port_rate;
@@ -3202,7 +3440,9 @@ static void resolve(ctx_t *c, model_t *m) {
       if (s->strict) {
         int *slotp = s->prio == kPrLowLatency ? &low_latency : &strict_high;
         if (*slotp >= 0) {
-          junos_refused(c, s->prio_tok, "two %s queues on '%s' (%d and %u; xtm serves strict queues by queue index, Junos allows one per interface)",
+          junos_refused(c, s->prio_tok,
+                        "two %s queues on '%s' (%d and %u; xtm serves strict queues by queue "
+                        "index, Junos allows one per interface)",
                         kPrNames[s->prio], f->pname, *slotp, fc->queue);
         }
         *slotp = (int)fc->queue;
@@ -3216,12 +3456,14 @@ static void resolve(ctx_t *c, model_t *m) {
           .no_loss = fc->no_loss,
           .ecn_en = qp->ecn,
           .nonect_tail_only = s->nonect_tail,
-          .mark_point = (uint8_t)(s->lat_tok != NULL ? kXtmFwMarkPointLatency
+          .mark_point = (uint8_t)(s->lat_tok != NULL    ? kXtmFwMarkPointLatency
                                   : s->head_tok != NULL ? kXtmFwMarkPointHead
                                                         : kXtmFwMarkPointTail),
           .profile = (uint8_t)slot,
           .pfc_rx_en = pfc_rx,
-          .pfc_prio = (uint8_t)(pfc_rx && rx_prio >= 0 ? rx_prio : qp->pfc_prio >= 0 ? qp->pfc_prio : 0),
+          .pfc_prio = (uint8_t)(pfc_rx && rx_prio >= 0 ? rx_prio
+                                : qp->pfc_prio >= 0    ? qp->pfc_prio
+                                                       : 0),
           .wd_en = pfc_rx && (m->wd.set || (cnp != NULL && cnp->wd.set)) && cfg->wd.valid,
           .shaper_en = shaper,
           .limit_cells = qp->limit_cells,
@@ -3232,7 +3474,8 @@ static void resolve(ctx_t *c, model_t *m) {
           .target_rate_q16 = qp->target_rate_q16,
       };
       if (qc.target_rate_q16 > 0xFFFFFFu || qc.shaper_rate_q16 > 0xFFFFFFu) {
-        err(c, s->name, "a rate of scheduler '%s' does not fit the Q8.16 register at this clock", s->name->text);
+        err(c, s->name, "a rate of scheduler '%s' does not fit the Q8.16 register at this clock",
+            s->name->text);
         continue;
       }
       if (qp->no_loss) {
@@ -3243,7 +3486,9 @@ static void resolve(ctx_t *c, model_t *m) {
           }
         }
         if (sum > qp->limit_bytes) {
-          warn(c, s->name, "no-loss queue %u of '%s': the ingress XOFF thresholds plus headroom (%llu bytes) exceed its limit (%llu bytes), so it can tail-drop before PFC acts",
+          warn(c, s->name,
+               "no-loss queue %u of '%s': the ingress XOFF thresholds plus headroom (%llu bytes) "
+               "exceed its limit (%llu bytes), so it can tail-drop before PFC acts",
                qp->queue, qp->iface, (unsigned long long)sum, (unsigned long long)qp->limit_bytes);
         }
       }
@@ -3251,11 +3496,16 @@ static void resolve(ctx_t *c, model_t *m) {
       r->nqueues++;
     }
     if (low_latency >= 0 && strict_high >= 0 && low_latency < strict_high) {
-      junos_refused(c, f->smap_ref, "low-latency queue %d below strict-high queue %d on '%s' (xtm serves strict queues by queue index: the low-latency one must have the higher queue number)",
+      junos_refused(c, f->smap_ref,
+                    "low-latency queue %d below strict-high queue %d on '%s' (xtm serves strict "
+                    "queues by queue index: the low-latency one must have the higher queue number)",
                     low_latency, strict_high, f->pname);
     }
     if ((levels & (levels - 1)) != 0) {
-      warn(c, f->smap_ref, "scheduler-map '%s' on '%s' gives queues with transmit-rates different priorities: PTX serves the higher first within their transmit-rates, xtm all by one DWRR (the same long-run shares, not the same order)",
+      warn(c, f->smap_ref,
+           "scheduler-map '%s' on '%s' gives queues with transmit-rates different priorities: PTX "
+           "serves the higher first within their transmit-rates, xtm all by one DWRR (the same "
+           "long-run shares, not the same order)",
            sm->name->text, f->pname);
     }
   }
@@ -3271,14 +3521,45 @@ static void resolve(ctx_t *c, model_t *m) {
 
 // Top-level stanzas of a Junos device configuration; xtm reads class-of-service,
 // interfaces and chassis and ignores the others (one warning each).
-static const char *const kJunosTop[] = {
-    "access", "access-profile", "accounting-options", "applications", "bridge-domains",
-    "diameter", "dynamic-profiles", "event-options", "ethernet-switching-options", "fabric",
-    "firewall", "forwarding-options", "jsrc", "jsrc-partition", "logical-systems",
-    "multi-chassis", "multicast-snooping-options", "poe", "policy-options", "protection-group",
-    "protocols", "routing-instances", "routing-options", "security", "services",
-    "session-limit-group", "smtp", "snmp", "switch-options", "system", "tenants", "vlans",
-    "virtual-chassis", "vmhost", "wlan", "schedulers", "rcsid", "unified-edge", NULL};
+static const char *const kJunosTop[] = {"access",
+                                        "access-profile",
+                                        "accounting-options",
+                                        "applications",
+                                        "bridge-domains",
+                                        "diameter",
+                                        "dynamic-profiles",
+                                        "event-options",
+                                        "ethernet-switching-options",
+                                        "fabric",
+                                        "firewall",
+                                        "forwarding-options",
+                                        "jsrc",
+                                        "jsrc-partition",
+                                        "logical-systems",
+                                        "multi-chassis",
+                                        "multicast-snooping-options",
+                                        "poe",
+                                        "policy-options",
+                                        "protection-group",
+                                        "protocols",
+                                        "routing-instances",
+                                        "routing-options",
+                                        "security",
+                                        "services",
+                                        "session-limit-group",
+                                        "smtp",
+                                        "snmp",
+                                        "switch-options",
+                                        "system",
+                                        "tenants",
+                                        "vlans",
+                                        "virtual-chassis",
+                                        "vmhost",
+                                        "wlan",
+                                        "schedulers",
+                                        "rcsid",
+                                        "unified-edge",
+                                        NULL};
 
 typedef struct cos_stmt {
   const char *kw;
@@ -3286,11 +3567,17 @@ typedef struct cos_stmt {
 } cos_stmt_t;
 
 static const cos_stmt_t kCosIgnored[] = {
-    {"rewrite-rules", "egress re-marking of DSCP, 802.1p or EXP: the traffic manager's queues, limits and marking do not depend on it"},
+    {"rewrite-rules",
+     "egress re-marking of DSCP, 802.1p or EXP: the traffic manager's queues, limits and marking "
+     "do not depend on it"},
     {"host-outbound-traffic", "the class of the routing engine's own packets"},
-    {"tri-color", "a third loss priority for policers: the drop profile follows the loss priorities the classifiers give"},
-    {"shared-buffer", "QFX buffer partitions: xtm has per-queue limits and one shared pool (POOL_CELLS)"},
-    {"dedicated-buffer", "QFX per-port reserved buffer: xtm has per-queue limits and one shared pool (POOL_CELLS)"},
+    {"tri-color",
+     "a third loss priority for policers: the drop profile follows the loss priorities the "
+     "classifiers give"},
+    {"shared-buffer",
+     "QFX buffer partitions: xtm has per-queue limits and one shared pool (POOL_CELLS)"},
+    {"dedicated-buffer",
+     "QFX per-port reserved buffer: xtm has per-queue limits and one shared pool (POOL_CELLS)"},
     {"traceoptions", "software tracing"},
     {"system-defaults", "software defaults of other platforms"},
     {"loss-priority-maps", "loss priorities from another header field"},
@@ -3326,10 +3613,19 @@ static const cos_stmt_t *stmt_find(const cos_stmt_t *t, const char *w) {
 }
 
 static void sec_cos(ctx_t *c, model_t *m, const node_t *top) {
-  static const char *const kSections[] = {
-      "forwarding-classes", "code-point-aliases", "classifiers", "drop-profiles", "schedulers",
-      "scheduler-maps", "interfaces", "congestion-notification-profile", "pfc-watchdog", "dcqcn",
-      "traffic-control-profiles", "forwarding-class-sets", NULL};
+  static const char *const kSections[] = {"forwarding-classes",
+                                          "code-point-aliases",
+                                          "classifiers",
+                                          "drop-profiles",
+                                          "schedulers",
+                                          "scheduler-maps",
+                                          "interfaces",
+                                          "congestion-notification-profile",
+                                          "pfc-watchdog",
+                                          "dcqcn",
+                                          "traffic-control-profiles",
+                                          "forwarding-class-sets",
+                                          NULL};
   // forwarding classes and code-point aliases first: everything else refers to them
   for (int pass = 0; pass < 2; pass++) {
     for (size_t j = 0; j < top->nkids; j++) {
@@ -3402,7 +3698,9 @@ uint32_t xtm_cos_compile(const char *path, const char *text, const xtm_fw_hw_t *
     r->nerrors = r->nerror_msgs = 1;
     return 1;
   }
-  *c = (ctx_t){.path = path, .r = r, .hw = hw,
+  *c = (ctx_t){.path = path,
+               .r = r,
+               .hw = hw,
                .clock_hz = (opts != NULL && opts->clock_hz != 0) ? opts->clock_hz : 1000000000ull,
                .default_speed_bps = opts != NULL ? opts->default_speed_bps : 0};
   r->hw = *hw;
@@ -3433,7 +3731,9 @@ uint32_t xtm_cos_compile(const char *path, const char *text, const xtm_fw_hw_t *
       } else if (strcmp(w, "version") == 0) {
         // the software version of the configuration: nothing to model
       } else if (in_list(w, kJunosTop)) {
-        warn(c, top->w[0], "valid Junos, not modelled by xtm: '%s' at the top level is ignored (xtm reads class-of-service, interfaces and chassis)",
+        warn(c, top->w[0],
+             "valid Junos, not modelled by xtm: '%s' at the top level is ignored (xtm reads "
+             "class-of-service, interfaces and chassis)",
              w);
       } else {
         err(c, top->w[0], "unknown top-level statement '%s' (expected 'class-of-service')", w);

@@ -49,8 +49,8 @@ typedef struct xtm_cos_port_plan {
   char cos_iface[XTM_COS_NAME_LEN];  // the class-of-service interface that configures it
   uint32_t port;                     // model port
   uint64_t speed_bps;
-  char speed_src[96];                // where the speed comes from
-  int speed_line;                    // its line (0: a default)
+  char speed_src[96];  // where the speed comes from
+  int speed_line;      // its line (0: a default)
 } xtm_cos_port_plan_t;
 
 typedef struct xtm_cos_point {
@@ -58,8 +58,8 @@ typedef struct xtm_cos_point {
   uint32_t prob_milli;
   uint32_t fill_q16;
   uint32_t prob_q16;
-  uint64_t bytes;       // floor(fill % x limit_bytes)
-  uint32_t hw_cells;    // smallest occupancy the hardware treats as reaching the point
+  uint64_t bytes;     // floor(fill % x limit_bytes)
+  uint32_t hw_cells;  // smallest occupancy the hardware treats as reaching the point
 } xtm_cos_point_t;
 
 typedef struct xtm_cos_queue_plan {
@@ -86,7 +86,7 @@ typedef struct xtm_cos_queue_plan {
   bool interp;
   uint32_t npoints;
   xtm_cos_point_t points[XTM_FW_NUM_POINTS];
-  int pfc_prio;  // -1: none
+  int pfc_prio;    // -1: none
   bool pfc_known;  // an ingress PG with this priority exists
   uint64_t xoff_bytes;
   uint64_t xon_bytes;
@@ -124,13 +124,13 @@ typedef struct xtm_cos_result {
   // Messages `file:line:col: text`. A text met again at another position is not stored
   // again: its entry counts the repeats (error_repeats) and keeps the first XTM_COS_MORE
   // further positions; the same text at the same position is counted once.
-  uint32_t nerrors;      // every error found (each position once)
-  uint32_t nerror_msgs;  // distinct texts stored in errors[] (at most XTM_COS_MAX_ERRORS)
+  uint32_t nerrors;         // every error found (each position once)
+  uint32_t nerror_msgs;     // distinct texts stored in errors[] (at most XTM_COS_MAX_ERRORS)
   uint32_t errors_dropped;  // errors not stored (the store was full)
   char errors[XTM_COS_MAX_ERRORS][XTM_COS_MSG_LEN];
   uint32_t error_repeats[XTM_COS_MAX_ERRORS];
   int error_more[XTM_COS_MAX_ERRORS][XTM_COS_MORE][2];  // line, column
-  uint32_t nwarnings;  // distinct warning texts stored (at most XTM_COS_MAX_WARNINGS) ...
+  uint32_t nwarnings;         // distinct warning texts stored (at most XTM_COS_MAX_WARNINGS) ...
   uint32_t warnings_dropped;  // ... and how many more warnings there were
   char warnings[XTM_COS_MAX_WARNINGS][XTM_COS_MSG_LEN];
   uint32_t warning_repeats[XTM_COS_MAX_WARNINGS];
@@ -155,10 +155,10 @@ uint32_t xtm_cos_each_message(const xtm_cos_result_t *r, const char *path,
                               void (*line)(void *arg, bool warning, const char *text), void *arg);
 
 // Conversions (docs/firmware.md section 5), exposed for the unit tests.
-uint32_t xtm_cos_rate_q16(uint64_t bps, uint64_t clock_hz);          // round to nearest
-uint32_t xtm_cos_pct_q16(uint32_t pct_milli);                        // round to nearest
-uint64_t xtm_cos_temporal_bytes(uint64_t ns, uint64_t bps);          // floor
-uint32_t xtm_cos_bytes_to_cells(uint64_t bytes, uint32_t cell_bytes);  // ceil
+uint32_t xtm_cos_rate_q16(uint64_t bps, uint64_t clock_hz);                 // round to nearest
+uint32_t xtm_cos_pct_q16(uint32_t pct_milli);                               // round to nearest
+uint64_t xtm_cos_temporal_bytes(uint64_t ns, uint64_t bps);                 // floor
+uint32_t xtm_cos_bytes_to_cells(uint64_t bytes, uint32_t cell_bytes);       // ceil
 uint32_t xtm_cos_pause_quantum_q16(uint64_t speed_bps, uint64_t clock_hz);  // round to nearest
 // Headroom in bits for a port speed, cable length and MTU; false for an unsupported speed.
 bool xtm_cos_headroom_bits(uint64_t speed_bps, uint32_t cable_m, uint32_t mtu, uint64_t *bits);

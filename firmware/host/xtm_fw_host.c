@@ -76,7 +76,8 @@ static xtm_fw_status_t dcqcn_access(dcqcn_mmio_model_t *s, bool write, uint32_t 
   }
   dcqcn_in_t in;
   memset(&in, 0, sizeof(in));
-  in.csr = (dcqcn_csr_req_t){.valid = true, .write = write, .addr = (uint16_t)offset, .wdata = wdata};
+  in.csr =
+      (dcqcn_csr_req_t){.valid = true, .write = write, .addr = (uint16_t)offset, .wdata = wdata};
   dcqcn_out_t out;
   dcqcn_step(s->model, &in, &out);
   s->accesses++;
@@ -136,11 +137,16 @@ static const xtm_reg_desc_t *find_reg(uint32_t addr) {
 
 static int window_of_sel(uint32_t addr) {
   switch (addr) {
-    case XTM_VOQ_SEL_REG_OFFSET: return kXtmWinVoq;
-    case XTM_PORT_SEL_REG_OFFSET: return kXtmWinPort;
-    case XTM_PG_SEL_REG_OFFSET: return kXtmWinPg;
-    case XTM_PROF_SEL_REG_OFFSET: return kXtmWinProf;
-    default: return -1;
+    case XTM_VOQ_SEL_REG_OFFSET:
+      return kXtmWinVoq;
+    case XTM_PORT_SEL_REG_OFFSET:
+      return kXtmWinPort;
+    case XTM_PG_SEL_REG_OFFSET:
+      return kXtmWinPg;
+    case XTM_PROF_SEL_REG_OFFSET:
+      return kXtmWinProf;
+    default:
+      return -1;
   }
 }
 
@@ -178,8 +184,8 @@ void xtm_fw_trace_write_tsv(FILE *f, const xtm_mmio_txn_t *t, size_t n, bool wri
 
 // ------------------------------------------------------------------ register dump
 
-static xtm_fw_status_t dump_range(FILE *f, const xtm_fw_t *h, const xtm_reg_desc_t *regs,
-                                  size_t n, int window, uint32_t entry) {
+static xtm_fw_status_t dump_range(FILE *f, const xtm_fw_t *h, const xtm_reg_desc_t *regs, size_t n,
+                                  int window, uint32_t entry) {
   for (size_t i = 0; i < n; i++) {
     const xtm_reg_desc_t *r = &regs[i];
     if (r->window != window || r->swaccess != kXtmSwRw || r->counter64 ||

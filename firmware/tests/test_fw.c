@@ -8,15 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmodel/xtm/xtm.h"
 #include "cmodel/dcqcn/dcqcn.h"
+#include "cmodel/xtm/xtm.h"
 #include "firmware/cos/xtm_cos.h"
 #include "firmware/dcqcn_fw.h"
 #include "firmware/host/xtm_fw_host.h"
 #include "firmware/tests/xtm_mmio_mock.h"
 #include "firmware/xtm_fw.h"
+
 #include "rtl/dcqcn/autogen/dcqcn_regs.h"  // Generated.
-#include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
+#include "rtl/xtm/autogen/xtm_regs.h"      // Generated.
 
 static xtm_mmio_txn_t g_exp[300000];
 static xtm_mmio_txn_t g_rec[300000];
@@ -128,7 +129,8 @@ START_TEST(test_bringup_refuses_bad_image_before_writing) {
 END_TEST
 
 START_TEST(test_field_helpers) {
-  uint32_t v = xtm_field32_write(0xFFFFFFFFu, XTM_Q_CFG_MARK_POINT_MASK, XTM_Q_CFG_MARK_POINT_OFFSET, 1);
+  uint32_t v =
+      xtm_field32_write(0xFFFFFFFFu, XTM_Q_CFG_MARK_POINT_MASK, XTM_Q_CFG_MARK_POINT_OFFSET, 1);
   ck_assert_uint_eq(xtm_field32_read(v, XTM_Q_CFG_MARK_POINT_MASK, XTM_Q_CFG_MARK_POINT_OFFSET), 1);
   ck_assert_uint_eq(v | (XTM_Q_CFG_MARK_POINT_MASK << XTM_Q_CFG_MARK_POINT_OFFSET), 0xFFFFFFFFu);
 }
@@ -137,8 +139,14 @@ END_TEST
 // ------------------------------------------------------------------ equivalence
 
 static xtm_fw_hw_t default_hw(void) {
-  return (xtm_fw_hw_t){.num_ports = 8, .num_tcs = 8, .cell_log2 = 8, .cell_bytes = 256,
-                       .fifo_depth = 8, .num_desc = 4096, .ocb_cells = 65536, .hbm_cells = 1u << 25};
+  return (xtm_fw_hw_t){.num_ports = 8,
+                       .num_tcs = 8,
+                       .cell_log2 = 8,
+                       .cell_bytes = 256,
+                       .fifo_depth = 8,
+                       .num_desc = 4096,
+                       .ocb_cells = 65536,
+                       .hbm_cells = 1u << 25};
 }
 
 // The same bring-up program on the C model (recorded) and on the mock loaded with that
@@ -193,7 +201,8 @@ START_TEST(test_model_bringup_timeout_reported) {
   // polls must time out
   static xtm_cos_result_t r;
   xtm_fw_hw_t hw = default_hw();
-  ck_assert_uint_eq(xtm_cos_compile_file("firmware/examples/roce-lab-6g-ecn.conf", &hw, NULL, &r), 0);
+  ck_assert_uint_eq(xtm_cos_compile_file("firmware/examples/roce-lab-6g-ecn.conf", &hw, NULL, &r),
+                    0);
   xtm_params_t prm;
   xtm_params_default(&prm);
   xtm_t *m = NULL;
@@ -216,8 +225,8 @@ START_TEST(test_conversions) {
   ck_assert_uint_eq(xtm_cos_rate_q16(100000000000ull, 1000000000ull), 0x0C8000u);  // 12.5 B/cycle
   ck_assert_uint_eq(xtm_cos_rate_q16(6000000000ull, 1000000000ull), 0x00C000u);    // 0.75
   ck_assert_uint_eq(xtm_cos_rate_q16(100000000000ull, 1250000000ull), 0x0A0000u);  // 10 B/cycle
-  ck_assert_uint_eq(xtm_cos_pct_q16(30000), 19661u);   // 19660.8 rounds up
-  ck_assert_uint_eq(xtm_cos_pct_q16(1000), 655u);      // 655.36 rounds down
+  ck_assert_uint_eq(xtm_cos_pct_q16(30000), 19661u);  // 19660.8 rounds up
+  ck_assert_uint_eq(xtm_cos_pct_q16(1000), 655u);     // 655.36 rounds down
   ck_assert_uint_eq(xtm_cos_pct_q16(100000), 65536u);
   ck_assert_uint_eq(xtm_cos_temporal_bytes(12947500ull, 100000000000ull), 161843750ull);
   ck_assert_uint_eq(xtm_cos_temporal_bytes(1ull, 100000000000ull), 12ull);  // 12.5 floors
@@ -235,7 +244,8 @@ END_TEST
 START_TEST(test_target_rate_rule) {
   static const char kConf[] =
       "class-of-service {\n"
-      " forwarding-classes { class a queue-num 0; class b queue-num 1; class c queue-num 2; class d queue-num 3; }\n"
+      " forwarding-classes { class a queue-num 0; class b queue-num 1; class c queue-num 2; class "
+      "d queue-num 3; }\n"
       " schedulers {\n"
       "  sa { buffer-rate percent 50; shaping-rate 40g; buffer-size temporal 100; }\n"
       "  sb { transmit-rate 30g; buffer-size temporal 100; }\n"
@@ -285,7 +295,8 @@ START_TEST(test_input_bounds) {
   memset(big, '#', n);
   big[n] = '\0';
   ck_assert_uint_eq(xtm_cos_compile("big.conf", big, &hw, NULL, &r), 1);
-  ck_assert_str_eq(r.errors[0], "big.conf: input is 4194305 bytes, above the limit of 4194304 bytes");
+  ck_assert_str_eq(r.errors[0],
+                   "big.conf: input is 4194305 bytes, above the limit of 4194304 bytes");
   free(big);
   // 64 nested blocks parse (the error is about meaning, not depth); 65 stop at the 65th '{'
   char deep[1024];
@@ -314,15 +325,18 @@ START_TEST(test_messages_counted_once_and_bounded) {
   static char buf[8192];
   xtm_fw_hw_t hw = default_hw();
   // a dangling drop profile met by two interfaces: one error, not two
-  snprintf(buf, sizeof(buf),
-           "class-of-service {\n"
-           " forwarding-classes { class a queue-num 0; }\n"
-           " schedulers { s { drop-profile-map loss-priority any protocol any drop-profile nope; } }\n"
-           " scheduler-maps { m { forwarding-class a scheduler s; } }\n"
-           " interfaces { et-0/0/1 { speed 100g; scheduler-map m; } et-0/0/2 { speed 100g; scheduler-map m; } }\n"
-           "}\n");
+  snprintf(
+      buf, sizeof(buf),
+      "class-of-service {\n"
+      " forwarding-classes { class a queue-num 0; }\n"
+      " schedulers { s { drop-profile-map loss-priority any protocol any drop-profile nope; } }\n"
+      " scheduler-maps { m { forwarding-class a scheduler s; } }\n"
+      " interfaces { et-0/0/1 { speed 100g; scheduler-map m; } et-0/0/2 { speed 100g; "
+      "scheduler-map m; } }\n"
+      "}\n");
   ck_assert_uint_eq(xtm_cos_compile("t.conf", buf, &hw, NULL, &r), 1);
-  ck_assert_str_eq(r.errors[0], "t.conf:3:80: scheduler 's' refers to undefined drop-profile 'nope'");
+  ck_assert_str_eq(r.errors[0],
+                   "t.conf:3:80: scheduler 's' refers to undefined drop-profile 'nope'");
   // 64 unused drop profiles (the most a configuration holds) and 8 unused schedulers: 72
   // distinct warnings, 64 stored, 8 counted as dropped
   char extra[8192] = " drop-profiles {";
@@ -367,7 +381,8 @@ START_TEST(test_rate_register_bounds) {
   // 1 from 61036 b/s: the smallest shaper that sends
   conf_with(buf, sizeof(buf), "shaping-rate 61035; buffer-size temporal 100000000;", "");
   ck_assert_uint_eq(xtm_cos_compile("t.conf", buf, &hw, NULL, &r), 1);
-  ck_assert_ptr_nonnull(strstr(r.errors[0], "shaping-rate 61035 of scheduler 's' rounds to 0 in the Q8.16 rate register"));
+  ck_assert_ptr_nonnull(strstr(
+      r.errors[0], "shaping-rate 61035 of scheduler 's' rounds to 0 in the Q8.16 rate register"));
   ck_assert_ptr_nonnull(strstr(r.errors[0], "the smallest rate is 61036 b/s"));
   conf_with(buf, sizeof(buf), "shaping-rate 61036; buffer-size temporal 100000000;", "");
   ck_assert_uint_eq(xtm_cos_compile("t.conf", buf, &hw, NULL, &r), 0);
@@ -386,7 +401,9 @@ START_TEST(test_rate_register_bounds) {
   ck_assert_uint_eq(xtm_cos_compile("t.conf", buf, &hw, NULL, &r), 0);
   conf_with(buf, sizeof(buf), "transmit-rate 100.001g;", "");
   ck_assert_uint_eq(xtm_cos_compile("t.conf", buf, &hw, NULL, &r), 1);
-  ck_assert_ptr_nonnull(strstr(r.errors[0], "transmit-rate 100.001g of scheduler 's' is above the rate of 'et-0/0/1' (100 Gb/s)"));
+  ck_assert_ptr_nonnull(
+      strstr(r.errors[0],
+             "transmit-rate 100.001g of scheduler 's' is above the rate of 'et-0/0/1' (100 Gb/s)"));
 }
 END_TEST
 
@@ -413,8 +430,12 @@ START_TEST(test_wd_poll_limit_is_the_tomls) {
   xtm_fw_t h = {.hw = default_hw(), .initialised = true};
   xtm_mmio_mock_t mk;
   xtm_mmio_mock_init(&h.mmio, &mk, g_exp, 4);
-  cfg.wd = (xtm_fw_wd_cfg_t){.valid = true, .en = true, .action = kXtmFwWdActionDrop,
-                             .poll_cycles = XTM_FW_WD_POLL_MIN_CYCLES, .detect_polls = 2, .restore_polls = 2};
+  cfg.wd = (xtm_fw_wd_cfg_t){.valid = true,
+                             .en = true,
+                             .action = kXtmFwWdActionDrop,
+                             .poll_cycles = XTM_FW_WD_POLL_MIN_CYCLES,
+                             .detect_polls = 2,
+                             .restore_polls = 2};
   ck_assert_int_eq(xtm_fw_cfg_validate(&h, &cfg), kXtmFwOk);
   cfg.wd.poll_cycles = XTM_FW_WD_POLL_MIN_CYCLES - 1u;
   ck_assert_int_eq(xtm_fw_cfg_validate(&h, &cfg), kXtmFwBadArg);
@@ -438,7 +459,8 @@ END_TEST
 START_TEST(test_dcqcn_mock_sequence) {
   static xtm_cos_result_t r;
   xtm_fw_hw_t hw = default_hw();
-  ck_assert_uint_eq(xtm_cos_compile_file("firmware/examples/dci-500km-final.conf", &hw, NULL, &r), 0);
+  ck_assert_uint_eq(xtm_cos_compile_file("firmware/examples/dci-500km-final.conf", &hw, NULL, &r),
+                    0);
   xtm_mmio_t io;
   xtm_mmio_mock_t mk;
   xtm_mmio_mock_init(&io, &mk, g_exp, 64);
@@ -484,7 +506,8 @@ START_TEST(test_dcqcn_model_programmed) {
   ck_assert_int_eq(dcqcn_fw_set_params(&d, &p, 1250), kXtmFwOk);
   for (int i = 0; i < kXtmFwDcqcnCount; i++) {
     uint32_t v = 0;
-    ck_assert_int_eq(xtm_mmio_read32(&io, dcqcn_fw_param_offset((xtm_fw_dcqcn_param_t)i), &v), kXtmFwOk);
+    ck_assert_int_eq(xtm_mmio_read32(&io, dcqcn_fw_param_offset((xtm_fw_dcqcn_param_t)i), &v),
+                     kXtmFwOk);
     ck_assert_uint_eq(v, p.value[i]);
     p.value[i] = xtm_fw_dcqcn_info((xtm_fw_dcqcn_param_t)i)->min;
   }

@@ -35,7 +35,8 @@ static xtm_fw_status_t mock_write32(void *ctx, uint32_t offset, uint32_t value) 
 }
 static xtm_fw_status_t mock_reset(void *ctx) { return take((xtm_mmio_mock_t *)ctx, 'X', 0u, NULL); }
 
-static const xtm_mmio_ops_t kMockOps = {.read32 = mock_read32, .write32 = mock_write32, .reset = mock_reset};
+static const xtm_mmio_ops_t kMockOps = {
+    .read32 = mock_read32, .write32 = mock_write32, .reset = mock_reset};
 
 void xtm_mmio_mock_init(xtm_mmio_t *out, xtm_mmio_mock_t *m, xtm_mmio_txn_t *buf, size_t cap) {
   *m = (xtm_mmio_mock_t){.exp = buf, .cap = cap};
@@ -47,7 +48,11 @@ static void push(xtm_mmio_mock_t *m, char op, uint32_t addr, uint32_t v) {
     m->exp[m->len++] = (xtm_mmio_txn_t){.op = op, .addr = addr, .data = v, .status = kXtmFwOk};
   }
 }
-void xtm_mock_expect_read32(xtm_mmio_mock_t *m, uint32_t addr, uint32_t value) { push(m, 'R', addr, value); }
-void xtm_mock_expect_write32(xtm_mmio_mock_t *m, uint32_t addr, uint32_t value) { push(m, 'W', addr, value); }
+void xtm_mock_expect_read32(xtm_mmio_mock_t *m, uint32_t addr, uint32_t value) {
+  push(m, 'R', addr, value);
+}
+void xtm_mock_expect_write32(xtm_mmio_mock_t *m, uint32_t addr, uint32_t value) {
+  push(m, 'W', addr, value);
+}
 void xtm_mock_expect_reset(xtm_mmio_mock_t *m) { push(m, 'X', 0u, 0u); }
 bool xtm_mock_done(const xtm_mmio_mock_t *m) { return !m->mismatch && m->pos == m->len; }

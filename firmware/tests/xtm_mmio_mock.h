@@ -15,8 +15,8 @@
 typedef struct xtm_mmio_mock {
   xtm_mmio_txn_t *exp;
   size_t cap;
-  size_t len;       // expectations queued
-  size_t pos;       // next expectation
+  size_t len;  // expectations queued
+  size_t pos;  // next expectation
   bool mismatch;
   size_t mismatch_at;
   xtm_mmio_txn_t got;

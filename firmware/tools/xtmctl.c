@@ -26,8 +26,9 @@
 #include "firmware/host/xtm_fw_host.h"
 #include "firmware/xtm_fw.h"
 #include "tools/lib/xtm_num.h"
+
 #include "rtl/dcqcn/autogen/dcqcn_regs.h"  // Generated.
-#include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
+#include "rtl/xtm/autogen/xtm_regs.h"      // Generated.
 
 static void usage(void) {
   fprintf(stderr,
@@ -55,8 +56,8 @@ static void print_text(const xtm_cos_result_t *r) {
     if (p->speed_line > 0) {
       snprintf(line, sizeof(line), ", line %d", p->speed_line);
     }
-    printf("  port %-3u %-16s %6" PRIu64 " Gb/s  (%s%s)", p->port, p->name, p->speed_bps / 1000000000u,
-           p->speed_src, line);
+    printf("  port %-3u %-16s %6" PRIu64 " Gb/s  (%s%s)", p->port, p->name,
+           p->speed_bps / 1000000000u, p->speed_src, line);
     if (p->lag[0] != '\0') {
       printf("  member of %s", p->lag);
     }
@@ -149,9 +150,11 @@ static void json_pct(uint32_t milli) {
 }
 
 static void print_json(const xtm_cos_result_t *r) {
-  printf("{\n  \"hw\": {\"num_ports\": %u, \"num_tcs\": %u, \"cell_bytes\": %u, \"clock_hz\": %" PRIu64
-         "},\n  \"pool_cells\": %u,\n  \"port_rule\": \"%s\",\n  \"ports\": [",
-         r->hw.num_ports, r->hw.num_tcs, r->hw.cell_bytes, r->clock_hz, r->cfg.pool_cells, r->port_rule);
+  printf(
+      "{\n  \"hw\": {\"num_ports\": %u, \"num_tcs\": %u, \"cell_bytes\": %u, \"clock_hz\": %" PRIu64
+      "},\n  \"pool_cells\": %u,\n  \"port_rule\": \"%s\",\n  \"ports\": [",
+      r->hw.num_ports, r->hw.num_tcs, r->hw.cell_bytes, r->clock_hz, r->cfg.pool_cells,
+      r->port_rule);
   for (uint32_t i = 0; i < r->nports; i++) {
     const xtm_cos_port_plan_t *p = &r->ports[i];
     printf("%s\n    {\"port\": %u, \"name\": ", i ? "," : "", p->port);
@@ -175,7 +178,8 @@ static void print_json(const xtm_cos_result_t *r) {
     json_str(q->scheduler);
     printf(", \"port\": %u, \"queue\": %u, \"voq\": %u,\n     \"target_rate_bps\": %" PRIu64
            ", \"target_rule\": \"%s\", \"target_rate_q16\": %u, \"temporal_us\": %" PRIu64
-           ".%03" PRIu64 ",\n     \"limit_bytes\": %" PRIu64 ", \"limit_cells\": %u, \"profile_name\": ",
+           ".%03" PRIu64 ",\n     \"limit_bytes\": %" PRIu64
+           ", \"limit_cells\": %u, \"profile_name\": ",
            q->port, q->queue, q->voq, q->target_rate_bps, q->target_rule, q->target_rate_q16,
            q->temporal_ns / 1000u, q->temporal_ns % 1000u, q->limit_bytes, q->limit_cells);
     json_str(q->profile);
@@ -189,17 +193,19 @@ static void print_json(const xtm_cos_result_t *r) {
       printf(", \"fill_q16\": %u, \"prob_q16\": %u, \"hw_cells\": %u}", pt->fill_q16, pt->prob_q16,
              pt->hw_cells);
     }
-    printf("],\n     \"ecn\": %s, \"marking_point\": \"%s\", \"no_loss\": %s, \"strict\": %s, "
-           "\"pfc_priority\": %d",
-           q->ecn ? "true" : "false", q->mark, q->no_loss ? "true" : "false",
-           q->strict ? "true" : "false", q->pfc_prio);
+    printf(
+        "],\n     \"ecn\": %s, \"marking_point\": \"%s\", \"no_loss\": %s, \"strict\": %s, "
+        "\"pfc_priority\": %d",
+        q->ecn ? "true" : "false", q->mark, q->no_loss ? "true" : "false",
+        q->strict ? "true" : "false", q->pfc_prio);
     // the register values of the queue (r->cfg.queues[i] is the queue of r->q[i])
     const xtm_fw_queue_cfg_t *qc = &r->cfg.queues[i];
-    printf(",\n     \"quantum\": %u, \"shaper\": %s, \"shaper_rate_q16\": %u, \"shaper_burst\": %u, "
-           "\"pfc_rx\": %s, \"pfc_rx_priority\": %u, \"watchdog\": %s",
-           qc->quantum_bytes, qc->shaper_en ? "true" : "false", qc->shaper_rate_q16,
-           qc->shaper_burst_bytes, qc->pfc_rx_en ? "true" : "false", qc->pfc_prio,
-           qc->wd_en ? "true" : "false");
+    printf(
+        ",\n     \"quantum\": %u, \"shaper\": %s, \"shaper_rate_q16\": %u, \"shaper_burst\": %u, "
+        "\"pfc_rx\": %s, \"pfc_rx_priority\": %u, \"watchdog\": %s",
+        qc->quantum_bytes, qc->shaper_en ? "true" : "false", qc->shaper_rate_q16,
+        qc->shaper_burst_bytes, qc->pfc_rx_en ? "true" : "false", qc->pfc_prio,
+        qc->wd_en ? "true" : "false");
     if (q->pfc_known) {
       printf(", \"pfc\": {\"xoff_bytes\": %" PRIu64 ", \"xon_bytes\": %" PRIu64
              ", \"headroom_bytes\": %" PRIu64 "}",
@@ -215,7 +221,8 @@ static void print_json(const xtm_cos_result_t *r) {
     printf("%s\n    {\"interface\": ", i ? "," : "");
     json_str(g->iface);
     printf(", \"port\": %u, \"priority\": %u, \"speed_bps\": %" PRIu64 ", \"xoff_bytes\": %" PRIu64
-           ", \"xon_bytes\": %" PRIu64 ", \"xoff_cells\": %u, \"xon_cells\": %u, \"cable_m\": %u, "
+           ", \"xon_bytes\": %" PRIu64
+           ", \"xoff_cells\": %u, \"xon_cells\": %u, \"cable_m\": %u, "
            "\"mtu\": %u, \"headroom_bits\": %" PRIu64 ", \"headroom_bytes\": %" PRIu64
            ", \"headroom_cells\": %u}",
            g->port, g->prio, g->speed_bps, g->xoff_bytes, g->xon_bytes, g->xoff_cells, g->xon_cells,
@@ -416,7 +423,8 @@ int main(int argc, char **argv) {
   }
   if (nerr > 0) {
     if (r.errors_dropped > 0) {
-      fprintf(stderr, "xtmctl: %u more error%s not shown (the first %u distinct messages are shown)\n",
+      fprintf(stderr,
+              "xtmctl: %u more error%s not shown (the first %u distinct messages are shown)\n",
               r.errors_dropped, r.errors_dropped == 1 ? "" : "s", XTM_COS_MAX_ERRORS);
     }
     fprintf(stderr, "xtmctl: %u error%s; nothing programmed\n", nerr, nerr == 1 ? "" : "s");
@@ -436,7 +444,8 @@ int main(int argc, char **argv) {
   static xtm_mmio_txn_t txns[200000];
   xtm_mmio_trace_t tstate;
   xtm_mmio_t traced;
-  if (xtm_mmio_trace_init(&traced, &tstate, &mmio, txns, sizeof(txns) / sizeof(txns[0])) != kXtmFwOk) {
+  if (xtm_mmio_trace_init(&traced, &tstate, &mmio, txns, sizeof(txns) / sizeof(txns[0])) !=
+      kXtmFwOk) {
     xtm_destroy(model);
     return 2;
   }
@@ -461,7 +470,8 @@ int main(int argc, char **argv) {
     xtm_mmio_t dio;
     dcqcn_fw_t dh;
     uint64_t cpu = clock_hz / 1000000u;
-    if (dcqcn_create(&dprm, &dm) != kDcqcnOk || dcqcn_mmio_model_init(&dio, &dstate, dm) != kXtmFwOk ||
+    if (dcqcn_create(&dprm, &dm) != kDcqcnOk ||
+        dcqcn_mmio_model_init(&dio, &dstate, dm) != kXtmFwOk ||
         dcqcn_fw_init(&dio, &dh) != kXtmFwOk || cpu == 0 || cpu > 65535u ||
         dcqcn_fw_set_params(&dh, &r.cfg.dcqcn, (uint32_t)cpu) != kXtmFwOk) {
       fprintf(stderr, "xtmctl: programming the dcqcn block failed\n");
@@ -472,8 +482,8 @@ int main(int argc, char **argv) {
       return 2;
     }
     if (is_apply) {
-      printf("# dcqcn block (C model)\tW\t0x%04x\t0x%08x\tCYCLES_PER_US\n", DCQCN_CYCLES_PER_US_REG_OFFSET,
-             (unsigned)cpu);
+      printf("# dcqcn block (C model)\tW\t0x%04x\t0x%08x\tCYCLES_PER_US\n",
+             DCQCN_CYCLES_PER_US_REG_OFFSET, (unsigned)cpu);
       for (int p = 0; p < kXtmFwDcqcnCount; p++) {
         if (r.cfg.dcqcn.set[p]) {
           printf("# dcqcn block (C model)\tW\t0x%04x\t0x%08x\t%s\n",
@@ -549,7 +559,9 @@ int main(int argc, char **argv) {
       }
     }
     if (eg < 0 || nsrc == 0) {
-      fprintf(stderr, "xtmctl stats: needs one interface with a scheduler-map and at least one other interface\n");
+      fprintf(stderr,
+              "xtmctl stats: needs one interface with a scheduler-map and at least one other "
+              "interface\n");
       xtm_destroy(model);
       return 2;
     }
@@ -565,8 +577,13 @@ int main(int argc, char **argv) {
     while (xtm_cycle(model) < stop) {
       if (xtm_cycle(model) >= next) {
         for (uint32_t s = 0; s < nsrc && xtm_cycle(model) < stop; s++) {
-          in.enq = (xtm_enq_in_t){.valid = true, .pkt_id = id++, .in_port = (uint8_t)src[s],
-                                  .eg_port = (uint8_t)eg, .dscp = dscp, .ecn = 2, .len = 4096};
+          in.enq = (xtm_enq_in_t){.valid = true,
+                                  .pkt_id = id++,
+                                  .in_port = (uint8_t)src[s],
+                                  .eg_port = (uint8_t)eg,
+                                  .dscp = dscp,
+                                  .ecn = 2,
+                                  .len = 4096};
           xtm_step(model, &in, &out);
         }
         next += gap ? gap : 1;
@@ -584,11 +601,14 @@ int main(int argc, char **argv) {
       const char *name;
       uint32_t lo;
     } kRows[] = {
-        {"arrivals", XTM_Q_ARR_PKTS_LO_REG_OFFSET},  {"enqueued", XTM_Q_ENQ_PKTS_LO_REG_OFFSET},
-        {"dequeued", XTM_Q_DEQ_PKTS_LO_REG_OFFSET},  {"drop tail", XTM_Q_DROP_TAIL_LO_REG_OFFSET},
+        {"arrivals", XTM_Q_ARR_PKTS_LO_REG_OFFSET},
+        {"enqueued", XTM_Q_ENQ_PKTS_LO_REG_OFFSET},
+        {"dequeued", XTM_Q_DEQ_PKTS_LO_REG_OFFSET},
+        {"drop tail", XTM_Q_DROP_TAIL_LO_REG_OFFSET},
         {"drop profile", XTM_Q_DROP_PROFILE_LO_REG_OFFSET},
         {"drop headroom", XTM_Q_DROP_HDRM_LO_REG_OFFSET},
-        {"mark tail", XTM_Q_MARK_TAIL_LO_REG_OFFSET}, {"mark head", XTM_Q_MARK_HEAD_LO_REG_OFFSET},
+        {"mark tail", XTM_Q_MARK_TAIL_LO_REG_OFFSET},
+        {"mark head", XTM_Q_MARK_HEAD_LO_REG_OFFSET},
         {"mark latency", XTM_Q_MARK_LAT_LO_REG_OFFSET},
     };
     printf("%-24s", "queue");

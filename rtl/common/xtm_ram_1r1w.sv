@@ -8,8 +8,8 @@
 //
 // The behavioural model is a plain array with one indexed write per cycle, which Verilator
 // turns into a C array. Define XTM_RAM_MACRO to replace it with a foundry macro of the same
-// ports (xtm_ram_1r1w_macro, supplied by the technology library); synthesis keeps this
-// module as a black box (docs/synthesis.md).
+// ports (xtm_ram_1r1w_macro, supplied by the technology library); synthesis keeps its array
+// a memory cell and counts its bits (docs/dcqcn-rtl.md, "Size"; rtl/common/README.md).
 //
 // Simulation checks: same-address read/write (unless AllowRdWrSame), and a read of a row
 // never written since reset (re_i must be high only when the data is used).

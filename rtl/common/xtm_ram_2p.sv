@@ -7,8 +7,8 @@
 // of the same row in one cycle are illegal.
 //
 // Behavioural model: one array, at most two indexed writes per cycle. XTM_RAM_MACRO
-// replaces it with xtm_ram_2p_macro (technology library); synthesis keeps this module as a
-// black box (docs/synthesis.md). Simulation checks as in xtm_ram_1r1w.
+// replaces it with xtm_ram_2p_macro (technology library); synthesis keeps its array as a
+// memory cell (docs/dcqcn-rtl.md, "Size"). Simulation checks as in xtm_ram_1r1w.
 
 `default_nettype none
 `include "tm_assert.svh"

@@ -29,7 +29,7 @@ package xtm_pkg;
   localparam logic [3:0] RsnBadTc = 4'd11;
   localparam logic [3:0] RsnNotReady = 4'd12;
 
-  // Profile codes (spec 6.1), C twin of xtm_profile_code_t
+  // Profile codes (spec 6.1), C twin: kXtmCodeNever/Always/Draw (cmodel/xtm/xtm_internal.h)
   localparam logic [1:0] ProfNever = 2'd0;
   localparam logic [1:0] ProfAlways = 2'd1;
   localparam logic [1:0] ProfDraw = 2'd2;

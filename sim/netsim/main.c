@@ -23,9 +23,10 @@
 
 #include "sim/netsim/netsim.h"
 #include "sim/netsim/plot.h"
-#include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
 #include "sim/netsim/scenario.h"
 #include "tools/lib/xtm_num.h"
+
+#include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
 
 #ifndef NETSIM_VERSION
 #define NETSIM_VERSION "unknown"
@@ -142,13 +143,16 @@ static bool read_router_cfg(ns_router_t *r, uint32_t voq, router_cfg_t *c) {
   xtm_t *x = r->m;
   const xtm_params_t *xp = xtm_params(x);
   uint32_t vsel = 0, gsel = 0, psel = 0;
-  bool ok = xtm_csr_read(x, XTM_VOQ_SEL_REG_OFFSET, &vsel) && xtm_csr_read(x, XTM_PG_SEL_REG_OFFSET, &gsel) &&
+  bool ok = xtm_csr_read(x, XTM_VOQ_SEL_REG_OFFSET, &vsel) &&
+            xtm_csr_read(x, XTM_PG_SEL_REG_OFFSET, &gsel) &&
             xtm_csr_read(x, XTM_PROF_SEL_REG_OFFSET, &psel);
-  ok = ok && xtm_csr_write(x, XTM_VOQ_SEL_REG_OFFSET, voq) && xtm_csr_read(x, XTM_Q_CFG_REG_OFFSET, &c->q_cfg) &&
+  ok = ok && xtm_csr_write(x, XTM_VOQ_SEL_REG_OFFSET, voq) &&
+       xtm_csr_read(x, XTM_Q_CFG_REG_OFFSET, &c->q_cfg) &&
        xtm_csr_read(x, XTM_Q_LIMIT_CELLS_REG_OFFSET, &c->q_limit) &&
        xtm_csr_read(x, XTM_POOL_CELLS_REG_OFFSET, &c->pool);
   uint32_t prof = (c->q_cfg >> XTM_Q_CFG_PROFILE_OFFSET) & XTM_Q_CFG_PROFILE_MASK;
-  ok = ok && xtm_csr_write(x, XTM_PROF_SEL_REG_OFFSET, prof) && xtm_csr_read(x, XTM_PR_CFG_REG_OFFSET, &c->pr_cfg);
+  ok = ok && xtm_csr_write(x, XTM_PROF_SEL_REG_OFFSET, prof) &&
+       xtm_csr_read(x, XTM_PR_CFG_REG_OFFSET, &c->pr_cfg);
   for (uint32_t i = 0; ok && i < 8; i++) {
     ok = xtm_csr_read(x, (uint16_t)XTM_PR_FILL_REG_OFFSET_N(i), &c->fill[i]) &&
          xtm_csr_read(x, (uint16_t)(XTM_PR_PROB_0_REG_OFFSET + 4u * i), &c->prob[i]);
@@ -156,7 +160,8 @@ static bool read_router_cfg(ns_router_t *r, uint32_t voq, router_cfg_t *c) {
   for (uint32_t p = 0; ok && p < xp->num_ports; p++) {
     for (uint32_t g = 0; ok && g < 8; g++) {
       uint32_t cfg = 0;
-      ok = xtm_csr_write(x, XTM_PG_SEL_REG_OFFSET, p * 8 + g) && xtm_csr_read(x, XTM_G_CFG_REG_OFFSET, &cfg);
+      ok = xtm_csr_write(x, XTM_PG_SEL_REG_OFFSET, p * 8 + g) &&
+           xtm_csr_read(x, XTM_G_CFG_REG_OFFSET, &cfg);
       if (ok && (cfg & (1u << XTM_G_CFG_PFC_EN_BIT)) && c->npg < MAX_PFC_PGS) {
         uint32_t k = c->npg++;
         c->pg_port[k] = (uint16_t)p;
@@ -167,7 +172,8 @@ static bool read_router_cfg(ns_router_t *r, uint32_t voq, router_cfg_t *c) {
       }
     }
   }
-  ok = xtm_csr_write(x, XTM_VOQ_SEL_REG_OFFSET, vsel) && xtm_csr_write(x, XTM_PG_SEL_REG_OFFSET, gsel) &&
+  ok = xtm_csr_write(x, XTM_VOQ_SEL_REG_OFFSET, vsel) &&
+       xtm_csr_write(x, XTM_PG_SEL_REG_OFFSET, gsel) &&
        xtm_csr_write(x, XTM_PROF_SEL_REG_OFFSET, psel) && ok;
   c->ok = ok;
   return ok;
@@ -231,7 +237,8 @@ static void sample(void *ctx, uint64_t t) {
       fprintf(c->csv, ",%.4f", util);  // its sample_bytes were advanced above
       continue;
     }
-    fprintf(c->csv, ",%.4f", dt > 0 ? (double)(k->tx_bytes - k->sample_bytes) * 8.0 / dt / 1e9 : 0.0);
+    fprintf(c->csv, ",%.4f",
+            dt > 0 ? (double)(k->tx_bytes - k->sample_bytes) * 8.0 / dt / 1e9 : 0.0);
     k->sample_bytes = k->tx_bytes;
   }
   if (c->cfg != NULL && c->cfg->npg > 0) {  // the largest lossless ingress PG and its thresholds
@@ -293,8 +300,9 @@ static cJSON *meta_json(const ns_scenario_t *sc, const ns_measure_t *m) {
 
 // "xtm-netsim VERSION; scenario PATH (NAME, family F); seed S; overrides: k=v ..."
 static void stamp_text(char *dst, size_t n, const ns_scenario_t *sc, uint64_t seed) {
-  int k = snprintf(dst, n, "xtm-netsim %s; scenario %s (%s, family %s); seed %" PRIu64 "; overrides:",
-                   NETSIM_VERSION, sc->path, sc->name, sc->family, seed);
+  int k =
+      snprintf(dst, n, "xtm-netsim %s; scenario %s (%s, family %s); seed %" PRIu64 "; overrides:",
+               NETSIM_VERSION, sc->path, sc->name, sc->family, seed);
   int nov = 0;
   for (uint32_t i = 0; i < sc->nkv && k > 0 && (size_t)k < n; i++) {
     if (sc->kv[i].overridden) {
@@ -570,13 +578,16 @@ static void intervals_out(const ns_sim_t *s, const ns_measure_t *m, uint64_t t_e
   FILE *csv = out_open(outdir, "intervals.csv", p, sizeof(p));
   if (csv != NULL) {
     stamp_line(csv, "# ", sc, m->seed);
-    fprintf(csv, "# every %g s of simulated time, bottleneck %s; util_*: Gb/s over the interval "
-                 "(l2: frame bytes; l1: + 20 B of preamble, SFD and IFG per frame); peak_queue_bytes: "
-                 "largest bottleneck RDMA VOQ after an accepted enqueue; drops and PFC frames of every "
-                 "router; ce_marked_frames: data frames leaving the bottleneck with CE; cnps_sent: by "
-                 "the notification points\n", (double)iv * 1e-12, s->links[m->bottleneck_link].name);
-    fprintf(csv, "t_start_s,dur_s,util_l2_gbps,util_l1_gbps,peak_queue_bytes,tail_drops,"
-                 "lossless_drops,other_drops,ce_marked_frames,pause_frames,cnps_sent\n");
+    fprintf(csv,
+            "# every %g s of simulated time, bottleneck %s; util_*: Gb/s over the interval "
+            "(l2: frame bytes; l1: + 20 B of preamble, SFD and IFG per frame); peak_queue_bytes: "
+            "largest bottleneck RDMA VOQ after an accepted enqueue; drops and PFC frames of every "
+            "router; ce_marked_frames: data frames leaving the bottleneck with CE; cnps_sent: by "
+            "the notification points\n",
+            (double)iv * 1e-12, s->links[m->bottleneck_link].name);
+    fprintf(csv,
+            "t_start_s,dur_s,util_l2_gbps,util_l1_gbps,peak_queue_bytes,tail_drops,"
+            "lossless_drops,other_drops,ce_marked_frames,pause_frames,cnps_sent\n");
   }
   cJSON *arr = cJSON_CreateArray();
   double mn = INFINITY, mx = -INFINITY, sum = 0, mn1 = INFINITY, mx1 = -INFINITY, sum1 = 0;
@@ -590,12 +601,14 @@ static void intervals_out(const ns_sim_t *s, const ns_measure_t *m, uint64_t t_e
     uint64_t dur = i < ncomplete ? iv : t_end - from;
     double sec = (double)dur * 1e-12;
     double u2 = sec > 0 ? (double)v->l2_bytes * 8.0 / sec / 1e9 : 0;
-    double u1 = sec > 0 ? (double)(v->l2_bytes + v->frames * NS_ETH_OVH_BYTES) * 8.0 / sec / 1e9 : 0;
+    double u1 =
+        sec > 0 ? (double)(v->l2_bytes + v->frames * NS_ETH_OVH_BYTES) * 8.0 / sec / 1e9 : 0;
     if (csv != NULL) {
-      fprintf(csv, "%.9g,%.9g,%.4f,%.4f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-                   ",%" PRIu64 ",%" PRIu64 "\n", (double)from * 1e-12, sec, u2, u1,
-              v->peak_queue_bytes, v->tail_drops, v->lossless_drops, v->other_drops, v->ce_frames,
-              v->pause_frames, v->cnps);
+      fprintf(csv,
+              "%.9g,%.9g,%.4f,%.4f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+              ",%" PRIu64 ",%" PRIu64 "\n",
+              (double)from * 1e-12, sec, u2, u1, v->peak_queue_bytes, v->tail_drops,
+              v->lossless_drops, v->other_drops, v->ce_frames, v->pause_frames, v->cnps);
     }
     if (i < MAX_JSON_INTERVALS) {
       cJSON *o = cJSON_CreateObject();
@@ -667,7 +680,8 @@ static void intervals_out(const ns_sim_t *s, const ns_measure_t *m, uint64_t t_e
     cJSON_AddNumberToObject(sm, "steady_cnps_sent", (double)st_cnp);
     cJSON_AddNumberToObject(sm, "steady_pause_frames", (double)st_pf);
     cJSON_AddNumberToObject(sm, "steady_peak_queue_bytes", (double)st_peak);
-    cJSON_AddNumberToObject(sm, "steady_peak_queue_rtt", bdp_bytes > 0 ? (double)st_peak / bdp_bytes : 0);
+    cJSON_AddNumberToObject(sm, "steady_peak_queue_rtt",
+                            bdp_bytes > 0 ? (double)st_peak / bdp_bytes : 0);
     // per fairness group goodput over the window, and Jain's index of it
     char gname[64][NS_NAME_LEN];
     double gput[64];
@@ -700,6 +714,343 @@ static void intervals_out(const ns_sim_t *s, const ns_measure_t *m, uint64_t t_e
 }
 
 // Runs one scenario; returns the process exit status (0 ok, 1 bad input, 2 failure).
+// The totals of a finished run that the summary, the text report and the plots share.
+typedef struct run_kpi {
+  double dur;  // simulated seconds
+  uint64_t tail, lossless, marks, pauses, other_drops;
+  uint64_t retx, timeouts, naks, cnp_rx, ce_rx;
+  double util, util1, bdp_bytes, jain;
+  uint32_t ng;  // fairness groups
+  ns_router_t *br;
+  ns_link_t *bl;
+} run_kpi_t;
+
+// run_one, step 1: timeseries.csv with its header, and the sampler that fills it
+static void run_open_timeseries(ns_scenario_t *sc, ns_sim_t *s, ns_measure_t *m, router_cfg_t *cfg,
+                                const char *outdir, run_ctx_t *rc, char *csvp, size_t csvp_len) {
+  rc->ncsv = s->nflows < NS_CSV_MAX_FLOWS ? s->nflows : NS_CSV_MAX_FLOWS;
+  if (s->sample_ps > 0) {
+    rc->csv = out_open(outdir, "timeseries.csv", csvp, csvp_len);
+  }
+  if (rc->csv != NULL) {
+    stamp_line(rc->csv, "# ", sc, m->seed);
+    fprintf(rc->csv,
+            "# every %.3f us; units: time_us = simulated us; queue_bytes = bottleneck RDMA "
+            "VOQ occupancy in bytes (cells x cell size); util_gbps = bottleneck link frame "
+            "Gb/s (L2) over the last interval; util_l1_gbps = the same with preamble, SFD "
+            "and IFG (L1); <flow>_rc_mbps = DCQCN current rate Rc (Mb/s); <link>_gbps = that "
+            "link's frame Gb/s (L2) over the last interval\n",
+            (double)s->sample_ps * 1e-6);
+    fprintf(rc->csv, "time_us,queue_bytes,util_gbps,util_l1_gbps");
+    for (uint32_t i = 0; i < rc->ncsv; i++) {
+      fprintf(rc->csv, ",%s_rc_mbps", s->flows[i].name);
+    }
+    rc->nlinks_csv = s->nlinks < NS_CSV_MAX_LINKS ? s->nlinks : NS_CSV_MAX_LINKS;
+    for (uint32_t i = 0; i < rc->nlinks_csv; i++) {
+      fprintf(rc->csv, ",%s_gbps", s->links[i].name);
+    }
+    if (cfg->ok && cfg->npg > 0) {
+      fprintf(rc->csv, ",pfc_pg_max_bytes,pfc_pg_xoff_bytes,pfc_pg_xon_bytes");
+      rc->cfg = cfg;
+    }
+    fputc('\n', rc->csv);
+    s->sample_fn = sample;
+    s->sample_ctx = rc;
+  } else {
+    s->sample_ps = 0;
+  }
+}
+
+// run_one, step 2: drops, marks and pause frames over the routers; the bottleneck's use
+static void run_router_totals(ns_sim_t *s, ns_measure_t *m, run_kpi_t *kpi) {
+  for (uint32_t i = 0; i < s->nnodes; i++) {
+    if (s->nodes[i].kind != kNsNodeRouter) {
+      continue;
+    }
+    ns_router_t *r = &s->nodes[i].rt;
+    kpi->tail += r->drops_by_reason[kXtmReasonTail] + r->drops_by_reason[kXtmReasonPool] +
+                 r->drops_by_reason[kXtmReasonBufFull] + r->drops_by_reason[kXtmReasonProfile];
+    kpi->lossless += r->drops_by_reason[kXtmReasonHeadroom];
+    for (uint32_t k = 0; k < kXtmReasonCount; k++) {
+      if (k != kXtmReasonAccept && k != kXtmReasonTail && k != kXtmReasonPool &&
+          k != kXtmReasonBufFull && k != kXtmReasonProfile && k != kXtmReasonHeadroom) {
+        kpi->other_drops += r->drops_by_reason[k];
+      }
+    }
+    const xtm_params_t *xp = xtm_params(r->m);
+    for (uint32_t v = 0; v < xp->num_ports * xp->num_tcs; v++) {
+      kpi->marks += xtm_voq_counter(r->m, v, kXtmVcntMarkTail) +
+                    xtm_voq_counter(r->m, v, kXtmVcntMarkHead) +
+                    xtm_voq_counter(r->m, v, kXtmVcntMarkLat);
+    }
+    kpi->pauses += r->pfc_tx_frames;
+  }
+  kpi->br = &s->nodes[m->bottleneck_router].rt;
+  kpi->bl = &s->links[m->bottleneck_link];
+  ns_link_t *bl = kpi->bl;
+  kpi->util = kpi->dur > 0 ? (double)bl->tx_bytes * 8.0 / kpi->dur / 1e9 : 0;
+  kpi->util1 = kpi->dur > 0 ? (double)(bl->tx_bytes + bl->tx_frames * NS_ETH_OVH_BYTES) * 8.0 /
+                                  kpi->dur / 1e9
+                            : 0;
+  kpi->bdp_bytes = (double)bl->rate_bps / 8.0 * m->rtt_us * 1e-6;
+}
+
+// run_one, step 3: one object per flow (goodput, FCT, latency percentiles), the flows'
+// totals and the Jain fairness over the flow groups; the NICs' CE count
+static cJSON *run_flows_json(ns_sim_t *s, run_kpi_t *kpi) {
+  // fairness over groups
+  char gname[64][NS_NAME_LEN];
+  double gput[64];
+  uint32_t ng = 0;
+  cJSON *flows = cJSON_CreateArray();
+  for (uint32_t i = 0; i < s->nflows; i++) {
+    ns_flow_t *f = &s->flows[i];
+    kpi->retx += f->retx_bytes;
+    kpi->timeouts += f->timeouts;
+    kpi->naks += f->naks_rx;
+    kpi->cnp_rx += f->cnps_rx;
+    double span = f->done ? (double)f->fct_ps * 1e-12
+                          : (kpi->dur - (double)f->start_ps * 1e-12 > 0
+                                 ? kpi->dur - (double)f->start_ps * 1e-12
+                                 : kpi->dur);
+    double gp = span > 0 ? (double)f->rx_bytes * 8.0 / span / 1e9 : 0;
+    uint32_t g = 0;
+    while (g < ng && strcmp(gname[g], f->group) != 0) {
+      g++;
+    }
+    if (g == ng && ng < 64) {
+      snprintf(gname[ng], NS_NAME_LEN, "%s", f->group);
+      gput[ng++] = 0;
+    }
+    if (g < 64) {
+      gput[g] += gp;
+    }
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", f->name);
+    cJSON_AddStringToObject(o, "transport", f->transport == kNsTransportUet ? "uet" : "roce");
+    cJSON_AddNumberToObject(o, "bytes", (double)f->rx_bytes);
+    cJSON_AddNumberToObject(o, "start_us", (double)f->start_ps * 1e-6);
+    if (f->done) {
+      cJSON_AddNumberToObject(o, "fct_us", (double)f->fct_ps * 1e-6);
+    } else {
+      cJSON_AddNullToObject(o, "fct_us");
+    }
+    cJSON_AddNumberToObject(o, "goodput_gbps", gp);
+    cJSON_AddNumberToObject(o, "retransmitted_bytes", (double)f->retx_bytes);
+    cJSON_AddNumberToObject(o, "timeouts", (double)f->timeouts);
+    cJSON_AddNumberToObject(o, "cnps_received", (double)f->cnps_rx);
+    if (f->uet != NULL) {
+      cJSON_AddNumberToObject(o, "uet_fast_losses", (double)f->uet->fast_losses);
+      cJSON_AddNumberToObject(o, "uet_rto_losses", (double)f->uet->rto_losses);
+      cJSON_AddNumberToObject(o, "uet_quick_adapts", (double)f->uet->quick_adapts);
+      cJSON_AddNumberToObject(o, "uet_cwnd_bytes", f->uet->cwnd);
+    }
+    if (f->record_latency && f->lat_n > 0) {
+      qsort(f->lat_ps, f->lat_n, sizeof(uint64_t), cmp_u64);
+      cJSON *l = cJSON_AddObjectToObject(o, "latency_us");
+      static const struct {
+        const char *n;
+        double q;
+      } kQ[] = {{"p50", 0.5}, {"p90", 0.9}, {"p99", 0.99}, {"p999", 0.999}, {"max", 1.0}};
+      for (size_t k = 0; k < sizeof(kQ) / sizeof(kQ[0]); k++) {
+        size_t idx = (size_t)ceil(kQ[k].q * (double)f->lat_n);
+        idx = idx == 0 ? 0 : idx - 1;
+        cJSON_AddNumberToObject(l, kQ[k].n, (double)f->lat_ps[idx] * 1e-6);
+      }
+      cJSON_AddNumberToObject(l, "samples", f->lat_n);
+    }
+    cJSON_AddItemToArray(flows, o);
+  }
+  double sum = 0, sq = 0;
+  for (uint32_t g = 0; g < ng; g++) {
+    sum += gput[g];
+    sq += gput[g] * gput[g];
+  }
+  double jain = (ng > 0 && sq > 0) ? sum * sum / ((double)ng * sq) : 1.0;
+  kpi->ng = ng;
+  kpi->jain = jain;
+  for (uint32_t i = 0; i < s->nnodes; i++) {
+    if (s->nodes[i].kind == kNsNodeNic && s->nodes[i].nic.dc != NULL) {
+      kpi->ce_rx += dcqcn_counter(s->nodes[i].nic.dc, kDcqcnGcntCeRx);
+    }
+  }
+  return flows;
+}
+
+// run_one, step 4: the "summary" object of summary.json
+static cJSON *run_summary_json(ns_sim_t *s, ns_measure_t *m, const run_kpi_t *kpi) {
+  const ns_link_t *bl = kpi->bl;
+  const ns_router_t *br = kpi->br;
+  cJSON *sm = cJSON_CreateObject();
+  cJSON_AddNumberToObject(sm, "duration_s", kpi->dur);
+  cJSON_AddStringToObject(sm, "bottleneck", bl->name);
+  cJSON_AddNumberToObject(sm, "bottleneck_util_gbps", kpi->util);
+  cJSON_AddNumberToObject(sm, "bottleneck_util_l1_gbps", kpi->util1);
+  cJSON_AddNumberToObject(sm, "tail_drops", (double)kpi->tail);
+  cJSON_AddNumberToObject(sm, "lossless_drops", (double)kpi->lossless);
+  cJSON_AddNumberToObject(sm, "other_drops", (double)kpi->other_drops);
+  cJSON *dr = cJSON_AddObjectToObject(sm, "drops_by_reason");
+  for (uint32_t i = 0; i < s->nnodes; i++) {
+    if (s->nodes[i].kind != kNsNodeRouter) {
+      continue;
+    }
+    for (uint32_t k = 1; k < kXtmReasonCount; k++) {
+      uint64_t v = s->nodes[i].rt.drops_by_reason[k];
+      if (v > 0) {
+        char nm[96];
+        snprintf(nm, sizeof(nm), "%s.%s", s->nodes[i].name, xtm_reason_name((xtm_reason_t)k));
+        cJSON_AddNumberToObject(dr, nm, (double)v);
+      }
+    }
+  }
+  cJSON_AddNumberToObject(sm, "ecn_marks", (double)kpi->marks);
+  cJSON_AddNumberToObject(sm, "ce_received", (double)kpi->ce_rx);
+  cJSON_AddNumberToObject(sm, "cnps_sent", (double)s->cnps_sent);
+  cJSON_AddNumberToObject(sm, "cnps_handled", (double)kpi->cnp_rx);
+  cJSON_AddNumberToObject(sm, "pause_frames", (double)kpi->pauses);
+  cJSON_AddNumberToObject(sm, "peak_queue_bytes", (double)br->watch_peak_bytes);
+  cJSON_AddNumberToObject(sm, "peak_queue_rtt",
+                          kpi->bdp_bytes > 0 ? (double)br->watch_peak_bytes / kpi->bdp_bytes : 0);
+  cJSON_AddNumberToObject(sm, "base_rtt_us", m->rtt_us);
+  cJSON_AddNumberToObject(sm, "retransmitted_bytes", (double)kpi->retx);
+  cJSON_AddNumberToObject(sm, "timeouts", (double)kpi->timeouts);
+  cJSON_AddNumberToObject(sm, "naks", (double)kpi->naks);
+  cJSON_AddNumberToObject(sm, "out_of_order_discards", (double)s->ooo_discards);
+  cJSON_AddNumberToObject(sm, "jain_fairness", kpi->jain);
+  cJSON_AddNumberToObject(sm, "fairness_groups", kpi->ng);
+  if (m->victim_flow != UINT32_MAX) {
+    ns_flow_t *v = &s->flows[m->victim_flow];
+    cJSON_AddStringToObject(sm, "victim", v->name);
+    if (v->done) {
+      cJSON_AddNumberToObject(sm, "victim_fct_us", (double)v->fct_ps * 1e-6);
+    } else {
+      cJSON_AddNullToObject(sm, "victim_fct_us");
+    }
+  }
+  return sm;
+}
+
+// run_one, step 5: the "links" and "perf" objects of summary.json
+static void run_links_perf_json(cJSON *root, ns_sim_t *s, const run_kpi_t *kpi, double wall) {
+  double dur = kpi->dur;
+  cJSON *links = cJSON_CreateArray();
+  for (uint32_t i = 0; i < s->nlinks; i++) {
+    ns_link_t *l = &s->links[i];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", l->name);
+    cJSON_AddNumberToObject(o, "util_gbps", dur > 0 ? (double)l->tx_bytes * 8.0 / dur / 1e9 : 0);
+    cJSON_AddNumberToObject(o, "pause_frames_rx", (double)l->pfc_rx_frames);
+    cJSON_AddNumberToObject(o, "paused_us", (double)l->paused_ps * 1e-6);
+    cJSON_AddItemToArray(links, o);
+  }
+  cJSON_AddItemToObject(root, "links", links);
+  cJSON *pf = cJSON_AddObjectToObject(root, "perf");
+  cJSON_AddNumberToObject(pf, "wall_s", wall);
+  cJSON_AddNumberToObject(pf, "sim_s_per_wall_s", wall > 0 ? dur / wall : 0);
+  cJSON_AddNumberToObject(pf, "events", (double)s->events);
+  cJSON_AddNumberToObject(pf, "packet_hops", (double)s->pkt_hops);
+  static const char *const kEv[] = {"link", "nic", "router", "pfc", "rto", "sample"};
+  cJSON *evj = cJSON_AddObjectToObject(pf, "events_by_type");
+  for (int k = 0; k < 6; k++) {
+    cJSON_AddNumberToObject(evj, kEv[k], (double)s->ev_by_type[k]);
+  }
+  cJSON_AddNumberToObject(evj, "stale_wakes", (double)s->ev_stale);
+  cJSON_AddNumberToObject(pf, "packet_hops_per_wall_s", wall > 0 ? (double)s->pkt_hops / wall : 0);
+  cJSON_AddNumberToObject(pf, "peak_rss_mib", (double)peak_rss_kb() / 1024.0);
+  cJSON_AddNumberToObject(pf, "pool_peak_packets", s->pool_peak);
+  cJSON_AddNumberToObject(pf, "pool_grows", (double)s->pool_grows);
+}
+
+// run_one, step 6: the text report on standard output (without --json)
+static void run_print_text(ns_scenario_t *sc, ns_sim_t *s, ns_measure_t *m, const run_kpi_t *kpi,
+                           cJSON *sm, cJSON *flows, uint64_t t_end, double wall, const char *outdir,
+                           const char *outputs) {
+  const ns_link_t *bl = kpi->bl;
+  const ns_router_t *br = kpi->br;
+  double dur = kpi->dur;
+  stamp_line(stdout, "", sc, m->seed);
+  printf("set-up: %s\n", m->setup);
+  printf("simulated %.6f s in %.2f s wall (%.3f simulated s per wall s), %" PRIu64
+         " packet-hops, peak RSS %.0f MiB\n",
+         dur, wall, wall > 0 ? dur / wall : 0, s->pkt_hops, (double)peak_rss_kb() / 1024.0);
+  printf("bottleneck %s: %.3f Gb/s L2 (frames), %.3f Gb/s L1 (on the wire)\n", bl->name, kpi->util,
+         kpi->util1);
+  cJSON *mn = cJSON_GetObjectItem(sm, "util_interval_min_gbps");
+  if (mn != NULL) {
+    printf("per %g s interval (L2): min %.3f mean %.3f max %.3f Gb/s over %d complete intervals\n",
+           (double)s->ival_ps * 1e-12, mn->valuedouble,
+           cJSON_GetObjectItem(sm, "util_interval_mean_gbps")->valuedouble,
+           cJSON_GetObjectItem(sm, "util_interval_max_gbps")->valuedouble,
+           cJSON_GetObjectItem(sm, "intervals_complete")->valueint);
+  }
+  cJSON *su = cJSON_GetObjectItem(sm, "steady_util_gbps");
+  if (su != NULL) {
+    printf(
+        "steady state from %.3f s: %.3f Gb/s L2 (min %.3f max %.3f), tail drops %.0f, "
+        "pause frames %.0f, peak queue %.3f RTT, Jain %.4f\n",
+        cJSON_GetObjectItem(sm, "steady_from_s")->valuedouble, su->valuedouble,
+        cJSON_GetObjectItem(sm, "steady_util_min_gbps")->valuedouble,
+        cJSON_GetObjectItem(sm, "steady_util_max_gbps")->valuedouble,
+        cJSON_GetObjectItem(sm, "steady_tail_drops")->valuedouble,
+        cJSON_GetObjectItem(sm, "steady_pause_frames")->valuedouble,
+        cJSON_GetObjectItem(sm, "steady_peak_queue_rtt")->valuedouble,
+        cJSON_GetObjectItem(sm, "steady_jain_fairness")->valuedouble);
+  }
+  printf("tail_drops %" PRIu64 "  lossless_drops %" PRIu64 "  ecn_marks %" PRIu64
+         "  ce_received %" PRIu64 "  cnps_sent %" PRIu64 "  cnps_handled %" PRIu64
+         "  pause_frames %" PRIu64 "\n",
+         kpi->tail, kpi->lossless, kpi->marks, kpi->ce_rx, s->cnps_sent, kpi->cnp_rx, kpi->pauses);
+  cJSON *drp = cJSON_GetObjectItem(sm, "drops_by_reason");
+  if (drp != NULL && drp->child != NULL) {
+    printf("drops by router.reason:");
+    for (cJSON *d = drp->child; d != NULL; d = d->next) {
+      printf(" %s=%.0f", d->string, d->valuedouble);
+    }
+    printf("\n");
+  }
+  printf("peak_queue %" PRIu64 " bytes = %.3f RTT (base RTT %.1f us)  retransmitted %" PRIu64
+         " bytes  timeouts %" PRIu64 "  jain %.4f over %u groups\n",
+         br->watch_peak_bytes,
+         kpi->bdp_bytes > 0 ? (double)br->watch_peak_bytes / kpi->bdp_bytes : 0, m->rtt_us,
+         kpi->retx, kpi->timeouts, kpi->jain, kpi->ng);
+  if (m->victim_flow != UINT32_MAX) {
+    ns_flow_t *v = &s->flows[m->victim_flow];
+    if (v->done) {
+      printf("victim %s: fct %.3f us\n", v->name, (double)v->fct_ps * 1e-6);
+    } else {
+      printf("victim %s: not complete at %.3f us\n", v->name, (double)t_end * 1e-6);
+    }
+  }
+  printf("%-40s %14s %10s %10s %10s\n", "flow", "bytes", "fct_us", "Gb/s", "retx_B");
+  for (uint32_t i = 0; i < s->nflows && i < 40; i++) {
+    ns_flow_t *f = &s->flows[i];
+    char fct[32] = "-";
+    if (f->done) {
+      snprintf(fct, sizeof(fct), "%.3f", (double)f->fct_ps * 1e-6);
+    }
+    cJSON *o = cJSON_GetArrayItem(flows, (int)i);
+    printf("%-40s %14" PRIu64 " %10s %10.3f %10" PRIu64 "\n", f->name, f->rx_bytes, fct,
+           cJSON_GetObjectItem(o, "goodput_gbps")->valuedouble, f->retx_bytes);
+    cJSON *lat = cJSON_GetObjectItem(o, "latency_us");
+    if (lat != NULL) {
+      printf("    latency_us p50 %.3f p99 %.3f p999 %.3f max %.3f (%d samples)\n",
+             cJSON_GetObjectItem(lat, "p50")->valuedouble,
+             cJSON_GetObjectItem(lat, "p99")->valuedouble,
+             cJSON_GetObjectItem(lat, "p999")->valuedouble,
+             cJSON_GetObjectItem(lat, "max")->valuedouble,
+             cJSON_GetObjectItem(lat, "samples")->valueint);
+    }
+  }
+  printf("%-48s %10s %10s %12s\n", "link", "Gb/s", "PFC_rx", "paused_us");
+  for (uint32_t i = 0; i < s->nlinks; i++) {
+    ns_link_t *l = &s->links[i];
+    printf("%-48s %10.3f %10" PRIu64 " %12.3f\n", l->name,
+           dur > 0 ? (double)l->tx_bytes * 8.0 / dur / 1e9 : 0, l->pfc_rx_frames,
+           (double)l->paused_ps * 1e-6);
+  }
+  printf("outputs in %s:%s (and the generated configurations)\n", outdir, outputs);
+}
+
 static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet, bool plots) {
   int mk = mkdir_p(outdir);
   if (mk != 0) {
@@ -738,35 +1089,7 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
   if (wr->watch_voq >= 0) {
     (void)read_router_cfg(wr, (uint32_t)wr->watch_voq, cfg);  // !ok: the plots go without lines
   }
-  rc.ncsv = s.nflows < NS_CSV_MAX_FLOWS ? s.nflows : NS_CSV_MAX_FLOWS;
-  if (s.sample_ps > 0) {
-    rc.csv = out_open(outdir, "timeseries.csv", csvp, sizeof(csvp));
-  }
-  if (rc.csv != NULL) {
-    stamp_line(rc.csv, "# ", sc, m.seed);
-    fprintf(rc.csv, "# every %.3f us; units: time_us = simulated us; queue_bytes = bottleneck RDMA "
-                    "VOQ occupancy in bytes (cells x cell size); util_gbps = bottleneck link frame "
-                    "Gb/s (L2) over the last interval; util_l1_gbps = the same with preamble, SFD "
-                    "and IFG (L1); <flow>_rc_mbps = DCQCN current rate Rc (Mb/s); <link>_gbps = that "
-                    "link's frame Gb/s (L2) over the last interval\n", (double)s.sample_ps * 1e-6);
-    fprintf(rc.csv, "time_us,queue_bytes,util_gbps,util_l1_gbps");
-    for (uint32_t i = 0; i < rc.ncsv; i++) {
-      fprintf(rc.csv, ",%s_rc_mbps", s.flows[i].name);
-    }
-    rc.nlinks_csv = s.nlinks < NS_CSV_MAX_LINKS ? s.nlinks : NS_CSV_MAX_LINKS;
-    for (uint32_t i = 0; i < rc.nlinks_csv; i++) {
-      fprintf(rc.csv, ",%s_gbps", s.links[i].name);
-    }
-    if (cfg->ok && cfg->npg > 0) {
-      fprintf(rc.csv, ",pfc_pg_max_bytes,pfc_pg_xoff_bytes,pfc_pg_xon_bytes");
-      rc.cfg = cfg;
-    }
-    fputc('\n', rc.csv);
-    s.sample_fn = sample;
-    s.sample_ctx = &rc;
-  } else {
-    s.sample_ps = 0;
-  }
+  run_open_timeseries(sc, &s, &m, cfg, outdir, &rc, csvp, sizeof(csvp));
   double w0 = now_s();
   ns_run(&s, m.end_ps);
   double wall = now_s() - w0;
@@ -779,181 +1102,16 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
     snprintf(outputs + strlen(outputs), sizeof(outputs) - strlen(outputs), " timeseries.csv");
   }
   // ---- KPIs
-  double dur = (double)t_end * 1e-12;
-  uint64_t tail = 0, lossless = 0, marks = 0, pauses = 0, other_drops = 0;
-  for (uint32_t i = 0; i < s.nnodes; i++) {
-    if (s.nodes[i].kind != kNsNodeRouter) {
-      continue;
-    }
-    ns_router_t *r = &s.nodes[i].rt;
-    tail += r->drops_by_reason[kXtmReasonTail] + r->drops_by_reason[kXtmReasonPool] +
-            r->drops_by_reason[kXtmReasonBufFull] + r->drops_by_reason[kXtmReasonProfile];
-    lossless += r->drops_by_reason[kXtmReasonHeadroom];
-    for (uint32_t k = 0; k < kXtmReasonCount; k++) {
-      if (k != kXtmReasonAccept && k != kXtmReasonTail && k != kXtmReasonPool &&
-          k != kXtmReasonBufFull && k != kXtmReasonProfile && k != kXtmReasonHeadroom) {
-        other_drops += r->drops_by_reason[k];
-      }
-    }
-    const xtm_params_t *xp = xtm_params(r->m);
-    for (uint32_t v = 0; v < xp->num_ports * xp->num_tcs; v++) {
-      marks += xtm_voq_counter(r->m, v, kXtmVcntMarkTail) + xtm_voq_counter(r->m, v, kXtmVcntMarkHead) +
-               xtm_voq_counter(r->m, v, kXtmVcntMarkLat);
-    }
-    pauses += r->pfc_tx_frames;
-  }
-  ns_router_t *br = &s.nodes[m.bottleneck_router].rt;
-  ns_link_t *bl = &s.links[m.bottleneck_link];
-  double util = dur > 0 ? (double)bl->tx_bytes * 8.0 / dur / 1e9 : 0;
-  double util1 = dur > 0 ? (double)(bl->tx_bytes + bl->tx_frames * NS_ETH_OVH_BYTES) * 8.0 / dur / 1e9 : 0;
-  double bdp_bytes = (double)bl->rate_bps / 8.0 * m.rtt_us * 1e-6;
-  uint64_t retx = 0, timeouts = 0, naks = 0, cnp_rx = 0, ce_rx = 0;
-  // fairness over groups
-  char gname[64][NS_NAME_LEN];
-  double gput[64];
-  uint32_t ng = 0;
+  run_kpi_t kpi = {.dur = (double)t_end * 1e-12};
+  run_router_totals(&s, &m, &kpi);
   cJSON *root = cJSON_CreateObject();
   cJSON_AddItemToObject(root, "meta", meta_json(sc, &m));
-  cJSON *flows = cJSON_CreateArray();
-  for (uint32_t i = 0; i < s.nflows; i++) {
-    ns_flow_t *f = &s.flows[i];
-    retx += f->retx_bytes;
-    timeouts += f->timeouts;
-    naks += f->naks_rx;
-    cnp_rx += f->cnps_rx;
-    double span = f->done ? (double)f->fct_ps * 1e-12
-                          : (dur - (double)f->start_ps * 1e-12 > 0 ? dur - (double)f->start_ps * 1e-12 : dur);
-    double gp = span > 0 ? (double)f->rx_bytes * 8.0 / span / 1e9 : 0;
-    uint32_t g = 0;
-    while (g < ng && strcmp(gname[g], f->group) != 0) {
-      g++;
-    }
-    if (g == ng && ng < 64) {
-      snprintf(gname[ng], NS_NAME_LEN, "%s", f->group);
-      gput[ng++] = 0;
-    }
-    if (g < 64) {
-      gput[g] += gp;
-    }
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "name", f->name);
-    cJSON_AddStringToObject(o, "transport", f->transport == kNsTransportUet ? "uet" : "roce");
-    cJSON_AddNumberToObject(o, "bytes", (double)f->rx_bytes);
-    cJSON_AddNumberToObject(o, "start_us", (double)f->start_ps * 1e-6);
-    if (f->done) {
-      cJSON_AddNumberToObject(o, "fct_us", (double)f->fct_ps * 1e-6);
-    } else {
-      cJSON_AddNullToObject(o, "fct_us");
-    }
-    cJSON_AddNumberToObject(o, "goodput_gbps", gp);
-    cJSON_AddNumberToObject(o, "retransmitted_bytes", (double)f->retx_bytes);
-    cJSON_AddNumberToObject(o, "timeouts", (double)f->timeouts);
-    cJSON_AddNumberToObject(o, "cnps_received", (double)f->cnps_rx);
-    if (f->uet != NULL) {
-      cJSON_AddNumberToObject(o, "uet_fast_losses", (double)f->uet->fast_losses);
-      cJSON_AddNumberToObject(o, "uet_rto_losses", (double)f->uet->rto_losses);
-      cJSON_AddNumberToObject(o, "uet_quick_adapts", (double)f->uet->quick_adapts);
-      cJSON_AddNumberToObject(o, "uet_cwnd_bytes", f->uet->cwnd);
-    }
-    if (f->record_latency && f->lat_n > 0) {
-      qsort(f->lat_ps, f->lat_n, sizeof(uint64_t), cmp_u64);
-      cJSON *l = cJSON_AddObjectToObject(o, "latency_us");
-      static const struct { const char *n; double q; } kQ[] = {
-          {"p50", 0.5}, {"p90", 0.9}, {"p99", 0.99}, {"p999", 0.999}, {"max", 1.0}};
-      for (size_t k = 0; k < sizeof(kQ) / sizeof(kQ[0]); k++) {
-        size_t idx = (size_t)ceil(kQ[k].q * (double)f->lat_n);
-        idx = idx == 0 ? 0 : idx - 1;
-        cJSON_AddNumberToObject(l, kQ[k].n, (double)f->lat_ps[idx] * 1e-6);
-      }
-      cJSON_AddNumberToObject(l, "samples", f->lat_n);
-    }
-    cJSON_AddItemToArray(flows, o);
-  }
-  for (uint32_t i = 0; i < s.nnodes; i++) {
-    if (s.nodes[i].kind == kNsNodeNic && s.nodes[i].nic.dc != NULL) {
-      ce_rx += dcqcn_counter(s.nodes[i].nic.dc, kDcqcnGcntCeRx);
-    }
-  }
-  double sum = 0, sq = 0;
-  for (uint32_t g = 0; g < ng; g++) {
-    sum += gput[g];
-    sq += gput[g] * gput[g];
-  }
-  double jain = (ng > 0 && sq > 0) ? sum * sum / ((double)ng * sq) : 1.0;
-  cJSON *sm = cJSON_CreateObject();
-  cJSON_AddNumberToObject(sm, "duration_s", dur);
-  cJSON_AddStringToObject(sm, "bottleneck", bl->name);
-  cJSON_AddNumberToObject(sm, "bottleneck_util_gbps", util);
-  cJSON_AddNumberToObject(sm, "bottleneck_util_l1_gbps", util1);
-  cJSON_AddNumberToObject(sm, "tail_drops", (double)tail);
-  cJSON_AddNumberToObject(sm, "lossless_drops", (double)lossless);
-  cJSON_AddNumberToObject(sm, "other_drops", (double)other_drops);
-  cJSON *dr = cJSON_AddObjectToObject(sm, "drops_by_reason");
-  for (uint32_t i = 0; i < s.nnodes; i++) {
-    if (s.nodes[i].kind != kNsNodeRouter) {
-      continue;
-    }
-    for (uint32_t k = 1; k < kXtmReasonCount; k++) {
-      uint64_t v = s.nodes[i].rt.drops_by_reason[k];
-      if (v > 0) {
-        char nm[96];
-        snprintf(nm, sizeof(nm), "%s.%s", s.nodes[i].name, xtm_reason_name((xtm_reason_t)k));
-        cJSON_AddNumberToObject(dr, nm, (double)v);
-      }
-    }
-  }
-  cJSON_AddNumberToObject(sm, "ecn_marks", (double)marks);
-  cJSON_AddNumberToObject(sm, "ce_received", (double)ce_rx);
-  cJSON_AddNumberToObject(sm, "cnps_sent", (double)s.cnps_sent);
-  cJSON_AddNumberToObject(sm, "cnps_handled", (double)cnp_rx);
-  cJSON_AddNumberToObject(sm, "pause_frames", (double)pauses);
-  cJSON_AddNumberToObject(sm, "peak_queue_bytes", (double)br->watch_peak_bytes);
-  cJSON_AddNumberToObject(sm, "peak_queue_rtt", bdp_bytes > 0 ? (double)br->watch_peak_bytes / bdp_bytes : 0);
-  cJSON_AddNumberToObject(sm, "base_rtt_us", m.rtt_us);
-  cJSON_AddNumberToObject(sm, "retransmitted_bytes", (double)retx);
-  cJSON_AddNumberToObject(sm, "timeouts", (double)timeouts);
-  cJSON_AddNumberToObject(sm, "naks", (double)naks);
-  cJSON_AddNumberToObject(sm, "out_of_order_discards", (double)s.ooo_discards);
-  cJSON_AddNumberToObject(sm, "jain_fairness", jain);
-  cJSON_AddNumberToObject(sm, "fairness_groups", ng);
-  if (m.victim_flow != UINT32_MAX) {
-    ns_flow_t *v = &s.flows[m.victim_flow];
-    cJSON_AddStringToObject(sm, "victim", v->name);
-    if (v->done) {
-      cJSON_AddNumberToObject(sm, "victim_fct_us", (double)v->fct_ps * 1e-6);
-    } else {
-      cJSON_AddNullToObject(sm, "victim_fct_us");
-    }
-  }
+  cJSON *flows = run_flows_json(&s, &kpi);
+  cJSON *sm = run_summary_json(&s, &m, &kpi);
   cJSON_AddItemToObject(root, "summary", sm);
   intervals_out(&s, &m, t_end, root, sm, outdir, sc, outputs, sizeof(outputs));
   cJSON_AddItemToObject(root, "flows", flows);
-  cJSON *links = cJSON_CreateArray();
-  for (uint32_t i = 0; i < s.nlinks; i++) {
-    ns_link_t *l = &s.links[i];
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "name", l->name);
-    cJSON_AddNumberToObject(o, "util_gbps", dur > 0 ? (double)l->tx_bytes * 8.0 / dur / 1e9 : 0);
-    cJSON_AddNumberToObject(o, "pause_frames_rx", (double)l->pfc_rx_frames);
-    cJSON_AddNumberToObject(o, "paused_us", (double)l->paused_ps * 1e-6);
-    cJSON_AddItemToArray(links, o);
-  }
-  cJSON_AddItemToObject(root, "links", links);
-  cJSON *pf = cJSON_AddObjectToObject(root, "perf");
-  cJSON_AddNumberToObject(pf, "wall_s", wall);
-  cJSON_AddNumberToObject(pf, "sim_s_per_wall_s", wall > 0 ? dur / wall : 0);
-  cJSON_AddNumberToObject(pf, "events", (double)s.events);
-  cJSON_AddNumberToObject(pf, "packet_hops", (double)s.pkt_hops);
-  static const char *const kEv[] = {"link", "nic", "router", "pfc", "rto", "sample"};
-  cJSON *evj = cJSON_AddObjectToObject(pf, "events_by_type");
-  for (int k = 0; k < 6; k++) {
-    cJSON_AddNumberToObject(evj, kEv[k], (double)s.ev_by_type[k]);
-  }
-  cJSON_AddNumberToObject(evj, "stale_wakes", (double)s.ev_stale);
-  cJSON_AddNumberToObject(pf, "packet_hops_per_wall_s", wall > 0 ? (double)s.pkt_hops / wall : 0);
-  cJSON_AddNumberToObject(pf, "peak_rss_mib", (double)peak_rss_kb() / 1024.0);
-  cJSON_AddNumberToObject(pf, "pool_peak_packets", s.pool_peak);
-  cJSON_AddNumberToObject(pf, "pool_grows", (double)s.pool_grows);
+  run_links_perf_json(root, &s, &kpi, wall);
   char *txt = cJSON_Print(root);
   char p[1300];
   FILE *jf = txt != NULL ? out_open(outdir, "summary.json", p, sizeof(p)) : NULL;
@@ -971,7 +1129,8 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
       snprintf(p, sizeof(p), "%s/plots.gp", outdir);
       write_failed(p);
     } else if (prc > 0) {
-      fprintf(stderr, "xtm-netsim: gnuplot failed (see %s/gnuplot.log); the CSV is complete\n", outdir);
+      fprintf(stderr, "xtm-netsim: gnuplot failed (see %s/gnuplot.log); the CSV is complete\n",
+              outdir);
       snprintf(outputs + strlen(outputs), sizeof(outputs) - strlen(outputs), " plots.gp");
     } else {
       snprintf(outputs + strlen(outputs), sizeof(outputs) - strlen(outputs), " plots.gp %s", names);
@@ -983,81 +1142,7 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
       write_failed("standard output");
     }
   } else if (!quiet) {
-    stamp_line(stdout, "", sc, m.seed);
-    printf("set-up: %s\n", m.setup);
-    printf("simulated %.6f s in %.2f s wall (%.3f simulated s per wall s), %" PRIu64
-           " packet-hops, peak RSS %.0f MiB\n", dur, wall, wall > 0 ? dur / wall : 0, s.pkt_hops,
-           (double)peak_rss_kb() / 1024.0);
-    printf("bottleneck %s: %.3f Gb/s L2 (frames), %.3f Gb/s L1 (on the wire)\n", bl->name, util, util1);
-    cJSON *mn = cJSON_GetObjectItem(sm, "util_interval_min_gbps");
-    if (mn != NULL) {
-      printf("per %g s interval (L2): min %.3f mean %.3f max %.3f Gb/s over %d complete intervals\n",
-             (double)s.ival_ps * 1e-12, mn->valuedouble,
-             cJSON_GetObjectItem(sm, "util_interval_mean_gbps")->valuedouble,
-             cJSON_GetObjectItem(sm, "util_interval_max_gbps")->valuedouble,
-             cJSON_GetObjectItem(sm, "intervals_complete")->valueint);
-    }
-    cJSON *su = cJSON_GetObjectItem(sm, "steady_util_gbps");
-    if (su != NULL) {
-      printf("steady state from %.3f s: %.3f Gb/s L2 (min %.3f max %.3f), tail drops %.0f, "
-             "pause frames %.0f, peak queue %.3f RTT, Jain %.4f\n",
-             cJSON_GetObjectItem(sm, "steady_from_s")->valuedouble, su->valuedouble,
-             cJSON_GetObjectItem(sm, "steady_util_min_gbps")->valuedouble,
-             cJSON_GetObjectItem(sm, "steady_util_max_gbps")->valuedouble,
-             cJSON_GetObjectItem(sm, "steady_tail_drops")->valuedouble,
-             cJSON_GetObjectItem(sm, "steady_pause_frames")->valuedouble,
-             cJSON_GetObjectItem(sm, "steady_peak_queue_rtt")->valuedouble,
-             cJSON_GetObjectItem(sm, "steady_jain_fairness")->valuedouble);
-    }
-    printf("tail_drops %" PRIu64 "  lossless_drops %" PRIu64 "  ecn_marks %" PRIu64 "  ce_received %" PRIu64
-           "  cnps_sent %" PRIu64 "  cnps_handled %" PRIu64 "  pause_frames %" PRIu64 "\n", tail, lossless,
-           marks, ce_rx, s.cnps_sent, cnp_rx, pauses);
-    cJSON *drp = cJSON_GetObjectItem(sm, "drops_by_reason");
-    if (drp != NULL && drp->child != NULL) {
-      printf("drops by router.reason:");
-      for (cJSON *d = drp->child; d != NULL; d = d->next) {
-        printf(" %s=%.0f", d->string, d->valuedouble);
-      }
-      printf("\n");
-    }
-    printf("peak_queue %" PRIu64 " bytes = %.3f RTT (base RTT %.1f us)  retransmitted %" PRIu64
-           " bytes  timeouts %" PRIu64 "  jain %.4f over %u groups\n", br->watch_peak_bytes,
-           bdp_bytes > 0 ? (double)br->watch_peak_bytes / bdp_bytes : 0, m.rtt_us, retx, timeouts,
-           jain, ng);
-    if (m.victim_flow != UINT32_MAX) {
-      ns_flow_t *v = &s.flows[m.victim_flow];
-      if (v->done) {
-        printf("victim %s: fct %.3f us\n", v->name, (double)v->fct_ps * 1e-6);
-      } else {
-        printf("victim %s: not complete at %.3f us\n", v->name, (double)t_end * 1e-6);
-      }
-    }
-    printf("%-40s %14s %10s %10s %10s\n", "flow", "bytes", "fct_us", "Gb/s", "retx_B");
-    for (uint32_t i = 0; i < s.nflows && i < 40; i++) {
-      ns_flow_t *f = &s.flows[i];
-      char fct[32] = "-";
-      if (f->done) {
-        snprintf(fct, sizeof(fct), "%.3f", (double)f->fct_ps * 1e-6);
-      }
-      cJSON *o = cJSON_GetArrayItem(flows, (int)i);
-      printf("%-40s %14" PRIu64 " %10s %10.3f %10" PRIu64 "\n", f->name, f->rx_bytes, fct,
-             cJSON_GetObjectItem(o, "goodput_gbps")->valuedouble, f->retx_bytes);
-      cJSON *lat = cJSON_GetObjectItem(o, "latency_us");
-      if (lat != NULL) {
-        printf("    latency_us p50 %.3f p99 %.3f p999 %.3f max %.3f (%d samples)\n",
-               cJSON_GetObjectItem(lat, "p50")->valuedouble, cJSON_GetObjectItem(lat, "p99")->valuedouble,
-               cJSON_GetObjectItem(lat, "p999")->valuedouble, cJSON_GetObjectItem(lat, "max")->valuedouble,
-               cJSON_GetObjectItem(lat, "samples")->valueint);
-      }
-    }
-    printf("%-48s %10s %10s %12s\n", "link", "Gb/s", "PFC_rx", "paused_us");
-    for (uint32_t i = 0; i < s.nlinks; i++) {
-      ns_link_t *l = &s.links[i];
-      printf("%-48s %10.3f %10" PRIu64 " %12.3f\n", l->name,
-             dur > 0 ? (double)l->tx_bytes * 8.0 / dur / 1e9 : 0, l->pfc_rx_frames,
-             (double)l->paused_ps * 1e-6);
-    }
-    printf("outputs in %s:%s (and the generated configurations)\n", outdir, outputs);
+    run_print_text(sc, &s, &m, &kpi, sm, flows, t_end, wall, outdir, outputs);
   }
   cJSON_free(txt);
   cJSON_Delete(root);
@@ -1121,68 +1206,87 @@ typedef struct variant {
 typedef struct family {
   const char *name;
   const char *scenario;
-  const char *fixed[8];  // key=value applied to every run
-  axis_t ax[6];          // a cartesian product of axes ...
+  const char *fixed[8];         // key=value applied to every run
+  axis_t ax[6];                 // a cartesian product of axes ...
   variant_t var[MAX_VARIANTS];  // ... or one run per variant (ax[0].key NULL)
   const char *note;
 } family_t;
 
 static const family_t kFamilies[] = {
-    {"scale-across", "sim/scenarios/scale-across.ini", {"profile=final"},
+    {"scale-across",
+     "sim/scenarios/scale-across.ini",
+     {"profile=final"},
      {{"load_bdp", {"0.5", "1.0"}}, {"distance_km", {"50", "100", "200", "300", "400", "500"}}},
      {{NULL, {NULL}}},
      "six distances x the two load profiles (0.5 BDP per client = \"2:1\", 1.0 = \"4:1\"), final "
      "buffer/ECN profile"},
-    {"grid", "sim/scenarios/scale-across.ini", {"profile=custom", "buffer_rtt=2.5"},
+    {"grid",
+     "sim/scenarios/scale-across.ini",
+     {"profile=custom", "buffer_rtt=2.5"},
      {{"distance_km", {"50", "100", "200", "300", "400", "500"}},
       {"clients", {"2", "4"}},
       {"load_bdp", {"0.5", "1.0", "1.5", "2.0"}},
-      {"-", {"kmin_rtt=0.25,kmax_rtt=0.5", "kmin_rtt=0.25,kmax_rtt=0.75", "kmin_rtt=0.25,kmax_rtt=1.0",
-             "kmin_rtt=0.5,kmax_rtt=0.75", "kmin_rtt=0.5,kmax_rtt=1.0", "kmin_rtt=0.5,kmax_rtt=1.25",
-             "kmin_rtt=0.75,kmax_rtt=1.0", "kmin_rtt=0.75,kmax_rtt=1.25", "kmin_rtt=0.75,kmax_rtt=1.5",
-             "kmin_rtt=1.0,kmax_rtt=1.25", "kmin_rtt=1.0,kmax_rtt=1.5", "kmin_rtt=1.0,kmax_rtt=1.75",
-             "kmin_rtt=1.25,kmax_rtt=1.5", "kmin_rtt=1.25,kmax_rtt=1.75", "kmin_rtt=1.25,kmax_rtt=2.0",
-             "kmin_rtt=1.5,kmax_rtt=1.75", "kmin_rtt=1.5,kmax_rtt=2.0", "kmin_rtt=1.5,kmax_rtt=2.25",
-             "kmin_rtt=1.75,kmax_rtt=2.0", "kmin_rtt=1.75,kmax_rtt=2.25", "kmin_rtt=1.75,kmax_rtt=2.5"}},
+      {"-",
+       {"kmin_rtt=0.25,kmax_rtt=0.5", "kmin_rtt=0.25,kmax_rtt=0.75", "kmin_rtt=0.25,kmax_rtt=1.0",
+        "kmin_rtt=0.5,kmax_rtt=0.75", "kmin_rtt=0.5,kmax_rtt=1.0",   "kmin_rtt=0.5,kmax_rtt=1.25",
+        "kmin_rtt=0.75,kmax_rtt=1.0", "kmin_rtt=0.75,kmax_rtt=1.25", "kmin_rtt=0.75,kmax_rtt=1.5",
+        "kmin_rtt=1.0,kmax_rtt=1.25", "kmin_rtt=1.0,kmax_rtt=1.5",   "kmin_rtt=1.0,kmax_rtt=1.75",
+        "kmin_rtt=1.25,kmax_rtt=1.5", "kmin_rtt=1.25,kmax_rtt=1.75", "kmin_rtt=1.25,kmax_rtt=2.0",
+        "kmin_rtt=1.5,kmax_rtt=1.75", "kmin_rtt=1.5,kmax_rtt=2.0",   "kmin_rtt=1.5,kmax_rtt=2.25",
+        "kmin_rtt=1.75,kmax_rtt=2.0", "kmin_rtt=1.75,kmax_rtt=2.25", "kmin_rtt=1.75,kmax_rtt=2.5"}},
       {"seed", {"1", "2"}}},
      {{NULL, {NULL}}},
      "grid test: 6 distances x 2 and 4 clients x load 0.5..2 BDP x Kmin 10..70 % of a 2.5 RTT "
      "buffer (0.25..1.75 RTT) x Kmax 10, 20, 30 % above Kmin x 2 repetitions (seeds) = 2,016 runs"},
-    {"buffer-sweep", "sim/scenarios/scale-across.ini",
+    {"buffer-sweep",
+     "sim/scenarios/scale-across.ini",
      {"profile=custom", "distance_km=200", "clients=4", "load_bdp=1.0", "kmax_rtt=1.0"},
      {{"buffer_rtt", {"1.25", "1.5", "1.75", "2.0", "2.25", "2.5", "2.75"}},
       {"kmin_rtt", {"0.25", "0.375", "0.5"}}},
      {{NULL, {NULL}}},
      "buffer sweep at 200 km, 4 clients at 1 BDP"},
-    {"deep-buffer-sweep", "sim/scenarios/deep-buffer-sweep.ini", {NULL},
+    {"deep-buffer-sweep",
+     "sim/scenarios/deep-buffer-sweep.ini",
+     {NULL},
      {{"distance_km", {"10", "30", "100"}},
       {"buffer_bdp", {"3", "1", "0.3", "0.1", "0.03", "0.005"}},
       {"message_mb", {"50", "500"}}},
      {{NULL, {NULL}}},
      "2:1 long haul, RoCE RC with DCQCN (add --set transport=uet for NSCC)"},
-    {"deep-buffer-sweep-uet", "sim/scenarios/deep-buffer-sweep.ini", {"transport=uet"},
+    {"deep-buffer-sweep-uet",
+     "sim/scenarios/deep-buffer-sweep.ini",
+     {"transport=uet"},
      {{"distance_km", {"10", "30", "100"}},
       {"buffer_bdp", {"3", "1", "0.3", "0.1", "0.03", "0.005"}},
       {"message_mb", {"50", "500"}}},
      {{NULL, {NULL}}},
      "2:1 long haul, UET transport: NSCC and selective retransmission"},
-    {"pfc-victim", "sim/scenarios/pfc-victim.ini", {NULL},
+    {"pfc-victim",
+     "sim/scenarios/pfc-victim.ini",
+     {NULL},
      {{"run", {"alone", "big-buffer", "pfc", "other-priority"}}},
      {{NULL, {NULL}}},
      "the four runs"},
-    {"pfc-victim-buffers", "sim/scenarios/pfc-victim.ini", {"run=pfc"},
+    {"pfc-victim-buffers",
+     "sim/scenarios/pfc-victim.ini",
+     {"run=pfc"},
      {{"buffer_mib", {"1", "2", "4", "8"}}, {"dcqcn", {"on", "off"}}},
      {{NULL, {NULL}}},
      "PAUSE counts for 1, 2, 4, 8 MiB with DCQCN on and off"},
-    {"pfc-victim-senders", "sim/scenarios/pfc-victim.ini", {"run=pfc"},
+    {"pfc-victim-senders",
+     "sim/scenarios/pfc-victim.ini",
+     {"run=pfc"},
      {{"extra_senders", {"0", "1", "2", "3", "4", "5", "6", "7", "8"}}},
      {{NULL, {NULL}}},
      "victim throughput against the number of senders on B"},
-    {"roce-lab", "sim/scenarios/roce-lab.ini", {NULL},
+    {"roce-lab",
+     "sim/scenarios/roce-lab.ini",
+     {NULL},
      {{"phase", {"unloaded", "congested", "recovered"}}},
      {{NULL, {NULL}}},
      "the three phases"},
-    {"sensitivity-4to1", "sim/scenarios/scale-across.ini",
+    {"sensitivity-4to1",
+     "sim/scenarios/scale-across.ini",
      {"distance_km=500", "load_bdp=1.0", "profile=final"},
      {{NULL, {NULL}}},
      {{"base", {NULL}},
@@ -1211,8 +1315,8 @@ static const family_t kFamilies[] = {
 typedef struct sweep_run {
   char sets[MAX_SETS][NS_KEY_LEN + NS_VAL_LEN];
   uint32_t nsets;
-  char label[256];        // the run's axis values (report rows)
-  char val[6][128];       // value per axis (or the variant label in val[0])
+  char label[256];   // the run's axis values (report rows)
+  char val[6][128];  // value per axis (or the variant label in val[0])
   char dir[1500];
   int status;
 } sweep_run_t;
@@ -1248,7 +1352,7 @@ typedef struct sweep_opts {
   const char *out;
   bool report_only;
   bool slurm;
-  int64_t task;  // -1: all runs
+  int64_t task;      // -1: all runs
   const char *self;  // argv[0]
 } sweep_opts_t;
 
@@ -1394,8 +1498,10 @@ static int slurm_submit(const family_t *fam, const sweep_opts_t *o, const char *
     fprintf(stderr, "xtm-netsim: %s\n", g_write_err);
     return 2;
   }
-  fprintf(f, "#!/bin/sh\n# xtm-netsim sweep %s: one run per array task (arguments from sbatch)\n"
-             "exec \"$@\" --task \"$SLURM_ARRAY_TASK_ID\"\n", fam->name);
+  fprintf(f,
+          "#!/bin/sh\n# xtm-netsim sweep %s: one run per array task (arguments from sbatch)\n"
+          "exec \"$@\" --task \"$SLURM_ARRAY_TASK_ID\"\n",
+          fam->name);
   if (!out_close(f, script) || chmod(script, 0755) != 0) {
     fprintf(stderr, "xtm-netsim: %s\n", g_write_err[0] ? g_write_err : "cannot chmod array.sh");
     return 2;
@@ -1433,7 +1539,8 @@ static int slurm_submit(const family_t *fam, const sweep_opts_t *o, const char *
     argv[k++] = o->sets[i];
   }
   argv[k] = NULL;
-  fprintf(stderr, "xtm-netsim sweep %s: submitting %u runs as one Slurm job array\n", fam->name, total);
+  fprintf(stderr, "xtm-netsim sweep %s: submitting %u runs as one Slurm job array\n", fam->name,
+          total);
   fflush(NULL);
   pid_t pid = fork();
   if (pid == 0) {
@@ -1457,173 +1564,157 @@ static int slurm_submit(const family_t *fam, const sweep_opts_t *o, const char *
   return 0;
 }
 
-static int sweep(const char *fam_name, const sweep_opts_t *o) {
-  const family_t *fam = find_family(fam_name);
-  if (fam == NULL) {
-    char q[80];
-    xtm_num_quote(q, sizeof(q), fam_name);
-    fprintf(stderr, "xtm-netsim sweep: unknown family '%s'; families:", q);
-    for (size_t i = 0; i < sizeof(kFamilies) / sizeof(kFamilies[0]); i++) {
-      fprintf(stderr, " %s", kFamilies[i].name);
-    }
-    fputc('\n', stderr);
+// sweep: the columns of report.md and results.csv, from each run's summary.json
+static const char *const kCols[] = {"bottleneck_util_gbps",
+                                    "bottleneck_util_l1_gbps",
+                                    "steady_util_gbps",
+                                    "steady_util_min_gbps",
+                                    "steady_util_max_gbps",
+                                    "tail_drops",
+                                    "lossless_drops",
+                                    "ecn_marks",
+                                    "cnps_sent",
+                                    "pause_frames",
+                                    "peak_queue_rtt",
+                                    "retransmitted_bytes",
+                                    "jain_fairness",
+                                    "victim_fct_us",
+                                    "fct_us",
+                                    "timeouts"};
+enum { kNcols = sizeof(kCols) / sizeof(kCols[0]) };
+
+// sweep, one Slurm array task: runs[task] and its exit_status file
+static int sweep_task_one(const ns_scenario_t *base, sweep_run_t *runs, uint32_t total,
+                          const family_t *fam, const sweep_opts_t *o) {
+  if ((uint64_t)o->task >= total) {
+    fprintf(stderr, "xtm-netsim: --task %" PRId64 " is not below the %u runs of %s\n", o->task,
+            total, fam->name);
+    free(runs);
     return 1;
   }
-  ns_scenario_t base;
+  sweep_run_t *x = &runs[o->task];
+  int mk = mkdir_p(x->dir);
+  int rc = mk != 0 ? 2 : sweep_task(base, x);
+  char p[1700];
+  snprintf(p, sizeof(p), "%s/exit_status", x->dir);
+  FILE *f = fopen(p, "w");
+  if (f != NULL) {
+    fprintf(f, "%d\n", rc);
+    if (fclose(f) != 0) {
+      rc = 2;
+    }
+  }
+  free(runs);
+  return rc;
+}
+
+// sweep: the user's overrides and the first run are checked before anything is forked or
+// submitted; false (message printed) when they are refused
+static bool sweep_precheck(const ns_scenario_t *base, const sweep_run_t *runs) {
   char err[NS_ERR_LEN];
-  if (!ns_scenario_load(fam->scenario, &base, err, sizeof(err))) {
-    fprintf(stderr, "%s\n", err);
-    return 1;
-  }
-  char outdir[900];
-  snprintf(outdir, sizeof(outdir), "%s", o->out != NULL ? o->out : "");
-  if (o->out == NULL) {
-    snprintf(outdir, sizeof(outdir), "build/netsim/sweep-%s", fam->name);
-  }
-  if (o->slurm && !safe_path(outdir)) {
-    fprintf(stderr, "xtm-netsim sweep --slurm: --out may hold only A-Z a-z 0-9 . _ - / + = , "
-                    "(it is passed to sbatch)\n");
-    return 1;
-  }
-  uint32_t nax = 0, len[6] = {0};
-  sweep_run_t *runs = NULL;
-  uint32_t total = build_runs(fam, o, outdir, &runs, &nax, len);
-  if (total == 0) {
-    return 2;
-  }
-  if (o->task >= 0) {  // one Slurm array task
-    if ((uint64_t)o->task >= total) {
-      fprintf(stderr, "xtm-netsim: --task %" PRId64 " is not below the %u runs of %s\n", o->task,
-              total, fam->name);
-      free(runs);
-      return 1;
-    }
-    sweep_run_t *x = &runs[o->task];
-    int mk = mkdir_p(x->dir);
-    int rc = mk != 0 ? 2 : sweep_task(&base, x);
-    char p[1700];
-    snprintf(p, sizeof(p), "%s/exit_status", x->dir);
-    FILE *f = fopen(p, "w");
-    if (f != NULL) {
-      fprintf(f, "%d\n", rc);
-      if (fclose(f) != 0) {
-        rc = 2;
-      }
-    }
-    free(runs);
-    return rc;
-  }
-  if (!o->report_only) {
-    // validate the user's overrides and the first run before anything is forked or submitted
-    ns_scenario_t chk = base;
-    for (uint32_t i = 0; i < runs[0].nsets; i++) {
-      if (!ns_scenario_set(&chk, runs[0].sets[i], err, sizeof(err))) {
-        fprintf(stderr, "%s\n", err);
-        free(runs);
-        return 1;
-      }
-    }
-    ns_sim_t s;
-    ns_measure_t m;
-    bool ok = ns_sim_init(&s) == kNsOk && ns_scenario_build(&chk, &s, &m, NULL, err, sizeof(err));
-    ns_sim_free(&s);
-    if (!ok) {
+  ns_scenario_t chk = *base;
+  for (uint32_t i = 0; i < runs[0].nsets; i++) {
+    if (!ns_scenario_set(&chk, runs[0].sets[i], err, sizeof(err))) {
       fprintf(stderr, "%s\n", err);
-      free(runs);
-      return 1;
+      return false;
     }
   }
-  int mk = mkdir_p(outdir);
-  if (mk != 0) {
-    fprintf(stderr, "xtm-netsim: --out %s: %s\n", outdir,
-            mk == 1 ? "exists and is not a directory" : strerror(errno));
-    free(runs);
-    return mk;
+  ns_sim_t s;
+  ns_measure_t m;
+  bool ok = ns_sim_init(&s) == kNsOk && ns_scenario_build(&chk, &s, &m, NULL, err, sizeof(err));
+  ns_sim_free(&s);
+  if (!ok) {
+    fprintf(stderr, "%s\n", err);
+    return false;
   }
-  double t0 = now_s();
-  if (o->slurm && !o->report_only) {
-    int rc = slurm_submit(fam, o, outdir, total);
-    if (rc != 0) {
-      free(runs);
-      return rc;
-    }
-    for (uint32_t r = 0; r < total; r++) {
-      char p[1700], t[32] = "";
-      snprintf(p, sizeof(p), "%s/exit_status", runs[r].dir);
-      FILE *f = fopen(p, "r");
-      runs[r].status = 2;  // no status: the task did not run
-      if (f != NULL && fgets(t, sizeof(t), f) != NULL) {
-        int64_t v = 2;
-        t[strcspn(t, "\n")] = '\0';
-        if (xtm_num_i64(NULL, t, 0, 255, &v, NULL) == kXtmNumOk) {
-          runs[r].status = (int)v;
-        }
-      }
-      if (f != NULL) {
-        fclose(f);
+  return true;
+}
+
+// sweep --slurm: each task's exit_status file (2 when a task did not run)
+static void sweep_slurm_status(sweep_run_t *runs, uint32_t total) {
+  for (uint32_t r = 0; r < total; r++) {
+    char p[1700], t[32] = "";
+    snprintf(p, sizeof(p), "%s/exit_status", runs[r].dir);
+    FILE *f = fopen(p, "r");
+    runs[r].status = 2;  // no status: the task did not run
+    if (f != NULL && fgets(t, sizeof(t), f) != NULL) {
+      int64_t v = 2;
+      t[strcspn(t, "\n")] = '\0';
+      if (xtm_num_i64(NULL, t, 0, 255, &v, NULL) == kXtmNumOk) {
+        runs[r].status = (int)v;
       }
     }
-  } else if (!o->report_only) {
-    fprintf(stderr, "xtm-netsim sweep %s: %u runs on %d parallel jobs -> %s\n", fam->name, total,
-            o->jobs, outdir);
-    uint32_t next = 0, done = 0, running = 0;
-    pid_t *pids = calloc(total, sizeof(pid_t));
-    if (pids == NULL) {
-      free(runs);
-      return 2;
+    if (f != NULL) {
+      fclose(f);
     }
-    progress(0, total, t0);
-    while (done < total) {
-      while (running < (uint32_t)o->jobs && next < total) {
-        fflush(NULL);
-        pid_t pid = fork();
-        if (pid == 0) {
-          _exit(sweep_task(&base, &runs[next]));
-        }
-        if (pid < 0) {
-          fprintf(stderr, "xtm-netsim: fork failed\n");
-          free(pids);
-          free(runs);
-          return 2;
-        }
-        pids[next++] = pid;
-        running++;
-      }
-      int st = 0;
-      pid_t w = wait(&st);
-      if (w < 0) {
-        break;
-      }
-      for (uint32_t i = 0; i < next; i++) {
-        if (pids[i] == w) {
-          runs[i].status = WIFEXITED(st) ? WEXITSTATUS(st) : 2;
-        }
-      }
-      running--;
-      done++;
-      progress(done, total, t0);
-    }
-    fputc('\n', stderr);
-    free(pids);
   }
-  // ---- report (the same for local, Slurm and --report-only)
-  char p[1700], pr[1700];
-  FILE *f = out_open(outdir, "report.md", pr, sizeof(pr));
-  FILE *csv = out_open(outdir, "results.csv", p, sizeof(p));
-  char pcsv[1700];
-  snprintf(pcsv, sizeof(pcsv), "%s", p);
-  if (f == NULL || csv == NULL) {
-    fprintf(stderr, "xtm-netsim: %s\n", g_write_err);
-    if (f) fclose(f);
-    if (csv) fclose(csv);
-    free(runs);
+}
+
+// sweep, local: the runs on o->jobs forked processes, with a progress line; 2 if fork failed
+static int sweep_run_local(const ns_scenario_t *base, sweep_run_t *runs, uint32_t total,
+                           const family_t *fam, const sweep_opts_t *o, const char *outdir,
+                           double t0) {
+  fprintf(stderr, "xtm-netsim sweep %s: %u runs on %d parallel jobs -> %s\n", fam->name, total,
+          o->jobs, outdir);
+  uint32_t next = 0, done = 0, running = 0;
+  pid_t *pids = calloc(total, sizeof(pid_t));
+  if (pids == NULL) {
     return 2;
   }
+  progress(0, total, t0);
+  while (done < total) {
+    while (running < (uint32_t)o->jobs && next < total) {
+      fflush(NULL);
+      pid_t pid = fork();
+      if (pid == 0) {
+        _exit(sweep_task(base, &runs[next]));
+      }
+      if (pid < 0) {
+        fprintf(stderr, "xtm-netsim: fork failed\n");
+        free(pids);
+        return 2;
+      }
+      pids[next++] = pid;
+      running++;
+    }
+    int st = 0;
+    pid_t w = wait(&st);
+    if (w < 0) {
+      break;
+    }
+    for (uint32_t i = 0; i < next; i++) {
+      if (pids[i] == w) {
+        runs[i].status = WIFEXITED(st) ? WEXITSTATUS(st) : 2;
+      }
+    }
+    running--;
+    done++;
+    progress(done, total, t0);
+  }
+  fputc('\n', stderr);
+  free(pids);
+  return 0;
+}
+
+// sweep report: what the rows leave for the plots
+typedef struct sweep_rep {
+  uint32_t failed, refused;
+  bool has_col[kNcols];
+  double col_max[kNcols];
+  char seeds[96];  // the runs' seeds, for the plots' footer: "1" or "1 2" (first 8)
+  uint32_t nseeds;
+} sweep_rep_t;
+
+// sweep report, step 1: report.md's preamble and the table header of both files
+static void sweep_report_header(FILE *f, FILE *csv, const family_t *fam, const sweep_opts_t *o,
+                                uint32_t total, uint32_t nax, double t0) {
   bool variants = fam->ax[0].key == NULL;
   fprintf(f, "# xtm-netsim sweep: %s\n\n", fam->name);
   fprintf(f, "%s. Scenario `%s`; version %s; %u runs%s; %.1f s wall. Fixed overrides:%s", fam->note,
           fam->scenario, NETSIM_VERSION, total,
-          o->report_only ? " (report rewritten from existing runs)" : o->slurm ? " as one Slurm job array" : "",
+          o->report_only ? " (report rewritten from existing runs)"
+          : o->slurm     ? " as one Slurm job array"
+                         : "",
           now_s() - t0, fam->fixed[0] == NULL && o->nsets == 0 ? " none" : "");
   for (int i = 0; i < 8 && fam->fixed[i] != NULL; i++) {
     fprintf(f, " `%s`", fam->fixed[i]);
@@ -1635,21 +1726,17 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
   for (int i = 0; i < o->nsets; i++) {
     fprintf(f, " --set %s", o->sets[i]);
   }
-  fprintf(f, "`. Every run's directory holds its summary.json (stamped with scenario, overrides, "
-             "seed, set-up and version), time series, intervals.csv and plots. Units: Gb/s of "
-             "frame bytes (L2) unless the column says l1; queue in units of the base RTT x "
-             "bottleneck rate; times in us; steady_* over the complete intervals after warmup_s.\n\n");
+  fprintf(f,
+          "`. Every run's directory holds its summary.json (stamped with scenario, overrides, "
+          "seed, set-up and version), time series, intervals.csv and plots. Units: Gb/s of "
+          "frame bytes (L2) unless the column says l1; queue in units of the base RTT x "
+          "bottleneck rate; times in us; steady_* over the complete intervals after warmup_s.\n\n");
   fprintf(csv, "# xtm-netsim %s sweep %s; units as in report.md\n", NETSIM_VERSION, fam->name);
-  static const char *const kCols[] = {"bottleneck_util_gbps", "bottleneck_util_l1_gbps",
-                                      "steady_util_gbps", "steady_util_min_gbps",
-                                      "steady_util_max_gbps", "tail_drops", "lossless_drops",
-                                      "ecn_marks", "cnps_sent", "pause_frames", "peak_queue_rtt",
-                                      "retransmitted_bytes", "jain_fairness", "victim_fct_us",
-                                      "fct_us", "timeouts"};
-  enum { kNcols = sizeof(kCols) / sizeof(kCols[0]) };
   fprintf(f, "|");
   for (uint32_t a = 0; a < nax; a++) {
-    const char *k = variants ? "variant" : strcmp(fam->ax[a].key, "-") == 0 ? "thresholds" : fam->ax[a].key;
+    const char *k = variants                           ? "variant"
+                    : strcmp(fam->ax[a].key, "-") == 0 ? "thresholds"
+                                                       : fam->ax[a].key;
     fprintf(f, " %s |", k);
     fprintf(csv, "%s,", k);
   }
@@ -1662,11 +1749,12 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
     fprintf(f, "---|");
   }
   fprintf(f, "\n");
-  uint32_t failed = 0, refused = 0;
-  bool has_col[kNcols] = {false};
-  double col_max[kNcols] = {0};
-  char seeds[96] = "";  // the runs' seeds, for the plots' footer: "1" or "1 2" (first 8)
-  uint32_t nseeds = 0;
+}
+
+// sweep report, step 2: one row per run in report.md and results.csv
+static void sweep_report_rows(FILE *f, FILE *csv, const sweep_run_t *runs, uint32_t total,
+                              uint32_t nax, sweep_rep_t *rp) {
+  char p[1700];
   for (uint32_t r = 0; r < total; r++) {
     snprintf(p, sizeof(p), "%s/summary.json", runs[r].dir);
     cJSON *j = runs[r].status == 0 ? load_json(p) : NULL;
@@ -1678,11 +1766,11 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
     }
     if (sm == NULL) {
       if (runs[r].status == 1) {
-        refused++;
+        rp->refused++;
         fprintf(f, " refused its input (exit 1) |\n");
         fprintf(csv, "refused\n");
       } else {
-        failed++;
+        rp->failed++;
         fprintf(f, " run failed (exit %d) |\n", runs[r].status);
         fprintf(csv, "failed\n");
       }
@@ -1690,15 +1778,15 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
       continue;
     }
     cJSON *sd = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "meta"), "seed");
-    if (cJSON_IsString(sd) && nseeds < 8) {
+    if (cJSON_IsString(sd) && rp->nseeds < 8) {
       char w[32];
       snprintf(w, sizeof(w), " %.24s ", sd->valuestring);
-      char have[sizeof(seeds) + 2];
-      snprintf(have, sizeof(have), " %s ", seeds);
+      char have[sizeof(rp->seeds) + 2];
+      snprintf(have, sizeof(have), " %s ", rp->seeds);
       if (strstr(have, w) == NULL) {
-        size_t k = strlen(seeds);
-        snprintf(seeds + k, sizeof(seeds) - k, "%s%.24s", k ? " " : "", sd->valuestring);
-        nseeds++;
+        size_t k = strlen(rp->seeds);
+        snprintf(rp->seeds + k, sizeof(rp->seeds) - k, "%s%.24s", k ? " " : "", sd->valuestring);
+        rp->nseeds++;
       }
     }
     double fct = NAN, tmo = jnum(sm, "timeouts");
@@ -1707,13 +1795,15 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
       fct = jnum(fl, "fct_us");
     }
     for (size_t k = 0; k < kNcols; k++) {
-      double v = strcmp(kCols[k], "fct_us") == 0 ? fct : strcmp(kCols[k], "timeouts") == 0 ? tmo : jnum(sm, kCols[k]);
+      double v = strcmp(kCols[k], "fct_us") == 0     ? fct
+                 : strcmp(kCols[k], "timeouts") == 0 ? tmo
+                                                     : jnum(sm, kCols[k]);
       if (isnan(v)) {
         fprintf(f, " - |");
         fprintf(csv, "%s", k + 1 < kNcols ? "," : "\n");
       } else {
-        has_col[k] = true;
-        col_max[k] = fabs(v) > col_max[k] ? fabs(v) : col_max[k];
+        rp->has_col[k] = true;
+        rp->col_max[k] = fabs(v) > rp->col_max[k] ? fabs(v) : rp->col_max[k];
         fprintf(f, " %.4g |", v);
         fprintf(csv, "%.6g%s", v, k + 1 < kNcols ? "," : "\n");
       }
@@ -1721,23 +1811,28 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
     fprintf(f, "\n");
     cJSON_Delete(j);
   }
-  bool csv_ok = out_close(csv, pcsv);
-  // plots: the KPIs against the last axis, one line per value of the first axis; a
-  // variant family or a single axis: one bar per run (sim/netsim/plot.c draws them)
+}
+
+// sweep report, step 3: the KPIs against the last axis, one line per value of the first axis;
+// a variant family or a single axis: one bar per run (sim/netsim/plot.c draws them)
+static void sweep_plots(FILE *f, const family_t *fam, const sweep_opts_t *o, const char *outdir,
+                        uint32_t total, uint32_t nax, const uint32_t *len, const sweep_rep_t *rp) {
+  bool variants = fam->ax[0].key == NULL;
+  char p[1700];
   static const struct {
     const char *k, *col, *what, *unit;
     ns_plot_unit_t kind;
-  } kPl[] = {
-      {"util", "bottleneck_util_gbps", "bottleneck utilisation, whole run (L2)", "Gb/s", kNsUnitPlain},
-      {"steady", "steady_util_gbps", "steady-state utilisation (L2)", "Gb/s", kNsUnitPlain},
-      {"peakq", "peak_queue_rtt", "peak queue", "RTT", kNsUnitPlain},
-      {"cnps", "cnps_sent", "CNPs sent", NULL, kNsUnitCount},
-      {"pauses", "pause_frames", "PAUSE frames", NULL, kNsUnitCount},
-      {"victim", "victim_fct_us", "victim FCT", NULL, kNsUnitTimeUs},
-      {"fct", "fct_us", "FCT of the first flow", NULL, kNsUnitTimeUs},
-      {"retx", "retransmitted_bytes", "retransmitted bytes", NULL, kNsUnitBytes}};
+  } kPl[] = {{"util", "bottleneck_util_gbps", "bottleneck utilisation, whole run (L2)", "Gb/s",
+              kNsUnitPlain},
+             {"steady", "steady_util_gbps", "steady-state utilisation (L2)", "Gb/s", kNsUnitPlain},
+             {"peakq", "peak_queue_rtt", "peak queue", "RTT", kNsUnitPlain},
+             {"cnps", "cnps_sent", "CNPs sent", NULL, kNsUnitCount},
+             {"pauses", "pause_frames", "PAUSE frames", NULL, kNsUnitCount},
+             {"victim", "victim_fct_us", "victim FCT", NULL, kNsUnitTimeUs},
+             {"fct", "fct_us", "FCT of the first flow", NULL, kNsUnitTimeUs},
+             {"retx", "retransmitted_bytes", "retransmitted bytes", NULL, kNsUnitBytes}};
   ns_plot_sweep_t *ps = calloc(1, sizeof(*ps));
-  if (ps != NULL && csv_ok && nax >= 1) {
+  if (ps != NULL && nax >= 1) {
     // lines: x is the last axis, one line per value of the first; but with two axes of
     // which only the first holds numbers (pfc-victim-buffers: buffer_mib x dcqcn on/off)
     // the numbers go on x and the text values become the lines (a line from "on" to "off"
@@ -1748,14 +1843,16 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
       sa = 1;
     }
     snprintf(ps->family, sizeof(ps->family), "%s", fam->name);
-    int k = snprintf(ps->footer, sizeof(ps->footer), "xtm-netsim %s, sweep %s of scenario %s, %u runs, fixed:",
-                     NETSIM_VERSION, fam->name, fam->scenario, total);
-    for (int i = 0; i < 8 && fam->fixed[i] != NULL && k > 0 && (size_t)k < sizeof(ps->footer); i++) {
+    int k = snprintf(ps->footer, sizeof(ps->footer),
+                     "xtm-netsim %s, sweep %s of scenario %s, %u runs, fixed:", NETSIM_VERSION,
+                     fam->name, fam->scenario, total);
+    for (int i = 0; i < 8 && fam->fixed[i] != NULL && k > 0 && (size_t)k < sizeof(ps->footer);
+         i++) {
       k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, " %s", fam->fixed[i]);
     }
     if (k > 0 && (size_t)k < sizeof(ps->footer)) {
-      k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, "%s, overrides:",
-                    fam->fixed[0] == NULL ? " none" : "");
+      k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k,
+                    "%s, overrides:", fam->fixed[0] == NULL ? " none" : "");
     }
     for (int i = 0; i < o->nsets && k > 0 && (size_t)k < sizeof(ps->footer); i++) {
       k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, " %s", o->sets[i]);
@@ -1764,8 +1861,8 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
       k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, " none");
     }
     if (k > 0 && (size_t)k < sizeof(ps->footer)) {
-      snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, ", seed%s %s", nseeds == 1 ? "" : "s",
-               nseeds ? seeds : "-");
+      snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, ", seed%s %s",
+               rp->nseeds == 1 ? "" : "s", rp->nseeds ? rp->seeds : "-");
     }
     k = snprintf(ps->repro, sizeof(ps->repro), "xtm-netsim sweep %s", fam->name);
     for (int i = 0; i < o->nsets && k > 0 && (size_t)k < sizeof(ps->repro); i++) {
@@ -1792,7 +1889,7 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
       while (col < kNcols && strcmp(kCols[col], kPl[j].col) != 0) {
         col++;
       }
-      if (col == kNcols || !has_col[col]) {
+      if (col == kNcols || !rp->has_col[col]) {
         continue;  // no run has this KPI (e.g. no victim flow)
       }
       ns_plot_kpi_t *q = &ps->kpi[ps->nkpi++];
@@ -1801,7 +1898,7 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
       q->unit = kPl[j].unit;
       q->kind = kPl[j].kind;
       q->col = nax + (uint32_t)col + 1;
-      q->max = col_max[col];
+      q->max = rp->col_max[col];
     }
     int prc = ns_plot_write_sweep(outdir, ps);
     if (prc == 0) {
@@ -1817,6 +1914,92 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
     }
   }
   free(ps);
+}
+
+static int sweep(const char *fam_name, const sweep_opts_t *o) {
+  const family_t *fam = find_family(fam_name);
+  if (fam == NULL) {
+    char q[80];
+    xtm_num_quote(q, sizeof(q), fam_name);
+    fprintf(stderr, "xtm-netsim sweep: unknown family '%s'; families:", q);
+    for (size_t i = 0; i < sizeof(kFamilies) / sizeof(kFamilies[0]); i++) {
+      fprintf(stderr, " %s", kFamilies[i].name);
+    }
+    fputc('\n', stderr);
+    return 1;
+  }
+  ns_scenario_t base;
+  char err[NS_ERR_LEN];
+  if (!ns_scenario_load(fam->scenario, &base, err, sizeof(err))) {
+    fprintf(stderr, "%s\n", err);
+    return 1;
+  }
+  char outdir[900];
+  snprintf(outdir, sizeof(outdir), "%s", o->out != NULL ? o->out : "");
+  if (o->out == NULL) {
+    snprintf(outdir, sizeof(outdir), "build/netsim/sweep-%s", fam->name);
+  }
+  if (o->slurm && !safe_path(outdir)) {
+    fprintf(stderr,
+            "xtm-netsim sweep --slurm: --out may hold only A-Z a-z 0-9 . _ - / + = , "
+            "(it is passed to sbatch)\n");
+    return 1;
+  }
+  uint32_t nax = 0, len[6] = {0};
+  sweep_run_t *runs = NULL;
+  uint32_t total = build_runs(fam, o, outdir, &runs, &nax, len);
+  if (total == 0) {
+    return 2;
+  }
+  if (o->task >= 0) {  // one Slurm array task
+    return sweep_task_one(&base, runs, total, fam, o);
+  }
+  if (!o->report_only && !sweep_precheck(&base, runs)) {
+    free(runs);
+    return 1;
+  }
+  int mk = mkdir_p(outdir);
+  if (mk != 0) {
+    fprintf(stderr, "xtm-netsim: --out %s: %s\n", outdir,
+            mk == 1 ? "exists and is not a directory" : strerror(errno));
+    free(runs);
+    return mk;
+  }
+  double t0 = now_s();
+  if (o->slurm && !o->report_only) {
+    int rc = slurm_submit(fam, o, outdir, total);
+    if (rc != 0) {
+      free(runs);
+      return rc;
+    }
+    sweep_slurm_status(runs, total);
+  } else if (!o->report_only) {
+    if (sweep_run_local(&base, runs, total, fam, o, outdir, t0) != 0) {
+      free(runs);
+      return 2;
+    }
+  }
+  // ---- report (the same for local, Slurm and --report-only)
+  char p[1700], pr[1700];
+  FILE *f = out_open(outdir, "report.md", pr, sizeof(pr));
+  FILE *csv = out_open(outdir, "results.csv", p, sizeof(p));
+  char pcsv[1700];
+  snprintf(pcsv, sizeof(pcsv), "%s", p);
+  if (f == NULL || csv == NULL) {
+    fprintf(stderr, "xtm-netsim: %s\n", g_write_err);
+    if (f) fclose(f);
+    if (csv) fclose(csv);
+    free(runs);
+    return 2;
+  }
+  sweep_report_header(f, csv, fam, o, total, nax, t0);
+  sweep_rep_t rp = {0};
+  sweep_report_rows(f, csv, runs, total, nax, &rp);
+  bool csv_ok = out_close(csv, pcsv);
+  if (csv_ok) {
+    sweep_plots(f, fam, o, outdir, total, nax, len, &rp);
+  }
+  uint32_t failed = rp.failed, refused = rp.refused;
   out_close(f, pr);
   free(runs);
   errno = 0;
@@ -1846,8 +2029,9 @@ static void usage(void) {
   for (size_t i = 0; i < sizeof(kFamilies) / sizeof(kFamilies[0]); i++) {
     fprintf(stderr, " %s", kFamilies[i].name);
   }
-  fprintf(stderr, "\nexit status: 0 ok, 1 bad input (scenario, override, impossible set-up), "
-                  "2 failure (a run failed or an output was lost)\n");
+  fprintf(stderr,
+          "\nexit status: 0 ok, 1 bad input (scenario, override, impossible set-up), "
+          "2 failure (a run failed or an output was lost)\n");
 }
 
 int main(int argc, char **argv) {
@@ -1952,7 +2136,8 @@ int main(int argc, char **argv) {
     } else if ((strcmp(argv[i], "--jobs") == 0 || strcmp(argv[i], "--task") == 0) && i + 1 < argc) {
       bool jobs = strcmp(argv[i], "--jobs") == 0;
       uint64_t v = 0;
-      if (xtm_num_u64(argv[i], argv[i + 1], jobs ? 1 : 0, jobs ? 1024 : 1000000, &v, &msg) != kXtmNumOk) {
+      if (xtm_num_u64(argv[i], argv[i + 1], jobs ? 1 : 0, jobs ? 1024 : 1000000, &v, &msg) !=
+          kXtmNumOk) {
         fprintf(stderr, "xtm-netsim: %s\n", msg.text);
         return 1;
       }

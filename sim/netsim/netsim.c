@@ -14,6 +14,7 @@
 #include "firmware/dcqcn_fw.h"
 #include "firmware/host/xtm_fw_host.h"
 #include "firmware/xtm_fw.h"
+
 #include "rtl/dcqcn/autogen/dcqcn_regs.h"  // Generated.
 
 enum {
@@ -29,7 +30,6 @@ enum {
 
 static ns_status_t uet_init(ns_flow_t *g);
 static void uet_free(ns_flow_t *f);
-
 
 // ------------------------------------------------------------------ small helpers
 
@@ -217,8 +217,12 @@ ns_status_t ns_sim_init(ns_sim_t *s) {
   if (s == NULL) {
     return kNsBadArg;
   }
-  *s = (ns_sim_t){.ack_every = 16, .rto_ps = 67108ull * NS_PS_PER_US, .pool_free = NS_NIL,
-                  .ival_link = NS_NIL, .ival_router = NS_NIL, .mark_ps = NS_NEVER};
+  *s = (ns_sim_t){.ack_every = 16,
+                  .rto_ps = 67108ull * NS_PS_PER_US,
+                  .pool_free = NS_NIL,
+                  .ival_link = NS_NIL,
+                  .ival_router = NS_NIL,
+                  .mark_ps = NS_NEVER};
   return kNsOk;
 }
 
@@ -256,8 +260,8 @@ void ns_sim_free(ns_sim_t *s) {
   free(s->pfc_fly);
   free(s->rt_pause_until);
   free(s->iv);
-  *s = (ns_sim_t){.pool_free = NS_NIL, .ival_link = NS_NIL, .ival_router = NS_NIL,
-                  .mark_ps = NS_NEVER};
+  *s = (ns_sim_t){
+      .pool_free = NS_NIL, .ival_link = NS_NIL, .ival_router = NS_NIL, .mark_ps = NS_NEVER};
 }
 
 static ns_status_t add_node(ns_sim_t *s, const char *name, uint8_t kind, uint32_t *id) {
@@ -454,9 +458,8 @@ static void flow_set_limit(ns_flow_t *f);
 
 ns_status_t ns_add_flow(ns_sim_t *s, const ns_flow_t *f, uint32_t *id) {
   if (s == NULL || f == NULL || f->src >= s->nnodes || f->dst >= s->nnodes ||
-      s->nodes[f->src].kind != kNsNodeNic || s->nodes[f->dst].kind != kNsNodeNic ||
-      f->mtu == 0 || f->mtu + NS_HDR_BYTES > 16000u || f->msg_bytes == 0 ||
-      f->window_msgs == 0 || f->prio > 7) {
+      s->nodes[f->src].kind != kNsNodeNic || s->nodes[f->dst].kind != kNsNodeNic || f->mtu == 0 ||
+      f->mtu + NS_HDR_BYTES > 16000u || f->msg_bytes == 0 || f->window_msgs == 0 || f->prio > 7) {
     return kNsBadArg;
   }
   if (s->nflows == s->flows_cap) {
@@ -483,9 +486,8 @@ ns_status_t ns_add_flow(ns_sim_t *s, const ns_flow_t *f, uint32_t *id) {
       g->last_msg_psn = (g->total_msgs - 1) * g->pkts_per_msg;
     }
   }
-  g->total_pkts = g->last_msg_psn == NS_NEVER
-                      ? g->total_msgs * g->pkts_per_msg
-                      : g->last_msg_psn + g->last_msg_pkts;
+  g->total_pkts = g->last_msg_psn == NS_NEVER ? g->total_msgs * g->pkts_per_msg
+                                              : g->last_msg_psn + g->last_msg_pkts;
   g->snd_nxt = g->snd_una = g->snd_max = g->rcv_nxt = 0;
   flow_set_limit(g);
   g->next_send_ps = f->start_ps;
@@ -545,8 +547,7 @@ static void ns_warn_line(void *arg, bool warning, const char *text) {
 
 ns_status_t ns_router_program(ns_sim_t *s, uint32_t router, const char *path, const char *text,
                               void *dcqcn_cfg_out, char *err, size_t err_len) {
-  if (s == NULL || router >= s->nnodes || s->nodes[router].kind != kNsNodeRouter ||
-      text == NULL) {
+  if (s == NULL || router >= s->nnodes || s->nodes[router].kind != kNsNodeRouter || text == NULL) {
     return kNsBadArg;
   }
   ns_router_t *r = &s->nodes[router].rt;
@@ -569,14 +570,16 @@ ns_status_t ns_router_program(ns_sim_t *s, uint32_t router, const char *path, co
     return kNsConfig;
   }
   // the warnings: printed (with the compiler's repeat notes) and counted, never dropped
-  ns_warn_ctx_t wc = {.f = s->warn_out != NULL ? s->warn_out : stderr, .router = s->nodes[router].name};
+  ns_warn_ctx_t wc = {.f = s->warn_out != NULL ? s->warn_out : stderr,
+                      .router = s->nodes[router].name};
   (void)xtm_cos_each_message(res, path, ns_warn_line, &wc);
   r->cfg_warnings = res->warnings_dropped;
   for (uint32_t i = 0; i < res->nwarnings; i++) {
     r->cfg_warnings += 1u + res->warning_repeats[i];
   }
   if (res->warnings_dropped > 0) {
-    fprintf(wc.f, "xtm-netsim: router %s: %u more warnings not shown\n", wc.router, res->warnings_dropped);
+    fprintf(wc.f, "xtm-netsim: router %s: %u more warnings not shown\n", wc.router,
+            res->warnings_dropped);
   }
   xtm_fw_bringup_opts_t bo = {.do_reset = true, .init_max_polls = 100000};
   xtm_fw_bringup_result_t br;
@@ -593,8 +596,10 @@ ns_status_t ns_router_program(ns_sim_t *s, uint32_t router, const char *path, co
     uint32_t p = res->q[i].port;
     uint32_t l = p < NS_MAX_PORTS ? r->port_link[p] : NS_NIL;
     if (l != NS_NIL && s->links[l].rate_bps != res->q[i].port_rate_bps) {
-      snprintf(err, err_len, "%s: interface %s runs at %g Gb/s in the configuration, but its "
-               "link at %g Gb/s", path, res->q[i].iface, (double)res->q[i].port_rate_bps / 1e9,
+      snprintf(err, err_len,
+               "%s: interface %s runs at %g Gb/s in the configuration, but its "
+               "link at %g Gb/s",
+               path, res->q[i].iface, (double)res->q[i].port_rate_bps / 1e9,
                (double)s->links[l].rate_bps / 1e9);
       free(res);
       return kNsSpeed;
@@ -604,8 +609,10 @@ ns_status_t ns_router_program(ns_sim_t *s, uint32_t router, const char *path, co
     uint32_t p = res->pg[i].port;
     uint32_t l = p < NS_MAX_PORTS ? r->in_link[p] : NS_NIL;
     if (l != NS_NIL && s->links[l].rate_bps != res->pg[i].speed_bps) {
-      snprintf(err, err_len, "%s: interface %s has speed %g Gb/s in the configuration, but its "
-               "link at %g Gb/s", path, res->pg[i].iface, (double)res->pg[i].speed_bps / 1e9,
+      snprintf(err, err_len,
+               "%s: interface %s has speed %g Gb/s in the configuration, but its "
+               "link at %g Gb/s",
+               path, res->pg[i].iface, (double)res->pg[i].speed_bps / 1e9,
                (double)s->links[l].rate_bps / 1e9);
       free(res);
       return kNsSpeed;
@@ -658,7 +665,8 @@ ns_status_t ns_nic_program_dcqcn(ns_sim_t *s, uint32_t nic, const void *dcqcn_cf
   xtm_mmio_t dio;
   dcqcn_fw_t dh;
   uint64_t mbps = c->link != NS_NIL ? s->links[c->link].rate_bps / 1000000u : 100000u;
-  if (dcqcn_mmio_model_init(&dio, &dstate, c->dc) != kXtmFwOk || dcqcn_fw_init(&dio, &dh) != kXtmFwOk ||
+  if (dcqcn_mmio_model_init(&dio, &dstate, c->dc) != kXtmFwOk ||
+      dcqcn_fw_init(&dio, &dh) != kXtmFwOk ||
       dcqcn_fw_set_params(&dh, (const xtm_fw_dcqcn_cfg_t *)dcqcn_cfg, 1000u) != kXtmFwOk ||
       xtm_mmio_write32(&dio, DCQCN_LINE_RATE_REG_OFFSET, (uint32_t)mbps) != kXtmFwOk) {
     snprintf(err, err_len, "%s: programming the dcqcn block failed", s->nodes[nic].name);
@@ -696,9 +704,9 @@ static inline ns_ival_t *iv_at(ns_sim_t *s, uint64_t t) {
 static void link_send(ns_sim_t *s, uint32_t li, const ns_pkt_t *p, uint64_t t) {
   ns_link_t *l = &s->links[li];
   uint64_t start = t > l->busy_until_ps ? t : l->busy_until_ps;
-  l->busy_until_ps = start + (l->ps_per_byte != 0
-                                  ? (uint64_t)(p->len + NS_ETH_OVH_BYTES) * l->ps_per_byte
-                                  : ns_ser_ps(p->len, l->rate_bps));
+  l->busy_until_ps =
+      start + (l->ps_per_byte != 0 ? (uint64_t)(p->len + NS_ETH_OVH_BYTES) * l->ps_per_byte
+                                   : ns_ser_ps(p->len, l->rate_bps));
   if (start <= s->end_ps) {  // a router running ahead may send past the end: not counted
     l->tx_bytes += p->len;
     l->tx_frames++;
@@ -830,8 +838,13 @@ static void dc_out(ns_sim_t *s, uint32_t n, const dcqcn_out_t *o) {
     return;
   }
   c->ctrl_ring[(c->ctrl_head + c->ctrl_len++) % 1024u] =
-      (ns_pkt_t){.kind = kNsPktCnp, .dscp = NS_DSCP_CNP, .ecn = 0, .prio = 6,
-                 .len = NS_CNP_BYTES, .dst = f->src, .flow = (uint32_t)(f - s->flows)};
+      (ns_pkt_t){.kind = kNsPktCnp,
+                 .dscp = NS_DSCP_CNP,
+                 .ecn = 0,
+                 .prio = 6,
+                 .len = NS_CNP_BYTES,
+                 .dst = f->src,
+                 .flow = (uint32_t)(f - s->flows)};
   s->cnps_sent++;
   ns_ival_t *v = iv_at(s, s->now_ps);
   if (v != NULL) {
@@ -863,8 +876,13 @@ static void ctrl_send(ns_sim_t *s, uint32_t n, uint8_t kind, const ns_flow_t *f,
     return;
   }
   c->ctrl_ring[(c->ctrl_head + c->ctrl_len++) % 1024u] =
-      (ns_pkt_t){.kind = kind, .dscp = f->dscp, .ecn = 0, .prio = f->prio,
-                 .len = NS_ACK_BYTES, .dst = f->src, .flow = (uint32_t)(f - s->flows),
+      (ns_pkt_t){.kind = kind,
+                 .dscp = f->dscp,
+                 .ecn = 0,
+                 .prio = f->prio,
+                 .len = NS_ACK_BYTES,
+                 .dst = f->src,
+                 .flow = (uint32_t)(f - s->flows),
                  .psn = (uint32_t)psn};
   nic_kick(s, n, s->now_ps);
 }
@@ -888,7 +906,6 @@ static void rto_arm(ns_sim_t *s, ns_flow_t *f, uint64_t at) {
     ev_push(s, at, kEvRto, (uint32_t)(f - s->flows));
   }
 }
-
 
 // ------------------------------------------------------------------ UET transport (NSCC)
 //
@@ -1105,10 +1122,17 @@ static void uet_send_data(ns_sim_t *s, uint32_t n, ns_flow_t *f) {
     psn = u->next_new++;
   }
   uint32_t payload = uet_payload(f, psn);
-  bool last = psn + 1 == f->total_pkts || (psn < f->last_msg_psn && (psn + 1) % f->pkts_per_msg == 0);
-  ns_pkt_t p = {.kind = kNsPktData, .dscp = f->dscp, .ecn = NS_ECN_ECT0, .prio = f->prio,
-                .len = (uint16_t)(payload + NS_HDR_BYTES), .dst = f->dst,
-                .flow = (uint32_t)(f - s->flows), .psn = (uint32_t)psn, .last = last};
+  bool last =
+      psn + 1 == f->total_pkts || (psn < f->last_msg_psn && (psn + 1) % f->pkts_per_msg == 0);
+  ns_pkt_t p = {.kind = kNsPktData,
+                .dscp = f->dscp,
+                .ecn = NS_ECN_ECT0,
+                .prio = f->prio,
+                .len = (uint16_t)(payload + NS_HDR_BYTES),
+                .dst = f->dst,
+                .flow = (uint32_t)(f - s->flows),
+                .psn = (uint32_t)psn,
+                .last = last};
   if (u->inflight <= 0.0) {
     f->last_progress_ps = s->now_ps;
   }
@@ -1143,9 +1167,15 @@ static void uet_rx_data(ns_sim_t *s, uint32_t n, ns_flow_t *f, const ns_pkt_t *p
     return;
   }
   c->ctrl_ring[(c->ctrl_head + c->ctrl_len++) % 1024u] =
-      (ns_pkt_t){.aux = (uint32_t)f->rcv_nxt, .kind = kNsPktAck, .dscp = f->dscp,
-                 .ecn = p->ecn == NS_ECN_CE, .prio = f->prio, .len = NS_ACK_BYTES, .dst = f->src,
-                 .flow = (uint32_t)(f - s->flows), .psn = p->psn};
+      (ns_pkt_t){.aux = (uint32_t)f->rcv_nxt,
+                 .kind = kNsPktAck,
+                 .dscp = f->dscp,
+                 .ecn = p->ecn == NS_ECN_CE,
+                 .prio = f->prio,
+                 .len = NS_ACK_BYTES,
+                 .dst = f->src,
+                 .flow = (uint32_t)(f - s->flows),
+                 .psn = p->psn};
   nic_kick(s, n, s->now_ps);
 }
 
@@ -1256,9 +1286,15 @@ static void nic_send_data(ns_sim_t *s, uint32_t n, ns_flow_t *f) {
     last = k + 1 == f->last_msg_pkts;
   }
   uint32_t payload = (uint32_t)(rem < f->mtu ? rem : f->mtu);
-  ns_pkt_t p = {.kind = kNsPktData, .dscp = f->dscp, .ecn = NS_ECN_ECT0, .prio = f->prio,
-                .len = (uint16_t)(payload + NS_HDR_BYTES), .dst = f->dst,
-                .flow = (uint32_t)(f - s->flows), .psn = (uint32_t)psn, .last = last};
+  ns_pkt_t p = {.kind = kNsPktData,
+                .dscp = f->dscp,
+                .ecn = NS_ECN_ECT0,
+                .prio = f->prio,
+                .len = (uint16_t)(payload + NS_HDR_BYTES),
+                .dst = f->dst,
+                .flow = (uint32_t)(f - s->flows),
+                .psn = (uint32_t)psn,
+                .last = last};
   if (f->snd_una == f->snd_nxt) {
     f->last_progress_ps = s->now_ps;
   }
@@ -1274,8 +1310,8 @@ static void nic_send_data(ns_sim_t *s, uint32_t n, ns_flow_t *f) {
   f->snd_nxt++;
   link_send(s, c->link, &p, s->now_ps);
   if (c->dc != NULL) {
-    dcqcn_in_t in = {.tx = {.valid = true, .qp = f->qp_src,
-                            .bytes = (uint16_t)(payload + NS_HDR_BYTES)}};
+    dcqcn_in_t in = {
+        .tx = {.valid = true, .qp = f->qp_src, .bytes = (uint16_t)(payload + NS_HDR_BYTES)}};
     dcqcn_out_t o = dc_feed(s, n, &in);
     uint64_t ns = o.pace.valid ? o.pace.next_send : 0;
     uint64_t base = s->nodes[n].nic.dc_off;
@@ -1427,7 +1463,8 @@ static void nic_rx(ns_sim_t *s, uint32_t n, const ns_pkt_t *pp) {
         f->rx_bytes += p.len - NS_HDR_BYTES;
         f->nak_sent = false;
         uint64_t ae = s->ack_every;  // usually a power of two: a mask, not a division
-        if (p.last || ((ae & (ae - 1)) == 0 ? (f->rcv_nxt & (ae - 1)) == 0 : f->rcv_nxt % ae == 0)) {
+        if (p.last ||
+            ((ae & (ae - 1)) == 0 ? (f->rcv_nxt & (ae - 1)) == 0 : f->rcv_nxt % ae == 0)) {
           ctrl_send(s, n, kNsPktAck, f, p.psn);
         }
       } else if (p.psn > f->rcv_nxt) {
@@ -1493,13 +1530,13 @@ static void rt_outputs(ns_sim_t *s, uint32_t n, const xtm_out_t *o) {
   ns_router_t *r = &s->nodes[n].rt;
 #ifdef NS_DEBUG_TRACE
   if (o->enq_res.valid) {
-    fprintf(stderr, "E %llu %u %u %u\n", (unsigned long long)o->cycle, s->pool[o->enq_res.pkt_id].flow,
-            s->pool[o->enq_res.pkt_id].psn, o->enq_res.reason);
+    fprintf(stderr, "E %llu %u %u %u\n", (unsigned long long)o->cycle,
+            s->pool[o->enq_res.pkt_id].flow, s->pool[o->enq_res.pkt_id].psn, o->enq_res.reason);
   }
   for (uint64_t m = o->deq_valid; m != 0; m &= m - 1) {
     uint32_t p = (uint32_t)__builtin_ctzll(m);
-    fprintf(stderr, "D %llu %u %u %u\n", (unsigned long long)o->cycle, s->pool[o->deq[p].pkt_id].flow,
-            s->pool[o->deq[p].pkt_id].psn, o->deq[p].ecn);
+    fprintf(stderr, "D %llu %u %u %u\n", (unsigned long long)o->cycle,
+            s->pool[o->deq[p].pkt_id].flow, s->pool[o->deq[p].pkt_id].psn, o->deq[p].ecn);
   }
   for (uint64_t m = o->pfc_tx_valid; m != 0; m &= m - 1) {
     fprintf(stderr, "P %llu %u\n", (unsigned long long)o->cycle, (unsigned)__builtin_ctzll(m));
@@ -1646,9 +1683,13 @@ static void rt_run(ns_sim_t *s, uint32_t n, bool wake) {
     if (r->in_len > 0 && r->in_ring[r->in_head].cycle <= ci) {
       ns_rin_t *e = &r->in_ring[r->in_head];
       ns_pkt_t *p = &s->pool[e->pkt];
-      r->in.enq = (xtm_enq_in_t){.valid = true, .pkt_id = e->pkt, .in_port = e->port,
-                                 .eg_port = (uint8_t)r->route[p->dst], .dscp = p->dscp,
-                                 .ecn = p->ecn, .len = p->len};
+      r->in.enq = (xtm_enq_in_t){.valid = true,
+                                 .pkt_id = e->pkt,
+                                 .in_port = e->port,
+                                 .eg_port = (uint8_t)r->route[p->dst],
+                                 .dscp = p->dscp,
+                                 .ecn = p->ecn,
+                                 .len = p->len};
       r->in_head = (r->in_head + 1) & (r->in_cap - 1);
       r->in_len--;
     }
@@ -1732,10 +1773,10 @@ static void pfc_arrive(ns_sim_t *s, uint32_t slot) {
   if (nd->kind == kNsNodeNic) {
     for (uint32_t i = 0; i < 8; i++) {
       if ((f.vec >> i) & 1u) {
-        nd->nic.paused_until_ps[i] =
-            f.quanta[i] == 0 ? s->now_ps
-            : nd->nic.pause_no_expiry ? NS_NEVER
-                                      : s->now_ps + quanta_ps(f.quanta[i], rev->rate_bps);
+        nd->nic.paused_until_ps[i] = f.quanta[i] == 0 ? s->now_ps
+                                     : nd->nic.pause_no_expiry
+                                         ? NS_NEVER
+                                         : s->now_ps + quanta_ps(f.quanta[i], rev->rate_bps);
       }
     }
     for (uint32_t i = 0; i < 8; i++) {

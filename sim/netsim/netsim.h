@@ -69,16 +69,16 @@ typedef enum ns_transport {
 typedef struct ns_uet {
   // per PSN: 0 not sent, 1 in flight, 2 acknowledged, 3 lost (waiting for retransmission)
   uint8_t *st;
-  uint64_t *sent_ps;   // last transmission time of each PSN
-  uint8_t *rx;         // responder: PSN received
-  uint64_t una;        // lowest PSN not acknowledged
-  uint64_t next_new;   // next PSN never sent
-  uint64_t hsack;      // highest PSN acknowledged (+1; 0 none)
-  uint64_t lscan;      // loss detection has looked at every PSN below this
-  uint64_t rscan;      // no lost PSN below this
-  uint64_t nlost;      // PSNs waiting for retransmission
-  double cwnd, inflight;               // bytes
-  double inc, dec, recvd, achieved;    // NSCC accumulators (bytes)
+  uint64_t *sent_ps;                 // last transmission time of each PSN
+  uint8_t *rx;                       // responder: PSN received
+  uint64_t una;                      // lowest PSN not acknowledged
+  uint64_t next_new;                 // next PSN never sent
+  uint64_t hsack;                    // highest PSN acknowledged (+1; 0 none)
+  uint64_t lscan;                    // loss detection has looked at every PSN below this
+  uint64_t rscan;                    // no lost PSN below this
+  uint64_t nlost;                    // PSNs waiting for retransmission
+  double cwnd, inflight;             // bytes
+  double inc, dec, recvd, achieved;  // NSCC accumulators (bytes)
   double avg_delay_ps, avg_ecn;
   double srtt_ps, rttvar_ps;
   uint64_t base_rtt_ps, bdp, maxwnd, mtu_bytes;
@@ -119,24 +119,24 @@ typedef struct ns_lslot {  // a frame in flight on a link and its arrival time
 // A unidirectional link: serialisation at `rate_bps` plus `prop_ps`; FIFO delivery.
 typedef struct ns_link {
   // hot fields first (one cache line), the name last
-  uint64_t busy_until_ps;   // end of the frame being serialised
-  uint64_t head_t;          // arrival time of the ring's head (NS_NEVER when empty)
-  ns_lslot_t *ring;         // in-flight FIFO: frames and arrival times, capacity a power of 2
+  uint64_t busy_until_ps;  // end of the frame being serialised
+  uint64_t head_t;         // arrival time of the ring's head (NS_NEVER when empty)
+  ns_lslot_t *ring;        // in-flight FIFO: frames and arrival times, capacity a power of 2
   uint32_t ring_cap, ring_head, ring_len;
   uint16_t src, src_port, dst, dst_port;
-  uint32_t rev;             // the link in the opposite direction
-  uint64_t ps_per_byte;     // serialisation ps per byte when exact (else 0: divide)
+  uint32_t rev;          // the link in the opposite direction
+  uint64_t ps_per_byte;  // serialisation ps per byte when exact (else 0: divide)
   uint64_t prop_ps;
   uint64_t rate_bps;
-  uint64_t data_busy_ps;    // end of the last data frame a router sent here (PFC waits for it)
+  uint64_t data_busy_ps;  // end of the last data frame a router sent here (PFC waits for it)
   // statistics
-  uint64_t tx_bytes;        // frame bytes started (all kinds)
-  uint64_t tx_frames;       // frames started (L1 bytes = tx_bytes + 20 x tx_frames)
-  uint64_t tx_data_bytes;   // data frame bytes started
-  uint64_t pfc_rx_frames;   // PFC frames received by the transmitter of this link
-  uint64_t paused_ps;       // time with at least one priority paused (closed intervals)
+  uint64_t tx_bytes;       // frame bytes started (all kinds)
+  uint64_t tx_frames;      // frames started (L1 bytes = tx_bytes + 20 x tx_frames)
+  uint64_t tx_data_bytes;  // data frame bytes started
+  uint64_t pfc_rx_frames;  // PFC frames received by the transmitter of this link
+  uint64_t paused_ps;      // time with at least one priority paused (closed intervals)
   uint64_t pz_from_ps, pz_to_ps;
-  uint64_t sample_bytes;    // tx_bytes at the last sample
+  uint64_t sample_bytes;  // tx_bytes at the last sample
   char name[2 * NS_NAME_LEN + 4];
 } ns_link_t;
 
@@ -147,33 +147,33 @@ typedef struct ns_flow {
   uint16_t src, dst;
   uint16_t qp_src, qp_dst;  // QP index in the source and destination NICs' dcqcn models
   uint8_t dscp, prio;
-  uint32_t mtu;             // payload bytes per packet
-  uint64_t msg_bytes;       // s
-  uint32_t window_msgs;     // t
-  uint64_t total_msgs;      // 0 = unlimited (runs until the end)
-  uint64_t total_bytes;     // non-zero: exactly these bytes (total_msgs derived, the last
-                            // message shorter); 0: total_msgs x msg_bytes
+  uint32_t mtu;          // payload bytes per packet
+  uint64_t msg_bytes;    // s
+  uint32_t window_msgs;  // t
+  uint64_t total_msgs;   // 0 = unlimited (runs until the end)
+  uint64_t total_bytes;  // non-zero: exactly these bytes (total_msgs derived, the last
+                         // message shorter); 0: total_msgs x msg_bytes
   uint64_t start_ps;
   bool record_latency;
-  uint8_t transport;        // ns_transport_t
-  uint64_t uet_base_rtt_ps; // UET: the path's base RTT (NSCC's network RTT and target delay)
-  uint64_t uet_bdp_bytes;   // UET: the path's BDP at the bottleneck
-  uint64_t uet_line_bps;    // UET: the sender's line rate (reference scaling)
-  ns_uet_t *uet;            // UET state (allocated by ns_add_flow)
+  uint8_t transport;         // ns_transport_t
+  uint64_t uet_base_rtt_ps;  // UET: the path's base RTT (NSCC's network RTT and target delay)
+  uint64_t uet_bdp_bytes;    // UET: the path's BDP at the bottleneck
+  uint64_t uet_line_bps;     // UET: the sender's line rate (reference scaling)
+  ns_uet_t *uet;             // UET state (allocated by ns_add_flow)
   // derived
   uint32_t pkts_per_msg;
-  uint64_t total_pkts;      // 0 = unlimited
-  uint64_t last_msg_psn;    // first PSN of a shorter last message (NS_NEVER: none)
+  uint64_t total_pkts;    // 0 = unlimited
+  uint64_t last_msg_psn;  // first PSN of a shorter last message (NS_NEVER: none)
   uint64_t last_msg_bytes;
   uint32_t last_msg_pkts;
   // requester state
   uint64_t snd_nxt, snd_una, snd_max;
-  uint64_t snd_lim;         // first PSN outside the window (and the flow): snd_nxt < snd_lim
-  uint64_t next_send_ps;    // pacer
+  uint64_t snd_lim;       // first PSN outside the window (and the flow): snd_nxt < snd_lim
+  uint64_t next_send_ps;  // pacer
   uint64_t last_progress_ps;
   bool rto_armed;
   uint64_t msgs_done;
-  uint64_t fct_ps;          // completion time of the last message (finite flows)
+  uint64_t fct_ps;  // completion time of the last message (finite flows)
   bool done;
   // responder state
   uint64_t rcv_nxt;
@@ -189,18 +189,18 @@ typedef struct ns_flow {
 } ns_flow_t;
 
 typedef struct ns_nic {
-  dcqcn_t *dc;             // NULL when DCQCN is off
-  uint32_t link;           // transmit link
-  uint32_t *flows;         // flows whose requester is here
+  dcqcn_t *dc;      // NULL when DCQCN is off
+  uint32_t link;    // transmit link
+  uint32_t *flows;  // flows whose requester is here
   uint32_t nflows, rr;
   uint64_t paused_until_ps[8];
   ns_pkt_t ctrl_ring[1024];  // control packets waiting (ACK, NAK, CNP)
   uint32_t ctrl_head, ctrl_len;
-  uint64_t wake_ps;        // the pending wake event (NS_NEVER: none)
+  uint64_t wake_ps;  // the pending wake event (NS_NEVER: none)
   uint64_t ctrl_drops;
-  uint32_t *qp_flow;       // responder QP -> flow
+  uint32_t *qp_flow;  // responder QP -> flow
   uint32_t nqp_rx;
-  uint64_t dc_off;  // dcqcn model cycle at simulation time 0
+  uint64_t dc_off;       // dcqcn model cycle at simulation time 0
   bool pause_no_expiry;  // a PAUSE holds until XON whatever its quanta (HPCC set-up)
 } ns_nic_t;
 
@@ -214,26 +214,26 @@ typedef struct ns_router {
   xtm_t *m;
   uint32_t nports;
   uint32_t cell_bytes;
-  uint32_t port_link[NS_MAX_PORTS];     // egress link of each port
-  uint32_t in_link[NS_MAX_PORTS];       // ingress link of each port (NS_NIL: none)
-  uint32_t pfc_pending_mask;            // bit p: pfc_pending[p]
-  uint16_t route[256];                   // destination node -> egress port
+  uint32_t port_link[NS_MAX_PORTS];  // egress link of each port
+  uint32_t in_link[NS_MAX_PORTS];    // ingress link of each port (NS_NIL: none)
+  uint32_t pfc_pending_mask;         // bit p: pfc_pending[p]
+  uint16_t route[256];               // destination node -> egress port
   ns_rin_t *in_ring;
   uint32_t in_cap, in_head, in_len;  // in_cap: a power of two
   bool pfc_pending[NS_MAX_PORTS];
   uint64_t pfc_cycle[NS_MAX_PORTS];
   xtm_pfc_frame_t pfc_frame[NS_MAX_PORTS];
   uint64_t wake_ps;
-  uint64_t cyc_off;  // model cycle at simulation time 0 (bring-up ran before)
+  uint64_t cyc_off;       // model cycle at simulation time 0 (bring-up ran before)
   uint64_t lookahead_ps;  // smallest delay of an ingress link: no input can arrive sooner
   uint64_t pfc_tx_frames;
   uint32_t pfc_inbound;  // PFC frames in flight to this router (s->pfc_fly)
   uint64_t drops_by_reason[kXtmReasonCount];
   uint64_t lossless_drops;
-  uint32_t cfg_warnings;                // warnings of its configuration (ns_router_program)
-  int32_t watch_voq;                    // VOQ whose peak occupancy is tracked (-1: none)
+  uint32_t cfg_warnings;  // warnings of its configuration (ns_router_program)
+  int32_t watch_voq;      // VOQ whose peak occupancy is tracked (-1: none)
   uint64_t watch_peak_bytes;
-  xtm_in_t in;                           // preallocated input bundle
+  xtm_in_t in;  // preallocated input bundle
   xtm_out_t out;
 } ns_router_t;
 
@@ -279,8 +279,8 @@ typedef struct ns_ival {
   uint64_t ce_frames;         // data frames started on it with CE
   uint64_t peak_queue_bytes;  // largest watched-VOQ occupancy after an accepted enqueue
   uint64_t tail_drops, lossless_drops, other_drops;  // every router, as the summary
-  uint64_t pause_frames;      // PFC frames the routers sent
-  uint64_t cnps;              // CNPs the notification points sent
+  uint64_t pause_frames;                             // PFC frames the routers sent
+  uint64_t cnps;                                     // CNPs the notification points sent
 } ns_ival_t;
 
 typedef struct ns_sim {
@@ -300,7 +300,12 @@ typedef struct ns_sim {
   uint32_t pool_cap, pool_free, pool_used, pool_peak;
   uint64_t pool_grows, ring_grows;
   // PFC frames in flight (few): a small array
-  struct { uint32_t link; xtm_pfc_frame_t f; bool used; uint64_t t; } *pfc_fly;
+  struct {
+    uint32_t link;
+    xtm_pfc_frame_t f;
+    bool used;
+    uint64_t t;
+  } * pfc_fly;
   uint32_t pfc_fly_cap;
   uint64_t *rt_pause_until;  // per (link, priority): pause end seen by a router transmitter
   // loss injection (tests)
@@ -312,14 +317,15 @@ typedef struct ns_sim {
   uint32_t ce_flow;
   uint64_t ce_psn;
   // options
-  uint64_t ack_every;   // responder ACKs every N packets and each message's last
+  uint64_t ack_every;  // responder ACKs every N packets and each message's last
   uint64_t rto_ps;
   uint64_t end_ps;
   bool stop_when_done;
-  FILE *warn_out;  // where ns_router_program prints configuration warnings (NULL: stderr)
-  bool lookahead_off;        // routers run only up to now (reference for the tests)       // stop once every finite flow has completed
+  FILE *warn_out;      // where ns_router_program prints configuration warnings (NULL: stderr)
+  bool lookahead_off;  // routers run only up to now (reference for the tests)       // stop once
+                       // every finite flow has completed
   uint32_t finite_pending;
-  uint64_t sample_ps;   // 0: no sampling
+  uint64_t sample_ps;  // 0: no sampling
   ns_sample_fn sample_fn;
   void *sample_ctx;
   // per-interval KPIs (ns_ival_t): ival_ps 0 = off; the watched link and router (NS_NIL-like
@@ -333,7 +339,7 @@ typedef struct ns_sim {
   uint64_t events;
   uint64_t ev_by_type[8];  // link, nic, router, pfc, rto, sample (docs/netsim.md section 8)
   uint64_t ev_stale;       // wake events superseded by an earlier one
-  uint64_t pkt_hops;    // packets delivered over a link (all kinds)
+  uint64_t pkt_hops;       // packets delivered over a link (all kinds)
   uint64_t cnps_sent;
   uint64_t ooo_discards;
 } ns_sim_t;
@@ -349,9 +355,8 @@ NS_WARN_UNUSED ns_status_t ns_add_nic(ns_sim_t *s, const char *name, uint32_t nu
 NS_WARN_UNUSED ns_status_t ns_add_router(ns_sim_t *s, const char *name, const xtm_params_t *p,
                                          uint32_t *id);
 // A full-duplex link between (a, pa) and (b, pb); NIC ports are 0. Returns the a->b link.
-NS_WARN_UNUSED ns_status_t ns_connect(ns_sim_t *s, uint32_t a, uint32_t pa, uint32_t b,
-                                      uint32_t pb, uint64_t rate_bps, uint64_t prop_ps,
-                                      uint32_t *link_ab);
+NS_WARN_UNUSED ns_status_t ns_connect(ns_sim_t *s, uint32_t a, uint32_t pa, uint32_t b, uint32_t pb,
+                                      uint64_t rate_bps, uint64_t prop_ps, uint32_t *link_ab);
 // Routes: shortest paths over the links (hop count), ties to the lowest port.
 NS_WARN_UNUSED ns_status_t ns_compute_routes(ns_sim_t *s);
 NS_WARN_UNUSED ns_status_t ns_add_flow(ns_sim_t *s, const ns_flow_t *f, uint32_t *id);
@@ -362,8 +367,8 @@ NS_WARN_UNUSED ns_status_t ns_add_flow(ns_sim_t *s, const ns_flow_t *f, uint32_t
 // s->warn_out (stderr when NULL), each as "xtm-netsim: router NAME: <warning>", and
 // counted in the router's cfg_warnings.
 NS_WARN_UNUSED ns_status_t ns_router_program(ns_sim_t *s, uint32_t router, const char *path,
-                                             const char *text, void *dcqcn_cfg_out,
-                                             char *err, size_t err_len);
+                                             const char *text, void *dcqcn_cfg_out, char *err,
+                                             size_t err_len);
 // Writes one register of a programmed router through its MMIO interface (for settings the
 // configuration compiler has no syntax for, e.g. dynamic PFC thresholds).
 NS_WARN_UNUSED ns_status_t ns_router_write(ns_sim_t *s, uint32_t router, uint32_t offset,

@@ -31,6 +31,7 @@ $(BUILD)/tests/test_netsim: sim/netsim/tests/test_netsim.c $(NETSIM_CORE) $(NETS
 	  $(NETSIM_LIBS) $(CHECK_LIBS) $(NETSIM_LDLIBS)
 
 .PHONY: netsim
+## netsim: build build/bin/xtm-netsim, the network simulator (docs/netsim.md)
 netsim: $(BUILD)/bin/xtm-netsim
 
 TEST_DEPS += $(BUILD)/bin/xtm-netsim $(BUILD)/tests/test_netsim
@@ -39,6 +40,7 @@ TEST_ARGS += $(BUILD)/tests/test_netsim --shell sim/netsim/tests/test_cli.sh
 TEST_ARGS += --shell sim/netsim/tests/test_plots.sh
 
 .PHONY: bench-netsim
+## bench-netsim: the network simulator's speed
 bench-netsim: $(BUILD)/bin/xtm-netsim
 	sim/netsim/tests/bench.sh $(BUILD)/bin/xtm-netsim
 BENCH_TARGETS += bench-netsim

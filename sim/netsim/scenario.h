@@ -21,12 +21,12 @@ extern "C" {
 #define NS_KEY_LEN 48
 #define NS_VAL_LEN 256
 #define NS_ERR_LEN 1024
-#define NS_MAX_LINE 198                 // characters per line (libinih's 200-byte buffer)
-#define NS_MAX_SCENARIO_BYTES (1u << 20) // a scenario file (and a configuration it names)
-#define NS_MAX_ROWS 1000000u            // rows of timeseries.csv and intervals.csv per run
-#define NS_CSV_MAX_FLOWS 64u            // flow columns of timeseries.csv (the first 64 flows)
-#define NS_CSV_MAX_LINKS 64u            // link columns of timeseries.csv (the first 64 links)
-#define NS_MAX_CSV_VALUES 20000000u     // rows x columns of timeseries.csv (about 200 MB)
+#define NS_MAX_LINE 198                   // characters per line (libinih's 200-byte buffer)
+#define NS_MAX_SCENARIO_BYTES (1u << 20)  // a scenario file (and a configuration it names)
+#define NS_MAX_ROWS 1000000u              // rows of timeseries.csv and intervals.csv per run
+#define NS_CSV_MAX_FLOWS 64u              // flow columns of timeseries.csv (the first 64 flows)
+#define NS_CSV_MAX_LINKS 64u              // link columns of timeseries.csv (the first 64 links)
+#define NS_MAX_CSV_VALUES 20000000u       // rows x columns of timeseries.csv (about 200 MB)
 
 typedef struct ns_kv {
   char key[NS_KEY_LEN];
@@ -46,7 +46,8 @@ typedef struct ns_scenario {
 
 // Reads a scenario file (at most NS_MAX_SCENARIO_BYTES, lines of at most NS_MAX_LINE
 // characters, no NUL). On failure returns false with "file:line: message" in err.
-NS_WARN_UNUSED bool ns_scenario_load(const char *path, ns_scenario_t *sc, char *err, size_t err_len);
+NS_WARN_UNUSED bool ns_scenario_load(const char *path, ns_scenario_t *sc, char *err,
+                                     size_t err_len);
 // The same from a text in memory (`path` names it in messages; the fuzz harness uses it).
 NS_WARN_UNUSED bool ns_scenario_load_text(const char *path, const char *text, size_t len,
                                           ns_scenario_t *sc, char *err, size_t err_len);
@@ -65,19 +66,19 @@ typedef struct ns_measure {
   uint32_t bottleneck_router;  // node
   uint32_t bottleneck_port;
   uint32_t bottleneck_link;
-  double rtt_us;               // the scenario's base round trip time
-  uint64_t end_ps;             // simulated duration
+  double rtt_us;    // the scenario's base round trip time
+  uint64_t end_ps;  // simulated duration
   uint64_t seed;
   uint64_t sample_ps;
-  uint32_t victim_flow;        // pfc-victim: the victim; else UINT32_MAX
-  uint64_t measure_from_ps;    // start of the latency/throughput window (roce-lab phases)
-  uint64_t ival_ps;            // per-interval KPIs (interval_s)
-  uint64_t warmup_ps;          // warmup_s
-  uint64_t steady_from_ps;     // start of the steady-state window (an interval boundary)
-  bool write_failed;           // building could not write an output (exit 2, not 1)
+  uint32_t victim_flow;      // pfc-victim: the victim; else UINT32_MAX
+  uint64_t measure_from_ps;  // start of the latency/throughput window (roce-lab phases)
+  uint64_t ival_ps;          // per-interval KPIs (interval_s)
+  uint64_t warmup_ps;        // warmup_s
+  uint64_t steady_from_ps;   // start of the steady-state window (an interval boundary)
+  bool write_failed;         // building could not write an output (exit 2, not 1)
   char phase[NS_KEY_LEN];
-  char setup[1024];            // the set-up choices of this run, for the summary
-  char warnings[1024];         // warnings of the build, one a line (xtm-netsim prints them)
+  char setup[1024];     // the set-up choices of this run, for the summary
+  char warnings[1024];  // warnings of the build, one a line (xtm-netsim prints them)
 } ns_measure_t;
 
 // Builds the simulation of a loaded scenario: validates every key (an impossible set-up is

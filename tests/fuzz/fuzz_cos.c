@@ -20,12 +20,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (text == NULL) return 0;
   memcpy(text, data, size);
   text[size] = '\0';
-  xtm_fw_hw_t hw = {.num_ports = 8, .num_tcs = 8, .cell_log2 = 8, .cell_bytes = 256,
-                    .fifo_depth = 8, .num_desc = 4096, .ocb_cells = 65536, .hbm_cells = 1u << 25};
+  xtm_fw_hw_t hw = {.num_ports = 8,
+                    .num_tcs = 8,
+                    .cell_log2 = 8,
+                    .cell_bytes = 256,
+                    .fifo_depth = 8,
+                    .num_desc = 4096,
+                    .ocb_cells = 65536,
+                    .hbm_cells = 1u << 25};
   memset(&r, 0, sizeof r);
   uint32_t n = xtm_cos_compile("fuzz.conf", text, &hw, NULL, &r);
   if (n != r.nerrors || r.nwarnings > XTM_COS_MAX_WARNINGS) abort();
-  if (r.nerror_msgs > XTM_COS_MAX_ERRORS || r.nerror_msgs > r.nerrors || (n > 0 && r.nerror_msgs == 0 && r.errors_dropped == 0)) abort();
+  if (r.nerror_msgs > XTM_COS_MAX_ERRORS || r.nerror_msgs > r.nerrors ||
+      (n > 0 && r.nerror_msgs == 0 && r.errors_dropped == 0))
+    abort();
   if (n == 0 && (r.nqueues > XTM_FW_MAX_QUEUES || r.npgs > XTM_FW_MAX_PGS)) abort();
   if (r.nports > hw.num_ports) abort();
   uint64_t used = 0;

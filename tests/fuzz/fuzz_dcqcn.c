@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmodel/dcqcn/dcqcn.h"
+
 #include "rtl/dcqcn/autogen/dcqcn_regs.h"  // Generated.
 
 typedef struct {
@@ -31,10 +32,13 @@ static void same(const dcqcn_out_t *a, const dcqcn_out_t *b) {
     bad = a->rate[i].qp != b->rate[i].qp || a->rate[i].rc != b->rate[i].rc ||
           a->rate[i].rt != b->rate[i].rt || a->rate[i].alpha != b->rate[i].alpha;
   }
-  if (!bad && a->pace.valid) bad = a->pace.qp != b->pace.qp || a->pace.next_send != b->pace.next_send;
-  if (!bad && a->csr_rsp.valid) bad = a->csr_rsp.rdata != b->csr_rsp.rdata || a->csr_rsp.err != b->csr_rsp.err;
+  if (!bad && a->pace.valid)
+    bad = a->pace.qp != b->pace.qp || a->pace.next_send != b->pace.next_send;
+  if (!bad && a->csr_rsp.valid)
+    bad = a->csr_rsp.rdata != b->csr_rsp.rdata || a->csr_rsp.err != b->csr_rsp.err;
   if (bad) {
-    fprintf(stderr, "eager and skipping dcqcn models differ at cycle %llu\n", (unsigned long long)a->cycle);
+    fprintf(stderr, "eager and skipping dcqcn models differ at cycle %llu\n",
+            (unsigned long long)a->cycle);
     abort();
   }
 }
@@ -89,7 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (e != NULL && dcqcn_cycle(e) >= EAGER_CYCLES) {
       e = NULL;  // budget spent: the skipping model alone
     }
-    if ((op & 7) == 7) {  // idle stretch
+    if ((op & 7) == 7) {                                                        // idle stretch
       uint64_t target = dcqcn_cycle(m) + 1 + (take(&r, 1) << ((op >> 3) & 7));  // up to 32640
       if (e != NULL && target > EAGER_CYCLES) {
         e = NULL;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cmodel/xtm/xtm.h"
+
 #include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
 
 typedef struct {
@@ -44,14 +45,16 @@ static void same(const xtm_out_t *a, const xtm_out_t *b, uint32_t ports) {
     bad = a->enq_res.reason != b->enq_res.reason || a->enq_res.voq != b->enq_res.voq ||
           a->enq_res.marked != b->enq_res.marked;
   }
-  if (!bad && a->csr_rsp.valid) bad = a->csr_rsp.rdata != b->csr_rsp.rdata || a->csr_rsp.err != b->csr_rsp.err;
+  if (!bad && a->csr_rsp.valid)
+    bad = a->csr_rsp.rdata != b->csr_rsp.rdata || a->csr_rsp.err != b->csr_rsp.err;
   for (uint32_t p = 0; !bad && p < ports; p++) {
     if ((a->deq_valid >> p) & 1u) {
       bad = a->deq[p].pkt_id != b->deq[p].pkt_id || a->deq[p].ecn != b->deq[p].ecn;
     }
   }
   if (bad) {
-    fprintf(stderr, "eager and skipping models differ at cycle %llu\n", (unsigned long long)a->cycle);
+    fprintf(stderr, "eager and skipping models differ at cycle %llu\n",
+            (unsigned long long)a->cycle);
     abort();
   }
 }
@@ -138,7 +141,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memset(&in, 0, sizeof in);
     in.tx_ready = UINT64_MAX;
     switch (op & 7) {
-      case 0: case 1: case 2: {  // a descriptor
+      case 0:
+      case 1:
+      case 2: {  // a descriptor
         in.enq.valid = true;
         in.enq.pkt_id = take(&r, 2);
         in.enq.in_port = take(&r, 1) & 63;
@@ -160,7 +165,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       case 4:  // MACs not ready
         in.tx_ready = ~(uint64_t)take(&r, 1);
         break;
-      case 5: case 6: {  // a CSR access, any address, any value
+      case 5:
+      case 6: {  // a CSR access, any address, any value
         in.csr.valid = true;
         in.csr.write = op & 8;
         // half the accesses name a mapped register through the generated table, so the

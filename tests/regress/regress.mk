@@ -32,6 +32,7 @@ sim/build/cov-dcqcn/Vdcqcn_top: $(DCQCN_TB_DEPS) | $(DEPS_STAMP)
 	  $(abspath $(DCQCN_TB_SRCS)) > sim/build/cov-dcqcn.log 2>&1 || { tail -40 sim/build/cov-dcqcn.log; exit 1; }
 
 .PHONY: cov-build
+## cov-build: build the Verilator coverage builds of both blocks
 cov-build: sim/build/cov-small/Vxtm_top sim/build/cov-dcqcn/Vdcqcn_top
 
 # make coverage: the line coverage of the traffic manager's RTL (rtl/xtm + rtl/common) from
@@ -40,6 +41,7 @@ cov-build: sim/build/cov-small/Vxtm_top sim/build/cov-dcqcn/Vdcqcn_top
 # Fails below 95 % (issue 11).
 COV_MIN ?= 95
 .PHONY: coverage
+## coverage [COV_MIN=95]: xtm RTL line coverage of tests/regress/coverage.list; fails below COV_MIN
 coverage: sim/build/cov-small/Vxtm_top
 	@tools/regress --list tests/regress/coverage.list --jobs $(if $(JOBS),$(JOBS),2) --seed 1 \
 	  --min-line-cov $(COV_MIN) --out build/coverage
@@ -47,15 +49,17 @@ coverage: sim/build/cov-small/Vxtm_top
 # ---------------------------------------------------------------- sanitizers
 # Every Check suite (models, firmware, netsim) rebuilt into build/asan/ with ASan + UBSan
 # (-O2 as the normal build; with the sanitizers gcc 12 sees a possible snprintf truncation in
-# sim/netsim/scenario.c:725 that it does not see otherwise: kept a warning, not an error).
+# sim/netsim/scenario.c that it does not see otherwise: kept a warning, not an error).
 ASAN_OPT := -O2 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
   -Wno-error=format-truncation
 ASAN_BINS := $(UNIT_SRCS:tests/unit/%.c=build/asan/tests/%) build/asan/tests/test_fw build/asan/tests/test_netsim
 .PHONY: test-asan asan-bins
+## test-asan: every Check suite rebuilt with ASan + UBSan (build/asan/)
 test-asan: | $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory -s BUILD=build/asan OPT="$(ASAN_OPT)" asan-bins
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  tools/run-tests $(ASAN_BINS)
+## asan-bins: build the sanitizer suites only (used by make test-asan)
 asan-bins: $(UNIT_BINS) $(BUILD)/tests/test_fw $(BUILD)/tests/test_netsim
 
 # ---------------------------------------------------------------- libFuzzer (clang)
@@ -86,6 +90,7 @@ build/fuzz/fuzz_netsim: tests/fuzz/fuzz_netsim.c $(NETSIM_CORE) $(NETSIM_HDRS) $
 	  -o $@ -linih -lm
 FUZZ_SECS ?= 60
 .PHONY: fuzz
+## fuzz [FUZZ_SECS=s]: the libFuzzer harnesses (clang); crashes become tests/vectors/
 fuzz: $(FUZZ_BINS)
 	@for h in xtm dcqcn cos netsim; do tests/fuzz/run-fuzz $$h $(FUZZ_SECS) build/fuzz/run-$$h 1 || exit 1; done
 
@@ -109,9 +114,11 @@ NIGHTLY_BUILDS += $(GLS_XTM) $(GLS_DCQCN)
 # CFG=large (32 x 8 x 65536) for the large-configuration jobs of the lists (issue 11)
 NIGHTLY_BUILDS += sim/build/large/Vxtm_top
 .PHONY: nightly nightly-build test-slurm
+## nightly-build: build everything the nightly regression needs
 nightly-build: | $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory -k $(NIGHTLY_BUILDS) || \
 	  echo "[nightly] some builds failed: the tests that need them fail and say so"
+## nightly [QUICK=1] [JOBS=n] [BUDGET=min] [BASE_SEED=n] [SLURM=1]: the nightly regression
 nightly: nightly-build
 	@tools/regress $(if $(QUICK),--quick) --jobs $(if $(JOBS),$(JOBS),$(shell nproc)) \
 	  $(if $(BUDGET),--budget $(BUDGET)) $(if $(BASE_SEED),--seed $(BASE_SEED)) \
@@ -119,5 +126,6 @@ nightly: nightly-build
 
 # single-node Slurm from Debian's packages on this machine: QUICK list as a job array,
 # merged result compared with the local QUICK run (tests/regress/test-slurm.sh; root)
+## test-slurm: single-node Slurm on this machine runs the QUICK list as a job array
 test-slurm: nightly-build
 	@bash tests/regress/test-slurm.sh

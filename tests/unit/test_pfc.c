@@ -32,21 +32,6 @@ enum {
   kQuanta = 0x1234,    // P_PFC_QUANTA programmed on port 1 (reset is 0xFFFF)
 };
 
-static void idle_in(xtm_in_t *in) {
-  memset(in, 0, sizeof(*in));
-  in->tx_ready = UINT64_MAX;
-}
-
-// One cycle with a CSR bus write (not the backdoor), so "the cycle of the write" is exact.
-static void bus_wr(xtm_t *m, uint16_t addr, uint32_t data, xtm_out_t *out) {
-  xtm_in_t in;
-  idle_in(&in);
-  in.csr = (xtm_csr_req_t){.valid = true, .write = true, .addr = addr, .wdata = data};
-  xtm_step(m, &in, out);
-  ck_assert(out->csr_rsp.valid);
-  ck_assert(!out->csr_rsp.err);
-}
-
 static uint32_t qcfg_pfc(uint32_t prio) {
   return 1u << XTM_Q_CFG_ENABLE_OFFSET | 1u << XTM_Q_CFG_PFC_RX_EN_OFFSET |
          prio << XTM_Q_CFG_PFC_PRIO_OFFSET;
@@ -543,7 +528,7 @@ START_TEST(test_csr_write_triggers_evaluation) {
   tl_wr(m, XTM_PG_SEL_REG_OFFSET, kIn * 8 + kPrio);
   tl_idle(m, &out);
   expect_no_frame(&out);
-  bus_wr(m, XTM_G_XOFF_CELLS_REG_OFFSET, 3, &out);
+  tl_bus_wr(m, XTM_G_XOFF_CELLS_REG_OFFSET, 3, &out);
   expect_no_frame(&out);  // cycle w: the old threshold, and no evaluation trigger yet
   tl_idle(m, &out);
   expect_frame(&out, kIn, 1u << kPrio, 1u << kPrio, kQuanta);  // w+1
@@ -551,14 +536,14 @@ START_TEST(test_csr_write_triggers_evaluation) {
     tl_idle(m, &out);
     expect_no_frame(&out);
   }
-  bus_wr(m, XTM_G_XON_CELLS_REG_OFFSET, 3, &out);
+  tl_bus_wr(m, XTM_G_XON_CELLS_REG_OFFSET, 3, &out);
   expect_no_frame(&out);  // w2
   tl_idle(m, &out);
   expect_frame(&out, kIn, 1u << kPrio, 0, 0);  // w2+1: 3 <= XON_T 3
   tl_idle(m, &out);
   expect_no_frame(&out);  // w2+2: no longer triggered
   // Released with pg 3 >= XOFF_T 3; only a new evaluation sets it: write G_CFG (same value).
-  bus_wr(m, XTM_G_CFG_REG_OFFSET, kPfcEn, &out);
+  tl_bus_wr(m, XTM_G_CFG_REG_OFFSET, kPfcEn, &out);
   expect_no_frame(&out);
   tl_idle(m, &out);
   expect_frame(&out, kIn, 1u << kPrio, 1u << kPrio, kQuanta);
@@ -566,7 +551,7 @@ START_TEST(test_csr_write_triggers_evaluation) {
   ck_assert_uint_eq(pg_cnt_csr(m, kIn, kPrio, XTM_G_XON_SENT_LO_REG_OFFSET), 1);
   ck_assert_uint_eq(port_cnt_csr(m, kIn, XTM_P_PFC_TX_FRAMES_LO_REG_OFFSET), 3);
   // Clearing PFC_EN releases an XOFF PG (release = xoff && !PFC_EN) at the next cycle.
-  bus_wr(m, XTM_G_CFG_REG_OFFSET, 0, &out);
+  tl_bus_wr(m, XTM_G_CFG_REG_OFFSET, 0, &out);
   expect_no_frame(&out);
   tl_idle(m, &out);
   expect_frame(&out, kIn, 1u << kPrio, 0, 0);
@@ -591,7 +576,7 @@ START_TEST(test_flush_releases) {
     ck_assert_uint_eq(out.enq_res.hdrm, i == 2);
   }
   tl_wr(m, XTM_VOQ_SEL_REG_OFFSET, kVoq);
-  bus_wr(m, XTM_Q_CFG_REG_OFFSET, qcfg_pfc(kPrio) & ~1u, &out);  // e: ENABLE = 0
+  tl_bus_wr(m, XTM_Q_CFG_REG_OFFSET, qcfg_pfc(kPrio) & ~1u, &out);  // e: ENABLE = 0
   ck_assert(!out.flush.valid);
   static const struct { uint32_t pg, hdrm; } kFlush[] = {{2, 0}, {1, 0}, {0, 0}};
   uint32_t hd[3];
@@ -634,7 +619,7 @@ START_TEST(test_evaluation_lag) {
   expect_no_frame(&out);
   // a2: XON rx on port 2 and an arrival of another PG (in_port 0) for VOQ 19
   xtm_in_t in;
-  idle_in(&in);
+  tl_idle_in(&in);
   in.pfc_rx_valid = 1ull << kEg;
   in.pfc_rx[kEg].vec = 1u << kPrio;
   in.enq = (xtm_enq_in_t){.valid = true, .pkt_id = 3, .in_port = 0, .eg_port = kEg,

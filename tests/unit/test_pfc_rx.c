@@ -17,11 +17,6 @@
 
 enum { kEg = 2, kPrio = 3, kVoq = kEg * 8 + 3, kIn = 1 };
 
-static void idle_in(xtm_in_t *in) {
-  memset(in, 0, sizeof(*in));
-  in->tx_ready = UINT64_MAX;
-}
-
 static uint32_t qcfg_pfc(bool rx_en, uint32_t prio) {
   return 1u << XTM_Q_CFG_ENABLE_OFFSET | (rx_en ? 1u : 0u) << XTM_Q_CFG_PFC_RX_EN_OFFSET |
          prio << XTM_Q_CFG_PFC_PRIO_OFFSET;
@@ -44,22 +39,13 @@ static xtm_t *setup(void) {
 // One cycle with a bus read (step 1 samples S(t)); returns rdata.
 static uint32_t bus_rd(xtm_t *m, uint16_t addr) {
   xtm_in_t in;
-  idle_in(&in);
+  tl_idle_in(&in);
   in.csr = (xtm_csr_req_t){.valid = true, .write = false, .addr = addr};
   xtm_out_t out;
   xtm_step(m, &in, &out);
   ck_assert(out.csr_rsp.valid);
   ck_assert(!out.csr_rsp.err);
   return out.csr_rsp.rdata;
-}
-
-static void bus_wr(xtm_t *m, uint16_t addr, uint32_t data) {
-  xtm_in_t in;
-  idle_in(&in);
-  in.csr = (xtm_csr_req_t){.valid = true, .write = true, .addr = addr, .wdata = data};
-  xtm_out_t out;
-  xtm_step(m, &in, &out);
-  ck_assert(!out.csr_rsp.err);
 }
 
 static uint64_t pg_cnt(xtm_t *m, uint32_t port, uint32_t prio, uint16_t lo) {
@@ -234,7 +220,7 @@ START_TEST(test_paused_cycles_clear) {
   rx_prio3(m, 100, &out);  // t, end t+512
   const uint64_t t = out.cycle;
   ck_assert(!xtm_advance_to(m, t + 20, &out));
-  bus_wr(m, XTM_CTRL_REG_OFFSET, 1u << XTM_CTRL_CLR_CNT_OFFSET);  // c = t+20
+  tl_bus_wr(m, XTM_CTRL_REG_OFFSET, 1u << XTM_CTRL_CLR_CNT_OFFSET, NULL);  // c = t+20
   ck_assert(!xtm_advance_to(m, t + 60, &out));
   ck_assert_uint_eq(bus_rd(m, XTM_G_PAUSED_CYCLES_LO_REG_OFFSET), 39);  // t+21 .. t+59
   ck_assert(!xtm_advance_to(m, t + 600, &out));
@@ -264,12 +250,12 @@ START_TEST(test_rx_counters) {
   ck_assert_uint_eq((tl_rd(m, XTM_P_STATUS_REG_OFFSET) >> XTM_P_STATUS_PAUSED_MASK_OFFSET) & 0xFFu,
                     1u << 3);
   xtm_in_t in;
-  idle_in(&in);
+  tl_idle_in(&in);
   in.tx_ready = ~(1ull << kEg);
   in.pfc_rx_valid = 1ull << kEg;
   in.pfc_rx[kEg].vec = 1u << 3;  // quanta all 0: XON for 3
   xtm_step(m, &in, &out);
-  idle_in(&in);
+  tl_idle_in(&in);
   in.pfc_rx_valid = 1ull << kEg;
   in.pfc_rx[kEg].vec = 0;
   in.pfc_rx[kEg].quanta[3] = 9;  // not in vec

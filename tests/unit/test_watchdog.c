@@ -22,19 +22,6 @@
 
 enum { kIn = 1, kEg = 2, kPrio = 3, kVoq = kEg * 8 + 3, kDscp = 24, kPoll = 100 };
 
-static void idle_in(xtm_in_t *in) {
-  memset(in, 0, sizeof(*in));
-  in->tx_ready = UINT64_MAX;
-}
-
-static void bus_wr(xtm_t *m, uint16_t addr, uint32_t data, xtm_out_t *out) {
-  xtm_in_t in;
-  idle_in(&in);
-  in.csr = (xtm_csr_req_t){.valid = true, .write = true, .addr = addr, .wdata = data};
-  xtm_step(m, &in, out);
-  ck_assert(!out->csr_rsp.err);
-}
-
 static uint32_t qcfg(bool wd_en, uint32_t prio) {
   return 1u << XTM_Q_CFG_ENABLE_OFFSET | 1u << XTM_Q_CFG_PFC_RX_EN_OFFSET |
          prio << XTM_Q_CFG_PFC_PRIO_OFFSET | (wd_en ? 1u : 0u) << XTM_Q_CFG_WD_EN_OFFSET;
@@ -65,7 +52,7 @@ static xtm_t *setup(uint32_t wd_ctrl, uint32_t n, uint64_t *w) {
   tl_wr(m, XTM_WD_RESTORE_POLLS_REG_OFFSET, 2);
   tl_voq_wr(m, kVoq, XTM_Q_CFG_REG_OFFSET, qcfg(true, kPrio));
   xtm_out_t out;
-  bus_wr(m, XTM_WD_POLL_CYCLES_REG_OFFSET, kPoll, &out);
+  tl_bus_wr(m, XTM_WD_POLL_CYCLES_REG_OFFSET, kPoll, &out);
   *w = out.cycle;
   rx_prio3(m, 0xFFFF, &out);
   for (uint32_t i = 0; i < n; i++) {
@@ -303,7 +290,7 @@ START_TEST(test_global_enable) {
   xtm_t *m = setup(0, 1, &w);
   xtm_out_t out;
   ck_assert(!xtm_advance_to(m, w + 250, &out));
-  bus_wr(m, XTM_WD_CTRL_REG_OFFSET, kEnDrop, &out);
+  tl_bus_wr(m, XTM_WD_CTRL_REG_OFFSET, kEnDrop, &out);
   expect_flush_at(m, eff(w, 4), 0, kVoq, &out);
   xtm_destroy(m);
 }
@@ -321,7 +308,7 @@ START_TEST(test_schedule_restart) {
   ck_assert(!xtm_advance_to(m, w + 150, &out));
   ck_assert(!xtm_csr_write(m, XTM_WD_POLL_CYCLES_REG_OFFSET, 63));
   ck_assert_uint_eq(tl_rd(m, XTM_ERR_STATUS_REG_OFFSET), 1u << XTM_ERR_STATUS_ILLEGAL_BIT);
-  bus_wr(m, XTM_WD_POLL_CYCLES_REG_OFFSET, 64, &out);
+  tl_bus_wr(m, XTM_WD_POLL_CYCLES_REG_OFFSET, 64, &out);
   expect_flush_at(m, w + 218, 0, kVoq, &out);
   xtm_destroy(m);
 }
@@ -381,13 +368,13 @@ START_TEST(test_clear_wd_en_keeps_stall) {
   xtm_out_t out;
   expect_flush_at(m, eff(w, 2), 0, kVoq, &out);
   tl_wr(m, XTM_VOQ_SEL_REG_OFFSET, kVoq);
-  bus_wr(m, XTM_Q_CFG_REG_OFFSET, qcfg(false, kPrio), &out);  // w+205
+  tl_bus_wr(m, XTM_Q_CFG_REG_OFFSET, qcfg(false, kPrio), &out);  // w+205
   ck_assert(!xtm_advance_to(m, w + 450, &out));               // V3, V4 pass: no restore
   ck_assert_uint_eq(xtm_voq_counter(m, kVoq, kXtmVcntWdRestore), 0);
   tl_enq(m, kIn, kEg, kDscp, 0, 256, 1, &out);  // w+450
   ck_assert_uint_eq(out.enq_res.reason, kXtmReasonWd);
   tl_wr(m, XTM_VOQ_SEL_REG_OFFSET, kVoq);
-  bus_wr(m, XTM_Q_CFG_REG_OFFSET, qcfg(true, kPrio), &out);  // w+451
+  tl_bus_wr(m, XTM_Q_CFG_REG_OFFSET, qcfg(true, kPrio), &out);  // w+451
   expect_count_step(m, visit(w, 5), kXtmVcntWdRestore, 0, 0);
   expect_count_step(m, visit(w, 6), kXtmVcntWdRestore, 0, 1);
   xtm_destroy(m);
@@ -396,7 +383,7 @@ END_TEST
 
 static uint32_t bus_rd(xtm_t *m, uint16_t addr, xtm_out_t *out) {
   xtm_in_t in;
-  idle_in(&in);
+  tl_idle_in(&in);
   in.csr = (xtm_csr_req_t){.valid = true, .write = false, .addr = addr};
   xtm_step(m, &in, out);
   ck_assert(!out->csr_rsp.err);
@@ -424,10 +411,10 @@ START_TEST(test_sweep_timing) {
   tl_voq_wr(m, kA, XTM_Q_CFG_REG_OFFSET, qcfg(true, kPrio));
   tl_voq_wr(m, kB, XTM_Q_CFG_REG_OFFSET, qcfg(true, kPrio));
   xtm_out_t out;
-  bus_wr(m, XTM_WD_POLL_CYCLES_REG_OFFSET, kPoll, &out);
+  tl_bus_wr(m, XTM_WD_POLL_CYCLES_REG_OFFSET, kPoll, &out);
   uint64_t w = out.cycle;
   xtm_in_t in;
-  idle_in(&in);
+  tl_idle_in(&in);
   in.pfc_rx_valid = 1u << 0 | 1u << 3;
   in.pfc_rx[0].vec = in.pfc_rx[3].vec = 1u << kPrio;
   in.pfc_rx[0].quanta[kPrio] = in.pfc_rx[3].quanta[kPrio] = 0xFFFF;
@@ -458,7 +445,7 @@ START_TEST(test_sweep_timing) {
   }
   // P2: the visit stalls A; this cycle still sees S(P2)
   tl_wr(m, XTM_VOQ_SEL_REG_OFFSET, kA);
-  idle_in(&in);
+  tl_idle_in(&in);
   in.enq = (xtm_enq_in_t){.valid = true, .pkt_id = 102, .in_port = kIn, .eg_port = 0,
                           .dscp = kDscp, .len = 256};
   in.csr = (xtm_csr_req_t){.valid = true, .write = false, .addr = XTM_Q_STATUS_REG_OFFSET};

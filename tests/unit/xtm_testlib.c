@@ -88,15 +88,26 @@ uint32_t tl_qcfg(bool strict, bool no_loss, bool ecn_en, bool nonect_tail_only,
          mark_point << XTM_Q_CFG_MARK_POINT_OFFSET | profile << XTM_Q_CFG_PROFILE_OFFSET;
 }
 
-static void idle_in(xtm_in_t *in) {
+void tl_idle_in(xtm_in_t *in) {
   memset(in, 0, sizeof(*in));
   in->tx_ready = UINT64_MAX;
+}
+
+void tl_bus_wr(xtm_t *m, uint16_t addr, uint32_t data, xtm_out_t *out) {
+  xtm_in_t in;
+  xtm_out_t local;
+  tl_idle_in(&in);
+  in.csr = (xtm_csr_req_t){.valid = true, .write = true, .addr = addr, .wdata = data};
+  xtm_step(m, &in, out != NULL ? out : &local);
+  const xtm_out_t *o = out != NULL ? out : &local;
+  ck_assert(o->csr_rsp.valid);
+  ck_assert(!o->csr_rsp.err);
 }
 
 void tl_enq(xtm_t *m, uint8_t in_port, uint8_t eg_port, uint8_t dscp, uint8_t ecn,
             uint16_t len, uint32_t pkt_id, xtm_out_t *out) {
   xtm_in_t in;
-  idle_in(&in);
+  tl_idle_in(&in);
   in.enq = (xtm_enq_in_t){.valid = true,
                           .pkt_id = pkt_id,
                           .in_port = in_port,
@@ -109,7 +120,7 @@ void tl_enq(xtm_t *m, uint8_t in_port, uint8_t eg_port, uint8_t dscp, uint8_t ec
 
 void tl_pfc_rx(xtm_t *m, uint32_t port, uint8_t vec, const uint16_t *quanta, xtm_out_t *out) {
   xtm_in_t in;
-  idle_in(&in);
+  tl_idle_in(&in);
   in.pfc_rx_valid = 1ull << port;
   in.pfc_rx[port].vec = vec;
   for (int i = 0; i < 8; i++) {

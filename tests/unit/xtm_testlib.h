@@ -44,6 +44,11 @@ void tl_enq(xtm_t *m, uint8_t in_port, uint8_t eg_port, uint8_t dscp, uint8_t ec
 void tl_pfc_rx(xtm_t *m, uint32_t port, uint8_t vec, const uint16_t *quanta, xtm_out_t *out);
 // One idle cycle.
 void tl_idle(xtm_t *m, xtm_out_t *out);
+// An input bundle with nothing on it and every egress port ready.
+void tl_idle_in(xtm_in_t *in);
+// One cycle with a CSR bus write (not the backdoor), so "the cycle of the write" is exact;
+// checks the response (valid, no error). out may be NULL.
+void tl_bus_wr(xtm_t *m, uint16_t addr, uint32_t data, xtm_out_t *out);
 
 // Output capture: runs idle cycles until `cycles` have passed, recording every dequeue.
 typedef struct tl_deq_rec {

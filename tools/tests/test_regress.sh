@@ -58,3 +58,10 @@ ok=1
 grep -qF "rerun: \`cd $(pwd) && mkdir -p '$odir/runs/cov-small.7'" "$odir/summary.md" 2>/dev/null ||
   grep -qF "| cov-small.7 | passed |" "$odir/summary.md" 2>/dev/null && ok=0
 check summary-written $ok "$(head -5 "$odir/summary.md" 2>/dev/null)"
+# the summary and the JUnit file are stamped (issue 17): spec versions, git describe
+ok=1
+spec=$(tools/stamp --value spec); gitd=$(tools/stamp --value git)
+grep -qF -- "- stamp: spec $spec, spec-dcqcn $(tools/stamp --value spec-dcqcn), git $gitd," "$odir/summary.md" 2>/dev/null &&
+  grep -qF "<property name=\"spec_version\" value=\"$spec\"/>" "$odir/junit.xml" 2>/dev/null &&
+  grep -qF "<property name=\"git\" value=\"$gitd\"/>" "$odir/junit.xml" 2>/dev/null && ok=0
+check stamped $ok "$(grep -m1 stamp "$odir/summary.md" 2>/dev/null) / $(grep -o '<properties>.*</properties>' "$odir/junit.xml" 2>/dev/null)"

@@ -34,8 +34,14 @@ static void pair_init(pair_t *p, uint64_t prop_ps, uint32_t qps) {
 }
 
 static uint32_t flow(pair_t *p, uint32_t msgs, uint32_t window, uint64_t start_ps) {
-  ns_flow_t f = {.src = (uint16_t)p->a, .dst = (uint16_t)p->b, .dscp = 26, .prio = 3,
-                 .mtu = 1000, .msg_bytes = 1000, .window_msgs = window, .total_msgs = msgs,
+  ns_flow_t f = {.src = (uint16_t)p->a,
+                 .dst = (uint16_t)p->b,
+                 .dscp = 26,
+                 .prio = 3,
+                 .mtu = 1000,
+                 .msg_bytes = 1000,
+                 .window_msgs = window,
+                 .total_msgs = msgs,
                  .start_ps = start_ps};
   snprintf(f.name, sizeof(f.name), "f");
   snprintf(f.group, sizeof(f.group), "g");
@@ -143,8 +149,14 @@ END_TEST
 START_TEST(test_exact_bytes) {
   pair_t p;
   pair_init(&p, 1 * US, 0);
-  ns_flow_t f = {.src = (uint16_t)p.a, .dst = (uint16_t)p.b, .dscp = 26, .prio = 3, .mtu = 1000,
-                 .msg_bytes = 65536, .window_msgs = 64, .total_bytes = 1000000};
+  ns_flow_t f = {.src = (uint16_t)p.a,
+                 .dst = (uint16_t)p.b,
+                 .dscp = 26,
+                 .prio = 3,
+                 .mtu = 1000,
+                 .msg_bytes = 65536,
+                 .window_msgs = 64,
+                 .total_bytes = 1000000};
   snprintf(f.name, sizeof(f.name), "f");
   snprintf(f.group, sizeof(f.group), "g");
   uint32_t id;
@@ -199,10 +211,18 @@ END_TEST
 START_TEST(test_uet_selective) {
   pair_t p;
   pair_init(&p, 1 * US, 0);
-  ns_flow_t fl = {.src = (uint16_t)p.a, .dst = (uint16_t)p.b, .dscp = 26, .prio = 3, .mtu = 1000,
-                  .msg_bytes = 10000, .window_msgs = 1, .total_bytes = 10000,
-                  .transport = kNsTransportUet, .uet_base_rtt_ps = 2093440,
-                  .uet_bdp_bytes = 26168, .uet_line_bps = RATE_100G};
+  ns_flow_t fl = {.src = (uint16_t)p.a,
+                  .dst = (uint16_t)p.b,
+                  .dscp = 26,
+                  .prio = 3,
+                  .mtu = 1000,
+                  .msg_bytes = 10000,
+                  .window_msgs = 1,
+                  .total_bytes = 10000,
+                  .transport = kNsTransportUet,
+                  .uet_base_rtt_ps = 2093440,
+                  .uet_bdp_bytes = 26168,
+                  .uet_line_bps = RATE_100G};
   snprintf(fl.name, sizeof(fl.name), "u");
   snprintf(fl.group, sizeof(fl.group), "g");
   uint32_t f;
@@ -271,8 +291,15 @@ END_TEST
 START_TEST(test_pfc_per_priority_and_xon) {
   pair_t p;
   pair_init(&p, 1 * US, 0);
-  ns_flow_t g = {.src = (uint16_t)p.a, .dst = (uint16_t)p.b, .dscp = 10, .prio = 1, .mtu = 1000,
-                 .msg_bytes = 1000, .window_msgs = 1, .total_msgs = 1, .start_ps = 2 * US};
+  ns_flow_t g = {.src = (uint16_t)p.a,
+                 .dst = (uint16_t)p.b,
+                 .dscp = 10,
+                 .prio = 1,
+                 .mtu = 1000,
+                 .msg_bytes = 1000,
+                 .window_msgs = 1,
+                 .total_msgs = 1,
+                 .start_ps = 2 * US};
   uint32_t f1;
   ck_assert_int_eq(ns_add_flow(&p.s, &g, &f1), kNsOk);
   xtm_pfc_frame_t fr = {.vec = 1u << 3};
@@ -330,8 +357,10 @@ static const char *kConf =
     " forwarding-classes { class be queue-num 0; class rdma queue-num 3 no-loss pfc-priority 3; }\n"
     " classifiers { dscp d { forwarding-class rdma { loss-priority low code-points 011010; } } }\n"
     " schedulers { rs { buffer-size temporal 1000; } bs { transmit-rate percent 10; } }\n"
-    " scheduler-maps { m { forwarding-class be scheduler bs; forwarding-class rdma scheduler rs; } }\n"
-    " congestion-notification-profile { c { input { pfc-account a { pfc-priority 3; xoff 2; xon 1.5; }"
+    " scheduler-maps { m { forwarding-class be scheduler bs; forwarding-class rdma scheduler rs; } "
+    "}\n"
+    " congestion-notification-profile { c { input { pfc-account a { pfc-priority 3; xoff 2; xon "
+    "1.5; }"
     " cable-length 10; mtu 1100; } } }\n"
     " interfaces {\n"
     "  et-0/0/0 { speed 100g; congestion-notification-profile c; classifiers { dscp d; } }\n"
@@ -359,8 +388,14 @@ START_TEST(test_router_pfc_incast) {
   char err[256];
   ck_assert_int_eq(ns_router_program(&s, r, "t.conf", kConf, NULL, err, sizeof(err)), kNsOk);
   for (uint32_t i = 0; i < 2; i++) {
-    ns_flow_t f = {.src = (uint16_t)(i == 0 ? a : b), .dst = (uint16_t)c, .dscp = 26, .prio = 3,
-                   .mtu = 1000, .msg_bytes = 64000, .window_msgs = 16, .total_msgs = 16};
+    ns_flow_t f = {.src = (uint16_t)(i == 0 ? a : b),
+                   .dst = (uint16_t)c,
+                   .dscp = 26,
+                   .prio = 3,
+                   .mtu = 1000,
+                   .msg_bytes = 64000,
+                   .window_msgs = 16,
+                   .total_msgs = 16};
     ck_assert_int_eq(ns_add_flow(&s, &f, NULL), kNsOk);
   }
   s.stop_when_done = true;
@@ -435,7 +470,8 @@ START_TEST(test_router_warnings_surface) {
   ck_assert_uint_eq(s.nodes[r].rt.cfg_warnings, 1);
   ck_assert_int_eq(count_lines(f, "xtm-netsim: router r1: w.conf:", &lines), 1);
   ck_assert_int_eq(lines, 1);
-  ck_assert_int_eq(count_lines(f, "warning: drop-profile 'spare' is not used by any scheduler", &lines), 1);
+  ck_assert_int_eq(
+      count_lines(f, "warning: drop-profile 'spare' is not used by any scheduler", &lines), 1);
   fclose(f);
   ns_sim_free(&s);
 }
@@ -450,8 +486,8 @@ START_TEST(test_bad_setups) {
   ck_assert_int_eq(ns_connect(&s, a, 0, b, 0, 0, 1000, NULL), kNsBadArg);  // zero rate
   ck_assert_int_eq(ns_connect(&s, a, 0, a, 0, RATE_100G, 1000, NULL), kNsBadArg);
   ck_assert_int_eq(ns_connect(&s, a, 0, b, 0, RATE_100G, 1000, NULL), kNsOk);
-  ns_flow_t f = {.src = (uint16_t)a, .dst = (uint16_t)b, .mtu = 1000, .msg_bytes = 1000,
-                 .window_msgs = 0};
+  ns_flow_t f = {
+      .src = (uint16_t)a, .dst = (uint16_t)b, .mtu = 1000, .msg_bytes = 1000, .window_msgs = 0};
   ck_assert_int_eq(ns_add_flow(&s, &f, NULL), kNsBadArg);  // empty window
   f.window_msgs = 1;
   f.mtu = 0;
