@@ -218,14 +218,14 @@ typedef struct run_ctx {
   bool zoom;
   char footer[4096];
   int footer_lines;
-  double bottom;  // the panels start above the footer
-  char x[48];     // the x expression: time in the plot's unit
-  double zoom_us;     // where the zoomed panel starts (r->zoom_us, or later for a detail)
+  double bottom;   // the panels start above the footer
+  char x[48];      // the x expression: time in the plot's unit
+  double zoom_us;  // where the zoomed panel starts (r->zoom_us, or later for a detail)
   char zoom_why[160];
-  double w_us;        // rate bin: one base RTT or 10 samples, whichever is longer
-  double wa_us;       // the whole-run panel's rate bin: w_us, or a multiple of it so that
-                      // a long run has about 200 bins across the panel
-  char binv[32];      // w_us and wa_us as text ("10 ms")
+  double w_us;    // rate bin: one base RTT or 10 samples, whichever is longer
+  double wa_us;   // the whole-run panel's rate bin: w_us, or a multiple of it so that
+                  // a long run has about 200 bins across the panel
+  char binv[32];  // w_us and wa_us as text ("10 ms")
   char binva[32];
 } run_ctx_t;
 
@@ -688,8 +688,8 @@ int ns_plot_write_run(const char *dir, const ns_plot_run_t *r, char *names, size
   double detail = DETAIL_BINS * c.w_us;
   if (r->zoom_us > 0 && r->end_us - r->zoom_us > detail) {
     c.zoom_us = r->end_us - detail;
-    snprintf(c.zoom_why, sizeof(c.zoom_why), "detail: the last %u rate bins of %s, later than %s", DETAIL_BINS,
-             c.binv, r->zoom_why);
+    snprintf(c.zoom_why, sizeof(c.zoom_why), "detail: the last %u rate bins of %s, later than %s",
+             DETAIL_BINS, c.binv, r->zoom_why);
   }
   c.zoom = c.zoom_us > 0 && r->sample_us > 0 && r->end_us - c.zoom_us >= 10 * r->sample_us;
   c.footer_lines = footer_text(c.footer, sizeof(c.footer), r->footer, r->repro);
