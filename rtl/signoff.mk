@@ -39,6 +39,10 @@ SYNTH_F_xtm      := rtl/xtm/xtm.f
 SYNTH_SDC_xtm    := constraints/xtm.sdc
 SYNTH_PARAMS_xtm ?= NumPorts=8 NumTcs=8 NumDesc=4096
 SYNTH_LEVEL_xtm  ?= gates
+# mapped module by module (--hier: each derived module through coarse, fine, dfflibmap and
+# ABC once, the mapped netlist flattened after) with ABC's fast script: the flat back end
+# did not leave coarse synthesis in 15 minutes (docs/synthesis.md)
+SYNTH_OPTS_xtm   ?= --hier --abc-fast
 SYNTH_TOP_xtm-small    := xtm_top
 SYNTH_F_xtm-small      := rtl/xtm/xtm.f
 SYNTH_SDC_xtm-small    := constraints/xtm.sdc
@@ -62,7 +66,8 @@ synth_srcs = $(shell cat $(SYNTH_F_$(1)) 2>/dev/null) $(wildcard rtl/common/*.sv
 synth_cfg = tools/synth/synth.py --block $(1) --top $(SYNTH_TOP_$(1)) --filelist $(SYNTH_F_$(1)) \
   $(foreach p,$(SYNTH_PARAMS_$(1)),--param $(p)) --liberty $(SIGNOFF_LIB) --out $(BUILD)/synth/$(1) \
   --level $(SYNTH_LEVEL_$(1)) --macros $(SYNTH_MACROS) \
-  --abc-delay-ps $(ABC_DELAY_PS) --ram-tcq-ns $(RAM_TCQ_NS) --ram-tsu-ns $(RAM_TSU_NS) $(SYNTH_EXTRA)
+  --abc-delay-ps $(ABC_DELAY_PS) --ram-tcq-ns $(RAM_TCQ_NS) --ram-tsu-ns $(RAM_TSU_NS) \
+  $(SYNTH_OPTS_$(1)) $(SYNTH_EXTRA)
 
 synth_cmd = $(call synth_cfg,$(1)) --timeout $(SYNTH_TIMEOUT)
 

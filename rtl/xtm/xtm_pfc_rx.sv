@@ -39,7 +39,7 @@ module xtm_pfc_rx #(
   always_comb begin : c_rx
     logic hit;
     logic [15:0] q;
-    logic [31:0] prod;   // 16 x 16 bits: the product at its own width
+    logic [47:0] prod;
     logic [32:0] dur;
     int g;
     hit = 1'b0;
@@ -67,7 +67,7 @@ module xtm_pfc_rx #(
           rem_d[g] = rem_q[g] - 32'(rem_q[g] != '0);
           paused_o[g] = rem_q[g] != '0;
           if (hit) begin
-            prod = q * quantum_q[p];
+            prod = {32'd0, q} * {16'd0, quantum_q[p]};
             dur = 33'((49'(prod) + 49'h0FFFF) >> 16);
             rem_d[g] = (dur == '0) ? '0 : 32'(dur - 33'd1);
             paused_o[g] = q != '0 && quantum_q[p] != '0;
