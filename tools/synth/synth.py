@@ -251,6 +251,17 @@ def main():
         abc = f"abc {'-fast ' if a.abc_fast else ''}-liberty {lib}" + \
             (f" -D {a.abc_delay_ps}" if a.abc_delay_ps else '') + \
             (f" -constr {constr}" if not a.no_abc_buffer else '')
+        if a.abc_fast and not a.no_abc_buffer:
+            # Yosys' fast script with buffering (strash; dretime; map; buffer; upsize;
+            # dnsize) with `topo` before `buffer`: ABC 'buffer' stops with "node N has no
+            # fanout" on a mapped network not in topological order (xtm_proftab, --hier);
+            # -p also buffers the primary inputs, which are a module's ports with --hier
+            dly = f" -D {a.abc_delay_ps}" if a.abc_delay_ps else ''
+            script = os.path.join(a.out, 'abc_fast.script')
+            with open(script, 'w') as f:
+                f.write(f"read_constr -v {os.path.abspath(constr)}\nstrash\ndretime\n"
+                        f"map{dly}\ntopo\nbuffer -p\nupsize{dly}\ndnsize{dly}\nstime -p\n")
+            abc = f"abc -liberty {lib} -script {os.path.abspath(script)}"
         back += [
             f"synth -top {a.top} {flat}{'' if a.share else '-noshare '}-run fine:check",
             f"dfflibmap -liberty {lib}",
