@@ -68,7 +68,7 @@ module xtm_fifo #(
     .we_i   (to_ram),
     .waddr_i(wptr_q),
     .wdata_i(push_data_i),
-    .wmask_i('1),
+    .wmask_i({Width{1'b1}}),
     .re_i   (rd_issue),
     .raddr_i(rptr_q),
     .rdata_o(rdata)

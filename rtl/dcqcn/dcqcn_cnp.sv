@@ -41,7 +41,7 @@ module dcqcn_cnp #(
     .we_i     (cnp2_v_i),
     .waddr_i  (QpW'(cnp2_qp_i)),
     .wdata_i  (cnt_new),
-    .wmask_i  ('1),
+    .wmask_i  ({64{1'b1}}),
     .a_re_i   (cnp1_v_i && v_q[QpW'(cnp1_qp_i)]),
     .a_raddr_i(QpW'(cnp1_qp_i)),
     .a_rdata_o(a_rdata),

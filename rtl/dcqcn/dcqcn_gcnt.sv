@@ -51,7 +51,7 @@ module dcqcn_gcnt #(
     .we_i     (fl_v_q),
     .waddr_i  (fl_idx_q),
     .wdata_i  (fl_sum),
-    .wmask_i  ('1),
+    .wmask_i  ({64{1'b1}}),
     .a_re_i   (v_q[ptr_q]),
     .a_raddr_i(ptr_q),
     .a_rdata_o(a_rdata),

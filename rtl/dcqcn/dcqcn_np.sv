@@ -53,7 +53,7 @@ module dcqcn_np #(
     .we_i     (ce2_v_i),
     .waddr_i  (QpW'(ce2_qp_i)),
     .wdata_i  (wnew),
-    .wmask_i  ('1),
+    .wmask_i  ({(dcqcn_pkg::NP_W){1'b1}}),
     .a_re_i   (ce1_v_i && !(init_q[QpW'(ce1_qp_i)] && !v_q[QpW'(ce1_qp_i)])),  // a row ever written
     .a_raddr_i(QpW'(ce1_qp_i)),
     .a_rdata_o(a_rdata),

@@ -129,7 +129,7 @@ module dcqcn_pacer #(
     .we_i     (out_v),
     .waddr_i  (QpW'(out_qp)),
     .wdata_i  (pace_new),
-    .wmask_i  ('1),
+    .wmask_i  ({64{1'b1}}),
     .a_re_i   (pre_v && !init_q[QpW'(pre_qp)]),
     .a_raddr_i(QpW'(pre_qp)),
     .a_rdata_o(a_rdata),

@@ -184,7 +184,7 @@ module dcqcn_scan #(
       .we_i     (we),
       .waddr_i  (g2_q),
       .wdata_i  (wdata),
-      .wmask_i  ('1),
+      .wmask_i  ({W{1'b1}}),
       .a_re_i   (run1_q && exists1 && (swept_q || (run2_q && 32'(g2_q) == ScanPeriod - 1))),
       .a_raddr_i(g1_q),
       .a_rdata_o(rdata),
@@ -202,7 +202,7 @@ module dcqcn_scan #(
       .we_i   (we),
       .waddr_i(g2_q),
       .wdata_i(v_rc),
-      .wmask_i('1),
+      .wmask_i({20{1'b1}}),
       .re_i   (prate_re_i && prate_bank_i == BankW'(b)),
       .raddr_i(prate_row_i),
       .rdata_o(prate_all[b*20 +: 20])

@@ -61,7 +61,7 @@ module dcqcn_tx #(
       .we_i     (tx2_v_i && bank2 == BankW'(b)),
       .waddr_i  (row2),
       .wdata_i  (sum_new),
-      .wmask_i  ('1),
+      .wmask_i  ({32{1'b1}}),
       .a_re_i   (tx1_v_i && bank1 == BankW'(b)),
       .a_raddr_i(row1),
       .a_rdata_o(a_rdata[b*32 +: 32]),

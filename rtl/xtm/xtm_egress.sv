@@ -99,7 +99,7 @@ module xtm_egress #(
       .we_i   (rec_we_i && 32'(rec_port_i) == p),
       .waddr_i(rec_slot_i),
       .wdata_i(rec_i),
-      .wmask_i('1),
+      .wmask_i({RW{1'b1}}),
       .re_i   (out_v[p]),
       .raddr_i(head_q[p]),
       .rdata_o(rd)

@@ -117,7 +117,7 @@ module xtm_qmgr #(
     .we_i   (link_we),
     .waddr_i(tl_q[ve]),
     .wdata_i(newe),
-    .wmask_i('1),
+    .wmask_i({HW{1'b1}}),
     .re_i   (lr_d),
     .raddr_i(nx_d[HW-1-:DescIdxW]),
     .rdata_o(link_rdata)
@@ -134,7 +134,7 @@ module xtm_qmgr #(
     .waddr_i(alloc_i),
     .wdata_i({req_i.pkt_id, t4_i[31:0], req_i.dscp, adm_i.marked ? 2'b11 : req_i.ecn,
               adm_i.marked}),
-    .wmask_i('1),
+    .wmask_i({PW{1'b1}}),
     .re_i   (rm_i),
     .raddr_i(rm_desc_o),
     .rdata_o(pay_rdata)

@@ -144,7 +144,7 @@ module xtm_shaper #(
     .we_i     (we),
     .waddr_i  (waddr),
     .wdata_i  (wdata),
-    .wmask_i  ('1),
+    .wmask_i  ({SW{1'b1}}),
     .a_re_i   (chg4),
     .a_raddr_i(VoqW'(sel_voq_i)),
     .a_rdata_o(chg_rdata),

@@ -78,7 +78,7 @@ module xtm_wd #(
     .we_i     (init_sweep || visit),
     .waddr_i  (init_sweep ? PortW'(t4_i) : vport),
     .wdata_i  (init_sweep ? '0 : wrow),
-    .wmask_i  ('1),
+    .wmask_i  ({RW{1'b1}}),
     .a_re_i   (!t4_i[63] && t4_i >= 64'(NumPorts)),
     .a_raddr_i(pre),
     .a_rdata_o(row_raw),

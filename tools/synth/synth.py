@@ -8,6 +8,10 @@
       [--timeout 900] [--abc-delay-ps 1000] [--files extra.sv ...]
 
 Steps (each one's log in OUT/):
+  0. (no log)       the RAM wrapper instances of the sources: a port connected to an unbased
+                    unsized fill ('1, 'x, 'z) stops the run: Yosys 0.23 reads it as 1'b1
+                    zero-extended to the black box's port width (wmask '1 became 64'h1 and
+                    the netlist wrote bit 0 of every RAM; docs/synthesis.md).
   1. declared.json  Verilator --xml-only of the same sources and parameters with SYNTHESIS
                     defined: the register bits the declarations give (tools/synth/ffcheck.py)
                     and the RAM wrapper instances with their Width x Depth and ports.
@@ -91,6 +95,29 @@ def module_of(path):
     return m.group(2) if m else None
 
 
+def unsized_macro_ports(paths, macros):
+    """file:line: text of every RAM wrapper instance port connected to '1, 'x or 'z.
+
+    Yosys 0.23 sizes such a literal as one bit and zero-extends it to the width of a black
+    box's port, so `.wmask_i('1)` synthesizes as ...0001 (SystemVerilog fills every bit).
+    '0 is the same either way and allowed."""
+    found = []
+    inst = re.compile(r'\b(' + '|'.join(map(re.escape, macros)) + r')\b\s*(#\s*\(|\w+\s*\()')
+    fill = re.compile(r"\.\s*(\w+)\s*\(\s*'[1xXzZ]\s*\)")
+    for path in paths:
+        with open(path) as f:
+            text = f.read()
+        for m in inst.finditer(text):
+            end = text.find(');', m.end())
+            body = text[m.start():end if end >= 0 else len(text)]
+            for p in fill.finditer(body):
+                line = text.count('\n', 0, m.start() + p.start()) + 1
+                found.append(f"{path}:{line}: {m.group(1)} port {p.group(1)} connected to "
+                             f"'{p.group(0).split(chr(39))[1][0]}: write an explicit width, "
+                             f"e.g. {{Width{{1'b1}}}}")
+    return found
+
+
 def ys_quote(s):
     return s.replace('\\', '\\\\')
 
@@ -152,6 +179,14 @@ def main():
     summary = {'block': a.block, 'top': a.top,
                'config': ' '.join(f"{k}={v}" for k, v in params) or 'defaults',
                'level': a.level}
+
+    # ---- 0. RAM wrapper ports that Yosys 0.23 would size wrongly
+    bad = unsized_macro_ports(rtl, macros) if macros else []
+    if bad:
+        print('\n'.join(bad))
+        log(f"FAIL unsized fill literal on a RAM macro port ({len(bad)}): Yosys 0.23 "
+            "zero-extends it as 1'b1 (docs/synthesis.md)")
+        return 1
 
     # ---- 1. declarations (Verilator)
     xml = os.path.join(a.out, 'declared.xml')
