@@ -91,10 +91,13 @@ module synth_toy #(
   assign sum_o = sum_q ^ {8'h00, last_len_q};
   assign state_o = st_q;
 
-  // RAM macros: row in_rec.tag written by every valid input, read at ram_addr_i
+  // RAM macros: row in_rec.tag written by every valid input, read at ram_addr_i; the
+  // testbench reads any row in any cycle, a same-row read returns the old contents
+  // (read-first) in the RTL and in the netlist alike (both use the behavioural model)
   xtm_ram_1r1w #(
     .Width(8),
     .Depth(16),
+    .AllowRdWrSame(1'b1),
     .CheckUnwritten(1'b0)
   ) u_ram_a (
     .clk_i,

@@ -19,6 +19,9 @@
 #   neg-struct-gls      the same copy synthesized anyway (--skip-ffcheck) must fail the
 #                       netlist-vs-RTL lockstep
 #   iverilog-report     every rejection of the RTL by Icarus is a listed construct
+#   neg-fill-check      a copy with wmask_i('1) on a RAM macro must fail synthesis (Yosys
+#                       0.23 sizes the fill as 1'b1, zero-extended)
+#   neg-fill-gls        the same copy synthesized anyway must fail the lockstep
 #   neg-iverilog        a file with a construct the report does not list (`let`) must fail it
 set -u
 cd "$(dirname "$0")/../.."
@@ -159,6 +162,32 @@ else
     fi
   else
     fail "neg-struct-gls (build)" "$OUT/struct.log" "$OUT/struct/vgls.log"
+  fi
+fi
+# an unbased unsized fill on a RAM macro port: Yosys 0.23 sizes wmask_i('1) as 1'b1 and
+# zero-extends it, so the netlist's RAM writes bit 0 only; synth.py refuses it, and the
+# netlist synthesized anyway must fail the lockstep
+if ! mutant fill "s/\.wmask_i(8'hff)/.wmask_i('1)/"; then
+  fail "neg-fill (the mutation did not apply)"
+else
+  if synth fill "$OUT/fill/src/toy.f"; then
+    fail "neg-fill-check (a '1 on a RAM macro port passed)" "$OUT/fill.log"
+  elif grep -q "port wmask_i connected to '1" "$OUT/fill.log"; then
+    pass "neg-fill-check (synth.py refuses wmask_i('1) on xtm_ram_1r1w)"
+  else
+    fail "neg-fill-check (failed, but not on the fill literal)" "$OUT/fill.log"
+  fi
+  if synth fill "$OUT/fill/src/toy.f" --allow-unsized-fill && rtl_model "$OUT/fill" "$OUT/fill/src/toy.f" &&
+     gls_model "$OUT/fill" "$OUT/fill/gates.v" "$CELLS"; then
+    if "$OUT/fill/vgls/toy_tb" 1 20000 > "$OUT/fill/run.log" 2>&1; then
+      fail "neg-fill-gls (the netlist writing bit 0 only matched the RTL)" "$OUT/fill/run.log"
+    elif grep -q '^FAILURE: netlist mismatch' "$OUT/fill/run.log"; then
+      pass "neg-fill-gls ($(grep -m1 '^FAILURE' "$OUT/fill/run.log" | cut -c10-))"
+    else
+      fail "neg-fill-gls (failed, but not by a mismatch)" "$OUT/fill/run.log"
+    fi
+  else
+    fail "neg-fill-gls (build)" "$OUT/fill.log" "$OUT/fill/vgls.log"
   fi
 fi
 # ---- the Icarus portability report and its negative test
