@@ -33,12 +33,17 @@ SYNTH_MACROS     := xtm_ram_1r1w,xtm_ram_2p,xtm_ram_2r1w
 # the default configuration 8x8x4096; make gls simulates xtm-small (the co-simulation's
 # small configuration, tb/tb.mk CFG_PARAMS_small) so that the C model runs the same
 # parameters, at the word level: the 2x2x64 gate-level back end was still in ABC (319 K
-# generic gates) after 42 minutes. docs/synthesis.md has the measured figures.
+# generic gates) after 42 minutes flat; mapped module by module (--hier --abc-fast) it took
+# 35 minutes wall, 8 minutes CPU, a 436 K-cell netlist. docs/synthesis.md has the figures.
 SYNTH_TOP_xtm    := xtm_top
 SYNTH_F_xtm      := rtl/xtm/xtm.f
 SYNTH_SDC_xtm    := constraints/xtm.sdc
 SYNTH_PARAMS_xtm ?= NumPorts=8 NumTcs=8 NumDesc=4096
 SYNTH_LEVEL_xtm  ?= gates
+# mapped module by module (--hier: each derived module through coarse, fine, dfflibmap and
+# ABC once, the mapped netlist flattened after) with ABC's fast script: the flat back end
+# did not leave coarse synthesis in 15 minutes (docs/synthesis.md)
+SYNTH_OPTS_xtm   ?= --hier --abc-fast
 SYNTH_TOP_xtm-small    := xtm_top
 SYNTH_F_xtm-small      := rtl/xtm/xtm.f
 SYNTH_SDC_xtm-small    := constraints/xtm.sdc
@@ -70,7 +75,8 @@ synth_srcs = $(shell cat $(SYNTH_F_$(1)) 2>/dev/null) $(wildcard rtl/common/*.sv
 synth_cfg = tools/synth/synth.py --block $(1) --top $(SYNTH_TOP_$(1)) --filelist $(SYNTH_F_$(1)) \
   $(foreach p,$(SYNTH_PARAMS_$(1)),--param $(p)) --liberty $(SIGNOFF_LIB) --out $(BUILD)/synth/$(1) \
   --level $(SYNTH_LEVEL_$(1)) --macros $(SYNTH_MACROS) \
-  --abc-delay-ps $(ABC_DELAY_PS) --ram-tcq-ns $(RAM_TCQ_NS) --ram-tsu-ns $(RAM_TSU_NS) $(SYNTH_EXTRA)
+  --abc-delay-ps $(ABC_DELAY_PS) --ram-tcq-ns $(RAM_TCQ_NS) --ram-tsu-ns $(RAM_TSU_NS) \
+  $(SYNTH_OPTS_$(1)) $(SYNTH_EXTRA)
 
 synth_cmd = $(call synth_cfg,$(1)) --timeout $(SYNTH_TIMEOUT)
 

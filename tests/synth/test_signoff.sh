@@ -83,6 +83,15 @@ if synth toy tests/synth/synth_toy.f && grep -q '^ffcheck: PASS' "$OUT/toy/ffche
 else
   fail toy-synth "$OUT/toy.log"
 fi
+# the module-by-module back end with ABC's fast script (make synth-xtm's SYNTH_OPTS_xtm)
+if synth toyhier tests/synth/synth_toy.f --hier --abc-fast &&
+   grep -q '^ffcheck: PASS' "$OUT/toyhier/ffcheck.txt" && grep -q '^latches: 0$' "$OUT/toyhier/summary.txt" &&
+   grep -q '^ram_bits: 256$' "$OUT/toyhier/summary.txt" && [ -s "$OUT/toyhier/cells_hier.stat" ] &&
+   ! grep -q '^module synth_toy_cnt' "$OUT/toyhier/gates.v"; then
+  pass "toy-synth-hier ($(grep -E '^(cells|area_um2|flip_flops):' "$OUT/toyhier/summary.txt" | tr '\n' ' ')flattened after mapping)"
+else
+  fail toy-synth-hier "$OUT/toyhier.log"
+fi
 
 # ---- static timing
 if tools/synth/sta.py --dir "$OUT/toy" --top synth_toy --sdc "$OUT/toy.sdc" --liberty "$LIB" \

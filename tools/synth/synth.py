@@ -150,6 +150,10 @@ def main():
     ap.add_argument('--share', action='store_true',
                     help="run Yosys' SAT-based SHARE pass (off: it did not finish in 10 minutes "
                          "on today's RTL)")
+    ap.add_argument('--hier', action='store_true',
+                    help="map module by module (coarse, fine, dfflibmap and abc on the design "
+                         "before flatten; every derived module once), then flatten the mapped "
+                         "netlist; the flip-flop check still runs on the flattened front end")
     ap.add_argument('--skip-ffcheck', action='store_true',
                     help='report a flip-flop mismatch but go on (negative tests only)')
     ap.add_argument('--allow-unsized-fill', action='store_true',
@@ -209,6 +213,7 @@ def main():
     ffil = os.path.join(a.out, 'ff.il')
     ffil_proc = os.path.join(a.out, 'ff_proc.il')
     procil = os.path.join(a.out, 'proc.il')
+    prochier = os.path.join(a.out, 'proc_hier.il')
     front = [
         f"read_verilog -defer -sv {inc} {' '.join(rtl)}",
     ]
@@ -219,6 +224,11 @@ def main():
     front += [
         f"hierarchy -check -top {a.top}",
         "proc",
+    ]
+    if a.hier:
+        # the design before flatten, for the module-by-module back end (--hier)
+        front.append(f"write_rtlil {prochier}")
+    front += [
         "flatten",
         # the flops before opt_clean: proc also makes flops of always_ff temporaries, which
         # opt_clean removes with any flop nobody reads; ffcheck accepts a declaration
@@ -259,9 +269,10 @@ def main():
     lib = a.liberty
     coarse_v = os.path.join(a.out, 'coarse.v')
     gates_v = os.path.join(a.out, 'gates.v')
+    flat = '' if a.hier else '-flatten '
     back = [
-        f"read_rtlil {procil}",
-        f"synth -top {a.top} -flatten {'' if a.share else '-noshare '}-run coarse:fine",
+        f"read_rtlil {prochier if a.hier else procil}",
+        f"synth -top {a.top} {flat}{'' if a.share else '-noshare '}-run coarse:fine",
         f"tee -q -o {os.path.join(a.out, 'coarse.stat')} stat",
         f"write_verilog -noattr {coarse_v}",
     ]
@@ -279,11 +290,28 @@ def main():
         abc = f"abc {'-fast ' if a.abc_fast else ''}-liberty {lib}" + \
             (f" -D {a.abc_delay_ps}" if a.abc_delay_ps else '') + \
             (f" -constr {constr}" if not a.no_abc_buffer else '')
+        if a.abc_fast and not a.no_abc_buffer:
+            # Yosys' fast script with buffering (strash; dretime; map; buffer; upsize;
+            # dnsize) with `topo` before `buffer`: ABC 'buffer' stops with "node N has no
+            # fanout" on a mapped network not in topological order (xtm_proftab, --hier);
+            # -p also buffers the primary inputs, which are a module's ports with --hier
+            dly = f" -D {a.abc_delay_ps}" if a.abc_delay_ps else ''
+            script = os.path.join(a.out, 'abc_fast.script')
+            with open(script, 'w') as f:
+                f.write(f"read_constr -v {os.path.abspath(constr)}\nstrash\ndretime\n"
+                        f"map{dly}\ntopo\nbuffer -p\nupsize{dly}\ndnsize{dly}\nstime -p\n")
+            abc = f"abc -liberty {lib} -script {os.path.abspath(script)}"
         back += [
-            f"synth -top {a.top} -flatten {'' if a.share else '-noshare '}-run fine:check",
+            f"synth -top {a.top} {flat}{'' if a.share else '-noshare '}-run fine:check",
             f"dfflibmap -liberty {lib}",
             abc,
             "opt_clean",
+        ]
+        if a.hier:
+            # one flat netlist of library cells and RAM macros, as without --hier
+            back += [f"tee -q -o {os.path.join(a.out, 'cells_hier.stat')} stat -liberty {lib}",
+                     "flatten", f"hierarchy -top {a.top}", "opt_clean"]
+        back += [
             "setundef -zero",
             "select -assert-none t:$*dlatch* t:$sr t:$_DLATCH_* t:$_SR_* t:LATCH",
             "select -assert-none t:$_*",
