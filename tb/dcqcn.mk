@@ -31,7 +31,7 @@ define dcqcn_build
 	  -MAKEFLAGS "OPT_FAST=$(DCQCN_COPT)" -LDFLAGS "$(CURDIR)/$(LIBDCQCN) $(CURDIR)/$(LIBXTMNUM) -lsystemc" \
 	  $(abspath $(DCQCN_TB_SRCS)) > sim/build/$(1).log 2>&1 || { tail -40 sim/build/$(1).log; exit 1; }
 endef
-DCQCN_TB_DEPS := $(DCQCN_TB_SRCS) tb/tb_common.h tb/dcqcn_tests.h tb/dcqcn_state.h $(DCQCN_RTL_SRCS) $(LIBDCQCN) \
+DCQCN_TB_DEPS := $(DCQCN_TB_SRCS) tb/tb_common.h tb/dcqcn_tests.h tb/dcqcn_state.h tb/csr_edges.h rtl/dcqcn/autogen/dcqcn_csr_edges.h $(DCQCN_RTL_SRCS) $(LIBDCQCN) \
                  tools/lib/xtm_num.h $(LIBXTMNUM)
 $(DCQCN_SIM): $(DCQCN_TB_DEPS) | $(DEPS_STAMP)
 	$(call dcqcn_build,dcqcn,64)

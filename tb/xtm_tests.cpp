@@ -5,6 +5,7 @@
 // `incast` is the default job of `make cosim`.
 
 #include "tb/xtm_tests.h"
+#include "tb/csr_edges.h"
 
 extern "C" {
 #include "rtl/xtm/autogen/xtm_csr_edges.h"  // Generated: the legal-range edges.
@@ -375,7 +376,7 @@ class CsrAll : public XtmTest {
 // ERR_STATUS is exactly ILLEGAL or 0; ERR_ADDR is the write's address or unchanged.
 class CsrEdges : public XtmTest {
  public:
-  CsrEdges(const std::string &n, uint64_t s, const xtm_params_t &p) : XtmTest(n, s, p) {}
+  using XtmTest::XtmTest;
   uint64_t default_cycles() const override { return 20000; }
   void setup() {
     xtm_reg_params_t rp;
@@ -388,109 +389,27 @@ class CsrEdges : public XtmTest {
     rp.ocb_cells = prm_.ocb_cells;
     rp.hbm_cells = prm_.hbm_cells;
     rp.fifo_depth = prm_.fifo_depth;
-    regs_.resize(XTM_REG_COUNT);
-    xtm_regs_build(&rp, regs_.data(), regs_.size());
-    uint64_t nb = XTM_INIT_CYCLES(prm_.num_ports) + 8;  // the windows answer after the sweep
-    rdx(XTM_ERR_ADDR_REG_OFFSET, {kErrAddrBase, 0, 0, false, 0, 0}, nb);
-    for (uint32_t e = 0; e < XTM_CSR_EDGE_COUNT; e++) {
-      const xtm_csr_edge_t &ed = kXtmCsrEdges[e];
-      const xtm_reg_desc_t &d = regs_[ed.reg];
-      const xtm_reg_field_t &f = d.fields[ed.field];
-      uint32_t mask = f.width >= 32 ? 0xFFFFFFFFu : (1u << f.width) - 1u;
-      std::vector<uint32_t> vals;
-      if (ed.has_min && f.min > 0) vals.push_back(f.min - 1);
-      vals.push_back(f.min);
-      vals.push_back(f.max);
-      if (ed.has_max && f.max < mask) vals.push_back(f.max + 1);
-      if (d.window >= 0) {
-        static const uint16_t kSel[] = {XTM_VOQ_SEL_REG_OFFSET, XTM_PORT_SEL_REG_OFFSET,
-                                        XTM_PG_SEL_REG_OFFSET, XTM_PROF_SEL_REG_OFFSET};
-        uint32_t n = xtm_regs_window_entries(&rp, xtm_window_t(d.window));
-        wr(kSel[d.window], n - 1, nb);
-      }
-      rdx(d.offset, {kBase, e, 0, false, 0, 0}, nb);
-      for (uint32_t v : vals) {
-        bool legal = v >= f.min && v <= f.max;
-        // the other fields at their reset values (legal by construction of the TOML)
-        uint32_t w = (d.resval & ~(mask << f.lsb)) | (v << f.lsb);
-        wr(XTM_ERR_STATUS_REG_OFFSET, 0xFu, nb);
-        wr(d.offset, w, nb);
-        rdx(d.offset, {kValue, e, v, legal, 0, 0}, nb);
-        rdx(XTM_ERR_STATUS_REG_OFFSET, {kErrStatus, e, v, legal, 0, 0}, nb);
-        rdx(XTM_ERR_ADDR_REG_OFFSET, {kErrAddr, e, v, legal, d.offset, 0}, nb);
-      }
-      hits_.push_back(0);
-      want_.push_back(uint32_t(vals.size()));
-    }
-    wr(XTM_ERR_STATUS_REG_OFFSET, 0xFu, nb);
-  }
-  void csr_result(uint64_t t, const CsrOp &op, uint32_t rdata) override {
-    if (exp_.empty()) return;
-    Exp x = exp_.front();
-    exp_.pop_front();
-    done_++;
-    if (x.addr != op.addr) {
-      fail(t, "read order", op.addr, x.addr, rdata);
-      return;
-    }
-    if (x.kind == kErrAddrBase) {
-      err_addr_ = rdata & 0xFFFFu;
-      return;
-    }
-    const xtm_csr_edge_t &ed = kXtmCsrEdges[x.edge];
-    const xtm_reg_field_t &f = regs_[ed.reg].fields[ed.field];
-    uint32_t mask = f.width >= 32 ? 0xFFFFFFFFu : (1u << f.width) - 1u;
-    uint32_t fv = (rdata >> f.lsb) & mask;
-    switch (x.kind) {
-      case kBase: cur_ = fv; break;
-      case kValue:
-        if (x.legal) cur_ = x.v;
-        if (fv != cur_) fail(t, "field value", op.addr, cur_, fv, x.edge, x.v);
-        break;
-      case kErrStatus: {
-        uint32_t want = x.legal ? 0u : XTM_ERR_STATUS_ILLEGAL_MASK << XTM_ERR_STATUS_ILLEGAL_OFFSET;
-        if (rdata != want) fail(t, "ERR_STATUS", op.addr, want, rdata, x.edge, x.v);
-        break;
-      }
-      case kErrAddr:
-        if (!x.legal) err_addr_ = x.err_addr;
-        if ((rdata & 0xFFFFu) != err_addr_) fail(t, "ERR_ADDR", op.addr, err_addr_, rdata, x.edge, x.v);
-        else hits_[x.edge]++;
-        break;
-      default: break;
+    std::vector<xtm_reg_desc_t> regs(XTM_REG_COUNT);
+    xtm_regs_build(&rp, regs.data(), regs.size());
+    auto sel = [&](int w) {
+      static const uint16_t kSel[] = {XTM_VOQ_SEL_REG_OFFSET, XTM_PORT_SEL_REG_OFFSET,
+                                      XTM_PG_SEL_REG_OFFSET, XTM_PROF_SEL_REG_OFFSET};
+      uint32_t n = xtm_regs_window_entries(&rp, xtm_window_t(w));
+      return std::vector<CsrEdgeOp>{{true, kSel[w], n - 1}};
+    };
+    chk_.build(regs, kXtmCsrEdges, XTM_CSR_EDGE_COUNT, XTM_ERR_STATUS_REG_OFFSET, XTM_ERR_ADDR_REG_OFFSET,
+               XTM_ERR_STATUS_ILLEGAL_MASK << XTM_ERR_STATUS_ILLEGAL_OFFSET, 0xFu, sel);
+    // after the initialisation sweep: the VOQ and PG windows refuse accesses before it
+    uint64_t nb = XTM_INIT_CYCLES(prm_.num_ports) + 8;
+    for (const CsrEdgeOp &op : chk_.ops) {
+      if (op.write) wr(op.addr, op.wdata, nb); else rd(op.addr, nb);
     }
   }
-  bool final_check(xtm_t *) override {
-    uint32_t full = 0;
-    for (size_t e = 0; e < hits_.size(); e++) full += hits_[e] == want_[e];
-    printf("csr_edges: %u fields, %u with every edge checked, %" PRIu64 " of %" PRIu64
-           " reads checked, %" PRIu64 " failures\n",
-           XTM_CSR_EDGE_COUNT, full, done_, total_, fails_);
-    return fails_ == 0 && done_ == total_ && full == XTM_CSR_EDGE_COUNT;
-  }
+  void csr_result(uint64_t t, const CsrOp &op, uint32_t rdata) override { chk_.result(t, op.addr, rdata); }
+  bool final_check(xtm_t *) override { return chk_.final_check(XTM_TB_CFG); }
 
  private:
-  enum Kind { kErrAddrBase, kBase, kValue, kErrStatus, kErrAddr };
-  struct Exp { Kind kind; uint32_t edge; uint32_t v; bool legal; uint16_t err_addr; uint16_t addr; };
-  void rdx(uint16_t a, Exp x, uint64_t nb) {
-    x.addr = a;
-    rd(a, nb);
-    exp_.push_back(x);
-    total_++;
-  }
-  void fail(uint64_t t, const char *what, uint16_t addr, uint32_t want, uint32_t got,
-            uint32_t edge = UINT32_MAX, uint32_t v = 0) {
-    if (fails_++ < 10) {
-      const char *nm = edge == UINT32_MAX ? "-" : regs_[kXtmCsrEdges[edge].reg].name;
-      printf("FAILURE: csr_edges: cycle %" PRIu64 ": %s after writing %s = 0x%x: read 0x%04x "
-             "expected 0x%x, got 0x%x\n", t, what, nm, v, addr, want, got);
-    }
-  }
-  std::vector<xtm_reg_desc_t> regs_;
-  std::deque<Exp> exp_;
-  std::vector<uint32_t> hits_, want_;
-  uint32_t cur_ = 0, err_addr_ = 0;
-  uint64_t done_ = 0, total_ = 0, fails_ = 0;
+  CsrEdgeChecker<xtm_reg_desc_t, xtm_csr_edge_t> chk_;
 };
 
 // ------------------------------------------------------------------ counters under traffic
