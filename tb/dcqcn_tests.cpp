@@ -28,7 +28,7 @@ uint64_t splitmix(uint64_t *s) {
 
 enum Kind {
   kSmoke, kFirstCnp, kCut50, kCut95, kAlphaDecay, kRecTimer, kRecBytes, kRecBoth, kClamps,
-  kMinMax, kNpSpacing, kSameCycle, kBadQp, kCsrTraffic, kRandom
+  kMinMax, kNpSpacing, kSameCycle, kBadQp, kCsrTraffic, kRandom, kWidths
 };
 
 struct Entry {
@@ -54,6 +54,7 @@ const Entry kTests[] = {
     {"bad_qp", kBadQp, 50000, "CNP, tx and CE with qp >= NumQps"},
     {"csr_traffic", kCsrTraffic, 150000, "random CSR accesses (all kinds) under random traffic"},
     {"random", kRandom, 300000, "constrained-random parameters, CNP / traffic / CE patterns"},
+    {"widths", kWidths, 400000, "every rate, alpha, byte-counter, timer and QP-index field at its maximum"},
 };
 
 class Test : public DcqcnTest {
@@ -141,6 +142,34 @@ void Test::setup() {
       rp_cnp_ = 1 + (uint32_t)rnd(8);
       rp_tx_ = 5 + (uint32_t)rnd(60);
       rp_ce_ = (uint32_t)rnd(10);
+      return;
+    }
+    case kWidths: {
+      // issue 21: every field at the top of its legal range. Phase 1 (until t = 20000): the
+      // slowest clock (CYCLES_PER_US = 65535) with every period at 131071 us, so each
+      // deadline is 131071 * 65535 = 8 589 737 985 cycles away (beyond 32 bits: the
+      // Q_*_REMAIN registers saturate at 2^32-1); phase 2: CYCLES_PER_US = 1, the same periods fire every 131071
+      // cycles, RPG_MIN_DEC_FAC 0 and RPG_GD 0 (the cut's products at their top). CNPs go to
+      // QP 0 in phase 1 and to the highest QP index in phase 2. Rates at 1000000 Mb/s, alpha
+      // and g at 1023, RPG_BYTE_RESET 32767 units (2 097 088 bytes: 32 packets of 65535
+      // bytes), RPG_THRESHOLD 31, RPG_GD 15, RPG_MIN_DEC_FAC 100 (no cut) in phase 1.
+      wr("CYCLES_PER_US", 65535);
+      wr("LINE_RATE", 1000000);
+      wr("RPG_MAX_RATE", 1000000);
+      wr("RATE_TO_SET_ON_FIRST_CNP", 1000000);
+      wr("RPG_AI_RATE", 1000000);
+      wr("RPG_HAI_RATE", 1000000);
+      wr("RPG_MIN_RATE", 1000000);
+      wr("INITIAL_ALPHA_VALUE", 1023);
+      wr("DCE_TCP_G", 1023);
+      wr("RPG_BYTE_RESET", 32767);
+      wr("RPG_THRESHOLD", 31);
+      wr("RPG_GD", 15);
+      wr("RPG_MIN_DEC_FAC", 100);
+      wr("RPG_TIME_RESET", 131071);
+      wr("DCE_TCP_RTT", 131071);
+      wr("RATE_REDUCE_MONITOR_PERIOD", 131071);
+      wr("MIN_TIME_BETWEEN_CNPS", 131071);
       return;
     }
     default:
@@ -314,6 +343,34 @@ void Test::stimulus(uint64_t c, const dcqcn_t *m, dcqcn_in_t &in) {
       if (csr.empty() && rnd(5000) == 0) random_csr(c);
       traffic(c, in, rp_cnp_, rp_tx_, rp_ce_, rnq_, 1);
       break;
+    case kWidths: {
+      uint16_t hi = (uint16_t)(nq - 1);
+      if (t == 20000) {
+        wr("CYCLES_PER_US", 1);
+        wr("RPG_MIN_RATE", 1);  // cuts can now go below the line rate
+        // the cut's products at their top (D6.2): Rc * (100 - 0) = 10^8 of the 27-bit
+        // product at Rc = 1000000, (Rc * 1023) >> 0 of the alpha cut
+        wr("RPG_MIN_DEC_FAC", 0);
+        wr("RPG_GD", 0);
+      }
+      // the QP window of the highest QP read now and then (RC, RT, ALPHA, BYTE_COUNT, the
+      // REMAIN registers saturated in phase 1)
+      // phase 1: QP 0 (its deadlines armed at the slow clock, beyond 2^32 cycles), phase 2:
+      // the highest QP (armed at the fast clock: its timers fire)
+      uint16_t q = t < 20000 ? 0 : hi;
+      if (t % 5000 == 100 && csr.empty()) {
+        csr.push_back({true, DCQCN_QP_SEL_REG_OFFSET, q});
+        for (uint16_t a = DCQCN_Q_RC_REG_OFFSET; a <= DCQCN_Q_NEXT_SEND_REG_OFFSET; a += 4)
+          csr.push_back({false, a, 0});
+      }
+      // CNPs every 3000 cycles on the highest QP (and QP 0), max-size packets every cycle
+      // no CNP after t = 140000: the cut of the decrease timer at about t0 + 131071 is the
+      // last, and the increase timer it restarts fires 131071 cycles later
+      if (t % 3000 == 0 && t < 140000) in.cnp = {true, q};
+      in.tx = {true, (uint16_t)(t % 2 ? 0 : hi), 65535};
+      if (t % 7 == 0) in.ce = {true, hi};
+      break;
+    }
   }
 }
 
@@ -351,6 +408,10 @@ bool Test::final_check(const dcqcn_t *m, std::string *why) {
     case kBadQp: ok = g(kDcqcnGcntBadQp) > 0; break;
     case kCsrTraffic: ok = std::max(cnp_rx_seen_, g(kDcqcnGcntCnpRx)) > 0; break;
     case kRandom: ok = g(kDcqcnGcntCnpRx) > 0; break;
+    case kWidths:
+      ok = g(kDcqcnGcntCuts) > 0 && g(kDcqcnGcntIncByBytes) > 0 && g(kDcqcnGcntIncByTimer) > 0 &&
+           g(kDcqcnGcntCnpTx) > 0;
+      break;
   }
   if (!ok) {
     snprintf(b, sizeof(b),
