@@ -126,6 +126,14 @@ class CsrEdgeChecker {
     }
     return fails_ == 0 && done_ == total_ && full == n_;
   }
+  // Functional coverage lines `<prefix><REG>_<FIELD>: 0|1` (1: every edge of the field
+  // written and checked), which tools/regress adds to the nightly's table.
+  void print_points(const char *prefix) const {
+    for (uint32_t e = 0; e < n_ && e < hits_.size(); e++) {
+      const Desc &d = regs_[edges_[e].reg];
+      printf("%s%s_%s: %u\n", prefix, d.name, d.fields[edges_[e].field].name, hits_[e] == want_[e] ? 1u : 0u);
+    }
+  }
   std::vector<CsrEdgeOp> ops;  // the stimulus, in order
 
  private:

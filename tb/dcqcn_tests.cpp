@@ -76,6 +76,11 @@ class Test : public DcqcnTest {
     (void)in;
     for (uint32_t i = 0; i < out.n_rate; i++) {
       if (out.rate[i].rc == floor_) floor_hits_++;
+      if (e_.kind == kWidths) {  // issue 21: the rate stream at the top of its fields
+        w_rate_ += out.rate[i].rc == 1000000 || out.rate[i].rt == 1000000;
+        w_alpha_ += out.rate[i].alpha == 1023;
+        w_qp_ += out.rate[i].qp == nqps - 1;
+      }
     }
     if (in.cnp.valid && in.cnp.qp < nqps && !seen_[in.cnp.qp]) {
       seen_[in.cnp.qp] = true;
@@ -83,8 +88,15 @@ class Test : public DcqcnTest {
     }
   }
   bool final_check(const dcqcn_t *m, std::string *why) override;
+  void csr_result(uint64_t, const DcqcnCsrOp &op, uint32_t rdata) override {
+    if (e_.kind == kWidths && op.addr >= DCQCN_Q_ALPHA_REMAIN_REG_OFFSET &&
+        op.addr <= DCQCN_Q_INC_REMAIN_REG_OFFSET && rdata == 0xFFFFFFFFu) {
+      w_remain_sat_++;  // a deadline more than 2^32 - 1 cycles ahead, saturated (D9)
+    }
+  }
 
  private:
+  uint64_t w_rate_ = 0, w_alpha_ = 0, w_qp_ = 0, w_remain_sat_ = 0;
   uint64_t rnd() { return splitmix(&rs_); }
   uint64_t rnd(uint64_t n) { return n == 0 ? 0 : rnd() % n; }
   void wr(const char *pname, uint32_t v) {
@@ -409,8 +421,14 @@ bool Test::final_check(const dcqcn_t *m, std::string *why) {
     case kCsrTraffic: ok = std::max(cnp_rx_seen_, g(kDcqcnGcntCnpRx)) > 0; break;
     case kRandom: ok = g(kDcqcnGcntCnpRx) > 0; break;
     case kWidths:
+      printf("dcqcn_width_rate_max: %llu\ndcqcn_width_alpha_max: %llu\ndcqcn_width_qp_max: %llu\n"
+             "dcqcn_width_remain_sat: %llu\ndcqcn_width_timer_max_period: %llu\n"
+             "dcqcn_width_byte_reset_max: %llu\n",
+             (unsigned long long)w_rate_, (unsigned long long)w_alpha_, (unsigned long long)w_qp_,
+             (unsigned long long)w_remain_sat_, (unsigned long long)g(kDcqcnGcntIncByTimer),
+             (unsigned long long)g(kDcqcnGcntIncByBytes));
       ok = g(kDcqcnGcntCuts) > 0 && g(kDcqcnGcntIncByBytes) > 0 && g(kDcqcnGcntIncByTimer) > 0 &&
-           g(kDcqcnGcntCnpTx) > 0;
+           g(kDcqcnGcntCnpTx) > 0 && w_rate_ > 0 && w_alpha_ > 0 && w_qp_ > 0 && w_remain_sat_ > 0;
       break;
   }
   if (!ok) {
@@ -458,6 +476,7 @@ class CsrEdges : public DcqcnTest {
   }
   bool final_check(const dcqcn_t *, std::string *why) override {
     bool ok = chk_.final_check("dcqcn");
+    chk_.print_points("dcqcn_edge_");
     if (!ok) *why = "csr_edges: a read-back, ERR_STATUS or ERR_ADDR check failed (FAILURE lines above)";
     return ok;
   }
