@@ -434,6 +434,7 @@ SC_MODULE(DcqcnTb) {
         ring[cycle % kRing] = out;
         ring_tx_qp[cycle % kRing] = in.tx.qp;
         if (access) apb_rsp = out.csr_rsp;
+        if (access && !apb_op.write) test->csr_result(cycle, apb_op, out.csr_rsp.rdata);
         if (in.cnp.valid) {
           DcqcnTxn t = txn(cycle, "CNP_RX", "d", 1, in.cnp.qp);
           log2(t, t);

@@ -12,7 +12,10 @@
 
 extern "C" {
 #include "rtl/dcqcn/autogen/dcqcn_regs.h"  // Generated.
+#include "rtl/dcqcn/autogen/dcqcn_csr_edges.h"  // Generated: the legal-range edges.
 }
+
+#include "tb/csr_edges.h"
 
 namespace {
 
@@ -25,7 +28,7 @@ uint64_t splitmix(uint64_t *s) {
 
 enum Kind {
   kSmoke, kFirstCnp, kCut50, kCut95, kAlphaDecay, kRecTimer, kRecBytes, kRecBoth, kClamps,
-  kMinMax, kNpSpacing, kSameCycle, kBadQp, kCsrTraffic, kRandom
+  kMinMax, kNpSpacing, kSameCycle, kBadQp, kCsrTraffic, kRandom, kWidths
 };
 
 struct Entry {
@@ -51,6 +54,7 @@ const Entry kTests[] = {
     {"bad_qp", kBadQp, 50000, "CNP, tx and CE with qp >= NumQps"},
     {"csr_traffic", kCsrTraffic, 150000, "random CSR accesses (all kinds) under random traffic"},
     {"random", kRandom, 300000, "constrained-random parameters, CNP / traffic / CE patterns"},
+    {"widths", kWidths, 400000, "every rate, alpha, byte-counter, timer and QP-index field at its maximum"},
 };
 
 class Test : public DcqcnTest {
@@ -72,6 +76,11 @@ class Test : public DcqcnTest {
     (void)in;
     for (uint32_t i = 0; i < out.n_rate; i++) {
       if (out.rate[i].rc == floor_) floor_hits_++;
+      if (e_.kind == kWidths) {  // issue 21: the rate stream at the top of its fields
+        w_rate_ += out.rate[i].rc == 1000000 || out.rate[i].rt == 1000000;
+        w_alpha_ += out.rate[i].alpha == 1023;
+        w_qp_ += out.rate[i].qp == nqps - 1;
+      }
     }
     if (in.cnp.valid && in.cnp.qp < nqps && !seen_[in.cnp.qp]) {
       seen_[in.cnp.qp] = true;
@@ -79,8 +88,15 @@ class Test : public DcqcnTest {
     }
   }
   bool final_check(const dcqcn_t *m, std::string *why) override;
+  void csr_result(uint64_t, const DcqcnCsrOp &op, uint32_t rdata) override {
+    if (e_.kind == kWidths && op.addr >= DCQCN_Q_ALPHA_REMAIN_REG_OFFSET &&
+        op.addr <= DCQCN_Q_INC_REMAIN_REG_OFFSET && rdata == 0xFFFFFFFFu) {
+      w_remain_sat_++;  // a deadline more than 2^32 - 1 cycles ahead, saturated (D9)
+    }
+  }
 
  private:
+  uint64_t w_rate_ = 0, w_alpha_ = 0, w_qp_ = 0, w_remain_sat_ = 0;
   uint64_t rnd() { return splitmix(&rs_); }
   uint64_t rnd(uint64_t n) { return n == 0 ? 0 : rnd() % n; }
   void wr(const char *pname, uint32_t v) {
@@ -138,6 +154,34 @@ void Test::setup() {
       rp_cnp_ = 1 + (uint32_t)rnd(8);
       rp_tx_ = 5 + (uint32_t)rnd(60);
       rp_ce_ = (uint32_t)rnd(10);
+      return;
+    }
+    case kWidths: {
+      // issue 21: every field at the top of its legal range. Phase 1 (until t = 20000): the
+      // slowest clock (CYCLES_PER_US = 65535) with every period at 131071 us, so each
+      // deadline is 131071 * 65535 = 8 589 737 985 cycles away (beyond 32 bits: the
+      // Q_*_REMAIN registers saturate at 2^32-1); phase 2: CYCLES_PER_US = 1, the same periods fire every 131071
+      // cycles, RPG_MIN_DEC_FAC 0 and RPG_GD 0 (the cut's products at their top). CNPs go to
+      // QP 0 in phase 1 and to the highest QP index in phase 2. Rates at 1000000 Mb/s, alpha
+      // and g at 1023, RPG_BYTE_RESET 32767 units (2 097 088 bytes: 32 packets of 65535
+      // bytes), RPG_THRESHOLD 31, RPG_GD 15, RPG_MIN_DEC_FAC 100 (no cut) in phase 1.
+      wr("CYCLES_PER_US", 65535);
+      wr("LINE_RATE", 1000000);
+      wr("RPG_MAX_RATE", 1000000);
+      wr("RATE_TO_SET_ON_FIRST_CNP", 1000000);
+      wr("RPG_AI_RATE", 1000000);
+      wr("RPG_HAI_RATE", 1000000);
+      wr("RPG_MIN_RATE", 1000000);
+      wr("INITIAL_ALPHA_VALUE", 1023);
+      wr("DCE_TCP_G", 1023);
+      wr("RPG_BYTE_RESET", 32767);
+      wr("RPG_THRESHOLD", 31);
+      wr("RPG_GD", 15);
+      wr("RPG_MIN_DEC_FAC", 100);
+      wr("RPG_TIME_RESET", 131071);
+      wr("DCE_TCP_RTT", 131071);
+      wr("RATE_REDUCE_MONITOR_PERIOD", 131071);
+      wr("MIN_TIME_BETWEEN_CNPS", 131071);
       return;
     }
     default:
@@ -311,6 +355,34 @@ void Test::stimulus(uint64_t c, const dcqcn_t *m, dcqcn_in_t &in) {
       if (csr.empty() && rnd(5000) == 0) random_csr(c);
       traffic(c, in, rp_cnp_, rp_tx_, rp_ce_, rnq_, 1);
       break;
+    case kWidths: {
+      uint16_t hi = (uint16_t)(nq - 1);
+      if (t == 20000) {
+        wr("CYCLES_PER_US", 1);
+        wr("RPG_MIN_RATE", 1);  // cuts can now go below the line rate
+        // the cut's products at their top (D6.2): Rc * (100 - 0) = 10^8 of the 27-bit
+        // product at Rc = 1000000, (Rc * 1023) >> 0 of the alpha cut
+        wr("RPG_MIN_DEC_FAC", 0);
+        wr("RPG_GD", 0);
+      }
+      // the QP window of the highest QP read now and then (RC, RT, ALPHA, BYTE_COUNT, the
+      // REMAIN registers saturated in phase 1)
+      // phase 1: QP 0 (its deadlines armed at the slow clock, beyond 2^32 cycles), phase 2:
+      // the highest QP (armed at the fast clock: its timers fire)
+      uint16_t q = t < 20000 ? 0 : hi;
+      if (t % 5000 == 100 && csr.empty()) {
+        csr.push_back({true, DCQCN_QP_SEL_REG_OFFSET, q});
+        for (uint16_t a = DCQCN_Q_RC_REG_OFFSET; a <= DCQCN_Q_NEXT_SEND_REG_OFFSET; a += 4)
+          csr.push_back({false, a, 0});
+      }
+      // CNPs every 3000 cycles on the highest QP (and QP 0), max-size packets every cycle
+      // no CNP after t = 140000: the cut of the decrease timer at about t0 + 131071 is the
+      // last, and the increase timer it restarts fires 131071 cycles later
+      if (t % 3000 == 0 && t < 140000) in.cnp = {true, q};
+      in.tx = {true, (uint16_t)(t % 2 ? 0 : hi), 65535};
+      if (t % 7 == 0) in.ce = {true, hi};
+      break;
+    }
   }
 }
 
@@ -348,6 +420,16 @@ bool Test::final_check(const dcqcn_t *m, std::string *why) {
     case kBadQp: ok = g(kDcqcnGcntBadQp) > 0; break;
     case kCsrTraffic: ok = std::max(cnp_rx_seen_, g(kDcqcnGcntCnpRx)) > 0; break;
     case kRandom: ok = g(kDcqcnGcntCnpRx) > 0; break;
+    case kWidths:
+      printf("dcqcn_width_rate_max: %llu\ndcqcn_width_alpha_max: %llu\ndcqcn_width_qp_max: %llu\n"
+             "dcqcn_width_remain_sat: %llu\ndcqcn_width_timer_max_period: %llu\n"
+             "dcqcn_width_byte_reset_max: %llu\n",
+             (unsigned long long)w_rate_, (unsigned long long)w_alpha_, (unsigned long long)w_qp_,
+             (unsigned long long)w_remain_sat_, (unsigned long long)g(kDcqcnGcntIncByTimer),
+             (unsigned long long)g(kDcqcnGcntIncByBytes));
+      ok = g(kDcqcnGcntCuts) > 0 && g(kDcqcnGcntIncByBytes) > 0 && g(kDcqcnGcntIncByTimer) > 0 &&
+           g(kDcqcnGcntCnpTx) > 0 && w_rate_ > 0 && w_alpha_ > 0 && w_qp_ > 0 && w_remain_sat_ > 0;
+      break;
   }
   if (!ok) {
     snprintf(b, sizeof(b),
@@ -363,9 +445,51 @@ bool Test::final_check(const dcqcn_t *m, std::string *why) {
   return ok;
 }
 
+// csr_edges (issue 21): every field with a legal range in dcqcn_regs.toml at min-1, min,
+// max and max+1, with the read-back, ERR_STATUS and ERR_ADDR checks of tb/csr_edges.h; no
+// traffic. The QP window has no field with a range (QP_SEL is global).
+class CsrEdges : public DcqcnTest {
+ public:
+  CsrEdges(uint64_t s, uint32_t n) {
+    name = "csr_edges";
+    seed = s;
+    nqps = n;
+    dcqcn_reg_params_t rp;
+    dcqcn_reg_params_default(&rp);
+    rp.num_qps = n;
+    std::vector<dcqcn_reg_desc_t> regs(DCQCN_REG_COUNT);
+    dcqcn_regs_build(&rp, regs.data(), regs.size());
+    auto sel = [&](int) {
+      return std::vector<CsrEdgeOp>{{true, DCQCN_QP_SEL_REG_OFFSET, n - 1}};
+    };
+    chk_.build(regs, kDcqcnCsrEdges, DCQCN_CSR_EDGE_COUNT, DCQCN_ERR_STATUS_REG_OFFSET,
+               DCQCN_ERR_ADDR_REG_OFFSET, DCQCN_ERR_STATUS_ILLEGAL_MASK << DCQCN_ERR_STATUS_ILLEGAL_OFFSET,
+               0x7u, sel);
+    for (const CsrEdgeOp &op : chk_.ops) csr.push_back({op.write, op.addr, op.wdata});
+  }
+  uint64_t default_cycles() const override { return 20000; }
+  void stimulus(uint64_t, const dcqcn_t *, dcqcn_in_t &) override {}
+  void csr_result(uint64_t c, const DcqcnCsrOp &op, uint32_t rdata) override {
+    if (op.addr == DCQCN_HW_PARAMS_REG_OFFSET && !started_) return;  // the testbench's own first read
+    started_ = true;
+    chk_.result(c, op.addr, rdata);
+  }
+  bool final_check(const dcqcn_t *, std::string *why) override {
+    bool ok = chk_.final_check("dcqcn");
+    chk_.print_points("dcqcn_edge_");
+    if (!ok) *why = "csr_edges: a read-back, ERR_STATUS or ERR_ADDR check failed (FAILURE lines above)";
+    return ok;
+  }
+
+ private:
+  CsrEdgeChecker<dcqcn_reg_desc_t, dcqcn_csr_edge_t> chk_;
+  bool started_ = false;
+};
+
 }  // namespace
 
 DcqcnTest *dcqcn_make_test(const std::string &name, uint64_t seed, uint32_t nqps) {
+  if (name == "csr_edges") return new CsrEdges(seed, nqps);
   for (const Entry &e : kTests) {
     if (name == e.name) return new Test(e, seed, nqps);
   }
@@ -374,4 +498,5 @@ DcqcnTest *dcqcn_make_test(const std::string &name, uint64_t seed, uint32_t nqps
 
 void dcqcn_list_tests() {
   for (const Entry &e : kTests) printf("%-16s %s\n", e.name, e.desc);
+  printf("%-16s %s\n", "csr_edges", "every field with a legal range: min-1, min, max, max+1 (generated table)");
 }

@@ -48,7 +48,7 @@ RTL_SRCS := $(shell cat rtl/xtm/xtm.f 2>/dev/null) rtl/common/tm_assert.svh $(XT
 
 # firmware mode (+fw=<conf>) links the firmware (libxtmfw: driver, compiler, host writers;
 # its host part references the dcqcn C model, hence libdcqcn)
-sim/build/%/Vxtm_top: $(TB_SRCS) tb/tb_common.h tb/xtm_tests.h tb/xtm_fcov.h tb/xtm_probe.h $(RTL_SRCS) $(LIBXTM) $(LIBXTMFW) $(LIBDCQCN) | $(DEPS_STAMP)
+sim/build/%/Vxtm_top: $(TB_SRCS) tb/tb_common.h tb/xtm_tests.h tb/xtm_fcov.h tb/xtm_probe.h tb/csr_edges.h rtl/xtm/autogen/xtm_csr_edges.h $(RTL_SRCS) $(LIBXTM) $(LIBXTMFW) $(LIBDCQCN) | $(DEPS_STAMP)
 	@mkdir -p sim/build/$*
 	$(VERILATOR) $(VERILATOR_FLAGS) $(CFG_PARAMS_$*) -Mdir sim/build/$* -o Vxtm_top \
 	  -CFLAGS "-std=c++17 $(VL_OPT) -I$(CURDIR) $(CFG_DEFS_$*)" -MAKEFLAGS "OPT_FAST=$(VL_OPT)" \
@@ -98,6 +98,10 @@ TEST_ARGS += $(foreach s,1 2,--cmd cosim-default-random.$(s) '$(call cosim_cmd,d
 # runs it longer and with more seeds (tests/regress/full.list)
 TEST_ARGS += --cmd cosim-large-incast.1 '$(call cosim_cmd,large,incast,1,100000)'
 TEST_ARGS += --cmd cosim-large-random.1 '$(call cosim_cmd,large,random,1,20000)'
+# issue 21: every legal-range edge of the register map (generated table) in all three
+# configurations, and the widths at their top (300 000 cycles: the byte counters' carry)
+TEST_ARGS += $(foreach c,small default large,--cmd cosim-$(c)-csr_edges.1 '$(call cosim_cmd,$(c),csr_edges,1,20000)')
+TEST_ARGS += --cmd cosim-small-widths.1 '$(call cosim_cmd,small,widths,1,300000)'
 # every RTL mutant's pattern still applies to exactly one line (a restructured block makes
 # a pattern stale; make mutate builds and runs the mutants themselves)
 TEST_ARGS += --cmd mutate-rtl-patterns 'tools/mutate-rtl --check'

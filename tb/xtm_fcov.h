@@ -18,6 +18,7 @@
 
 #include "cmodel/xtm/xtm.h"
 #include "cmodel/xtm/xtm_internal.h"
+#include "rtl/xtm/autogen/xtm_csr_edges.h"  // Generated: the legal-range edges (issue 21).
 
 // The reason names of the model (xtm_reason_name, cmodel/xtm/xtm.c) in lower case, as the
 // coverage points and the summary spell them: "accept", "tail", ..., "flush"; "other" beyond.
@@ -40,7 +41,54 @@ struct XtmFcov {
   std::vector<uint16_t> pre_last_len; // and that packet's length
   uint64_t last_csr_t = UINT64_MAX;   // the previous CSR access (its access cycle)
 
+  std::map<uint32_t, uint8_t> edge_seen;  // edge row -> edges written: 1 min-1, 2 min, 4 max, 8 max+1
+
   void inc(const std::string &k, uint64_t n = 1) { hit[k] += n; }
+
+  // Issue 21: a CSR write of an edge value into a field with a legal range (the model's
+  // register table is built by xtm_regs_build, the order the generated edge rows index).
+  void edge_sample(const xtm_t *m, uint16_t addr, uint32_t wdata) {
+    if ((addr & 3u) != 0 || (addr >> 2) >= 0x4000u) return;
+    int16_t r = m->decode[addr >> 2];
+    if (r < 0) return;
+    for (uint32_t e = 0; e < XTM_CSR_EDGE_COUNT; e++) {
+      if (kXtmCsrEdges[e].reg != uint16_t(r)) continue;
+      const xtm_reg_field_t &f = m->regs[r].fields[kXtmCsrEdges[e].field];
+      uint32_t mask = f.width >= 32 ? 0xFFFFFFFFu : (1u << f.width) - 1u;
+      uint32_t v = (wdata >> f.lsb) & mask;
+      uint8_t b = (f.min > 0 && v == f.min - 1) ? 1 : v == f.min ? 2 : v == f.max ? 4
+                : (f.max < mask && v == f.max + 1) ? 8 : 0;
+      if (v == f.min && v == f.max) b = 6;
+      edge_seen[e] |= b;
+    }
+  }
+  // At the end: edge_<REG>_<FIELD> is 1 when every edge of the field was written in this
+  // run; width_* are the datapaths driven to their top (the 64-bit byte counters past 2^32).
+  void edges_widths(const xtm_t *m) {
+    for (uint32_t e = 0; e < XTM_CSR_EDGE_COUNT; e++) {
+      const xtm_csr_edge_t &ed = kXtmCsrEdges[e];
+      const xtm_reg_desc_t &d = m->regs[ed.reg];
+      const xtm_reg_field_t &f = d.fields[ed.field];
+      uint32_t mask = f.width >= 32 ? 0xFFFFFFFFu : (1u << f.width) - 1u;
+      uint8_t want = 2 | 4 | ((ed.has_min && f.min > 0) ? 1 : 0) | ((ed.has_max && f.max < mask) ? 8 : 0);
+      auto it = edge_seen.find(e);
+      bool all = it != edge_seen.end() && (it->second & want) == want;
+      std::string k = std::string("edge_") + d.name + "_" + f.name;
+      if (all) inc(k); else hit[k] += 0;
+    }
+    uint64_t top = 1ull << 32;
+    bool enq = false, deq = false, tx = false, lim = false;
+    for (uint32_t v = 0; v < m->num_voqs; v++) {
+      enq |= xtm_voq_counter(m, v, kXtmVcntEnqBytes) >= top;
+      deq |= xtm_voq_counter(m, v, kXtmVcntDeqBytes) >= top;
+      lim |= m->voq[v].limit == 0x0FFFFFFFu;
+    }
+    for (uint32_t p = 0; p < m->prm.num_ports; p++) tx |= xtm_port_counter(m, p, kXtmPcntTxBytes) >= top;
+    if (enq) inc("width_q_enq_bytes_carry");
+    if (deq) inc("width_q_deq_bytes_carry");
+    if (tx) inc("width_p_tx_bytes_carry");
+    if (lim) inc("width_q_limit_top");
+  }
 
   // Spec 6.1 without the LFSR draw: 0 below Kmin (mark probability 0), 1 on the ramp,
   // 2 at or above Kmax (probability 1).
@@ -132,6 +180,10 @@ struct XtmFcov {
 
   // one cycle: the inputs and outputs of xtm_step, the model after it
   void sample(const xtm_t *m, const xtm_in_t &in, const xtm_out_t &out) {
+    if (in.csr.valid && in.csr.write) edge_sample(m, in.csr.addr, in.csr.wdata);
+    if (in.enq.valid && in.enq.len == 16383 && out.enq_res.valid && out.enq_res.reason == 0) {
+      inc("width_pkt_len_max");  // a packet of MAX_FRAME's maximum accepted
+    }
     uint32_t nvoq = m->num_voqs;
     uint64_t t = m->t - 1;  // the cycle just executed
     const xtm_occ_log_t &cur = m->occ_log[t & 1];
@@ -285,6 +337,7 @@ struct XtmFcov {
 
   bool write(const std::string &path, const xtm_t *m) {
     poll(m);
+    edges_widths(m);
     FILE *f = fopen(path.c_str(), "w");
     if (f == nullptr) return false;
     for (auto &kv : hit) fprintf(f, "%s\t%llu\n", kv.first.c_str(), (unsigned long long)kv.second);

@@ -5,6 +5,11 @@
 // `incast` is the default job of `make cosim`.
 
 #include "tb/xtm_tests.h"
+#include "tb/csr_edges.h"
+
+extern "C" {
+#include "rtl/xtm/autogen/xtm_csr_edges.h"  // Generated: the legal-range edges.
+}
 
 #include <algorithm>
 #include <cstring>
@@ -357,6 +362,129 @@ class CsrAll : public XtmTest {
     rd(XTM_ERR_STATUS_REG_OFFSET);
     rd(XTM_ERR_ADDR_REG_OFFSET);
   }
+};
+
+// ------------------------------------------------------------------ legal ranges at their edges
+// Issue 21: every field with a legal range in the TOML (the generated table
+// rtl/xtm/autogen/xtm_csr_edges.h, values resolved for this configuration by
+// xtm_regs_build()) is written with min-1 (when min > 0), min, max and max+1 (when it fits
+// the field). A window register is written in its last entry (the select at its maximum).
+// Besides the lockstep comparison with the C model, every read is checked against spec 3's
+// rule (a write with a field outside its range is ignored as a whole and sets
+// ERR_STATUS.ILLEGAL; ERR_ADDR holds the address of the last access that set a flag):
+// the field reads back the value written when legal, the value before otherwise;
+// ERR_STATUS is exactly ILLEGAL or 0; ERR_ADDR is the write's address or unchanged.
+class CsrEdges : public XtmTest {
+ public:
+  using XtmTest::XtmTest;
+  uint64_t default_cycles() const override { return 20000; }
+  void setup() {
+    xtm_reg_params_t rp;
+    xtm_reg_params_default(&rp);
+    rp.num_ports = prm_.num_ports;
+    rp.num_tcs = prm_.num_tcs;
+    rp.num_desc = prm_.num_desc;
+    rp.cell_bytes = prm_.cell_bytes;
+    rp.cell_log2 = uint32_t(__builtin_ctz(prm_.cell_bytes));
+    rp.ocb_cells = prm_.ocb_cells;
+    rp.hbm_cells = prm_.hbm_cells;
+    rp.fifo_depth = prm_.fifo_depth;
+    std::vector<xtm_reg_desc_t> regs(XTM_REG_COUNT);
+    xtm_regs_build(&rp, regs.data(), regs.size());
+    auto sel = [&](int w) {
+      static const uint16_t kSel[] = {XTM_VOQ_SEL_REG_OFFSET, XTM_PORT_SEL_REG_OFFSET,
+                                      XTM_PG_SEL_REG_OFFSET, XTM_PROF_SEL_REG_OFFSET};
+      uint32_t n = xtm_regs_window_entries(&rp, xtm_window_t(w));
+      return std::vector<CsrEdgeOp>{{true, kSel[w], n - 1}};
+    };
+    chk_.build(regs, kXtmCsrEdges, XTM_CSR_EDGE_COUNT, XTM_ERR_STATUS_REG_OFFSET, XTM_ERR_ADDR_REG_OFFSET,
+               XTM_ERR_STATUS_ILLEGAL_MASK << XTM_ERR_STATUS_ILLEGAL_OFFSET, 0xFu, sel);
+    // after the initialisation sweep: the VOQ and PG windows refuse accesses before it
+    uint64_t nb = XTM_INIT_CYCLES(prm_.num_ports) + 8;
+    for (const CsrEdgeOp &op : chk_.ops) {
+      if (op.write) wr(op.addr, op.wdata, nb); else rd(op.addr, nb);
+    }
+  }
+  void csr_result(uint64_t t, const CsrOp &op, uint32_t rdata) override { chk_.result(t, op.addr, rdata); }
+  bool final_check(xtm_t *) override { return chk_.final_check(XTM_TB_CFG); }
+
+ private:
+  CsrEdgeChecker<xtm_reg_desc_t, xtm_csr_edge_t> chk_;
+};
+
+// ------------------------------------------------------------------ widths at their top
+// Issue 21: maximum-size packets (MAX_FRAME = 16383, its legal maximum) one per cycle from
+// port 0 into queue 0 of port 1 % NumPorts, with the limits of that VOQ and of the shared
+// pool at the top of their 28-bit fields (Q_LIMIT_CELLS, POOL_CELLS = 2^28 - 1), so that
+// the 64-bit byte counters Q_ENQ_BYTES, Q_DEQ_BYTES (the VOQ) and P_TX_BYTES (the port)
+// carry from their low word into their high word (2^32 bytes = 262 161 packets). The
+// counters are read (_LO, then _HI: the CNT_HI snapshot) every 2000 cycles; besides the
+// lockstep comparison, the test checks that each 64-bit value never decreases and that
+// each high word reached 1 (a carry lost or a byte datapath narrowed to 32 bits shows as a
+// drop back to a small value). The watermarks Q_WM_CELLS and POOL_WM are read at the end.
+class Widths : public XtmTest {
+ public:
+  using XtmTest::XtmTest;
+  uint64_t default_cycles() const override { return 300000; }
+  void setup() {
+    uint32_t P = prm_.num_ports, T = prm_.num_tcs;
+    eg_ = 1 % P;
+    v_ = eg_ * T;
+    wr(XTM_MAX_FRAME_REG_OFFSET, 16383);
+    wr(XTM_POOL_CELLS_REG_OFFSET, 0x0FFFFFFF);
+    voq_wr(v_, XTM_Q_LIMIT_CELLS_REG_OFFSET, 0x0FFFFFFF);
+    voq_wr(v_, XTM_Q_QUANTUM_REG_OFFSET, 65535);  // a deficit round covers a packet
+    wr(XTM_HBM_EVICT_CELLS_REG_OFFSET, 0x0FFFFFFF);  // OCB only: no HBM bandwidth limit
+    add_flow(0, uint8_t(eg_), 0, 0, 16383, 16383, 20000.0, 600, UINT64_MAX);
+    static const uint16_t kQ[] = {XTM_Q_ENQ_BYTES_LO_REG_OFFSET, XTM_Q_DEQ_BYTES_LO_REG_OFFSET};
+    for (uint64_t c = 2000; c < 299000; c += 2000) {
+      wr(XTM_VOQ_SEL_REG_OFFSET, v_, c);
+      for (int k = 0; k < 2; k++) {
+        rd(kQ[k], c);
+        rd(uint16_t(kQ[k] + 4), c);
+      }
+      wr(XTM_PORT_SEL_REG_OFFSET, eg_, c);
+      rd(XTM_P_TX_BYTES_LO_REG_OFFSET, c);
+      rd(XTM_P_TX_BYTES_LO_REG_OFFSET + 4, c);
+    }
+    rd(XTM_Q_WM_CELLS_REG_OFFSET, 299000);
+    rd(XTM_POOL_WM_REG_OFFSET, 299000);
+  }
+  void csr_result(uint64_t t, const CsrOp &op, uint32_t rdata) override {
+    int k = op.addr == XTM_Q_ENQ_BYTES_LO_REG_OFFSET ? 0 : op.addr == XTM_Q_DEQ_BYTES_LO_REG_OFFSET ? 1
+          : op.addr == XTM_P_TX_BYTES_LO_REG_OFFSET ? 2 : -1;
+    if (k >= 0) {
+      lo_[k] = rdata;
+      return;
+    }
+    k = op.addr == XTM_Q_ENQ_BYTES_LO_REG_OFFSET + 4 ? 0 : op.addr == XTM_Q_DEQ_BYTES_LO_REG_OFFSET + 4 ? 1
+      : op.addr == XTM_P_TX_BYTES_LO_REG_OFFSET + 4 ? 2 : -1;
+    if (k < 0) return;
+    uint64_t v = uint64_t(rdata) << 32 | lo_[k];
+    if (v < last_[k] && fails_++ < 5) {
+      printf("FAILURE: widths: cycle %" PRIu64 ": %s went from 0x%" PRIx64 " down to 0x%" PRIx64 "\n", t,
+             kName[k], last_[k], v);
+    }
+    last_[k] = v;
+    if (rdata != 0) hi_[k] = true;
+  }
+  bool final_check(xtm_t *) override {
+    bool ok = fails_ == 0;
+    for (int k = 0; k < 3; k++) {
+      printf("widths: %s = 0x%" PRIx64 " (high word %s)\n", kName[k], last_[k], hi_[k] ? "reached" : "NOT reached");
+      ok = ok && hi_[k];
+    }
+    if (!ok) printf("FAILURE: widths: a byte counter decreased or never carried into its high word\n");
+    return ok;
+  }
+
+ private:
+  static constexpr const char *kName[3] = {"Q_ENQ_BYTES", "Q_DEQ_BYTES", "P_TX_BYTES"};
+  uint32_t eg_ = 0, v_ = 0;
+  uint32_t lo_[3] = {0, 0, 0};
+  uint64_t last_[3] = {0, 0, 0};
+  bool hi_[3] = {false, false, false};
+  uint64_t fails_ = 0;
 };
 
 // ------------------------------------------------------------------ counters under traffic
@@ -777,6 +905,8 @@ const std::map<std::string, Entry> &registry() {
          auto *t = new Watchdog(n, s, p, true); t->setup(); return (XtmTest *)t; }}},
       {"reconfig", {"CSR reconfiguration under traffic", mk<Reconfig>}},
       {"csr_all", {"every address: reads, random writes, errors", mk<CsrAll>}},
+      {"csr_edges", {"every field with a legal range: min-1, min, max, max+1 (generated table)", mk<CsrEdges>}},
+      {"widths", {"max-size packets against limits at the top of their fields: 64-bit byte counters carry into their high word", mk<Widths>}},
       {"counters", {"every counter read under back-to-back traffic, marks, flushes, clears", mk<Counters>}},
       {"random", {"random legal configuration and traffic", mk<Random>}},
       {"soak", {"nightly soak: random traffic and reconfiguration, new every 250000 cycles", mk<Soak>}},

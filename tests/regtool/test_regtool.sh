@@ -66,7 +66,7 @@ EOF
 # 1. The generated files in the tree are up to date.
 if "${REGTOOL[@]}" "$TOML" --sv-out "$ROOT/rtl/xtm/autogen" --c-out "$ROOT/rtl/xtm/autogen" \
   --doc-out "$ROOT/docs/registers.md" --check >"$TMP/log" 2>&1 &&
-  grep -q "regs-check: 5 files up to date" "$TMP/log"; then
+  grep -q "regs-check: 6 files up to date" "$TMP/log"; then
   pass check_tree
 else
   fail check_tree "$(tail -3 "$TMP/log")"
@@ -84,17 +84,29 @@ fi
 mkdir -p "$TMP/copy"
 cp "$ROOT/rtl/xtm/autogen/xtm_reg_pkg.sv" "$ROOT/rtl/xtm/autogen/xtm_csr_dec.sv" \
   "$ROOT/rtl/xtm/autogen/xtm_regs.h" "$ROOT/rtl/xtm/autogen/xtm_regs_table.c" \
-  "$ROOT/docs/registers.md" "$TMP/copy/"
+  "$ROOT/rtl/xtm/autogen/xtm_csr_edges.h" "$ROOT/docs/registers.md" "$TMP/copy/"
 regtool "$TOML" "$TMP/copy" --check
 rc_clean=$?
 sed -i 's/^#define XTM_REG_COUNT .*/#define XTM_REG_COUNT 1u/' "$TMP/copy/xtm_regs.h"
 regtool "$TOML" "$TMP/copy" --check
 rc_dirty=$?
 if [[ $rc_clean -eq 0 && $rc_dirty -eq 1 ]] && grep -q '^-#define XTM_REG_COUNT 1u' "$TMP/log" &&
-  grep -q "regs-check: 1 of 5 files out of date" "$TMP/log"; then
+  grep -q "regs-check: 1 of 6 files out of date" "$TMP/log"; then
   pass check_drift
 else
   fail check_drift "clean copy exit $rc_clean (want 0), edited copy exit $rc_dirty (want 1)"
+fi
+
+# 3a. ... and a hand edit of the csr_edges stimulus table (issue 21): a dropped edge row.
+cp "$ROOT/rtl/xtm/autogen/xtm_regs.h" "$TMP/copy/xtm_regs.h"
+sed -i '0,/MAX_FRAME.BYTES/{/MAX_FRAME.BYTES/d}' "$TMP/copy/xtm_csr_edges.h"
+regtool "$TOML" "$TMP/copy" --check
+rc_edges=$?
+if [[ $rc_edges -eq 1 ]] && grep -q '^+  { .*MAX_FRAME.BYTES' "$TMP/log" &&
+  grep -q "regs-check: 1 of 6 files out of date" "$TMP/log"; then
+  pass check_drift_edges
+else
+  fail check_drift_edges "edited edge table: exit $rc_edges (want 1)"
 fi
 
 # 3b. The generated CSR decoder of every block elaborates lint-clean (Verilator -Wall) with

@@ -5,7 +5,7 @@
     regtool.py TOML --sv-out DIR --c-out DIR --doc-out FILE [--check]
 
 writes DIR/<blk>_reg_pkg.sv (SystemVerilog package with typed register structs), DIR/<blk>_csr_dec.sv
-(the CSR address decoder: register id, mapped/read-only/legal, masked write data), DIR/<blk>_regs.h and DIR/<blk>_regs_table.c
+(the CSR address decoder: register id, mapped/read-only/legal, masked write data), DIR/<blk>_regs.h, DIR/<blk>_regs_table.c, DIR/<blk>_csr_edges.h (the fields with a legal range, for the csr_edges co-sim test)
 (C11 macros and a run-time register table) and FILE (Markdown reference), <blk> being the
 [block] name (xtm, dcqcn, ...); every generated identifier carries that prefix (<blk>_, <BLK>_,
 k<Blk>). With --check nothing
@@ -34,11 +34,12 @@ REGEN = "make regs"
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SV_FILE, H_FILE, C_FILE = "xtm_reg_pkg.sv", "xtm_regs.h", "xtm_regs_table.c"  # for block "xtm"
 DEC_FILE = "xtm_csr_dec.sv"
+EDGES_FILE = "xtm_csr_edges.h"  # the legal-range edge table of the csr_edges co-sim test
 
 
 def out_names(m):
     """The generated source file names of block m (the xtm names with its prefix)."""
-    return tuple(brand(m, f) for f in (SV_FILE, H_FILE, C_FILE, DEC_FILE))
+    return tuple(brand(m, f) for f in (SV_FILE, H_FILE, C_FILE, DEC_FILE, EDGES_FILE))
 
 
 def brand(m, text):
@@ -976,6 +977,41 @@ def gen_c(m):
         "    }", "  }", "  return XTM_REG_COUNT;", "}", ""])
 
 
+# ------------------------------------------------------------------------------ edge table
+def gen_edges(m):
+    """The fields with a declared legal range, for the csr_edges co-simulation test.
+
+    One row per (word, field) whose TOML entry gives min and/or max; the values themselves
+    are resolved per parameter set by xtm_regs_build() (the row names the descriptor index
+    in its output, TOML word order), so a parameter-dependent maximum such as NumPorts-1
+    follows the configuration the test runs in.
+    """
+    rows = []
+    for i, (r, wd) in enumerate(m.words()):
+        for j, f in enumerate(r.fields):
+            if f.min is None and f.max is None:
+                continue
+            rng = f"{'' if f.min is None else f.min.render()}..{'' if f.max is None else f.max.render()}"
+            rows.append(f"  {{ {i}u, {j}u, {str(f.min is not None).lower()}, "
+                        f"{str(f.max is not None).lower()} }},  /* {wd.name}.{f.name} {rng} */")
+    return "\n".join([
+        "// SPDX-License-Identifier: Apache-2.0", "//", *banner(m, "//"), "",
+        "#ifndef XTM_CSR_EDGES_H_", "#define XTM_CSR_EDGES_H_", "",
+        "#include <stdbool.h>", "#include <stdint.h>", "",
+        "// Every field with a legal range (min and/or max in the TOML). The test csr_edges",
+        "// writes min-1 (when min > 0), min, max and max+1 (when it fits the field) of each and",
+        "// checks the read-back value, ERR_STATUS.ILLEGAL and ERR_ADDR (docs/cosim.md).",
+        "typedef struct xtm_csr_edge {",
+        "  uint16_t reg;   /* index into the xtm_regs_build() table (TOML word order) */",
+        "  uint8_t field;  /* index into that descriptor's fields[] */",
+        "  bool has_min;   /* the TOML gives min */",
+        "  bool has_max;   /* the TOML gives max */",
+        "} xtm_csr_edge_t;", "",
+        f"#define XTM_CSR_EDGE_COUNT {len(rows)}u", "",
+        "static const xtm_csr_edge_t kXtmCsrEdges[XTM_CSR_EDGE_COUNT] = {", *rows, "};", "",
+        "#endif  // XTM_CSR_EDGES_H_", ""])
+
+
 # ------------------------------------------------------------------------------ Markdown
 def md(s):
     """Escape text for a Markdown table cell / paragraph."""
@@ -1129,8 +1165,9 @@ def reg_doc(m, r):
 # ------------------------------------------------------------------------------ driver
 def generate(m, sv_dir, c_dir, doc):
     """Map of output path -> content."""
-    sv_file, h_file, c_file, dec_file = out_names(m)
+    sv_file, h_file, c_file, dec_file, edges_file = out_names(m)
     return {os.path.join(sv_dir, sv_file): brand(m, gen_sv(m)),
+            os.path.join(c_dir, edges_file): brand(m, gen_edges(m)),
             os.path.join(sv_dir, dec_file): brand(m, gen_sv_dec(m)),
             os.path.join(c_dir, h_file): brand(m, gen_h(m)),
             os.path.join(c_dir, c_file): brand(m, gen_c(m)), doc: gen_md(m)}
