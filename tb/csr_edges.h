@@ -65,10 +65,14 @@ class CsrEdgeChecker {
         rdx(d.offset, {kValue, e, v, legal, 0, 0});
         rdx(err_status, {kErrStatus, e, v, legal, 0, 0});
         rdx(err_addr, {kErrAddr, e, v, legal, d.offset, 0});
-        if (v + 1 == f.min) kinds_[0]++;
-        else if (v == f.min) kinds_[1]++;
-        else if (v == f.max) kinds_[2]++;
-        else kinds_[3]++;
+        if (v + 1 == f.min)
+          kinds_[0]++;
+        else if (v == f.min)
+          kinds_[1]++;
+        else if (v == f.max)
+          kinds_[2]++;
+        else
+          kinds_[3]++;
       }
       hits_.push_back(0);
       want_.push_back(uint32_t(vals.size()));
@@ -93,7 +97,9 @@ class CsrEdgeChecker {
     uint32_t mask = f.width >= 32 ? 0xFFFFFFFFu : (1u << f.width) - 1u;
     uint32_t fv = (rdata >> f.lsb) & mask;
     switch (x.kind) {
-      case kBase: cur_ = fv; break;
+      case kBase:
+        cur_ = fv;
+        break;
       case kValue:
         if (x.legal) cur_ = x.v;
         if (fv != cur_) fail(t, "field value", addr, cur_, fv, x.edge, x.v);
@@ -111,18 +117,21 @@ class CsrEdgeChecker {
           hits_[x.edge]++;
         }
         break;
-      default: break;
+      default:
+        break;
     }
   }
   // Prints the summary line; true when every read was checked and every edge passed.
   bool final_check(const char *blk) {
     uint32_t full = 0;
     for (size_t e = 0; e < hits_.size(); e++) full += hits_[e] == want_[e];
-    printf("csr_edges: %s: %u fields, %u with every edge checked (min-1 %u, min %u, max %u, "
-           "max+1 %u writes), %" PRIu64 " of %" PRIu64 " reads checked, %" PRIu64 " failures\n",
-           blk, n_, full, kinds_[0], kinds_[1], kinds_[2], kinds_[3], done_, total_, fails_);
+    printf(
+        "csr_edges: %s: %u fields, %u with every edge checked (min-1 %u, min %u, max %u, "
+        "max+1 %u writes), %" PRIu64 " of %" PRIu64 " reads checked, %" PRIu64 " failures\n",
+        blk, n_, full, kinds_[0], kinds_[1], kinds_[2], kinds_[3], done_, total_, fails_);
     if (done_ != total_) {
-      printf("FAILURE: csr_edges: %" PRIu64 " of %" PRIu64 " reads done: raise +cycles\n", done_, total_);
+      printf("FAILURE: csr_edges: %" PRIu64 " of %" PRIu64 " reads done: raise +cycles\n", done_,
+             total_);
     }
     return fails_ == 0 && done_ == total_ && full == n_;
   }
@@ -131,7 +140,8 @@ class CsrEdgeChecker {
   void print_points(const char *prefix) const {
     for (uint32_t e = 0; e < n_ && e < hits_.size(); e++) {
       const Desc &d = regs_[edges_[e].reg];
-      printf("%s%s_%s: %u\n", prefix, d.name, d.fields[edges_[e].field].name, hits_[e] == want_[e] ? 1u : 0u);
+      printf("%s%s_%s: %u\n", prefix, d.name, d.fields[edges_[e].field].name,
+             hits_[e] == want_[e] ? 1u : 0u);
     }
   }
   std::vector<CsrEdgeOp> ops;  // the stimulus, in order
@@ -157,10 +167,13 @@ class CsrEdgeChecker {
     if (fails_++ < 10) {
       std::string nm = "-";
       if (edge != UINT32_MAX) {
-        nm = std::string(regs_[edges_[edge].reg].name) + "." + regs_[edges_[edge].reg].fields[edges_[edge].field].name;
+        nm = std::string(regs_[edges_[edge].reg].name) + "." +
+             regs_[edges_[edge].reg].fields[edges_[edge].field].name;
       }
-      printf("FAILURE: csr_edges: cycle %" PRIu64 ": %s after writing %s = 0x%x: read 0x%04x "
-             "expected 0x%x, got 0x%x\n", t, what, nm.c_str(), v, addr, want, got);
+      printf("FAILURE: csr_edges: cycle %" PRIu64
+             ": %s after writing %s = 0x%x: read 0x%04x "
+             "expected 0x%x, got 0x%x\n",
+             t, what, nm.c_str(), v, addr, want, got);
     }
   }
   std::vector<Desc> regs_;

@@ -10,9 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "tests/unit/dcqcn_testlib.h"
+
 #include "rtl/dcqcn/autogen/dcqcn_csr_edges.h"  // Generated.
 #include "rtl/dcqcn/autogen/dcqcn_regs.h"
-#include "tests/unit/dcqcn_testlib.h"
 
 static void edges_for(uint32_t nqps) {
   dcqcn_t *m = dt_create(nqps, 4);
@@ -41,16 +42,22 @@ static void edges_for(uint32_t nqps) {
       bool legal = v >= f->min && v <= f->max;
       dt_wr(m, DCQCN_ERR_STATUS_REG_OFFSET, 0x7u);
       bool ok = dcqcn_csr_write(m, d->offset, (d->resval & ~(mask << f->lsb)) | (v << f->lsb));
-      ck_assert_msg(ok == legal, "%s.%s = 0x%x: write %s", d->name, f->name, v, ok ? "accepted" : "refused");
-      if (legal) cur = v; else err_addr = d->offset;
+      ck_assert_msg(ok == legal, "%s.%s = 0x%x: write %s", d->name, f->name, v,
+                    ok ? "accepted" : "refused");
+      if (legal)
+        cur = v;
+      else
+        err_addr = d->offset;
       uint32_t got = (dt_rd(m, d->offset) >> f->lsb) & mask;
-      ck_assert_msg(got == cur, "%s.%s = 0x%x: reads 0x%x, expected 0x%x", d->name, f->name, v, got, cur);
+      ck_assert_msg(got == cur, "%s.%s = 0x%x: reads 0x%x, expected 0x%x", d->name, f->name, v, got,
+                    cur);
       ck_assert_uint_eq(dt_rd(m, DCQCN_ERR_STATUS_REG_OFFSET), legal ? 0u : illegal);
       ck_assert_uint_eq(dt_rd(m, DCQCN_ERR_ADDR_REG_OFFSET), err_addr);
       writes++;
     }
   }
-  printf("dcqcn csr edges (%u QPs): %u fields, %u writes checked\n", nqps, DCQCN_CSR_EDGE_COUNT, writes);
+  printf("dcqcn csr edges (%u QPs): %u fields, %u writes checked\n", nqps, DCQCN_CSR_EDGE_COUNT,
+         writes);
   free(regs);
   dcqcn_destroy(m);
 }
@@ -76,8 +83,9 @@ START_TEST(deadline_beyond_32_bits) {
   dt_cnp(m, (uint16_t)(nq - 1), &out);
   dcqcn_rate_upd_t rec[8];
   uint64_t rec_cycle[8];
-  ck_assert_uint_ge(dt_run_to(m, dcqcn_cycle(m) + 2 * dcqcn_scan_period(m) + 20, rec, rec_cycle, 8), 1);
-  ck_assert_uint_eq(rec[0].qp, nq - 1);  // the highest QP index in the rate stream
+  ck_assert_uint_ge(dt_run_to(m, dcqcn_cycle(m) + 2 * dcqcn_scan_period(m) + 20, rec, rec_cycle, 8),
+                    1);
+  ck_assert_uint_eq(rec[0].qp, nq - 1);   // the highest QP index in the rate stream
   ck_assert_uint_eq(rec[0].rc, 1000000);  // the first-CNP rate at its maximum
   dcqcn_qp_state_t st;
   dcqcn_qp_state(m, nq - 1, &st);
@@ -91,7 +99,8 @@ START_TEST(deadline_beyond_32_bits) {
   ck_assert_uint_eq(dt_rd(m, DCQCN_Q_ALPHA_REMAIN_REG_OFFSET), 0xFFFFFFFFu);
   ck_assert_uint_eq(dt_rd(m, DCQCN_Q_DEC_REMAIN_REG_OFFSET), 0xFFFFFFFFu);
   ck_assert_uint_eq(dt_rd(m, DCQCN_Q_INC_REMAIN_REG_OFFSET), 0xFFFFFFFFu);
-  printf("deadline beyond 2^32: alpha_due %llu, REMAIN saturated\n", (unsigned long long)st.alpha_due);
+  printf("deadline beyond 2^32: alpha_due %llu, REMAIN saturated\n",
+         (unsigned long long)st.alpha_due);
   dcqcn_destroy(m);
 }
 END_TEST

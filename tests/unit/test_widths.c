@@ -10,8 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "rtl/xtm/autogen/xtm_csr_edges.h"  // Generated.
 #include "tests/unit/xtm_testlib.h"
+
+#include "rtl/xtm/autogen/xtm_csr_edges.h"  // Generated.
 
 static const uint32_t kIllegal = XTM_ERR_STATUS_ILLEGAL_MASK << XTM_ERR_STATUS_ILLEGAL_OFFSET;
 
@@ -43,7 +44,8 @@ static void edge_write(xtm_t *m, const xtm_reg_desc_t *d, const xtm_reg_field_t 
     *err_addr = d->offset;
   }
   uint32_t got = (tl_rd(m, d->offset) >> f->lsb) & mask;
-  ck_assert_msg(got == *cur, "%s.%s = 0x%x: reads 0x%x, expected 0x%x", d->name, f->name, v, got, *cur);
+  ck_assert_msg(got == *cur, "%s.%s = 0x%x: reads 0x%x, expected 0x%x", d->name, f->name, v, got,
+                *cur);
   ck_assert_uint_eq(tl_rd(m, XTM_ERR_STATUS_REG_OFFSET), legal ? 0u : kIllegal);
   ck_assert_uint_eq(tl_rd(m, XTM_ERR_ADDR_REG_OFFSET), *err_addr);
 }
@@ -60,8 +62,8 @@ static void edges_for(uint32_t ports, uint32_t tcs, uint32_t desc) {
   xtm_reg_desc_t *regs = calloc(XTM_REG_COUNT, sizeof *regs);
   ck_assert_ptr_nonnull(regs);
   xtm_regs_build(&rp, regs, XTM_REG_COUNT);
-  static const uint16_t kSel[] = {XTM_VOQ_SEL_REG_OFFSET, XTM_PORT_SEL_REG_OFFSET, XTM_PG_SEL_REG_OFFSET,
-                                  XTM_PROF_SEL_REG_OFFSET};
+  static const uint16_t kSel[] = {XTM_VOQ_SEL_REG_OFFSET, XTM_PORT_SEL_REG_OFFSET,
+                                  XTM_PG_SEL_REG_OFFSET, XTM_PROF_SEL_REG_OFFSET};
   uint32_t err_addr = tl_rd(m, XTM_ERR_ADDR_REG_OFFSET), writes = 0;
   for (uint32_t e = 0; e < XTM_CSR_EDGE_COUNT; e++) {
     const xtm_csr_edge_t *ed = &kXtmCsrEdges[e];
@@ -84,8 +86,8 @@ static void edges_for(uint32_t ports, uint32_t tcs, uint32_t desc) {
       writes++;
     }
   }
-  printf("csr edges (%u x %u x %u): %u fields, %u writes checked\n", ports, tcs, desc, XTM_CSR_EDGE_COUNT,
-         writes);
+  printf("csr edges (%u x %u x %u): %u fields, %u writes checked\n", ports, tcs, desc,
+         XTM_CSR_EDGE_COUNT, writes);
   free(regs);
   xtm_destroy(m);
 }
