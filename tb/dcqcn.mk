@@ -75,8 +75,8 @@ TEST_ARGS += $(foreach t,$(DCQCN_DIRECTED),--cmd cosim-dcqcn-$(t).1 '$(call dcqc
 TEST_ARGS += $(foreach s,1 2 3,--cmd cosim-dcqcn-random.$(s) '$(call dcqcn_cmd,random,$(s),200000)')
 # issue 21: every legal-range edge (generated table) at 1024 QPs too (csr_edges and widths
 # at 64 QPs are directed tests of the registry, run above with their own cycle counts)
-TEST_ARGS += --cmd cosim-dcqcn1k-csr_edges.1 '$(call dcqcn1k_cmd,csr_edges,1,20000)'
 dcqcn1k_cmd = $(DCQCN_SIM_1K) +test=$(1) +seed=$(2) +cycles=$(3) +out=sim/out/ci-dcqcn1k-$(1).$(2)
+TEST_ARGS += --cmd cosim-dcqcn1k-csr_edges.1 '$(call dcqcn1k_cmd,csr_edges,1,20000)'
 TEST_ARGS += --cmd cosim-dcqcn1k-smoke.1 '$(call dcqcn1k_cmd,smoke,1,30000)'
 TEST_ARGS += --cmd cosim-dcqcn1k-random.1 '$(call dcqcn1k_cmd,random,1,100000)'
 # bad command lines (issue 14): strict numbers, no shell in +out, unwritable traces
