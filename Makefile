@@ -147,7 +147,8 @@ MK_FRAGMENTS := $(sort $(wildcard cmodel/*/*.mk firmware/*.mk tb/*.mk sim/*.mk s
 # ---------------------------------------------------------------- test (CI runs this)
 .PHONY: test
 ## test: every test (what CI runs); ends with 'N passed, N failed'
-test: $(DEPS_STAMP) $(UNIT_BINS) $(BUILD)/bin/xtm-demo $(BUILD)/bin/xtm-bench $(TEST_DEPS)
+test: test-clock $(DEPS_STAMP) $(UNIT_BINS) $(BUILD)/bin/xtm-demo $(BUILD)/bin/xtm-bench $(TEST_DEPS)
+	@echo "[test] builds took $$(( $$(date +%s) - $$(cat $(BUILD)/.test-start) )) s wall"
 	@tools/run-tests --regs-check --shell tests/regtool/test_regtool.sh \
 	  --shell tools/tests/test_check_readme.sh --shell tools/tests/test_format_check.sh \
 	  --shell tools/tests/test_wave_time_check.sh --shell tools/tests/test_testplan.sh \
@@ -155,6 +156,11 @@ test: $(DEPS_STAMP) $(UNIT_BINS) $(BUILD)/bin/xtm-demo $(BUILD)/bin/xtm-bench $(
 	  --cmd demo-smoke '$(BUILD)/bin/xtm-demo --us 300' \
 	  --cmd bench-modes-agree '$(BUILD)/bin/xtm-bench --cycles 3000000' \
 	  $(UNIT_BINS) $(TEST_ARGS)
+
+# the first prerequisite of test (make runs them in order without -j): when the builds began
+.PHONY: test-clock
+test-clock:
+	@mkdir -p $(BUILD) && date +%s > $(BUILD)/.test-start
 
 # ---------------------------------------------------------------- C/C++ formatting
 # make lint also checks clang-format (the repository's .clang-format) on every tracked C/C++

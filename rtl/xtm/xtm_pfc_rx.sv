@@ -36,17 +36,18 @@ module xtm_pfc_rx #(
   // the counter's load path only, never in the pause state of this cycle). A port with no
   // frame and no pause running is skipped (act_q: any counter of the port non-zero).
   logic [NumPorts-1:0] act_q, act_d;
+  // Indices are loop constants only (8 * p + i, never a procedural variable): Yosys 0.23
+  // turns a write through a variable index into a demultiplexer over all NumPgs entries,
+  // which made this block's front end grow with the square of the ports.
   always_comb begin : c_rx
     logic hit;
     logic [15:0] q;
     logic [47:0] prod;
     logic [32:0] dur;
-    int g;
     hit = 1'b0;
     q = '0;
     prod = '0;
     dur = '0;
-    g = 0;
     pause_rx_o = '0;
     xon_rx_o = '0;
     paused_o = '0;
@@ -57,22 +58,21 @@ module xtm_pfc_rx #(
     for (int p = 0; p < 32'(NumPorts); p++) begin
       if (valid_i[p] || act_q[p]) begin
         for (int i = 0; i < 8; i++) begin
-          g = 8 * p + i;
           prod = '0;
           dur = '0;
-          hit = valid_i[p] && vec_i[g];
-          q = quanta_i[16*g+:16];
-          pause_rx_o[g] = hit && q != '0;
-          xon_rx_o[g] = hit && q == '0;
-          rem_d[g] = rem_q[g] - 32'(rem_q[g] != '0);
-          paused_o[g] = rem_q[g] != '0;
+          hit = valid_i[p] && vec_i[8*p+i];
+          q = quanta_i[16*(8*p+i)+:16];
+          pause_rx_o[8*p+i] = hit && q != '0;
+          xon_rx_o[8*p+i] = hit && q == '0;
+          rem_d[8*p+i] = rem_q[8*p+i] - 32'(rem_q[8*p+i] != '0);
+          paused_o[8*p+i] = rem_q[8*p+i] != '0;
           if (hit) begin
             prod = {32'd0, q} * {16'd0, quantum_q[p]};
             dur = 33'((49'(prod) + 49'h0FFFF) >> 16);
-            rem_d[g] = (dur == '0) ? '0 : 32'(dur - 33'd1);
-            paused_o[g] = q != '0 && quantum_q[p] != '0;
+            rem_d[8*p+i] = (dur == '0) ? '0 : 32'(dur - 33'd1);
+            paused_o[8*p+i] = q != '0 && quantum_q[p] != '0;
           end
-          act_d[p] = act_d[p] || rem_d[g] != '0;
+          act_d[p] = act_d[p] || rem_d[8*p+i] != '0;
         end
       end
     end
@@ -102,18 +102,22 @@ module xtm_pfc_rx #(
     end
   end
 
-  always_comb begin : c_rd4
-    logic [7:0] pm;
-    rd4_o = '0;
-    pm = '0;
-    for (int i = 0; i < 8; i++) begin
-      pm[i] = rem_q[32'(op4_i.port)*8+32'(i)] != '0;
+  // the port's eight pause bits for P_STATUS: one OR-reduction per counter, then an 8-bit
+  // wide port select (not eight 32-bit wide NumPgs-to-1 selects)
+  logic [NumPgs-1:0] run_q;
+  always_comb begin : c_run
+    for (int g = 0; g < 32'(NumPgs); g++) begin
+      run_q[g] = rem_q[g] != '0;
     end
+  end
+
+  always_comb begin : c_rd4
+    rd4_o = '0;
     if (op4_i.rd) begin
       unique case (op4_i.id)
         xtm_reg_pkg::XtmRegPPauseQuantum: rd4_o = quantum_q[PortW'(op4_i.port)];
         xtm_reg_pkg::XtmRegGPauseRemain: rd4_o = rem_q[PgW'(op4_i.pg)];
-        xtm_reg_pkg::XtmRegPStatus: rd4_o = {16'd0, pm, 8'd0};
+        xtm_reg_pkg::XtmRegPStatus: rd4_o = {16'd0, run_q[8*PortW'(op4_i.port)+:8], 8'd0};
         default: ;
       endcase
     end
