@@ -1141,7 +1141,23 @@ static bool build_deep_buffer(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const cha
 // DCQCN alpha every 1 us, cut check every 4 us, increase timer 300 us, g = 1/256, AI 5 and
 // HAI 50 Mb/s per 25 Gb/s, minimum rate 1000 Mb/s, no target clamp, ACK per packet, and a
 // window of the largest BDP.
-static bool build_pfc_victim(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char *outdir) {
+// The set-up of one pfc-victim run, from its parameters; build_pfc_victim's steps share it.
+typedef struct pv {
+  const char *run, *mode;
+  double bmib, mb, gbps, dly;
+  bool dcqcn, hpcc, alone;
+  uint32_t mtu, vprio;
+  int senders;
+  uint64_t bps, prop;  // link rate (b/s) and propagation delay (ps)
+  uint32_t A, B, S, VS, R, VR, sid[8];
+  double buf_us, cable_m;  // buffer-size in us of the port rate; cable length, m
+  uint64_t hdrm_bits;      // the compiler's PFC headroom of a PG
+  // hpcc: headroom 3 x one-way BDP of the port's link, 4 KB reserve per port (switch-mmu.cc)
+  double hpcc_hdrm, hpcc_kmin, hpcc_kmax, hpcc_pmax;
+} pv_t;
+
+// the parameters of the run and what follows from them
+static bool pv_params(bctx_t *b, ns_sim_t *s, ns_measure_t *m, pv_t *v) {
   static const char *const kKeys[] = {"run",           "buffer_mib",  "dcqcn",
                                       "extra_senders", "flow_mb",     "link_gbps",
                                       "delay_us",      "switch_mode", NULL};
@@ -1150,58 +1166,61 @@ static bool build_pfc_victim(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char
   if (!check_keys(b, kKeys)) {
     return false;
   }
-  uint32_t mtu;
-  common(b, s, m, &mtu);
-  const char *run = gword(b, "run", kRuns);
-  double bmib = gnum(b, "buffer_mib", 0, 65536);
-  bool dcqcn = gbool(b, "dcqcn");
+  common(b, s, m, &v->mtu);
+  v->run = gword(b, "run", kRuns);
+  v->bmib = gnum(b, "buffer_mib", 0, 65536);
+  v->dcqcn = gbool(b, "dcqcn");
   int extra = (int)gsint(b, "extra_senders", -1, 8);
-  double mb = gnum(b, "flow_mb", 0, 1e6);
-  double gbps = gnum(b, "link_gbps", 0, 800);
-  double dly = gnum(b, "delay_us", -1e9, 1e6);
-  const char *mode =
+  v->mb = gnum(b, "flow_mb", 0, 1e6);
+  v->gbps = gnum(b, "link_gbps", 0, 800);
+  v->dly = gnum(b, "delay_us", -1e9, 1e6);
+  v->mode =
       ns_scenario_get(b->sc, "switch_mode") != NULL ? gword(b, "switch_mode", kModes) : "express5";
   if (b->bad) {
     return false;
   }
-  bool hpcc = strcmp(mode, "hpcc") == 0;
-  if (gbps <= 0) {
+  v->hpcc = strcmp(v->mode, "hpcc") == 0;
+  if (v->gbps <= 0) {
     berr(b, "link_gbps", "a zero link rate");
     return false;
   }
-  if (dly < 0) {
+  if (v->dly < 0) {
     berr(b, "delay_us", "a negative delay");
     return false;
   }
-  if (mb <= 0) {
+  if (v->mb <= 0) {
     berr(b, "flow_mb", "an empty flow");
     return false;
   }
-  uint32_t vprio = 3;
-  int senders = 6;
-  bool alone = strcmp(run, "alone") == 0;
-  if (alone) {
-    senders = 0;
-    bmib = bmib == 0 ? 32 : bmib;
-  } else if (strcmp(run, "big-buffer") == 0) {
-    bmib = bmib == 0 ? 32 : bmib;
-  } else if (strcmp(run, "pfc") == 0) {
-    bmib = bmib == 0 ? 1 : bmib;
+  v->vprio = 3;
+  v->senders = 6;
+  v->alone = strcmp(v->run, "alone") == 0;
+  if (v->alone) {
+    v->senders = 0;
+    v->bmib = v->bmib == 0 ? 32 : v->bmib;
+  } else if (strcmp(v->run, "big-buffer") == 0) {
+    v->bmib = v->bmib == 0 ? 32 : v->bmib;
+  } else if (strcmp(v->run, "pfc") == 0) {
+    v->bmib = v->bmib == 0 ? 1 : v->bmib;
   } else {
-    bmib = bmib == 0 ? 1 : bmib;
-    vprio = 1;
+    v->bmib = v->bmib == 0 ? 1 : v->bmib;
+    v->vprio = 1;
   }
-  if (extra >= 0 && alone && extra > 0) {
+  if (extra >= 0 && v->alone && extra > 0) {
     berr(b, "extra_senders", "run=alone is the victim by itself (no incast senders)");
     return false;
   }
-  if (extra >= 0 && !alone) {
-    senders = extra;
+  if (extra >= 0 && !v->alone) {
+    v->senders = extra;
   }
-  uint64_t bps = (uint64_t)llround(gbps * 1e9);
-  uint64_t prop = (uint64_t)llround(dly * 1e6);
-  uint32_t buf_cells = (uint32_t)(bmib * 1048576.0 / 256.0);
-  // A: port 1 S, port 2 VS, port 3 -> B.  B: port 1 R, port 2 VR, port 3 A, ports 4.. S1..Sn
+  v->bps = (uint64_t)llround(v->gbps * 1e9);
+  v->prop = (uint64_t)llround(v->dly * 1e6);
+  return true;
+}
+
+// A: port 1 S, port 2 VS, port 3 -> B.  B: port 1 R, port 2 VR, port 3 A, ports 4.. S1..Sn
+static bool pv_topology(bctx_t *b, ns_sim_t *s, pv_t *v) {
+  uint32_t buf_cells = (uint32_t)(v->bmib * 1048576.0 / 256.0);
   xtm_params_t pa, pb;
   xtm_params_default(&pa);
   pa.num_ports = 4;
@@ -1209,214 +1228,249 @@ static bool build_pfc_victim(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char
   pa.hbm_cells = 0;
   pa.num_desc = 1u << 16;
   pb = pa;
-  pb.num_ports = (uint32_t)(4 + (senders > 0 ? senders : 0));
-  uint32_t A, B;
-  if (ns_add_router(s, "A", &pa, &A) != kNsOk || ns_add_router(s, "B", &pb, &B) != kNsOk) {
-    berr(b, "buffer_mib", "cannot create the switches with %g MiB", bmib);
+  pb.num_ports = (uint32_t)(4 + (v->senders > 0 ? v->senders : 0));
+  if (ns_add_router(s, "A", &pa, &v->A) != kNsOk || ns_add_router(s, "B", &pb, &v->B) != kNsOk) {
+    berr(b, "buffer_mib", "cannot create the switches with %g MiB", v->bmib);
     return false;
   }
-  uint32_t nq = dcqcn ? 16 : 0;
-  uint32_t S, VS, R, VR, ab;
-  bool ok = ns_add_nic(s, "S", nq, &S) == kNsOk && ns_add_nic(s, "VS", nq, &VS) == kNsOk &&
-            ns_add_nic(s, "R", nq, &R) == kNsOk && ns_add_nic(s, "VR", nq, &VR) == kNsOk &&
-            ns_connect(s, S, 0, A, 1, bps, prop, NULL) == kNsOk &&
-            ns_connect(s, VS, 0, A, 2, bps, prop, NULL) == kNsOk &&
-            ns_connect(s, A, 3, B, 3, bps, prop, &ab) == kNsOk &&
-            ns_connect(s, B, 1, R, 0, bps, prop, NULL) == kNsOk &&
-            ns_connect(s, B, 2, VR, 0, bps, prop, NULL) == kNsOk;
-  uint32_t sid[8];
-  for (int i = 0; ok && i < senders; i++) {
+  uint32_t nq = v->dcqcn ? 16 : 0;
+  const uint64_t bps = v->bps, prop = v->prop;
+  bool ok = ns_add_nic(s, "S", nq, &v->S) == kNsOk && ns_add_nic(s, "VS", nq, &v->VS) == kNsOk &&
+            ns_add_nic(s, "R", nq, &v->R) == kNsOk && ns_add_nic(s, "VR", nq, &v->VR) == kNsOk &&
+            ns_connect(s, v->S, 0, v->A, 1, bps, prop, NULL) == kNsOk &&
+            ns_connect(s, v->VS, 0, v->A, 2, bps, prop, NULL) == kNsOk &&
+            ns_connect(s, v->A, 3, v->B, 3, bps, prop, NULL) == kNsOk &&
+            ns_connect(s, v->B, 1, v->R, 0, bps, prop, NULL) == kNsOk &&
+            ns_connect(s, v->B, 2, v->VR, 0, bps, prop, NULL) == kNsOk;
+  for (int i = 0; ok && i < v->senders; i++) {
     char nm[8];
     snprintf(nm, sizeof(nm), "S%d", i + 1);
-    ok = ns_add_nic(s, nm, nq, &sid[i]) == kNsOk &&
-         ns_connect(s, sid[i], 0, B, (uint32_t)(4 + i), bps, prop, NULL) == kNsOk;
+    ok = ns_add_nic(s, nm, nq, &v->sid[i]) == kNsOk &&
+         ns_connect(s, v->sid[i], 0, v->B, (uint32_t)(4 + i), bps, prop, NULL) == kNsOk;
   }
   if (!ok || ns_compute_routes(s) != kNsOk) {
     berr(b, NULL, "cannot build the topology");
     return false;
   }
-  // Configurations: one lossless class per priority in use; queues take the whole buffer
-  // (buffer-size in us of the port rate).
-  double buf_us = bmib * 1048576.0 * 8.0 / (double)bps * 1e6;
-  double cable_m = dly * 200.0 > 1 ? dly * 200.0 : 1.0;  // 5 ns/m one way
-  uint64_t hdrm_bits = 0;
-  if (!xtm_cos_headroom_bits(bps, (uint32_t)cable_m, mtu + NS_HDR_BYTES, &hdrm_bits)) {
-    berr(b, "link_gbps", "%g Gb/s is not a port speed the configuration compiler supports", gbps);
-    return false;
+  return true;
+}
+
+// PFC (a congestion-notification-profile) on the ports where lossless data enters, with
+// the priorities that enter there, and on A's port to B so that A honours B's PAUSE.
+// B's ports to R and VR carry only ACKs into B: no PFC there. Returns the number of PGs.
+static uint32_t pv_profiles(const pv_t *v, int sw, uint32_t nports,
+                            const char *prof[NS_MAX_PORTS]) {
+  uint32_t npgs = 0;
+  for (uint32_t p = 1; p <= nports; p++) {
+    if (sw == 1 && p <= 2) {
+      continue;
+    }
+    bool victim_in = (sw == 0 && p == 2) || (sw == 1 && p == 3);
+    bool both = victim_in && v->vprio == 1 && sw == 1;  // c13: priorities 1 and 3, two PGs
+    if (victim_in && v->vprio == 1) {
+      prof[p] = (sw == 1) ? "c13" : "c1";
+    } else {
+      prof[p] = "c3";
+    }
+    // counted from the flag, not by strcmp(prof[p], "c13"): GCC 12's -O3 -flto folded
+    // that compare wrongly (7 PGs for 8 on B in run=other-priority; right with
+    // -fno-optimize-strlen)
+    npgs += both ? 2u : 1u;
   }
-  // hpcc: headroom 3 x one-way BDP of the port's link, 4 KB reserve per port (switch-mmu.cc)
-  double hpcc_hdrm = (double)bps * (double)prop * 1e-12 / 8.0 * 3.0;
-  double hpcc_kmin = 4000.0 * gbps, hpcc_kmax = 16000.0 * gbps, hpcc_pmax = 0.2;
-  for (int sw = 0; sw < 2; sw++) {
-    uint32_t nports = sw == 0 ? 3u : (uint32_t)(3 + senders);
-    // PFC (a congestion-notification-profile) on the ports where lossless data enters, with
-    // the priorities that enter there, and on A's port to B so that A honours B's PAUSE.
-    // B's ports to R and VR carry only ACKs into B: no PFC there.
-    const char *prof[NS_MAX_PORTS] = {NULL};
-    uint32_t npgs = 0;
-    for (uint32_t p = 1; p <= nports; p++) {
-      if (sw == 1 && p <= 2) {
-        continue;
-      }
-      bool victim_in = (sw == 0 && p == 2) || (sw == 1 && p == 3);
-      if (victim_in && vprio == 1) {
-        prof[p] = (sw == 1) ? "c13" : "c1";
-      } else {
-        prof[p] = "c3";
-      }
-      npgs += strcmp(prof[p], "c13") == 0 ? 2u : 1u;
-    }
-    double xoff;
-    if (!hpcc) {
-      // every PG's headroom comes out of the buffer first; the rest is shared, and each PG's
-      // XOFF point is half of its even share of it (XON at 0.75 x XOFF, the Junos ratio)
-      double hdrm_bytes = (double)hdrm_bits / 8.0 + 512.0;
-      double shared = bmib * 1048576.0 - npgs * hdrm_bytes;
-      if (shared < 4.0 * npgs * (mtu + NS_HDR_BYTES)) {
-        berr(b, "buffer_mib",
-             "%g MiB leaves no shared buffer after the PFC headroom of %u "
-             "priority groups (%.0f bytes each)",
-             bmib, npgs, hdrm_bytes);
-        return false;
-      }
-      xoff = shared / (2.0 * npgs) * 8.0 / (double)bps * 1e6;
-    } else {
-      // a placeholder static threshold: the PGs are switched to the dynamic one below
-      double shared = bmib * 1048576.0 - nports * (hpcc_hdrm + 4096.0);
-      if (shared < 4.0 * npgs * (mtu + NS_HDR_BYTES)) {
-        berr(b, "buffer_mib",
-             "%g MiB leaves no shared buffer after %u ports of headroom "
-             "(%.0f bytes) and reserve (4096 bytes)",
-             bmib, nports, hpcc_hdrm);
-        return false;
-      }
-      xoff = shared / 8.0 * 8.0 / (double)bps * 1e6;
-    }
-    sbuf_t c = {0};
-    sb(&c,
-       "# Generated by xtm-netsim: pfc-victim switch %s, run %s, switch_mode %s, buffer %g "
-       "MiB, victim priority %u, %u PFC priority groups\n",
-       sw == 0 ? "A" : "B", run, mode, bmib, vprio, npgs);
-    sb(&c,
-       "class-of-service {\n forwarding-classes { class be queue-num 0; class p1 queue-num 1 "
-       "no-loss pfc-priority 1; class rdma queue-num 3 no-loss pfc-priority 3; class cnp "
-       "queue-num 6; }\n classifiers { dscp d { forwarding-class p1 { loss-priority low "
-       "code-points 001010; } forwarding-class rdma { loss-priority low code-points 011010; } "
-       "forwarding-class cnp { loss-priority low code-points 110000; } } }\n");
-    if (!hpcc) {
-      sb(&c,
-         " drop-profiles { e { fill-level 5 drop-probability 1; fill-level 20 drop-probability "
-         "100; } }\n schedulers { rs { buffer-size temporal %.3f; drop-profile-map loss-priority "
-         "any protocol any drop-profile e; explicit-congestion-notification; } cs { priority "
-         "strict-high; } bs { transmit-rate percent 10; } }\n",
-         buf_us);
-    } else {
-      // the RED ramp in percent of the queue's buffer (the whole buffer): 0 at Kmin, Pmax at
-      // Kmax, then 100 (a step just above Kmax); Kmax beyond the buffer: the ramp's value at it
-      double lim = bmib * 1048576.0;
-      double f1 = 100.0 * hpcc_kmin / lim, f2 = 100.0 * hpcc_kmax / lim;
-      if (f1 >= 99.99) {
-        berr(b, "buffer_mib", "%g MiB is below the HPCC set-up's Kmin of %.0f bytes", bmib,
-             hpcc_kmin);
-        free(c.p);
-        return false;
-      }
-      if (f2 < 99.99) {
-        sb(&c,
-           " drop-profiles { e { interpolate { fill-level [ %.3f %.3f %.3f ]; drop-probability "
-           "[ 0 %.3f 100 ]; } } }\n",
-           f1, f2, f2 + 0.1, 100.0 * hpcc_pmax);
-      } else {
-        double p = hpcc_pmax * (99.99 * lim / 100.0 - hpcc_kmin) / (hpcc_kmax - hpcc_kmin);
-        sb(&c,
-           " drop-profiles { e { interpolate { fill-level [ %.3f 99.99 ]; drop-probability "
-           "[ 0 %.3f ]; } } }\n",
-           f1, 100.0 * p);
-      }
-      sb(&c,
-         " schedulers { rs { buffer-size temporal %.3f; drop-profile-map loss-priority "
-         "any protocol any drop-profile e; explicit-congestion-notification; ecn-enhanced { "
-         "head-marking; } } cs { priority strict-high; } bs { transmit-rate percent 10; } }\n",
-         buf_us);
-    }
-    sb(&c,
-       " scheduler-maps { m { forwarding-class be scheduler bs; forwarding-class p1 scheduler "
-       "rs; forwarding-class rdma scheduler rs; forwarding-class cnp scheduler cs; } }\n");
-    static const char *const kPrio[3][2] = {{"c3", "3"}, {"c1", "1"}, {"c13", "1 3"}};
-    sb(&c, " congestion-notification-profile {\n");
-    for (int k = 0; k < 3; k++) {
-      sb(&c,
-         "  %s { input { pfc-account a { pfc-priority [ %s ]; xoff %.3f; xon %.3f; } "
-         "cable-length %.0f; mtu %u; } }\n",
-         kPrio[k][0], kPrio[k][1], xoff, 0.75 * xoff, cable_m, mtu + NS_HDR_BYTES);
-    }
-    sb(&c, " }\n interfaces {\n");
-    for (uint32_t p = 1; p <= nports; p++) {
-      if (prof[p] != NULL) {
-        sb(&c,
-           "  et-0/0/%u { speed %gg; scheduler-map m; congestion-notification-profile %s; "
-           "classifiers { dscp d; } }\n",
-           p, gbps, prof[p]);
-      } else {
-        sb(&c, "  et-0/0/%u { speed %gg; scheduler-map m; classifiers { dscp d; } }\n", p, gbps);
-      }
-    }
-    if (!hpcc) {
-      sb(&c, " }\n dcqcn { RPG_MIN_DEC_FAC 50; }\n}\n");
-    } else {
-      sb(&c,
-         " }\n dcqcn { DCE_TCP_G 1020; DCE_TCP_RTT 1; RATE_REDUCE_MONITOR_PERIOD 4; "
-         "RPG_TIME_RESET 300; RPG_BYTE_RESET 32767; RPG_THRESHOLD 1; RPG_AI_RATE %.0f; "
-         "RPG_HAI_RATE %.0f; RPG_MIN_RATE 1000; CLAMP_TGT_RATE 0; "
-         "CLAMP_TGT_RATE_AFTER_TIME_INC 1; RPG_MIN_DEC_FAC 50; RPG_GD 11; "
-         "MIN_TIME_BETWEEN_CNPS 0; }\n}\n",
-         5.0 * gbps / 25.0, 50.0 * gbps / 25.0);
-    }
-    xtm_fw_dcqcn_cfg_t dc;
-    uint32_t rid = sw == 0 ? A : B;
-    ok = !c.oom && c.p != NULL &&
-         program(b, s, rid, sw == 0 ? "pfc-victim-A.conf" : "pfc-victim-B.conf", c.p, &dc, outdir,
-                 "link_gbps");
-    free(c.p);
-    if (ok && hpcc) {
-      // the dynamic threshold through the registers (the compiler has no syntax for it):
-      // XOFF = free pool >> 3, XON = XOFF - 3 KB, headroom 3 x BDP; pool = buffer minus every
-      // port's headroom and reserve (switch-mmu.cc GetPfcThreshold, ConfigHdrm, ConfigNPort)
-      uint32_t hcells = (uint32_t)ceil(hpcc_hdrm / 256.0);
-      double pool = bmib * 1048576.0 - nports * (hpcc_hdrm + 4096.0);
-      ok = ns_router_write(s, rid, XTM_POOL_CELLS_REG_OFFSET, (uint32_t)(pool / 256.0)) == kNsOk;
-      for (uint32_t p = 1; ok && p <= nports; p++) {
-        for (uint32_t pr = 0; ok && prof[p] != NULL && pr < 8; pr++) {
-          bool has =
-              (pr == 3 && strcmp(prof[p], "c1") != 0) || (pr == 1 && strcmp(prof[p], "c3") != 0);
-          if (!has) {
-            continue;
-          }
-          ok = ns_router_write(s, rid, XTM_PG_SEL_REG_OFFSET, p * 8 + pr) == kNsOk &&
-               ns_router_write(s, rid, XTM_G_XON_CELLS_REG_OFFSET, 12) == kNsOk &&
-               ns_router_write(s, rid, XTM_G_HDRM_CELLS_REG_OFFSET, hcells) == kNsOk &&
-               ns_router_write(
-                   s, rid, XTM_G_CFG_REG_OFFSET,
-                   1u | 1u << XTM_G_CFG_DYNAMIC_OFFSET | 3u << XTM_G_CFG_ALPHA_OFFSET) == kNsOk;
-        }
-      }
-      if (!ok) {
-        berr(b, NULL, "switch %s: programming the dynamic PFC thresholds failed",
-             sw == 0 ? "A" : "B");
-      }
-    }
-    if (!ok || (sw == 1 && !program_nics(b, s, &dc))) {
+  return npgs;
+}
+
+// the XOFF threshold of every PG, us of the port rate
+static bool pv_xoff(bctx_t *b, const pv_t *v, uint32_t nports, uint32_t npgs, double *xoff) {
+  if (!v->hpcc) {
+    // every PG's headroom comes out of the buffer first; the rest is shared, and each PG's
+    // XOFF point is half of its even share of it (XON at 0.75 x XOFF, the Junos ratio)
+    double hdrm_bytes = (double)v->hdrm_bits / 8.0 + 512.0;
+    double shared = v->bmib * 1048576.0 - npgs * hdrm_bytes;
+    if (shared < 4.0 * npgs * (v->mtu + NS_HDR_BYTES)) {
+      berr(b, "buffer_mib",
+           "%g MiB leaves no shared buffer after the PFC headroom of %u "
+           "priority groups (%.0f bytes each)",
+           v->bmib, npgs, hdrm_bytes);
       return false;
     }
+    *xoff = shared / (2.0 * npgs) * 8.0 / (double)v->bps * 1e6;
+  } else {
+    // a placeholder static threshold: the PGs are switched to the dynamic one below
+    double shared = v->bmib * 1048576.0 - nports * (v->hpcc_hdrm + 4096.0);
+    if (shared < 4.0 * npgs * (v->mtu + NS_HDR_BYTES)) {
+      berr(b, "buffer_mib",
+           "%g MiB leaves no shared buffer after %u ports of headroom "
+           "(%.0f bytes) and reserve (4096 bytes)",
+           v->bmib, nports, v->hpcc_hdrm);
+      return false;
+    }
+    *xoff = shared / 8.0 * 8.0 / (double)v->bps * 1e6;
   }
-  uint64_t bytes = (uint64_t)llround(mb * 1e6);
+  return true;
+}
+
+// the drop profile and schedulers of one switch's configuration: express5's ECN at
+// enqueue, or hpcc's RED ramp with head marking
+static bool pv_conf_queues(bctx_t *b, const pv_t *v, sbuf_t *c) {
+  if (!v->hpcc) {
+    sb(c,
+       " drop-profiles { e { fill-level 5 drop-probability 1; fill-level 20 drop-probability "
+       "100; } }\n schedulers { rs { buffer-size temporal %.3f; drop-profile-map loss-priority "
+       "any protocol any drop-profile e; explicit-congestion-notification; } cs { priority "
+       "strict-high; } bs { transmit-rate percent 10; } }\n",
+       v->buf_us);
+    return true;
+  }
+  // the RED ramp in percent of the queue's buffer (the whole buffer): 0 at Kmin, Pmax at
+  // Kmax, then 100 (a step just above Kmax); Kmax beyond the buffer: the ramp's value at it
+  double lim = v->bmib * 1048576.0;
+  double f1 = 100.0 * v->hpcc_kmin / lim, f2 = 100.0 * v->hpcc_kmax / lim;
+  if (f1 >= 99.99) {
+    berr(b, "buffer_mib", "%g MiB is below the HPCC set-up's Kmin of %.0f bytes", v->bmib,
+         v->hpcc_kmin);
+    return false;
+  }
+  if (f2 < 99.99) {
+    sb(c,
+       " drop-profiles { e { interpolate { fill-level [ %.3f %.3f %.3f ]; drop-probability "
+       "[ 0 %.3f 100 ]; } } }\n",
+       f1, f2, f2 + 0.1, 100.0 * v->hpcc_pmax);
+  } else {
+    double p = v->hpcc_pmax * (99.99 * lim / 100.0 - v->hpcc_kmin) / (v->hpcc_kmax - v->hpcc_kmin);
+    sb(c,
+       " drop-profiles { e { interpolate { fill-level [ %.3f 99.99 ]; drop-probability "
+       "[ 0 %.3f ]; } } }\n",
+       f1, 100.0 * p);
+  }
+  sb(c,
+     " schedulers { rs { buffer-size temporal %.3f; drop-profile-map loss-priority "
+     "any protocol any drop-profile e; explicit-congestion-notification; ecn-enhanced { "
+     "head-marking; } } cs { priority strict-high; } bs { transmit-rate percent 10; } }\n",
+     v->buf_us);
+  return true;
+}
+
+// one switch's configuration text: one lossless class per priority in use; queues take the
+// whole buffer (buffer-size in us of the port rate)
+static bool pv_conf(bctx_t *b, const pv_t *v, int sw, uint32_t nports,
+                    const char *const prof[NS_MAX_PORTS], uint32_t npgs, double xoff, sbuf_t *c) {
+  sb(c,
+     "# Generated by xtm-netsim: pfc-victim switch %s, run %s, switch_mode %s, buffer %g "
+     "MiB, victim priority %u, %u PFC priority groups\n",
+     sw == 0 ? "A" : "B", v->run, v->mode, v->bmib, v->vprio, npgs);
+  sb(c,
+     "class-of-service {\n forwarding-classes { class be queue-num 0; class p1 queue-num 1 "
+     "no-loss pfc-priority 1; class rdma queue-num 3 no-loss pfc-priority 3; class cnp "
+     "queue-num 6; }\n classifiers { dscp d { forwarding-class p1 { loss-priority low "
+     "code-points 001010; } forwarding-class rdma { loss-priority low code-points 011010; } "
+     "forwarding-class cnp { loss-priority low code-points 110000; } } }\n");
+  if (!pv_conf_queues(b, v, c)) {
+    return false;
+  }
+  sb(c,
+     " scheduler-maps { m { forwarding-class be scheduler bs; forwarding-class p1 scheduler "
+     "rs; forwarding-class rdma scheduler rs; forwarding-class cnp scheduler cs; } }\n");
+  static const char *const kPrio[3][2] = {{"c3", "3"}, {"c1", "1"}, {"c13", "1 3"}};
+  sb(c, " congestion-notification-profile {\n");
+  for (int k = 0; k < 3; k++) {
+    sb(c,
+       "  %s { input { pfc-account a { pfc-priority [ %s ]; xoff %.3f; xon %.3f; } "
+       "cable-length %.0f; mtu %u; } }\n",
+       kPrio[k][0], kPrio[k][1], xoff, 0.75 * xoff, v->cable_m, v->mtu + NS_HDR_BYTES);
+  }
+  sb(c, " }\n interfaces {\n");
+  for (uint32_t p = 1; p <= nports; p++) {
+    if (prof[p] != NULL) {
+      sb(c,
+         "  et-0/0/%u { speed %gg; scheduler-map m; congestion-notification-profile %s; "
+         "classifiers { dscp d; } }\n",
+         p, v->gbps, prof[p]);
+    } else {
+      sb(c, "  et-0/0/%u { speed %gg; scheduler-map m; classifiers { dscp d; } }\n", p, v->gbps);
+    }
+  }
+  if (!v->hpcc) {
+    sb(c, " }\n dcqcn { RPG_MIN_DEC_FAC 50; }\n}\n");
+  } else {
+    sb(c,
+       " }\n dcqcn { DCE_TCP_G 1020; DCE_TCP_RTT 1; RATE_REDUCE_MONITOR_PERIOD 4; "
+       "RPG_TIME_RESET 300; RPG_BYTE_RESET 32767; RPG_THRESHOLD 1; RPG_AI_RATE %.0f; "
+       "RPG_HAI_RATE %.0f; RPG_MIN_RATE 1000; CLAMP_TGT_RATE 0; "
+       "CLAMP_TGT_RATE_AFTER_TIME_INC 1; RPG_MIN_DEC_FAC 50; RPG_GD 11; "
+       "MIN_TIME_BETWEEN_CNPS 0; }\n}\n",
+       5.0 * v->gbps / 25.0, 50.0 * v->gbps / 25.0);
+  }
+  return true;
+}
+
+// hpcc: the dynamic threshold through the registers (the compiler has no syntax for it):
+// XOFF = free pool >> 3, XON = XOFF - 3 KB, headroom 3 x BDP; pool = buffer minus every
+// port's headroom and reserve (switch-mmu.cc GetPfcThreshold, ConfigHdrm, ConfigNPort)
+static bool pv_dynamic_pfc(bctx_t *b, ns_sim_t *s, const pv_t *v, int sw, uint32_t rid,
+                           uint32_t nports, const char *const prof[NS_MAX_PORTS]) {
+  uint32_t hcells = (uint32_t)ceil(v->hpcc_hdrm / 256.0);
+  double pool = v->bmib * 1048576.0 - nports * (v->hpcc_hdrm + 4096.0);
+  bool ok = ns_router_write(s, rid, XTM_POOL_CELLS_REG_OFFSET, (uint32_t)(pool / 256.0)) == kNsOk;
+  for (uint32_t p = 1; ok && p <= nports; p++) {
+    for (uint32_t pr = 0; ok && prof[p] != NULL && pr < 8; pr++) {
+      bool has = (pr == 3 && strcmp(prof[p], "c1") != 0) || (pr == 1 && strcmp(prof[p], "c3") != 0);
+      if (!has) {
+        continue;
+      }
+      ok = ns_router_write(s, rid, XTM_PG_SEL_REG_OFFSET, p * 8 + pr) == kNsOk &&
+           ns_router_write(s, rid, XTM_G_XON_CELLS_REG_OFFSET, 12) == kNsOk &&
+           ns_router_write(s, rid, XTM_G_HDRM_CELLS_REG_OFFSET, hcells) == kNsOk &&
+           ns_router_write(s, rid, XTM_G_CFG_REG_OFFSET,
+                           1u | 1u << XTM_G_CFG_DYNAMIC_OFFSET | 3u << XTM_G_CFG_ALPHA_OFFSET) ==
+               kNsOk;
+    }
+  }
+  if (!ok) {
+    berr(b, NULL, "switch %s: programming the dynamic PFC thresholds failed", sw == 0 ? "A" : "B");
+  }
+  return ok;
+}
+
+// one switch (0 = A, 1 = B): its configuration compiled and programmed; B's NICs after it
+static bool pv_switch(bctx_t *b, ns_sim_t *s, const pv_t *v, int sw, const char *outdir) {
+  uint32_t nports = sw == 0 ? 3u : (uint32_t)(3 + v->senders);
+  const char *prof[NS_MAX_PORTS] = {NULL};
+  uint32_t npgs = pv_profiles(v, sw, nports, prof);
+  double xoff;
+  if (!pv_xoff(b, v, nports, npgs, &xoff)) {
+    return false;
+  }
+  sbuf_t c = {0};
+  if (!pv_conf(b, v, sw, nports, prof, npgs, xoff, &c)) {
+    free(c.p);
+    return false;
+  }
+  xtm_fw_dcqcn_cfg_t dc;
+  uint32_t rid = sw == 0 ? v->A : v->B;
+  bool ok = !c.oom && c.p != NULL &&
+            program(b, s, rid, sw == 0 ? "pfc-victim-A.conf" : "pfc-victim-B.conf", c.p, &dc,
+                    outdir, "link_gbps");
+  free(c.p);
+  if (ok && v->hpcc) {
+    ok = pv_dynamic_pfc(b, s, v, sw, rid, nports, prof);
+  }
+  return ok && !(sw == 1 && !program_nics(b, s, &dc));
+}
+
+// the flows: S -> R unless alone, the victim VS -> VR, and the incast senders to R; the
+// hpcc set-up's NIC window
+static bool pv_flows(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const pv_t *v) {
+  const uint32_t mtu = v->mtu;
+  uint64_t bytes = (uint64_t)llround(v->mb * 1e6);
   uint64_t msg = bytes < 65536 ? bytes : 65536;
   uint32_t window = 64;
-  if (hpcc) {
+  if (v->hpcc) {
     // window of the largest BDP (GLOBAL_T): the longest path (VS -> A -> B -> VR, 3 links)
     // twice plus one frame's serialisation per hop (third.cc maxBdp), messages of one MTU
-    double rtt_ps = 2.0 * 3.0 * (double)prop + 3.0 * (double)ns_ser_ps(mtu + NS_HDR_BYTES, bps);
-    double bdp = rtt_ps * 1e-12 * (double)bps / 8.0;
+    double rtt_ps =
+        2.0 * 3.0 * (double)v->prop + 3.0 * (double)ns_ser_ps(mtu + NS_HDR_BYTES, v->bps);
+    double bdp = rtt_ps * 1e-12 * (double)v->bps / 8.0;
     msg = mtu;
     window = (uint32_t)ceil(bdp / mtu);
     s->ack_every = 1;
@@ -1429,13 +1483,13 @@ static bool build_pfc_victim(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char
          "switch_mode hpcc: RED at dequeue Kmin %.0f B Kmax %.0f B Pmax %.2f, dynamic PFC "
          "threshold free/8 with 3 KB resume offset, headroom %.0f B per PG, PAUSE until resumed; "
          "NIC window %u x %u B (max BDP %.0f B), ACK every packet (ack_every ignored)",
-         hpcc_kmin, hpcc_kmax, hpcc_pmax, hpcc_hdrm, window, mtu, bdp);
+         v->hpcc_kmin, v->hpcc_kmax, v->hpcc_pmax, v->hpcc_hdrm, window, mtu, bdp);
   } else {
     note(m, "switch_mode express5: ECN profile 5..20 %% of the buffer at enqueue, static XOFF");
   }
-  note(m, "run %s: %s", run,
-       alone ? "the victim by itself on an idle path"
-             : "S -> R, the victim, and the incast senders on B");
+  note(m, "run %s: %s", v->run,
+       v->alone ? "the victim by itself on an idle path"
+                : "S -> R, the victim, and the incast senders on B");
   ns_flow_t base = {.dscp = 26,
                     .prio = 3,
                     .mtu = mtu,
@@ -1443,41 +1497,65 @@ static bool build_pfc_victim(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char
                     .window_msgs = window,
                     .total_bytes = bytes};
   ns_flow_t f = base;
-  ok = true;
-  if (!alone) {
-    f.src = (uint16_t)S;
-    f.dst = (uint16_t)R;
+  bool ok = true;
+  if (!v->alone) {
+    f.src = (uint16_t)v->S;
+    f.dst = (uint16_t)v->R;
     snprintf(f.name, sizeof(f.name), "S->R");
     snprintf(f.group, sizeof(f.group), "S");
     ok = ns_add_flow(s, &f, NULL) == kNsOk;
   }
   f = base;
-  f.src = (uint16_t)VS;
-  f.dst = (uint16_t)VR;
-  if (vprio == 1) {
+  f.src = (uint16_t)v->VS;
+  f.dst = (uint16_t)v->VR;
+  if (v->vprio == 1) {
     f.prio = 1;
     f.dscp = 10;
   }
   snprintf(f.name, sizeof(f.name), "VS->VR (victim)");
   snprintf(f.group, sizeof(f.group), "VS");
   ok = ok && ns_add_flow(s, &f, &m->victim_flow) == kNsOk;
-  for (int i = 0; ok && i < senders; i++) {
+  for (int i = 0; ok && i < v->senders; i++) {
     f = base;
-    f.src = (uint16_t)sid[i];
-    f.dst = (uint16_t)R;
+    f.src = (uint16_t)v->sid[i];
+    f.dst = (uint16_t)v->R;
     snprintf(f.name, sizeof(f.name), "S%d->R", i + 1);
     snprintf(f.group, sizeof(f.group), "S%d", i + 1);
     ok = ns_add_flow(s, &f, NULL) == kNsOk;
   }
   if (!ok) {
     berr(b, "mtu", "flow refused");
+  }
+  return ok;
+}
+
+static bool build_pfc_victim(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char *outdir) {
+  pv_t v = {0};
+  if (!pv_params(b, s, m, &v) || !pv_topology(b, s, &v)) {
     return false;
   }
-  m->bottleneck_router = B;
+  v.buf_us = v.bmib * 1048576.0 * 8.0 / (double)v.bps * 1e6;
+  v.cable_m = v.dly * 200.0 > 1 ? v.dly * 200.0 : 1.0;  // 5 ns/m one way
+  if (!xtm_cos_headroom_bits(v.bps, (uint32_t)v.cable_m, v.mtu + NS_HDR_BYTES, &v.hdrm_bits)) {
+    berr(b, "link_gbps", "%g Gb/s is not a port speed the configuration compiler supports", v.gbps);
+    return false;
+  }
+  v.hpcc_hdrm = (double)v.bps * (double)v.prop * 1e-12 / 8.0 * 3.0;
+  v.hpcc_kmin = 4000.0 * v.gbps;
+  v.hpcc_kmax = 16000.0 * v.gbps;
+  v.hpcc_pmax = 0.2;
+  for (int sw = 0; sw < 2; sw++) {
+    if (!pv_switch(b, s, &v, sw, outdir)) {
+      return false;
+    }
+  }
+  if (!pv_flows(b, s, m, &v)) {
+    return false;
+  }
+  m->bottleneck_router = v.B;
   m->bottleneck_port = 1;
-  m->bottleneck_link = s->nodes[B].rt.port_link[1];
-  m->rtt_us = 6 * dly;
-  (void)ab;
+  m->bottleneck_link = s->nodes[v.B].rt.port_link[1];
+  m->rtt_us = 6 * v.dly;
   return true;
 }
 
