@@ -402,6 +402,33 @@ static const char *gstr(bctx_t *b, const char *key) {
   return v;
 }
 
+// A file named by a key: a relative path written in the scenario file is taken relative to
+// that file's directory (as an #include is), one given with --set relative to the working
+// directory (as any command-line path); an absolute path as it is. Into buf; false (with
+// an error) when the joined path does not fit.
+static bool gpath(bctx_t *b, const char *key, char *buf, size_t size) {
+  const char *v = gstr(b, key);
+  const ns_kv_t *kv = NULL;
+  for (uint32_t i = 0; i < b->sc->nkv; i++) {
+    if (strcmp(b->sc->kv[i].key, key) == 0) {
+      kv = &b->sc->kv[i];
+    }
+  }
+  const char *slash = strrchr(b->sc->path, '/');
+  int n;
+  if (kv == NULL || kv->overridden || kv->line == 0 || v[0] == '/' || slash == NULL) {
+    n = snprintf(buf, size, "%s", v);
+  } else {
+    n = snprintf(buf, size, "%.*s/%s", (int)(slash - b->sc->path), b->sc->path, v);
+  }
+  if (n < 0 || (size_t)n >= size) {
+    berr(b, key, "'%s' relative to %s is a path longer than %zu characters", v, b->sc->path,
+         size - 1);
+    return false;
+  }
+  return true;
+}
+
 // Numbers go through the one strict parser of every tool (tools/lib/xtm_num.h): the whole
 // value must be a decimal number of the asked kind inside the range (no hex floats, no
 // "1.5" where an integer is meant, nothing truncated).
@@ -1574,7 +1601,10 @@ static bool build_roce_lab(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char *
   const char *phase = gword(b, "phase", kPhases);
   uint32_t iters = (uint32_t)gint(b, "iterations", 1, 1000000);
   double hg = gnum(b, "host_gbps", 0, 800);
-  const char *conf = gstr(b, "config");
+  char conf[2 * NS_VAL_LEN];
+  if (!gpath(b, "config", conf, sizeof(conf))) {
+    return false;
+  }
   double bulk_ms = gnum(b, "bulk_ms", 0, 1e6);
   double rec_ms = gnum(b, "recover_ms", 0, 1e6);
   bool dcqcn = gbool(b, "dcqcn");
