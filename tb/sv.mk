@@ -101,6 +101,7 @@ sim-sv-api: $(SV_API)
 # make bench: the DPI reference alone (one DPI call per cycle) and the SV co-simulation
 ## bench-sv: speed of the DPI-C references and of the SV co-simulation
 bench-sv: $(SV_API) sim/build/sv-default/Vxtm_sv_tb
+	@tools/stamp "bench-sv: DPI-C references and the SV co-sim, CFG=sv-default test incast"
 	tools/bench-sv
 BENCH_TARGETS += bench-sv
 
