@@ -754,7 +754,21 @@ static char *dci_config(uint32_t clients, double rtt, double buf_rtt, double kmi
 
 // ------------------------------------------------------------------ scale-across
 
-static bool build_scale_across(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char *outdir) {
+// The set-up of one scale-across run, from its parameters; build_scale_across's steps
+// share it.
+typedef struct sa {
+  double km, rtt, load, gbps, host_prop, spread_ms;
+  uint32_t clients, qps, mtu, t;
+  uint64_t msg, bps;
+  bool dcqcn, rtt_given;
+  const char *prof, *start, *pfcm, *shape, *dset;
+  char dextra[512];                   // dcqcn_set as lines of the configuration's dcqcn block
+  double buf, kmin, kmax, xoff, xon;  // buffer and ECN profile (RTTs), PFC thresholds (us)
+  uint32_t r, rx, dl;                 // the router, the server NIC, the DCI link
+  char conf[512];                     // the configuration's file name
+} sa_t;
+
+static bool sa_params(bctx_t *b, ns_sim_t *s, ns_measure_t *m, sa_t *a) {
   static const char *const kKeys[] = {"distance_km",    "rtt_us",       "clients",
                                       "load_bdp",       "profile",      "qps",
                                       "msg_bytes",      "dcqcn",        "link_gbps",
@@ -769,81 +783,92 @@ static bool build_scale_across(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const ch
   if (!check_keys(b, kKeys)) {
     return false;
   }
-  uint32_t mtu;
-  common(b, s, m, &mtu);
-  double km = gnum(b, "distance_km", 0, 20000);
-  double rtt = gnum(b, "rtt_us", 0, 1e6);
-  uint32_t clients = (uint32_t)gint(b, "clients", 1, 12);
-  double load = gnum(b, "load_bdp", 0, 100);
-  const char *prof = gword(b, "profile", kProfiles);
-  uint32_t qps = (uint32_t)gint(b, "qps", 1, 256);
-  uint64_t msg = gint(b, "msg_bytes", 1, 1000000000);
-  bool dcqcn = gbool(b, "dcqcn");
-  double gbps = gnum(b, "link_gbps", 1e-3, 800);
-  double host_prop = gnum(b, "host_prop_us", 0, 1e6);
-  const char *start = gword(b, "client_start", kStarts);
-  double spread_ms = gnum(b, "start_spread_ms", 0, 3.6e6);
-  const char *pfcm = gword(b, "pfc_thresholds", kPfc);
-  const char *shape =
+  common(b, s, m, &a->mtu);
+  a->km = gnum(b, "distance_km", 0, 20000);
+  a->rtt = gnum(b, "rtt_us", 0, 1e6);
+  a->clients = (uint32_t)gint(b, "clients", 1, 12);
+  a->load = gnum(b, "load_bdp", 0, 100);
+  a->prof = gword(b, "profile", kProfiles);
+  a->qps = (uint32_t)gint(b, "qps", 1, 256);
+  a->msg = gint(b, "msg_bytes", 1, 1000000000);
+  a->dcqcn = gbool(b, "dcqcn");
+  a->gbps = gnum(b, "link_gbps", 1e-3, 800);
+  a->host_prop = gnum(b, "host_prop_us", 0, 1e6);
+  a->start = gword(b, "client_start", kStarts);
+  a->spread_ms = gnum(b, "start_spread_ms", 0, 3.6e6);
+  a->pfcm = gword(b, "pfc_thresholds", kPfc);
+  a->shape =
       ns_scenario_get(b->sc, "profile_shape") ? gword(b, "profile_shape", kShapes) : "staircase";
-  if (b->bad) {
-    return false;
+  return !b->bad;
+}
+
+// dcqcn_set: "none" or NAME=VALUE[,NAME=VALUE...]: DCQCN parameters (mlxconfig names, integer
+// values) that replace or add to the configuration's dcqcn block (the sensitivity report)
+static bool sa_dcqcn_set(bctx_t *b, sa_t *a) {
+  a->dextra[0] = '\0';
+  a->dset = ns_scenario_get(b->sc, "dcqcn_set");
+  if (a->dset == NULL || strcmp(a->dset, "none") == 0) {
+    return true;
   }
-  // dcqcn_set: "none" or NAME=VALUE[,NAME=VALUE...]: DCQCN parameters (mlxconfig names, integer
-  // values) that replace or add to the configuration's dcqcn block (the sensitivity report)
-  char dextra[512] = "";
-  const char *dset = ns_scenario_get(b->sc, "dcqcn_set");
-  if (dset != NULL && strcmp(dset, "none") != 0) {
-    char buf[NS_VAL_LEN];
-    snprintf(buf, sizeof(buf), "%s", dset);
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
-      char *eq = strchr(tok, '=');
-      bool name_ok = eq != NULL && eq != tok;
-      for (char *q = tok; name_ok && q < eq; q++) {
-        name_ok = (*q >= 'A' && *q <= 'Z') || *q == '_';
-      }
-      uint64_t v = 0;
-      xtm_num_msg_t msg;
-      if (!name_ok) {
-        char q[80];
-        xtm_num_quote(q, sizeof(q), tok);
-        berr(b, "dcqcn_set", "'%s' is not NAME=VALUE (an mlxconfig name in capitals)", q);
-        return false;
-      }
-      *eq = '\0';
-      if (xtm_num_u64(NULL, eq + 1, 0, 1000000, &v, &msg) != kXtmNumOk) {
-        berr(b, "dcqcn_set", "%s: %s", tok, msg.text);
-        return false;
-      }
-      size_t n = strlen(dextra);
-      snprintf(dextra + n, sizeof(dextra) - n, "  %s %" PRIu64 ";\n", tok, v);
+  char buf[NS_VAL_LEN];
+  snprintf(buf, sizeof(buf), "%s", a->dset);
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+    char *eq = strchr(tok, '=');
+    bool name_ok = eq != NULL && eq != tok;
+    for (char *q = tok; name_ok && q < eq; q++) {
+      name_ok = (*q >= 'A' && *q <= 'Z') || *q == '_';
     }
+    uint64_t v = 0;
+    xtm_num_msg_t msg;
+    if (!name_ok) {
+      char q[80];
+      xtm_num_quote(q, sizeof(q), tok);
+      berr(b, "dcqcn_set", "'%s' is not NAME=VALUE (an mlxconfig name in capitals)", q);
+      return false;
+    }
+    *eq = '\0';
+    if (xtm_num_u64(NULL, eq + 1, 0, 1000000, &v, &msg) != kXtmNumOk) {
+      berr(b, "dcqcn_set", "%s: %s", tok, msg.text);
+      return false;
+    }
+    size_t n = strlen(a->dextra);
+    snprintf(a->dextra + n, sizeof(a->dextra) - n, "  %s %" PRIu64 ";\n", tok, v);
   }
-  if (load <= 0) {
+  return true;
+}
+
+// the window, the RTT (given, or from the distance) and what they must allow
+static bool sa_path(bctx_t *b, sa_t *a) {
+  if (a->load <= 0) {
     berr(b, "load_bdp", "an empty window (load_bdp must be > 0)");
     return false;
   }
-  bool rtt_given = rtt != 0;
-  if (!rtt_given) {
-    if (km < 1) {
-      berr(b, "distance_km", "%g km: give distance_km >= 1 or rtt_us", km);
+  a->rtt_given = a->rtt != 0;
+  if (!a->rtt_given) {
+    if (a->km < 1) {
+      berr(b, "distance_km", "%g km: give distance_km >= 1 or rtt_us", a->km);
       return false;
     }
-    rtt = rtt_of_km(km);
+    a->rtt = rtt_of_km(a->km);
   }
-  if (rtt / 2 <= host_prop) {
+  if (a->rtt / 2 <= a->host_prop) {
     static const char *const kK[] = {"host_prop_us", "rtt_us", "distance_km", NULL};
     berr_keys(b, kK, "the host cable (%g us one way) is not shorter than half the RTT (%.1f us)",
-              host_prop, rtt);
+              a->host_prop, a->rtt);
     return false;
   }
-  if (clients * qps > DCQCN_MAX_QPS) {
+  if (a->clients * a->qps > DCQCN_MAX_QPS) {
     static const char *const kK[] = {"clients", "qps", NULL};
-    berr_keys(b, kK, "%u clients x %u QPs is above the server NIC's %u QPs", clients, qps,
+    berr_keys(b, kK, "%u clients x %u QPs is above the server NIC's %u QPs", a->clients, a->qps,
               DCQCN_MAX_QPS);
     return false;
   }
+  return true;
+}
+
+// the buffer and ECN profile, then the PFC thresholds per client port
+static bool sa_profile(bctx_t *b, ns_measure_t *m, sa_t *a) {
   // the keys of profile=custom and pfc_thresholds=custom are checked whatever the profile (a
   // careless value is refused, not ignored); an override of them that does not apply is
   // warned about (unused_override)
@@ -866,103 +891,115 @@ static bool build_scale_across(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const ch
   if (b->bad) {
     return false;
   }
-  if (strcmp(prof, "custom") != 0) {
+  if (strcmp(a->prof, "custom") != 0) {
     unused_override(b, m, "buffer_rtt", "profile=custom");
     unused_override(b, m, "kmin_rtt", "profile=custom");
     unused_override(b, m, "kmax_rtt", "profile=custom");
   }
-  if (strcmp(pfcm, "custom") != 0) {
+  if (strcmp(a->pfcm, "custom") != 0) {
     unused_override(b, m, "pfc_xoff_us", "pfc_thresholds=custom");
     unused_override(b, m, "pfc_xon_us", "pfc_thresholds=custom");
   }
-  double buf = 2.5, kmin = 0.75, kmax = 1.5;
-  if (strcmp(prof, "low-kmin") == 0) {
-    kmin = 0.25;
-    kmax = 1.0;
-  } else if (strcmp(prof, "deep-buffer") == 0) {
-    buf = 10;
-    kmin = 0.8;
-    kmax = 1.5;
-  } else if (strcmp(prof, "custom") == 0) {
+  a->buf = 2.5;
+  a->kmin = 0.75;
+  a->kmax = 1.5;
+  if (strcmp(a->prof, "low-kmin") == 0) {
+    a->kmin = 0.25;
+    a->kmax = 1.0;
+  } else if (strcmp(a->prof, "deep-buffer") == 0) {
+    a->buf = 10;
+    a->kmin = 0.8;
+    a->kmax = 1.5;
+  } else if (strcmp(a->prof, "custom") == 0) {
     (void)gstr(b, "buffer_rtt");  // the three are needed with profile=custom
     (void)gstr(b, "kmin_rtt");
     (void)gstr(b, "kmax_rtt");
-    buf = cbuf;
-    kmin = ckmin;
-    kmax = ckmax;
+    a->buf = cbuf;
+    a->kmin = ckmin;
+    a->kmax = ckmax;
     if (b->bad) {
       return false;
     }
-    if (!(kmin < kmax)) {
+    if (!(a->kmin < a->kmax)) {
       static const char *const kK[] = {"kmin_rtt", "kmax_rtt", NULL};
-      berr_keys(b, kK, "Kmin %g RTT is not below Kmax %g RTT", kmin, kmax);
+      berr_keys(b, kK, "Kmin %g RTT is not below Kmax %g RTT", a->kmin, a->kmax);
       return false;
     }
   }
   // PFC thresholds per client port: the project's assumption (0.5 / 0.375 RTT), the PTX
   // defaults of the brief (5000 / 3750 us), or given
-  double xoff = 0.5 * rtt, xon = 0.375 * rtt;
-  if (strcmp(pfcm, "ptx-default") == 0) {
-    xoff = 5000;
-    xon = 3750;
-  } else if (strcmp(pfcm, "custom") == 0) {
+  a->xoff = 0.5 * a->rtt;
+  a->xon = 0.375 * a->rtt;
+  if (strcmp(a->pfcm, "ptx-default") == 0) {
+    a->xoff = 5000;
+    a->xon = 3750;
+  } else if (strcmp(a->pfcm, "custom") == 0) {
     (void)gstr(b, "pfc_xoff_us");  // both needed with pfc_thresholds=custom
     (void)gstr(b, "pfc_xon_us");
-    xoff = cxoff;
-    xon = cxon;
+    a->xoff = cxoff;
+    a->xon = cxon;
     if (b->bad) {
       return false;
     }
   }
-  uint64_t bps = (uint64_t)llround(gbps * 1e9);
-  double bdp = (double)bps / 8.0 * rtt * 1e-6;
-  uint32_t t = (uint32_t)floor(load * bdp / ((double)qps * (double)msg) + 0.5);
-  if (t == 0) {
+  return true;
+}
+
+// the window t (messages per QP), then the router, the NICs and the links
+static bool sa_topology(bctx_t *b, ns_sim_t *s, sa_t *a) {
+  a->bps = (uint64_t)llround(a->gbps * 1e9);
+  double bdp = (double)a->bps / 8.0 * a->rtt * 1e-6;
+  a->t = (uint32_t)floor(a->load * bdp / ((double)a->qps * (double)a->msg) + 0.5);
+  if (a->t == 0) {
     static const char *const kK[] = {"load_bdp",    "link_gbps", "qps", "msg_bytes",
                                      "distance_km", "rtt_us",    NULL};
     berr_keys(b, kK,
               "the window load_bdp x BDP / (qps x msg_bytes) = %g x %.0f B / (%u x %" PRIu64
               " B) rounds to t = 0 messages per QP",
-              load, bdp, qps, msg);
+              a->load, bdp, a->qps, a->msg);
     return false;
   }
   xtm_params_t p;
   xtm_params_default(&p);
-  p.num_ports = clients + 1;
+  p.num_ports = a->clients + 1;
   p.num_desc = 1u << 20;
-  uint32_t r, rx;
-  if (ns_add_router(s, "dci", &p, &r) != kNsOk ||
-      ns_add_nic(s, "server", dcqcn ? clients * qps : 0, &rx) != kNsOk) {
+  if (ns_add_router(s, "dci", &p, &a->r) != kNsOk ||
+      ns_add_nic(s, "server", a->dcqcn ? a->clients * a->qps : 0, &a->rx) != kNsOk) {
     berr(b, NULL, "cannot create the router or the server NIC");
     return false;
   }
-  uint64_t hp = (uint64_t)llround(host_prop * 1e6);
-  uint64_t dci_prop = (uint64_t)llround((rtt / 2 - host_prop) * 1e6);
-  for (uint32_t c = 0; c < clients; c++) {
+  uint64_t hp = (uint64_t)llround(a->host_prop * 1e6);
+  uint64_t dci_prop = (uint64_t)llround((a->rtt / 2 - a->host_prop) * 1e6);
+  for (uint32_t c = 0; c < a->clients; c++) {
     char nm[32];
     snprintf(nm, sizeof(nm), "client%u", c);
     uint32_t id;
-    if (ns_add_nic(s, nm, dcqcn ? qps : 0, &id) != kNsOk ||
-        ns_connect(s, id, 0, r, c, bps, hp, NULL) != kNsOk) {
+    if (ns_add_nic(s, nm, a->dcqcn ? a->qps : 0, &id) != kNsOk ||
+        ns_connect(s, id, 0, a->r, c, a->bps, hp, NULL) != kNsOk) {
       berr(b, NULL, "cannot create client %u", c);
       return false;
     }
   }
-  uint32_t dl;
-  if (ns_connect(s, r, clients, rx, 0, bps, dci_prop, &dl) != kNsOk ||
+  if (ns_connect(s, a->r, a->clients, a->rx, 0, a->bps, dci_prop, &a->dl) != kNsOk ||
       ns_compute_routes(s) != kNsOk) {
     berr(b, NULL, "cannot build the links");
     return false;
   }
-  snprintf(s->links[dl].name, sizeof(s->links[dl].name), "dci (router port %u -> server)", clients);
-  // configuration: the example file of firmware/examples when one matches exactly
+  snprintf(s->links[a->dl].name, sizeof(s->links[a->dl].name), "dci (router port %u -> server)",
+           a->clients);
+  return true;
+}
+
+// configuration: the example file of firmware/examples when one matches exactly, else the
+// same generated; compiled and programmed into the router and the NICs
+static bool sa_program(bctx_t *b, ns_sim_t *s, sa_t *a, const char *outdir) {
   char path[512];
-  snprintf(path, sizeof(path), "firmware/examples/dci-%gkm-%s.conf", km, prof);
+  snprintf(path, sizeof(path), "firmware/examples/dci-%gkm-%s.conf", a->km, a->prof);
   char *text = NULL;
-  bool ramp = strcmp(shape, "ramp") == 0;
-  bool example = clients == 4 && bps == 100000000000ull && !rtt_given &&
-                 strcmp(prof, "custom") != 0 && strcmp(pfcm, "half-rtt") == 0 && !ramp &&
-                 dextra[0] == '\0';
+  bool ramp = strcmp(a->shape, "ramp") == 0;
+  bool example = a->clients == 4 && a->bps == 100000000000ull && !a->rtt_given &&
+                 strcmp(a->prof, "custom") != 0 && strcmp(a->pfcm, "half-rtt") == 0 && !ramp &&
+                 a->dextra[0] == '\0';
   if (example) {
     size_t len;
     char e[NS_ERR_LEN / 2];
@@ -970,56 +1007,68 @@ static bool build_scale_across(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const ch
   }
   if (text == NULL) {
     snprintf(path, sizeof(path), "dci-generated.conf");
-    text = dci_config(clients, rtt, buf, kmin, kmax, km > 400 ? 7000 : 5000, xoff, xon, gbps, gbps,
-                      ramp, dextra);
+    text = dci_config(a->clients, a->rtt, a->buf, a->kmin, a->kmax, a->km > 400 ? 7000 : 5000,
+                      a->xoff, a->xon, a->gbps, a->gbps, ramp, a->dextra);
   }
   xtm_fw_dcqcn_cfg_t dc;
   const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-  bool ok = text != NULL && program(b, s, r, base, text, &dc, outdir, "link_gbps") &&
+  snprintf(a->conf, sizeof(a->conf), "%s", base);
+  bool ok = text != NULL && program(b, s, a->r, a->conf, text, &dc, outdir, "link_gbps") &&
             program_nics(b, s, &dc);
   free(text);
-  if (!ok) {
-    return false;
-  }
-  // Start: staggered (the testbed's automation launched the ib_write_bw clients one by one,
-  // docs/netsim.md 4): client c starts at c x start_spread_ms; sync: all at 0. The QPs of
-  // one client start within 10 us of its start (seeded).
-  bool stag = strcmp(start, "staggered") == 0;
-  uint64_t spread_ps = (uint64_t)llround(spread_ms * 1e9);
+  return ok;
+}
+
+// Start: staggered (the testbed's automation launched the ib_write_bw clients one by one,
+// docs/netsim.md 4): client c starts at c x start_spread_ms; sync: all at 0. The QPs of
+// one client start within 10 us of its start (seeded).
+static bool sa_flows(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const sa_t *a) {
+  bool stag = strcmp(a->start, "staggered") == 0;
+  uint64_t spread_ps = (uint64_t)llround(a->spread_ms * 1e9);
   uint64_t rng = m->seed;
-  for (uint32_t c = 0; c < clients; c++) {
-    for (uint32_t q = 0; q < qps; q++) {
+  for (uint32_t c = 0; c < a->clients; c++) {
+    for (uint32_t q = 0; q < a->qps; q++) {
       ns_flow_t f = {.src = (uint16_t)(2 + c),
-                     .dst = (uint16_t)rx,
+                     .dst = (uint16_t)a->rx,
                      .dscp = 26,
                      .prio = 3,
-                     .mtu = mtu,
-                     .msg_bytes = msg,
-                     .window_msgs = t,
+                     .mtu = a->mtu,
+                     .msg_bytes = a->msg,
+                     .window_msgs = a->t,
                      .start_ps = (stag ? c * spread_ps : 0) + splitmix(&rng) % (10 * NS_PS_PER_US)};
       snprintf(f.name, sizeof(f.name), "client%u.qp%u", c, q);
       snprintf(f.group, sizeof(f.group), "client%u", c);
       if (ns_add_flow(s, &f, NULL) != kNsOk) {
-        berr(b, "mtu", "flow refused (mtu %u)", mtu);
+        berr(b, "mtu", "flow refused (mtu %u)", a->mtu);
         return false;
       }
     }
   }
-  note(m, "client_start %s%s", start, stag ? "" : " (all QPs within 10 us)");
+  note(m, "client_start %s%s", a->start, stag ? "" : " (all QPs within 10 us)");
   if (stag) {
-    note(m, "client c starts at c x %g ms", spread_ms);
+    note(m, "client c starts at c x %g ms", a->spread_ms);
   }
-  note(m, "PFC %s: xoff %.3f us, xon %.3f us per client port%s", pfcm, xoff, xon,
-       strcmp(pfcm, "half-rtt") == 0 ? " (the project's assumption, not the testbed's)" : "");
-  if (ramp || dextra[0] != '\0') {
-    note(m, "ECN profile %s%s%s", shape, dextra[0] ? ", dcqcn_set " : "", dextra[0] ? dset : "");
+  return true;
+}
+
+static bool build_scale_across(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char *outdir) {
+  sa_t a = {0};
+  if (!sa_params(b, s, m, &a) || !sa_dcqcn_set(b, &a) || !sa_path(b, &a) || !sa_profile(b, m, &a) ||
+      !sa_topology(b, s, &a) || !sa_program(b, s, &a, outdir) || !sa_flows(b, s, m, &a)) {
+    return false;
   }
-  note(m, "configuration %s", base);
-  note(m, "t = %u messages of %" PRIu64 " B per QP, %u QPs per client", t, msg, qps);
-  m->bottleneck_router = r;
-  m->bottleneck_port = clients;
-  m->bottleneck_link = dl;
-  m->rtt_us = rtt;
+  note(m, "PFC %s: xoff %.3f us, xon %.3f us per client port%s", a.pfcm, a.xoff, a.xon,
+       strcmp(a.pfcm, "half-rtt") == 0 ? " (the project's assumption, not the testbed's)" : "");
+  if (strcmp(a.shape, "ramp") == 0 || a.dextra[0] != '\0') {
+    note(m, "ECN profile %s%s%s", a.shape, a.dextra[0] ? ", dcqcn_set " : "",
+         a.dextra[0] ? a.dset : "");
+  }
+  note(m, "configuration %s", a.conf);
+  note(m, "t = %u messages of %" PRIu64 " B per QP, %u QPs per client", a.t, a.msg, a.qps);
+  m->bottleneck_router = a.r;
+  m->bottleneck_port = a.clients;
+  m->bottleneck_link = a.dl;
+  m->rtt_us = a.rtt;
   return true;
 }
 
