@@ -1711,7 +1711,9 @@ static bool build_roce_lab(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char *
   xtm_fw_dcqcn_cfg_t dc;
   const char *base = strrchr(conf, '/') ? strrchr(conf, '/') + 1 : conf;
   char cname[NS_KEY_LEN + 8];
-  snprintf(cname, sizeof(cname), "%s", ns_name_ok(base) ? base : "roce-lab.conf");
+  // a name ns_name_ok accepts is shorter than NS_KEY_LEN: the precision only tells the
+  // compiler so (conf is a buffer of 2 x NS_VAL_LEN)
+  snprintf(cname, sizeof(cname), "%.*s", NS_KEY_LEN, ns_name_ok(base) ? base : "roce-lab.conf");
   bool ok = program(b, s, r, cname, text, &dc, outdir, "host_gbps") && program_nics(b, s, &dc);
   free(text);
   if (!ok) {
