@@ -125,6 +125,7 @@ bench-stamp:
 .PHONY: bench-xtm
 ## bench-xtm: the xtm C model's speed: cycles/s, packets/s, peak memory
 bench-xtm: $(BUILD)/bin/xtm-bench
+	@tools/stamp "bench-xtm: xtm C model, 8 ports x 8 TCs x 4096 descriptors (default parameters)"
 	$(BUILD)/bin/xtm-bench
 
 # ---------------------------------------------------------------- block fragments
@@ -152,6 +153,7 @@ test: test-clock $(DEPS_STAMP) $(UNIT_BINS) $(BUILD)/bin/xtm-demo $(BUILD)/bin/x
 	@tools/run-tests --regs-check --shell tests/regtool/test_regtool.sh \
 	  --shell tools/tests/test_check_readme.sh --shell tools/tests/test_format_check.sh \
 	  --shell tools/tests/test_wave_time_check.sh --shell tools/tests/test_testplan.sh \
+	  --cmd bench-stamps tools/bench-stamps --shell tools/tests/test_bench_stamps.sh \
 	  --shell tools/mutate-cmodel \
 	  --cmd demo-smoke '$(BUILD)/bin/xtm-demo --us 300' \
 	  --cmd bench-modes-agree '$(BUILD)/bin/xtm-bench --cycles 3000000' \

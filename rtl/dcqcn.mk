@@ -36,5 +36,6 @@ lint-dcqcn: | $(DEPS_STAMP)
 # flip-flops and RAM bits at 1024 QPs (the issue's target: <= 40,000 flip-flop bits)
 ## flops-dcqcn: flip-flop and RAM bits of dcqcn at 1024 QPs (tools/dcqcn-flops)
 flops-dcqcn: | $(DEPS_STAMP)
+	@tools/stamp "flops-dcqcn: dcqcn_top NumQps=1024 ScanWidth=4, Yosys coarse"
 	tools/dcqcn-flops 1024 4
 BENCH_TARGETS += flops-dcqcn

@@ -89,5 +89,6 @@ DEB_PKGS += valgrind
 .PHONY: bench-dcqcn-cosim
 ## bench-dcqcn-cosim: dcqcn co-sim speed at 64 and 1024 QPs, instructions per cycle
 bench-dcqcn-cosim: $(DCQCN_SIM) $(DCQCN_SIM_1K)
+	@tools/stamp "bench-dcqcn-cosim: dcqcn co-sim, 64 and 1024 QPs, test random seed 1"
 	tools/bench-dcqcn-cosim
 BENCH_TARGETS += bench-dcqcn-cosim

@@ -101,6 +101,7 @@ sim-sv-api: $(SV_API)
 # make bench: the DPI reference alone (one DPI call per cycle) and the SV co-simulation
 ## bench-sv: speed of the DPI-C references and of the SV co-simulation
 bench-sv: $(SV_API) sim/build/sv-default/Vxtm_sv_tb
+	@tools/stamp "bench-sv: DPI-C references and the SV co-sim, CFG=sv-default test incast"
 	tools/bench-sv
 BENCH_TARGETS += bench-sv
 
@@ -109,6 +110,8 @@ TEST_DEPS += $(SV_API) sim/build/sv-default/Vxtm_sv_tb sim/build/sv-small/Vxtm_s
              $(BUILD)/lib/libdcqcn_dpi.so
 sv_cmd = sim/build/sv-$(1)/Vxtm_sv_tb +test=$(2) +seed=$(3) +cycles=$(4) +out=sim/out/ci-sv-$(1)-$(2).$(3)
 TEST_ARGS += --cmd sv-dpi-api '$(SV_API)'
+# every co-sim summary (xtm, dcqcn, the SV testbench) carries the spec, git and config lines
+TEST_ARGS += --shell tb/sv/test_summary_stamps.sh
 TEST_ARGS += --cmd sv-small-smoke.1 '$(call sv_cmd,small,smoke,1,20000)'
 TEST_ARGS += --cmd sv-small-incast.1 '$(call sv_cmd,small,incast,1,100000)'
 TEST_ARGS += --cmd sv-default-incast.1 '$(call sv_cmd,default,incast,1,30000)'

@@ -128,6 +128,7 @@ TEST_ARGS += --cmd cosim-lists '$(PYTHON) tools/cosim-tests --check' --shell too
 .PHONY: bench-cosim
 ## bench-cosim: speed of the xtm RTL alone and of the co-simulation (default and large), build time
 bench-cosim: sim/build/default/Vxtm_top sim/build/large/Vxtm_top
+	@tools/stamp "bench-cosim: xtm RTL and co-sim, CFG=default (8x8) test incast, and CFG=large"
 	tools/bench-cosim
 BENCH_TARGETS += bench-cosim
 

@@ -45,5 +45,6 @@ TEST_ARGS += --cmd dcqcn-bench-modes-agree '$(BUILD)/bin/dcqcn-bench --check-onl
 .PHONY: bench-dcqcn
 ## bench-dcqcn: the dcqcn C model's speed
 bench-dcqcn: $(BUILD)/bin/dcqcn-bench
+	@tools/stamp "bench-dcqcn: dcqcn C model, 64 QPs under load, then recovering and parked"
 	$(BUILD)/bin/dcqcn-bench
 BENCH_TARGETS += bench-dcqcn

@@ -904,6 +904,48 @@ static void enq_drop(xtm_t *m, uint32_t v, const xtm_enq_in_t *e, xtm_reason_t r
   out->enq_res.reason = (uint8_t)r;
 }
 
+// validation (spec 4.2) of a masked arrival of class tc and queue: the reason it is
+// refused, or kXtmReasonAccept
+static xtm_reason_t enq_validate(const xtm_t *m, const xtm_enq_in_t *e, uint64_t t, uint32_t tc,
+                                 uint32_t queue) {
+  if (t < m->init_cycles) {
+    return kXtmReasonNotReady;
+  }
+  if (e->len == 0) {
+    return kXtmReasonLenZero;
+  }
+  if (e->len > m->max_frame) {
+    return kXtmReasonLenMax;
+  }
+  if (e->in_port >= m->prm.num_ports || e->eg_port >= m->prm.num_ports) {
+    return kXtmReasonBadPort;
+  }
+  if (tc >= m->prm.num_tcs || queue >= m->prm.num_tcs) {
+    return kXtmReasonBadTc;
+  }
+  return kXtmReasonAccept;
+}
+
+// profile at enqueue (spec 6.2): occupancy of S(t-2), configuration of S(t); evaluated
+// and drawn for every classified arrival the table selects, whatever checks a-e decide.
+// *pf_mark / *pf_drop: the profile would mark / drop this frame; returns its hit
+static bool enq_profile(xtm_t *m, const xtm_voq_t *q, uint32_t v, const xtm_enq_in_t *e, uint64_t t,
+                        bool *pf_mark, bool *pf_drop) {
+  bool ecn_en = XTM_F(q->cfg, Q_CFG, ECN_EN) != 0;
+  bool ect = e->ecn == 1 || e->ecn == 2;
+  *pf_mark = ecn_en && ect && XTM_F(q->cfg, Q_CFG, MARK_POINT) == XTM_Q_CFG_MARK_POINT_VALUE_TAIL;
+  *pf_drop = !(ecn_en && ect) && !(ecn_en && e->ecn == 3) && XTM_F(q->cfg, Q_CFG, NO_LOSS) == 0 &&
+             !(ecn_en && XTM_F(q->cfg, Q_CFG, NONECT_TAIL_ONLY) != 0);
+  if (!*pf_mark && !*pf_drop) {
+    return false;
+  }
+  int64_t mul, thr;
+  uint8_t code = xtm_profile_eval(m, XTM_F(q->cfg, Q_CFG, PROFILE), occ_two_back(m, v, t), q->limit,
+                                  &mul, &thr);
+  uint32_t r = code == kXtmCodeDraw ? xtm_lfsr_draw(&m->lfsr) : 0;
+  return xtm_profile_decide(code, mul, thr, r);
+}
+
 // Validation, classification, admission and placement on S(t) (spec 4.2-5.3). A drop is
 // complete here (counters, enq_res); an acceptance and an eviction are left in *dec for
 // enqueue_commit, after the dequeue slot.
@@ -920,20 +962,9 @@ static void enqueue_decide(xtm_t *m, const xtm_enq_in_t *in_e, uint64_t t, xtm_o
   out->enq_res = (xtm_enq_res_t){.valid = true, .pkt_id = e.pkt_id};
   m->ecnt[kXtmEcntArr]++;
   // validation (spec 4.2)
-  xtm_reason_t err = kXtmReasonAccept;
   uint32_t tc = m->dscp_tc[e.dscp];
   uint32_t queue = tc < 8 ? m->tc_queue[tc] : 0;
-  if (t < m->init_cycles) {
-    err = kXtmReasonNotReady;
-  } else if (e.len == 0) {
-    err = kXtmReasonLenZero;
-  } else if (e.len > m->max_frame) {
-    err = kXtmReasonLenMax;
-  } else if (e.in_port >= m->prm.num_ports || e.eg_port >= m->prm.num_ports) {
-    err = kXtmReasonBadPort;
-  } else if (tc >= m->prm.num_tcs || queue >= m->prm.num_tcs) {
-    err = kXtmReasonBadTc;
-  }
+  xtm_reason_t err = enq_validate(m, &e, t, tc, queue);
   if (err != kXtmReasonAccept) {
     static const xtm_ecnt_t kE[] = {[kXtmReasonNotReady] = kXtmEcntNotReady,
                                     [kXtmReasonLenZero] = kXtmEcntLenZero,
@@ -952,23 +983,9 @@ static void enqueue_decide(xtm_t *m, const xtm_enq_in_t *in_e, uint64_t t, xtm_o
   xtm_pg_t *g = &m->pg[gi];
   q->cnt[kXtmVcntArr]++;
   out->enq_res.voq = (uint16_t)v;
-  // profile at enqueue (spec 6.2): occupancy of S(t-2), configuration of S(t); evaluated
-  // and drawn for every classified arrival the table selects, whatever checks a-e decide
-  bool ecn_en = XTM_F(q->cfg, Q_CFG, ECN_EN) != 0;
-  bool ect = e.ecn == 1 || e.ecn == 2;
-  bool pf_mark =
-      ecn_en && ect && XTM_F(q->cfg, Q_CFG, MARK_POINT) == XTM_Q_CFG_MARK_POINT_VALUE_TAIL;
-  bool pf_drop = !(ecn_en && ect) && !(ecn_en && e.ecn == 3) &&
-                 XTM_F(q->cfg, Q_CFG, NO_LOSS) == 0 &&
-                 !(ecn_en && XTM_F(q->cfg, Q_CFG, NONECT_TAIL_ONLY) != 0);
-  bool pf_hit = false;
-  if (pf_mark || pf_drop) {
-    int64_t mul, thr;
-    uint8_t code = xtm_profile_eval(m, XTM_F(q->cfg, Q_CFG, PROFILE), occ_two_back(m, v, t),
-                                    q->limit, &mul, &thr);
-    uint32_t r = code == kXtmCodeDraw ? xtm_lfsr_draw(&m->lfsr) : 0;
-    pf_hit = xtm_profile_decide(code, mul, thr, r);
-  }
+  // the profile's decision (spec 6.2), drawn before the admission checks
+  bool pf_mark, pf_drop;
+  bool pf_hit = enq_profile(m, q, v, &e, t, &pf_mark, &pf_drop);
   // admission (spec 4.4), all on S(t)
   if (XTM_F(q->cfg, Q_CFG, ENABLE) == 0) {
     enq_drop(m, v, &e, kXtmReasonQDisabled, out);

@@ -2925,11 +2925,13 @@ typedef struct qwork {
   bool ok;
 } qwork_t;
 
-static void resolve(ctx_t *c, model_t *m) {
-  xtm_cos_result_t *r = c->r;
-  xtm_fw_cfg_t *cfg = &r->cfg;
-  const uint32_t C = c->hw->cell_bytes;
-  // classification: TC = queue-num; TC -> queue identity; TC -> PG = pfc-priority
+// resolve() turns the model into the plan in steps, each a function below: the
+// classification, the ports and their PGs, the shared pool, the watchdog, the queues of
+// each interface's scheduler map, then the checks of what is defined but unused.
+
+// classification: TC = queue-num; TC -> queue identity; TC -> PG = pfc-priority
+static void resolve_classes(ctx_t *c, model_t *m) {
+  xtm_fw_cfg_t *cfg = &c->r->cfg;
   cfg->cls.valid = true;
   for (uint32_t t = 0; t < XTM_FW_MAX_TCS; t++) {
     cfg->cls.tc_queue[t] = (uint8_t)(t < c->hw->num_tcs ? t : 0u);
@@ -2945,53 +2947,70 @@ static void resolve(ctx_t *c, model_t *m) {
     cfg->cls.dscp_tc[d] = (uint8_t)(t < c->hw->num_tcs ? t : 0u);
   }
   classify(c, m);
-  // ports, then the congestion notification profiles -> PGs (ingress)
-  uint64_t hdrm_total = 0;
-  for (uint32_t i = 0; i < m->nif; i++) {
-    const iface_t *f = &m->iface[i];
-    uint64_t port_rate = f->speed_bps;
-    if (f->shaping.kind != kRateNone) {
-      uint64_t s = rate_of(&f->shaping, f->speed_bps, f->div);
-      port_rate = s < port_rate ? s : port_rate;
-    }
-    xtm_fw_port_cfg_t *pc = &cfg->ports[f->port];
-    uint32_t pq = xtm_cos_pause_quantum_q16(f->speed_bps, c->clock_hz);
-    uint32_t port_q16 = xtm_cos_rate_q16(port_rate, c->clock_hz);
-    if (f->shaping.kind != kRateNone) {
-      char what[XTM_COS_NAME_LEN + 96];
-      snprintf(what, sizeof(what), "shaping-rate %s of interface '%s'", f->shaping.tok->text,
-               f->name->text);
-      port_q16 = rate_reg(c, f->shaping.tok, what, port_rate);
-      if (f->shaping.kind == kRateAbs && f->shaping.bps / f->div > f->speed_bps) {
-        warn(c, f->shaping.tok, "%s is above its speed %s: the speed applies", what, f->speed_txt);
-      }
-    }
-    *pc = (xtm_fw_port_cfg_t){
-        .valid = true,
-        .shaper_en = true,
-        .ovh_bytes = 20,
-        .shaper_rate_q16 = port_q16,
-        .shaper_burst_bytes = 9216,
-        .pause_quantum_q16 = pq,
-        .pfc_quanta = 0xFFFF,
-        .pfc_refresh_cycles = (uint32_t)(((uint64_t)0xFFFF * pq / 65536u) / 2u),
-    };
-    if (pc->shaper_rate_q16 > 0xFFFFFFu) {
-      err(c, f->name, "port rate of '%s' does not fit the Q8.16 rate register at this clock",
-          f->pname);
-    }
-    if (f->cnp_ref == NULL) {
-      continue;
-    }
-    int pi = FIND(m->cnp, m->ncnp, f->cnp_ref);
-    if (pi < 0) {
-      err(c, f->cnp_ref, "interface '%s' refers to undefined congestion-notification-profile '%s'",
-          f->name->text, f->cnp_ref->text);
-      continue;
-    }
-    iface_pgs(c, m, f, &m->cnp[pi], &hdrm_total);
+}
+
+// the rate of an interface's port: its speed, or its shaping-rate where that is lower
+static uint64_t iface_rate(const iface_t *f) {
+  uint64_t port_rate = f->speed_bps;
+  if (f->shaping.kind != kRateNone) {
+    uint64_t s = rate_of(&f->shaping, f->speed_bps, f->div);
+    port_rate = s < port_rate ? s : port_rate;
   }
-  uint64_t buffer = (uint64_t)c->hw->ocb_cells + c->hw->hbm_cells;
+  return port_rate;
+}
+
+// the whole buffer, cells
+static uint64_t buffer_cells(const ctx_t *c) {
+  return (uint64_t)c->hw->ocb_cells + c->hw->hbm_cells;
+}
+
+// one interface's port registers, then the PGs of its congestion notification profile
+// (ingress), whose headroom is added to *hdrm_total
+static void resolve_port(ctx_t *c, model_t *m, const iface_t *f, uint64_t *hdrm_total) {
+  xtm_fw_cfg_t *cfg = &c->r->cfg;
+  uint64_t port_rate = iface_rate(f);
+  xtm_fw_port_cfg_t *pc = &cfg->ports[f->port];
+  uint32_t pq = xtm_cos_pause_quantum_q16(f->speed_bps, c->clock_hz);
+  uint32_t port_q16 = xtm_cos_rate_q16(port_rate, c->clock_hz);
+  if (f->shaping.kind != kRateNone) {
+    char what[XTM_COS_NAME_LEN + 96];
+    snprintf(what, sizeof(what), "shaping-rate %s of interface '%s'", f->shaping.tok->text,
+             f->name->text);
+    port_q16 = rate_reg(c, f->shaping.tok, what, port_rate);
+    if (f->shaping.kind == kRateAbs && f->shaping.bps / f->div > f->speed_bps) {
+      warn(c, f->shaping.tok, "%s is above its speed %s: the speed applies", what, f->speed_txt);
+    }
+  }
+  *pc = (xtm_fw_port_cfg_t){
+      .valid = true,
+      .shaper_en = true,
+      .ovh_bytes = 20,
+      .shaper_rate_q16 = port_q16,
+      .shaper_burst_bytes = 9216,
+      .pause_quantum_q16 = pq,
+      .pfc_quanta = 0xFFFF,
+      .pfc_refresh_cycles = (uint32_t)(((uint64_t)0xFFFF * pq / 65536u) / 2u),
+  };
+  if (pc->shaper_rate_q16 > 0xFFFFFFu) {
+    err(c, f->name, "port rate of '%s' does not fit the Q8.16 rate register at this clock",
+        f->pname);
+  }
+  if (f->cnp_ref == NULL) {
+    return;
+  }
+  int pi = FIND(m->cnp, m->ncnp, f->cnp_ref);
+  if (pi < 0) {
+    err(c, f->cnp_ref, "interface '%s' refers to undefined congestion-notification-profile '%s'",
+        f->name->text, f->cnp_ref->text);
+    return;
+  }
+  iface_pgs(c, m, f, &m->cnp[pi], hdrm_total);
+}
+
+// the shared pool: the buffer less the PFC headroom of every PG
+static void resolve_pool(ctx_t *c, uint64_t hdrm_total) {
+  xtm_fw_cfg_t *cfg = &c->r->cfg;
+  uint64_t buffer = buffer_cells(c);
   if (hdrm_total >= buffer) {
     err(c, NULL, "PFC headroom (%llu cells) leaves no shared pool in a buffer of %llu cells",
         (unsigned long long)hdrm_total, (unsigned long long)buffer);
@@ -3000,8 +3019,12 @@ static void resolve(ctx_t *c, model_t *m) {
     uint64_t pool = buffer - hdrm_total;
     cfg->pool_cells = (uint32_t)(pool > 0xFFFFFFFu ? 0xFFFFFFFu : pool);
   }
-  // watchdog: class-of-service pfc-watchdog, or that of the profiles in use (one
-  // configuration in hardware, as Junos has one action for all ports [tm-domain-specs 1.7])
+}
+
+// watchdog: class-of-service pfc-watchdog, or that of the profiles in use (one
+// configuration in hardware, as Junos has one action for all ports [tm-domain-specs 1.7])
+static void resolve_watchdog(ctx_t *c, model_t *m) {
+  xtm_fw_cfg_t *cfg = &c->r->cfg;
   wd_t wd = m->wd;
   for (uint32_t i = 0; i < m->nif; i++) {
     int pi = m->iface[i].cnp_ref != NULL ? FIND(m->cnp, m->ncnp, m->iface[i].cnp_ref) : -1;
@@ -3017,497 +3040,624 @@ static void resolve(ctx_t *c, model_t *m) {
                     m->cnp[pi].name->text, wd.tok->line);
     }
   }
-  if (wd.set) {
-    uint64_t poll = (uint64_t)wd.poll_ms * c->clock_hz / 1000u;
-    uint32_t restore = (wd.recovery_ms + wd.poll_ms - 1u) / wd.poll_ms;
-    if (poll < XTM_FW_WD_POLL_MIN_CYCLES || poll > 0xFFFFFFFFu) {
-      err(c, wd.tok,
-          "pfc-watchdog poll-interval %u ms is %llu cycles, outside the register's range "
-          "%u..4294967295",
-          wd.poll_ms, (unsigned long long)poll, (unsigned)XTM_FW_WD_POLL_MIN_CYCLES);
-    } else if (restore > 255u) {
-      err(c, wd.tok, "pfc-watchdog recovery-time %u ms is %u polls, above 255", wd.recovery_ms,
-          restore);
-    } else {
-      cfg->wd = (xtm_fw_wd_cfg_t){.valid = true,
-                                  .en = true,
-                                  .action = wd.action,
-                                  .poll_cycles = (uint32_t)poll,
-                                  .detect_polls = wd.detect,
-                                  .restore_polls = restore};
+  if (!wd.set) {
+    return;
+  }
+  uint64_t poll = (uint64_t)wd.poll_ms * c->clock_hz / 1000u;
+  uint32_t restore = (wd.recovery_ms + wd.poll_ms - 1u) / wd.poll_ms;
+  if (poll < XTM_FW_WD_POLL_MIN_CYCLES || poll > 0xFFFFFFFFu) {
+    err(c, wd.tok,
+        "pfc-watchdog poll-interval %u ms is %llu cycles, outside the register's range "
+        "%u..4294967295",
+        wd.poll_ms, (unsigned long long)poll, (unsigned)XTM_FW_WD_POLL_MIN_CYCLES);
+  } else if (restore > 255u) {
+    err(c, wd.tok, "pfc-watchdog recovery-time %u ms is %u polls, above 255", wd.recovery_ms,
+        restore);
+  } else {
+    cfg->wd = (xtm_fw_wd_cfg_t){.valid = true,
+                                .en = true,
+                                .action = wd.action,
+                                .poll_cycles = (uint32_t)poll,
+                                .detect_polls = wd.detect,
+                                .restore_polls = restore};
+  }
+}
+
+// the queues of one interface's scheduler map while they are resolved
+typedef struct smap_work {
+  const iface_t *f;
+  const smap_t *sm;
+  const cnp_t *cnp;  // the interface's congestion notification profile, or NULL
+  uint64_t port_rate;
+  char prb[32];  // port_rate, formatted
+  qwork_t qs[XTM_FW_MAX_TCS];
+  uint32_t nq;
+  bool excess;  // the DWRR weights come from excess-rate
+  uint64_t excess_sum;
+  int strict_high, low_latency;
+  int levels;  // bit per non-strict priority level of queues with a transmit-rate
+} smap_work_t;
+
+// one scheduler per queue (classes may share a queue)
+static void smap_collect(ctx_t *c, model_t *m, smap_work_t *w) {
+  const smap_t *sm = w->sm;
+  for (uint32_t e = 0; e < sm->n; e++) {
+    const fc_t *fc = fc_by_name(m, sm->e[e].fc);
+    int sci = FIND(m->sched, m->nsched, sm->e[e].sched);
+    if (fc == NULL) {
+      err(c, sm->e[e].fc, "scheduler-map '%s' refers to undefined forwarding-class '%s'",
+          sm->name->text, sm->e[e].fc->text);
+    }
+    if (sci < 0) {
+      err(c, sm->e[e].sched, "scheduler-map '%s' refers to undefined scheduler '%s'",
+          sm->name->text, sm->e[e].sched->text);
+    }
+    if (fc == NULL || sci < 0) {
+      continue;
+    }
+    bool dup = false;
+    for (uint32_t q = 0; q < w->nq; q++) {
+      if (w->qs[q].fc->queue != fc->queue) {
+        continue;
+      }
+      dup = true;
+      if (w->qs[q].s != &m->sched[sci]) {
+        junos_refused(c, sm->e[e].sched,
+                      "forwarding classes '%s' and '%s' share queue %u but scheduler-map '%s' "
+                      "gives them schedulers '%s' and '%s' (one scheduler per queue)",
+                      w->qs[q].fc->name->text, fc->name->text, fc->queue, sm->name->text,
+                      w->qs[q].s->name->text, m->sched[sci].name->text);
+      }
+    }
+    if (!dup && w->nq < XTM_FW_MAX_TCS) {
+      w->qs[w->nq++] = (qwork_t){.fc = fc, .s = &m->sched[sci], .ok = true};
     }
   }
-  // queues from scheduler maps
-  int next_slot = 1;
-  cfg->profiles[0] = (xtm_fw_profile_cfg_t){.valid = true, .interp = false, .npoints = 0};
+}
+
+// transmit rates, `remainder` = what the others leave, shared evenly [PTX scheduling]
+static void smap_tx_rates(ctx_t *c, smap_work_t *w) {
+  const iface_t *f = w->f;
+  const uint64_t port_rate = w->port_rate;
+  uint64_t tx_sum = 0;
+  uint32_t nrem = 0;
+  for (uint32_t q = 0; q < w->nq; q++) {
+    const sched_t *s = w->qs[q].s;
+    w->excess |= s->has_excess;
+    if (s->transmit.kind == kRateNone) {
+      continue;
+    }
+    w->qs[q].has_tx = true;
+    if (s->transmit.kind == kRateRemainder) {
+      nrem++;
+      continue;
+    }
+    w->qs[q].tx = rate_of(&s->transmit, port_rate, f->div);
+    // a guaranteed rate the port cannot carry would also size the buffer from it
+    if (s->transmit.kind == kRateAbs && w->qs[q].tx > port_rate) {
+      err(c, s->transmit.tok, "transmit-rate %s of scheduler '%s' is above the rate of '%s' (%s)",
+          s->transmit.tok->text, s->name->text, f->pname, w->prb);
+      w->qs[q].ok = false;
+      continue;
+    }
+    tx_sum += w->qs[q].tx;
+  }
+  if (nrem > 0) {
+    uint64_t left = tx_sum < port_rate ? port_rate - tx_sum : 0;
+    for (uint32_t q = 0; q < w->nq; q++) {
+      if (w->qs[q].s->transmit.kind != kRateRemainder) {
+        continue;
+      }
+      if (left == 0) {
+        err(c, w->qs[q].s->transmit.tok,
+            "transmit-rate remainder of scheduler '%s' on '%s' is 0: the other transmit-rates "
+            "take the whole port rate (%s)",
+            w->qs[q].s->name->text, f->pname, w->prb);
+        w->qs[q].ok = false;
+      }
+      w->qs[q].tx = left / nrem;
+    }
+    tx_sum = tx_sum < port_rate ? port_rate : tx_sum;
+  }
+  if (tx_sum > port_rate) {
+    char tb[32];
+    fmt_rate(tb, sizeof(tb), tx_sum);
+    warn(c, f->smap_ref,
+         "the transmit-rates of scheduler-map '%s' on '%s' add up to %s, above the port rate "
+         "(%s): the guarantees cannot all be met",
+         w->sm->name->text, f->pname, tb, w->prb);
+  }
+}
+
+// excess-rate: the DWRR weights when no queue has a guaranteed rate (PTX shares the
+// excess by excess-rate; with transmit-rates as well the two are one weight here)
+static void smap_excess(ctx_t *c, smap_work_t *w) {
+  if (!w->excess) {
+    return;
+  }
+  for (uint32_t q = 0; q < w->nq; q++) {
+    const sched_t *s = w->qs[q].s;
+    if (s->strict) {
+      continue;
+    }
+    if (w->qs[q].has_tx || !s->has_excess) {
+      const sched_t *x = NULL;
+      for (uint32_t k = 0; k < w->nq && x == NULL; k++) {
+        x = w->qs[k].s->has_excess ? w->qs[k].s : NULL;
+      }
+      junos_refused(c, x->excess_tok,
+                    "excess-rate of scheduler '%s' on '%s' with %s '%s' (one DWRR weight per "
+                    "queue: excess-rates on every non-strict queue, no transmit-rate)",
+                    x->name->text, w->f->pname,
+                    w->qs[q].has_tx ? "a transmit-rate in" : "no excess-rate in", s->name->text);
+      w->excess = false;
+      break;
+    }
+    w->excess_sum += s->excess_w;
+  }
+}
+
+// the calculated shaping rate of a queue and its target rate, into qp; false (and the
+// queue dropped) when the target rate is 0
+static bool queue_target(ctx_t *c, const smap_work_t *w, qwork_t *qw, xtm_cos_queue_plan_t *qp) {
+  const iface_t *f = w->f;
+  const sched_t *s = qw->s;
+  const uint64_t port_rate = w->port_rate;
+  uint64_t shaping = port_rate;
+  if (s->shaping.kind != kRateNone) {
+    uint64_t v = rate_of(&s->shaping, port_rate, f->div);
+    shaping = v < port_rate ? v : port_rate;
+    if (s->shaping.kind == kRateAbs && v > port_rate) {
+      warn(c, s->shaping.tok,
+           "shaping-rate %s of scheduler '%s' is above the rate of '%s' (%s): the port rate "
+           "applies",
+           s->shaping.tok->text, s->name->text, f->pname, w->prb);
+    }
+  }
+  qw->shaping = shaping;
+  memset(qp, 0, sizeof(*qp));
+  if (s->buffer_rate.kind != kRateNone) {
+    uint64_t b = rate_of(&s->buffer_rate, shaping, f->div);
+    if (s->buffer_rate.kind == kRateAbs && b > shaping) {
+      char srb[32];
+      fmt_rate(srb, sizeof(srb), shaping);
+      warn(c, s->buffer_rate.tok,
+           "buffer-rate %s of scheduler '%s' is above its shaping rate on '%s' (%s): the "
+           "shaping rate sizes the buffer",
+           s->buffer_rate.tok->text, s->name->text, f->pname, srb);
+    }
+    qp->target_rate_bps = b < shaping ? b : shaping;
+    qp->target_rule = "min(buffer-rate, shaping-rate)";
+  } else if (qw->has_tx) {
+    qp->target_rate_bps = qw->tx;
+    qp->target_rule =
+        s->transmit.kind == kRateRemainder ? "transmit-rate remainder" : "transmit-rate";
+  } else {
+    qp->target_rate_bps = shaping;
+    qp->target_rule = "shaping-rate";
+  }
+  if (qp->target_rate_bps == 0) {
+    err(c, s->name, "scheduler '%s' gives queue %u of '%s' a target rate of 0%s", s->name->text,
+        qw->fc->queue, f->pname,
+        s->transmit.kind == kRatePct ? " (transmit-rate percent 0 with no buffer-rate)" : "");
+    qw->ok = false;
+    return false;
+  }
+  return true;
+}
+
+// the calculated shaping rate, the target rate and the buffer limit of each queue
+static void smap_limits(ctx_t *c, smap_work_t *w) {
+  xtm_cos_result_t *r = c->r;
+  // the port's share of the whole buffer, xtm's basis of `percent`
+  const uint64_t port_buf = buffer_cells(c) * c->hw->cell_bytes / c->hw->num_ports;
+  uint64_t buf_sum = 0;
+  uint32_t nbrem = 0;
+  for (uint32_t q = 0; q < w->nq; q++) {
+    qwork_t *qw = &w->qs[q];
+    const sched_t *s = qw->s;
+    if (!qw->ok) {
+      continue;
+    }
+    xtm_cos_queue_plan_t *qp = &r->q[r->nqueues];
+    if (!queue_target(c, w, qw, qp)) {
+      continue;
+    }
+    if (s->bsize_kind == 3) {
+      nbrem++;
+      continue;
+    }
+    if (s->bsize_kind == 2) {
+      qw->limit = (uint64_t)((u128)port_buf * s->bsize_pct_milli / 100000u);
+    } else {
+      uint64_t ns = s->bsize_kind == 1 ? s->bsize_ns : 100000u;  // default 100 us
+      qw->limit = xtm_cos_temporal_bytes(ns, qp->target_rate_bps);
+    }
+    buf_sum += qw->limit;
+  }
+  for (uint32_t q = 0; q < w->nq; q++) {
+    const qwork_t *qw = &w->qs[q];
+    if (qw->ok && qw->s->bsize_kind == 3) {
+      uint64_t left = buf_sum < port_buf ? port_buf - buf_sum : 0;
+      w->qs[q].limit = left / nbrem;
+    }
+    if (qw->ok && (qw->s->bsize_kind == 2 || qw->s->bsize_kind == 3)) {
+      warn(c, qw->s->bsize_tok,
+           "buffer-size %s%s of scheduler '%s' is taken of the port's share of the whole buffer "
+           "(%llu bytes = (OCB + HBM) / %u ports), not of a platform delay buffer (not modelled; "
+           "'temporal' sizes by time)",
+           qw->s->bsize_kind == 2 ? "percent " : "", qw->s->bsize_tok->text, qw->s->name->text,
+           (unsigned long long)port_buf, c->hw->num_ports);
+    }
+  }
+}
+
+// the shaper register of a queue before anything sized from the rate (a 0 would also give
+// a 0 buffer): shaping-rate, and transmit-rate exact / rate-limit (a cap at the rate);
+// false when it rounds to 0 (reported)
+static bool queue_shaper(ctx_t *c, const smap_work_t *w, const qwork_t *qw, bool *shaper,
+                         uint32_t *shaper_q16) {
+  const sched_t *s = qw->s;
+  uint64_t shaper_bps = 0;
+  *shaper = false;
+  *shaper_q16 = 0;
+  if (s->shaping.kind != kRateNone) {
+    *shaper = true;
+    shaper_bps = qw->shaping;
+  }
+  if (s->transmit.limit_tok != NULL && qw->has_tx && (!*shaper || qw->tx < shaper_bps)) {
+    *shaper = true;
+    shaper_bps = qw->tx;
+  }
+  if (!*shaper) {
+    return true;
+  }
+  char what[3 * XTM_COS_NAME_LEN + 96];
+  const tok_t *st = s->shaping.kind != kRateNone && shaper_bps == qw->shaping
+                        ? s->shaping.tok
+                        : s->transmit.limit_tok;
+  if (st == s->shaping.tok && s->shaping.kind == kRateAbs && s->shaping.bps == shaper_bps) {
+    snprintf(what, sizeof(what), "shaping-rate %s of scheduler '%s'", s->shaping.tok->text,
+             s->name->text);
+  } else if (st == s->transmit.limit_tok) {
+    snprintf(what, sizeof(what), "transmit-rate %s %s of scheduler '%s' on '%s' (%llu b/s)",
+             s->transmit.tok->text, st->text, s->name->text, w->f->pname,
+             (unsigned long long)shaper_bps);
+  } else {
+    snprintf(what, sizeof(what), "shaping-rate of scheduler '%s' on '%s' (%llu b/s)", s->name->text,
+             w->f->pname, (unsigned long long)shaper_bps);
+  }
+  *shaper_q16 = rate_reg(c, st, what, shaper_bps);
+  return *shaper_q16 != 0;
+}
+
+// the buffer limit of a queue, bytes and cells; false when it is 0 or above the per-queue
+// cap (reported)
+static bool queue_limit(ctx_t *c, const qwork_t *qw, xtm_cos_queue_plan_t *qp) {
+  const sched_t *s = qw->s;
+  char rb[32];
+  fmt_rate(rb, sizeof(rb), qp->target_rate_bps);
+  if (s->bsize_kind == 1 || s->bsize_kind == 0) {
+    qp->temporal_ns = s->bsize_kind == 1 ? s->bsize_ns : 100000u;
+  }
+  qp->limit_bytes = qw->limit;
+  if (qp->limit_bytes > XTM_COS_PER_QUEUE_CAP_BYTES) {
+    const tok_t *bt = s->bsize_tok != NULL ? s->bsize_tok : s->name;
+    uint64_t max_us =
+        (uint64_t)((u128)XTM_COS_PER_QUEUE_CAP_BYTES * 8000000u / qp->target_rate_bps);
+    err(c, bt,
+        "buffer-size %s%s gives %llu bytes at %s, above the 2.5 GB per-queue cap (at most %llu "
+        "us at this rate)",
+        bt->text, s->bsize_kind >= 2 ? (s->bsize_kind == 2 ? " percent" : "") : " us",
+        (unsigned long long)qp->limit_bytes, rb, (unsigned long long)max_us);
+    return false;
+  }
+  qp->limit_cells = xtm_cos_bytes_to_cells(qp->limit_bytes, c->hw->cell_bytes);
+  if (qp->limit_bytes == 0) {
+    err(c, s->bsize_tok != NULL ? s->bsize_tok : s->name,
+        "scheduler '%s' gives a buffer of 0 bytes%s", s->name->text,
+        s->bsize_kind == 3
+            ? " (buffer-size remainder: the other queues take the port's whole share)"
+            : "");
+    return false;
+  }
+  return true;
+}
+
+// drop profile: the one of the loss priorities this queue's traffic has, given a hardware
+// slot at its first use (slot 0 is the empty profile). Returns the slot, or -1 when the
+// queue is dropped (reported)
+static int queue_drop_profile(ctx_t *c, model_t *m, const smap_work_t *w, const qwork_t *qw,
+                              xtm_cos_queue_plan_t *qp, int *next_slot) {
+  const sched_t *s = qw->s;
+  int di = queue_profile(c, m, s, qw->fc->queue, w->f);
+  if (di == -2) {
+    return -1;
+  }
+  if (di < 0) {
+    // ECN without a profile for its loss priorities: reported with its map
+    return s->ecn_tok != NULL ? -1 : 0;
+  }
+  dp_t *p = &m->dp[di];
+  if (p->slot < 0) {
+    if (*next_slot >= (int)XTM_FW_NUM_PROFILES) {
+      err(c, s->dp_ref != NULL ? s->dp_ref : s->name,
+          "drop-profile '%s' does not fit: the hardware holds %u profiles (slot 0 is the "
+          "empty one)",
+          p->name->text, XTM_FW_NUM_PROFILES);
+      return -1;
+    }
+    p->slot = (*next_slot)++;
+    xtm_fw_profile_cfg_t *pc = &c->r->cfg.profiles[p->slot];
+    *pc = (xtm_fw_profile_cfg_t){.valid = true, .interp = p->interp, .npoints = (uint8_t)p->n};
+    for (uint32_t x = 0; x < p->n; x++) {
+      pc->fill_q16[x] = xtm_cos_pct_q16(p->fill[x]);
+      pc->prob_q16[x] = xtm_cos_pct_q16(p->prob[x]);
+    }
+  }
+  snprintf(qp->profile, sizeof(qp->profile), "%s", p->name->text);
+  qp->interp = p->interp;
+  qp->npoints = p->n;
+  for (uint32_t x = 0; x < p->n; x++) {
+    xtm_cos_point_t *pt = &qp->points[x];
+    pt->fill_milli = p->fill[x];
+    pt->prob_milli = p->prob[x];
+    pt->fill_q16 = xtm_cos_pct_q16(p->fill[x]);
+    pt->prob_q16 = xtm_cos_pct_q16(p->prob[x]);
+    pt->bytes = (uint64_t)((u128)qp->limit_bytes * p->fill[x] / 100000u);
+    pt->hw_cells = (uint32_t)(((uint64_t)pt->fill_q16 * qp->limit_cells + 65535u) / 65536u);
+  }
+  return p->slot;
+}
+
+// marking, loss and PFC of a queue's plan; *pfc_rx and *rx_prio say whether and at which
+// priority the queue obeys received pause: the profile's output flow-control-queue list
+// (QFX), else the no-loss queues at their class's priority
+static void queue_flags(ctx_t *c, const smap_work_t *w, const qwork_t *qw, xtm_cos_queue_plan_t *qp,
+                        bool *pfc_rx, int *rx_prio) {
+  const xtm_cos_result_t *r = c->r;
+  const sched_t *s = qw->s;
+  const fc_t *fc = qw->fc;
+  const cnp_t *cnp = w->cnp;
+  qp->ecn = s->ecn_tok != NULL || s->lat_tok != NULL;
+  qp->no_loss = fc->no_loss;
+  qp->strict = s->strict;
+  qp->mark = s->lat_tok != NULL    ? "latency"
+             : s->head_tok != NULL ? "head"
+             : qp->ecn             ? "tail"
+                                   : "none";
+  qp->latency_ns = s->lat_ns;
+  qp->pfc_prio = fc->no_loss ? (fc->pfc_prio >= 0 ? fc->pfc_prio : (int)fc->queue) : -1;
+  *pfc_rx = cnp != NULL && fc->no_loss;
+  *rx_prio = qp->pfc_prio;
+  if (cnp != NULL && cnp->has_output) {
+    *pfc_rx = cnp->fcq_prio[fc->queue] >= 0;
+    *rx_prio = cnp->fcq_prio[fc->queue];
+    if (*pfc_rx && !fc->no_loss) {
+      warn(c, cnp->fcq_tok[fc->queue],
+           "flow-control-queue %u of '%s' is queue of '%s', which is not no-loss: it obeys "
+           "pause but may drop",
+           fc->queue, cnp->name->text, fc->name->text);
+    }
+  }
+  for (uint32_t g = 0; g < r->npgs && qp->pfc_prio >= 0; g++) {
+    if (r->pg[g].prio == (uint32_t)qp->pfc_prio) {
+      qp->pfc_known = true;
+      qp->xoff_bytes = r->pg[g].xoff_bytes;
+      qp->xon_bytes = r->pg[g].xon_bytes;
+      qp->hdrm_bytes = r->pg[g].hdrm_bytes;
+      break;
+    }
+  }
+}
+
+// the DWRR quantum of a queue: its share of the excess-rates, else of the port rate by
+// its transmit-rate, else one jumbo frame
+static uint32_t queue_quantum(const smap_work_t *w, const qwork_t *qw) {
+  const sched_t *s = qw->s;
+  if (w->excess && !s->strict) {
+    uint64_t qv =
+        w->excess_sum != 0 ? (s->excess_w * 65535u + w->excess_sum / 2u) / w->excess_sum : 65535u;
+    return (uint32_t)(qv < 1u ? 1u : qv > 65535u ? 65535u : qv);
+  }
+  if (qw->has_tx) {
+    uint64_t qv = (qw->tx * 65535u + w->port_rate / 2u) / w->port_rate;
+    return (uint32_t)(qv < 1u ? 1u : qv > 65535u ? 65535u : qv);
+  }
+  return 9216;
+}
+
+// the strict queues of the interface (one of each kind) and the priority levels of the
+// others with a transmit-rate, for the checks of smap_finish
+static void queue_strict(ctx_t *c, smap_work_t *w, const qwork_t *qw) {
+  const sched_t *s = qw->s;
+  if (s->strict) {
+    int *slotp = s->prio == kPrLowLatency ? &w->low_latency : &w->strict_high;
+    if (*slotp >= 0) {
+      junos_refused(c, s->prio_tok,
+                    "two %s queues on '%s' (%d and %u; xtm serves strict queues by queue "
+                    "index, Junos allows one per interface)",
+                    kPrNames[s->prio], w->f->pname, *slotp, qw->fc->queue);
+    }
+    *slotp = (int)qw->fc->queue;
+  } else if (qw->has_tx) {
+    w->levels |= 1 << s->prio;
+  }
+}
+
+// a no-loss queue whose limit is below the XOFF thresholds plus headroom of its PGs
+static void queue_noloss_check(ctx_t *c, const sched_t *s, const xtm_cos_queue_plan_t *qp) {
+  const xtm_cos_result_t *r = c->r;
+  uint64_t sum = 0;
+  for (uint32_t g = 0; g < r->npgs; g++) {
+    if (r->pg[g].prio == (uint32_t)qp->pfc_prio) {
+      sum += r->pg[g].xoff_bytes + r->pg[g].hdrm_bytes;
+    }
+  }
+  if (sum > qp->limit_bytes) {
+    warn(c, s->name,
+         "no-loss queue %u of '%s': the ingress XOFF thresholds plus headroom (%llu bytes) "
+         "exceed its limit (%llu bytes), so it can tail-drop before PFC acts",
+         qp->queue, qp->iface, (unsigned long long)sum, (unsigned long long)qp->limit_bytes);
+  }
+}
+
+// the rest of one queue: its plan and its queue registers, appended unless an error drops
+// it
+static void smap_queue(ctx_t *c, model_t *m, smap_work_t *w, const qwork_t *qw, int *next_slot) {
+  xtm_cos_result_t *r = c->r;
+  xtm_fw_cfg_t *cfg = &r->cfg;
+  const iface_t *f = w->f;
+  const sched_t *s = qw->s;
+  const fc_t *fc = qw->fc;
+  xtm_cos_queue_plan_t *qp = &r->q[r->nqueues];
+  uint64_t target = 0;
+  const char *rule = NULL;
+  if (s->buffer_rate.kind != kRateNone) {
+    uint64_t b = rate_of(&s->buffer_rate, qw->shaping, f->div);
+    target = b < qw->shaping ? b : qw->shaping;
+    rule = "min(buffer-rate, shaping-rate)";
+  } else if (qw->has_tx) {
+    target = qw->tx;
+    rule = s->transmit.kind == kRateRemainder ? "transmit-rate remainder" : "transmit-rate";
+  } else {
+    target = qw->shaping;
+    rule = "shaping-rate";
+  }
+  memset(qp, 0, sizeof(*qp));
+  snprintf(qp->iface, sizeof(qp->iface), "%s", f->pname);
+  snprintf(qp->fclass, sizeof(qp->fclass), "%s", fc->name->text);
+  snprintf(qp->scheduler, sizeof(qp->scheduler), "%s", s->name->text);
+  qp->port = f->port;
+  qp->queue = fc->queue;
+  qp->voq = f->port * c->hw->num_tcs + fc->queue;
+  qp->port_rate_bps = w->port_rate;
+  qp->shaping_rate_bps = qw->shaping;
+  qp->target_rate_bps = target;
+  qp->target_rule = rule;
+  bool shaper;
+  uint32_t shaper_q16;
+  if (!queue_shaper(c, w, qw, &shaper, &shaper_q16)) {
+    return;
+  }
+  qp->target_rate_q16 = xtm_cos_rate_q16(qp->target_rate_bps, c->clock_hz);
+  if (!queue_limit(c, qw, qp)) {
+    return;
+  }
+  int slot = queue_drop_profile(c, m, w, qw, qp, next_slot);
+  if (slot < 0) {
+    return;
+  }
+  bool pfc_rx;
+  int rx_prio;
+  queue_flags(c, w, qw, qp, &pfc_rx, &rx_prio);
+  uint64_t lat_cycles = (s->lat_ns * c->clock_hz + 999999999u) / 1000000000u;
+  if (lat_cycles > 0xFFFFFFFFu) {
+    err(c, s->lat_tok, "latency-ecn threshold %s ns does not fit 32 bits of cycles",
+        s->lat_tok->text);
+    return;
+  }
+  uint32_t quantum = queue_quantum(w, qw);
+  queue_strict(c, w, qw);
+  const cnp_t *cnp = w->cnp;
+  xtm_fw_queue_cfg_t qc = {
+      .port = (uint8_t)f->port,
+      .queue = (uint8_t)fc->queue,
+      .strict = s->strict,
+      .no_loss = fc->no_loss,
+      .ecn_en = qp->ecn,
+      .nonect_tail_only = s->nonect_tail,
+      .mark_point = (uint8_t)(s->lat_tok != NULL    ? kXtmFwMarkPointLatency
+                              : s->head_tok != NULL ? kXtmFwMarkPointHead
+                                                    : kXtmFwMarkPointTail),
+      .profile = (uint8_t)slot,
+      .pfc_rx_en = pfc_rx,
+      .pfc_prio = (uint8_t)(pfc_rx && rx_prio >= 0 ? rx_prio
+                            : qp->pfc_prio >= 0    ? qp->pfc_prio
+                                                   : 0),
+      .wd_en = pfc_rx && (m->wd.set || (cnp != NULL && cnp->wd.set)) && cfg->wd.valid,
+      .shaper_en = shaper,
+      .limit_cells = qp->limit_cells,
+      .quantum_bytes = quantum,
+      .lat_thresh_cycles = s->lat_tok != NULL ? (uint32_t)lat_cycles : 0xFFFFFFFFu,
+      .shaper_rate_q16 = shaper_q16,
+      .shaper_burst_bytes = shaper ? (s->shaping.burst != 0 ? s->shaping.burst : 9216u) : 0u,
+      .target_rate_q16 = qp->target_rate_q16,
+  };
+  if (qc.target_rate_q16 > 0xFFFFFFu || qc.shaper_rate_q16 > 0xFFFFFFu) {
+    err(c, s->name, "a rate of scheduler '%s' does not fit the Q8.16 register at this clock",
+        s->name->text);
+    return;
+  }
+  if (qp->no_loss) {
+    queue_noloss_check(c, s, qp);
+  }
+  cfg->queues[cfg->num_queues++] = qc;
+  r->nqueues++;
+}
+
+// what the interface's queues allow only together: the strict queues' order, the
+// priorities of queues with transmit-rates
+static void smap_finish(ctx_t *c, const smap_work_t *w) {
+  const iface_t *f = w->f;
+  if (w->low_latency >= 0 && w->strict_high >= 0 && w->low_latency < w->strict_high) {
+    junos_refused(c, f->smap_ref,
+                  "low-latency queue %d below strict-high queue %d on '%s' (xtm serves strict "
+                  "queues by queue index: the low-latency one must have the higher queue number)",
+                  w->low_latency, w->strict_high, f->pname);
+  }
+  if ((w->levels & (w->levels - 1)) != 0) {
+    warn(c, f->smap_ref,
+         "scheduler-map '%s' on '%s' gives queues with transmit-rates different priorities: PTX "
+         "serves the higher first within their transmit-rates, xtm all by one DWRR (the same "
+         "long-run shares, not the same order)",
+         w->sm->name->text, f->pname);
+  }
+}
+
+// the queues of one interface, from its scheduler map
+static void resolve_smap(ctx_t *c, model_t *m, const iface_t *f, int *next_slot) {
+  if (f->smap_ref == NULL) {
+    return;
+  }
+  int si = FIND(m->smap, m->nsmap, f->smap_ref);
+  if (si < 0) {
+    err(c, f->smap_ref, "interface '%s' refers to undefined scheduler-map '%s'", f->name->text,
+        f->smap_ref->text);
+    return;
+  }
+  smap_work_t w = {.f = f, .sm = &m->smap[si], .strict_high = -1, .low_latency = -1};
+  int pi = f->cnp_ref != NULL ? FIND(m->cnp, m->ncnp, f->cnp_ref) : -1;
+  w.cnp = pi >= 0 ? &m->cnp[pi] : NULL;
+  w.port_rate = iface_rate(f);
+  if (xtm_cos_rate_q16(w.port_rate, c->clock_hz) == 0) {
+    return;  // the port shaper rounds to 0: reported above, its queues would all follow
+  }
+  fmt_rate(w.prb, sizeof(w.prb), w.port_rate);
+  smap_collect(c, m, &w);
+  smap_tx_rates(c, &w);
+  smap_excess(c, &w);
+  smap_limits(c, &w);
+  for (uint32_t q = 0; q < w.nq; q++) {
+    if (w.qs[q].ok) {
+      smap_queue(c, m, &w, &w.qs[q], next_slot);
+    }
+  }
+  smap_finish(c, &w);
+}
+
+static void resolve(ctx_t *c, model_t *m) {
+  resolve_classes(c, m);
+  uint64_t hdrm_total = 0;
   for (uint32_t i = 0; i < m->nif; i++) {
-    const iface_t *f = &m->iface[i];
-    if (f->smap_ref == NULL) {
-      continue;
-    }
-    int si = FIND(m->smap, m->nsmap, f->smap_ref);
-    if (si < 0) {
-      err(c, f->smap_ref, "interface '%s' refers to undefined scheduler-map '%s'", f->name->text,
-          f->smap_ref->text);
-      continue;
-    }
-    const smap_t *sm = &m->smap[si];
-    int pi = f->cnp_ref != NULL ? FIND(m->cnp, m->ncnp, f->cnp_ref) : -1;
-    const cnp_t *cnp = pi >= 0 ? &m->cnp[pi] : NULL;
-    uint64_t port_rate = f->speed_bps;
-    if (f->shaping.kind != kRateNone) {
-      uint64_t s = rate_of(&f->shaping, f->speed_bps, f->div);
-      port_rate = s < port_rate ? s : port_rate;
-    }
-    if (xtm_cos_rate_q16(port_rate, c->clock_hz) == 0) {
-      continue;  // the port shaper rounds to 0: reported above, its queues would all follow
-    }
-    char prb[32];
-    fmt_rate(prb, sizeof(prb), port_rate);
-    // one scheduler per queue (classes may share a queue)
-    qwork_t qs[XTM_FW_MAX_TCS];
-    uint32_t nq = 0;
-    for (uint32_t e = 0; e < sm->n; e++) {
-      const fc_t *fc = fc_by_name(m, sm->e[e].fc);
-      int sci = FIND(m->sched, m->nsched, sm->e[e].sched);
-      if (fc == NULL) {
-        err(c, sm->e[e].fc, "scheduler-map '%s' refers to undefined forwarding-class '%s'",
-            sm->name->text, sm->e[e].fc->text);
-      }
-      if (sci < 0) {
-        err(c, sm->e[e].sched, "scheduler-map '%s' refers to undefined scheduler '%s'",
-            sm->name->text, sm->e[e].sched->text);
-      }
-      if (fc == NULL || sci < 0) {
-        continue;
-      }
-      bool dup = false;
-      for (uint32_t q = 0; q < nq; q++) {
-        if (qs[q].fc->queue != fc->queue) {
-          continue;
-        }
-        dup = true;
-        if (qs[q].s != &m->sched[sci]) {
-          junos_refused(c, sm->e[e].sched,
-                        "forwarding classes '%s' and '%s' share queue %u but scheduler-map '%s' "
-                        "gives them schedulers '%s' and '%s' (one scheduler per queue)",
-                        qs[q].fc->name->text, fc->name->text, fc->queue, sm->name->text,
-                        qs[q].s->name->text, m->sched[sci].name->text);
-        }
-      }
-      if (!dup && nq < XTM_FW_MAX_TCS) {
-        qs[nq++] = (qwork_t){.fc = fc, .s = &m->sched[sci], .ok = true};
-      }
-    }
-    // transmit rates, `remainder` = what the others leave, shared evenly [PTX scheduling]
-    uint64_t tx_sum = 0;
-    uint32_t nrem = 0;
-    bool excess = false;
-    for (uint32_t q = 0; q < nq; q++) {
-      const sched_t *s = qs[q].s;
-      excess |= s->has_excess;
-      if (s->transmit.kind == kRateNone) {
-        continue;
-      }
-      qs[q].has_tx = true;
-      if (s->transmit.kind == kRateRemainder) {
-        nrem++;
-        continue;
-      }
-      qs[q].tx = rate_of(&s->transmit, port_rate, f->div);
-      // a guaranteed rate the port cannot carry would also size the buffer from it
-      if (s->transmit.kind == kRateAbs && qs[q].tx > port_rate) {
-        err(c, s->transmit.tok, "transmit-rate %s of scheduler '%s' is above the rate of '%s' (%s)",
-            s->transmit.tok->text, s->name->text, f->pname, prb);
-        qs[q].ok = false;
-        continue;
-      }
-      tx_sum += qs[q].tx;
-    }
-    if (nrem > 0) {
-      uint64_t left = tx_sum < port_rate ? port_rate - tx_sum : 0;
-      for (uint32_t q = 0; q < nq; q++) {
-        if (qs[q].s->transmit.kind != kRateRemainder) {
-          continue;
-        }
-        if (left == 0) {
-          err(c, qs[q].s->transmit.tok,
-              "transmit-rate remainder of scheduler '%s' on '%s' is 0: the other transmit-rates "
-              "take the whole port rate (%s)",
-              qs[q].s->name->text, f->pname, prb);
-          qs[q].ok = false;
-        }
-        qs[q].tx = left / nrem;
-      }
-      tx_sum = tx_sum < port_rate ? port_rate : tx_sum;
-    }
-    if (tx_sum > port_rate) {
-      char tb[32];
-      fmt_rate(tb, sizeof(tb), tx_sum);
-      warn(c, f->smap_ref,
-           "the transmit-rates of scheduler-map '%s' on '%s' add up to %s, above the port rate "
-           "(%s): the guarantees cannot all be met",
-           sm->name->text, f->pname, tb, prb);
-    }
-    // excess-rate: the DWRR weights when no queue has a guaranteed rate (PTX shares the
-    // excess by excess-rate; with transmit-rates as well the two are one weight here)
-    uint64_t excess_sum = 0;
-    if (excess) {
-      for (uint32_t q = 0; q < nq; q++) {
-        const sched_t *s = qs[q].s;
-        if (s->strict) {
-          continue;
-        }
-        if (qs[q].has_tx || !s->has_excess) {
-          const sched_t *x = NULL;
-          for (uint32_t k = 0; k < nq && x == NULL; k++) {
-            x = qs[k].s->has_excess ? qs[k].s : NULL;
-          }
-          junos_refused(c, x->excess_tok,
-                        "excess-rate of scheduler '%s' on '%s' with %s '%s' (one DWRR weight per "
-                        "queue: excess-rates on every non-strict queue, no transmit-rate)",
-                        x->name->text, f->pname,
-                        qs[q].has_tx ? "a transmit-rate in" : "no excess-rate in", s->name->text);
-          excess = false;
-          break;
-        }
-        excess_sum += s->excess_w;
-      }
-    }
-    // the calculated shaping rate, the target rate and the buffer limit of each queue
-    const uint64_t port_buf = buffer * C / c->hw->num_ports;  // xtm's basis of `percent`
-    uint64_t buf_sum = 0;
-    uint32_t nbrem = 0;
-    for (uint32_t q = 0; q < nq; q++) {
-      qwork_t *w = &qs[q];
-      const sched_t *s = w->s;
-      const fc_t *fc = w->fc;
-      if (!w->ok) {
-        continue;
-      }
-      uint64_t shaping = port_rate;
-      if (s->shaping.kind != kRateNone) {
-        uint64_t v = rate_of(&s->shaping, port_rate, f->div);
-        shaping = v < port_rate ? v : port_rate;
-        if (s->shaping.kind == kRateAbs && v > port_rate) {
-          warn(c, s->shaping.tok,
-               "shaping-rate %s of scheduler '%s' is above the rate of '%s' (%s): the port rate "
-               "applies",
-               s->shaping.tok->text, s->name->text, f->pname, prb);
-        }
-      }
-      w->shaping = shaping;
-      xtm_cos_queue_plan_t *qp = &r->q[r->nqueues];
-      memset(qp, 0, sizeof(*qp));
-      if (s->buffer_rate.kind != kRateNone) {
-        uint64_t b = rate_of(&s->buffer_rate, shaping, f->div);
-        if (s->buffer_rate.kind == kRateAbs && b > shaping) {
-          char srb[32];
-          fmt_rate(srb, sizeof(srb), shaping);
-          warn(c, s->buffer_rate.tok,
-               "buffer-rate %s of scheduler '%s' is above its shaping rate on '%s' (%s): the "
-               "shaping rate sizes the buffer",
-               s->buffer_rate.tok->text, s->name->text, f->pname, srb);
-        }
-        qp->target_rate_bps = b < shaping ? b : shaping;
-        qp->target_rule = "min(buffer-rate, shaping-rate)";
-      } else if (w->has_tx) {
-        qp->target_rate_bps = w->tx;
-        qp->target_rule =
-            s->transmit.kind == kRateRemainder ? "transmit-rate remainder" : "transmit-rate";
-      } else {
-        qp->target_rate_bps = shaping;
-        qp->target_rule = "shaping-rate";
-      }
-      if (qp->target_rate_bps == 0) {
-        err(c, s->name, "scheduler '%s' gives queue %u of '%s' a target rate of 0%s", s->name->text,
-            fc->queue, f->pname,
-            s->transmit.kind == kRatePct ? " (transmit-rate percent 0 with no buffer-rate)" : "");
-        w->ok = false;
-        continue;
-      }
-      if (s->bsize_kind == 3) {
-        nbrem++;
-        continue;
-      }
-      if (s->bsize_kind == 2) {
-        w->limit = (uint64_t)((u128)port_buf * s->bsize_pct_milli / 100000u);
-      } else {
-        uint64_t ns = s->bsize_kind == 1 ? s->bsize_ns : 100000u;  // default 100 us
-        w->limit = xtm_cos_temporal_bytes(ns, qp->target_rate_bps);
-      }
-      buf_sum += w->limit;
-    }
-    for (uint32_t q = 0; q < nq; q++) {
-      if (qs[q].ok && qs[q].s->bsize_kind == 3) {
-        uint64_t left = buf_sum < port_buf ? port_buf - buf_sum : 0;
-        qs[q].limit = left / nbrem;
-      }
-      if (qs[q].ok && (qs[q].s->bsize_kind == 2 || qs[q].s->bsize_kind == 3)) {
-        warn(c, qs[q].s->bsize_tok,
-             "buffer-size %s%s of scheduler '%s' is taken of the port's share of the whole buffer "
-             "(%llu bytes = (OCB + HBM) / %u ports), not of a platform delay buffer (not modelled; "
-             "'temporal' sizes by time)",
-             qs[q].s->bsize_kind == 2 ? "percent " : "", qs[q].s->bsize_tok->text,
-             qs[q].s->name->text, (unsigned long long)port_buf, c->hw->num_ports);
-      }
-    }
-    // the rest of each queue
-    int strict_high = -1, low_latency = -1;
-    int levels = 0;  // bit per non-strict priority level of queues with a transmit-rate
-    for (uint32_t q = 0; q < nq; q++) {
-      qwork_t *w = &qs[q];
-      const sched_t *s = w->s;
-      const fc_t *fc = w->fc;
-      if (!w->ok) {
-        continue;
-      }
-      xtm_cos_queue_plan_t *qp = &r->q[r->nqueues];
-      uint64_t target = 0;
-      const char *rule = NULL;
-      if (s->buffer_rate.kind != kRateNone) {
-        uint64_t b = rate_of(&s->buffer_rate, w->shaping, f->div);
-        target = b < w->shaping ? b : w->shaping;
-        rule = "min(buffer-rate, shaping-rate)";
-      } else if (w->has_tx) {
-        target = w->tx;
-        rule = s->transmit.kind == kRateRemainder ? "transmit-rate remainder" : "transmit-rate";
-      } else {
-        target = w->shaping;
-        rule = "shaping-rate";
-      }
-      memset(qp, 0, sizeof(*qp));
-      snprintf(qp->iface, sizeof(qp->iface), "%s", f->pname);
-      snprintf(qp->fclass, sizeof(qp->fclass), "%s", fc->name->text);
-      snprintf(qp->scheduler, sizeof(qp->scheduler), "%s", s->name->text);
-      qp->port = f->port;
-      qp->queue = fc->queue;
-      qp->voq = f->port * c->hw->num_tcs + fc->queue;
-      qp->port_rate_bps = port_rate;
-      qp->shaping_rate_bps = w->shaping;
-      qp->target_rate_bps = target;
-      qp->target_rule = rule;
-      // the shaper register before anything sized from the rate (a 0 would also give a 0
-      // buffer): shaping-rate, and transmit-rate exact / rate-limit (a cap at the rate)
-      uint32_t shaper_q16 = 0;
-      uint64_t shaper_bps = 0;
-      bool shaper = false;
-      if (s->shaping.kind != kRateNone) {
-        shaper = true;
-        shaper_bps = w->shaping;
-      }
-      if (s->transmit.limit_tok != NULL && w->has_tx && (!shaper || w->tx < shaper_bps)) {
-        shaper = true;
-        shaper_bps = w->tx;
-      }
-      if (shaper) {
-        char what[3 * XTM_COS_NAME_LEN + 96];
-        const tok_t *st = s->shaping.kind != kRateNone && shaper_bps == w->shaping
-                              ? s->shaping.tok
-                              : s->transmit.limit_tok;
-        if (st == s->shaping.tok && s->shaping.kind == kRateAbs && s->shaping.bps == shaper_bps) {
-          snprintf(what, sizeof(what), "shaping-rate %s of scheduler '%s'", s->shaping.tok->text,
-                   s->name->text);
-        } else if (st == s->transmit.limit_tok) {
-          snprintf(what, sizeof(what), "transmit-rate %s %s of scheduler '%s' on '%s' (%llu b/s)",
-                   s->transmit.tok->text, st->text, s->name->text, f->pname,
-                   (unsigned long long)shaper_bps);
-        } else {
-          snprintf(what, sizeof(what), "shaping-rate of scheduler '%s' on '%s' (%llu b/s)",
-                   s->name->text, f->pname, (unsigned long long)shaper_bps);
-        }
-        shaper_q16 = rate_reg(c, st, what, shaper_bps);
-        if (shaper_q16 == 0) {
-          continue;
-        }
-      }
-      qp->target_rate_q16 = xtm_cos_rate_q16(qp->target_rate_bps, c->clock_hz);
-      // buffer limit
-      char rb[32];
-      fmt_rate(rb, sizeof(rb), qp->target_rate_bps);
-      if (s->bsize_kind == 1 || s->bsize_kind == 0) {
-        qp->temporal_ns = s->bsize_kind == 1 ? s->bsize_ns : 100000u;
-      }
-      qp->limit_bytes = w->limit;
-      if (qp->limit_bytes > XTM_COS_PER_QUEUE_CAP_BYTES) {
-        const tok_t *bt = s->bsize_tok != NULL ? s->bsize_tok : s->name;
-        uint64_t max_us =
-            (uint64_t)((u128)XTM_COS_PER_QUEUE_CAP_BYTES * 8000000u / qp->target_rate_bps);
-        err(c, bt,
-            "buffer-size %s%s gives %llu bytes at %s, above the 2.5 GB per-queue cap (at most %llu "
-            "us at this rate)",
-            bt->text, s->bsize_kind >= 2 ? (s->bsize_kind == 2 ? " percent" : "") : " us",
-            (unsigned long long)qp->limit_bytes, rb, (unsigned long long)max_us);
-        continue;
-      }
-      qp->limit_cells = xtm_cos_bytes_to_cells(qp->limit_bytes, C);
-      if (qp->limit_bytes == 0) {
-        err(c, s->bsize_tok != NULL ? s->bsize_tok : s->name,
-            "scheduler '%s' gives a buffer of 0 bytes%s", s->name->text,
-            s->bsize_kind == 3
-                ? " (buffer-size remainder: the other queues take the port's whole share)"
-                : "");
-        continue;
-      }
-      // drop profile: the one of the loss priorities this queue's traffic has
-      int slot = 0;
-      int di = queue_profile(c, m, s, fc->queue, f);
-      if (di == -2) {
-        continue;
-      }
-      if (di >= 0) {
-        dp_t *p = &m->dp[di];
-        if (p->slot < 0) {
-          if (next_slot >= (int)XTM_FW_NUM_PROFILES) {
-            err(c, s->dp_ref != NULL ? s->dp_ref : s->name,
-                "drop-profile '%s' does not fit: the hardware holds %u profiles (slot 0 is the "
-                "empty one)",
-                p->name->text, XTM_FW_NUM_PROFILES);
-            continue;
-          }
-          p->slot = next_slot++;
-          xtm_fw_profile_cfg_t *pc = &cfg->profiles[p->slot];
-          *pc =
-              (xtm_fw_profile_cfg_t){.valid = true, .interp = p->interp, .npoints = (uint8_t)p->n};
-          for (uint32_t x = 0; x < p->n; x++) {
-            pc->fill_q16[x] = xtm_cos_pct_q16(p->fill[x]);
-            pc->prob_q16[x] = xtm_cos_pct_q16(p->prob[x]);
-          }
-        }
-        slot = p->slot;
-        snprintf(qp->profile, sizeof(qp->profile), "%s", p->name->text);
-        qp->interp = p->interp;
-        qp->npoints = p->n;
-        for (uint32_t x = 0; x < p->n; x++) {
-          xtm_cos_point_t *pt = &qp->points[x];
-          pt->fill_milli = p->fill[x];
-          pt->prob_milli = p->prob[x];
-          pt->fill_q16 = xtm_cos_pct_q16(p->fill[x]);
-          pt->prob_q16 = xtm_cos_pct_q16(p->prob[x]);
-          pt->bytes = (uint64_t)((u128)qp->limit_bytes * p->fill[x] / 100000u);
-          pt->hw_cells = (uint32_t)(((uint64_t)pt->fill_q16 * qp->limit_cells + 65535u) / 65536u);
-        }
-      } else if (s->ecn_tok != NULL) {
-        continue;  // ECN without a profile for its loss priorities: reported with its map
-      }
-      qp->ecn = s->ecn_tok != NULL || s->lat_tok != NULL;
-      qp->no_loss = fc->no_loss;
-      qp->strict = s->strict;
-      qp->mark = s->lat_tok != NULL    ? "latency"
-                 : s->head_tok != NULL ? "head"
-                 : qp->ecn             ? "tail"
-                                       : "none";
-      qp->latency_ns = s->lat_ns;
-      qp->pfc_prio = fc->no_loss ? (fc->pfc_prio >= 0 ? fc->pfc_prio : (int)fc->queue) : -1;
-      // pause reception: the profile's output flow-control-queue list (QFX), else the
-      // no-loss queues at their class's priority
-      bool pfc_rx = cnp != NULL && fc->no_loss;
-      int rx_prio = qp->pfc_prio;
-      if (cnp != NULL && cnp->has_output) {
-        pfc_rx = cnp->fcq_prio[fc->queue] >= 0;
-        rx_prio = cnp->fcq_prio[fc->queue];
-        if (pfc_rx && !fc->no_loss) {
-          warn(c, cnp->fcq_tok[fc->queue],
-               "flow-control-queue %u of '%s' is queue of '%s', which is not no-loss: it obeys "
-               "pause but may drop",
-               fc->queue, cnp->name->text, fc->name->text);
-        }
-      }
-      for (uint32_t g = 0; g < r->npgs && qp->pfc_prio >= 0; g++) {
-        if (r->pg[g].prio == (uint32_t)qp->pfc_prio) {
-          qp->pfc_known = true;
-          qp->xoff_bytes = r->pg[g].xoff_bytes;
-          qp->xon_bytes = r->pg[g].xon_bytes;
-          qp->hdrm_bytes = r->pg[g].hdrm_bytes;
-          break;
-        }
-      }
-      uint64_t lat_cycles = (s->lat_ns * c->clock_hz + 999999999u) / 1000000000u;
-      if (lat_cycles > 0xFFFFFFFFu) {
-        err(c, s->lat_tok, "latency-ecn threshold %s ns does not fit 32 bits of cycles",
-            s->lat_tok->text);
-        continue;
-      }
-      uint32_t quantum = 9216;
-      if (excess && !s->strict) {
-        uint64_t qv =
-            excess_sum != 0 ? (s->excess_w * 65535u + excess_sum / 2u) / excess_sum : 65535u;
-        quantum = (uint32_t)(qv < 1u ? 1u : qv > 65535u ? 65535u : qv);
-      } else if (w->has_tx) {
-        uint64_t qv = (w->tx * 65535u + port_rate / 2u) / port_rate;
-        quantum = (uint32_t)(qv < 1u ? 1u : qv > 65535u ? 65535u : qv);
-      }
-      if (s->strict) {
-        int *slotp = s->prio == kPrLowLatency ? &low_latency : &strict_high;
-        if (*slotp >= 0) {
-          junos_refused(c, s->prio_tok,
-                        "two %s queues on '%s' (%d and %u; xtm serves strict queues by queue "
-                        "index, Junos allows one per interface)",
-                        kPrNames[s->prio], f->pname, *slotp, fc->queue);
-        }
-        *slotp = (int)fc->queue;
-      } else if (w->has_tx) {
-        levels |= 1 << s->prio;
-      }
-      xtm_fw_queue_cfg_t qc = {
-          .port = (uint8_t)f->port,
-          .queue = (uint8_t)fc->queue,
-          .strict = s->strict,
-          .no_loss = fc->no_loss,
-          .ecn_en = qp->ecn,
-          .nonect_tail_only = s->nonect_tail,
-          .mark_point = (uint8_t)(s->lat_tok != NULL    ? kXtmFwMarkPointLatency
-                                  : s->head_tok != NULL ? kXtmFwMarkPointHead
-                                                        : kXtmFwMarkPointTail),
-          .profile = (uint8_t)slot,
-          .pfc_rx_en = pfc_rx,
-          .pfc_prio = (uint8_t)(pfc_rx && rx_prio >= 0 ? rx_prio
-                                : qp->pfc_prio >= 0    ? qp->pfc_prio
-                                                       : 0),
-          .wd_en = pfc_rx && (m->wd.set || (cnp != NULL && cnp->wd.set)) && cfg->wd.valid,
-          .shaper_en = shaper,
-          .limit_cells = qp->limit_cells,
-          .quantum_bytes = quantum,
-          .lat_thresh_cycles = s->lat_tok != NULL ? (uint32_t)lat_cycles : 0xFFFFFFFFu,
-          .shaper_rate_q16 = shaper_q16,
-          .shaper_burst_bytes = shaper ? (s->shaping.burst != 0 ? s->shaping.burst : 9216u) : 0u,
-          .target_rate_q16 = qp->target_rate_q16,
-      };
-      if (qc.target_rate_q16 > 0xFFFFFFu || qc.shaper_rate_q16 > 0xFFFFFFu) {
-        err(c, s->name, "a rate of scheduler '%s' does not fit the Q8.16 register at this clock",
-            s->name->text);
-        continue;
-      }
-      if (qp->no_loss) {
-        uint64_t sum = 0;
-        for (uint32_t g = 0; g < r->npgs; g++) {
-          if (r->pg[g].prio == (uint32_t)qp->pfc_prio) {
-            sum += r->pg[g].xoff_bytes + r->pg[g].hdrm_bytes;
-          }
-        }
-        if (sum > qp->limit_bytes) {
-          warn(c, s->name,
-               "no-loss queue %u of '%s': the ingress XOFF thresholds plus headroom (%llu bytes) "
-               "exceed its limit (%llu bytes), so it can tail-drop before PFC acts",
-               qp->queue, qp->iface, (unsigned long long)sum, (unsigned long long)qp->limit_bytes);
-        }
-      }
-      cfg->queues[cfg->num_queues++] = qc;
-      r->nqueues++;
-    }
-    if (low_latency >= 0 && strict_high >= 0 && low_latency < strict_high) {
-      junos_refused(c, f->smap_ref,
-                    "low-latency queue %d below strict-high queue %d on '%s' (xtm serves strict "
-                    "queues by queue index: the low-latency one must have the higher queue number)",
-                    low_latency, strict_high, f->pname);
-    }
-    if ((levels & (levels - 1)) != 0) {
-      warn(c, f->smap_ref,
-           "scheduler-map '%s' on '%s' gives queues with transmit-rates different priorities: PTX "
-           "serves the higher first within their transmit-rates, xtm all by one DWRR (the same "
-           "long-run shares, not the same order)",
-           sm->name->text, f->pname);
-    }
+    resolve_port(c, m, &m->iface[i], &hdrm_total);
+  }
+  resolve_pool(c, hdrm_total);
+  resolve_watchdog(c, m);
+  int next_slot = 1;
+  c->r->cfg.profiles[0] = (xtm_fw_profile_cfg_t){.valid = true, .interp = false, .npoints = 0};
+  for (uint32_t i = 0; i < m->nif; i++) {
+    resolve_smap(c, m, &m->iface[i], &next_slot);
   }
   // every scheduler, used or not, then what nothing uses (it is checked only on its own)
   for (uint32_t i = 0; i < m->nsched; i++) {

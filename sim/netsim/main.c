@@ -2018,23 +2018,64 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
 
 // ------------------------------------------------------------------ main
 
-static void usage(void) {
-  fprintf(stderr,
+static void usage_to(FILE *o) {
+  fprintf(o,
           "usage:\n"
           "  xtm-netsim run <scenario.ini> [--set key=value]... [--json] [--out DIR] [--no-plots]\n"
           "  xtm-netsim sweep <family> [--set key=value]... [--jobs N] [--out DIR] [--slurm]\n"
           "                   [--report-only]\n"
           "  xtm-netsim keys <scenario.ini>     list the keys and their defaults\n"
+          "  xtm-netsim [run|sweep|keys] --help this text (sweep: the families)\n"
           "families:");
   for (size_t i = 0; i < sizeof(kFamilies) / sizeof(kFamilies[0]); i++) {
-    fprintf(stderr, " %s", kFamilies[i].name);
+    fprintf(o, " %s", kFamilies[i].name);
   }
-  fprintf(stderr,
+  fprintf(o,
           "\nexit status: 0 ok, 1 bad input (scenario, override, impossible set-up), "
           "2 failure (a run failed or an output was lost)\n");
 }
 
+static void usage(void) { usage_to(stderr); }
+
+// `sweep --help`: the options and every family with its scenario and runs (docs/netsim.md 6)
+static void sweep_usage(FILE *o) {
+  fprintf(o,
+          "usage: xtm-netsim sweep <family> [--set key=value]... [--jobs N] [--out DIR] "
+          "[--slurm] [--report-only]\n"
+          "  --set key=value  override a key of the family's scenario in every run (xtm-netsim "
+          "keys <scenario.ini> lists them)\n"
+          "  --jobs N         runs at a time, 1..1024 (default: the online cores)\n"
+          "  --out DIR        output directory (default build/netsim/sweep-<family>)\n"
+          "  --slurm          submit the runs as one Slurm job array (sbatch --wait)\n"
+          "  --report-only    rewrite report.md and results.csv from the run directories\n"
+          "families:\n");
+  for (size_t i = 0; i < sizeof(kFamilies) / sizeof(kFamilies[0]); i++) {
+    fprintf(o, "  %-22s %s: %s\n", kFamilies[i].name, kFamilies[i].scenario, kFamilies[i].note);
+  }
+  fprintf(o,
+          "exit status: 0 ok, 1 bad input (family, override), 2 failure (a run failed or an "
+          "output was lost)\n");
+}
+
+static bool is_help(const char *a) { return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0; }
+
 int main(int argc, char **argv) {
+  // --help (or -h) as the command or among its arguments (not as the value of --set, --out,
+  // --jobs): the usage on standard output, exit 0
+  for (int i = 1; i < argc; i++) {
+    if (is_help(argv[i])) {
+      if (i > 1 && strcmp(argv[1], "sweep") == 0) {
+        sweep_usage(stdout);
+      } else {
+        usage_to(stdout);
+      }
+      return fflush(stdout) != 0 || ferror(stdout) ? 2 : 0;
+    }
+    if (i > 1 && (strcmp(argv[i], "--set") == 0 || strcmp(argv[i], "--out") == 0 ||
+                  strcmp(argv[i], "--jobs") == 0 || strcmp(argv[i], "--task") == 0)) {
+      i++;
+    }
+  }
   if (argc < 3) {
     usage();
     return 1;

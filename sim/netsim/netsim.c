@@ -1106,6 +1106,21 @@ static void uet_acked(ns_flow_t *f, uint64_t psn, double *newly) {
   *newly += sz;
 }
 
+// a data packet of flow f (ECT(0), at the flow's class) carrying payload bytes of psn;
+// `last` ends its message. Both senders (nic_send_data and uet_send_data) build theirs here.
+static inline ns_pkt_t data_pkt(const ns_sim_t *s, const ns_flow_t *f, uint64_t psn,
+                                uint32_t payload, bool last) {
+  return (ns_pkt_t){.kind = kNsPktData,
+                    .dscp = f->dscp,
+                    .ecn = NS_ECN_ECT0,
+                    .prio = f->prio,
+                    .len = (uint16_t)(payload + NS_HDR_BYTES),
+                    .dst = f->dst,
+                    .flow = (uint32_t)(f - s->flows),
+                    .psn = (uint32_t)psn,
+                    .last = last};
+}
+
 static void uet_send_data(ns_sim_t *s, uint32_t n, ns_flow_t *f) {
   ns_nic_t *c = &s->nodes[n].nic;
   ns_uet_t *u = f->uet;
@@ -1124,15 +1139,7 @@ static void uet_send_data(ns_sim_t *s, uint32_t n, ns_flow_t *f) {
   uint32_t payload = uet_payload(f, psn);
   bool last =
       psn + 1 == f->total_pkts || (psn < f->last_msg_psn && (psn + 1) % f->pkts_per_msg == 0);
-  ns_pkt_t p = {.kind = kNsPktData,
-                .dscp = f->dscp,
-                .ecn = NS_ECN_ECT0,
-                .prio = f->prio,
-                .len = (uint16_t)(payload + NS_HDR_BYTES),
-                .dst = f->dst,
-                .flow = (uint32_t)(f - s->flows),
-                .psn = (uint32_t)psn,
-                .last = last};
+  ns_pkt_t p = data_pkt(s, f, psn, payload, last);
   if (u->inflight <= 0.0) {
     f->last_progress_ps = s->now_ps;
   }
@@ -1286,15 +1293,7 @@ static void nic_send_data(ns_sim_t *s, uint32_t n, ns_flow_t *f) {
     last = k + 1 == f->last_msg_pkts;
   }
   uint32_t payload = (uint32_t)(rem < f->mtu ? rem : f->mtu);
-  ns_pkt_t p = {.kind = kNsPktData,
-                .dscp = f->dscp,
-                .ecn = NS_ECN_ECT0,
-                .prio = f->prio,
-                .len = (uint16_t)(payload + NS_HDR_BYTES),
-                .dst = f->dst,
-                .flow = (uint32_t)(f - s->flows),
-                .psn = (uint32_t)psn,
-                .last = last};
+  ns_pkt_t p = data_pkt(s, f, psn, payload, last);
   if (f->snd_una == f->snd_nxt) {
     f->last_progress_ps = s->now_ps;
   }

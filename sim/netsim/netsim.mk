@@ -42,5 +42,6 @@ TEST_ARGS += --shell sim/netsim/tests/test_plots.sh
 .PHONY: bench-netsim
 ## bench-netsim: the network simulator's speed
 bench-netsim: $(BUILD)/bin/xtm-netsim
+	@tools/stamp "bench-netsim: scale-across 500 km, load_bdp 1.0, final profile, 4 KB and 1 KB payload"
 	sim/netsim/tests/bench.sh $(BUILD)/bin/xtm-netsim
 BENCH_TARGETS += bench-netsim

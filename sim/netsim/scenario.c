@@ -402,6 +402,33 @@ static const char *gstr(bctx_t *b, const char *key) {
   return v;
 }
 
+// A file named by a key: a relative path written in the scenario file is taken relative to
+// that file's directory (as an #include is), one given with --set relative to the working
+// directory (as any command-line path); an absolute path as it is. Into buf; false (with
+// an error) when the joined path does not fit.
+static bool gpath(bctx_t *b, const char *key, char *buf, size_t size) {
+  const char *v = gstr(b, key);
+  const ns_kv_t *kv = NULL;
+  for (uint32_t i = 0; i < b->sc->nkv; i++) {
+    if (strcmp(b->sc->kv[i].key, key) == 0) {
+      kv = &b->sc->kv[i];
+    }
+  }
+  const char *slash = strrchr(b->sc->path, '/');
+  int n;
+  if (kv == NULL || kv->overridden || kv->line == 0 || v[0] == '/' || slash == NULL) {
+    n = snprintf(buf, size, "%s", v);
+  } else {
+    n = snprintf(buf, size, "%.*s/%s", (int)(slash - b->sc->path), b->sc->path, v);
+  }
+  if (n < 0 || (size_t)n >= size) {
+    berr(b, key, "'%s' relative to %s is a path longer than %zu characters", v, b->sc->path,
+         size - 1);
+    return false;
+  }
+  return true;
+}
+
 // Numbers go through the one strict parser of every tool (tools/lib/xtm_num.h): the whole
 // value must be a decimal number of the asked kind inside the range (no hex floats, no
 // "1.5" where an integer is meant, nothing truncated).
@@ -727,7 +754,21 @@ static char *dci_config(uint32_t clients, double rtt, double buf_rtt, double kmi
 
 // ------------------------------------------------------------------ scale-across
 
-static bool build_scale_across(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char *outdir) {
+// The set-up of one scale-across run, from its parameters; build_scale_across's steps
+// share it.
+typedef struct sa {
+  double km, rtt, load, gbps, host_prop, spread_ms;
+  uint32_t clients, qps, mtu, t;
+  uint64_t msg, bps;
+  bool dcqcn, rtt_given;
+  const char *prof, *start, *pfcm, *shape, *dset;
+  char dextra[512];                   // dcqcn_set as lines of the configuration's dcqcn block
+  double buf, kmin, kmax, xoff, xon;  // buffer and ECN profile (RTTs), PFC thresholds (us)
+  uint32_t r, rx, dl;                 // the router, the server NIC, the DCI link
+  char conf[512];                     // the configuration's file name
+} sa_t;
+
+static bool sa_params(bctx_t *b, ns_sim_t *s, ns_measure_t *m, sa_t *a) {
   static const char *const kKeys[] = {"distance_km",    "rtt_us",       "clients",
                                       "load_bdp",       "profile",      "qps",
                                       "msg_bytes",      "dcqcn",        "link_gbps",
@@ -742,81 +783,92 @@ static bool build_scale_across(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const ch
   if (!check_keys(b, kKeys)) {
     return false;
   }
-  uint32_t mtu;
-  common(b, s, m, &mtu);
-  double km = gnum(b, "distance_km", 0, 20000);
-  double rtt = gnum(b, "rtt_us", 0, 1e6);
-  uint32_t clients = (uint32_t)gint(b, "clients", 1, 12);
-  double load = gnum(b, "load_bdp", 0, 100);
-  const char *prof = gword(b, "profile", kProfiles);
-  uint32_t qps = (uint32_t)gint(b, "qps", 1, 256);
-  uint64_t msg = gint(b, "msg_bytes", 1, 1000000000);
-  bool dcqcn = gbool(b, "dcqcn");
-  double gbps = gnum(b, "link_gbps", 1e-3, 800);
-  double host_prop = gnum(b, "host_prop_us", 0, 1e6);
-  const char *start = gword(b, "client_start", kStarts);
-  double spread_ms = gnum(b, "start_spread_ms", 0, 3.6e6);
-  const char *pfcm = gword(b, "pfc_thresholds", kPfc);
-  const char *shape =
+  common(b, s, m, &a->mtu);
+  a->km = gnum(b, "distance_km", 0, 20000);
+  a->rtt = gnum(b, "rtt_us", 0, 1e6);
+  a->clients = (uint32_t)gint(b, "clients", 1, 12);
+  a->load = gnum(b, "load_bdp", 0, 100);
+  a->prof = gword(b, "profile", kProfiles);
+  a->qps = (uint32_t)gint(b, "qps", 1, 256);
+  a->msg = gint(b, "msg_bytes", 1, 1000000000);
+  a->dcqcn = gbool(b, "dcqcn");
+  a->gbps = gnum(b, "link_gbps", 1e-3, 800);
+  a->host_prop = gnum(b, "host_prop_us", 0, 1e6);
+  a->start = gword(b, "client_start", kStarts);
+  a->spread_ms = gnum(b, "start_spread_ms", 0, 3.6e6);
+  a->pfcm = gword(b, "pfc_thresholds", kPfc);
+  a->shape =
       ns_scenario_get(b->sc, "profile_shape") ? gword(b, "profile_shape", kShapes) : "staircase";
-  if (b->bad) {
-    return false;
+  return !b->bad;
+}
+
+// dcqcn_set: "none" or NAME=VALUE[,NAME=VALUE...]: DCQCN parameters (mlxconfig names, integer
+// values) that replace or add to the configuration's dcqcn block (the sensitivity report)
+static bool sa_dcqcn_set(bctx_t *b, sa_t *a) {
+  a->dextra[0] = '\0';
+  a->dset = ns_scenario_get(b->sc, "dcqcn_set");
+  if (a->dset == NULL || strcmp(a->dset, "none") == 0) {
+    return true;
   }
-  // dcqcn_set: "none" or NAME=VALUE[,NAME=VALUE...]: DCQCN parameters (mlxconfig names, integer
-  // values) that replace or add to the configuration's dcqcn block (the sensitivity report)
-  char dextra[512] = "";
-  const char *dset = ns_scenario_get(b->sc, "dcqcn_set");
-  if (dset != NULL && strcmp(dset, "none") != 0) {
-    char buf[NS_VAL_LEN];
-    snprintf(buf, sizeof(buf), "%s", dset);
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
-      char *eq = strchr(tok, '=');
-      bool name_ok = eq != NULL && eq != tok;
-      for (char *q = tok; name_ok && q < eq; q++) {
-        name_ok = (*q >= 'A' && *q <= 'Z') || *q == '_';
-      }
-      uint64_t v = 0;
-      xtm_num_msg_t msg;
-      if (!name_ok) {
-        char q[80];
-        xtm_num_quote(q, sizeof(q), tok);
-        berr(b, "dcqcn_set", "'%s' is not NAME=VALUE (an mlxconfig name in capitals)", q);
-        return false;
-      }
-      *eq = '\0';
-      if (xtm_num_u64(NULL, eq + 1, 0, 1000000, &v, &msg) != kXtmNumOk) {
-        berr(b, "dcqcn_set", "%s: %s", tok, msg.text);
-        return false;
-      }
-      size_t n = strlen(dextra);
-      snprintf(dextra + n, sizeof(dextra) - n, "  %s %" PRIu64 ";\n", tok, v);
+  char buf[NS_VAL_LEN];
+  snprintf(buf, sizeof(buf), "%s", a->dset);
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+    char *eq = strchr(tok, '=');
+    bool name_ok = eq != NULL && eq != tok;
+    for (char *q = tok; name_ok && q < eq; q++) {
+      name_ok = (*q >= 'A' && *q <= 'Z') || *q == '_';
     }
+    uint64_t v = 0;
+    xtm_num_msg_t msg;
+    if (!name_ok) {
+      char q[80];
+      xtm_num_quote(q, sizeof(q), tok);
+      berr(b, "dcqcn_set", "'%s' is not NAME=VALUE (an mlxconfig name in capitals)", q);
+      return false;
+    }
+    *eq = '\0';
+    if (xtm_num_u64(NULL, eq + 1, 0, 1000000, &v, &msg) != kXtmNumOk) {
+      berr(b, "dcqcn_set", "%s: %s", tok, msg.text);
+      return false;
+    }
+    size_t n = strlen(a->dextra);
+    snprintf(a->dextra + n, sizeof(a->dextra) - n, "  %s %" PRIu64 ";\n", tok, v);
   }
-  if (load <= 0) {
+  return true;
+}
+
+// the window, the RTT (given, or from the distance) and what they must allow
+static bool sa_path(bctx_t *b, sa_t *a) {
+  if (a->load <= 0) {
     berr(b, "load_bdp", "an empty window (load_bdp must be > 0)");
     return false;
   }
-  bool rtt_given = rtt != 0;
-  if (!rtt_given) {
-    if (km < 1) {
-      berr(b, "distance_km", "%g km: give distance_km >= 1 or rtt_us", km);
+  a->rtt_given = a->rtt != 0;
+  if (!a->rtt_given) {
+    if (a->km < 1) {
+      berr(b, "distance_km", "%g km: give distance_km >= 1 or rtt_us", a->km);
       return false;
     }
-    rtt = rtt_of_km(km);
+    a->rtt = rtt_of_km(a->km);
   }
-  if (rtt / 2 <= host_prop) {
+  if (a->rtt / 2 <= a->host_prop) {
     static const char *const kK[] = {"host_prop_us", "rtt_us", "distance_km", NULL};
     berr_keys(b, kK, "the host cable (%g us one way) is not shorter than half the RTT (%.1f us)",
-              host_prop, rtt);
+              a->host_prop, a->rtt);
     return false;
   }
-  if (clients * qps > DCQCN_MAX_QPS) {
+  if (a->clients * a->qps > DCQCN_MAX_QPS) {
     static const char *const kK[] = {"clients", "qps", NULL};
-    berr_keys(b, kK, "%u clients x %u QPs is above the server NIC's %u QPs", clients, qps,
+    berr_keys(b, kK, "%u clients x %u QPs is above the server NIC's %u QPs", a->clients, a->qps,
               DCQCN_MAX_QPS);
     return false;
   }
+  return true;
+}
+
+// the buffer and ECN profile, then the PFC thresholds per client port
+static bool sa_profile(bctx_t *b, ns_measure_t *m, sa_t *a) {
   // the keys of profile=custom and pfc_thresholds=custom are checked whatever the profile (a
   // careless value is refused, not ignored); an override of them that does not apply is
   // warned about (unused_override)
@@ -839,103 +891,115 @@ static bool build_scale_across(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const ch
   if (b->bad) {
     return false;
   }
-  if (strcmp(prof, "custom") != 0) {
+  if (strcmp(a->prof, "custom") != 0) {
     unused_override(b, m, "buffer_rtt", "profile=custom");
     unused_override(b, m, "kmin_rtt", "profile=custom");
     unused_override(b, m, "kmax_rtt", "profile=custom");
   }
-  if (strcmp(pfcm, "custom") != 0) {
+  if (strcmp(a->pfcm, "custom") != 0) {
     unused_override(b, m, "pfc_xoff_us", "pfc_thresholds=custom");
     unused_override(b, m, "pfc_xon_us", "pfc_thresholds=custom");
   }
-  double buf = 2.5, kmin = 0.75, kmax = 1.5;
-  if (strcmp(prof, "low-kmin") == 0) {
-    kmin = 0.25;
-    kmax = 1.0;
-  } else if (strcmp(prof, "deep-buffer") == 0) {
-    buf = 10;
-    kmin = 0.8;
-    kmax = 1.5;
-  } else if (strcmp(prof, "custom") == 0) {
+  a->buf = 2.5;
+  a->kmin = 0.75;
+  a->kmax = 1.5;
+  if (strcmp(a->prof, "low-kmin") == 0) {
+    a->kmin = 0.25;
+    a->kmax = 1.0;
+  } else if (strcmp(a->prof, "deep-buffer") == 0) {
+    a->buf = 10;
+    a->kmin = 0.8;
+    a->kmax = 1.5;
+  } else if (strcmp(a->prof, "custom") == 0) {
     (void)gstr(b, "buffer_rtt");  // the three are needed with profile=custom
     (void)gstr(b, "kmin_rtt");
     (void)gstr(b, "kmax_rtt");
-    buf = cbuf;
-    kmin = ckmin;
-    kmax = ckmax;
+    a->buf = cbuf;
+    a->kmin = ckmin;
+    a->kmax = ckmax;
     if (b->bad) {
       return false;
     }
-    if (!(kmin < kmax)) {
+    if (!(a->kmin < a->kmax)) {
       static const char *const kK[] = {"kmin_rtt", "kmax_rtt", NULL};
-      berr_keys(b, kK, "Kmin %g RTT is not below Kmax %g RTT", kmin, kmax);
+      berr_keys(b, kK, "Kmin %g RTT is not below Kmax %g RTT", a->kmin, a->kmax);
       return false;
     }
   }
   // PFC thresholds per client port: the project's assumption (0.5 / 0.375 RTT), the PTX
   // defaults of the brief (5000 / 3750 us), or given
-  double xoff = 0.5 * rtt, xon = 0.375 * rtt;
-  if (strcmp(pfcm, "ptx-default") == 0) {
-    xoff = 5000;
-    xon = 3750;
-  } else if (strcmp(pfcm, "custom") == 0) {
+  a->xoff = 0.5 * a->rtt;
+  a->xon = 0.375 * a->rtt;
+  if (strcmp(a->pfcm, "ptx-default") == 0) {
+    a->xoff = 5000;
+    a->xon = 3750;
+  } else if (strcmp(a->pfcm, "custom") == 0) {
     (void)gstr(b, "pfc_xoff_us");  // both needed with pfc_thresholds=custom
     (void)gstr(b, "pfc_xon_us");
-    xoff = cxoff;
-    xon = cxon;
+    a->xoff = cxoff;
+    a->xon = cxon;
     if (b->bad) {
       return false;
     }
   }
-  uint64_t bps = (uint64_t)llround(gbps * 1e9);
-  double bdp = (double)bps / 8.0 * rtt * 1e-6;
-  uint32_t t = (uint32_t)floor(load * bdp / ((double)qps * (double)msg) + 0.5);
-  if (t == 0) {
+  return true;
+}
+
+// the window t (messages per QP), then the router, the NICs and the links
+static bool sa_topology(bctx_t *b, ns_sim_t *s, sa_t *a) {
+  a->bps = (uint64_t)llround(a->gbps * 1e9);
+  double bdp = (double)a->bps / 8.0 * a->rtt * 1e-6;
+  a->t = (uint32_t)floor(a->load * bdp / ((double)a->qps * (double)a->msg) + 0.5);
+  if (a->t == 0) {
     static const char *const kK[] = {"load_bdp",    "link_gbps", "qps", "msg_bytes",
                                      "distance_km", "rtt_us",    NULL};
     berr_keys(b, kK,
               "the window load_bdp x BDP / (qps x msg_bytes) = %g x %.0f B / (%u x %" PRIu64
               " B) rounds to t = 0 messages per QP",
-              load, bdp, qps, msg);
+              a->load, bdp, a->qps, a->msg);
     return false;
   }
   xtm_params_t p;
   xtm_params_default(&p);
-  p.num_ports = clients + 1;
+  p.num_ports = a->clients + 1;
   p.num_desc = 1u << 20;
-  uint32_t r, rx;
-  if (ns_add_router(s, "dci", &p, &r) != kNsOk ||
-      ns_add_nic(s, "server", dcqcn ? clients * qps : 0, &rx) != kNsOk) {
+  if (ns_add_router(s, "dci", &p, &a->r) != kNsOk ||
+      ns_add_nic(s, "server", a->dcqcn ? a->clients * a->qps : 0, &a->rx) != kNsOk) {
     berr(b, NULL, "cannot create the router or the server NIC");
     return false;
   }
-  uint64_t hp = (uint64_t)llround(host_prop * 1e6);
-  uint64_t dci_prop = (uint64_t)llround((rtt / 2 - host_prop) * 1e6);
-  for (uint32_t c = 0; c < clients; c++) {
+  uint64_t hp = (uint64_t)llround(a->host_prop * 1e6);
+  uint64_t dci_prop = (uint64_t)llround((a->rtt / 2 - a->host_prop) * 1e6);
+  for (uint32_t c = 0; c < a->clients; c++) {
     char nm[32];
     snprintf(nm, sizeof(nm), "client%u", c);
     uint32_t id;
-    if (ns_add_nic(s, nm, dcqcn ? qps : 0, &id) != kNsOk ||
-        ns_connect(s, id, 0, r, c, bps, hp, NULL) != kNsOk) {
+    if (ns_add_nic(s, nm, a->dcqcn ? a->qps : 0, &id) != kNsOk ||
+        ns_connect(s, id, 0, a->r, c, a->bps, hp, NULL) != kNsOk) {
       berr(b, NULL, "cannot create client %u", c);
       return false;
     }
   }
-  uint32_t dl;
-  if (ns_connect(s, r, clients, rx, 0, bps, dci_prop, &dl) != kNsOk ||
+  if (ns_connect(s, a->r, a->clients, a->rx, 0, a->bps, dci_prop, &a->dl) != kNsOk ||
       ns_compute_routes(s) != kNsOk) {
     berr(b, NULL, "cannot build the links");
     return false;
   }
-  snprintf(s->links[dl].name, sizeof(s->links[dl].name), "dci (router port %u -> server)", clients);
-  // configuration: the example file of firmware/examples when one matches exactly
+  snprintf(s->links[a->dl].name, sizeof(s->links[a->dl].name), "dci (router port %u -> server)",
+           a->clients);
+  return true;
+}
+
+// configuration: the example file of firmware/examples when one matches exactly, else the
+// same generated; compiled and programmed into the router and the NICs
+static bool sa_program(bctx_t *b, ns_sim_t *s, sa_t *a, const char *outdir) {
   char path[512];
-  snprintf(path, sizeof(path), "firmware/examples/dci-%gkm-%s.conf", km, prof);
+  snprintf(path, sizeof(path), "firmware/examples/dci-%gkm-%s.conf", a->km, a->prof);
   char *text = NULL;
-  bool ramp = strcmp(shape, "ramp") == 0;
-  bool example = clients == 4 && bps == 100000000000ull && !rtt_given &&
-                 strcmp(prof, "custom") != 0 && strcmp(pfcm, "half-rtt") == 0 && !ramp &&
-                 dextra[0] == '\0';
+  bool ramp = strcmp(a->shape, "ramp") == 0;
+  bool example = a->clients == 4 && a->bps == 100000000000ull && !a->rtt_given &&
+                 strcmp(a->prof, "custom") != 0 && strcmp(a->pfcm, "half-rtt") == 0 && !ramp &&
+                 a->dextra[0] == '\0';
   if (example) {
     size_t len;
     char e[NS_ERR_LEN / 2];
@@ -943,56 +1007,68 @@ static bool build_scale_across(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const ch
   }
   if (text == NULL) {
     snprintf(path, sizeof(path), "dci-generated.conf");
-    text = dci_config(clients, rtt, buf, kmin, kmax, km > 400 ? 7000 : 5000, xoff, xon, gbps, gbps,
-                      ramp, dextra);
+    text = dci_config(a->clients, a->rtt, a->buf, a->kmin, a->kmax, a->km > 400 ? 7000 : 5000,
+                      a->xoff, a->xon, a->gbps, a->gbps, ramp, a->dextra);
   }
   xtm_fw_dcqcn_cfg_t dc;
   const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-  bool ok = text != NULL && program(b, s, r, base, text, &dc, outdir, "link_gbps") &&
+  snprintf(a->conf, sizeof(a->conf), "%s", base);
+  bool ok = text != NULL && program(b, s, a->r, a->conf, text, &dc, outdir, "link_gbps") &&
             program_nics(b, s, &dc);
   free(text);
-  if (!ok) {
-    return false;
-  }
-  // Start: staggered (the testbed's automation launched the ib_write_bw clients one by one,
-  // docs/netsim.md 4): client c starts at c x start_spread_ms; sync: all at 0. The QPs of
-  // one client start within 10 us of its start (seeded).
-  bool stag = strcmp(start, "staggered") == 0;
-  uint64_t spread_ps = (uint64_t)llround(spread_ms * 1e9);
+  return ok;
+}
+
+// Start: staggered (the testbed's automation launched the ib_write_bw clients one by one,
+// docs/netsim.md 4): client c starts at c x start_spread_ms; sync: all at 0. The QPs of
+// one client start within 10 us of its start (seeded).
+static bool sa_flows(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const sa_t *a) {
+  bool stag = strcmp(a->start, "staggered") == 0;
+  uint64_t spread_ps = (uint64_t)llround(a->spread_ms * 1e9);
   uint64_t rng = m->seed;
-  for (uint32_t c = 0; c < clients; c++) {
-    for (uint32_t q = 0; q < qps; q++) {
+  for (uint32_t c = 0; c < a->clients; c++) {
+    for (uint32_t q = 0; q < a->qps; q++) {
       ns_flow_t f = {.src = (uint16_t)(2 + c),
-                     .dst = (uint16_t)rx,
+                     .dst = (uint16_t)a->rx,
                      .dscp = 26,
                      .prio = 3,
-                     .mtu = mtu,
-                     .msg_bytes = msg,
-                     .window_msgs = t,
+                     .mtu = a->mtu,
+                     .msg_bytes = a->msg,
+                     .window_msgs = a->t,
                      .start_ps = (stag ? c * spread_ps : 0) + splitmix(&rng) % (10 * NS_PS_PER_US)};
       snprintf(f.name, sizeof(f.name), "client%u.qp%u", c, q);
       snprintf(f.group, sizeof(f.group), "client%u", c);
       if (ns_add_flow(s, &f, NULL) != kNsOk) {
-        berr(b, "mtu", "flow refused (mtu %u)", mtu);
+        berr(b, "mtu", "flow refused (mtu %u)", a->mtu);
         return false;
       }
     }
   }
-  note(m, "client_start %s%s", start, stag ? "" : " (all QPs within 10 us)");
+  note(m, "client_start %s%s", a->start, stag ? "" : " (all QPs within 10 us)");
   if (stag) {
-    note(m, "client c starts at c x %g ms", spread_ms);
+    note(m, "client c starts at c x %g ms", a->spread_ms);
   }
-  note(m, "PFC %s: xoff %.3f us, xon %.3f us per client port%s", pfcm, xoff, xon,
-       strcmp(pfcm, "half-rtt") == 0 ? " (the project's assumption, not the testbed's)" : "");
-  if (ramp || dextra[0] != '\0') {
-    note(m, "ECN profile %s%s%s", shape, dextra[0] ? ", dcqcn_set " : "", dextra[0] ? dset : "");
+  return true;
+}
+
+static bool build_scale_across(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char *outdir) {
+  sa_t a = {0};
+  if (!sa_params(b, s, m, &a) || !sa_dcqcn_set(b, &a) || !sa_path(b, &a) || !sa_profile(b, m, &a) ||
+      !sa_topology(b, s, &a) || !sa_program(b, s, &a, outdir) || !sa_flows(b, s, m, &a)) {
+    return false;
   }
-  note(m, "configuration %s", base);
-  note(m, "t = %u messages of %" PRIu64 " B per QP, %u QPs per client", t, msg, qps);
-  m->bottleneck_router = r;
-  m->bottleneck_port = clients;
-  m->bottleneck_link = dl;
-  m->rtt_us = rtt;
+  note(m, "PFC %s: xoff %.3f us, xon %.3f us per client port%s", a.pfcm, a.xoff, a.xon,
+       strcmp(a.pfcm, "half-rtt") == 0 ? " (the project's assumption, not the testbed's)" : "");
+  if (strcmp(a.shape, "ramp") == 0 || a.dextra[0] != '\0') {
+    note(m, "ECN profile %s%s%s", a.shape, a.dextra[0] ? ", dcqcn_set " : "",
+         a.dextra[0] ? a.dset : "");
+  }
+  note(m, "configuration %s", a.conf);
+  note(m, "t = %u messages of %" PRIu64 " B per QP, %u QPs per client", a.t, a.msg, a.qps);
+  m->bottleneck_router = a.r;
+  m->bottleneck_port = a.clients;
+  m->bottleneck_link = a.dl;
+  m->rtt_us = a.rtt;
   return true;
 }
 
@@ -1141,7 +1217,23 @@ static bool build_deep_buffer(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const cha
 // DCQCN alpha every 1 us, cut check every 4 us, increase timer 300 us, g = 1/256, AI 5 and
 // HAI 50 Mb/s per 25 Gb/s, minimum rate 1000 Mb/s, no target clamp, ACK per packet, and a
 // window of the largest BDP.
-static bool build_pfc_victim(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char *outdir) {
+// The set-up of one pfc-victim run, from its parameters; build_pfc_victim's steps share it.
+typedef struct pv {
+  const char *run, *mode;
+  double bmib, mb, gbps, dly;
+  bool dcqcn, hpcc, alone;
+  uint32_t mtu, vprio;
+  int senders;
+  uint64_t bps, prop;  // link rate (b/s) and propagation delay (ps)
+  uint32_t A, B, S, VS, R, VR, sid[8];
+  double buf_us, cable_m;  // buffer-size in us of the port rate; cable length, m
+  uint64_t hdrm_bits;      // the compiler's PFC headroom of a PG
+  // hpcc: headroom 3 x one-way BDP of the port's link, 4 KB reserve per port (switch-mmu.cc)
+  double hpcc_hdrm, hpcc_kmin, hpcc_kmax, hpcc_pmax;
+} pv_t;
+
+// the parameters of the run and what follows from them
+static bool pv_params(bctx_t *b, ns_sim_t *s, ns_measure_t *m, pv_t *v) {
   static const char *const kKeys[] = {"run",           "buffer_mib",  "dcqcn",
                                       "extra_senders", "flow_mb",     "link_gbps",
                                       "delay_us",      "switch_mode", NULL};
@@ -1150,58 +1242,61 @@ static bool build_pfc_victim(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char
   if (!check_keys(b, kKeys)) {
     return false;
   }
-  uint32_t mtu;
-  common(b, s, m, &mtu);
-  const char *run = gword(b, "run", kRuns);
-  double bmib = gnum(b, "buffer_mib", 0, 65536);
-  bool dcqcn = gbool(b, "dcqcn");
+  common(b, s, m, &v->mtu);
+  v->run = gword(b, "run", kRuns);
+  v->bmib = gnum(b, "buffer_mib", 0, 65536);
+  v->dcqcn = gbool(b, "dcqcn");
   int extra = (int)gsint(b, "extra_senders", -1, 8);
-  double mb = gnum(b, "flow_mb", 0, 1e6);
-  double gbps = gnum(b, "link_gbps", 0, 800);
-  double dly = gnum(b, "delay_us", -1e9, 1e6);
-  const char *mode =
+  v->mb = gnum(b, "flow_mb", 0, 1e6);
+  v->gbps = gnum(b, "link_gbps", 0, 800);
+  v->dly = gnum(b, "delay_us", -1e9, 1e6);
+  v->mode =
       ns_scenario_get(b->sc, "switch_mode") != NULL ? gword(b, "switch_mode", kModes) : "express5";
   if (b->bad) {
     return false;
   }
-  bool hpcc = strcmp(mode, "hpcc") == 0;
-  if (gbps <= 0) {
+  v->hpcc = strcmp(v->mode, "hpcc") == 0;
+  if (v->gbps <= 0) {
     berr(b, "link_gbps", "a zero link rate");
     return false;
   }
-  if (dly < 0) {
+  if (v->dly < 0) {
     berr(b, "delay_us", "a negative delay");
     return false;
   }
-  if (mb <= 0) {
+  if (v->mb <= 0) {
     berr(b, "flow_mb", "an empty flow");
     return false;
   }
-  uint32_t vprio = 3;
-  int senders = 6;
-  bool alone = strcmp(run, "alone") == 0;
-  if (alone) {
-    senders = 0;
-    bmib = bmib == 0 ? 32 : bmib;
-  } else if (strcmp(run, "big-buffer") == 0) {
-    bmib = bmib == 0 ? 32 : bmib;
-  } else if (strcmp(run, "pfc") == 0) {
-    bmib = bmib == 0 ? 1 : bmib;
+  v->vprio = 3;
+  v->senders = 6;
+  v->alone = strcmp(v->run, "alone") == 0;
+  if (v->alone) {
+    v->senders = 0;
+    v->bmib = v->bmib == 0 ? 32 : v->bmib;
+  } else if (strcmp(v->run, "big-buffer") == 0) {
+    v->bmib = v->bmib == 0 ? 32 : v->bmib;
+  } else if (strcmp(v->run, "pfc") == 0) {
+    v->bmib = v->bmib == 0 ? 1 : v->bmib;
   } else {
-    bmib = bmib == 0 ? 1 : bmib;
-    vprio = 1;
+    v->bmib = v->bmib == 0 ? 1 : v->bmib;
+    v->vprio = 1;
   }
-  if (extra >= 0 && alone && extra > 0) {
+  if (extra >= 0 && v->alone && extra > 0) {
     berr(b, "extra_senders", "run=alone is the victim by itself (no incast senders)");
     return false;
   }
-  if (extra >= 0 && !alone) {
-    senders = extra;
+  if (extra >= 0 && !v->alone) {
+    v->senders = extra;
   }
-  uint64_t bps = (uint64_t)llround(gbps * 1e9);
-  uint64_t prop = (uint64_t)llround(dly * 1e6);
-  uint32_t buf_cells = (uint32_t)(bmib * 1048576.0 / 256.0);
-  // A: port 1 S, port 2 VS, port 3 -> B.  B: port 1 R, port 2 VR, port 3 A, ports 4.. S1..Sn
+  v->bps = (uint64_t)llround(v->gbps * 1e9);
+  v->prop = (uint64_t)llround(v->dly * 1e6);
+  return true;
+}
+
+// A: port 1 S, port 2 VS, port 3 -> B.  B: port 1 R, port 2 VR, port 3 A, ports 4.. S1..Sn
+static bool pv_topology(bctx_t *b, ns_sim_t *s, pv_t *v) {
+  uint32_t buf_cells = (uint32_t)(v->bmib * 1048576.0 / 256.0);
   xtm_params_t pa, pb;
   xtm_params_default(&pa);
   pa.num_ports = 4;
@@ -1209,214 +1304,249 @@ static bool build_pfc_victim(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char
   pa.hbm_cells = 0;
   pa.num_desc = 1u << 16;
   pb = pa;
-  pb.num_ports = (uint32_t)(4 + (senders > 0 ? senders : 0));
-  uint32_t A, B;
-  if (ns_add_router(s, "A", &pa, &A) != kNsOk || ns_add_router(s, "B", &pb, &B) != kNsOk) {
-    berr(b, "buffer_mib", "cannot create the switches with %g MiB", bmib);
+  pb.num_ports = (uint32_t)(4 + (v->senders > 0 ? v->senders : 0));
+  if (ns_add_router(s, "A", &pa, &v->A) != kNsOk || ns_add_router(s, "B", &pb, &v->B) != kNsOk) {
+    berr(b, "buffer_mib", "cannot create the switches with %g MiB", v->bmib);
     return false;
   }
-  uint32_t nq = dcqcn ? 16 : 0;
-  uint32_t S, VS, R, VR, ab;
-  bool ok = ns_add_nic(s, "S", nq, &S) == kNsOk && ns_add_nic(s, "VS", nq, &VS) == kNsOk &&
-            ns_add_nic(s, "R", nq, &R) == kNsOk && ns_add_nic(s, "VR", nq, &VR) == kNsOk &&
-            ns_connect(s, S, 0, A, 1, bps, prop, NULL) == kNsOk &&
-            ns_connect(s, VS, 0, A, 2, bps, prop, NULL) == kNsOk &&
-            ns_connect(s, A, 3, B, 3, bps, prop, &ab) == kNsOk &&
-            ns_connect(s, B, 1, R, 0, bps, prop, NULL) == kNsOk &&
-            ns_connect(s, B, 2, VR, 0, bps, prop, NULL) == kNsOk;
-  uint32_t sid[8];
-  for (int i = 0; ok && i < senders; i++) {
+  uint32_t nq = v->dcqcn ? 16 : 0;
+  const uint64_t bps = v->bps, prop = v->prop;
+  bool ok = ns_add_nic(s, "S", nq, &v->S) == kNsOk && ns_add_nic(s, "VS", nq, &v->VS) == kNsOk &&
+            ns_add_nic(s, "R", nq, &v->R) == kNsOk && ns_add_nic(s, "VR", nq, &v->VR) == kNsOk &&
+            ns_connect(s, v->S, 0, v->A, 1, bps, prop, NULL) == kNsOk &&
+            ns_connect(s, v->VS, 0, v->A, 2, bps, prop, NULL) == kNsOk &&
+            ns_connect(s, v->A, 3, v->B, 3, bps, prop, NULL) == kNsOk &&
+            ns_connect(s, v->B, 1, v->R, 0, bps, prop, NULL) == kNsOk &&
+            ns_connect(s, v->B, 2, v->VR, 0, bps, prop, NULL) == kNsOk;
+  for (int i = 0; ok && i < v->senders; i++) {
     char nm[8];
     snprintf(nm, sizeof(nm), "S%d", i + 1);
-    ok = ns_add_nic(s, nm, nq, &sid[i]) == kNsOk &&
-         ns_connect(s, sid[i], 0, B, (uint32_t)(4 + i), bps, prop, NULL) == kNsOk;
+    ok = ns_add_nic(s, nm, nq, &v->sid[i]) == kNsOk &&
+         ns_connect(s, v->sid[i], 0, v->B, (uint32_t)(4 + i), bps, prop, NULL) == kNsOk;
   }
   if (!ok || ns_compute_routes(s) != kNsOk) {
     berr(b, NULL, "cannot build the topology");
     return false;
   }
-  // Configurations: one lossless class per priority in use; queues take the whole buffer
-  // (buffer-size in us of the port rate).
-  double buf_us = bmib * 1048576.0 * 8.0 / (double)bps * 1e6;
-  double cable_m = dly * 200.0 > 1 ? dly * 200.0 : 1.0;  // 5 ns/m one way
-  uint64_t hdrm_bits = 0;
-  if (!xtm_cos_headroom_bits(bps, (uint32_t)cable_m, mtu + NS_HDR_BYTES, &hdrm_bits)) {
-    berr(b, "link_gbps", "%g Gb/s is not a port speed the configuration compiler supports", gbps);
-    return false;
+  return true;
+}
+
+// PFC (a congestion-notification-profile) on the ports where lossless data enters, with
+// the priorities that enter there, and on A's port to B so that A honours B's PAUSE.
+// B's ports to R and VR carry only ACKs into B: no PFC there. Returns the number of PGs.
+static uint32_t pv_profiles(const pv_t *v, int sw, uint32_t nports,
+                            const char *prof[NS_MAX_PORTS]) {
+  uint32_t npgs = 0;
+  for (uint32_t p = 1; p <= nports; p++) {
+    if (sw == 1 && p <= 2) {
+      continue;
+    }
+    bool victim_in = (sw == 0 && p == 2) || (sw == 1 && p == 3);
+    bool both = victim_in && v->vprio == 1 && sw == 1;  // c13: priorities 1 and 3, two PGs
+    if (victim_in && v->vprio == 1) {
+      prof[p] = (sw == 1) ? "c13" : "c1";
+    } else {
+      prof[p] = "c3";
+    }
+    // counted from the flag, not by strcmp(prof[p], "c13"): GCC 12's -O3 -flto folded
+    // that compare wrongly (7 PGs for 8 on B in run=other-priority; right with
+    // -fno-optimize-strlen)
+    npgs += both ? 2u : 1u;
   }
-  // hpcc: headroom 3 x one-way BDP of the port's link, 4 KB reserve per port (switch-mmu.cc)
-  double hpcc_hdrm = (double)bps * (double)prop * 1e-12 / 8.0 * 3.0;
-  double hpcc_kmin = 4000.0 * gbps, hpcc_kmax = 16000.0 * gbps, hpcc_pmax = 0.2;
-  for (int sw = 0; sw < 2; sw++) {
-    uint32_t nports = sw == 0 ? 3u : (uint32_t)(3 + senders);
-    // PFC (a congestion-notification-profile) on the ports where lossless data enters, with
-    // the priorities that enter there, and on A's port to B so that A honours B's PAUSE.
-    // B's ports to R and VR carry only ACKs into B: no PFC there.
-    const char *prof[NS_MAX_PORTS] = {NULL};
-    uint32_t npgs = 0;
-    for (uint32_t p = 1; p <= nports; p++) {
-      if (sw == 1 && p <= 2) {
-        continue;
-      }
-      bool victim_in = (sw == 0 && p == 2) || (sw == 1 && p == 3);
-      if (victim_in && vprio == 1) {
-        prof[p] = (sw == 1) ? "c13" : "c1";
-      } else {
-        prof[p] = "c3";
-      }
-      npgs += strcmp(prof[p], "c13") == 0 ? 2u : 1u;
-    }
-    double xoff;
-    if (!hpcc) {
-      // every PG's headroom comes out of the buffer first; the rest is shared, and each PG's
-      // XOFF point is half of its even share of it (XON at 0.75 x XOFF, the Junos ratio)
-      double hdrm_bytes = (double)hdrm_bits / 8.0 + 512.0;
-      double shared = bmib * 1048576.0 - npgs * hdrm_bytes;
-      if (shared < 4.0 * npgs * (mtu + NS_HDR_BYTES)) {
-        berr(b, "buffer_mib",
-             "%g MiB leaves no shared buffer after the PFC headroom of %u "
-             "priority groups (%.0f bytes each)",
-             bmib, npgs, hdrm_bytes);
-        return false;
-      }
-      xoff = shared / (2.0 * npgs) * 8.0 / (double)bps * 1e6;
-    } else {
-      // a placeholder static threshold: the PGs are switched to the dynamic one below
-      double shared = bmib * 1048576.0 - nports * (hpcc_hdrm + 4096.0);
-      if (shared < 4.0 * npgs * (mtu + NS_HDR_BYTES)) {
-        berr(b, "buffer_mib",
-             "%g MiB leaves no shared buffer after %u ports of headroom "
-             "(%.0f bytes) and reserve (4096 bytes)",
-             bmib, nports, hpcc_hdrm);
-        return false;
-      }
-      xoff = shared / 8.0 * 8.0 / (double)bps * 1e6;
-    }
-    sbuf_t c = {0};
-    sb(&c,
-       "# Generated by xtm-netsim: pfc-victim switch %s, run %s, switch_mode %s, buffer %g "
-       "MiB, victim priority %u, %u PFC priority groups\n",
-       sw == 0 ? "A" : "B", run, mode, bmib, vprio, npgs);
-    sb(&c,
-       "class-of-service {\n forwarding-classes { class be queue-num 0; class p1 queue-num 1 "
-       "no-loss pfc-priority 1; class rdma queue-num 3 no-loss pfc-priority 3; class cnp "
-       "queue-num 6; }\n classifiers { dscp d { forwarding-class p1 { loss-priority low "
-       "code-points 001010; } forwarding-class rdma { loss-priority low code-points 011010; } "
-       "forwarding-class cnp { loss-priority low code-points 110000; } } }\n");
-    if (!hpcc) {
-      sb(&c,
-         " drop-profiles { e { fill-level 5 drop-probability 1; fill-level 20 drop-probability "
-         "100; } }\n schedulers { rs { buffer-size temporal %.3f; drop-profile-map loss-priority "
-         "any protocol any drop-profile e; explicit-congestion-notification; } cs { priority "
-         "strict-high; } bs { transmit-rate percent 10; } }\n",
-         buf_us);
-    } else {
-      // the RED ramp in percent of the queue's buffer (the whole buffer): 0 at Kmin, Pmax at
-      // Kmax, then 100 (a step just above Kmax); Kmax beyond the buffer: the ramp's value at it
-      double lim = bmib * 1048576.0;
-      double f1 = 100.0 * hpcc_kmin / lim, f2 = 100.0 * hpcc_kmax / lim;
-      if (f1 >= 99.99) {
-        berr(b, "buffer_mib", "%g MiB is below the HPCC set-up's Kmin of %.0f bytes", bmib,
-             hpcc_kmin);
-        free(c.p);
-        return false;
-      }
-      if (f2 < 99.99) {
-        sb(&c,
-           " drop-profiles { e { interpolate { fill-level [ %.3f %.3f %.3f ]; drop-probability "
-           "[ 0 %.3f 100 ]; } } }\n",
-           f1, f2, f2 + 0.1, 100.0 * hpcc_pmax);
-      } else {
-        double p = hpcc_pmax * (99.99 * lim / 100.0 - hpcc_kmin) / (hpcc_kmax - hpcc_kmin);
-        sb(&c,
-           " drop-profiles { e { interpolate { fill-level [ %.3f 99.99 ]; drop-probability "
-           "[ 0 %.3f ]; } } }\n",
-           f1, 100.0 * p);
-      }
-      sb(&c,
-         " schedulers { rs { buffer-size temporal %.3f; drop-profile-map loss-priority "
-         "any protocol any drop-profile e; explicit-congestion-notification; ecn-enhanced { "
-         "head-marking; } } cs { priority strict-high; } bs { transmit-rate percent 10; } }\n",
-         buf_us);
-    }
-    sb(&c,
-       " scheduler-maps { m { forwarding-class be scheduler bs; forwarding-class p1 scheduler "
-       "rs; forwarding-class rdma scheduler rs; forwarding-class cnp scheduler cs; } }\n");
-    static const char *const kPrio[3][2] = {{"c3", "3"}, {"c1", "1"}, {"c13", "1 3"}};
-    sb(&c, " congestion-notification-profile {\n");
-    for (int k = 0; k < 3; k++) {
-      sb(&c,
-         "  %s { input { pfc-account a { pfc-priority [ %s ]; xoff %.3f; xon %.3f; } "
-         "cable-length %.0f; mtu %u; } }\n",
-         kPrio[k][0], kPrio[k][1], xoff, 0.75 * xoff, cable_m, mtu + NS_HDR_BYTES);
-    }
-    sb(&c, " }\n interfaces {\n");
-    for (uint32_t p = 1; p <= nports; p++) {
-      if (prof[p] != NULL) {
-        sb(&c,
-           "  et-0/0/%u { speed %gg; scheduler-map m; congestion-notification-profile %s; "
-           "classifiers { dscp d; } }\n",
-           p, gbps, prof[p]);
-      } else {
-        sb(&c, "  et-0/0/%u { speed %gg; scheduler-map m; classifiers { dscp d; } }\n", p, gbps);
-      }
-    }
-    if (!hpcc) {
-      sb(&c, " }\n dcqcn { RPG_MIN_DEC_FAC 50; }\n}\n");
-    } else {
-      sb(&c,
-         " }\n dcqcn { DCE_TCP_G 1020; DCE_TCP_RTT 1; RATE_REDUCE_MONITOR_PERIOD 4; "
-         "RPG_TIME_RESET 300; RPG_BYTE_RESET 32767; RPG_THRESHOLD 1; RPG_AI_RATE %.0f; "
-         "RPG_HAI_RATE %.0f; RPG_MIN_RATE 1000; CLAMP_TGT_RATE 0; "
-         "CLAMP_TGT_RATE_AFTER_TIME_INC 1; RPG_MIN_DEC_FAC 50; RPG_GD 11; "
-         "MIN_TIME_BETWEEN_CNPS 0; }\n}\n",
-         5.0 * gbps / 25.0, 50.0 * gbps / 25.0);
-    }
-    xtm_fw_dcqcn_cfg_t dc;
-    uint32_t rid = sw == 0 ? A : B;
-    ok = !c.oom && c.p != NULL &&
-         program(b, s, rid, sw == 0 ? "pfc-victim-A.conf" : "pfc-victim-B.conf", c.p, &dc, outdir,
-                 "link_gbps");
-    free(c.p);
-    if (ok && hpcc) {
-      // the dynamic threshold through the registers (the compiler has no syntax for it):
-      // XOFF = free pool >> 3, XON = XOFF - 3 KB, headroom 3 x BDP; pool = buffer minus every
-      // port's headroom and reserve (switch-mmu.cc GetPfcThreshold, ConfigHdrm, ConfigNPort)
-      uint32_t hcells = (uint32_t)ceil(hpcc_hdrm / 256.0);
-      double pool = bmib * 1048576.0 - nports * (hpcc_hdrm + 4096.0);
-      ok = ns_router_write(s, rid, XTM_POOL_CELLS_REG_OFFSET, (uint32_t)(pool / 256.0)) == kNsOk;
-      for (uint32_t p = 1; ok && p <= nports; p++) {
-        for (uint32_t pr = 0; ok && prof[p] != NULL && pr < 8; pr++) {
-          bool has =
-              (pr == 3 && strcmp(prof[p], "c1") != 0) || (pr == 1 && strcmp(prof[p], "c3") != 0);
-          if (!has) {
-            continue;
-          }
-          ok = ns_router_write(s, rid, XTM_PG_SEL_REG_OFFSET, p * 8 + pr) == kNsOk &&
-               ns_router_write(s, rid, XTM_G_XON_CELLS_REG_OFFSET, 12) == kNsOk &&
-               ns_router_write(s, rid, XTM_G_HDRM_CELLS_REG_OFFSET, hcells) == kNsOk &&
-               ns_router_write(
-                   s, rid, XTM_G_CFG_REG_OFFSET,
-                   1u | 1u << XTM_G_CFG_DYNAMIC_OFFSET | 3u << XTM_G_CFG_ALPHA_OFFSET) == kNsOk;
-        }
-      }
-      if (!ok) {
-        berr(b, NULL, "switch %s: programming the dynamic PFC thresholds failed",
-             sw == 0 ? "A" : "B");
-      }
-    }
-    if (!ok || (sw == 1 && !program_nics(b, s, &dc))) {
+  return npgs;
+}
+
+// the XOFF threshold of every PG, us of the port rate
+static bool pv_xoff(bctx_t *b, const pv_t *v, uint32_t nports, uint32_t npgs, double *xoff) {
+  if (!v->hpcc) {
+    // every PG's headroom comes out of the buffer first; the rest is shared, and each PG's
+    // XOFF point is half of its even share of it (XON at 0.75 x XOFF, the Junos ratio)
+    double hdrm_bytes = (double)v->hdrm_bits / 8.0 + 512.0;
+    double shared = v->bmib * 1048576.0 - npgs * hdrm_bytes;
+    if (shared < 4.0 * npgs * (v->mtu + NS_HDR_BYTES)) {
+      berr(b, "buffer_mib",
+           "%g MiB leaves no shared buffer after the PFC headroom of %u "
+           "priority groups (%.0f bytes each)",
+           v->bmib, npgs, hdrm_bytes);
       return false;
     }
+    *xoff = shared / (2.0 * npgs) * 8.0 / (double)v->bps * 1e6;
+  } else {
+    // a placeholder static threshold: the PGs are switched to the dynamic one below
+    double shared = v->bmib * 1048576.0 - nports * (v->hpcc_hdrm + 4096.0);
+    if (shared < 4.0 * npgs * (v->mtu + NS_HDR_BYTES)) {
+      berr(b, "buffer_mib",
+           "%g MiB leaves no shared buffer after %u ports of headroom "
+           "(%.0f bytes) and reserve (4096 bytes)",
+           v->bmib, nports, v->hpcc_hdrm);
+      return false;
+    }
+    *xoff = shared / 8.0 * 8.0 / (double)v->bps * 1e6;
   }
-  uint64_t bytes = (uint64_t)llround(mb * 1e6);
+  return true;
+}
+
+// the drop profile and schedulers of one switch's configuration: express5's ECN at
+// enqueue, or hpcc's RED ramp with head marking
+static bool pv_conf_queues(bctx_t *b, const pv_t *v, sbuf_t *c) {
+  if (!v->hpcc) {
+    sb(c,
+       " drop-profiles { e { fill-level 5 drop-probability 1; fill-level 20 drop-probability "
+       "100; } }\n schedulers { rs { buffer-size temporal %.3f; drop-profile-map loss-priority "
+       "any protocol any drop-profile e; explicit-congestion-notification; } cs { priority "
+       "strict-high; } bs { transmit-rate percent 10; } }\n",
+       v->buf_us);
+    return true;
+  }
+  // the RED ramp in percent of the queue's buffer (the whole buffer): 0 at Kmin, Pmax at
+  // Kmax, then 100 (a step just above Kmax); Kmax beyond the buffer: the ramp's value at it
+  double lim = v->bmib * 1048576.0;
+  double f1 = 100.0 * v->hpcc_kmin / lim, f2 = 100.0 * v->hpcc_kmax / lim;
+  if (f1 >= 99.99) {
+    berr(b, "buffer_mib", "%g MiB is below the HPCC set-up's Kmin of %.0f bytes", v->bmib,
+         v->hpcc_kmin);
+    return false;
+  }
+  if (f2 < 99.99) {
+    sb(c,
+       " drop-profiles { e { interpolate { fill-level [ %.3f %.3f %.3f ]; drop-probability "
+       "[ 0 %.3f 100 ]; } } }\n",
+       f1, f2, f2 + 0.1, 100.0 * v->hpcc_pmax);
+  } else {
+    double p = v->hpcc_pmax * (99.99 * lim / 100.0 - v->hpcc_kmin) / (v->hpcc_kmax - v->hpcc_kmin);
+    sb(c,
+       " drop-profiles { e { interpolate { fill-level [ %.3f 99.99 ]; drop-probability "
+       "[ 0 %.3f ]; } } }\n",
+       f1, 100.0 * p);
+  }
+  sb(c,
+     " schedulers { rs { buffer-size temporal %.3f; drop-profile-map loss-priority "
+     "any protocol any drop-profile e; explicit-congestion-notification; ecn-enhanced { "
+     "head-marking; } } cs { priority strict-high; } bs { transmit-rate percent 10; } }\n",
+     v->buf_us);
+  return true;
+}
+
+// one switch's configuration text: one lossless class per priority in use; queues take the
+// whole buffer (buffer-size in us of the port rate)
+static bool pv_conf(bctx_t *b, const pv_t *v, int sw, uint32_t nports,
+                    const char *const prof[NS_MAX_PORTS], uint32_t npgs, double xoff, sbuf_t *c) {
+  sb(c,
+     "# Generated by xtm-netsim: pfc-victim switch %s, run %s, switch_mode %s, buffer %g "
+     "MiB, victim priority %u, %u PFC priority groups\n",
+     sw == 0 ? "A" : "B", v->run, v->mode, v->bmib, v->vprio, npgs);
+  sb(c,
+     "class-of-service {\n forwarding-classes { class be queue-num 0; class p1 queue-num 1 "
+     "no-loss pfc-priority 1; class rdma queue-num 3 no-loss pfc-priority 3; class cnp "
+     "queue-num 6; }\n classifiers { dscp d { forwarding-class p1 { loss-priority low "
+     "code-points 001010; } forwarding-class rdma { loss-priority low code-points 011010; } "
+     "forwarding-class cnp { loss-priority low code-points 110000; } } }\n");
+  if (!pv_conf_queues(b, v, c)) {
+    return false;
+  }
+  sb(c,
+     " scheduler-maps { m { forwarding-class be scheduler bs; forwarding-class p1 scheduler "
+     "rs; forwarding-class rdma scheduler rs; forwarding-class cnp scheduler cs; } }\n");
+  static const char *const kPrio[3][2] = {{"c3", "3"}, {"c1", "1"}, {"c13", "1 3"}};
+  sb(c, " congestion-notification-profile {\n");
+  for (int k = 0; k < 3; k++) {
+    sb(c,
+       "  %s { input { pfc-account a { pfc-priority [ %s ]; xoff %.3f; xon %.3f; } "
+       "cable-length %.0f; mtu %u; } }\n",
+       kPrio[k][0], kPrio[k][1], xoff, 0.75 * xoff, v->cable_m, v->mtu + NS_HDR_BYTES);
+  }
+  sb(c, " }\n interfaces {\n");
+  for (uint32_t p = 1; p <= nports; p++) {
+    if (prof[p] != NULL) {
+      sb(c,
+         "  et-0/0/%u { speed %gg; scheduler-map m; congestion-notification-profile %s; "
+         "classifiers { dscp d; } }\n",
+         p, v->gbps, prof[p]);
+    } else {
+      sb(c, "  et-0/0/%u { speed %gg; scheduler-map m; classifiers { dscp d; } }\n", p, v->gbps);
+    }
+  }
+  if (!v->hpcc) {
+    sb(c, " }\n dcqcn { RPG_MIN_DEC_FAC 50; }\n}\n");
+  } else {
+    sb(c,
+       " }\n dcqcn { DCE_TCP_G 1020; DCE_TCP_RTT 1; RATE_REDUCE_MONITOR_PERIOD 4; "
+       "RPG_TIME_RESET 300; RPG_BYTE_RESET 32767; RPG_THRESHOLD 1; RPG_AI_RATE %.0f; "
+       "RPG_HAI_RATE %.0f; RPG_MIN_RATE 1000; CLAMP_TGT_RATE 0; "
+       "CLAMP_TGT_RATE_AFTER_TIME_INC 1; RPG_MIN_DEC_FAC 50; RPG_GD 11; "
+       "MIN_TIME_BETWEEN_CNPS 0; }\n}\n",
+       5.0 * v->gbps / 25.0, 50.0 * v->gbps / 25.0);
+  }
+  return true;
+}
+
+// hpcc: the dynamic threshold through the registers (the compiler has no syntax for it):
+// XOFF = free pool >> 3, XON = XOFF - 3 KB, headroom 3 x BDP; pool = buffer minus every
+// port's headroom and reserve (switch-mmu.cc GetPfcThreshold, ConfigHdrm, ConfigNPort)
+static bool pv_dynamic_pfc(bctx_t *b, ns_sim_t *s, const pv_t *v, int sw, uint32_t rid,
+                           uint32_t nports, const char *const prof[NS_MAX_PORTS]) {
+  uint32_t hcells = (uint32_t)ceil(v->hpcc_hdrm / 256.0);
+  double pool = v->bmib * 1048576.0 - nports * (v->hpcc_hdrm + 4096.0);
+  bool ok = ns_router_write(s, rid, XTM_POOL_CELLS_REG_OFFSET, (uint32_t)(pool / 256.0)) == kNsOk;
+  for (uint32_t p = 1; ok && p <= nports; p++) {
+    for (uint32_t pr = 0; ok && prof[p] != NULL && pr < 8; pr++) {
+      bool has = (pr == 3 && strcmp(prof[p], "c1") != 0) || (pr == 1 && strcmp(prof[p], "c3") != 0);
+      if (!has) {
+        continue;
+      }
+      ok = ns_router_write(s, rid, XTM_PG_SEL_REG_OFFSET, p * 8 + pr) == kNsOk &&
+           ns_router_write(s, rid, XTM_G_XON_CELLS_REG_OFFSET, 12) == kNsOk &&
+           ns_router_write(s, rid, XTM_G_HDRM_CELLS_REG_OFFSET, hcells) == kNsOk &&
+           ns_router_write(s, rid, XTM_G_CFG_REG_OFFSET,
+                           1u | 1u << XTM_G_CFG_DYNAMIC_OFFSET | 3u << XTM_G_CFG_ALPHA_OFFSET) ==
+               kNsOk;
+    }
+  }
+  if (!ok) {
+    berr(b, NULL, "switch %s: programming the dynamic PFC thresholds failed", sw == 0 ? "A" : "B");
+  }
+  return ok;
+}
+
+// one switch (0 = A, 1 = B): its configuration compiled and programmed; B's NICs after it
+static bool pv_switch(bctx_t *b, ns_sim_t *s, const pv_t *v, int sw, const char *outdir) {
+  uint32_t nports = sw == 0 ? 3u : (uint32_t)(3 + v->senders);
+  const char *prof[NS_MAX_PORTS] = {NULL};
+  uint32_t npgs = pv_profiles(v, sw, nports, prof);
+  double xoff;
+  if (!pv_xoff(b, v, nports, npgs, &xoff)) {
+    return false;
+  }
+  sbuf_t c = {0};
+  if (!pv_conf(b, v, sw, nports, prof, npgs, xoff, &c)) {
+    free(c.p);
+    return false;
+  }
+  xtm_fw_dcqcn_cfg_t dc;
+  uint32_t rid = sw == 0 ? v->A : v->B;
+  bool ok = !c.oom && c.p != NULL &&
+            program(b, s, rid, sw == 0 ? "pfc-victim-A.conf" : "pfc-victim-B.conf", c.p, &dc,
+                    outdir, "link_gbps");
+  free(c.p);
+  if (ok && v->hpcc) {
+    ok = pv_dynamic_pfc(b, s, v, sw, rid, nports, prof);
+  }
+  return ok && !(sw == 1 && !program_nics(b, s, &dc));
+}
+
+// the flows: S -> R unless alone, the victim VS -> VR, and the incast senders to R; the
+// hpcc set-up's NIC window
+static bool pv_flows(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const pv_t *v) {
+  const uint32_t mtu = v->mtu;
+  uint64_t bytes = (uint64_t)llround(v->mb * 1e6);
   uint64_t msg = bytes < 65536 ? bytes : 65536;
   uint32_t window = 64;
-  if (hpcc) {
+  if (v->hpcc) {
     // window of the largest BDP (GLOBAL_T): the longest path (VS -> A -> B -> VR, 3 links)
     // twice plus one frame's serialisation per hop (third.cc maxBdp), messages of one MTU
-    double rtt_ps = 2.0 * 3.0 * (double)prop + 3.0 * (double)ns_ser_ps(mtu + NS_HDR_BYTES, bps);
-    double bdp = rtt_ps * 1e-12 * (double)bps / 8.0;
+    double rtt_ps =
+        2.0 * 3.0 * (double)v->prop + 3.0 * (double)ns_ser_ps(mtu + NS_HDR_BYTES, v->bps);
+    double bdp = rtt_ps * 1e-12 * (double)v->bps / 8.0;
     msg = mtu;
     window = (uint32_t)ceil(bdp / mtu);
     s->ack_every = 1;
@@ -1429,13 +1559,13 @@ static bool build_pfc_victim(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char
          "switch_mode hpcc: RED at dequeue Kmin %.0f B Kmax %.0f B Pmax %.2f, dynamic PFC "
          "threshold free/8 with 3 KB resume offset, headroom %.0f B per PG, PAUSE until resumed; "
          "NIC window %u x %u B (max BDP %.0f B), ACK every packet (ack_every ignored)",
-         hpcc_kmin, hpcc_kmax, hpcc_pmax, hpcc_hdrm, window, mtu, bdp);
+         v->hpcc_kmin, v->hpcc_kmax, v->hpcc_pmax, v->hpcc_hdrm, window, mtu, bdp);
   } else {
     note(m, "switch_mode express5: ECN profile 5..20 %% of the buffer at enqueue, static XOFF");
   }
-  note(m, "run %s: %s", run,
-       alone ? "the victim by itself on an idle path"
-             : "S -> R, the victim, and the incast senders on B");
+  note(m, "run %s: %s", v->run,
+       v->alone ? "the victim by itself on an idle path"
+                : "S -> R, the victim, and the incast senders on B");
   ns_flow_t base = {.dscp = 26,
                     .prio = 3,
                     .mtu = mtu,
@@ -1443,41 +1573,65 @@ static bool build_pfc_victim(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char
                     .window_msgs = window,
                     .total_bytes = bytes};
   ns_flow_t f = base;
-  ok = true;
-  if (!alone) {
-    f.src = (uint16_t)S;
-    f.dst = (uint16_t)R;
+  bool ok = true;
+  if (!v->alone) {
+    f.src = (uint16_t)v->S;
+    f.dst = (uint16_t)v->R;
     snprintf(f.name, sizeof(f.name), "S->R");
     snprintf(f.group, sizeof(f.group), "S");
     ok = ns_add_flow(s, &f, NULL) == kNsOk;
   }
   f = base;
-  f.src = (uint16_t)VS;
-  f.dst = (uint16_t)VR;
-  if (vprio == 1) {
+  f.src = (uint16_t)v->VS;
+  f.dst = (uint16_t)v->VR;
+  if (v->vprio == 1) {
     f.prio = 1;
     f.dscp = 10;
   }
   snprintf(f.name, sizeof(f.name), "VS->VR (victim)");
   snprintf(f.group, sizeof(f.group), "VS");
   ok = ok && ns_add_flow(s, &f, &m->victim_flow) == kNsOk;
-  for (int i = 0; ok && i < senders; i++) {
+  for (int i = 0; ok && i < v->senders; i++) {
     f = base;
-    f.src = (uint16_t)sid[i];
-    f.dst = (uint16_t)R;
+    f.src = (uint16_t)v->sid[i];
+    f.dst = (uint16_t)v->R;
     snprintf(f.name, sizeof(f.name), "S%d->R", i + 1);
     snprintf(f.group, sizeof(f.group), "S%d", i + 1);
     ok = ns_add_flow(s, &f, NULL) == kNsOk;
   }
   if (!ok) {
     berr(b, "mtu", "flow refused");
+  }
+  return ok;
+}
+
+static bool build_pfc_victim(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char *outdir) {
+  pv_t v = {0};
+  if (!pv_params(b, s, m, &v) || !pv_topology(b, s, &v)) {
     return false;
   }
-  m->bottleneck_router = B;
+  v.buf_us = v.bmib * 1048576.0 * 8.0 / (double)v.bps * 1e6;
+  v.cable_m = v.dly * 200.0 > 1 ? v.dly * 200.0 : 1.0;  // 5 ns/m one way
+  if (!xtm_cos_headroom_bits(v.bps, (uint32_t)v.cable_m, v.mtu + NS_HDR_BYTES, &v.hdrm_bits)) {
+    berr(b, "link_gbps", "%g Gb/s is not a port speed the configuration compiler supports", v.gbps);
+    return false;
+  }
+  v.hpcc_hdrm = (double)v.bps * (double)v.prop * 1e-12 / 8.0 * 3.0;
+  v.hpcc_kmin = 4000.0 * v.gbps;
+  v.hpcc_kmax = 16000.0 * v.gbps;
+  v.hpcc_pmax = 0.2;
+  for (int sw = 0; sw < 2; sw++) {
+    if (!pv_switch(b, s, &v, sw, outdir)) {
+      return false;
+    }
+  }
+  if (!pv_flows(b, s, m, &v)) {
+    return false;
+  }
+  m->bottleneck_router = v.B;
   m->bottleneck_port = 1;
-  m->bottleneck_link = s->nodes[B].rt.port_link[1];
-  m->rtt_us = 6 * dly;
-  (void)ab;
+  m->bottleneck_link = s->nodes[v.B].rt.port_link[1];
+  m->rtt_us = 6 * v.dly;
   return true;
 }
 
@@ -1496,7 +1650,10 @@ static bool build_roce_lab(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char *
   const char *phase = gword(b, "phase", kPhases);
   uint32_t iters = (uint32_t)gint(b, "iterations", 1, 1000000);
   double hg = gnum(b, "host_gbps", 0, 800);
-  const char *conf = gstr(b, "config");
+  char conf[2 * NS_VAL_LEN];
+  if (!gpath(b, "config", conf, sizeof(conf))) {
+    return false;
+  }
   double bulk_ms = gnum(b, "bulk_ms", 0, 1e6);
   double rec_ms = gnum(b, "recover_ms", 0, 1e6);
   bool dcqcn = gbool(b, "dcqcn");
@@ -1554,7 +1711,9 @@ static bool build_roce_lab(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char *
   xtm_fw_dcqcn_cfg_t dc;
   const char *base = strrchr(conf, '/') ? strrchr(conf, '/') + 1 : conf;
   char cname[NS_KEY_LEN + 8];
-  snprintf(cname, sizeof(cname), "%s", ns_name_ok(base) ? base : "roce-lab.conf");
+  // a name ns_name_ok accepts is shorter than NS_KEY_LEN: the precision only tells the
+  // compiler so (conf is a buffer of 2 x NS_VAL_LEN)
+  snprintf(cname, sizeof(cname), "%.*s", NS_KEY_LEN, ns_name_ok(base) ? base : "roce-lab.conf");
   bool ok = program(b, s, r, cname, text, &dc, outdir, "host_gbps") && program_nics(b, s, &dc);
   free(text);
   if (!ok) {

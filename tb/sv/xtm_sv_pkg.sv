@@ -24,6 +24,7 @@ package xtm_sv_pkg;
   // util DPI (tb/sv/xtm_sv_util.c): wall clock, output folder, exit code
   import "DPI-C" function real xtm_sv_wall_seconds();
   import "DPI-C" function int xtm_sv_mkdir(input string path);
+  import "DPI-C" function string xtm_sv_git_describe();
   import "DPI-C" function void xtm_sv_exit_code(input int code);
 
   // ---------------------------------------------------------------- seeded generator

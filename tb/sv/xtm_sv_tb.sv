@@ -299,6 +299,13 @@ module xtm_sv_tb #(
     trace = $test$plusargs("trace");
     $display("seed: %0d", seed);
     $display("reproduce: make sim-sv TEST=%s SEED=%0d CFG=%s", test_name, seed, CfgName);
+    // the stamp (issue 17, the lines tb/tb_common.h tb_print_stamp prints for the C++
+    // co-sims): the spec version the register map encodes, git describe, the configuration
+    $display("spec: %0d.%0d.%0d", xtm_reg_pkg::XTM_VERSION_VALUE[31:24],
+             xtm_reg_pkg::XTM_VERSION_VALUE[23:16], xtm_reg_pkg::XTM_VERSION_VALUE[15:0]);
+    $display("git: %s", xtm_sv_pkg::xtm_sv_git_describe());
+    $display("config: sv-%s (%0d ports x %0d TCs x %0d descriptors)", CfgName, NumPorts, NumTcs,
+             NumDesc);
     if (!$value$plusargs("out=%s", out_dir)) out_dir = $sformatf("sim/out/sv-%s.%0d", test_name, seed);
     if (xtm_sv_pkg::xtm_sv_mkdir(out_dir) != 0) $display("cannot create %s", out_dir);
 

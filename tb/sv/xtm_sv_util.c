@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Small host services for the SystemVerilog testbenches (tb/sv/): wall-clock time for the
-// cycles/s figure, the output folder, and the process exit code. Plain C11 + POSIX mkdir,
+// cycles/s figure, the output folder, the tree's `git describe` for the summary's stamp, and
+// the process exit code. Plain C11 + POSIX mkdir and popen,
 // no simulator header beyond svdpi.h: any simulator can link it.
 
 #define _POSIX_C_SOURCE 200809L
@@ -21,6 +22,7 @@ extern "C" {
 
 double xtm_sv_wall_seconds(void);
 int xtm_sv_mkdir(const char *path);
+const char *xtm_sv_git_describe(void);
 void xtm_sv_exit_code(int code);
 
 #ifdef __cplusplus
@@ -33,6 +35,31 @@ double xtm_sv_wall_seconds(void) {
     return 0.0;
   }
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+// `git describe --always --dirty` of the working directory's tree for the summary's stamp
+// (issue 17, as tb/tb_common.h tb_print_stamp): XTM_GIT_DESCRIBE overrides it, "nogit"
+// outside a git tree. The string stays valid for the process.
+const char *xtm_sv_git_describe(void) {
+  static char b[128];
+  const char *env = getenv("XTM_GIT_DESCRIBE");
+  if (env != NULL && env[0] != '\0') {
+    snprintf(b, sizeof(b), "%s", env);
+    return b;
+  }
+  b[0] = '\0';
+  FILE *p = popen("git describe --always --dirty 2>/dev/null", "r");
+  if (p != NULL) {
+    if (fgets(b, sizeof(b), p) == NULL) {
+      b[0] = '\0';
+    }
+    pclose(p);
+  }
+  b[strcspn(b, "\r\n")] = '\0';
+  if (b[0] == '\0') {
+    snprintf(b, sizeof(b), "nogit");
+  }
+  return b;
 }
 
 // mkdir -p; 0 on success.

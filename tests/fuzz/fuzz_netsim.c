@@ -6,7 +6,9 @@
 // line "%%" and one `--set key=value` per line. It must never crash, overrun (ASan), hang or
 // leak; every refusal must come with a message; a built scenario must be self-consistent.
 // A roce-lab scenario naming another configuration file than the example is not built (the
-// harness reads no file the input chooses).
+// harness reads no file the input chooses). The input is read as sim/scenarios/fuzz.ini, so
+// that a `config` relative to the scenario file (sim/scenarios/roce-lab.ini's) names the
+// example as it does there.
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static ns_scenario_t sc;
   char err[NS_ERR_LEN];
   err[0] = '\0';
-  if (!ns_scenario_load_text("fuzz.ini", text, len, &sc, err, sizeof(err))) {
+  if (!ns_scenario_load_text("sim/scenarios/fuzz.ini", text, len, &sc, err, sizeof(err))) {
     if (err[0] == '\0' || memchr(err, '\0', sizeof(err)) == NULL) abort();
     free(text);
     return 0;
@@ -51,7 +53,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   const char *conf = ns_scenario_get(&sc, "config");
   if (strcmp(sc.family, "roce-lab") == 0 &&
-      (conf == NULL || strcmp(conf, "firmware/examples/roce-lab-6g-ecn.conf") != 0)) {
+      (conf == NULL || (strcmp(conf, "../../firmware/examples/roce-lab-6g-ecn.conf") != 0 &&
+                        strcmp(conf, "firmware/examples/roce-lab-6g-ecn.conf") != 0))) {
     free(text);
     return 0;
   }

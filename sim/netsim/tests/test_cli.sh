@@ -158,6 +158,44 @@ expect_err out-no-value 1 "xtm-netsim: --out needs a value" "$NS" run sim/scenar
 expect_err set-no-value 1 "xtm-netsim: --set needs a value" "$NS" run sim/scenarios/pfc-victim.ini --set
 [ -e "$T/swopt" ] || [ -e "$T/o1" ] || [ -e "$T/o2" ] && echo "FAIL cli-bad options-nothing-written" || echo "PASS cli-bad options-nothing-written"
 
+# ---- --help: the usage on standard output, exit 0 (sweep --help printed "unknown family
+# '--help'"); sweep's lists every family with its scenario
+help_ok() {  # name, expected first line, command...
+  local name=$1 want=$2; shift 2
+  local out rc
+  out=$("$@" 2>/dev/null); rc=$?
+  if [ $rc -eq 0 ] && [ "$(printf '%s\n' "$out" | head -1)" = "$want" ] &&
+     { [ "$name" != sweep ] || [ "$(printf '%s\n' "$out" | grep -c '^  [a-z0-9-]* *sim/scenarios/.*\.ini: ')" -eq 10 ]; }; then
+    echo "PASS cli-help $name"
+  else
+    echo "FAIL cli-help $name (exit $rc)"; printf '%s\n' "$out" | head -3
+  fi
+}
+help_ok sweep "usage: xtm-netsim sweep <family> [--set key=value]... [--jobs N] [--out DIR] [--slurm] [--report-only]" "$NS" sweep --help
+help_ok sweep-family "usage: xtm-netsim sweep <family> [--set key=value]... [--jobs N] [--out DIR] [--slurm] [--report-only]" "$NS" sweep pfc-victim -h
+help_ok top "usage:" "$NS" --help
+help_ok run "usage:" "$NS" run --help
+# "--help" as the value of --set is a value, not a request for help
+expect_err set-value-help 1 "--set '--help': expected key=value" "$NS" run sim/scenarios/pfc-victim.ini --set --help
+
+# ---- a `config` path in a scenario file is relative to that file's directory (it was
+# relative to the working directory); one given with --set to the working directory
+mkdir -p "$T/lab/sub"
+cp firmware/examples/roce-lab-6g-ecn.conf "$T/lab/sub/lab.conf"
+sed 's#^config = .*#config = sub/lab.conf#' sim/scenarios/roce-lab.ini >"$T/lab/rl.ini"
+sed 's#^config = .*#config = nope.conf#' sim/scenarios/roce-lab.ini >"$T/lab/rl2.ini"
+if "$NS" run "$T/lab/rl.ini" --set iterations=5 --set phase=unloaded --no-plots --out "$T/lab/o1" >/dev/null 2>&1 &&
+   (cd "$T/lab/sub" && "$NS" run ../rl.ini --set iterations=5 --set phase=unloaded --no-plots --out "$T/lab/o2" >/dev/null 2>&1) &&
+   [ -s "$T/lab/o1/summary.json" ] && [ -s "$T/lab/o2/summary.json" ]; then
+  echo "PASS cli-config-relative-to-scenario"
+else
+  echo "FAIL cli-config-relative-to-scenario"
+fi
+expect_err config-set-relative-to-cwd 1 "--set config: sub/lab.conf: cannot open: No such file or directory" \
+  "$NS" run "$T/lab/rl.ini" --set config=sub/lab.conf
+expect_err config-file-missing 1 "$T/lab/rl2.ini:17: config: $T/lab/nope.conf: cannot open: No such file or directory" \
+  "$NS" run "$T/lab/rl2.ini"
+
 # ---- outputs: an existing file as --out, a full disk, standard output full
 touch "$T/afile"
 expect_err out-is-file 1 "xtm-netsim: --out $T/afile: exists and is not a directory" \
