@@ -502,7 +502,8 @@ class Widths : public XtmTest {
 // must be exact (VOQ, pool, OCB, PG cells and, in hdrm_top, headroom at 2^28 - 1).
 // hbm_top (CFG=widehbm: OcbCells 1, HbmCells 2^28 - 2, the constraint's largest HBM): every
 // VOQ evicted by its first arrival, so every packet goes to HBM: HBM_USED, Q_HBM_CELLS, the
-// VOQ, the pool and the PG at 2^28 - 2 (256 cells over: BUF_FULL; then 254 fit exactly).
+// VOQ, the pool and the PG at 2^28 - 2 (256 cells over: TAIL; 254 fit exactly; then 1 cell:
+// BUF_FULL, no descriptor left).
 // tests/unit/test_widths.c runs the same on the C model.
 class CellsTop : public XtmTest {
  public:
@@ -542,8 +543,11 @@ class CellsTop : public XtmTest {
       voq_wr(0, XTM_Q_LIMIT_CELLS_REG_OFFSET, kTop);
     }
     // the packets past the fill and what each must get (spec 4.4)
-    uint8_t over = hdrm_ ? kXtmReasonHeadroom : hbm_ ? kXtmReasonBufFull : kXtmReasonTail;
-    tail_ = {{0, 1, 16383, over}, {0, 1, uint16_t((hbm_ ? 254 : 255) * 64), kXtmReasonAccept}, {0, 1, 1, over},
+    // (HBM: the VOQ limit 2^28 - 1 still comes first for 256 cells over; the 1-cell packet
+    // passes it, 2^28 - 2 + 1, and finds no descriptor)
+    uint8_t over = hdrm_ ? kXtmReasonHeadroom : kXtmReasonTail;
+    tail_ = {{0, 1, 16383, over}, {0, 1, uint16_t((hbm_ ? 254 : 255) * 64), kXtmReasonAccept},
+             {0, 1, 1, uint8_t(hbm_ ? kXtmReasonBufFull : over)},
              {uint8_t(hdrm_ ? 1 : 0), 0, 1, uint8_t(hdrm_ || hbm_ ? kXtmReasonBufFull : kXtmReasonPool)}};
     uint64_t c = kStart + kFull + tail_.size() + 20;
     auto chk = [&](uint16_t a, uint64_t want, const char *what) {
@@ -555,8 +559,7 @@ class CellsTop : public XtmTest {
     chk(XTM_Q_OCC_PKTS_REG_OFFSET, 1u << 20, "Q_OCC_PKTS(2)");
     chk(XTM_Q_WM_CELLS_REG_OFFSET, top, "Q_WM_CELLS(2)");
     chk(XTM_Q_HBM_CELLS_REG_OFFSET, hbm_ ? top : 0, "Q_HBM_CELLS(2)");
-    chk(hdrm_ ? XTM_Q_DROP_HDRM_LO_REG_OFFSET : hbm_ ? XTM_Q_DROP_BUF_LO_REG_OFFSET : XTM_Q_DROP_TAIL_LO_REG_OFFSET,
-        2, "Q_DROP_TAIL/HDRM/BUF(2)");
+    chk(hdrm_ ? XTM_Q_DROP_HDRM_LO_REG_OFFSET : XTM_Q_DROP_TAIL_LO_REG_OFFSET, hbm_ ? 1 : 2, "Q_DROP_TAIL/HDRM(2)");
     chk(XTM_Q_ENQ_PKTS_LO_REG_OFFSET, 1u << 20, "Q_ENQ_PKTS(2)");
     chk(XTM_POOL_USED_REG_OFFSET, top, "POOL_USED");
     chk(XTM_OCB_USED_REG_OFFSET, hbm_ ? 0 : top, "OCB_USED");
@@ -1049,7 +1052,7 @@ const std::map<std::string, Entry> &registry() {
          auto *t = new CellsTop(n, s, p, CellsTop::kNormal); t->setup(); return (XtmTest *)t; }}},
       {"hdrm_top", {"CFG=wide: headroom at 2^28-1 in XOFF from the start, HEADROOM and BUF_FULL one cell over", [](auto &n, auto s, auto &p) {
          auto *t = new CellsTop(n, s, p, CellsTop::kHdrm); t->setup(); return (XtmTest *)t; }}},
-      {"hbm_top", {"CFG=widehbm: HBM_USED and Q_HBM_CELLS at 2^28-2 (the constraint's top with an OCB), BUF_FULL one past", [](auto &n, auto s, auto &p) {
+      {"hbm_top", {"CFG=widehbm: HBM_USED and Q_HBM_CELLS at 2^28-2 (the constraint's top with an OCB), TAIL, BUF_FULL one past", [](auto &n, auto s, auto &p) {
          auto *t = new CellsTop(n, s, p, CellsTop::kHbm); t->setup(); return (XtmTest *)t; }}},
       {"counters", {"every counter read under back-to-back traffic, marks, flushes, clears", mk<Counters>}},
       {"random", {"random legal configuration and traffic", mk<Random>}},
