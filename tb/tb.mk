@@ -25,6 +25,14 @@ CFG_DEFS_small     := -DXTM_TB_PORTS=2 -DXTM_TB_TCS=2 -DXTM_TB_DESC=64 -DXTM_TB_
 # a router line card: 32 ports x 8 TCs x 65,536 descriptors (issue 11)
 CFG_PARAMS_large   := -GNumPorts=32 -GNumTcs=8 -GNumDesc=65536
 CFG_DEFS_large     := -DXTM_TB_PORTS=32 -DXTM_TB_TCS=8 -DXTM_TB_DESC=65536 -DXTM_TB_CFG=\\\"large\\\"
+# issue 21: the 28-bit cell counts at their top, 2^28 - 1 (spec 5.1): 2^20 descriptors,
+# 64-byte cells, the whole capacity on chip (OcbCells + HbmCells <= 2^28 - 1); cells_top and
+# hdrm_top run here only
+CFG_PARAMS_wide    := -GNumPorts=2 -GNumTcs=2 -GNumDesc=1048576 -GCellBytes=64 -GOcbCells=268435455 -GHbmCells=0
+CFG_DEFS_wide      := -DXTM_TB_PORTS=2 -DXTM_TB_TCS=2 -DXTM_TB_DESC=1048576 -DXTM_TB_CELL=64 -DXTM_TB_OCB=268435455u -DXTM_TB_HBM=0 -DXTM_TB_CFG=\\\"wide\\\"
+# the same with the capacity in HBM: OcbCells 1 + HbmCells 2^28 - 2 (hbm_top)
+CFG_PARAMS_widehbm := -GNumPorts=2 -GNumTcs=2 -GNumDesc=1048576 -GCellBytes=64 -GOcbCells=1 -GHbmCells=268435454
+CFG_DEFS_widehbm   := -DXTM_TB_PORTS=2 -DXTM_TB_TCS=2 -DXTM_TB_DESC=1048576 -DXTM_TB_CELL=64 -DXTM_TB_OCB=1u -DXTM_TB_HBM=268435454u -DXTM_TB_CFG=\\\"widehbm\\\"
 # make bench-cosim: the default configuration built from clean in its own folder, timed
 CFG_PARAMS_benchclean := $(CFG_PARAMS_default)
 CFG_DEFS_benchclean   := $(CFG_DEFS_default)
@@ -56,10 +64,10 @@ sim/build/%/Vxtm_top: $(TB_SRCS) tb/tb_common.h tb/xtm_tests.h tb/xtm_fcov.h tb/
 	  $(abspath $(TB_SRCS)) > sim/build/$*.log 2>&1 || { tail -40 sim/build/$*.log; exit 1; }
 
 .PHONY: sim cosim wave cosim-build fw-cosim
-## cosim-build: build the xtm co-sim of the small, default and large configurations
-cosim-build: sim/build/default/Vxtm_top sim/build/small/Vxtm_top sim/build/large/Vxtm_top
+## cosim-build: build the xtm co-sim of the small, default, large, wide and widehbm configurations
+cosim-build: sim/build/default/Vxtm_top sim/build/small/Vxtm_top sim/build/large/Vxtm_top sim/build/wide/Vxtm_top sim/build/widehbm/Vxtm_top
 
-## sim TEST=<t> SEED=<s> [CFG=small|default|large] [WAVES=1] [CYCLES=n]: one xtm co-sim run
+## sim TEST=<t> SEED=<s> [CFG=small|default|large|wide|widehbm] [WAVES=1] [CYCLES=n]: one xtm co-sim run
 sim: sim/build/$(CFG)/Vxtm_top
 	sim/build/$(CFG)/Vxtm_top +test=$(TEST) +seed=$(SEED) $(if $(CYCLES),+cycles=$(CYCLES)) \
 	  $(if $(WAVES),+trace) $(PLUSARGS)
@@ -81,15 +89,16 @@ wave:
 	if [ ! -f $$f ]; then echo "no $$f: run make sim TEST=$(TEST) SEED=$(SEED) WAVES=1 first"; exit 1; fi; \
 	echo "gtkwave $$f sim/waves/xtm.gtkw"; gtkwave $$f sim/waves/xtm.gtkw
 
-TEST_DEPS += sim/build/default/Vxtm_top sim/build/small/Vxtm_top sim/build/large/Vxtm_top
+TEST_DEPS += sim/build/default/Vxtm_top sim/build/small/Vxtm_top sim/build/large/Vxtm_top sim/build/wide/Vxtm_top sim/build/widehbm/Vxtm_top
 
 # make test: every directed test and random seeds on the small configuration (it finds
 # corner cases fastest), a subset and random seeds on the default 8x8 configuration
 # (the directed tests are the registry's: tools/cosim-tests reads tb/xtm_tests.cpp)
 COSIM_DIRECTED := $(shell $(PYTHON) tools/cosim-tests xtm --directed)
 cosim_cmd = sim/build/$(1)/Vxtm_top +test=$(2) +seed=$(3) +cycles=$(4) +out=sim/out/ci-$(1)-$(2).$(3)
-# (csr_edges and widths: below, with the cycles they need and in every configuration)
-TEST_ARGS += $(foreach t,$(filter-out csr_edges widths,$(COSIM_DIRECTED)),--cmd cosim-small-$(t).1 '$(call cosim_cmd,small,$(t),1,100000)')
+# (csr_edges and widths: below, with the cycles they need and in every configuration;
+# cells_top and hdrm_top: below, on CFG=wide only)
+TEST_ARGS += $(foreach t,$(filter-out csr_edges widths cells_top hdrm_top hbm_top,$(COSIM_DIRECTED)),--cmd cosim-small-$(t).1 '$(call cosim_cmd,small,$(t),1,100000)')
 TEST_ARGS += $(foreach s,1 2 3 4 5 6,--cmd cosim-small-random.$(s) '$(call cosim_cmd,small,random,$(s),100000)')
 TEST_ARGS += $(foreach t,smoke pfc_gen hbm dwrr watchdog_drop csr_all,--cmd cosim-default-$(t).1 '$(call cosim_cmd,default,$(t),1,30000)')
 TEST_ARGS += --cmd cosim-default-incast.1 '$(call cosim_cmd,default,incast,1,100000)'
@@ -103,6 +112,9 @@ TEST_ARGS += --cmd cosim-large-random.1 '$(call cosim_cmd,large,random,1,20000)'
 # configurations, and the widths at their top (300 000 cycles: the byte counters' carry)
 TEST_ARGS += $(foreach c,small default large,--cmd cosim-$(c)-csr_edges.1 '$(call cosim_cmd,$(c),csr_edges,1,20000)')
 TEST_ARGS += --cmd cosim-small-widths.1 '$(call cosim_cmd,small,widths,1,300000)'
+# the 28-bit cell counts at 2^28 - 1 (CFG=wide, spec 5.1): 2^20 packets each, their cycles
+TEST_ARGS += $(foreach t,cells_top hdrm_top,--cmd cosim-wide-$(t).1 '$(call cosim_cmd,wide,$(t),1,1050000)')
+TEST_ARGS += --cmd cosim-widehbm-hbm_top.1 '$(call cosim_cmd,widehbm,hbm_top,1,1050000)'
 # every RTL mutant's pattern still applies to exactly one line (a restructured block makes
 # a pattern stale; make mutate builds and runs the mutants themselves)
 TEST_ARGS += --cmd mutate-rtl-patterns 'tools/mutate-rtl --check'

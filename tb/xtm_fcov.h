@@ -63,8 +63,8 @@ struct XtmFcov {
     }
   }
   // At the end: edge_<REG>_<FIELD> is 1 when every edge of the field was written in this
-  // run; width_* are the datapaths driven to their top (the 64-bit byte counters past 2^32).
-  void edges_widths(const xtm_t *m) {
+  // run; width_* are the cov-marked registers at their top (widths() below).
+  void edges_widths(xtm_t *m) {
     for (uint32_t e = 0; e < XTM_CSR_EDGE_COUNT; e++) {
       const xtm_csr_edge_t &ed = kXtmCsrEdges[e];
       const xtm_reg_desc_t &d = m->regs[ed.reg];
@@ -76,18 +76,37 @@ struct XtmFcov {
       std::string k = std::string("edge_") + d.name + "_" + f.name;
       if (all) inc(k); else hit[k] += 0;
     }
-    uint64_t top = 1ull << 32;
-    bool enq = false, deq = false, tx = false, lim = false;
-    for (uint32_t v = 0; v < m->num_voqs; v++) {
-      enq |= xtm_voq_counter(m, v, kXtmVcntEnqBytes) >= top;
-      deq |= xtm_voq_counter(m, v, kXtmVcntDeqBytes) >= top;
-      lim |= m->voq[v].limit == 0x0FFFFFFFu;
+    widths(m);
+  }
+
+  // The width points of the registers the TOML marks with cov (generated kXtmCovWidths):
+  // at the end of the run every element of each (every VOQ, port or PG of its window) is
+  // read through the model's CSR port, _LO then _HI for a counter; the point is hit when
+  // one reads within one of the field's maximum (top) or 2^32 or more (carry). The reads
+  // change the model (window selects, CNT_HI snapshots, rc watermarks restarted), which is
+  // why they come after the run's last comparison and check (tb/xtm_tb.cpp).
+  void widths(xtm_t *m) {
+    static const uint16_t kSel[kXtmWinCount] = {XTM_VOQ_SEL_REG_OFFSET, XTM_PORT_SEL_REG_OFFSET,
+                                                XTM_PG_SEL_REG_OFFSET, XTM_PROF_SEL_REG_OFFSET};
+    const uint32_t n_win[kXtmWinCount] = {m->num_voqs, m->prm.num_ports, m->prm.num_ports * XTM_NUM_PRIOS, 8};
+    for (uint32_t w = 0; w < XTM_COV_WIDTH_COUNT; w++) {
+      const xtm_cov_width_t &cw = kXtmCovWidths[w];
+      const xtm_reg_desc_t &d = m->regs[cw.reg];
+      const xtm_reg_field_t &f = d.fields[cw.field];
+      uint32_t mask = f.width >= 32 ? 0xFFFFFFFFu : (1u << f.width) - 1u;
+      uint32_t n = d.window < 0 ? 1 : n_win[d.window];
+      bool hit_w = false;
+      for (uint32_t e = 0; e < n && !hit_w; e++) {
+        uint32_t lo = 0, hi = 0;
+        bool ok = d.window < 0 || xtm_csr_write(m, kSel[d.window], e);
+        ok = ok && xtm_csr_read(m, d.offset, &lo);
+        if (cw.carry) ok = ok && xtm_csr_read(m, uint16_t(d.offset + 4), &hi);
+        if (!ok) break;
+        uint32_t v = (lo >> f.lsb) & mask;
+        hit_w = cw.carry ? hi != 0 : v + 1 >= mask;
+      }
+      if (hit_w) inc(cw.point); else hit[cw.point] += 0;
     }
-    for (uint32_t p = 0; p < m->prm.num_ports; p++) tx |= xtm_port_counter(m, p, kXtmPcntTxBytes) >= top;
-    if (enq) inc("width_q_enq_bytes_carry");
-    if (deq) inc("width_q_deq_bytes_carry");
-    if (tx) inc("width_p_tx_bytes_carry");
-    if (lim) inc("width_q_limit_top");
   }
 
   // Spec 6.1 without the LFSR draw: 0 below Kmin (mark probability 0), 1 on the ramp,
@@ -335,7 +354,7 @@ struct XtmFcov {
     if (paused) inc("pfc_egress_paused");
   }
 
-  bool write(const std::string &path, const xtm_t *m) {
+  bool write(const std::string &path, xtm_t *m) {
     poll(m);
     edges_widths(m);
     FILE *f = fopen(path.c_str(), "w");

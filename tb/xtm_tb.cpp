@@ -801,6 +801,11 @@ int sc_main(int argc, char **argv) {
   prm.num_ports = XTM_TB_PORTS;
   prm.num_tcs = XTM_TB_TCS;
   prm.num_desc = XTM_TB_DESC;
+#ifdef XTM_TB_CELL  // CFG=wide (issue 21): the cell counts at the top of their 28 bits
+  prm.cell_bytes = XTM_TB_CELL;
+  prm.ocb_cells = XTM_TB_OCB;
+  prm.hbm_cells = XTM_TB_HBM;
+#endif
   xtm_t *model = nullptr;
   if (xtm_create(&prm, &model) != kXtmOk) {
     printf("FAILURE: cannot create the C model\nTEST FAILED CHECKS\n");

@@ -487,6 +487,147 @@ class Widths : public XtmTest {
   uint64_t fails_ = 0;
 };
 
+// ------------------------------------------------------------------ cell counts at their top
+// Issue 21, spec 5.1 (2.0.1): the 28-bit cell quantities driven to 2^28 - 1 on CFG=wide
+// (2 x 2, 2^20 descriptors, 64-byte cells, OcbCells 2^28 - 1, HbmCells 0): 2^20 - 1 packets
+// of 16383 bytes (256 cells), one per cycle from port 0 into queue 0 of port 1 (VOQ 2),
+// then one of 256 cells (one past the top: dropped), one of 255 (the top reached exactly)
+// and 1-byte packets one cell over every limit. Both egress ports are held by a PFC pause
+// of about 2^32 cycles (P_PAUSE_QUANTUM and quanta at their maximum, Q_CFG.PFC_RX_EN), so
+// nothing leaves. cells_top: the normal path against Q_LIMIT_CELLS and POOL_CELLS at 2^28 - 1
+// (TAIL, TAIL, POOL); hdrm_top: PGs (0, 0) and (1, 0) in XOFF from the start (G_XOFF_CELLS
+// 0), every arrival into headroom against G_HDRM_CELLS = 2^28 - 1 (HEADROOM, HEADROOM,
+// BUF_FULL: no descriptor left). Besides the lockstep comparison the test checks the
+// reason of every packet and reads the occupancies, watermarks and drop counters: each
+// must be exact (VOQ, pool, OCB, PG cells and, in hdrm_top, headroom at 2^28 - 1).
+// hbm_top (CFG=widehbm: OcbCells 1, HbmCells 2^28 - 2, the constraint's largest HBM): every
+// VOQ evicted by its first arrival, so every packet goes to HBM: HBM_USED, Q_HBM_CELLS, the
+// VOQ, the pool and the PG at 2^28 - 2 (256 cells over: TAIL; 254 fit exactly; then 1 cell:
+// BUF_FULL, no descriptor left).
+// tests/unit/test_widths.c runs the same on the C model.
+class CellsTop : public XtmTest {
+ public:
+  enum Mode { kNormal, kHdrm, kHbm };
+  CellsTop(const std::string &n, uint64_t s, const xtm_params_t &p, Mode mode)
+      : XtmTest(n, s, p), hdrm_(mode == kHdrm), hbm_(mode == kHbm) {}
+  static constexpr uint32_t kTop = 0x0FFFFFFFu;
+  static constexpr uint32_t kFull = (1u << 20) - 1;
+  static constexpr uint64_t kStart = 1000;
+  uint64_t default_cycles() const override { return kStart + kFull + 1000; }
+  void setup() {
+    fits_ = prm_.num_desc == (1u << 20) && prm_.cell_bytes == 64 && prm_.num_ports == 2 && prm_.num_tcs == 2 &&
+            (hbm_ ? prm_.ocb_cells == 1 && prm_.hbm_cells == kTop - 1 : prm_.ocb_cells == kTop);
+    const uint32_t top = hbm_ ? kTop - 1 : kTop;  // HBM: OcbCells 1 + HbmCells 2^28 - 2
+    wr(XTM_MAX_FRAME_REG_OFFSET, 16383);
+    for (uint32_t port = 0; port < 2 && port < prm_.num_ports; port++) {
+      voq_wr(port * prm_.num_tcs, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, false, false, 0, 0, true, 0));
+      port_wr(port, XTM_P_PAUSE_QUANTUM_REG_OFFSET, 0xFFFFFFFFu);
+      pfc_events_.push_back({kStart - 200, port, 0x01, 0xFFFF});
+    }
+    if (hdrm_) {
+      for (uint32_t in = 0; in < 2; in++) {
+        pg_wr(in, 0, XTM_G_XOFF_CELLS_REG_OFFSET, 0);
+        pg_wr(in, 0, XTM_G_HDRM_CELLS_REG_OFFSET, kTop);
+        pg_wr(in, 0, XTM_G_CFG_REG_OFFSET, 1u << XTM_G_CFG_PFC_EN_OFFSET);
+      }
+    } else {
+      wr(XTM_POOL_CELLS_REG_OFFSET, kTop);
+      // HBM: every VOQ evicted by its first arrival (target rate 0: not OCB-only), the
+      // write bucket at its top (255.99998 cells per cycle, 65535-cell burst)
+      wr(XTM_HBM_EVICT_CELLS_REG_OFFSET, hbm_ ? 0 : kTop);
+      if (hbm_) {
+        wr(XTM_HBM_WR_RATE_REG_OFFSET, 0xFFFFFF);
+        wr(XTM_HBM_WR_BURST_REG_OFFSET, 0xFFFF);
+      }
+      voq_wr(2, XTM_Q_LIMIT_CELLS_REG_OFFSET, kTop);
+      voq_wr(0, XTM_Q_LIMIT_CELLS_REG_OFFSET, kTop);
+    }
+    // the packets past the fill and what each must get (spec 4.4)
+    // (HBM: the VOQ limit 2^28 - 1 still comes first for 256 cells over; the 1-cell packet
+    // passes it, 2^28 - 2 + 1, and finds no descriptor)
+    uint8_t over = hdrm_ ? kXtmReasonHeadroom : kXtmReasonTail;
+    tail_ = {{0, 1, 16383, over}, {0, 1, uint16_t((hbm_ ? 254 : 255) * 64), kXtmReasonAccept},
+             {0, 1, 1, uint8_t(hbm_ ? kXtmReasonBufFull : over)},
+             {uint8_t(hdrm_ ? 1 : 0), 0, 1, uint8_t(hdrm_ || hbm_ ? kXtmReasonBufFull : kXtmReasonPool)}};
+    uint64_t c = kStart + kFull + tail_.size() + 20;
+    auto chk = [&](uint16_t a, uint64_t want, const char *what) {
+      rd(a, c);
+      want_.push_back({a, want, what});
+    };
+    wr(XTM_VOQ_SEL_REG_OFFSET, 2, c);
+    chk(XTM_Q_OCC_CELLS_REG_OFFSET, top, "Q_OCC_CELLS(2)");
+    chk(XTM_Q_OCC_PKTS_REG_OFFSET, 1u << 20, "Q_OCC_PKTS(2)");
+    chk(XTM_Q_WM_CELLS_REG_OFFSET, top, "Q_WM_CELLS(2)");
+    chk(XTM_Q_HBM_CELLS_REG_OFFSET, hbm_ ? top : 0, "Q_HBM_CELLS(2)");
+    chk(hdrm_ ? XTM_Q_DROP_HDRM_LO_REG_OFFSET : XTM_Q_DROP_TAIL_LO_REG_OFFSET, hbm_ ? 1 : 2, "Q_DROP_TAIL/HDRM(2)");
+    chk(XTM_Q_ENQ_PKTS_LO_REG_OFFSET, 1u << 20, "Q_ENQ_PKTS(2)");
+    chk(XTM_POOL_USED_REG_OFFSET, top, "POOL_USED");
+    chk(XTM_OCB_USED_REG_OFFSET, hbm_ ? 0 : top, "OCB_USED");
+    chk(XTM_HBM_USED_REG_OFFSET, hbm_ ? top : 0, "HBM_USED");
+    chk(XTM_POOL_WM_REG_OFFSET, top, "POOL_WM");
+    chk(XTM_DESC_FREE_REG_OFFSET, 0, "DESC_FREE");
+    wr(XTM_PG_SEL_REG_OFFSET, 0, c);
+    chk(XTM_G_PG_CELLS_REG_OFFSET, top, "G_PG_CELLS(0,0)");
+    chk(XTM_G_WM_CELLS_REG_OFFSET, top, "G_WM_CELLS(0,0)");
+    chk(XTM_G_HDRM_USED_REG_OFFSET, hdrm_ ? kTop : 0, "G_HDRM_USED(0,0)");
+    chk(XTM_G_HDRM_WM_REG_OFFSET, hdrm_ ? kTop : 0, "G_HDRM_WM(0,0)");
+    wr(XTM_VOQ_SEL_REG_OFFSET, 0, c);
+    chk(hdrm_ || hbm_ ? XTM_Q_DROP_BUF_LO_REG_OFFSET : XTM_Q_DROP_POOL_LO_REG_OFFSET, 1, "Q_DROP_BUF/POOL(0)");
+  }
+  void stimulus(uint64_t t, xtm_in_t &in) override {
+    XtmTest::stimulus(t, in);
+    if (!fits_ || t < kStart) return;
+    uint64_t i = t - kStart;
+    if (i < kFull) {
+      in.enq = (xtm_enq_in_t){true, uint32_t(i), 0, 1, 0, 0, 16383};
+    } else if (i - kFull < tail_.size()) {
+      const Pkt &k = tail_[i - kFull];
+      in.enq = (xtm_enq_in_t){true, uint32_t(i), k.in, k.eg, 0, 0, k.len};
+    }
+  }
+  void observe(uint64_t t, const xtm_out_t &o) override {
+    XtmTest::observe(t, o);
+    if (!o.enq_res.valid || t < kStart) return;
+    uint64_t i = t - kStart;
+    uint8_t want = i < kFull ? uint8_t(kXtmReasonAccept) : i - kFull < tail_.size() ? tail_[i - kFull].reason : 255;
+    if (i - kFull < tail_.size()) seen_tail_++;
+    if (want != 255 && o.enq_res.reason != want && fails_++ < 5) {
+      printf("FAILURE: %s: packet %" PRIu64 " (cycle %" PRIu64 "): %s, expected %s\n", name_.c_str(), i, t,
+             xtm_reason_name((xtm_reason_t)o.enq_res.reason), xtm_reason_name((xtm_reason_t)want));
+    }
+  }
+  void csr_result(uint64_t, const CsrOp &op, uint32_t rdata) override {
+    if (next_ >= want_.size() || op.addr != want_[next_].addr) return;
+    const Want &w = want_[next_++];
+    bool ok = rdata == w.value;
+    printf("%s: %s = 0x%08x (%s 0x%08" PRIx64 ")\n", name_.c_str(), w.what, rdata, ok ? "expected" : "FAILURE: expected",
+           w.value);
+    if (!ok) fails_++;
+  }
+  bool final_check(xtm_t *) override {
+    if (!fits_) {
+      printf("FAILURE: %s needs CFG=%s (2 x 2, 2^20 descriptors, 64-byte cells, %s)\n", name_.c_str(),
+             hbm_ ? "widehbm" : "wide", hbm_ ? "OcbCells 1, HbmCells 2^28-2" : "OcbCells 2^28-1");
+      return false;
+    }
+    bool ok = fails_ == 0 && next_ == want_.size() && seen_tail_ == tail_.size();
+    printf("%s: %zu of %zu reads checked, %u boundary packets, %" PRIu64 " failures\n", name_.c_str(), next_,
+           want_.size(), seen_tail_, fails_);
+    if (!ok) printf("FAILURE: %s: a cell count or an admission decision at 2^28-1 is wrong\n", name_.c_str());
+    return ok;
+  }
+
+ private:
+  struct Pkt { uint8_t in, eg; uint16_t len; uint8_t reason; };
+  struct Want { uint16_t addr; uint64_t value; const char *what; };
+  bool hdrm_, hbm_, fits_ = false;
+  std::vector<Pkt> tail_;
+  std::vector<Want> want_;
+  size_t next_ = 0;
+  unsigned seen_tail_ = 0;
+  uint64_t fails_ = 0;
+};
+
 // ------------------------------------------------------------------ counters under traffic
 // The counters behind the 2R1W RAMs (xtm_stats_voq) and the accumulators (xtm_stats_pp),
 // read while they count (spec 4.5, 6.3, 9.4, 9.6): a flow due every cycle gives back-to-back
@@ -907,6 +1048,12 @@ const std::map<std::string, Entry> &registry() {
       {"csr_all", {"every address: reads, random writes, errors", mk<CsrAll>}},
       {"csr_edges", {"every field with a legal range: min-1, min, max, max+1 (generated table)", mk<CsrEdges>}},
       {"widths", {"max-size packets against limits at the top of their fields: 64-bit byte counters carry into their high word", mk<Widths>}},
+      {"cells_top", {"CFG=wide: VOQ, pool, OCB and PG cell counts at 2^28-1, TAIL and POOL one cell over", [](auto &n, auto s, auto &p) {
+         auto *t = new CellsTop(n, s, p, CellsTop::kNormal); t->setup(); return (XtmTest *)t; }}},
+      {"hdrm_top", {"CFG=wide: headroom at 2^28-1 in XOFF from the start, HEADROOM and BUF_FULL one cell over", [](auto &n, auto s, auto &p) {
+         auto *t = new CellsTop(n, s, p, CellsTop::kHdrm); t->setup(); return (XtmTest *)t; }}},
+      {"hbm_top", {"CFG=widehbm: HBM_USED and Q_HBM_CELLS at 2^28-2 (the constraint's top with an OCB), TAIL, BUF_FULL one past", [](auto &n, auto s, auto &p) {
+         auto *t = new CellsTop(n, s, p, CellsTop::kHbm); t->setup(); return (XtmTest *)t; }}},
       {"counters", {"every counter read under back-to-back traffic, marks, flushes, clears", mk<Counters>}},
       {"random", {"random legal configuration and traffic", mk<Random>}},
       {"soak", {"nightly soak: random traffic and reconfiguration, new every 250000 cycles", mk<Soak>}},

@@ -67,6 +67,8 @@ bool xtm_params_valid(const xtm_params_t *p, const char **why) {
     w = "ocb_cells must be 1..2^28-1";
   } else if (p->hbm_cells > 0x0FFFFFFFu) {
     w = "hbm_cells must be 0..2^28-1";
+  } else if ((uint64_t)p->ocb_cells + p->hbm_cells > 0x0FFFFFFFu) {
+    w = "ocb_cells + hbm_cells must be at most 2^28-1 (spec 5.1: 28-bit cell counts)";
   } else if (p->fifo_depth < 1 || p->fifo_depth > 64) {
     w = "fifo_depth must be 1..64";
   }

@@ -70,6 +70,10 @@ module xtm_top #(
   if (NumTcs < 1 || NumTcs > 8) begin : g_bad_tcs
     $fatal(1, "xtm_top: NumTcs must be 1..8");
   end
+  // spec 5.1: every cell quantity counts resident cells, at most OcbCells + HbmCells
+  if (64'(OcbCells) + 64'(HbmCells) > 64'h0FFF_FFFF) begin : g_bad_cells
+    $fatal(1, "xtm_top: OcbCells + HbmCells must be at most 2^28-1");
+  end
 
   // ------------------------------------------------------------------ time and inputs
   logic [63:0] t4_q;                    // logical cycle of the commit stage (-4 at reset)

@@ -113,6 +113,8 @@ NIGHTLY_BUILDS := sim/build/small/Vxtm_top sim/build/default/Vxtm_top $(DCQCN_SI
 NIGHTLY_BUILDS += $(GLS_XTM) $(GLS_DCQCN)
 # CFG=large (32 x 8 x 65536) for the large-configuration jobs of the lists (issue 11)
 NIGHTLY_BUILDS += sim/build/large/Vxtm_top
+# CFG=wide (2 x 2, 2^20 descriptors, 64 B cells): the cell counts at 2^28 - 1 (issue 21)
+NIGHTLY_BUILDS += sim/build/wide/Vxtm_top sim/build/widehbm/Vxtm_top
 .PHONY: nightly nightly-build test-slurm
 ## nightly-build: build everything the nightly regression needs
 nightly-build: | $(DEPS_STAMP)

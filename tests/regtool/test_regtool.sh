@@ -66,7 +66,7 @@ EOF
 # 1. The generated files in the tree are up to date.
 if "${REGTOOL[@]}" "$TOML" --sv-out "$ROOT/rtl/xtm/autogen" --c-out "$ROOT/rtl/xtm/autogen" \
   --doc-out "$ROOT/docs/registers.md" --check >"$TMP/log" 2>&1 &&
-  grep -q "regs-check: 6 files up to date" "$TMP/log"; then
+  grep -q "regs-check: 7 files up to date" "$TMP/log"; then
   pass check_tree
 else
   fail check_tree "$(tail -3 "$TMP/log")"
@@ -84,14 +84,15 @@ fi
 mkdir -p "$TMP/copy"
 cp "$ROOT/rtl/xtm/autogen/xtm_reg_pkg.sv" "$ROOT/rtl/xtm/autogen/xtm_csr_dec.sv" \
   "$ROOT/rtl/xtm/autogen/xtm_regs.h" "$ROOT/rtl/xtm/autogen/xtm_regs_table.c" \
-  "$ROOT/rtl/xtm/autogen/xtm_csr_edges.h" "$ROOT/docs/registers.md" "$TMP/copy/"
+  "$ROOT/rtl/xtm/autogen/xtm_csr_edges.h" "$ROOT/rtl/xtm/autogen/xtm_fcov_points.tsv" \
+  "$ROOT/docs/registers.md" "$TMP/copy/"
 regtool "$TOML" "$TMP/copy" --check
 rc_clean=$?
 sed -i 's/^#define XTM_REG_COUNT .*/#define XTM_REG_COUNT 1u/' "$TMP/copy/xtm_regs.h"
 regtool "$TOML" "$TMP/copy" --check
 rc_dirty=$?
 if [[ $rc_clean -eq 0 && $rc_dirty -eq 1 ]] && grep -q '^-#define XTM_REG_COUNT 1u' "$TMP/log" &&
-  grep -q "regs-check: 1 of 6 files out of date" "$TMP/log"; then
+  grep -q "regs-check: 1 of 7 files out of date" "$TMP/log"; then
   pass check_drift
 else
   fail check_drift "clean copy exit $rc_clean (want 0), edited copy exit $rc_dirty (want 1)"
@@ -103,10 +104,33 @@ sed -i '0,/MAX_FRAME.BYTES/{/MAX_FRAME.BYTES/d}' "$TMP/copy/xtm_csr_edges.h"
 regtool "$TOML" "$TMP/copy" --check
 rc_edges=$?
 if [[ $rc_edges -eq 1 ]] && grep -q '^+  { .*MAX_FRAME.BYTES' "$TMP/log" &&
-  grep -q "regs-check: 1 of 6 files out of date" "$TMP/log"; then
+  grep -q "regs-check: 1 of 7 files out of date" "$TMP/log"; then
   pass check_drift_edges
 else
   fail check_drift_edges "edited edge table: exit $rc_edges (want 1)"
+fi
+
+# 3c. ... and a hand edit of the generated coverage points (issue 21): a width point dropped
+# from the TSV tools/regress reads, and a TOML cov mark removed (its point and table row go).
+cp "$ROOT/rtl/xtm/autogen/xtm_csr_edges.h" "$TMP/copy/xtm_csr_edges.h"
+sed -i '/^width_POOL_USED_CELLS_top/d' "$TMP/copy/xtm_fcov_points.tsv"
+regtool "$TOML" "$TMP/copy" --check
+rc_fcov=$?
+if [[ $rc_fcov -eq 1 ]] && grep -q '^+width_POOL_USED_CELLS_top' "$TMP/log" &&
+  grep -q "regs-check: 1 of 7 files out of date" "$TMP/log"; then
+  pass check_drift_fcov
+else
+  fail check_drift_fcov "edited coverage points: exit $rc_fcov (want 1)"
+fi
+mkdir -p "$TMP/nocov"
+awk '/^name = "POOL_USED"$/ {print; getline; if ($0 ~ /^cov = /) next} {print}' "$TOML" >"$TMP/nocov/xtm_regs.toml"
+regtool "$TMP/nocov/xtm_regs.toml" "$TMP/nocov"
+if ! grep -q 'width_POOL_USED_CELLS_top' "$TMP/nocov/xtm_fcov_points.tsv" "$TMP/nocov/xtm_csr_edges.h" &&
+  grep -q 'width_OCB_USED_CELLS_top' "$TMP/nocov/xtm_fcov_points.tsv" &&
+  grep -q '"width_OCB_USED_CELLS_top"' "$TMP/nocov/xtm_csr_edges.h"; then
+  pass cov_from_toml
+else
+  fail cov_from_toml "removing POOL_USED's cov mark did not remove exactly its point"
 fi
 
 # 3b. The generated CSR decoder of every block elaborates lint-clean (Verilator -Wall) with
@@ -161,6 +185,26 @@ swaccess = "rw"
 fields = [{ name = "VALUE", bits = "3:0", resval = 16 }]
 EOF
 expect_invalid invalid_resval "xtm_regs.toml: BIG: field VALUE: resval 0x10 does not fit in 4 bits"
+
+# 7. A cov mark that does not fit its register (issue 21).
+write_bad <<'EOF'
+[[reg]]
+name = "NOTCNT"
+offset = 0x0004
+swaccess = "ro"
+cov = "carry"
+fields = [{ name = "VALUE", bits = "3:0", resval = 0 }]
+EOF
+expect_invalid invalid_cov_carry 'xtm_regs.toml: NOTCNT: cov = "carry" needs counter = true'
+write_bad <<'EOF'
+[[reg]]
+name = "BADCOV"
+offset = 0x0004
+swaccess = "ro"
+cov = "max"
+fields = [{ name = "VALUE", bits = "3:0", resval = 0 }]
+EOF
+expect_invalid invalid_cov_kind "xtm_regs.toml: BADCOV: cov 'max' is not one of top|carry"
 
 if [[ $failures -ne 0 ]]; then
   echo "$failures case(s) failed"

@@ -136,6 +136,167 @@ START_TEST(byte_counters_carry) {
 }
 END_TEST
 
+// Cell counts at the top of their 28 bits (spec 5.1, 2.0.1): 2^20 descriptors, 64-byte
+// cells and 16383-byte packets (256 cells each): 2^20 - 1 of them and one of 255 cells
+// fill 2^28 - 1 cells exactly. The egress ports are held by a PFC pause of about 2^32
+// cycles (P_PAUSE_QUANTUM and quanta at their maximum, Q_CFG.PFC_RX_EN), so nothing
+// leaves. The co-simulation tests cells_top and hdrm_top do the same against the RTL
+// (CFG=wide).
+static const uint32_t kTop = 0x0FFFFFFFu;  // 2^28 - 1
+static const uint32_t kFull = (1u << 20) - 1;  // packets of 256 cells before the last one
+
+static xtm_t *top_create(uint32_t ocb, uint32_t hbm) {
+  xtm_params_t p;
+  xtm_params_default(&p);
+  p.num_ports = 2;
+  p.num_tcs = 2;
+  p.num_desc = 1u << 20;
+  p.cell_bytes = 64;
+  p.ocb_cells = ocb;
+  p.hbm_cells = hbm;
+  xtm_t *m = tl_create_params(&p);
+  tl_wr(m, XTM_MAX_FRAME_REG_OFFSET, 16383);
+  uint16_t q[8];
+  for (int i = 0; i < 8; i++) q[i] = 0xFFFF;
+  xtm_out_t out;
+  for (uint32_t port = 0; port < 2; port++) {
+    tl_voq_wr(m, port * 2, XTM_Q_CFG_REG_OFFSET,
+              tl_qcfg(false, false, false, false, 0, 0) | 1u << XTM_Q_CFG_PFC_RX_EN_OFFSET);
+    tl_port_wr(m, port, XTM_P_PAUSE_QUANTUM_REG_OFFSET, 0xFFFFFFFFu);
+    tl_pfc_rx(m, port, 0x01, q, &out);  // priority 0 paused for ~2^32 cycles
+  }
+  return m;
+}
+
+// One enqueue (from in_port to queue 0 of eg_port); asserts its reason.
+static void top_enq(xtm_t *m, uint8_t in, uint8_t eg, uint16_t len, uint8_t reason, uint32_t id) {
+  xtm_out_t out;
+  tl_enq(m, in, eg, 0, 0, len, id, &out);
+  ck_assert_msg(out.enq_res.valid && out.enq_res.reason == reason,
+                "packet %u (%u bytes, port %u -> %u): %s, expected %s", id, len, in, eg,
+                xtm_reason_name((xtm_reason_t)out.enq_res.reason),
+                xtm_reason_name((xtm_reason_t)reason));
+}
+
+static void fill_top(xtm_t *m, uint8_t in, uint8_t eg, uint8_t over_reason, uint32_t last_cells) {
+  for (uint32_t i = 0; i < kFull; i++) top_enq(m, in, eg, 16383, kXtmReasonAccept, i);
+  top_enq(m, in, eg, 16383, over_reason, kFull);  // 2^28 - 256 + 256: one past the top
+  top_enq(m, in, eg, (uint16_t)(last_cells * 64), kXtmReasonAccept, kFull + 1);
+}
+
+// Normal path: VOQ 2 (port 1, queue 0) and the pool at 2^28 - 1 against Q_LIMIT_CELLS and
+// POOL_CELLS = 2^28 - 1: the packet one cell over is dropped TAIL, then POOL.
+START_TEST(cells_top_limits) {
+  xtm_t *m = top_create(kTop, 0);
+  tl_wr(m, XTM_POOL_CELLS_REG_OFFSET, kTop);
+  tl_wr(m, XTM_HBM_EVICT_CELLS_REG_OFFSET, kTop);
+  tl_voq_wr(m, 2, XTM_Q_LIMIT_CELLS_REG_OFFSET, kTop);
+  tl_voq_wr(m, 0, XTM_Q_LIMIT_CELLS_REG_OFFSET, kTop);
+  fill_top(m, 0, 1, kXtmReasonTail, 255);
+  top_enq(m, 0, 1, 1, kXtmReasonTail, kFull + 2);  // VOQ 2 at its limit
+  top_enq(m, 0, 0, 1, kXtmReasonPool, kFull + 3);  // VOQ 0 empty, the pool at its top
+  xtm_out_t out;
+  tl_idle(m, &out);
+  ck_assert_uint_eq(tl_voq_rd(m, 2, XTM_Q_OCC_CELLS_REG_OFFSET), kTop);
+  ck_assert_uint_eq(tl_voq_rd(m, 2, XTM_Q_OCC_PKTS_REG_OFFSET), 1u << 20);
+  ck_assert_uint_eq(tl_voq_rd(m, 2, XTM_Q_WM_CELLS_REG_OFFSET), kTop);
+  ck_assert_uint_eq(tl_rd(m, XTM_POOL_USED_REG_OFFSET), kTop);
+  ck_assert_uint_eq(tl_rd(m, XTM_OCB_USED_REG_OFFSET), kTop);
+  ck_assert_uint_eq(tl_rd(m, XTM_HBM_USED_REG_OFFSET), 0);
+  ck_assert_uint_eq(tl_rd(m, XTM_POOL_WM_REG_OFFSET), kTop);
+  ck_assert_uint_eq(tl_rd(m, XTM_DESC_FREE_REG_OFFSET), 0);
+  ck_assert_uint_eq(tl_pg_rd(m, 0, 0, XTM_G_PG_CELLS_REG_OFFSET), kTop);
+  ck_assert_uint_eq(tl_pg_rd(m, 0, 0, XTM_G_WM_CELLS_REG_OFFSET), kTop);
+  tl_wr(m, XTM_VOQ_SEL_REG_OFFSET, 2);
+  ck_assert_uint_eq(tl_rd64(m, XTM_Q_DROP_TAIL_LO_REG_OFFSET), 2);
+  tl_wr(m, XTM_VOQ_SEL_REG_OFFSET, 0);
+  ck_assert_uint_eq(tl_rd64(m, XTM_Q_DROP_POOL_LO_REG_OFFSET), 1);
+  tl_check_invariants(m);
+  xtm_destroy(m);
+}
+END_TEST
+
+// Lossless path: PGs (0, 0) and (1, 0) in XOFF from the start (G_XOFF_CELLS 0), so every
+// arrival goes to headroom, bypassing Q_LIMIT_CELLS (reset 4096) and POOL_CELLS: G_HDRM_USED,
+// G_PG_CELLS, the VOQ and the pool reach 2^28 - 1 against G_HDRM_CELLS = 2^28 - 1 (the
+// packet one cell over is dropped HEADROOM); the other PG's headroom is free but the
+// descriptors and the OCB are not (BUF_FULL).
+START_TEST(cells_top_headroom) {
+  xtm_t *m = top_create(kTop, 0);
+  for (uint32_t in = 0; in < 2; in++) {
+    tl_pg_wr(m, in, 0, XTM_G_XOFF_CELLS_REG_OFFSET, 0);
+    tl_pg_wr(m, in, 0, XTM_G_HDRM_CELLS_REG_OFFSET, kTop);
+    tl_pg_wr(m, in, 0, XTM_G_CFG_REG_OFFSET, 1u << XTM_G_CFG_PFC_EN_OFFSET);
+  }
+  xtm_out_t out;
+  for (int i = 0; i < 4; i++) tl_idle(m, &out);  // evaluated: XOFF set with pg_cells 0
+  fill_top(m, 0, 1, kXtmReasonHeadroom, 255);
+  top_enq(m, 0, 1, 1, kXtmReasonHeadroom, kFull + 2);
+  top_enq(m, 1, 0, 1, kXtmReasonBufFull, kFull + 3);
+  tl_idle(m, &out);
+  ck_assert_uint_eq(tl_pg_rd(m, 0, 0, XTM_G_HDRM_USED_REG_OFFSET), kTop);
+  ck_assert_uint_eq(tl_pg_rd(m, 0, 0, XTM_G_HDRM_WM_REG_OFFSET), kTop);
+  ck_assert_uint_eq(tl_pg_rd(m, 0, 0, XTM_G_PG_CELLS_REG_OFFSET), kTop);
+  ck_assert_uint_eq(tl_pg_rd(m, 0, 0, XTM_G_WM_CELLS_REG_OFFSET), kTop);
+  ck_assert_uint_eq(tl_voq_rd(m, 2, XTM_Q_OCC_CELLS_REG_OFFSET), kTop);
+  ck_assert_uint_eq(tl_voq_rd(m, 2, XTM_Q_WM_CELLS_REG_OFFSET), kTop);
+  ck_assert_uint_eq(tl_rd(m, XTM_POOL_USED_REG_OFFSET), kTop);
+  ck_assert_uint_eq(tl_rd(m, XTM_OCB_USED_REG_OFFSET), kTop);
+  ck_assert_uint_eq(tl_rd(m, XTM_POOL_WM_REG_OFFSET), kTop);
+  tl_wr(m, XTM_VOQ_SEL_REG_OFFSET, 2);
+  ck_assert_uint_eq(tl_rd64(m, XTM_Q_DROP_HDRM_LO_REG_OFFSET), 2);
+  tl_wr(m, XTM_VOQ_SEL_REG_OFFSET, 0);
+  ck_assert_uint_eq(tl_rd64(m, XTM_Q_DROP_BUF_LO_REG_OFFSET), 1);
+  tl_check_invariants(m);
+  xtm_destroy(m);
+}
+END_TEST
+
+// HBM: OcbCells 1, HbmCells 2^28 - 2 (the constraint's largest HBM with an OCB); VOQ 2
+// evicted by its first arrival (HBM_EVICT_CELLS 0, target rate 0: not OCB-only), the HBM
+// write bucket at its top (255.99998 cells per cycle, 65535-cell burst), so every packet
+// goes to HBM: hbm_used and the VOQ's Q_HBM_CELLS reach 2^28 - 2.
+START_TEST(cells_top_hbm) {
+  xtm_t *m = top_create(1, kTop - 1);
+  tl_wr(m, XTM_POOL_CELLS_REG_OFFSET, kTop);
+  tl_wr(m, XTM_HBM_EVICT_CELLS_REG_OFFSET, 0);
+  tl_wr(m, XTM_HBM_WR_RATE_REG_OFFSET, 0xFFFFFF);
+  tl_wr(m, XTM_HBM_WR_BURST_REG_OFFSET, 0xFFFF);
+  tl_voq_wr(m, 2, XTM_Q_LIMIT_CELLS_REG_OFFSET, kTop);
+  tl_voq_wr(m, 2, XTM_Q_TARGET_RATE_REG_OFFSET, 0);
+  for (uint32_t i = 0; i < kFull; i++) top_enq(m, 0, 1, 16383, kXtmReasonAccept, i);
+  top_enq(m, 0, 1, 254 * 64, kXtmReasonAccept, kFull);
+  top_enq(m, 0, 1, 1, kXtmReasonBufFull, kFull + 1);  // no descriptor left
+  xtm_out_t out;
+  tl_idle(m, &out);
+  ck_assert_uint_eq(tl_rd(m, XTM_HBM_USED_REG_OFFSET), kTop - 1);
+  ck_assert_uint_eq(tl_rd(m, XTM_OCB_USED_REG_OFFSET), 0);
+  ck_assert_uint_eq(tl_rd(m, XTM_POOL_USED_REG_OFFSET), kTop - 1);
+  ck_assert_uint_eq(tl_voq_rd(m, 2, XTM_Q_HBM_CELLS_REG_OFFSET), kTop - 1);
+  ck_assert_uint_eq(tl_voq_rd(m, 2, XTM_Q_OCC_CELLS_REG_OFFSET), kTop - 1);
+  tl_check_invariants(m);
+  xtm_destroy(m);
+}
+END_TEST
+
+// The constraint of spec 1 (2.0.1): OcbCells + HbmCells above 2^28 - 1 is refused.
+START_TEST(cells_capacity_constraint) {
+  xtm_params_t p;
+  xtm_params_default(&p);
+  xtm_t *m = NULL;
+  p.ocb_cells = kTop;
+  p.hbm_cells = 1;
+  ck_assert_int_ne(xtm_create(&p, &m), kXtmOk);
+  p.hbm_cells = 0;
+  ck_assert_int_eq(xtm_create(&p, &m), kXtmOk);
+  xtm_destroy(m);
+  p.ocb_cells = 1;
+  p.hbm_cells = kTop - 1;
+  ck_assert_int_eq(xtm_create(&p, &m), kXtmOk);
+  xtm_destroy(m);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("widths");
   TCase *tc = tcase_create("edges");
@@ -145,6 +306,10 @@ static Suite *suite(void) {
   TCase *tw = tcase_create("widths");
   tcase_set_timeout(tw, 120);
   tcase_add_test(tw, byte_counters_carry);
+  tcase_add_test(tw, cells_top_limits);
+  tcase_add_test(tw, cells_top_headroom);
+  tcase_add_test(tw, cells_top_hbm);
+  tcase_add_test(tw, cells_capacity_constraint);
   suite_add_tcase(s, tw);
   return s;
 }

@@ -35,11 +35,13 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__fi
 SV_FILE, H_FILE, C_FILE = "xtm_reg_pkg.sv", "xtm_regs.h", "xtm_regs_table.c"  # for block "xtm"
 DEC_FILE = "xtm_csr_dec.sv"
 EDGES_FILE = "xtm_csr_edges.h"  # the legal-range edge table of the csr_edges co-sim test
+FCOV_FILE = "xtm_fcov_points.tsv"  # the edge and width coverage points (tools/regress)
+COV_KINDS = ("top", "carry")  # [[reg]] cov: a field within one of its maximum; a counter past 2^32
 
 
 def out_names(m):
     """The generated source file names of block m (the xtm names with its prefix)."""
-    return tuple(brand(m, f) for f in (SV_FILE, H_FILE, C_FILE, DEC_FILE, EDGES_FILE))
+    return tuple(brand(m, f) for f in (SV_FILE, H_FILE, C_FILE, DEC_FILE, EDGES_FILE, FCOV_FILE))
 
 
 def brand(m, text):
@@ -70,7 +72,7 @@ BLOCK_KEYS = {"name", "desc", "type", "version", "addr_width", "data_width"}
 PARAM_KEYS = {"name", "default", "desc"}
 WINDOW_KEYS = {"name", "base", "size", "select", "entries", "desc"}
 REG_KEYS = {"name", "offset", "swaccess", "hwaccess", "desc", "fields", "counter", "window",
-            "count", "stride"}
+            "count", "stride", "cov"}
 FIELD_KEYS = {"name", "bits", "resval", "min", "max", "desc", "enum"}
 ENUM_KEYS = {"value", "name", "desc"}
 BINOPS = {ast.Add: ("+", 2), ast.Sub: ("-", 2), ast.Mult: ("*", 3), ast.Div: ("/", 3),
@@ -210,6 +212,7 @@ class Reg:
     counter: bool = False
     count: int = 0  # 0: not an array
     stride: int = 4
+    cov: str = ""  # a width coverage point: "top" (every field) or "carry" (a counter)
 
     @property
     def address(self):
@@ -470,8 +473,15 @@ def load_reg(r, wins, pnames, env):
             raise RegError("no fields")
         names = pnames | ({"k"} if count else set())
         fields = [load_field(f, names) for f in r["fields"]]
+    cov = r.get("cov", "")
+    if cov and cov not in COV_KINDS:
+        raise RegError(f"cov {cov!r} is not one of {'|'.join(COV_KINDS)}")
+    if cov == "carry" and not counter:
+        raise RegError("cov = \"carry\" needs counter = true (the 64-bit carry into _HI)")
+    if cov == "top" and (counter or count):
+        raise RegError("cov = \"top\" is for a plain register (not a counter or an array)")
     reg = Reg(name, offset, window, r["swaccess"], r.get("hwaccess", "none"), r.get("desc", ""),
-              fields, counter, count, stride)
+              fields, counter, count, stride, cov)
     for i, f in enumerate(fields):
         where = f"field {f.name}"
         for g in fields[:i]:
@@ -994,6 +1004,10 @@ def gen_edges(m):
             rng = f"{'' if f.min is None else f.min.render()}..{'' if f.max is None else f.max.render()}"
             rows.append(f"  {{ {i}u, {j}u, {str(f.min is not None).lower()}, "
                         f"{str(f.max is not None).lower()} }},  /* {wd.name}.{f.name} {rng} */")
+    wrows = [f"  {{ {i}u, {j}u, {str(k == 'carry').lower()}, \"{p}\" }},"
+             for i, j, k, p, _ in cov_widths(m)]
+    if not wrows:
+        wrows = ["  { 0u, 0u, false, \"\" },  /* none: a one-row placeholder (C has no empty array) */"]
     return "\n".join([
         "// SPDX-License-Identifier: Apache-2.0", "//", *banner(m, "//"), "",
         "#ifndef XTM_CSR_EDGES_H_", "#define XTM_CSR_EDGES_H_", "",
@@ -1009,7 +1023,60 @@ def gen_edges(m):
         "} xtm_csr_edge_t;", "",
         f"#define XTM_CSR_EDGE_COUNT {len(rows)}u", "",
         "static const xtm_csr_edge_t kXtmCsrEdges[XTM_CSR_EDGE_COUNT] = {", *rows, "};", "",
+        "// Every register the TOML marks with cov (issue 21): a functional coverage point, hit",
+        "// when some element (every window entry) of the field reads within one of its maximum",
+        "// (top) or a 64-bit counter reads 2^32 or more (carry). The point names are those of",
+        "// the generated xtm_fcov_points.tsv.",
+        "typedef struct xtm_cov_width {",
+        "  uint16_t reg;       /* index into the xtm_regs_build() table (the _LO word of a counter) */",
+        "  uint8_t field;      /* index into that descriptor's fields[] */",
+        "  bool carry;         /* a 64-bit counter past 2^32; else the field within one of its top */",
+        "  const char *point;  /* the coverage point */",
+        "} xtm_cov_width_t;", "",
+        f"#define XTM_COV_WIDTH_COUNT {len(cov_widths(m))}u", "",
+        "static const xtm_cov_width_t kXtmCovWidths[] = {", *wrows, "};", "",
         "#endif  // XTM_CSR_EDGES_H_", ""])
+
+
+def cov_prefix(m):
+    """The coverage point prefix: none for xtm (the nightly's historic names), else <blk>_."""
+    return "" if m.block["name"] == "xtm" else m.block["name"] + "_"
+
+
+def cov_widths(m):
+    """(word index, field index, kind, point, what) of every cov-marked register."""
+    out = []
+    for i, (r, wd) in enumerate(m.words()):
+        if not r.cov or wd.is_hi:
+            continue
+        for j, f in enumerate(r.fields):
+            if r.cov == "carry":
+                out.append((i, j, r.cov, f"{cov_prefix(m)}width_{r.name}_carry",
+                            f"{r.name} past 2^32 (the carry into {r.name}_HI)"))
+            else:
+                out.append((i, j, r.cov, f"{cov_prefix(m)}width_{r.name}_{f.name}_top",
+                            f"{r.name}.{f.name} within one of its {f.width}-bit top "
+                            f"(>= 2^{f.width} - 2)"))
+    return out
+
+
+def gen_fcov(m):
+    """The generated coverage points: one per legal-range field, one per cov register."""
+    b = m.block["name"]
+    rows = []
+    for i, (r, wd) in enumerate(m.words()):
+        for f in r.fields:
+            if f.min is None and f.max is None:
+                continue
+            rng = f"{'' if f.min is None else f.min.render()}..{'' if f.max is None else f.max.render()}"
+            rows.append(f"{cov_prefix(m)}edge_{wd.name}_{f.name}\t{b} {wd.name}.{f.name} written "
+                        f"at every edge of {rng}")
+    for _, _, _, point, what in cov_widths(m):
+        rows.append(f"{point}\t{b}: {what}")
+    return "\n".join([*banner(m, "#"),
+                      "# Functional coverage points derived from the TOML (issue 21), read by",
+                      "# tools/regress with tests/regress/fcov_points.tsv: point<TAB>what.",
+                      *rows, ""])
 
 
 # ------------------------------------------------------------------------------ Markdown
@@ -1165,8 +1232,9 @@ def reg_doc(m, r):
 # ------------------------------------------------------------------------------ driver
 def generate(m, sv_dir, c_dir, doc):
     """Map of output path -> content."""
-    sv_file, h_file, c_file, dec_file, edges_file = out_names(m)
+    sv_file, h_file, c_file, dec_file, edges_file, fcov_file = out_names(m)
     return {os.path.join(sv_dir, sv_file): brand(m, gen_sv(m)),
+            os.path.join(c_dir, fcov_file): gen_fcov(m),
             os.path.join(c_dir, edges_file): brand(m, gen_edges(m)),
             os.path.join(sv_dir, dec_file): brand(m, gen_sv_dec(m)),
             os.path.join(c_dir, h_file): brand(m, gen_h(m)),

@@ -42,4 +42,21 @@ static const dcqcn_csr_edge_t kDcqcnCsrEdges[DCQCN_CSR_EDGE_COUNT] = {
   { 26u, 0u, true, true },  /* MIN_TIME_BETWEEN_CNPS.US 0..131071 */
 };
 
+// Every register the TOML marks with cov (issue 21): a functional coverage point, hit
+// when some element (every window entry) of the field reads within one of its maximum
+// (top) or a 64-bit counter reads 2^32 or more (carry). The point names are those of
+// the generated dcqcn_fcov_points.tsv.
+typedef struct dcqcn_cov_width {
+  uint16_t reg;       /* index into the dcqcn_regs_build() table (the _LO word of a counter) */
+  uint8_t field;      /* index into that descriptor's fields[] */
+  bool carry;         /* a 64-bit counter past 2^32; else the field within one of its top */
+  const char *point;  /* the coverage point */
+} dcqcn_cov_width_t;
+
+#define DCQCN_COV_WIDTH_COUNT 0u
+
+static const dcqcn_cov_width_t kDcqcnCovWidths[] = {
+  { 0u, 0u, false, "" },  /* none: a one-row placeholder (C has no empty array) */
+};
+
 #endif  // DCQCN_CSR_EDGES_H_

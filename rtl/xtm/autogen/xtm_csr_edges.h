@@ -57,4 +57,36 @@ static const xtm_csr_edge_t kXtmCsrEdges[XTM_CSR_EDGE_COUNT] = {
   { 167u, 0u, false, true },  /* PR_PROB_7.PROB ..65536 */
 };
 
+// Every register the TOML marks with cov (issue 21): a functional coverage point, hit
+// when some element (every window entry) of the field reads within one of its maximum
+// (top) or a 64-bit counter reads 2^32 or more (carry). The point names are those of
+// the generated xtm_fcov_points.tsv.
+typedef struct xtm_cov_width {
+  uint16_t reg;       /* index into the xtm_regs_build() table (the _LO word of a counter) */
+  uint8_t field;      /* index into that descriptor's fields[] */
+  bool carry;         /* a 64-bit counter past 2^32; else the field within one of its top */
+  const char *point;  /* the coverage point */
+} xtm_cov_width_t;
+
+#define XTM_COV_WIDTH_COUNT 16u
+
+static const xtm_cov_width_t kXtmCovWidths[] = {
+  { 38u, 0u, false, "width_POOL_USED_CELLS_top" },
+  { 39u, 0u, false, "width_POOL_WM_CELLS_top" },
+  { 40u, 0u, false, "width_OCB_USED_CELLS_top" },
+  { 41u, 0u, false, "width_HBM_USED_CELLS_top" },
+  { 62u, 0u, false, "width_Q_LIMIT_CELLS_CELLS_top" },
+  { 69u, 0u, false, "width_Q_OCC_CELLS_CELLS_top" },
+  { 71u, 0u, false, "width_Q_HBM_CELLS_CELLS_top" },
+  { 73u, 0u, false, "width_Q_WM_CELLS_CELLS_top" },
+  { 78u, 0u, true, "width_Q_ENQ_BYTES_carry" },
+  { 82u, 0u, true, "width_Q_DEQ_BYTES_carry" },
+  { 125u, 0u, true, "width_P_TX_BYTES_carry" },
+  { 134u, 0u, false, "width_G_HDRM_CELLS_CELLS_top" },
+  { 136u, 0u, false, "width_G_PG_CELLS_CELLS_top" },
+  { 137u, 0u, false, "width_G_HDRM_USED_CELLS_top" },
+  { 139u, 0u, false, "width_G_WM_CELLS_CELLS_top" },
+  { 140u, 0u, false, "width_G_HDRM_WM_CELLS_top" },
+};
+
 #endif  // XTM_CSR_EDGES_H_

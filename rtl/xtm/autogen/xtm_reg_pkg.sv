@@ -13,7 +13,7 @@ package xtm_reg_pkg;
   parameter int unsigned CellBytes = 256;  // Buffer cell size in bytes, a power of two 64..1024
   parameter int unsigned CellLog2 = 8;  // log2(CellBytes) (derived, do not override)
   parameter int unsigned OcbCells = 65536;  // On-chip buffer capacity in cells
-  parameter int unsigned HbmCells = 33554432;  // HBM capacity in cells (8 GiB at 256 B)
+  parameter int unsigned HbmCells = 33554432;  // HBM capacity in cells (8 GiB at 256 B); OcbCells + HbmCells <= 2^28-1
   parameter int unsigned FifoDepth = 8;  // Per-port egress in-flight FIFO depth (packets selected, not yet transmitted), 1..64
   parameter int unsigned NumProfiles = 8;  // Drop/mark profiles (fixed)
   parameter int unsigned NumPoints = 8;  // Points per drop/mark profile (fixed)
@@ -21,7 +21,7 @@ package xtm_reg_pkg;
 
   // Block identification and bus geometry.
   localparam logic [31:0] XTM_BLOCK_TYPE_VALUE = 32'h58544D35;
-  localparam logic [31:0] XTM_VERSION_VALUE = 32'h02000000;
+  localparam logic [31:0] XTM_VERSION_VALUE = 32'h02000001;
   localparam int unsigned XTM_ADDR_WIDTH = 16;
   localparam int unsigned XTM_DATA_WIDTH = 32;
 
@@ -43,7 +43,7 @@ package xtm_reg_pkg;
 
   // VERSION (global, ro): Register map and behaviour version (major 31:24, minor 23:16, patch 15:0).
   localparam logic [15:0] XTM_VERSION_OFFSET = 16'h0004;
-  localparam logic [31:0] XTM_VERSION_RESVAL = 32'h02000000;
+  localparam logic [31:0] XTM_VERSION_RESVAL = 32'h02000001;
   localparam int unsigned XTM_VERSION_PATCH_LSB = 0;
   localparam logic [31:0] XTM_VERSION_PATCH_MASK = 32'h0000FFFF;
   localparam int unsigned XTM_VERSION_MINOR_LSB = 16;

@@ -22,7 +22,7 @@ extern "C" {
 #define XTM_PARAM_CELL_BYTES               256u  // CellBytes: Buffer cell size in bytes, a power of two 64..1024
 #define XTM_PARAM_CELL_LOG2                8u  // CellLog2: log2(CellBytes) (derived, do not override)
 #define XTM_PARAM_OCB_CELLS                65536u  // OcbCells: On-chip buffer capacity in cells
-#define XTM_PARAM_HBM_CELLS                33554432u  // HbmCells: HBM capacity in cells (8 GiB at 256 B)
+#define XTM_PARAM_HBM_CELLS                33554432u  // HbmCells: HBM capacity in cells (8 GiB at 256 B); OcbCells + HbmCells <= 2^28-1
 #define XTM_PARAM_FIFO_DEPTH               8u  // FifoDepth: Per-port egress in-flight FIFO depth (packets selected, not yet transmitted), 1..64
 #define XTM_PARAM_NUM_PROFILES             8u  // NumProfiles: Drop/mark profiles (fixed)
 #define XTM_PARAM_NUM_POINTS               8u  // NumPoints: Points per drop/mark profile (fixed)
@@ -30,7 +30,7 @@ extern "C" {
 
 // Block identification and windows (BASE..BASE+SIZE-1 show the entry chosen by the select register).
 #define XTM_BLOCK_TYPE_VALUE               0x58544D35u
-#define XTM_VERSION_VALUE                  0x02000000u
+#define XTM_VERSION_VALUE                  0x02000001u
 #define XTM_WIN_VOQ_BASE                   0x0200u  // select VOQ_SEL
 #define XTM_WIN_VOQ_SIZE                   0x0100u  // entries NumPorts * NumTcs
 #define XTM_WIN_PORT_BASE                  0x0300u  // select PORT_SEL
@@ -51,7 +51,7 @@ extern "C" {
 
 // VERSION (global, ro): Register map and behaviour version (major 31:24, minor 23:16, patch 15:0).
 #define XTM_VERSION_REG_OFFSET             0x0004u
-#define XTM_VERSION_REG_RESVAL             0x02000000u
+#define XTM_VERSION_REG_RESVAL             0x02000001u
 #define XTM_VERSION_PATCH_OFFSET           0
 #define XTM_VERSION_PATCH_MASK             0xFFFFu
 #define XTM_VERSION_MINOR_OFFSET           16

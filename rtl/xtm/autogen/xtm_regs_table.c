@@ -66,7 +66,7 @@ static const xtm_field_tmpl_t kFieldsBlockType[] = {
   { "TYPE", 0u, 32u, XTM_CONST(0x58544D35u), XTM_CONST(0u), XTM_CONST(0xFFFFFFFFu) },
 };
 static const xtm_field_tmpl_t kFieldsVersion[] = {
-  { "PATCH", 0u, 16u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(65535u) },
+  { "PATCH", 0u, 16u, XTM_CONST(1u), XTM_CONST(0u), XTM_CONST(65535u) },
   { "MINOR", 16u, 8u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(255u) },
   { "MAJOR", 24u, 8u, XTM_CONST(2u), XTM_CONST(0u), XTM_CONST(255u) },
 };
