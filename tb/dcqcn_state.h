@@ -28,9 +28,9 @@ extern "C" {
 // One public array or vector of the Verilated model.
 struct DcqcnVar {
   const uint8_t *p = nullptr;
-  uint32_t ent = 0;   // bytes per element (little-endian words, as Verilator stores them)
-  int width = 0;      // bits per element
-  int depth = 1;      // elements (1 for a packed vector)
+  uint32_t ent = 0;  // bytes per element (little-endian words, as Verilator stores them)
+  int width = 0;     // bits per element
+  int depth = 1;     // elements (1 for a packed vector)
   uint64_t get(uint32_t row, int lsb, int w) const {
     const uint8_t *e = p + (size_t)row * ent;
     int first = lsb / 8, last = (lsb + w - 1) / 8;  // at most 9 bytes
@@ -104,7 +104,8 @@ class DcqcnState {
     need("u_pacer", "early_q", &s->early_);
     need("u_gcnt.u_gcnt", "mem", &s->gmem_);
     s->gacc_.resize(kDcqcnGcntPaceEarly);
-    for (int k = 0; k < kDcqcnGcntPaceEarly; k++) need(fmt("u_gcnt.g_cnt[%d]", k), "acc_q", &s->gacc_[k]);
+    for (int k = 0; k < kDcqcnGcntPaceEarly; k++)
+      need(fmt("u_gcnt.g_cnt[%d]", k), "acc_q", &s->gacc_[k]);
     need("u_gcnt", "v_q", &s->gv_);
     need("u_gcnt", "fl_v_q", &s->gfl_v_);
     need("u_gcnt", "fl_idx_q", &s->gfl_idx_);
@@ -124,7 +125,8 @@ class DcqcnState {
     s.qc.resize(n_);
     for (uint32_t q = 0; q < n_; q++) {
       dcqcn_qp_state(m, q, &s.qs[q]);
-      for (int k = 0; k < kDcqcnQcntCount; k++) s.qc[q][k] = dcqcn_qp_counter(m, q, (dcqcn_qcnt_t)k);
+      for (int k = 0; k < kDcqcnQcntCount; k++)
+        s.qc[q][k] = dcqcn_qp_counter(m, q, (dcqcn_qcnt_t)k);
     }
     for (int k = 0; k < kDcqcnGcntCount; k++) s.gc[k] = dcqcn_counter(m, (dcqcn_gcnt_t)k);
     return s;
@@ -170,8 +172,7 @@ class DcqcnState {
               !chk("pend_bytes", m.pend_bytes, pend, q) || !chk("pend_cnp", 0, m.pend_cnp, q))
             return false;
         } else if (!chk("pend_cnp", m.pend_cnp, pc, q) ||
-                   !chk("pend_cnp_more", m.pend_cnp && m.pend_cnp_more,
-                        pc && p_more_.bit(q), q) ||
+                   !chk("pend_cnp_more", m.pend_cnp && m.pend_cnp_more, pc && p_more_.bit(q), q) ||
                    !chk("due_alpha", DCQCN_NEVER, m.alpha_due, q)) {
           return false;
         }
@@ -180,14 +181,13 @@ class DcqcnState {
       if (!chk("np_sent", m.np_sent, np_rst ? 0 : np_.get(q, NpWord::kNpSent, 1), q) ||
           !chk("np_last", m.np_last, np_rst ? 0 : np_.get(q, NpWord::kNpLast, 64), q))
         return false;
-      uint64_t qc[kDcqcnQcntCount] = {
-          cnpc_v_.bit(q) ? cnpc_.get(q, 0, 64) : 0,
-          cv_[b].bit(r) ? rpc_[b].get(r, kRpW + 64, 64) : 0,
-          cv_[b].bit(r) ? rpc_[b].get(r, kRpW, 64) : 0,
-          np_v ? np_.get(q, NpWord::kCeRx, 64) : 0,
-          np_v ? np_.get(q, NpWord::kCnpTx, 64) : 0};
+      uint64_t qc[kDcqcnQcntCount] = {cnpc_v_.bit(q) ? cnpc_.get(q, 0, 64) : 0,
+                                      cv_[b].bit(r) ? rpc_[b].get(r, kRpW + 64, 64) : 0,
+                                      cv_[b].bit(r) ? rpc_[b].get(r, kRpW, 64) : 0,
+                                      np_v ? np_.get(q, NpWord::kCeRx, 64) : 0,
+                                      np_v ? np_.get(q, NpWord::kCnpTx, 64) : 0};
       static const char *const kQc[kDcqcnQcntCount] = {"Q_CNP_RX", "Q_CUTS", "Q_INC", "Q_CE_RX",
-                                                        "Q_CNP_TX"};
+                                                       "Q_CNP_TX"};
       for (int k = 0; k < kDcqcnQcntCount; k++) {
         if (!chk(kQc[k], s.qc[q][k], qc[k], q)) return false;
       }
@@ -236,7 +236,8 @@ class DcqcnState {
     std::string tail = "." + suffix;
     for (const auto &kv : *m) {
       std::string name = kv.first;
-      if (name.size() < tail.size() || name.compare(name.size() - tail.size(), tail.size(), tail) != 0)
+      if (name.size() < tail.size() ||
+          name.compare(name.size() - tail.size(), tail.size(), tail) != 0)
         continue;
       const VerilatedVar *v = kv.second->varFind(var);
       if (v == nullptr) continue;
@@ -257,8 +258,8 @@ class DcqcnState {
 
   uint32_t n_ = 0, u_ = 1;
   std::vector<DcqcnVar> rp_, rpc_, prate_, cv_, txb_, gacc_;
-  DcqcnVar t2_, p_init_, p_cnp_, p_more_, cnpc_, cnpc_v_, np_, np_init_, np_v_, pace_,
-      pace_init_, early_, gmem_, gv_, gfl_v_, gfl_idx_, gfl_snap_;
+  DcqcnVar t2_, p_init_, p_cnp_, p_more_, cnpc_, cnpc_v_, np_, np_init_, np_v_, pace_, pace_init_,
+      early_, gmem_, gv_, gfl_v_, gfl_idx_, gfl_snap_;
 };
 
 #endif  // XTM_TB_DCQCN_STATE_H_

@@ -42,10 +42,11 @@
 #include <string>
 #include <vector>
 
-#include "Vdcqcn_top.h"
 #include "tb/dcqcn_state.h"
 #include "tb/dcqcn_tests.h"
 #include "tb/tb_common.h"
+
+#include "Vdcqcn_top.h"
 
 extern "C" {
 #include "rtl/dcqcn/autogen/dcqcn_regs.h"  // Generated.
@@ -547,8 +548,10 @@ int sc_main(int argc, char **argv) {
   opt.eager = plusarg(argc, argv, "eager", nullptr);
 #ifdef DCQCN_TB_NETLIST
   opt.state_every = 0;  // netlist (make gls): every output every cycle, no internal state
-  printf("netlist: %s (internal-state comparison off); rerun: make gls-run BLK=dcqcn TEST=%s "
-         "SEED=%" PRIu64 "\n", DCQCN_TB_NETLIST, opt.test.c_str(), opt.seed);
+  printf(
+      "netlist: %s (internal-state comparison off); rerun: make gls-run BLK=dcqcn TEST=%s "
+      "SEED=%" PRIu64 "\n",
+      DCQCN_TB_NETLIST, opt.test.c_str(), opt.seed);
 #endif
   bool rtl_only = plusarg(argc, argv, "rtl_only", nullptr);
   if (plusarg(argc, argv, "debug_qp", &v)) {

@@ -11,8 +11,8 @@
 #include <vector>
 
 extern "C" {
-#include "rtl/dcqcn/autogen/dcqcn_regs.h"  // Generated.
 #include "rtl/dcqcn/autogen/dcqcn_csr_edges.h"  // Generated: the legal-range edges.
+#include "rtl/dcqcn/autogen/dcqcn_regs.h"       // Generated.
 }
 
 #include "tb/csr_edges.h"
@@ -27,8 +27,22 @@ uint64_t splitmix(uint64_t *s) {
 }
 
 enum Kind {
-  kSmoke, kFirstCnp, kCut50, kCut95, kAlphaDecay, kRecTimer, kRecBytes, kRecBoth, kClamps,
-  kMinMax, kNpSpacing, kSameCycle, kBadQp, kCsrTraffic, kRandom, kWidths
+  kSmoke,
+  kFirstCnp,
+  kCut50,
+  kCut95,
+  kAlphaDecay,
+  kRecTimer,
+  kRecBytes,
+  kRecBoth,
+  kClamps,
+  kMinMax,
+  kNpSpacing,
+  kSameCycle,
+  kBadQp,
+  kCsrTraffic,
+  kRandom,
+  kWidths
 };
 
 struct Entry {
@@ -48,13 +62,15 @@ const Entry kTests[] = {
     {"recovery_bytes", kRecBytes, 150000, "cuts, then recovery by the byte counter only"},
     {"recovery_both", kRecBoth, 150000, "cuts, recovery by timer and bytes (hyper increase)"},
     {"clamps", kClamps, 150000, "CLAMP_TGT_RATE / CLAMP_TGT_RATE_AFTER_TIME_INC toggled"},
-    {"min_max_rate", kMinMax, 150000, "rate floor and cap, first-CNP rate above the cap, cap change"},
+    {"min_max_rate", kMinMax, 150000,
+     "rate floor and cap, first-CNP rate above the cap, cap change"},
     {"np_spacing", kNpSpacing, 100000, "CE bursts around MIN_TIME_BETWEEN_CNPS, then 0"},
     {"same_cycle", kSameCycle, 150000, "CNP / tx in the visit cycle of a due timer (D4)"},
     {"bad_qp", kBadQp, 50000, "CNP, tx and CE with qp >= NumQps"},
     {"csr_traffic", kCsrTraffic, 150000, "random CSR accesses (all kinds) under random traffic"},
     {"random", kRandom, 300000, "constrained-random parameters, CNP / traffic / CE patterns"},
-    {"widths", kWidths, 400000, "every rate, alpha, byte-counter, timer and QP-index field at its maximum"},
+    {"widths", kWidths, 400000,
+     "every rate, alpha, byte-counter, timer and QP-index field at its maximum"},
 };
 
 class Test : public DcqcnTest {
@@ -122,7 +138,7 @@ class Test : public DcqcnTest {
   uint32_t rp_cnp_ = 2, rp_tx_ = 30, rp_ce_ = 5, rnq_ = 64;
   std::vector<bool> seen_;  // QPs that received a CNP
   uint64_t n_seen_ = 0;
-  uint64_t start_ = 0;      // first cycle of the traffic: the configuration writes are done
+  uint64_t start_ = 0;  // first cycle of the traffic: the configuration writes are done
   bool started_ = false;
 };
 
@@ -160,9 +176,9 @@ void Test::setup() {
       // issue 21: every field at the top of its legal range. Phase 1 (until t = 20000): the
       // slowest clock (CYCLES_PER_US = 65535) with every period at 131071 us, so each
       // deadline is 131071 * 65535 = 8 589 737 985 cycles away (beyond 32 bits: the
-      // Q_*_REMAIN registers saturate at 2^32-1); phase 2: CYCLES_PER_US = 1, the same periods fire every 131071
-      // cycles, RPG_MIN_DEC_FAC 0 and RPG_GD 0 (the cut's products at their top). CNPs go to
-      // QP 0 in phase 1 and to the highest QP index in phase 2. Rates at 1000000 Mb/s, alpha
+      // Q_*_REMAIN registers saturate at 2^32-1); phase 2: CYCLES_PER_US = 1, the same periods fire
+      // every 131071 cycles, RPG_MIN_DEC_FAC 0 and RPG_GD 0 (the cut's products at their top). CNPs
+      // go to QP 0 in phase 1 and to the highest QP index in phase 2. Rates at 1000000 Mb/s, alpha
       // and g at 1023, RPG_BYTE_RESET 32767 units (2 097 088 bytes: 32 packets of 65535
       // bytes), RPG_THRESHOLD 31, RPG_GD 15, RPG_MIN_DEC_FAC 100 (no cut) in phase 1.
       wr("CYCLES_PER_US", 65535);
@@ -189,10 +205,18 @@ void Test::setup() {
   }
   wr("CYCLES_PER_US", cpu_);
   switch (e_.kind) {
-    case kFirstCnp: wr("RATE_TO_SET_ON_FIRST_CNP", 40000); break;
-    case kCut95: wr("RPG_MIN_DEC_FAC", 95); break;
-    case kAlphaDecay: wr("DCE_TCP_G", 960); break;
-    case kRecTimer: wr("RPG_TIME_RESET", 3); break;
+    case kFirstCnp:
+      wr("RATE_TO_SET_ON_FIRST_CNP", 40000);
+      break;
+    case kCut95:
+      wr("RPG_MIN_DEC_FAC", 95);
+      break;
+    case kAlphaDecay:
+      wr("DCE_TCP_G", 960);
+      break;
+    case kRecTimer:
+      wr("RPG_TIME_RESET", 3);
+      break;
     case kRecBytes:
       wr("RPG_TIME_RESET", 131071);
       wr("RPG_BYTE_RESET", 8);
@@ -215,12 +239,15 @@ void Test::setup() {
       wr("RPG_GD", 4);
       wr("RPG_TIME_RESET", 2);
       break;
-    case kNpSpacing: wr("MIN_TIME_BETWEEN_CNPS", 1); break;
+    case kNpSpacing:
+      wr("MIN_TIME_BETWEEN_CNPS", 1);
+      break;
     case kSameCycle:
       wr("RPG_TIME_RESET", 2);
       wr("RPG_BYTE_RESET", 4);
       break;
-    default: break;
+    default:
+      break;
   }
 }
 
@@ -254,18 +281,37 @@ void Test::random_csr(uint64_t c) {
     return;
   }
   switch (k) {
-    case 5: csr.push_back({true, DCQCN_QP_SEL_REG_OFFSET, (uint32_t)rnd(nqps + 6)}); return;
-    case 6: csr.push_back({true, DCQCN_Q_CTRL_REG_OFFSET, (uint32_t)rnd(2)}); return;
-    case 7:  // CLR_CNT only in csr_traffic: the random summary counts the whole run
-      csr.push_back({true, DCQCN_CTRL_REG_OFFSET, (e_.kind == kCsrTraffic && rnd(8) == 0) ? 1u : 0u});
+    case 5:
+      csr.push_back({true, DCQCN_QP_SEL_REG_OFFSET, (uint32_t)rnd(nqps + 6)});
       return;
-    case 8: csr.push_back({true, DCQCN_ERR_STATUS_REG_OFFSET, (uint32_t)rnd(8)}); return;
-    case 9: a = (uint16_t)(0x100 + 4 * rnd(26)); break;           // global counters
-    case 10: a = (uint16_t)(0x240 + 4 * rnd(10)); break;          // QP counters
-    case 11: a = (uint16_t)(0x200 + 4 * rnd(10)); break;          // QP window
-    case 12: a = (uint16_t)(4 * rnd(0x28 / 4)); break;            // identification, control
-    case 13: a = (uint16_t)rnd(0x400); break;                      // anything, misaligned too
-    default: a = (uint16_t)(0x40 + 4 * rnd(17)); break;           // parameters
+    case 6:
+      csr.push_back({true, DCQCN_Q_CTRL_REG_OFFSET, (uint32_t)rnd(2)});
+      return;
+    case 7:  // CLR_CNT only in csr_traffic: the random summary counts the whole run
+      csr.push_back(
+          {true, DCQCN_CTRL_REG_OFFSET, (e_.kind == kCsrTraffic && rnd(8) == 0) ? 1u : 0u});
+      return;
+    case 8:
+      csr.push_back({true, DCQCN_ERR_STATUS_REG_OFFSET, (uint32_t)rnd(8)});
+      return;
+    case 9:
+      a = (uint16_t)(0x100 + 4 * rnd(26));
+      break;  // global counters
+    case 10:
+      a = (uint16_t)(0x240 + 4 * rnd(10));
+      break;  // QP counters
+    case 11:
+      a = (uint16_t)(0x200 + 4 * rnd(10));
+      break;  // QP window
+    case 12:
+      a = (uint16_t)(4 * rnd(0x28 / 4));
+      break;  // identification, control
+    case 13:
+      a = (uint16_t)rnd(0x400);
+      break;  // anything, misaligned too
+    default:
+      a = (uint16_t)(0x40 + 4 * rnd(17));
+      break;  // parameters
   }
   bool w = rnd(6) == 0;  // writes to RO / unmapped addresses
   csr.push_back({w, a, (uint32_t)rnd()});
@@ -345,7 +391,9 @@ void Test::stimulus(uint64_t c, const dcqcn_t *m, dcqcn_in_t &in) {
       if (!in.cnp.valid && rnd(100) < 1) in.cnp = {true, (uint16_t)rnd(8)};
       break;
     }
-    case kBadQp: traffic(c, in, 10, 30, 10, nq, 30); break;
+    case kBadQp:
+      traffic(c, in, 10, 30, 10, nq, 30);
+      break;
     case kCsrTraffic:
       cnp_rx_seen_ = std::max(cnp_rx_seen_, dcqcn_counter(m, kDcqcnGcntCnpRx));
       if (csr.empty() && rnd(4) == 0) random_csr(c);
@@ -404,29 +452,50 @@ bool Test::final_check(const dcqcn_t *m, std::string *why) {
     case kSmoke:
     case kCut50:
     case kCut95:
-    case kClamps: ok = g(kDcqcnGcntCuts) > 0; break;
+    case kClamps:
+      ok = g(kDcqcnGcntCuts) > 0;
+      break;
     case kAlphaDecay: {
       dcqcn_qp_state_t s;
       dcqcn_qp_state(m, 0, &s);
       ok = s.active && s.alpha == 0 && g(kDcqcnGcntCuts) > 0;
       break;
     }
-    case kRecTimer: ok = g(kDcqcnGcntIncByTimer) > 0 && g(kDcqcnGcntIncByBytes) == 0; break;
-    case kRecBytes: ok = g(kDcqcnGcntIncByBytes) > 0 && g(kDcqcnGcntIncByTimer) == 0; break;
-    case kRecBoth: ok = g(kDcqcnGcntIncHai) > 0; break;
-    case kMinMax: ok = floor_hits_ > 0; break;
-    case kNpSpacing: ok = g(kDcqcnGcntCeCoalesced) > 0 && g(kDcqcnGcntCnpTx) > 0; break;
-    case kSameCycle: ok = same_alpha_ > 0 && same_dec_ > 0 && same_inc_ > 0; break;
-    case kBadQp: ok = g(kDcqcnGcntBadQp) > 0; break;
-    case kCsrTraffic: ok = std::max(cnp_rx_seen_, g(kDcqcnGcntCnpRx)) > 0; break;
-    case kRandom: ok = g(kDcqcnGcntCnpRx) > 0; break;
+    case kRecTimer:
+      ok = g(kDcqcnGcntIncByTimer) > 0 && g(kDcqcnGcntIncByBytes) == 0;
+      break;
+    case kRecBytes:
+      ok = g(kDcqcnGcntIncByBytes) > 0 && g(kDcqcnGcntIncByTimer) == 0;
+      break;
+    case kRecBoth:
+      ok = g(kDcqcnGcntIncHai) > 0;
+      break;
+    case kMinMax:
+      ok = floor_hits_ > 0;
+      break;
+    case kNpSpacing:
+      ok = g(kDcqcnGcntCeCoalesced) > 0 && g(kDcqcnGcntCnpTx) > 0;
+      break;
+    case kSameCycle:
+      ok = same_alpha_ > 0 && same_dec_ > 0 && same_inc_ > 0;
+      break;
+    case kBadQp:
+      ok = g(kDcqcnGcntBadQp) > 0;
+      break;
+    case kCsrTraffic:
+      ok = std::max(cnp_rx_seen_, g(kDcqcnGcntCnpRx)) > 0;
+      break;
+    case kRandom:
+      ok = g(kDcqcnGcntCnpRx) > 0;
+      break;
     case kWidths:
-      printf("dcqcn_width_rate_max: %llu\ndcqcn_width_alpha_max: %llu\ndcqcn_width_qp_max: %llu\n"
-             "dcqcn_width_remain_sat: %llu\ndcqcn_width_timer_max_period: %llu\n"
-             "dcqcn_width_byte_reset_max: %llu\n",
-             (unsigned long long)w_rate_, (unsigned long long)w_alpha_, (unsigned long long)w_qp_,
-             (unsigned long long)w_remain_sat_, (unsigned long long)g(kDcqcnGcntIncByTimer),
-             (unsigned long long)g(kDcqcnGcntIncByBytes));
+      printf(
+          "dcqcn_width_rate_max: %llu\ndcqcn_width_alpha_max: %llu\ndcqcn_width_qp_max: %llu\n"
+          "dcqcn_width_remain_sat: %llu\ndcqcn_width_timer_max_period: %llu\n"
+          "dcqcn_width_byte_reset_max: %llu\n",
+          (unsigned long long)w_rate_, (unsigned long long)w_alpha_, (unsigned long long)w_qp_,
+          (unsigned long long)w_remain_sat_, (unsigned long long)g(kDcqcnGcntIncByTimer),
+          (unsigned long long)g(kDcqcnGcntIncByBytes));
       ok = g(kDcqcnGcntCuts) > 0 && g(kDcqcnGcntIncByBytes) > 0 && g(kDcqcnGcntIncByTimer) > 0 &&
            g(kDcqcnGcntCnpTx) > 0 && w_rate_ > 0 && w_alpha_ > 0 && w_qp_ > 0 && w_remain_sat_ > 0;
       break;
@@ -459,25 +528,25 @@ class CsrEdges : public DcqcnTest {
     rp.num_qps = n;
     std::vector<dcqcn_reg_desc_t> regs(DCQCN_REG_COUNT);
     dcqcn_regs_build(&rp, regs.data(), regs.size());
-    auto sel = [&](int) {
-      return std::vector<CsrEdgeOp>{{true, DCQCN_QP_SEL_REG_OFFSET, n - 1}};
-    };
+    auto sel = [&](int) { return std::vector<CsrEdgeOp>{{true, DCQCN_QP_SEL_REG_OFFSET, n - 1}}; };
     chk_.build(regs, kDcqcnCsrEdges, DCQCN_CSR_EDGE_COUNT, DCQCN_ERR_STATUS_REG_OFFSET,
-               DCQCN_ERR_ADDR_REG_OFFSET, DCQCN_ERR_STATUS_ILLEGAL_MASK << DCQCN_ERR_STATUS_ILLEGAL_OFFSET,
-               0x7u, sel);
+               DCQCN_ERR_ADDR_REG_OFFSET,
+               DCQCN_ERR_STATUS_ILLEGAL_MASK << DCQCN_ERR_STATUS_ILLEGAL_OFFSET, 0x7u, sel);
     for (const CsrEdgeOp &op : chk_.ops) csr.push_back({op.write, op.addr, op.wdata});
   }
   uint64_t default_cycles() const override { return 20000; }
   void stimulus(uint64_t, const dcqcn_t *, dcqcn_in_t &) override {}
   void csr_result(uint64_t c, const DcqcnCsrOp &op, uint32_t rdata) override {
-    if (op.addr == DCQCN_HW_PARAMS_REG_OFFSET && !started_) return;  // the testbench's own first read
+    if (op.addr == DCQCN_HW_PARAMS_REG_OFFSET && !started_)
+      return;  // the testbench's own first read
     started_ = true;
     chk_.result(c, op.addr, rdata);
   }
   bool final_check(const dcqcn_t *, std::string *why) override {
     bool ok = chk_.final_check("dcqcn");
     chk_.print_points("dcqcn_edge_");
-    if (!ok) *why = "csr_edges: a read-back, ERR_STATUS or ERR_ADDR check failed (FAILURE lines above)";
+    if (!ok)
+      *why = "csr_edges: a read-back, ERR_STATUS or ERR_ADDR check failed (FAILURE lines above)";
     return ok;
   }
 
@@ -498,5 +567,6 @@ DcqcnTest *dcqcn_make_test(const std::string &name, uint64_t seed, uint32_t nqps
 
 void dcqcn_list_tests() {
   for (const Entry &e : kTests) printf("%-16s %s\n", e.name, e.desc);
-  printf("%-16s %s\n", "csr_edges", "every field with a legal range: min-1, min, max, max+1 (generated table)");
+  printf("%-16s %s\n", "csr_edges",
+         "every field with a legal range: min-1, min, max, max+1 (generated table)");
 }

@@ -43,14 +43,22 @@ class DcqcnTest {
   // Inputs of cycle `cycle` (in is zeroed by the caller); m is the model before the cycle.
   virtual void stimulus(uint64_t cycle, const dcqcn_t *m, dcqcn_in_t &in) = 0;
   virtual void observe(uint64_t cycle, const dcqcn_in_t &in, const dcqcn_out_t &out) {
-    (void)cycle; (void)in; (void)out;
+    (void)cycle;
+    (void)in;
+    (void)out;
   }
   // The model's response to a CSR access of `csr` (its access cycle), in issue order.
   virtual void csr_result(uint64_t cycle, const DcqcnCsrOp &op, uint32_t rdata) {
-    (void)cycle; (void)op; (void)rdata;
+    (void)cycle;
+    (void)op;
+    (void)rdata;
   }
   // True when the scenario happened; *why otherwise.
-  virtual bool final_check(const dcqcn_t *m, std::string *why) { (void)m; (void)why; return true; }
+  virtual bool final_check(const dcqcn_t *m, std::string *why) {
+    (void)m;
+    (void)why;
+    return true;
+  }
   std::deque<DcqcnCsrOp> csr;  // pending CSR accesses, in order
   std::string name;
   uint64_t seed = 1;

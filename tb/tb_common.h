@@ -123,8 +123,8 @@ static inline bool plusarg(int argc, char **argv, const char *name, std::string 
 // +name=<unsigned decimal in min..max>: the strict parser of every xtm tool (tools/lib/
 // xtm_num.h: no hex, no sign, no trailing text, no silent wrap). A bad value is a usage
 // error: the testbench says which plusarg and exits 2 before simulating anything.
-static inline bool plusarg_u64(int argc, char **argv, const char *name, uint64_t min,
-                               uint64_t max, uint64_t *out) {
+static inline bool plusarg_u64(int argc, char **argv, const char *name, uint64_t min, uint64_t max,
+                               uint64_t *out) {
   std::string v;
   if (!plusarg(argc, argv, name, &v)) return false;
   xtm_num_msg_t msg;

@@ -18,6 +18,7 @@
 
 #include "cmodel/xtm/xtm.h"
 #include "cmodel/xtm/xtm_internal.h"
+
 #include "rtl/xtm/autogen/xtm_csr_edges.h"  // Generated: the legal-range edges (issue 21).
 
 // The reason names of the model (xtm_reason_name, cmodel/xtm/xtm.c) in lower case, as the
@@ -33,15 +34,16 @@ struct XtmFcov {
   std::map<std::string, uint64_t> hit;
   uint64_t last_sum[8] = {0};
   // spec 15 (pipeline and hazards): what pre() saw before the step of cycle t
-  xtm_occ_log_t pre_log[2] = {};  // the occupancy changes of t-1 and t-2 (spec 6.2)
-  std::vector<uint16_t> pre_head_pg;  // per VOQ: PG of the head packet (when an enqueue came)
-  bool pre_mark_in_flight = false;    // a head or latency marking decision pending (6.3)
-  std::vector<uint64_t> sel_t;        // per VOQ: the cycle of its last selection
-  std::vector<int32_t> pre_last_def;  // per VOQ holding one packet: its deficit (else INT32_MIN)
-  std::vector<uint16_t> pre_last_len; // and that packet's length
-  uint64_t last_csr_t = UINT64_MAX;   // the previous CSR access (its access cycle)
+  xtm_occ_log_t pre_log[2] = {};       // the occupancy changes of t-1 and t-2 (spec 6.2)
+  std::vector<uint16_t> pre_head_pg;   // per VOQ: PG of the head packet (when an enqueue came)
+  bool pre_mark_in_flight = false;     // a head or latency marking decision pending (6.3)
+  std::vector<uint64_t> sel_t;         // per VOQ: the cycle of its last selection
+  std::vector<int32_t> pre_last_def;   // per VOQ holding one packet: its deficit (else INT32_MIN)
+  std::vector<uint16_t> pre_last_len;  // and that packet's length
+  uint64_t last_csr_t = UINT64_MAX;    // the previous CSR access (its access cycle)
 
-  std::map<uint32_t, uint8_t> edge_seen;  // edge row -> edges written: 1 min-1, 2 min, 4 max, 8 max+1
+  std::map<uint32_t, uint8_t>
+      edge_seen;  // edge row -> edges written: 1 min-1, 2 min, 4 max, 8 max+1
 
   void inc(const std::string &k, uint64_t n = 1) { hit[k] += n; }
 
@@ -56,8 +58,11 @@ struct XtmFcov {
       const xtm_reg_field_t &f = m->regs[r].fields[kXtmCsrEdges[e].field];
       uint32_t mask = f.width >= 32 ? 0xFFFFFFFFu : (1u << f.width) - 1u;
       uint32_t v = (wdata >> f.lsb) & mask;
-      uint8_t b = (f.min > 0 && v == f.min - 1) ? 1 : v == f.min ? 2 : v == f.max ? 4
-                : (f.max < mask && v == f.max + 1) ? 8 : 0;
+      uint8_t b = (f.min > 0 && v == f.min - 1)      ? 1
+                  : v == f.min                       ? 2
+                  : v == f.max                       ? 4
+                  : (f.max < mask && v == f.max + 1) ? 8
+                                                     : 0;
       if (v == f.min && v == f.max) b = 6;
       edge_seen[e] |= b;
     }
@@ -70,11 +75,15 @@ struct XtmFcov {
       const xtm_reg_desc_t &d = m->regs[ed.reg];
       const xtm_reg_field_t &f = d.fields[ed.field];
       uint32_t mask = f.width >= 32 ? 0xFFFFFFFFu : (1u << f.width) - 1u;
-      uint8_t want = 2 | 4 | ((ed.has_min && f.min > 0) ? 1 : 0) | ((ed.has_max && f.max < mask) ? 8 : 0);
+      uint8_t want =
+          2 | 4 | ((ed.has_min && f.min > 0) ? 1 : 0) | ((ed.has_max && f.max < mask) ? 8 : 0);
       auto it = edge_seen.find(e);
       bool all = it != edge_seen.end() && (it->second & want) == want;
       std::string k = std::string("edge_") + d.name + "_" + f.name;
-      if (all) inc(k); else hit[k] += 0;
+      if (all)
+        inc(k);
+      else
+        hit[k] += 0;
     }
     widths(m);
   }
@@ -88,7 +97,8 @@ struct XtmFcov {
   void widths(xtm_t *m) {
     static const uint16_t kSel[kXtmWinCount] = {XTM_VOQ_SEL_REG_OFFSET, XTM_PORT_SEL_REG_OFFSET,
                                                 XTM_PG_SEL_REG_OFFSET, XTM_PROF_SEL_REG_OFFSET};
-    const uint32_t n_win[kXtmWinCount] = {m->num_voqs, m->prm.num_ports, m->prm.num_ports * XTM_NUM_PRIOS, 8};
+    const uint32_t n_win[kXtmWinCount] = {m->num_voqs, m->prm.num_ports,
+                                          m->prm.num_ports * XTM_NUM_PRIOS, 8};
     for (uint32_t w = 0; w < XTM_COV_WIDTH_COUNT; w++) {
       const xtm_cov_width_t &cw = kXtmCovWidths[w];
       const xtm_reg_desc_t &d = m->regs[cw.reg];
@@ -105,7 +115,10 @@ struct XtmFcov {
         uint32_t v = (lo >> f.lsb) & mask;
         hit_w = cw.carry ? hi != 0 : v + 1 >= mask;
       }
-      if (hit_w) inc(cw.point); else hit[cw.point] += 0;
+      if (hit_w)
+        inc(cw.point);
+      else
+        hit[cw.point] += 0;
     }
   }
 
@@ -191,7 +204,8 @@ struct XtmFcov {
   static int enq_profile_case(uint32_t cfg, uint8_t ecn) {
     bool ecn_en = XTM_F(cfg, Q_CFG, ECN_EN) != 0;
     bool ect = ecn == 1 || ecn == 2;
-    if (ecn_en && ect) return XTM_F(cfg, Q_CFG, MARK_POINT) == XTM_Q_CFG_MARK_POINT_VALUE_TAIL ? 1 : 0;
+    if (ecn_en && ect)
+      return XTM_F(cfg, Q_CFG, MARK_POINT) == XTM_Q_CFG_MARK_POINT_VALUE_TAIL ? 1 : 0;
     if (ecn_en && ecn == 3) return 0;
     bool tail_only = ecn_en && XTM_F(cfg, Q_CFG, NONECT_TAIL_ONLY) != 0;
     return XTM_F(cfg, Q_CFG, NO_LOSS) == 0 && !tail_only ? 2 : 0;
@@ -217,7 +231,8 @@ struct XtmFcov {
       if (v < nvoq && r < kXtmReasonLenZero) {  // classified: the profile may be evaluated
         const xtm_voq_t *q = &m->voq[v];
         // the occupancy the profile saw, S(t-2) (spec 6.2), from S(t+1) and the log
-        uint32_t occ_t = q->occ_cells - (ev == v ? cur.enq_cells : 0) + (rv == v ? cur.rem_cells : 0);
+        uint32_t occ_t =
+            q->occ_cells - (ev == v ? cur.enq_cells : 0) + (rv == v ? cur.rem_cells : 0);
         uint32_t occ2 = t < 3 ? 0 : occ_two_back(v, occ_t, t);
         uint32_t prof = XTM_F(q->cfg, Q_CFG, PROFILE);
         int pc = enq_profile_case(q->cfg, in.enq.ecn);
@@ -236,7 +251,8 @@ struct XtmFcov {
       }
     }
     // spec 15.3: same cycle, same queue; back-to-back selections; the shaper's gap
-    if (ev != XTM_NIL && ev == rv) inc(out.flush.valid ? "hz_enq_flush_same_voq" : "hz_enq_deq_same_voq");
+    if (ev != XTM_NIL && ev == rv)
+      inc(out.flush.valid ? "hz_enq_flush_same_voq" : "hz_enq_deq_same_voq");
     if (ev != XTM_NIL && rv != XTM_NIL && rv < pre_head_pg.size() &&
         pre_head_pg[rv] == m->enq_dec.gi) {
       inc("hz_pg_enq_deq_same_cycle");
@@ -244,12 +260,15 @@ struct XtmFcov {
     if (rv != XTM_NIL && !out.flush.valid && rv < nvoq) {
       if (sel_t.size() != nvoq) sel_t.assign(nvoq, UINT64_MAX);
       if (sel_t[rv] + 1 == t) inc("hz_sel_back_to_back");
-      if (XTM_F(m->voq[rv].cfg, Q_CFG, SHAPER_EN) != 0 && sel_t[rv] + 2 == t) inc("hz_shaper_gap_min");
+      if (XTM_F(m->voq[rv].cfg, Q_CFG, SHAPER_EN) != 0 && sel_t[rv] + 2 == t)
+        inc("hz_shaper_gap_min");
       // spec 9.3: a DWRR selection empties the VOQ with its deficit still positive after the
       // charge (a round adds the quantum when the deficit was not positive): cleared to 0
       const xtm_voq_t *q = &m->voq[rv];
-      if (XTM_F(q->cfg, Q_CFG, STRICT) == 0 && rv < pre_last_def.size() && pre_last_def[rv] != INT32_MIN) {
-        int64_t d = pre_last_def[rv] > 0 ? pre_last_def[rv] : int64_t(pre_last_def[rv]) + q->quantum;
+      if (XTM_F(q->cfg, Q_CFG, STRICT) == 0 && rv < pre_last_def.size() &&
+          pre_last_def[rv] != INT32_MIN) {
+        int64_t d =
+            pre_last_def[rv] > 0 ? pre_last_def[rv] : int64_t(pre_last_def[rv]) + q->quantum;
         if (d - pre_last_len[rv] > 0) inc("dwrr_empty_positive_cleared");
       }
       sel_t[rv] = t;
@@ -257,7 +276,8 @@ struct XtmFcov {
     // CSR timing (spec 10.1, 10.2, 15.6)
     if (in.csr.valid) {
       uint16_t a = in.csr.addr;
-      if (last_csr_t != UINT64_MAX && last_csr_t + 1 + XTM_OUT_LATENCY + 1 == t) inc("apb_back_to_back");
+      if (last_csr_t != UINT64_MAX && last_csr_t + 1 + XTM_OUT_LATENCY + 1 == t)
+        inc("apb_back_to_back");
       last_csr_t = t;
       bool window = (a >= XTM_Q_CFG_REG_OFFSET && a < XTM_Q_CFG_REG_OFFSET + 0x100) ||
                     (a >= XTM_G_CFG_REG_OFFSET && a < XTM_G_CFG_REG_OFFSET + 0x100);
@@ -298,13 +318,15 @@ struct XtmFcov {
     for (uint32_t p = 0; p < m->prm.num_ports && out.pfc_tx_valid != 0; p++) {
       if (((out.pfc_tx_valid >> p) & 1u) == 0) continue;
       for (int c = 0; c < 8; c++) {
-        if ((out.pfc_tx[p].vec >> c) & 1u) inc(out.pfc_tx[p].quanta[c] ? "pfc_tx_xoff" : "pfc_tx_xon");
+        if ((out.pfc_tx[p].vec >> c) & 1u)
+          inc(out.pfc_tx[p].quanta[c] ? "pfc_tx_xoff" : "pfc_tx_xon");
       }
     }
     for (uint32_t p = 0; p < m->prm.num_ports && in.pfc_rx_valid != 0; p++) {
       if (((in.pfc_rx_valid >> p) & 1u) == 0) continue;
       for (int c = 0; c < 8; c++) {
-        if ((in.pfc_rx[p].vec >> c) & 1u) inc(in.pfc_rx[p].quanta[c] ? "pfc_rx_pause" : "pfc_rx_xon");
+        if ((in.pfc_rx[p].vec >> c) & 1u)
+          inc(in.pfc_rx[p].quanta[c] ? "pfc_rx_pause" : "pfc_rx_xon");
       }
     }
     if (in.tx_ready != UINT64_MAX) inc("mac_backpressure");
@@ -345,8 +367,9 @@ struct XtmFcov {
     delta(5, "pfc_xon_transition", s[5]);
     inc(stalled ? "wd_state_stalled" : "wd_state_monitor");
     if (stalled) {
-      inc(XTM_F(m->wd_ctrl, WD_CTRL, ACTION) == XTM_WD_CTRL_ACTION_VALUE_DROP ? "wd_stalled_action_drop"
-                                                                                : "wd_stalled_action_forward");
+      inc(XTM_F(m->wd_ctrl, WD_CTRL, ACTION) == XTM_WD_CTRL_ACTION_VALUE_DROP
+              ? "wd_stalled_action_drop"
+              : "wd_stalled_action_forward");
     }
     if (hbm_mode) inc("hbm_mode_resident");
     if (xoff) inc("pfc_pg_in_xoff");

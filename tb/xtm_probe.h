@@ -73,8 +73,9 @@ static inline void probe_put_bits(VlWide<N> &v, const uint64_t *w) {
 }
 
 #define XTM_PROBE_SIG(name) (r_->xtm_top__DOT__u_core__DOT__##name)
-#define XTM_PROBE_T(name) \
-  std::remove_reference_t<decltype(std::declval<Vxtm_top___024root>().xtm_top__DOT__u_core__DOT__##name)>
+#define XTM_PROBE_T(name)  \
+  std::remove_reference_t< \
+      decltype(std::declval<Vxtm_top___024root>().xtm_top__DOT__u_core__DOT__##name)>
 
 class XtmProbe {
  public:
@@ -86,9 +87,7 @@ class XtmProbe {
   uint32_t occ_pkts(uint32_t v) const { return XTM_PROBE_SIG(u_qmgr__DOT__pkts_q)[v]; }
   uint32_t hbm_cells(uint32_t v) const { return XTM_PROBE_SIG(u_qmgr__DOT__hbmc_q)[v]; }
   bool hbm_mode(uint32_t v) const { return probe_bit(XTM_PROBE_SIG(u_qmgr__DOT__mode_q), v); }
-  bool wd_stalled(uint32_t v) const {
-    return probe_bit(XTM_PROBE_SIG(u_wd__DOT__stalled_q), v);
-  }
+  bool wd_stalled(uint32_t v) const { return probe_bit(XTM_PROBE_SIG(u_wd__DOT__stalled_q), v); }
   int32_t deficit(uint32_t v) const { return sext_def(XTM_PROBE_SIG(u_sched__DOT__def_q)[v]); }
   bool shaper_conform(uint32_t v) const {
     return probe_bit(XTM_PROBE_SIG(u_shaper__DOT__conf_q), v);
@@ -196,37 +195,61 @@ class XtmProbe {
   // fields); false if the name is unknown. fault_kind(): which index a field takes.
   enum FaultKind { kFaultUnknown, kFaultVoq, kFaultPg, kFaultGlobal };
   static FaultKind fault_kind(const std::string &f) {
-    static const char *const kVoq[] = {"occ_cells", "occ_pkts", "hbm_cells", "hbm_mode", "wd_stalled",
-                                       "deficit", "shaper_conform", "wd_storm", "wd_clean"};
+    static const char *const kVoq[] = {"occ_cells",      "occ_pkts",   "hbm_cells",
+                                       "hbm_mode",       "wd_stalled", "deficit",
+                                       "shaper_conform", "wd_storm",   "wd_clean"};
     static const char *const kPg[] = {"pg_cells", "hdrm_used", "xoff", "pause_remain"};
-    static const char *const kGlobal[] = {"pool_used", "ocb_used", "hbm_used", "desc_free", "lfsr",
-                                          "lfsr_head"};
-    for (const char *n : kVoq) if (f == n) return kFaultVoq;
-    for (const char *n : kPg) if (f == n) return kFaultPg;
-    for (const char *n : kGlobal) if (f == n) return kFaultGlobal;
+    static const char *const kGlobal[] = {"pool_used", "ocb_used", "hbm_used",
+                                          "desc_free", "lfsr",     "lfsr_head"};
+    for (const char *n : kVoq)
+      if (f == n) return kFaultVoq;
+    for (const char *n : kPg)
+      if (f == n) return kFaultPg;
+    for (const char *n : kGlobal)
+      if (f == n) return kFaultGlobal;
     return kFaultUnknown;
   }
   bool flip(const std::string &f, uint32_t i) {
-    if (f == "occ_cells") probe_flip(XTM_PROBE_SIG(u_qmgr__DOT__occ_q)[i], 0);
-    else if (f == "occ_pkts") probe_flip(XTM_PROBE_SIG(u_qmgr__DOT__pkts_q)[i], 0);
-    else if (f == "hbm_cells") probe_flip(XTM_PROBE_SIG(u_qmgr__DOT__hbmc_q)[i], 0);
-    else if (f == "hbm_mode") probe_flip(XTM_PROBE_SIG(u_qmgr__DOT__mode_q), i);
-    else if (f == "wd_stalled") probe_flip(XTM_PROBE_SIG(u_wd__DOT__stalled_q), i);
-    else if (f == "deficit") probe_flip(XTM_PROBE_SIG(u_sched__DOT__def_q)[i], 0);
-    else if (f == "shaper_conform") probe_flip(XTM_PROBE_SIG(u_shaper__DOT__conf_q), i);
-    else if (f == "wd_storm") probe_flip(XTM_PROBE_SIG(u_wd__DOT__u_rows__DOT__mem)[i / ntcs_], 144 * (i % ntcs_));
-    else if (f == "wd_clean") probe_flip(XTM_PROBE_SIG(u_wd__DOT__u_rows__DOT__mem)[i / ntcs_], 144 * (i % ntcs_) + 8);
-    else if (f == "pg_cells") probe_flip(XTM_PROBE_SIG(u_pfc_tx__DOT__cells_q)[i], 0);
-    else if (f == "hdrm_used") probe_flip(XTM_PROBE_SIG(u_pfc_tx__DOT__hused_q)[i], 0);
-    else if (f == "xoff") probe_flip(XTM_PROBE_SIG(u_pfc_tx__DOT__xoff_q), i);
-    else if (f == "pause_remain") probe_flip(XTM_PROBE_SIG(u_pfc_rx__DOT__rem_q)[i], 0);
-    else if (f == "pool_used") probe_flip(XTM_PROBE_SIG(u_bufmgr__DOT__pool_q), 0);
-    else if (f == "ocb_used") probe_flip(XTM_PROBE_SIG(u_bufmgr__DOT__ocb_q), 0);
-    else if (f == "hbm_used") probe_flip(XTM_PROBE_SIG(u_bufmgr__DOT__hbm_q), 0);
-    else if (f == "desc_free") probe_flip(XTM_PROBE_SIG(u_bufmgr__DOT__free_q), 0);
-    else if (f == "lfsr") probe_flip(XTM_PROBE_SIG(u_admit__DOT__u_lfsr__DOT__state_q), 0);
-    else if (f == "lfsr_head") probe_flip(XTM_PROBE_SIG(u_deq__DOT__u_lfsr__DOT__state_q), 0);
-    else return false;
+    if (f == "occ_cells")
+      probe_flip(XTM_PROBE_SIG(u_qmgr__DOT__occ_q)[i], 0);
+    else if (f == "occ_pkts")
+      probe_flip(XTM_PROBE_SIG(u_qmgr__DOT__pkts_q)[i], 0);
+    else if (f == "hbm_cells")
+      probe_flip(XTM_PROBE_SIG(u_qmgr__DOT__hbmc_q)[i], 0);
+    else if (f == "hbm_mode")
+      probe_flip(XTM_PROBE_SIG(u_qmgr__DOT__mode_q), i);
+    else if (f == "wd_stalled")
+      probe_flip(XTM_PROBE_SIG(u_wd__DOT__stalled_q), i);
+    else if (f == "deficit")
+      probe_flip(XTM_PROBE_SIG(u_sched__DOT__def_q)[i], 0);
+    else if (f == "shaper_conform")
+      probe_flip(XTM_PROBE_SIG(u_shaper__DOT__conf_q), i);
+    else if (f == "wd_storm")
+      probe_flip(XTM_PROBE_SIG(u_wd__DOT__u_rows__DOT__mem)[i / ntcs_], 144 * (i % ntcs_));
+    else if (f == "wd_clean")
+      probe_flip(XTM_PROBE_SIG(u_wd__DOT__u_rows__DOT__mem)[i / ntcs_], 144 * (i % ntcs_) + 8);
+    else if (f == "pg_cells")
+      probe_flip(XTM_PROBE_SIG(u_pfc_tx__DOT__cells_q)[i], 0);
+    else if (f == "hdrm_used")
+      probe_flip(XTM_PROBE_SIG(u_pfc_tx__DOT__hused_q)[i], 0);
+    else if (f == "xoff")
+      probe_flip(XTM_PROBE_SIG(u_pfc_tx__DOT__xoff_q), i);
+    else if (f == "pause_remain")
+      probe_flip(XTM_PROBE_SIG(u_pfc_rx__DOT__rem_q)[i], 0);
+    else if (f == "pool_used")
+      probe_flip(XTM_PROBE_SIG(u_bufmgr__DOT__pool_q), 0);
+    else if (f == "ocb_used")
+      probe_flip(XTM_PROBE_SIG(u_bufmgr__DOT__ocb_q), 0);
+    else if (f == "hbm_used")
+      probe_flip(XTM_PROBE_SIG(u_bufmgr__DOT__hbm_q), 0);
+    else if (f == "desc_free")
+      probe_flip(XTM_PROBE_SIG(u_bufmgr__DOT__free_q), 0);
+    else if (f == "lfsr")
+      probe_flip(XTM_PROBE_SIG(u_admit__DOT__u_lfsr__DOT__state_q), 0);
+    else if (f == "lfsr_head")
+      probe_flip(XTM_PROBE_SIG(u_deq__DOT__u_lfsr__DOT__state_q), 0);
+    else
+      return false;
     return true;
   }
 

@@ -33,6 +33,7 @@
 #endif
 #include <verilated_fst_c.h>
 
+#include <chrono>
 #include <cinttypes>
 #include <cstddef>
 #include <cstdio>
@@ -40,12 +41,12 @@
 #include <cstring>
 #include <deque>
 #include <string>
-#include <chrono>
 
-#include "Vxtm_top.h"
 #include "tb/tb_common.h"
 #include "tb/xtm_probe.h"
 #include "tb/xtm_tests.h"
+
+#include "Vxtm_top.h"
 
 extern "C" {
 #include "cmodel/xtm/xtm.h"
@@ -53,6 +54,7 @@ extern "C" {
 #include "firmware/host/xtm_fw_host.h"
 #include "firmware/xtm_fw.h"
 #include "firmware/xtm_mmio.h"
+
 #include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
 }
 #include "tb/xtm_fcov.h"  // +fcov=<file>: functional coverage (nightly)
@@ -78,7 +80,6 @@ static inline uint64_t bit_put(uint64_t w, uint32_t i, bool b) {
 }
 
 SC_MODULE(XtmTb) {
-
   Vxtm_top *dut = nullptr;
   VerilatedFstC *tfp = nullptr;
   xtm_t *model = nullptr;
@@ -86,20 +87,20 @@ SC_MODULE(XtmTb) {
   TbOptions opt;
   uint32_t nports = 0, ntcs = 0;
 
-  uint64_t cycle = 0;       // physical cycle since the last reset
-  uint64_t wave_t = 0;      // physical cycles since the start (wave time, 1 ns each)
-  uint64_t lcycle = 0;      // logical cycle being compared (for reports)
+  uint64_t cycle = 0;   // physical cycle since the last reset
+  uint64_t wave_t = 0;  // physical cycles since the start (wave time, 1 ns each)
+  uint64_t lcycle = 0;  // logical cycle being compared (for reports)
   uint64_t errors = 0;
   xtm_in_t in_ring[kRing];
   xtm_out_t out_ring[kRing];
   CsrOp csr_ring[kRing];
   XtmProbe *probe = nullptr;
   // the state comparison's fast path (compare_state)
-  xtm_snap_t *snap = nullptr;         // the model's state, updated incrementally
-  XtmProbe::Image *img = nullptr;     // the RTL state the snapshot implies
+  xtm_snap_t *snap = nullptr;      // the model's state, updated incrementally
+  XtmProbe::Image *img = nullptr;  // the RTL state the snapshot implies
   uint64_t img_bad_voq[XTM_SNAP_WORDS] = {0}, img_bad_pg[XTM_SNAP_WORDS] = {0};  // no encoding
   uint64_t state_checks = 0, state_detailed_runs = 0;
-  bool state_detailed = false;        // +state_detailed: field by field every time
+  bool state_detailed = false;  // +state_detailed: field by field every time
   // +state_fault=<field>:<index>:<cycle>: one RTL register bit flipped after the clock edge
   // of logical cycle <cycle> commits, before that cycle's state comparison (a negative test
   // of the comparison; XtmProbe::flip names the fields)
@@ -120,7 +121,7 @@ SC_MODULE(XtmTb) {
 
   // APB state: a CSR op is a setup cycle, then access cycles until PREADY
   CsrOp apb_op{};
-  int apb_state = 0;  // 0 idle, 1 setup done, 2 access phase under way
+  int apb_state = 0;        // 0 idle, 1 setup done, 2 access phase under way
   bool apb_done = false;    // PREADY seen in the last access cycle
   uint32_t apb_prdata = 0;  // the DUT's answer then
   bool apb_pslverr = false;
@@ -141,8 +142,8 @@ SC_MODULE(XtmTb) {
     if (errors == 1) {
       first_err_cycle = at;
     }
-    printf("FAILURE: co-sim mismatch at cycle %" PRIu64 ": %s expected 0x%" PRIx64
-           " dut 0x%" PRIx64 " (%s)\n",
+    printf("FAILURE: co-sim mismatch at cycle %" PRIu64 ": %s expected 0x%" PRIx64 " dut 0x%" PRIx64
+           " (%s)\n",
            at, field, exp, act, where.c_str());
     if (errors == 1) {
       // wave time counts every physical cycle since the start (firmware resets included)
@@ -152,11 +153,13 @@ SC_MODULE(XtmTb) {
              at, w0 + at + kCommit, w0 + at + kOutLat);
     }
     if (errors == 1 && !fw_conf.empty()) {
-      printf("waves of the failing window: make sim CFG=%s WAVES=1 PLUSARGS='+fw=%s "
-             "+trace_start=%" PRIu64 "'\n",
-             XTM_TB_CFG, fw_conf.c_str(), at > 2000 ? at - 2000 : 0);
+      printf(
+          "waves of the failing window: make sim CFG=%s WAVES=1 PLUSARGS='+fw=%s "
+          "+trace_start=%" PRIu64 "'\n",
+          XTM_TB_CFG, fw_conf.c_str(), at > 2000 ? at - 2000 : 0);
     } else if (errors == 1) {
-      printf("waves of the failing window: make sim TEST=%s SEED=%" PRIu64 " CFG=%s WAVES=1 "
+      printf("waves of the failing window: make sim TEST=%s SEED=%" PRIu64
+             " CFG=%s WAVES=1 "
              "PLUSARGS=+trace_start=%" PRIu64 "\n",
              opt.test.c_str(), opt.seed, XTM_TB_CFG, at > 2000 ? at - 2000 : 0);
     }
@@ -175,7 +178,7 @@ SC_MODULE(XtmTb) {
     }
   }
 
-  void log_txn(FILE *f, std::deque<Txn> &h, const std::string &s) {
+  void log_txn(FILE * f, std::deque<Txn> & h, const std::string &s) {
     push_hist(h, lcycle, s);
     if (f != nullptr) {
       fprintf(f, "%" PRIu64 "\t%s\n", lcycle, s.c_str());
@@ -187,12 +190,21 @@ SC_MODULE(XtmTb) {
   struct Line {
     char b[160];
     size_t n = 0;
-    Line &s(const char *t) { while (*t != '\0') b[n++] = *t++; return *this; }
-    Line &c(char ch) { b[n++] = ch; return *this; }
+    Line &s(const char *t) {
+      while (*t != '\0') b[n++] = *t++;
+      return *this;
+    }
+    Line &c(char ch) {
+      b[n++] = ch;
+      return *this;
+    }
     Line &u(uint64_t v) {  // %u / %d of a non-negative value
       char t[24];
       int k = 0;
-      do { t[k++] = static_cast<char>('0' + v % 10); v /= 10; } while (v != 0);
+      do {
+        t[k++] = static_cast<char>('0' + v % 10);
+        v /= 10;
+      } while (v != 0);
       while (k > 0) b[n++] = t[--k];
       return *this;
     }
@@ -204,7 +216,7 @@ SC_MODULE(XtmTb) {
     }
     Line &t() { return c('\t'); }
   };
-  void log_txn(FILE *f, std::deque<Txn> &h, const Line &l) {
+  void log_txn(FILE * f, std::deque<Txn> & h, const Line &l) {
     push_hist(h, lcycle, std::string(l.b, l.n));
     if (f != nullptr) {
       Line w;
@@ -250,12 +262,15 @@ SC_MODULE(XtmTb) {
   void compare(const xtm_out_t &o, const CsrOp &csr_op) {
     // admission result
     if (dut->enq_res_valid_o != o.enq_res.valid) {
-      mismatch("enq_res.valid", o.enq_res.valid, dut->enq_res_valid_o, fmt("pkt %08x", o.enq_res.pkt_id));
+      mismatch("enq_res.valid", o.enq_res.valid, dut->enq_res_valid_o,
+               fmt("pkt %08x", o.enq_res.pkt_id));
     }
     if (o.enq_res.valid) {
       auto w = [&] { return fmt("pkt %08x voq %u", o.enq_res.pkt_id, o.enq_res.voq); };
-      if (dut->enq_res_pkt_id_o != o.enq_res.pkt_id) mismatch("enq_res.pkt_id", o.enq_res.pkt_id, dut->enq_res_pkt_id_o, w());
-      if (dut->enq_res_voq_o != o.enq_res.voq) mismatch("enq_res.voq", o.enq_res.voq, dut->enq_res_voq_o, w());
+      if (dut->enq_res_pkt_id_o != o.enq_res.pkt_id)
+        mismatch("enq_res.pkt_id", o.enq_res.pkt_id, dut->enq_res_pkt_id_o, w());
+      if (dut->enq_res_voq_o != o.enq_res.voq)
+        mismatch("enq_res.voq", o.enq_res.voq, dut->enq_res_voq_o, w());
       if (dut->enq_res_reason_o != o.enq_res.reason)
         mismatch("enq_res.reason", o.enq_res.reason, dut->enq_res_reason_o, w());
       if (dut->enq_res_marked_o != o.enq_res.marked)
@@ -266,23 +281,44 @@ SC_MODULE(XtmTb) {
         mismatch("enq_res.hbm", o.enq_res.hbm, dut->enq_res_hbm_o, w());
       // "ENQ\t%08x\t%u\t%u\t%d%d%d": pkt_id, voq, reason, marked hdrm hbm
       log_txn(trace_model, hist_model,
-              Line().s("ENQ\t").x(o.enq_res.pkt_id, 8).t().u(o.enq_res.voq).t().u(o.enq_res.reason).t()
-                  .u(o.enq_res.marked).u(o.enq_res.hdrm).u(o.enq_res.hbm));
+              Line()
+                  .s("ENQ\t")
+                  .x(o.enq_res.pkt_id, 8)
+                  .t()
+                  .u(o.enq_res.voq)
+                  .t()
+                  .u(o.enq_res.reason)
+                  .t()
+                  .u(o.enq_res.marked)
+                  .u(o.enq_res.hdrm)
+                  .u(o.enq_res.hbm));
       log_txn(trace_dut, hist_dut,
-              Line().s("ENQ\t").x(dut->enq_res_pkt_id_o, 8).t().u(dut->enq_res_voq_o).t()
-                  .u(dut->enq_res_reason_o).t().u(dut->enq_res_marked_o).u(dut->enq_res_hdrm_o)
+              Line()
+                  .s("ENQ\t")
+                  .x(dut->enq_res_pkt_id_o, 8)
+                  .t()
+                  .u(dut->enq_res_voq_o)
+                  .t()
+                  .u(dut->enq_res_reason_o)
+                  .t()
+                  .u(dut->enq_res_marked_o)
+                  .u(dut->enq_res_hdrm_o)
                   .u(dut->enq_res_hbm_o));
       packets_in++;
       drops[o.enq_res.reason & 15]++;
       ecn_marks += o.enq_res.marked;
     }
-    if (dut->flush_valid_o != o.flush.valid) mismatch("flush.valid", o.flush.valid, dut->flush_valid_o, "");
+    if (dut->flush_valid_o != o.flush.valid)
+      mismatch("flush.valid", o.flush.valid, dut->flush_valid_o, "");
     if (o.flush.valid) {
       auto w = [&] { return fmt("voq %u", o.flush.voq); };
-      if (dut->flush_pkt_id_o != o.flush.pkt_id) mismatch("flush.pkt_id", o.flush.pkt_id, dut->flush_pkt_id_o, w());
-      if (dut->flush_voq_o != o.flush.voq) mismatch("flush.voq", o.flush.voq, dut->flush_voq_o, w());
+      if (dut->flush_pkt_id_o != o.flush.pkt_id)
+        mismatch("flush.pkt_id", o.flush.pkt_id, dut->flush_pkt_id_o, w());
+      if (dut->flush_voq_o != o.flush.voq)
+        mismatch("flush.voq", o.flush.voq, dut->flush_voq_o, w());
       log_txn(trace_model, hist_model, Line().s("FLUSH\t").x(o.flush.pkt_id, 8).t().u(o.flush.voq));
-      log_txn(trace_dut, hist_dut, Line().s("FLUSH\t").x(dut->flush_pkt_id_o, 8).t().u(dut->flush_voq_o));
+      log_txn(trace_dut, hist_dut,
+              Line().s("FLUSH\t").x(dut->flush_pkt_id_o, 8).t().u(dut->flush_voq_o));
       flushes++;
     }
     // ports: only those where either side has a transmission or a frame
@@ -298,24 +334,48 @@ SC_MODULE(XtmTb) {
       if (mv) {
         const xtm_deq_out_t &d = o.deq[p];
         int b = p * kRecBits;
-        struct { const char *n; uint64_t e; int lsb, wd; } f[] = {
-            {"deq.pkt_id", d.pkt_id, 71, 32}, {"deq.voq", d.voq, 62, 9},
-            {"deq.in_port", d.in_port, 56, 6}, {"deq.len", d.len, 42, 14},
-            {"deq.dscp", d.dscp, 36, 6},       {"deq.ecn", d.ecn, 34, 2},
-            {"deq.marked", d.marked, 33, 1},   {"deq.hbm", d.hbm, 32, 1},
-            {"deq.sojourn", d.sojourn, 0, 32}};
+        struct {
+          const char *n;
+          uint64_t e;
+          int lsb, wd;
+        } f[] = {{"deq.pkt_id", d.pkt_id, 71, 32},  {"deq.voq", d.voq, 62, 9},
+                 {"deq.in_port", d.in_port, 56, 6}, {"deq.len", d.len, 42, 14},
+                 {"deq.dscp", d.dscp, 36, 6},       {"deq.ecn", d.ecn, 34, 2},
+                 {"deq.marked", d.marked, 33, 1},   {"deq.hbm", d.hbm, 32, 1},
+                 {"deq.sojourn", d.sojourn, 0, 32}};
         for (auto &x : f) {
           uint64_t a = getb(dut->deq_o, b + x.lsb, x.wd);
           if (a != x.e) mismatch(x.n, x.e, a, fmt("port %u voq %u pkt %08x", p, d.voq, d.pkt_id));
         }
         // "DEQ\t%u\t%08x\t%u\t%u\t%u\t%u": port, pkt_id, voq, len, ecn, sojourn
         log_txn(trace_model, hist_model,
-                Line().s("DEQ\t").u(p).t().x(d.pkt_id, 8).t().u(d.voq).t().u(d.len).t().u(d.ecn).t()
+                Line()
+                    .s("DEQ\t")
+                    .u(p)
+                    .t()
+                    .x(d.pkt_id, 8)
+                    .t()
+                    .u(d.voq)
+                    .t()
+                    .u(d.len)
+                    .t()
+                    .u(d.ecn)
+                    .t()
                     .u(d.sojourn));
         log_txn(trace_dut, hist_dut,
-                Line().s("DEQ\t").u(p).t().x(getb(dut->deq_o, b + 71, 32), 8).t()
-                    .u(getb(dut->deq_o, b + 62, 9)).t().u(getb(dut->deq_o, b + 42, 14)).t()
-                    .u(getb(dut->deq_o, b + 34, 2)).t().u(getb(dut->deq_o, b, 32)));
+                Line()
+                    .s("DEQ\t")
+                    .u(p)
+                    .t()
+                    .x(getb(dut->deq_o, b + 71, 32), 8)
+                    .t()
+                    .u(getb(dut->deq_o, b + 62, 9))
+                    .t()
+                    .u(getb(dut->deq_o, b + 42, 14))
+                    .t()
+                    .u(getb(dut->deq_o, b + 34, 2))
+                    .t()
+                    .u(getb(dut->deq_o, b, 32)));
         packets_out++;
       }
       bool mp = (mpf >> p) & 1u;
@@ -326,7 +386,8 @@ SC_MODULE(XtmTb) {
         if (dvec != o.pfc_tx[p].vec) mismatch("pfc_tx.vec", o.pfc_tx[p].vec, dvec, w());
         for (int i = 0; i < 8; i++) {
           uint64_t dq = getb(dut->pfc_tx_quanta_o, 16 * (8 * p + i), 16);
-          if (dq != o.pfc_tx[p].quanta[i]) mismatch("pfc_tx.quanta", o.pfc_tx[p].quanta[i], dq, fmt("port %u prio %d", p, i));
+          if (dq != o.pfc_tx[p].quanta[i])
+            mismatch("pfc_tx.quanta", o.pfc_tx[p].quanta[i], dq, fmt("port %u prio %d", p, i));
         }
         log_txn(trace_model, hist_model, Line().s("PFC\t").u(p).t().x(o.pfc_tx[p].vec, 2));
         log_txn(trace_dut, hist_dut, Line().s("PFC\t").u(p).t().x(dvec, 2));
@@ -334,17 +395,20 @@ SC_MODULE(XtmTb) {
       }
     }
     // the APB completion: PREADY in the cycle the response of the access is due
-    if (dut->pready_o != o.csr_rsp.valid) mismatch("csr.valid (pready)", o.csr_rsp.valid, dut->pready_o, "");
+    if (dut->pready_o != o.csr_rsp.valid)
+      mismatch("csr.valid (pready)", o.csr_rsp.valid, dut->pready_o, "");
     if (o.csr_rsp.valid) {
       const CsrOp &op = csr_op;
       if (!op.write && dut->prdata_o != o.csr_rsp.rdata)
         mismatch("csr.rdata", o.csr_rsp.rdata, dut->prdata_o, fmt("addr 0x%04x", op.addr));
       if (dut->pslverr_o != o.csr_rsp.err)
         mismatch("csr.err", o.csr_rsp.err, dut->pslverr_o, fmt("addr 0x%04x", op.addr));
-      log_txn(trace_model, hist_model, fmt("CSR\t%c\t%04x\t%08x\t%d", op.write ? 'W' : 'R',
-                                           op.addr, op.write ? op.wdata : o.csr_rsp.rdata, o.csr_rsp.err));
-      log_txn(trace_dut, hist_dut, fmt("CSR\t%c\t%04x\t%08x\t%d", op.write ? 'W' : 'R', op.addr,
-                                       op.write ? op.wdata : dut->prdata_o, dut->pslverr_o));
+      log_txn(trace_model, hist_model,
+              fmt("CSR\t%c\t%04x\t%08x\t%d", op.write ? 'W' : 'R', op.addr,
+                  op.write ? op.wdata : o.csr_rsp.rdata, o.csr_rsp.err));
+      log_txn(trace_dut, hist_dut,
+              fmt("CSR\t%c\t%04x\t%08x\t%d", op.write ? 'W' : 'R', op.addr,
+                  op.write ? op.wdata : dut->prdata_o, dut->pslverr_o));
     }
   }
 
@@ -407,26 +471,43 @@ SC_MODULE(XtmTb) {
     for (uint32_t v = 0; v < nv; v++) {
       xtm_voq_state_t s;
       xtm_voq_state(model, v, &s);
-      if (r.occ_cells(v) != s.occ_cells) mismatch("state.voq.occ_cells", s.occ_cells, r.occ_cells(v), fmt("voq %u", v));
-      if (r.occ_pkts(v) != s.occ_pkts) mismatch("state.voq.occ_pkts", s.occ_pkts, r.occ_pkts(v), fmt("voq %u", v));
-      if (r.hbm_cells(v) != s.hbm_cells) mismatch("state.voq.hbm_cells", s.hbm_cells, r.hbm_cells(v), fmt("voq %u", v));
-      if (r.hbm_mode(v) != s.hbm_mode) mismatch("state.voq.hbm_mode", s.hbm_mode, r.hbm_mode(v), fmt("voq %u", v));
-      if (r.wd_stalled(v) != s.wd_stalled) mismatch("state.voq.wd_stalled", s.wd_stalled, r.wd_stalled(v), fmt("voq %u", v));
-      if (r.deficit(v) != s.deficit) mismatch("state.voq.deficit", (uint32_t)s.deficit, (uint32_t)r.deficit(v), fmt("voq %u", v));
-      if (r.shaper_conform(v) != s.shaper_conform) mismatch("state.voq.shaper_conform", s.shaper_conform, r.shaper_conform(v), fmt("voq %u", v));
+      if (r.occ_cells(v) != s.occ_cells)
+        mismatch("state.voq.occ_cells", s.occ_cells, r.occ_cells(v), fmt("voq %u", v));
+      if (r.occ_pkts(v) != s.occ_pkts)
+        mismatch("state.voq.occ_pkts", s.occ_pkts, r.occ_pkts(v), fmt("voq %u", v));
+      if (r.hbm_cells(v) != s.hbm_cells)
+        mismatch("state.voq.hbm_cells", s.hbm_cells, r.hbm_cells(v), fmt("voq %u", v));
+      if (r.hbm_mode(v) != s.hbm_mode)
+        mismatch("state.voq.hbm_mode", s.hbm_mode, r.hbm_mode(v), fmt("voq %u", v));
+      if (r.wd_stalled(v) != s.wd_stalled)
+        mismatch("state.voq.wd_stalled", s.wd_stalled, r.wd_stalled(v), fmt("voq %u", v));
+      if (r.deficit(v) != s.deficit)
+        mismatch("state.voq.deficit", (uint32_t)s.deficit, (uint32_t)r.deficit(v),
+                 fmt("voq %u", v));
+      if (r.shaper_conform(v) != s.shaper_conform)
+        mismatch("state.voq.shaper_conform", s.shaper_conform, r.shaper_conform(v),
+                 fmt("voq %u", v));
       // the poll counters are in RAM, written by the initialisation sweep (spec 15.6)
       if (lcycle >= XTM_INIT_CYCLES(nports)) {
-        if (r.wd_storm(v) != s.wd_storm) mismatch("state.voq.wd_storm", s.wd_storm, r.wd_storm(v), fmt("voq %u", v));
-        if (r.wd_clean(v) != s.wd_clean) mismatch("state.voq.wd_clean", s.wd_clean, r.wd_clean(v), fmt("voq %u", v));
+        if (r.wd_storm(v) != s.wd_storm)
+          mismatch("state.voq.wd_storm", s.wd_storm, r.wd_storm(v), fmt("voq %u", v));
+        if (r.wd_clean(v) != s.wd_clean)
+          mismatch("state.voq.wd_clean", s.wd_clean, r.wd_clean(v), fmt("voq %u", v));
       }
     }
     for (uint32_t g = 0; g < nports * 8; g++) {
       xtm_pg_state_t s;
       xtm_pg_state(model, g / 8, g % 8, &s);
-      if (r.pg_cells(g) != s.pg_cells) mismatch("state.pg.cells", s.pg_cells, r.pg_cells(g), fmt("port %u prio %u", g / 8, g % 8));
-      if (r.hdrm_used(g) != s.hdrm_used) mismatch("state.pg.hdrm_used", s.hdrm_used, r.hdrm_used(g), fmt("port %u prio %u", g / 8, g % 8));
-      if (r.xoff(g) != s.xoff) mismatch("state.pg.xoff", s.xoff, r.xoff(g), fmt("port %u prio %u", g / 8, g % 8));
-      if (r.pause_remain(g) != s.pause_remain) mismatch("state.pg.pause_remain", s.pause_remain, r.pause_remain(g), fmt("port %u prio %u", g / 8, g % 8));
+      if (r.pg_cells(g) != s.pg_cells)
+        mismatch("state.pg.cells", s.pg_cells, r.pg_cells(g), fmt("port %u prio %u", g / 8, g % 8));
+      if (r.hdrm_used(g) != s.hdrm_used)
+        mismatch("state.pg.hdrm_used", s.hdrm_used, r.hdrm_used(g),
+                 fmt("port %u prio %u", g / 8, g % 8));
+      if (r.xoff(g) != s.xoff)
+        mismatch("state.pg.xoff", s.xoff, r.xoff(g), fmt("port %u prio %u", g / 8, g % 8));
+      if (r.pause_remain(g) != s.pause_remain)
+        mismatch("state.pg.pause_remain", s.pause_remain, r.pause_remain(g),
+                 fmt("port %u prio %u", g / 8, g % 8));
     }
     xtm_global_state_t gs;
     xtm_global_state(model, &gs);
@@ -439,7 +520,7 @@ SC_MODULE(XtmTb) {
   }
 
   static constexpr uint64_t kTimeBatch = 256;  // cycles per timed wait
-  uint64_t time_owed = 0;                       // cycles not yet waited for
+  uint64_t time_owed = 0;                      // cycles not yet waited for
   void sync_time() {
     static const sc_time kBatchTime(static_cast<double>(kTimeBatch), SC_NS);
     if (time_owed == kTimeBatch) {
@@ -519,7 +600,8 @@ SC_MODULE(XtmTb) {
       tfp->dump(1000 * wave_t + 500);
     }
     if (dut->contextp()->gotError()) {
-      printf("FAILURE: RTL assertion failed at physical cycle %" PRIu64 " (message above)\n", cycle);
+      printf("FAILURE: RTL assertion failed at physical cycle %" PRIu64 " (message above)\n",
+             cycle);
       errors++;
       done = true;
     }
@@ -668,7 +750,8 @@ SC_MODULE(XtmTb) {
     xtm_fw_t h;
     xtm_fw_status_t st = xtm_fw_init(&io, &h);
     if (st != kXtmFwOk) {
-      printf("FAILURE: firmware: cannot identify the traffic manager: %s\n", xtm_fw_status_name(st));
+      printf("FAILURE: firmware: cannot identify the traffic manager: %s\n",
+             xtm_fw_status_name(st));
       return;
     }
     // compile against the parameters the DUT reports (HW_PARAMS), as xtmctl does on the model
@@ -701,11 +784,13 @@ SC_MODULE(XtmTb) {
     st = xtm_fw_bringup(&traced, &r.cfg, &bo, &h, &br);
     bool ok = st == kXtmFwOk;
     if (!ok) {
-      printf("FAILURE: firmware: bring-up failed at step %s: %s (ERR_STATUS 0x%x, ERR_ADDR 0x%04x)\n",
-             xtm_fw_step_name(br.failed_step), xtm_fw_status_name(st), br.err_status, br.err_addr);
+      printf(
+          "FAILURE: firmware: bring-up failed at step %s: %s (ERR_STATUS 0x%x, ERR_ADDR 0x%04x)\n",
+          xtm_fw_step_name(br.failed_step), xtm_fw_status_name(st), br.err_status, br.err_addr);
     } else if (br.dcqcn_pending) {
-      printf("firmware: the configuration has dcqcn parameters: not part of this co-simulation "
-             "(the dcqcn block has its own, tb/dcqcn_tb.cpp)\n");
+      printf(
+          "firmware: the configuration has dcqcn parameters: not part of this co-simulation "
+          "(the dcqcn block has its own, tb/dcqcn_tb.cpp)\n");
     }
     // the trace is written even after a failure: it shows the failing access
     if (!fw_trace.empty()) {
@@ -737,16 +822,26 @@ SC_MODULE(XtmTb) {
 // these twice, is a usage error before anything is simulated. The number ranges are
 // plusargs_common's.
 static const TbArg kXtmArgs[] = {
-    {"test", 's', 0, 0},           {"seed", 'n', 0, UINT64_MAX},
-    {"cycles", 'n', 0, UINT64_MAX / 2}, {"trace", 'f', 0, 0},
-    {"trace_start", 'n', 0, UINT64_MAX}, {"state_every", 'n', 0, UINT64_MAX},
-    {"max_errors", 'n', 0, UINT64_MAX}, {"out", 's', 0, 0},
-    {"list", 'f', 0, 0},           {"quiet", 'f', 0, 0},
-    {"rtl_only", 'f', 0, 0},       {"eager", 'f', 0, 0},
-    {"fw", 's', 0, 0},             {"fw_trace", 's', 0, 0},
-    {"fw_dump", 's', 0, 0},        {"fcov", 's', 0, 0},
-    {"cov_file", 's', 0, 0},       {"state_detailed", 'f', 0, 0},
-    {"state_fault", 's', 0, 0},    {"apb_no_wait", 'f', 0, 0},
+    {"test", 's', 0, 0},
+    {"seed", 'n', 0, UINT64_MAX},
+    {"cycles", 'n', 0, UINT64_MAX / 2},
+    {"trace", 'f', 0, 0},
+    {"trace_start", 'n', 0, UINT64_MAX},
+    {"state_every", 'n', 0, UINT64_MAX},
+    {"max_errors", 'n', 0, UINT64_MAX},
+    {"out", 's', 0, 0},
+    {"list", 'f', 0, 0},
+    {"quiet", 'f', 0, 0},
+    {"rtl_only", 'f', 0, 0},
+    {"eager", 'f', 0, 0},
+    {"fw", 's', 0, 0},
+    {"fw_trace", 's', 0, 0},
+    {"fw_dump", 's', 0, 0},
+    {"fcov", 's', 0, 0},
+    {"cov_file", 's', 0, 0},
+    {"state_detailed", 'f', 0, 0},
+    {"state_fault", 's', 0, 0},
+    {"apb_no_wait", 'f', 0, 0},
 };
 
 int sc_main(int argc, char **argv) {
@@ -765,8 +860,10 @@ int sc_main(int argc, char **argv) {
   plusargs_common(argc, argv, opt);
 #ifdef XTM_TB_NETLIST
   opt.state_every = 0;  // netlist (make gls): every output every cycle, no internal state
-  printf("netlist: %s (internal-state comparison off); rerun: make gls-run BLK=xtm TEST=%s "
-         "SEED=%" PRIu64 "\n", XTM_TB_NETLIST, opt.test.c_str(), opt.seed);
+  printf(
+      "netlist: %s (internal-state comparison off); rerun: make gls-run BLK=xtm TEST=%s "
+      "SEED=%" PRIu64 "\n",
+      XTM_TB_NETLIST, opt.test.c_str(), opt.seed);
 #endif
   opt.quiet = plusarg(argc, argv, "quiet", nullptr);
   opt.rtl_only = plusarg(argc, argv, "rtl_only", nullptr);
@@ -776,7 +873,9 @@ int sc_main(int argc, char **argv) {
   plusarg(argc, argv, "fw_trace", &fw_trace);
   plusarg(argc, argv, "fw_dump", &fw_dump);
   if (fw_mode && (fw_conf.empty() || opt.rtl_only)) {
-    printf("+fw needs a configuration file (+fw=<conf>) and the model (no +rtl_only)\nTEST FAILED CHECKS\n");
+    printf(
+        "+fw needs a configuration file (+fw=<conf>) and the model (no +rtl_only)\nTEST FAILED "
+        "CHECKS\n");
     return 2;
   }
   if (fw_mode) {
@@ -815,7 +914,8 @@ int sc_main(int argc, char **argv) {
   if (eager) {
     xtm_set_eager(model, true);
   }
-  XtmTest *test = fw_mode ? new XtmTest("fw", opt.seed, prm) : xtm_make_test(opt.test, opt.seed, prm);
+  XtmTest *test =
+      fw_mode ? new XtmTest("fw", opt.seed, prm) : xtm_make_test(opt.test, opt.seed, prm);
   if (test == nullptr) {
     printf("unknown test '%s'; +list shows the tests\nTEST FAILED CHECKS\n", opt.test.c_str());
     return 2;
@@ -838,12 +938,15 @@ int sc_main(int argc, char **argv) {
     if (parsed && strcmp(field, "image") == 0 && XtmProbe::kAvailable) {
       k = XtmProbe::kFaultVoq;  // the image's occupancy entry: tests the state.image check
     }
-    uint32_t n = k == XtmProbe::kFaultVoq ? prm.num_ports * prm.num_tcs
-                 : k == XtmProbe::kFaultPg ? prm.num_ports * 8
-                 : k == XtmProbe::kFaultGlobal ? 1 : 0;
+    uint32_t n = k == XtmProbe::kFaultVoq      ? prm.num_ports * prm.num_tcs
+                 : k == XtmProbe::kFaultPg     ? prm.num_ports * 8
+                 : k == XtmProbe::kFaultGlobal ? 1
+                                               : 0;
     if (idx >= n) {
-      printf("+state_fault=%s: expected <field>:<index>:<logical cycle> with a field of "
-             "XtmProbe::flip and an index in range\nTEST FAILED CHECKS\n", v.c_str());
+      printf(
+          "+state_fault=%s: expected <field>:<index>:<logical cycle> with a field of "
+          "XtmProbe::flip and an index in range\nTEST FAILED CHECKS\n",
+          v.c_str());
       return 2;
     }
     tb.fault_field = field;
@@ -860,7 +963,8 @@ int sc_main(int argc, char **argv) {
   tb.fw_trace = fw_trace;
   tb.fw_dump = fw_dump;
   tb.apb_no_wait = plusarg(argc, argv, "apb_no_wait", nullptr);
-  std::string dir = opt.out.empty() ? fmt("sim/out/%s.%" PRIu64, opt.test.c_str(), opt.seed) : opt.out;
+  std::string dir =
+      opt.out.empty() ? fmt("sim/out/%s.%" PRIu64, opt.test.c_str(), opt.seed) : opt.out;
   if (!mkdir_p(dir)) {
     fprintf(stderr, "error: cannot create the output directory %s: %s\n", dir.c_str(),
             strerror(errno));
@@ -890,9 +994,10 @@ int sc_main(int argc, char **argv) {
   }
   bool test_ok = test->final_check(model);
   printf("---- summary (%s, %s)\n", opt.test.c_str(), XTM_TB_CFG);
-  printf("test: %s\nseed: %" PRIu64 "\ncycles: %" PRIu64 "\n", opt.test.c_str(), opt.seed, tb.cycle);
+  printf("test: %s\nseed: %" PRIu64 "\ncycles: %" PRIu64 "\n", opt.test.c_str(), opt.seed,
+         tb.cycle);
   tb_print_stamp(XTM_VERSION_VALUE, fmt("%s (%u ports x %u TCs x %u descriptors)", XTM_TB_CFG,
-                                         prm.num_ports, prm.num_tcs, prm.num_desc));
+                                        prm.num_ports, prm.num_tcs, prm.num_desc));
   printf("packets_in: %" PRIu64 "\npackets_out: %" PRIu64 "\n", tb.packets_in, tb.packets_out);
   for (int r = kXtmReasonTail; r <= kXtmReasonNotReady; r++) {
     printf("drops_%s: %" PRIu64 "\n", xtm_reason_lc(r).c_str(), tb.drops[r]);
@@ -900,7 +1005,8 @@ int sc_main(int argc, char **argv) {
   printf("flushed: %" PRIu64 "\n", tb.flushes);
   uint64_t marks = 0;
   for (uint32_t vq = 0; vq < prm.num_ports * prm.num_tcs; vq++) {
-    marks += xtm_voq_counter(model, vq, kXtmVcntMarkTail) + xtm_voq_counter(model, vq, kXtmVcntMarkHead) +
+    marks += xtm_voq_counter(model, vq, kXtmVcntMarkTail) +
+             xtm_voq_counter(model, vq, kXtmVcntMarkHead) +
              xtm_voq_counter(model, vq, kXtmVcntMarkLat);
   }
   printf("ecn_marks: %" PRIu64 "\npfc_frames: %" PRIu64 "\n", marks, tb.pfc_frames);
@@ -910,15 +1016,18 @@ int sc_main(int argc, char **argv) {
   printf("cycles_per_s: %.0f\n", secs > 0 ? tb.cycle / secs : 0.0);
   printf("traces: %s/trace_model.tsv %s/trace_dut.tsv\n", dir.c_str(), dir.c_str());
   if (opt.trace) {
-    printf("waves: %s/waves.fst\ngtkwave: gtkwave %s/waves.fst sim/waves/xtm.gtkw\n", dir.c_str(), dir.c_str());
+    printf("waves: %s/waves.fst\ngtkwave: gtkwave %s/waves.fst sim/waves/xtm.gtkw\n", dir.c_str(),
+           dir.c_str());
   } else if (fw_mode) {
-    printf("waves: rerun with WAVES=1 (make sim CFG=%s WAVES=1 PLUSARGS=+fw=%s)\n", XTM_TB_CFG, fw_conf.c_str());
+    printf("waves: rerun with WAVES=1 (make sim CFG=%s WAVES=1 PLUSARGS=+fw=%s)\n", XTM_TB_CFG,
+           fw_conf.c_str());
   } else {
     std::string cyc = opt.cycles != 0 ? fmt(" CYCLES=%" PRIu64, opt.cycles) : "";
-    printf("waves: rerun with WAVES=1 (make sim TEST=%s SEED=%" PRIu64 " CFG=%s%s WAVES=1)\n", opt.test.c_str(),
-           opt.seed, XTM_TB_CFG, cyc.c_str());
+    printf("waves: rerun with WAVES=1 (make sim TEST=%s SEED=%" PRIu64 " CFG=%s%s WAVES=1)\n",
+           opt.test.c_str(), opt.seed, XTM_TB_CFG, cyc.c_str());
   }
-  if (plusarg(argc, argv, "fcov", &v) && !tb.fcov->write(v, model)) printf("cannot write %s\n", v.c_str());
+  if (plusarg(argc, argv, "fcov", &v) && !tb.fcov->write(v, model))
+    printf("cannot write %s\n", v.c_str());
 #if VM_COVERAGE  // coverage builds (tests/regress/regress.mk): +cov_file=<file>
   if (!plusarg(argc, argv, "cov_file", &v)) v = dir + "/coverage.dat";
   ctx->coveragep()->write(v.c_str());

@@ -5,6 +5,7 @@
 // `incast` is the default job of `make cosim`.
 
 #include "tb/xtm_tests.h"
+
 #include "tb/csr_edges.h"
 
 extern "C" {
@@ -143,7 +144,8 @@ class PauseRx : public XtmTest {
     line_rate_shapers();
     uint32_t P = prm_.num_ports, T = prm_.num_tcs;
     for (uint32_t q = 0; q < T; q++) {
-      voq_wr(0 * T + q, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, false, false, 0, 0, q % 2 == 0, q % 8));
+      voq_wr(0 * T + q, XTM_Q_CFG_REG_OFFSET,
+             qcfg(false, false, false, false, 0, 0, q % 2 == 0, q % 8));
     }
     port_wr(0, XTM_P_PAUSE_QUANTUM_REG_OFFSET, 0x00051EB8);
     for (uint32_t q = 0; q < T; q++) {
@@ -301,7 +303,8 @@ class Watchdog : public XtmTest {
     line_rate_shapers();
     uint32_t P = prm_.num_ports, T = prm_.num_tcs;
     voq_wr(0, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, false, false, 0, 0, true, 0, true));
-    if (T > 1) voq_wr(1, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, false, false, 0, 0, true, 1, true));
+    if (T > 1)
+      voq_wr(1, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, false, false, 0, 0, true, 1, true));
     wr(XTM_WD_DETECT_POLLS_REG_OFFSET, 2);
     wr(XTM_WD_RESTORE_POLLS_REG_OFFSET, 3);
     wr(XTM_WD_CTRL_REG_OFFSET, 1u | (fwd_ ? 2u : 0u));
@@ -326,19 +329,41 @@ class Reconfig : public XtmTest {
   void setup() {
     line_rate_shapers();
     uint32_t P = prm_.num_ports, T = prm_.num_tcs;
-    for (uint32_t q = 0; q < T; q++) add_flow(uint8_t(1 % P), 0, uint8_t(8 * q), uint8_t(q % 4), 64, 3000, 3.0, 100, 140000);
+    for (uint32_t q = 0; q < T; q++)
+      add_flow(uint8_t(1 % P), 0, uint8_t(8 * q), uint8_t(q % 4), 64, 3000, 3.0, 100, 140000);
     profile(1, true, {{10000, 5000}, {30000, 40000}});
     for (uint64_t c = 5000; c < 140000; c += 2000 + rnd(3000)) {
       uint32_t v = rnd(T);
       switch (rnd(8)) {
-        case 0: voq_wr(v, XTM_Q_LIMIT_CELLS_REG_OFFSET, 20 + rnd(400), c); break;
-        case 1: voq_wr(v, XTM_Q_CFG_REG_OFFSET, qcfg(rnd(3) == 0, rnd(2), rnd(2), rnd(2), rnd(3), rnd(2)), c); break;
-        case 2: voq_wr(v, XTM_Q_QUANTUM_REG_OFFSET, 1 + rnd(20000), c); break;
-        case 3: wr(XTM_POOL_CELLS_REG_OFFSET, 100 + rnd(2000), c); break;
-        case 4: voq_wr(v, XTM_Q_CFG_REG_OFFSET, 0, c); voq_wr(v, XTM_Q_CFG_REG_OFFSET, 1, c + 300); break;
-        case 5: wr(XTM_CTRL_REG_OFFSET, 1, c); break;
-        case 6: wr(XTM_VOQ_SEL_REG_OFFSET, v, c); rd(XTM_Q_WM_CELLS_REG_OFFSET, c); rd(XTM_Q_DEQ_PKTS_LO_REG_OFFSET, c); rd(XTM_Q_DEQ_PKTS_HI_REG_OFFSET, c); break;
-        default: wr(XTM_LFSR_SEED_REG_OFFSET, 1 + rnd(0x7FFFFFFF), c); break;
+        case 0:
+          voq_wr(v, XTM_Q_LIMIT_CELLS_REG_OFFSET, 20 + rnd(400), c);
+          break;
+        case 1:
+          voq_wr(v, XTM_Q_CFG_REG_OFFSET, qcfg(rnd(3) == 0, rnd(2), rnd(2), rnd(2), rnd(3), rnd(2)),
+                 c);
+          break;
+        case 2:
+          voq_wr(v, XTM_Q_QUANTUM_REG_OFFSET, 1 + rnd(20000), c);
+          break;
+        case 3:
+          wr(XTM_POOL_CELLS_REG_OFFSET, 100 + rnd(2000), c);
+          break;
+        case 4:
+          voq_wr(v, XTM_Q_CFG_REG_OFFSET, 0, c);
+          voq_wr(v, XTM_Q_CFG_REG_OFFSET, 1, c + 300);
+          break;
+        case 5:
+          wr(XTM_CTRL_REG_OFFSET, 1, c);
+          break;
+        case 6:
+          wr(XTM_VOQ_SEL_REG_OFFSET, v, c);
+          rd(XTM_Q_WM_CELLS_REG_OFFSET, c);
+          rd(XTM_Q_DEQ_PKTS_LO_REG_OFFSET, c);
+          rd(XTM_Q_DEQ_PKTS_HI_REG_OFFSET, c);
+          break;
+        default:
+          wr(XTM_LFSR_SEED_REG_OFFSET, 1 + rnd(0x7FFFFFFF), c);
+          break;
       }
     }
   }
@@ -397,15 +422,21 @@ class CsrEdges : public XtmTest {
       uint32_t n = xtm_regs_window_entries(&rp, xtm_window_t(w));
       return std::vector<CsrEdgeOp>{{true, kSel[w], n - 1}};
     };
-    chk_.build(regs, kXtmCsrEdges, XTM_CSR_EDGE_COUNT, XTM_ERR_STATUS_REG_OFFSET, XTM_ERR_ADDR_REG_OFFSET,
+    chk_.build(regs, kXtmCsrEdges, XTM_CSR_EDGE_COUNT, XTM_ERR_STATUS_REG_OFFSET,
+               XTM_ERR_ADDR_REG_OFFSET,
                XTM_ERR_STATUS_ILLEGAL_MASK << XTM_ERR_STATUS_ILLEGAL_OFFSET, 0xFu, sel);
     // after the initialisation sweep: the VOQ and PG windows refuse accesses before it
     uint64_t nb = XTM_INIT_CYCLES(prm_.num_ports) + 8;
     for (const CsrEdgeOp &op : chk_.ops) {
-      if (op.write) wr(op.addr, op.wdata, nb); else rd(op.addr, nb);
+      if (op.write)
+        wr(op.addr, op.wdata, nb);
+      else
+        rd(op.addr, nb);
     }
   }
-  void csr_result(uint64_t t, const CsrOp &op, uint32_t rdata) override { chk_.result(t, op.addr, rdata); }
+  void csr_result(uint64_t t, const CsrOp &op, uint32_t rdata) override {
+    chk_.result(t, op.addr, rdata);
+  }
   bool final_check(xtm_t *) override { return chk_.final_check(XTM_TB_CFG); }
 
  private:
@@ -433,7 +464,7 @@ class Widths : public XtmTest {
     wr(XTM_MAX_FRAME_REG_OFFSET, 16383);
     wr(XTM_POOL_CELLS_REG_OFFSET, 0x0FFFFFFF);
     voq_wr(v_, XTM_Q_LIMIT_CELLS_REG_OFFSET, 0x0FFFFFFF);
-    voq_wr(v_, XTM_Q_QUANTUM_REG_OFFSET, 65535);  // a deficit round covers a packet
+    voq_wr(v_, XTM_Q_QUANTUM_REG_OFFSET, 65535);     // a deficit round covers a packet
     wr(XTM_HBM_EVICT_CELLS_REG_OFFSET, 0x0FFFFFFF);  // OCB only: no HBM bandwidth limit
     add_flow(0, uint8_t(eg_), 0, 0, 16383, 16383, 20000.0, 600, UINT64_MAX);
     static const uint16_t kQ[] = {XTM_Q_ENQ_BYTES_LO_REG_OFFSET, XTM_Q_DEQ_BYTES_LO_REG_OFFSET};
@@ -451,19 +482,24 @@ class Widths : public XtmTest {
     rd(XTM_POOL_WM_REG_OFFSET, 299000);
   }
   void csr_result(uint64_t t, const CsrOp &op, uint32_t rdata) override {
-    int k = op.addr == XTM_Q_ENQ_BYTES_LO_REG_OFFSET ? 0 : op.addr == XTM_Q_DEQ_BYTES_LO_REG_OFFSET ? 1
-          : op.addr == XTM_P_TX_BYTES_LO_REG_OFFSET ? 2 : -1;
+    int k = op.addr == XTM_Q_ENQ_BYTES_LO_REG_OFFSET   ? 0
+            : op.addr == XTM_Q_DEQ_BYTES_LO_REG_OFFSET ? 1
+            : op.addr == XTM_P_TX_BYTES_LO_REG_OFFSET  ? 2
+                                                       : -1;
     if (k >= 0) {
       lo_[k] = rdata;
       return;
     }
-    k = op.addr == XTM_Q_ENQ_BYTES_LO_REG_OFFSET + 4 ? 0 : op.addr == XTM_Q_DEQ_BYTES_LO_REG_OFFSET + 4 ? 1
-      : op.addr == XTM_P_TX_BYTES_LO_REG_OFFSET + 4 ? 2 : -1;
+    k = op.addr == XTM_Q_ENQ_BYTES_LO_REG_OFFSET + 4   ? 0
+        : op.addr == XTM_Q_DEQ_BYTES_LO_REG_OFFSET + 4 ? 1
+        : op.addr == XTM_P_TX_BYTES_LO_REG_OFFSET + 4  ? 2
+                                                       : -1;
     if (k < 0) return;
     uint64_t v = uint64_t(rdata) << 32 | lo_[k];
     if (v < last_[k] && fails_++ < 5) {
-      printf("FAILURE: widths: cycle %" PRIu64 ": %s went from 0x%" PRIx64 " down to 0x%" PRIx64 "\n", t,
-             kName[k], last_[k], v);
+      printf("FAILURE: widths: cycle %" PRIu64 ": %s went from 0x%" PRIx64 " down to 0x%" PRIx64
+             "\n",
+             t, kName[k], last_[k], v);
     }
     last_[k] = v;
     if (rdata != 0) hi_[k] = true;
@@ -471,10 +507,12 @@ class Widths : public XtmTest {
   bool final_check(xtm_t *) override {
     bool ok = fails_ == 0;
     for (int k = 0; k < 3; k++) {
-      printf("widths: %s = 0x%" PRIx64 " (high word %s)\n", kName[k], last_[k], hi_[k] ? "reached" : "NOT reached");
+      printf("widths: %s = 0x%" PRIx64 " (high word %s)\n", kName[k], last_[k],
+             hi_[k] ? "reached" : "NOT reached");
       ok = ok && hi_[k];
     }
-    if (!ok) printf("FAILURE: widths: a byte counter decreased or never carried into its high word\n");
+    if (!ok)
+      printf("FAILURE: widths: a byte counter decreased or never carried into its high word\n");
     return ok;
   }
 
@@ -515,12 +553,14 @@ class CellsTop : public XtmTest {
   static constexpr uint64_t kStart = 1000;
   uint64_t default_cycles() const override { return kStart + kFull + 1000; }
   void setup() {
-    fits_ = prm_.num_desc == (1u << 20) && prm_.cell_bytes == 64 && prm_.num_ports == 2 && prm_.num_tcs == 2 &&
+    fits_ = prm_.num_desc == (1u << 20) && prm_.cell_bytes == 64 && prm_.num_ports == 2 &&
+            prm_.num_tcs == 2 &&
             (hbm_ ? prm_.ocb_cells == 1 && prm_.hbm_cells == kTop - 1 : prm_.ocb_cells == kTop);
     const uint32_t top = hbm_ ? kTop - 1 : kTop;  // HBM: OcbCells 1 + HbmCells 2^28 - 2
     wr(XTM_MAX_FRAME_REG_OFFSET, 16383);
     for (uint32_t port = 0; port < 2 && port < prm_.num_ports; port++) {
-      voq_wr(port * prm_.num_tcs, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, false, false, 0, 0, true, 0));
+      voq_wr(port * prm_.num_tcs, XTM_Q_CFG_REG_OFFSET,
+             qcfg(false, false, false, false, 0, 0, true, 0));
       port_wr(port, XTM_P_PAUSE_QUANTUM_REG_OFFSET, 0xFFFFFFFFu);
       pfc_events_.push_back({kStart - 200, port, 0x01, 0xFFFF});
     }
@@ -546,9 +586,11 @@ class CellsTop : public XtmTest {
     // (HBM: the VOQ limit 2^28 - 1 still comes first for 256 cells over; the 1-cell packet
     // passes it, 2^28 - 2 + 1, and finds no descriptor)
     uint8_t over = hdrm_ ? kXtmReasonHeadroom : kXtmReasonTail;
-    tail_ = {{0, 1, 16383, over}, {0, 1, uint16_t((hbm_ ? 254 : 255) * 64), kXtmReasonAccept},
+    tail_ = {{0, 1, 16383, over},
+             {0, 1, uint16_t((hbm_ ? 254 : 255) * 64), kXtmReasonAccept},
              {0, 1, 1, uint8_t(hbm_ ? kXtmReasonBufFull : over)},
-             {uint8_t(hdrm_ ? 1 : 0), 0, 1, uint8_t(hdrm_ || hbm_ ? kXtmReasonBufFull : kXtmReasonPool)}};
+             {uint8_t(hdrm_ ? 1 : 0), 0, 1,
+              uint8_t(hdrm_ || hbm_ ? kXtmReasonBufFull : kXtmReasonPool)}};
     uint64_t c = kStart + kFull + tail_.size() + 20;
     auto chk = [&](uint16_t a, uint64_t want, const char *what) {
       rd(a, c);
@@ -559,7 +601,8 @@ class CellsTop : public XtmTest {
     chk(XTM_Q_OCC_PKTS_REG_OFFSET, 1u << 20, "Q_OCC_PKTS(2)");
     chk(XTM_Q_WM_CELLS_REG_OFFSET, top, "Q_WM_CELLS(2)");
     chk(XTM_Q_HBM_CELLS_REG_OFFSET, hbm_ ? top : 0, "Q_HBM_CELLS(2)");
-    chk(hdrm_ ? XTM_Q_DROP_HDRM_LO_REG_OFFSET : XTM_Q_DROP_TAIL_LO_REG_OFFSET, hbm_ ? 1 : 2, "Q_DROP_TAIL/HDRM(2)");
+    chk(hdrm_ ? XTM_Q_DROP_HDRM_LO_REG_OFFSET : XTM_Q_DROP_TAIL_LO_REG_OFFSET, hbm_ ? 1 : 2,
+        "Q_DROP_TAIL/HDRM(2)");
     chk(XTM_Q_ENQ_PKTS_LO_REG_OFFSET, 1u << 20, "Q_ENQ_PKTS(2)");
     chk(XTM_POOL_USED_REG_OFFSET, top, "POOL_USED");
     chk(XTM_OCB_USED_REG_OFFSET, hbm_ ? 0 : top, "OCB_USED");
@@ -572,7 +615,8 @@ class CellsTop : public XtmTest {
     chk(XTM_G_HDRM_USED_REG_OFFSET, hdrm_ ? kTop : 0, "G_HDRM_USED(0,0)");
     chk(XTM_G_HDRM_WM_REG_OFFSET, hdrm_ ? kTop : 0, "G_HDRM_WM(0,0)");
     wr(XTM_VOQ_SEL_REG_OFFSET, 0, c);
-    chk(hdrm_ || hbm_ ? XTM_Q_DROP_BUF_LO_REG_OFFSET : XTM_Q_DROP_POOL_LO_REG_OFFSET, 1, "Q_DROP_BUF/POOL(0)");
+    chk(hdrm_ || hbm_ ? XTM_Q_DROP_BUF_LO_REG_OFFSET : XTM_Q_DROP_POOL_LO_REG_OFFSET, 1,
+        "Q_DROP_BUF/POOL(0)");
   }
   void stimulus(uint64_t t, xtm_in_t &in) override {
     XtmTest::stimulus(t, in);
@@ -589,37 +633,51 @@ class CellsTop : public XtmTest {
     XtmTest::observe(t, o);
     if (!o.enq_res.valid || t < kStart) return;
     uint64_t i = t - kStart;
-    uint8_t want = i < kFull ? uint8_t(kXtmReasonAccept) : i - kFull < tail_.size() ? tail_[i - kFull].reason : 255;
+    uint8_t want = i < kFull                  ? uint8_t(kXtmReasonAccept)
+                   : i - kFull < tail_.size() ? tail_[i - kFull].reason
+                                              : 255;
     if (i - kFull < tail_.size()) seen_tail_++;
     if (want != 255 && o.enq_res.reason != want && fails_++ < 5) {
-      printf("FAILURE: %s: packet %" PRIu64 " (cycle %" PRIu64 "): %s, expected %s\n", name_.c_str(), i, t,
-             xtm_reason_name((xtm_reason_t)o.enq_res.reason), xtm_reason_name((xtm_reason_t)want));
+      printf("FAILURE: %s: packet %" PRIu64 " (cycle %" PRIu64 "): %s, expected %s\n",
+             name_.c_str(), i, t, xtm_reason_name((xtm_reason_t)o.enq_res.reason),
+             xtm_reason_name((xtm_reason_t)want));
     }
   }
   void csr_result(uint64_t, const CsrOp &op, uint32_t rdata) override {
     if (next_ >= want_.size() || op.addr != want_[next_].addr) return;
     const Want &w = want_[next_++];
     bool ok = rdata == w.value;
-    printf("%s: %s = 0x%08x (%s 0x%08" PRIx64 ")\n", name_.c_str(), w.what, rdata, ok ? "expected" : "FAILURE: expected",
-           w.value);
+    printf("%s: %s = 0x%08x (%s 0x%08" PRIx64 ")\n", name_.c_str(), w.what, rdata,
+           ok ? "expected" : "FAILURE: expected", w.value);
     if (!ok) fails_++;
   }
   bool final_check(xtm_t *) override {
     if (!fits_) {
-      printf("FAILURE: %s needs CFG=%s (2 x 2, 2^20 descriptors, 64-byte cells, %s)\n", name_.c_str(),
-             hbm_ ? "widehbm" : "wide", hbm_ ? "OcbCells 1, HbmCells 2^28-2" : "OcbCells 2^28-1");
+      printf("FAILURE: %s needs CFG=%s (2 x 2, 2^20 descriptors, 64-byte cells, %s)\n",
+             name_.c_str(), hbm_ ? "widehbm" : "wide",
+             hbm_ ? "OcbCells 1, HbmCells 2^28-2" : "OcbCells 2^28-1");
       return false;
     }
     bool ok = fails_ == 0 && next_ == want_.size() && seen_tail_ == tail_.size();
-    printf("%s: %zu of %zu reads checked, %u boundary packets, %" PRIu64 " failures\n", name_.c_str(), next_,
-           want_.size(), seen_tail_, fails_);
-    if (!ok) printf("FAILURE: %s: a cell count or an admission decision at 2^28-1 is wrong\n", name_.c_str());
+    printf("%s: %zu of %zu reads checked, %u boundary packets, %" PRIu64 " failures\n",
+           name_.c_str(), next_, want_.size(), seen_tail_, fails_);
+    if (!ok)
+      printf("FAILURE: %s: a cell count or an admission decision at 2^28-1 is wrong\n",
+             name_.c_str());
     return ok;
   }
 
  private:
-  struct Pkt { uint8_t in, eg; uint16_t len; uint8_t reason; };
-  struct Want { uint16_t addr; uint64_t value; const char *what; };
+  struct Pkt {
+    uint8_t in, eg;
+    uint16_t len;
+    uint8_t reason;
+  };
+  struct Want {
+    uint16_t addr;
+    uint64_t value;
+    const char *what;
+  };
   bool hdrm_, hbm_, fits_ = false;
   std::vector<Pkt> tail_;
   std::vector<Want> want_;
@@ -665,16 +723,20 @@ class Counters : public XtmTest {
       voq_wr(q1, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, false, false, 0, 0), c + 600);
     }
     // read every counter while traffic runs
-    static const uint16_t kQ[] = {
-        XTM_Q_ARR_PKTS_LO_REG_OFFSET,    XTM_Q_ENQ_PKTS_LO_REG_OFFSET,   XTM_Q_ENQ_BYTES_LO_REG_OFFSET,
-        XTM_Q_DEQ_PKTS_LO_REG_OFFSET,    XTM_Q_DEQ_BYTES_LO_REG_OFFSET,  XTM_Q_DROP_TAIL_LO_REG_OFFSET,
-        XTM_Q_DROP_POOL_LO_REG_OFFSET,   XTM_Q_DROP_PROFILE_LO_REG_OFFSET, XTM_Q_DROP_HDRM_LO_REG_OFFSET,
-        XTM_Q_DROP_BUF_LO_REG_OFFSET,    XTM_Q_DROP_QDIS_LO_REG_OFFSET,  XTM_Q_DROP_WD_LO_REG_OFFSET,
-        XTM_Q_DROP_FLUSH_LO_REG_OFFSET,  XTM_Q_DROP_BYTES_LO_REG_OFFSET, XTM_Q_MARK_TAIL_LO_REG_OFFSET,
-        XTM_Q_MARK_HEAD_LO_REG_OFFSET,   XTM_Q_MARK_LAT_LO_REG_OFFSET,   XTM_Q_HBM_EVICT_LO_REG_OFFSET,
-        XTM_Q_HBM_RETURN_LO_REG_OFFSET,  XTM_Q_WD_STALL_LO_REG_OFFSET,   XTM_Q_WD_RESTORE_LO_REG_OFFSET};
+    static const uint16_t kQ[] = {XTM_Q_ARR_PKTS_LO_REG_OFFSET,   XTM_Q_ENQ_PKTS_LO_REG_OFFSET,
+                                  XTM_Q_ENQ_BYTES_LO_REG_OFFSET,  XTM_Q_DEQ_PKTS_LO_REG_OFFSET,
+                                  XTM_Q_DEQ_BYTES_LO_REG_OFFSET,  XTM_Q_DROP_TAIL_LO_REG_OFFSET,
+                                  XTM_Q_DROP_POOL_LO_REG_OFFSET,  XTM_Q_DROP_PROFILE_LO_REG_OFFSET,
+                                  XTM_Q_DROP_HDRM_LO_REG_OFFSET,  XTM_Q_DROP_BUF_LO_REG_OFFSET,
+                                  XTM_Q_DROP_QDIS_LO_REG_OFFSET,  XTM_Q_DROP_WD_LO_REG_OFFSET,
+                                  XTM_Q_DROP_FLUSH_LO_REG_OFFSET, XTM_Q_DROP_BYTES_LO_REG_OFFSET,
+                                  XTM_Q_MARK_TAIL_LO_REG_OFFSET,  XTM_Q_MARK_HEAD_LO_REG_OFFSET,
+                                  XTM_Q_MARK_LAT_LO_REG_OFFSET,   XTM_Q_HBM_EVICT_LO_REG_OFFSET,
+                                  XTM_Q_HBM_RETURN_LO_REG_OFFSET, XTM_Q_WD_STALL_LO_REG_OFFSET,
+                                  XTM_Q_WD_RESTORE_LO_REG_OFFSET};
     static const uint16_t kP[] = {XTM_P_TX_PKTS_LO_REG_OFFSET, XTM_P_TX_BYTES_LO_REG_OFFSET,
-                                  XTM_P_PFC_TX_FRAMES_LO_REG_OFFSET, XTM_P_PFC_RX_FRAMES_LO_REG_OFFSET};
+                                  XTM_P_PFC_TX_FRAMES_LO_REG_OFFSET,
+                                  XTM_P_PFC_RX_FRAMES_LO_REG_OFFSET};
     static const uint16_t kG[] = {XTM_G_XOFF_SENT_LO_REG_OFFSET, XTM_G_XON_SENT_LO_REG_OFFSET,
                                   XTM_G_PAUSE_RX_LO_REG_OFFSET, XTM_G_XON_RX_LO_REG_OFFSET,
                                   XTM_G_PAUSED_CYCLES_LO_REG_OFFSET};
@@ -728,8 +790,9 @@ class Random : public XtmTest {
       profile(pr, rnd(2), pts);
     }
     for (uint32_t v = 0; v < NV; v++) {
-      voq_wr(v, XTM_Q_CFG_REG_OFFSET, qcfg(rnd(5) == 0, rnd(4) == 0, rnd(2), rnd(2), rnd(3), rnd(8),
-                                            rnd(2), rnd(8), rnd(2), rnd(4) == 0));
+      voq_wr(v, XTM_Q_CFG_REG_OFFSET,
+             qcfg(rnd(5) == 0, rnd(4) == 0, rnd(2), rnd(2), rnd(3), rnd(8), rnd(2), rnd(8), rnd(2),
+                  rnd(4) == 0));
       voq_wr(v, XTM_Q_LIMIT_CELLS_REG_OFFSET, 8 + rnd(200));
       voq_wr(v, XTM_Q_QUANTUM_REG_OFFSET, 64 + rnd(12000));
       voq_wr(v, XTM_Q_LAT_THRESH_REG_OFFSET, rnd(3000));
@@ -772,20 +835,25 @@ class Random : public XtmTest {
     for (uint32_t i = 0; i < nflows; i++) {
       uint64_t s = 500 + rnd(20000);
       add_flow(uint8_t(rnd(P)), uint8_t(rnd(P)), uint8_t(rnd(64)), uint8_t(rnd(4)), 64,
-               uint16_t(64 + rnd(9152)), 0.5 + rnd(100) / 10.0, s, s + 50000 + rnd(150000),
-               rnd(2), uint8_t(rnd(8)));
+               uint16_t(64 + rnd(9152)), 0.5 + rnd(100) / 10.0, s, s + 50000 + rnd(150000), rnd(2),
+               uint8_t(rnd(8)));
     }
     for (uint64_t c = 1000; c < 200000; c += 100 + rnd(4000)) {
       pfc_events_.push_back({c, rnd(P), uint8_t(rnd(256)), uint16_t(rnd(3) == 0 ? 0 : rnd(3000))});
     }
     for (uint64_t c = 3000; c < 200000; c += 1000 + rnd(6000)) {
-      static const uint16_t kW[] = {XTM_Q_LIMIT_CELLS_REG_OFFSET, XTM_P_SHAPER_RATE_REG_OFFSET,
-                                    XTM_G_XOFF_CELLS_REG_OFFSET, XTM_POOL_CELLS_REG_OFFSET,
+      static const uint16_t kW[] = {XTM_Q_LIMIT_CELLS_REG_OFFSET,  XTM_P_SHAPER_RATE_REG_OFFSET,
+                                    XTM_G_XOFF_CELLS_REG_OFFSET,   XTM_POOL_CELLS_REG_OFFSET,
                                     XTM_Q_SHAPER_BURST_REG_OFFSET, XTM_WD_CTRL_REG_OFFSET};
-      static const uint16_t kR[] = {XTM_POOL_WM_REG_OFFSET, XTM_Q_WM_CELLS_REG_OFFSET,
-                                    XTM_G_PAUSED_CYCLES_LO_REG_OFFSET, XTM_Q_DEQ_PKTS_LO_REG_OFFSET,
-                                    XTM_CNT_HI_REG_OFFSET, XTM_LFSR_STATE_REG_OFFSET, 0x0FF0,
-                                    XTM_G_PAUSE_REMAIN_REG_OFFSET, XTM_P_STATUS_REG_OFFSET,
+      static const uint16_t kR[] = {XTM_POOL_WM_REG_OFFSET,
+                                    XTM_Q_WM_CELLS_REG_OFFSET,
+                                    XTM_G_PAUSED_CYCLES_LO_REG_OFFSET,
+                                    XTM_Q_DEQ_PKTS_LO_REG_OFFSET,
+                                    XTM_CNT_HI_REG_OFFSET,
+                                    XTM_LFSR_STATE_REG_OFFSET,
+                                    0x0FF0,
+                                    XTM_G_PAUSE_REMAIN_REG_OFFSET,
+                                    XTM_P_STATUS_REG_OFFSET,
                                     XTM_Q_STATUS_REG_OFFSET};
       wr(XTM_VOQ_SEL_REG_OFFSET, rnd(NV), c);
       wr(XTM_PG_SEL_REG_OFFSET, rnd(P * 8), c);
@@ -834,8 +902,8 @@ class Soak : public Random {
     for (uint32_t i = 0, n = 2 + rnd(2 * P); i < n; i++) {
       uint64_t s = t0 + 500 + rnd(20000);
       add_flow(uint8_t(rnd(P)), uint8_t(rnd(P)), uint8_t(rnd(64)), uint8_t(rnd(4)), 64,
-               uint16_t(64 + rnd(9152)), 0.5 + rnd(100) / 10.0, s, s + 50000 + rnd(150000),
-               rnd(2), uint8_t(rnd(8)));
+               uint16_t(64 + rnd(9152)), 0.5 + rnd(100) / 10.0, s, s + 50000 + rnd(150000), rnd(2),
+               uint8_t(rnd(8)));
     }
     // PAUSE frames sparser and shorter than `random`'s, which over a long run keep most
     // ports paused (quanta up to 3000 = 15000 cycles every ~2000 cycles)
@@ -862,14 +930,30 @@ class Soak : public Random {
       wr(XTM_PORT_SEL_REG_OFFSET, rnd(P), c);
       if (rnd(2)) {
         switch (rnd(8)) {
-          case 0: wr(XTM_Q_LIMIT_CELLS_REG_OFFSET, 8 + rnd(200), c); break;
-          case 1: wr(XTM_P_SHAPER_RATE_REG_OFFSET, 0x8000 + rnd(0x100000), c); break;
-          case 2: wr(XTM_G_XOFF_CELLS_REG_OFFSET, rnd(300), c); break;
-          case 3: wr(XTM_POOL_CELLS_REG_OFFSET, 200 + rnd(2000), c); break;
-          case 4: wr(XTM_Q_SHAPER_BURST_REG_OFFSET, rnd(20000), c); break;
-          case 5: wr(XTM_WD_CTRL_REG_OFFSET, rnd(4), c); break;
-          case 6: wr(XTM_Q_QUANTUM_REG_OFFSET, 64 + rnd(12000), c); break;
-          default: wr(XTM_HBM_EVICT_CELLS_REG_OFFSET, rnd(60), c); break;
+          case 0:
+            wr(XTM_Q_LIMIT_CELLS_REG_OFFSET, 8 + rnd(200), c);
+            break;
+          case 1:
+            wr(XTM_P_SHAPER_RATE_REG_OFFSET, 0x8000 + rnd(0x100000), c);
+            break;
+          case 2:
+            wr(XTM_G_XOFF_CELLS_REG_OFFSET, rnd(300), c);
+            break;
+          case 3:
+            wr(XTM_POOL_CELLS_REG_OFFSET, 200 + rnd(2000), c);
+            break;
+          case 4:
+            wr(XTM_Q_SHAPER_BURST_REG_OFFSET, rnd(20000), c);
+            break;
+          case 5:
+            wr(XTM_WD_CTRL_REG_OFFSET, rnd(4), c);
+            break;
+          case 6:
+            wr(XTM_Q_QUANTUM_REG_OFFSET, 64 + rnd(12000), c);
+            break;
+          default:
+            wr(XTM_HBM_EVICT_CELLS_REG_OFFSET, rnd(60), c);
+            break;
         }
       } else {
         rd(XTM_POOL_WM_REG_OFFSET, c);
@@ -936,12 +1020,31 @@ class Hazards : public XtmTest {
     uint32_t pg = src * 8u;  // the flows' PG: priority 0 of their ingress port (reset maps)
     for (uint64_t c = 17000; c < 41000; c += 40 + rnd(60)) {
       switch (rnd(8)) {
-        case 0: wr(XTM_CTRL_REG_OFFSET, XTM_CTRL_CLR_CNT_MASK, c); break;
-        case 1: rd(XTM_LFSR_HEAD_STATE_REG_OFFSET, c); break;
-        case 2: wr(XTM_VOQ_SEL_REG_OFFSET, qc, c); rd(XTM_Q_MARK_LAT_LO_REG_OFFSET, c); rd(XTM_Q_MARK_LAT_LO_REG_OFFSET + 4, c); break;
-        case 3: wr(XTM_VOQ_SEL_REG_OFFSET, 0, c); rd(XTM_Q_WM_CELLS_REG_OFFSET, c); break;
-        case 4: wr(XTM_PG_SEL_REG_OFFSET, pg, c); rd(XTM_G_WM_CELLS_REG_OFFSET, c); rd(XTM_G_HDRM_WM_REG_OFFSET, c); break;
-        default: wr(XTM_VOQ_SEL_REG_OFFSET, 0, c); rd(XTM_Q_MARK_HEAD_LO_REG_OFFSET, c); rd(XTM_Q_MARK_HEAD_LO_REG_OFFSET + 4, c); break;
+        case 0:
+          wr(XTM_CTRL_REG_OFFSET, XTM_CTRL_CLR_CNT_MASK, c);
+          break;
+        case 1:
+          rd(XTM_LFSR_HEAD_STATE_REG_OFFSET, c);
+          break;
+        case 2:
+          wr(XTM_VOQ_SEL_REG_OFFSET, qc, c);
+          rd(XTM_Q_MARK_LAT_LO_REG_OFFSET, c);
+          rd(XTM_Q_MARK_LAT_LO_REG_OFFSET + 4, c);
+          break;
+        case 3:
+          wr(XTM_VOQ_SEL_REG_OFFSET, 0, c);
+          rd(XTM_Q_WM_CELLS_REG_OFFSET, c);
+          break;
+        case 4:
+          wr(XTM_PG_SEL_REG_OFFSET, pg, c);
+          rd(XTM_G_WM_CELLS_REG_OFFSET, c);
+          rd(XTM_G_HDRM_WM_REG_OFFSET, c);
+          break;
+        default:
+          wr(XTM_VOQ_SEL_REG_OFFSET, 0, c);
+          rd(XTM_Q_MARK_HEAD_LO_REG_OFFSET, c);
+          rd(XTM_Q_MARK_HEAD_LO_REG_OFFSET + 4, c);
+          break;
       }
     }
     // bucket depths lowered while the buckets are full (the clamp of 5.4 at the end of the
@@ -953,7 +1056,8 @@ class Hazards : public XtmTest {
     // bucket lowered to 3000 bytes while full
     voq_wr(vb, XTM_Q_SHAPER_RATE_REG_OFFSET, 0x400000, 41500);
     voq_wr(vb, XTM_Q_SHAPER_BURST_REG_OFFSET, 100000, 41500);
-    voq_wr(vb, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, false, false, 0, 0, false, 0, false, true), 41500);
+    voq_wr(vb, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, false, false, 0, 0, false, 0, false, true),
+           41500);
     add_flow(0, uint8_t(eg_b), 0, 0, 64, 64, 90.0, 42000, 55000);
     voq_wr(vb, XTM_Q_SHAPER_BURST_REG_OFFSET, 3000, 50000);
   }
@@ -999,10 +1103,12 @@ class Incast : public XtmTest {
     uint32_t nsrc = 0;
     for (uint32_t p = 0; p < P && nsrc < 4; p++) {
       if (p == eg) continue;
-      add_flow(uint8_t(p), uint8_t(eg), dscp, 2, 4096, 4096, 12.5, 2000 + 13 * p, 900000, true, uint8_t(tc));
+      add_flow(uint8_t(p), uint8_t(eg), dscp, 2, 4096, 4096, 12.5, 2000 + 13 * p, 900000, true,
+               uint8_t(tc));
       nsrc++;
     }
-    if (P == 2) add_flow(0, uint8_t(eg), dscp, 2, 4096, 4096, 12.5, 2100, 900000, true, uint8_t(tc));
+    if (P == 2)
+      add_flow(0, uint8_t(eg), dscp, 2, 4096, 4096, 12.5, 2100, 900000, true, uint8_t(tc));
     add_flow(uint8_t((eg + 1) % P), uint8_t(eg), 0, 0, 64, 1500, 3.0, 2000, 950000);
     cable_ = 500;
   }
@@ -1023,14 +1129,34 @@ struct Entry {
 const std::map<std::string, Entry> &registry() {
   static const std::map<std::string, Entry> r = {
       {"smoke", {"three flows, light load", mk<Smoke>}},
-      {"mark_tail", {"ECN tail marking through Kmin/Kmax", [](auto &n, auto s, auto &p) {
-         auto *t = new Marking(n, s, p, 0, false); t->setup(); return (XtmTest *)t; }}},
-      {"mark_head", {"ECN head marking through Kmin/Kmax", [](auto &n, auto s, auto &p) {
-         auto *t = new Marking(n, s, p, 1, false); t->setup(); return (XtmTest *)t; }}},
-      {"mark_latency", {"latency marking around its threshold", [](auto &n, auto s, auto &p) {
-         auto *t = new Marking(n, s, p, 2, false); t->setup(); return (XtmTest *)t; }}},
-      {"mark_interp", {"interpolated profile, head marking", [](auto &n, auto s, auto &p) {
-         auto *t = new Marking(n, s, p, 1, true); t->setup(); return (XtmTest *)t; }}},
+      {"mark_tail",
+       {"ECN tail marking through Kmin/Kmax",
+        [](auto &n, auto s, auto &p) {
+          auto *t = new Marking(n, s, p, 0, false);
+          t->setup();
+          return (XtmTest *)t;
+        }}},
+      {"mark_head",
+       {"ECN head marking through Kmin/Kmax",
+        [](auto &n, auto s, auto &p) {
+          auto *t = new Marking(n, s, p, 1, false);
+          t->setup();
+          return (XtmTest *)t;
+        }}},
+      {"mark_latency",
+       {"latency marking around its threshold",
+        [](auto &n, auto s, auto &p) {
+          auto *t = new Marking(n, s, p, 2, false);
+          t->setup();
+          return (XtmTest *)t;
+        }}},
+      {"mark_interp",
+       {"interpolated profile, head marking",
+        [](auto &n, auto s, auto &p) {
+          auto *t = new Marking(n, s, p, 1, true);
+          t->setup();
+          return (XtmTest *)t;
+        }}},
       {"pfc_gen", {"PFC XOFF/XON, headroom, refresh, dynamic threshold", mk<PfcGen>}},
       {"pause_rx", {"PAUSE reception and expiry", mk<PauseRx>}},
       {"pfc_refresh", {"XOFF held: refresh frames, headroom overflow", mk<PfcRefresh>}},
@@ -1040,25 +1166,61 @@ const std::map<std::string, Entry> &registry() {
       {"shapers", {"port and queue shapers, rate change, MAC back-pressure", mk<Shapers>}},
       {"tail_pool", {"tail drop and shared-pool exhaustion", mk<TailPool>}},
       {"bad_desc", {"every kind of bad descriptor", mk<BadDesc>}},
-      {"watchdog_drop", {"watchdog detection, drop action, restoration", [](auto &n, auto s, auto &p) {
-         auto *t = new Watchdog(n, s, p, false); t->setup(); return (XtmTest *)t; }}},
-      {"watchdog_fwd", {"watchdog detection, forward action, restoration", [](auto &n, auto s, auto &p) {
-         auto *t = new Watchdog(n, s, p, true); t->setup(); return (XtmTest *)t; }}},
+      {"watchdog_drop",
+       {"watchdog detection, drop action, restoration",
+        [](auto &n, auto s, auto &p) {
+          auto *t = new Watchdog(n, s, p, false);
+          t->setup();
+          return (XtmTest *)t;
+        }}},
+      {"watchdog_fwd",
+       {"watchdog detection, forward action, restoration",
+        [](auto &n, auto s, auto &p) {
+          auto *t = new Watchdog(n, s, p, true);
+          t->setup();
+          return (XtmTest *)t;
+        }}},
       {"reconfig", {"CSR reconfiguration under traffic", mk<Reconfig>}},
       {"csr_all", {"every address: reads, random writes, errors", mk<CsrAll>}},
-      {"csr_edges", {"every field with a legal range: min-1, min, max, max+1 (generated table)", mk<CsrEdges>}},
-      {"widths", {"max-size packets against limits at the top of their fields: 64-bit byte counters carry into their high word", mk<Widths>}},
-      {"cells_top", {"CFG=wide: VOQ, pool, OCB and PG cell counts at 2^28-1, TAIL and POOL one cell over", [](auto &n, auto s, auto &p) {
-         auto *t = new CellsTop(n, s, p, CellsTop::kNormal); t->setup(); return (XtmTest *)t; }}},
-      {"hdrm_top", {"CFG=wide: headroom at 2^28-1 in XOFF from the start, HEADROOM and BUF_FULL one cell over", [](auto &n, auto s, auto &p) {
-         auto *t = new CellsTop(n, s, p, CellsTop::kHdrm); t->setup(); return (XtmTest *)t; }}},
-      {"hbm_top", {"CFG=widehbm: HBM_USED and Q_HBM_CELLS at 2^28-2 (the constraint's top with an OCB), TAIL, BUF_FULL one past", [](auto &n, auto s, auto &p) {
-         auto *t = new CellsTop(n, s, p, CellsTop::kHbm); t->setup(); return (XtmTest *)t; }}},
-      {"counters", {"every counter read under back-to-back traffic, marks, flushes, clears", mk<Counters>}},
+      {"csr_edges",
+       {"every field with a legal range: min-1, min, max, max+1 (generated table)", mk<CsrEdges>}},
+      {"widths",
+       {"max-size packets against limits at the top of their fields: 64-bit byte counters carry "
+        "into their high word",
+        mk<Widths>}},
+      {"cells_top",
+       {"CFG=wide: VOQ, pool, OCB and PG cell counts at 2^28-1, TAIL and POOL one cell over",
+        [](auto &n, auto s, auto &p) {
+          auto *t = new CellsTop(n, s, p, CellsTop::kNormal);
+          t->setup();
+          return (XtmTest *)t;
+        }}},
+      {"hdrm_top",
+       {"CFG=wide: headroom at 2^28-1 in XOFF from the start, HEADROOM and BUF_FULL one cell over",
+        [](auto &n, auto s, auto &p) {
+          auto *t = new CellsTop(n, s, p, CellsTop::kHdrm);
+          t->setup();
+          return (XtmTest *)t;
+        }}},
+      {"hbm_top",
+       {"CFG=widehbm: HBM_USED and Q_HBM_CELLS at 2^28-2 (the constraint's top with an OCB), TAIL, "
+        "BUF_FULL one past",
+        [](auto &n, auto s, auto &p) {
+          auto *t = new CellsTop(n, s, p, CellsTop::kHbm);
+          t->setup();
+          return (XtmTest *)t;
+        }}},
+      {"counters",
+       {"every counter read under back-to-back traffic, marks, flushes, clears", mk<Counters>}},
       {"random", {"random legal configuration and traffic", mk<Random>}},
-      {"soak", {"nightly soak: random traffic and reconfiguration, new every 250000 cycles", mk<Soak>}},
-      {"hazards", {"spec 15's pipeline cases: init sweep, same-cycle VOQ/PG, back-to-back, shaper gap, marks in flight", mk<Hazards>}},
-      {"incast", {"4:1 incast, lossless ECN head-marked class, PFC, HBM, lossy background", mk<Incast>}},
+      {"soak",
+       {"nightly soak: random traffic and reconfiguration, new every 250000 cycles", mk<Soak>}},
+      {"hazards",
+       {"spec 15's pipeline cases: init sweep, same-cycle VOQ/PG, back-to-back, shaper gap, marks "
+        "in flight",
+        mk<Hazards>}},
+      {"incast",
+       {"4:1 incast, lossless ECN head-marked class, PFC, HBM, lossy background", mk<Incast>}},
   };
   return r;
 }

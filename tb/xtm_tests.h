@@ -17,6 +17,7 @@
 
 extern "C" {
 #include "cmodel/xtm/xtm.h"
+
 #include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
 }
 
@@ -46,7 +47,7 @@ struct Flow {
   uint16_t len_min, len_max;
   uint64_t rate_q16;
   uint64_t start, stop;
-  bool obey_pfc;      // stops while the TM pauses its ingress port for `pfc_prio`
+  bool obey_pfc;  // stops while the TM pauses its ingress port for `pfc_prio`
   uint8_t pfc_prio;
   uint64_t next_q16;  // next departure, Q48.16 cycles
   uint64_t paused_until;
@@ -97,7 +98,8 @@ class XtmTest {
         if (f.obey_pfc && f.in_port == p && ((o.pfc_tx[p].vec >> f.pfc_prio) & 1u)) {
           uint16_t q = o.pfc_tx[p].quanta[f.pfc_prio];
           // the sender hears the frame after a cable delay and reacts after its response
-          f.paused_until = q == 0 ? t + cable_ : t + cable_ + (uint64_t(q) * 0x51EB8 + 0xFFFF) / 65536;
+          f.paused_until =
+              q == 0 ? t + cable_ : t + cable_ + (uint64_t(q) * 0x51EB8 + 0xFFFF) / 65536;
         }
       }
     }
@@ -105,9 +107,16 @@ class XtmTest {
   virtual bool final_check(xtm_t *) { return true; }
 
  protected:
-  struct PfcEvent { uint64_t cycle; uint32_t port; uint8_t vec; uint16_t quanta; };
+  struct PfcEvent {
+    uint64_t cycle;
+    uint32_t port;
+    uint8_t vec;
+    uint16_t quanta;
+  };
 
-  void wr(uint16_t a, uint32_t d, uint64_t not_before = 0) { csr_.push_back({true, a, d, not_before}); }
+  void wr(uint16_t a, uint32_t d, uint64_t not_before = 0) {
+    csr_.push_back({true, a, d, not_before});
+  }
   void rd(uint16_t a, uint64_t not_before = 0) { csr_.push_back({false, a, 0, not_before}); }
   // The VOQ and PG windows refuse accesses during the initialisation sweep (NOT_READY, spec
   // 3 and 15.6): a configuration write through them waits for INIT_DONE, so that a test
@@ -117,9 +126,18 @@ class XtmTest {
     uint64_t i = XTM_INIT_CYCLES(prm_.num_ports);
     return nb > i ? nb : i;
   }
-  void voq_wr(uint32_t v, uint16_t a, uint32_t d, uint64_t nb = 0) { wr(XTM_VOQ_SEL_REG_OFFSET, v, nb); wr(a, d, after_init(nb)); }
-  void port_wr(uint32_t p, uint16_t a, uint32_t d, uint64_t nb = 0) { wr(XTM_PORT_SEL_REG_OFFSET, p, nb); wr(a, d, nb); }
-  void pg_wr(uint32_t p, uint32_t pr, uint16_t a, uint32_t d, uint64_t nb = 0) { wr(XTM_PG_SEL_REG_OFFSET, p * 8 + pr, nb); wr(a, d, after_init(nb)); }
+  void voq_wr(uint32_t v, uint16_t a, uint32_t d, uint64_t nb = 0) {
+    wr(XTM_VOQ_SEL_REG_OFFSET, v, nb);
+    wr(a, d, after_init(nb));
+  }
+  void port_wr(uint32_t p, uint16_t a, uint32_t d, uint64_t nb = 0) {
+    wr(XTM_PORT_SEL_REG_OFFSET, p, nb);
+    wr(a, d, nb);
+  }
+  void pg_wr(uint32_t p, uint32_t pr, uint16_t a, uint32_t d, uint64_t nb = 0) {
+    wr(XTM_PG_SEL_REG_OFFSET, p * 8 + pr, nb);
+    wr(a, d, after_init(nb));
+  }
   void profile(uint32_t id, bool interp, std::vector<std::pair<uint32_t, uint32_t>> pts) {
     wr(XTM_PROF_SEL_REG_OFFSET, id);
     for (size_t i = 0; i < pts.size(); i++) {
@@ -141,9 +159,10 @@ class XtmTest {
     }
   }
   void add_flow(uint8_t in, uint8_t eg, uint8_t dscp, uint8_t ecn, uint16_t lmin, uint16_t lmax,
-                double bytes_per_cycle, uint64_t start, uint64_t stop, bool obey = false, uint8_t prio = 0) {
-    flows_.push_back({in, eg, dscp, ecn, lmin, lmax, uint64_t(bytes_per_cycle * 65536.0), start, stop,
-                      obey, prio, start << 16, 0, 0});
+                double bytes_per_cycle, uint64_t start, uint64_t stop, bool obey = false,
+                uint8_t prio = 0) {
+    flows_.push_back({in, eg, dscp, ecn, lmin, lmax, uint64_t(bytes_per_cycle * 65536.0), start,
+                      stop, obey, prio, start << 16, 0, 0});
   }
   uint32_t rnd(uint32_t n) { return n == 0 ? 0 : uint32_t(tb_rand(&rng_) % n); }
 
@@ -162,8 +181,10 @@ class XtmTest {
     if (best == nullptr) return;
     Flow &f = *best;
     uint16_t len = f.len_min + (f.len_max > f.len_min ? rnd(f.len_max - f.len_min + 1) : 0);
-    in.enq = (xtm_enq_in_t){true, (uint32_t(f.in_port) << 24) | (f.sent & 0xFFFFFF), f.in_port,
-                            f.eg_port, f.dscp, f.ecn, len};
+    in.enq = (xtm_enq_in_t){true,      (uint32_t(f.in_port) << 24) | (f.sent & 0xFFFFFF),
+                            f.in_port, f.eg_port,
+                            f.dscp,    f.ecn,
+                            len};
     f.sent++;
     uint64_t gap = f.rate_q16 ? (uint64_t(len + 20) << 32) / f.rate_q16 : (1ull << 40);
     uint64_t now16 = t << 16;

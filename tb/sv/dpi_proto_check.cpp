@@ -5,6 +5,7 @@
 // dcqcn_dpi_pkg.sv (its generated __Dpi.h). A function whose argument types differ between
 // a package and its header is a conflicting declaration: this file stops compiling.
 
-#include "Vxtm_dpi_api_tb__Dpi.h"
 #include "cmodel/dpi/dcqcn_dpi.h"
 #include "cmodel/dpi/xtm_dpi.h"
+
+#include "Vxtm_dpi_api_tb__Dpi.h"

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "cmodel/dcqcn/dcqcn.h"
+
 #include "rtl/dcqcn/autogen/dcqcn_regs.h"  // Generated.
 
 // A model with num_qps QPs and scan_width slots (num_qps <= scan_width: S = 1, every QP

@@ -108,13 +108,14 @@ static bool next_input(gen_t *g, uint64_t *cycle, xtm_in_t *in) {
   }
   in->tx_ready = g->tx_ready;
   if (kind >= 3 && kind < 85) {
-    in->enq = (xtm_enq_in_t){.valid = true,
-                             .pkt_id = (uint32_t)tl_rand(&g->rng),
-                             .in_port = (uint8_t)rnd(g, g->ports + (kind == 4)),
-                             .eg_port = (uint8_t)rnd(g, g->ports),
-                             .dscp = (uint8_t)rnd(g, 64),
-                             .ecn = (uint8_t)rnd(g, 4),
-                             .len = (uint16_t)(kind == 5 ? 0 : 1 + rnd(g, kind == 6 ? 16383 : 9216))};
+    in->enq =
+        (xtm_enq_in_t){.valid = true,
+                       .pkt_id = (uint32_t)tl_rand(&g->rng),
+                       .in_port = (uint8_t)rnd(g, g->ports + (kind == 4)),
+                       .eg_port = (uint8_t)rnd(g, g->ports),
+                       .dscp = (uint8_t)rnd(g, 64),
+                       .ecn = (uint8_t)rnd(g, 4),
+                       .len = (uint16_t)(kind == 5 ? 0 : 1 + rnd(g, kind == 6 ? 16383 : 9216))};
   }
   if (kind >= 70 && kind < 80) {
     uint32_t p = rnd(g, g->ports);
@@ -125,19 +126,23 @@ static bool next_input(gen_t *g, uint64_t *cycle, xtm_in_t *in) {
     }
   }
   if (kind >= 80) {
-    static const uint16_t kW[] = {XTM_Q_LIMIT_CELLS_REG_OFFSET, XTM_Q_CFG_REG_OFFSET,
-                                  XTM_P_SHAPER_RATE_REG_OFFSET, XTM_G_XOFF_CELLS_REG_OFFSET,
-                                  XTM_POOL_CELLS_REG_OFFSET, XTM_VOQ_SEL_REG_OFFSET,
-                                  XTM_PG_SEL_REG_OFFSET, XTM_PORT_SEL_REG_OFFSET,
-                                  XTM_Q_SHAPER_BURST_REG_OFFSET, XTM_WD_CTRL_REG_OFFSET,
-                                  XTM_Q_SHAPER_RATE_REG_OFFSET, XTM_LFSR_HEAD_SEED_REG_OFFSET,
-                                  XTM_CTRL_REG_OFFSET, XTM_WD_POLL_CYCLES_REG_OFFSET,
-                                  XTM_G_CFG_REG_OFFSET};
-    static const uint16_t kR[] = {XTM_POOL_WM_REG_OFFSET, XTM_Q_WM_CELLS_REG_OFFSET,
-                                  XTM_G_PAUSED_CYCLES_LO_REG_OFFSET, XTM_Q_DEQ_PKTS_LO_REG_OFFSET,
-                                  XTM_CNT_HI_REG_OFFSET, XTM_LFSR_STATE_REG_OFFSET, 0x0FF0,
-                                  XTM_LFSR_HEAD_STATE_REG_OFFSET, XTM_Q_MARK_HEAD_LO_REG_OFFSET,
-                                  XTM_Q_MARK_LAT_LO_REG_OFFSET, XTM_Q_STATUS_REG_OFFSET};
+    static const uint16_t kW[] = {
+        XTM_Q_LIMIT_CELLS_REG_OFFSET, XTM_Q_CFG_REG_OFFSET,          XTM_P_SHAPER_RATE_REG_OFFSET,
+        XTM_G_XOFF_CELLS_REG_OFFSET,  XTM_POOL_CELLS_REG_OFFSET,     XTM_VOQ_SEL_REG_OFFSET,
+        XTM_PG_SEL_REG_OFFSET,        XTM_PORT_SEL_REG_OFFSET,       XTM_Q_SHAPER_BURST_REG_OFFSET,
+        XTM_WD_CTRL_REG_OFFSET,       XTM_Q_SHAPER_RATE_REG_OFFSET,  XTM_LFSR_HEAD_SEED_REG_OFFSET,
+        XTM_CTRL_REG_OFFSET,          XTM_WD_POLL_CYCLES_REG_OFFSET, XTM_G_CFG_REG_OFFSET};
+    static const uint16_t kR[] = {XTM_POOL_WM_REG_OFFSET,
+                                  XTM_Q_WM_CELLS_REG_OFFSET,
+                                  XTM_G_PAUSED_CYCLES_LO_REG_OFFSET,
+                                  XTM_Q_DEQ_PKTS_LO_REG_OFFSET,
+                                  XTM_CNT_HI_REG_OFFSET,
+                                  XTM_LFSR_STATE_REG_OFFSET,
+                                  0x0FF0,
+                                  XTM_LFSR_HEAD_STATE_REG_OFFSET,
+                                  XTM_Q_MARK_HEAD_LO_REG_OFFSET,
+                                  XTM_Q_MARK_LAT_LO_REG_OFFSET,
+                                  XTM_Q_STATUS_REG_OFFSET};
     bool wr = rnd(g, 2) != 0;
     uint32_t nv = g->ports * g->tcs;
     in->csr.valid = true;
@@ -211,8 +216,7 @@ static void record(trace_t *t, const xtm_out_t *o) {
     if ((o->deq_valid >> p) & 1u) {
       const xtm_deq_out_t *d = &o->deq[p];
       tr_add(t, "%" PRIu64 "\tDEQ\t%u\t%08x\t%u\t%u\t%u\t%u\t%u\t%d%d\t%u\n", o->cycle, p,
-             d->pkt_id, d->voq, d->in_port, d->len, d->dscp, d->ecn, d->marked, d->hbm,
-             d->sojourn);
+             d->pkt_id, d->voq, d->in_port, d->len, d->dscp, d->ecn, d->marked, d->hbm, d->sojourn);
     }
     if ((o->pfc_tx_valid >> p) & 1u) {
       const xtm_pfc_frame_t *f = &o->pfc_tx[p];
@@ -245,8 +249,8 @@ static void record_state(trace_t *t, xtm_t *m) {
     h = h * 1000003u + xtm_voq_counter(m, v, kXtmVcntMarkHead) * 7 +
         xtm_voq_counter(m, v, kXtmVcntMarkLat) * 13 + xtm_voq_counter(m, v, kXtmVcntWdStall);
   }
-  tr_add(t, "%" PRIu64 "\tSTATE\t%08x\t%08x\t%u\t%016" PRIx64 "\n", gs.cycle, gs.lfsr,
-         gs.lfsr_head, gs.desc_free, h);
+  tr_add(t, "%" PRIu64 "\tSTATE\t%08x\t%08x\t%u\t%016" PRIx64 "\n", gs.cycle, gs.lfsr, gs.lfsr_head,
+         gs.desc_free, h);
 }
 
 // Returns the first differing line number (1-based) or 0 if identical.
@@ -298,8 +302,12 @@ static xtm_t *make_model(const run_opts_t *o) {
 static bool run_step(const run_opts_t *o, trace_t *tr, char *why, size_t wn) {
   xtm_t *m = make_model(o);
   xtm_set_eager(m, !o->lazy_step);  // the reference: every cycle fully evaluated
-  gen_t g = {.rng = o->seed, .cycle = xtm_cycle(m), .ports = o->ports, .tcs = o->tcs,
-             .n_left = o->events, .tx_ready = UINT64_MAX};
+  gen_t g = {.rng = o->seed,
+             .cycle = xtm_cycle(m),
+             .ports = o->ports,
+             .tcs = o->tcs,
+             .n_left = o->events,
+             .tx_ready = UINT64_MAX};
   xtm_in_t in;
   xtm_out_t out;
   uint64_t at;
@@ -339,8 +347,12 @@ static bool run_step(const run_opts_t *o, trace_t *tr, char *why, size_t wn) {
 
 static void run_advance(const run_opts_t *o, trace_t *tr) {
   xtm_t *m = make_model(o);
-  gen_t g = {.rng = o->seed, .cycle = xtm_cycle(m), .ports = o->ports, .tcs = o->tcs,
-             .n_left = o->events, .tx_ready = UINT64_MAX};
+  gen_t g = {.rng = o->seed,
+             .cycle = xtm_cycle(m),
+             .ports = o->ports,
+             .tcs = o->tcs,
+             .n_left = o->events,
+             .tx_ready = UINT64_MAX};
   xtm_in_t in;
   xtm_out_t out;
   uint64_t at;
@@ -365,8 +377,12 @@ static void run_advance(const run_opts_t *o, trace_t *tr) {
 }
 
 static void differential(uint64_t seed, uint32_t ports, uint32_t tcs, uint32_t desc) {
-  run_opts_t o = {.seed = tl_env_seed(seed), .ports = ports, .tcs = tcs, .desc = desc,
-                  .events = 3000, .check_invariants_every_cycle = true,
+  run_opts_t o = {.seed = tl_env_seed(seed),
+                  .ports = ports,
+                  .tcs = tcs,
+                  .desc = desc,
+                  .events = 3000,
+                  .check_invariants_every_cycle = true,
                   .fault_at_event = -1};
   printf("advance: seed %" PRIu64 " (%ux%u, %u desc); rerun: XTM_SEED=%" PRIu64
          " CK_RUN_CASE=core ./build/tests/test_advance\n",
@@ -378,8 +394,7 @@ static void differential(uint64_t seed, uint32_t ports, uint32_t tcs, uint32_t d
   run_advance(&o, &b);
   char ctx[512] = "";
   size_t line = first_diff(&a, &b, ctx, sizeof(ctx));
-  ck_assert_msg(line == 0, "seed %" PRIu64 ": traces differ at line %zu: %s", o.seed, line,
-                ctx);
+  ck_assert_msg(line == 0, "seed %" PRIu64 ": traces differ at line %zu: %s", o.seed, line, ctx);
   // the third speed: xtm_step with its fast path for cycles before the next event
   trace_t c = {0};
   o.lazy_step = true;
@@ -410,8 +425,13 @@ START_TEST(test_invariants_catch_faults) {
   static const xtm_fault_t kF[] = {kXtmFaultLeakPoolCell, kXtmFaultDropVoqCount,
                                    kXtmFaultSkipArrCount, kXtmFaultLoseBusyPort};
   for (size_t i = 0; i < sizeof(kF) / sizeof(kF[0]); i++) {
-    run_opts_t o = {.seed = 77, .ports = 2, .tcs = 2, .desc = 64, .events = 400,
-                    .check_invariants_every_cycle = true, .fault_at_event = 200,
+    run_opts_t o = {.seed = 77,
+                    .ports = 2,
+                    .tcs = 2,
+                    .desc = 64,
+                    .events = 400,
+                    .check_invariants_every_cycle = true,
+                    .fault_at_event = 200,
                     .fault = kF[i]};
     trace_t a = {0};
     char why[512] = "";
@@ -425,8 +445,13 @@ END_TEST
 
 // Negative: the trace comparison catches a divergence (one LFSR bit flipped in one run).
 START_TEST(test_diff_catches_divergence) {
-  run_opts_t o = {.seed = 4242, .ports = 4, .tcs = 4, .desc = 256, .events = 3000,
-                  .check_invariants_every_cycle = false, .fault_at_event = -1};
+  run_opts_t o = {.seed = 4242,
+                  .ports = 4,
+                  .tcs = 4,
+                  .desc = 256,
+                  .events = 3000,
+                  .check_invariants_every_cycle = false,
+                  .fault_at_event = -1};
   trace_t a = {0}, b = {0};
   ck_assert(run_step(&o, &a, NULL, 0));
   o.fault_at_event = 10;
@@ -480,16 +505,18 @@ static bool snap_verify(xtm_t *m, snap_ck_t *k, char *why, size_t n) {
                    s->hbm_cells[v] != o->hbm_cells[v] || s->deficit[v] != o->deficit[v] ||
                    s->head_pkt_id[v] != o->head_pkt_id[v] || s->wd_storm[v] != o->wd_storm[v] ||
                    s->wd_clean[v] != o->wd_clean[v];
-    const uint64_t *const sets[][2] = {{s->hbm_mode, o->hbm_mode},     {s->ocb_only, o->ocb_only},
-                                       {s->wd_stalled, o->wd_stalled}, {s->flushing, o->flushing},
+    const uint64_t *const sets[][2] = {{s->hbm_mode, o->hbm_mode},
+                                       {s->ocb_only, o->ocb_only},
+                                       {s->wd_stalled, o->wd_stalled},
+                                       {s->flushing, o->flushing},
                                        {s->shaper_conform, o->shaper_conform}};
     for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
       changed |= xtm_snap_bit(sets[i][0], v) != xtm_snap_bit(sets[i][1], v);
     }
     if (bad == NULL && changed && !xtm_snap_bit(s->voq_changed, v)) bad = "change not reported";
     if (bad != NULL) {
-      snprintf(why, n, "cycle %" PRIu64 " voq %u: snapshot %s differs (call %" PRIu64 ", %s)", t,
-               v, bad, k->calls, s->full ? "full" : "incremental");
+      snprintf(why, n, "cycle %" PRIu64 " voq %u: snapshot %s differs (call %" PRIu64 ", %s)", t, v,
+               bad, k->calls, s->full ? "full" : "incremental");
       return false;
     }
     k->rewritten += xtm_snap_bit(s->voq_changed, v);
@@ -507,8 +534,8 @@ static bool snap_verify(xtm_t *m, snap_ck_t *k, char *why, size_t n) {
                    xtm_snap_bit(s->xoff, g) != xtm_snap_bit(o->xoff, g);
     if (bad == NULL && changed && !xtm_snap_bit(s->pg_changed, g)) bad = "change not reported";
     if (bad != NULL) {
-      snprintf(why, n, "cycle %" PRIu64 " pg %u: snapshot %s differs (call %" PRIu64 ")", t, g,
-               bad, k->calls);
+      snprintf(why, n, "cycle %" PRIu64 " pg %u: snapshot %s differs (call %" PRIu64 ")", t, g, bad,
+               k->calls);
       return false;
     }
   }
@@ -529,18 +556,21 @@ static bool snap_verify(xtm_t *m, snap_ck_t *k, char *why, size_t n) {
 static void snapshot_run(uint64_t seed, uint32_t ports, uint32_t tcs, int mode) {
   // fewer events when every cycle is a call (modes 0, 1): the verification of every entry
   // after every call is what costs here (the suite also runs once per tools/mutate-cmodel mutant)
-  run_opts_t o = {.seed = seed, .ports = ports, .tcs = tcs, .desc = 128,
-                  .events = mode == 2 ? 1500 : 700};
+  run_opts_t o = {
+      .seed = seed, .ports = ports, .tcs = tcs, .desc = 128, .events = mode == 2 ? 1500 : 700};
   xtm_t *m = make_model(&o);
   xtm_set_eager(m, mode == 0);
   static snap_ck_t k;
   xtm_snap_init(&k.cur);
   xtm_snap_init(&k.other);
   k.calls = k.full_calls = k.rewritten = 0;
-  gen_t g = {.rng = o.seed, .cycle = xtm_cycle(m), .ports = ports, .tcs = tcs,
-             .n_left = o.events, .tx_ready = UINT64_MAX};
-  static const xtm_fault_t kF[] = {kXtmFaultFlipConform, kXtmFaultFlipLfsr,
-                                   kXtmFaultFlipHeadLfsr};
+  gen_t g = {.rng = o.seed,
+             .cycle = xtm_cycle(m),
+             .ports = ports,
+             .tcs = tcs,
+             .n_left = o.events,
+             .tx_ready = UINT64_MAX};
+  static const xtm_fault_t kF[] = {kXtmFaultFlipConform, kXtmFaultFlipLfsr, kXtmFaultFlipHeadLfsr};
   xtm_in_t in;
   xtm_out_t out;
   uint64_t at;
@@ -637,7 +667,7 @@ START_TEST(test_snapshot_dense) {
     ok = snap_verify(m, &k, why, sizeof(why));
   }
   ck_assert_msg(ok, "seed %" PRIu64 " %ux%u: %s", seed, ports, tcs, why);
-  ck_assert_uint_le(k.full_calls, 2);  // the first call (and none forced by a write)
+  ck_assert_uint_le(k.full_calls, 2);           // the first call (and none forced by a write)
   ck_assert_uint_gt(k.rewritten, k.calls / 4);  // the traffic did change VOQ state
   printf("snapshot dense: seed %" PRIu64 " %ux%u %s: %" PRIu64 " calls, %" PRIu64
          " full, %.2f VOQs rewritten per call\n",

@@ -86,8 +86,8 @@ START_TEST(test_reset_values) {
           r->offset == XTM_CNT_HI_REG_OFFSET) {
         continue;  // changed by this test's own selections and _LO reads
       }
-      ck_assert_msg(v == expect, "%s (0x%04x) entry %u: read 0x%08x, reset value 0x%08x",
-                    r->name, r->offset, entries[k], v, expect);
+      ck_assert_msg(v == expect, "%s (0x%04x) entry %u: read 0x%08x, reset value 0x%08x", r->name,
+                    r->offset, entries[k], v, expect);
     }
   }
   xtm_destroy(m);
@@ -153,8 +153,7 @@ START_TEST(test_access_types) {
       }
       uint32_t keep = tl_rd(m, off);
       uint32_t val = (keep & ~(fm << fd->lsb)) | (bad << fd->lsb);
-      ck_assert_msg(!xtm_csr_write(m, off, val), "%s.%s = %u accepted", r->name, fd->name,
-                    bad);
+      ck_assert_msg(!xtm_csr_write(m, off, val), "%s.%s = %u accepted", r->name, fd->name, bad);
       ck_assert_uint_eq(tl_rd(m, XTM_ERR_STATUS_REG_OFFSET), 1u << XTM_ERR_STATUS_ILLEGAL_BIT);
       ck_assert_uint_eq(tl_rd(m, XTM_ERR_ADDR_REG_OFFSET), off);
       ck_assert_uint_eq(tl_rd(m, off), keep);
@@ -268,8 +267,8 @@ START_TEST(test_inband_timing) {
   xtm_t *m = tl_create(2, 2, 64);
   xtm_in_t in = {.tx_ready = UINT64_MAX};
   xtm_out_t out;
-  in.csr = (xtm_csr_req_t){.valid = true, .write = true, .addr = XTM_MAX_FRAME_REG_OFFSET,
-                           .wdata = 100};
+  in.csr =
+      (xtm_csr_req_t){.valid = true, .write = true, .addr = XTM_MAX_FRAME_REG_OFFSET, .wdata = 100};
   // same cycle: a 200-byte descriptor is checked against the old MAX_FRAME (9216)
   in.enq = (xtm_enq_in_t){.valid = true, .pkt_id = 1, .len = 200};
   xtm_step(m, &in, &out);
@@ -283,8 +282,8 @@ START_TEST(test_inband_timing) {
   ck_assert_uint_eq(out.csr_rsp.rdata, 100);
   // an illegal write answers err and changes nothing
   in.enq.valid = false;
-  in.csr = (xtm_csr_req_t){.valid = true, .write = true, .addr = XTM_MAX_FRAME_REG_OFFSET,
-                           .wdata = 10};
+  in.csr =
+      (xtm_csr_req_t){.valid = true, .write = true, .addr = XTM_MAX_FRAME_REG_OFFSET, .wdata = 10};
   xtm_step(m, &in, &out);
   ck_assert(out.csr_rsp.err);
   ck_assert_uint_eq(tl_rd(m, XTM_MAX_FRAME_REG_OFFSET), 100);

@@ -43,8 +43,7 @@ static bool state_eq(dcqcn_t *a, dcqcn_t *b, char *why, size_t n) {
          x.stage_byte != y.stage_byte || x.byte_count != y.byte_count ||
          x.alpha_due != y.alpha_due || x.dec_due != y.dec_due || x.inc_due != y.inc_due ||
          x.pace_q8 != y.pace_q8 || x.np_sent != y.np_sent || x.np_last != y.np_last)) {
-      snprintf(why, n, "QP %u state differs at cycle %llu", q,
-               (unsigned long long)dcqcn_cycle(a));
+      snprintf(why, n, "QP %u state differs at cycle %llu", q, (unsigned long long)dcqcn_cycle(a));
       return false;
     }
   }
@@ -74,7 +73,7 @@ static bool skip_step_next(dcqcn_t *m, uint64_t t, dcqcn_out_t *out) {
 }
 
 static void setup(dcqcn_t *m) {
-  dt_param(m, "DCE_TCP_G", 512);          // alpha halves each microsecond: QPs park soon
+  dt_param(m, "DCE_TCP_G", 512);  // alpha halves each microsecond: QPs park soon
   dt_param(m, "RPG_TIME_RESET", 5);
   dt_param(m, "RPG_BYTE_RESET", 16);
   dt_param(m, "RPG_MIN_DEC_FAC", 20);
@@ -105,15 +104,20 @@ static bool differential(uint64_t seed, bool inject, char *why, size_t n) {
     uint16_t qp = (uint16_t)(dt_rand(&rs) % 66);  // 64, 65: bad QPs
     switch (k % 6) {
       case 0:
-      case 1: in.cnp = (dcqcn_qp_ev_t){.valid = true, .qp = qp}; break;
+      case 1:
+        in.cnp = (dcqcn_qp_ev_t){.valid = true, .qp = qp};
+        break;
       case 2:
-      case 3: in.tx = (dcqcn_tx_ev_t){.valid = true, .qp = qp, .bytes = (uint16_t)(64 + k % 4000)}; break;
-      case 4: in.ce = (dcqcn_qp_ev_t){.valid = true, .qp = qp}; break;
+      case 3:
+        in.tx = (dcqcn_tx_ev_t){.valid = true, .qp = qp, .bytes = (uint16_t)(64 + k % 4000)};
+        break;
+      case 4:
+        in.ce = (dcqcn_qp_ev_t){.valid = true, .qp = qp};
+        break;
       default:
         in.csr = (dcqcn_csr_req_t){.valid = true, .write = (k >> 8) % 2 == 0};
         if (in.csr.write) {
-          static const uint16_t kAddr[] = {DCQCN_RPG_TIME_RESET_REG_OFFSET,
-                                           DCQCN_QP_SEL_REG_OFFSET,
+          static const uint16_t kAddr[] = {DCQCN_RPG_TIME_RESET_REG_OFFSET, DCQCN_QP_SEL_REG_OFFSET,
                                            DCQCN_RPG_MAX_RATE_REG_OFFSET,
                                            DCQCN_CYCLES_PER_US_REG_OFFSET};
           static const uint32_t kData[] = {4, 17, 20000, 800};
@@ -121,10 +125,9 @@ static bool differential(uint64_t seed, bool inject, char *why, size_t n) {
           in.csr.addr = kAddr[i];
           in.csr.wdata = kData[i] + (uint32_t)((k >> 20) % 3);
         } else {
-          static const uint16_t kRd[] = {DCQCN_Q_ALPHA_REMAIN_REG_OFFSET,
-                                         DCQCN_Q_DEC_REMAIN_REG_OFFSET,
-                                         DCQCN_Q_INC_REMAIN_REG_OFFSET, DCQCN_Q_RC_REG_OFFSET,
-                                         DCQCN_CUTS_LO_REG_OFFSET};
+          static const uint16_t kRd[] = {
+              DCQCN_Q_ALPHA_REMAIN_REG_OFFSET, DCQCN_Q_DEC_REMAIN_REG_OFFSET,
+              DCQCN_Q_INC_REMAIN_REG_OFFSET, DCQCN_Q_RC_REG_OFFSET, DCQCN_CUTS_LO_REG_OFFSET};
           in.csr.addr = kRd[(k >> 12) % 5];
         }
         break;

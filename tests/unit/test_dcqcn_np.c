@@ -15,7 +15,7 @@ START_TEST(test_np_spacing) {
     uint64_t t;
     uint16_t qp;
     bool sent;
-  } kCe[] = {{10, 2, true}, {11, 2, false}, {12, 3, true},
+  } kCe[] = {{10, 2, true},    {11, 2, false},  {12, 3, true},
              {4009, 2, false}, {4010, 2, true}, {4011, 2, false}};
   for (size_t i = 0; i < sizeof(kCe) / sizeof(kCe[0]); i++) {
     dt_quiet_to(m, kCe[i].t);
@@ -125,25 +125,31 @@ END_TEST
 START_TEST(test_csr_basics) {
   dcqcn_t *m = dt_create(4, 2);
   ck_assert_uint_eq(dt_rd(m, DCQCN_BLOCK_TYPE_REG_OFFSET), 0x4443514Eu);  // "DCQN"
-  ck_assert_uint_eq(dt_rd(m, DCQCN_VERSION_REG_OFFSET), 0x02000000u);  // spec 2.0.0
+  ck_assert_uint_eq(dt_rd(m, DCQCN_VERSION_REG_OFFSET), 0x02000000u);     // spec 2.0.0
   ck_assert_uint_eq(dt_rd(m, DCQCN_HW_PARAMS_REG_OFFSET), 4u | 2u << 16);
   // reset values of every mlxconfig parameter (the brief's defaults)
   static const struct {
     uint16_t addr;
     uint32_t v;
-  } kReset[] = {{DCQCN_RPG_TIME_RESET_REG_OFFSET, 300}, {DCQCN_RPG_BYTE_RESET_REG_OFFSET, 32767},
-                {DCQCN_RPG_THRESHOLD_REG_OFFSET, 1},    {DCQCN_RPG_AI_RATE_REG_OFFSET, 5},
-                {DCQCN_RPG_HAI_RATE_REG_OFFSET, 50},    {DCQCN_RPG_GD_REG_OFFSET, 11},
-                {DCQCN_RPG_MIN_DEC_FAC_REG_OFFSET, 50}, {DCQCN_RPG_MIN_RATE_REG_OFFSET, 1},
+  } kReset[] = {{DCQCN_RPG_TIME_RESET_REG_OFFSET, 300},
+                {DCQCN_RPG_BYTE_RESET_REG_OFFSET, 32767},
+                {DCQCN_RPG_THRESHOLD_REG_OFFSET, 1},
+                {DCQCN_RPG_AI_RATE_REG_OFFSET, 5},
+                {DCQCN_RPG_HAI_RATE_REG_OFFSET, 50},
+                {DCQCN_RPG_GD_REG_OFFSET, 11},
+                {DCQCN_RPG_MIN_DEC_FAC_REG_OFFSET, 50},
+                {DCQCN_RPG_MIN_RATE_REG_OFFSET, 1},
                 {DCQCN_RPG_MAX_RATE_REG_OFFSET, 0},
                 {DCQCN_RATE_TO_SET_ON_FIRST_CNP_REG_OFFSET, 0},
-                {DCQCN_DCE_TCP_G_REG_OFFSET, 1019},     {DCQCN_DCE_TCP_RTT_REG_OFFSET, 1},
+                {DCQCN_DCE_TCP_G_REG_OFFSET, 1019},
+                {DCQCN_DCE_TCP_RTT_REG_OFFSET, 1},
                 {DCQCN_INITIAL_ALPHA_VALUE_REG_OFFSET, 1023},
                 {DCQCN_CLAMP_TGT_RATE_REG_OFFSET, 0},
                 {DCQCN_CLAMP_TGT_RATE_AFTER_TIME_INC_REG_OFFSET, 1},
                 {DCQCN_RATE_REDUCE_MONITOR_PERIOD_REG_OFFSET, 4},
                 {DCQCN_MIN_TIME_BETWEEN_CNPS_REG_OFFSET, 4},
-                {DCQCN_CYCLES_PER_US_REG_OFFSET, 1000}, {DCQCN_LINE_RATE_REG_OFFSET, 100000}};
+                {DCQCN_CYCLES_PER_US_REG_OFFSET, 1000},
+                {DCQCN_LINE_RATE_REG_OFFSET, 100000}};
   for (size_t i = 0; i < sizeof(kReset) / sizeof(kReset[0]); i++) {
     ck_assert_uint_eq(dt_rd(m, kReset[i].addr), kReset[i].v);
   }
@@ -199,15 +205,15 @@ START_TEST(test_bus_write_timing) {
   dt_quiet_to(m, 100);
   dt_cnp(m, 0, &out);
   dt_quiet_to(m, 4000);
-  dcqcn_in_t in = {.csr = {.valid = true, .write = true,
-                           .addr = DCQCN_RPG_MIN_DEC_FAC_REG_OFFSET, .wdata = 95}};
+  dcqcn_in_t in = {
+      .csr = {.valid = true, .write = true, .addr = DCQCN_RPG_MIN_DEC_FAC_REG_OFFSET, .wdata = 95}};
   dcqcn_step(m, &in, &out);
   ck_assert(out.csr_rsp.valid && !out.csr_rsp.err);
   ck_assert_uint_eq(out.n_rate, 1);
   ck_assert_uint_eq(out.rate[0].rc, 20020);
   // a bus read in the next cycle returns the new value; Q_RC through the window
-  dcqcn_in_t rd = {.csr = {.valid = true, .write = false,
-                           .addr = DCQCN_RPG_MIN_DEC_FAC_REG_OFFSET}};
+  dcqcn_in_t rd = {
+      .csr = {.valid = true, .write = false, .addr = DCQCN_RPG_MIN_DEC_FAC_REG_OFFSET}};
   dcqcn_step(m, &rd, &out);
   ck_assert_uint_eq(out.csr_rsp.rdata, 95);
   ck_assert_uint_eq(dt_qp_rd(m, 0, DCQCN_Q_RC_REG_OFFSET), 20020);
@@ -239,7 +245,7 @@ START_TEST(test_qp_init_and_clear) {
   ck_assert_uint_eq(s.rc, 100000);
   ck_assert_uint_eq(s.alpha_due, DCQCN_NEVER);
   ck_assert_uint_eq(dcqcn_qp_counter(m, 3, kDcqcnQcntCnpRx), 1);  // counters kept
-  dt_quiet_to(m, 20000);  // no timer left
+  dt_quiet_to(m, 20000);                                          // no timer left
   dt_wr(m, DCQCN_CTRL_REG_OFFSET, 1);
   ck_assert_uint_eq(dcqcn_qp_counter(m, 3, kDcqcnQcntCnpRx), 0);
   ck_assert_uint_eq(dcqcn_counter(m, kDcqcnGcntCnpRx), 0);

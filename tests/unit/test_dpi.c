@@ -102,7 +102,8 @@ static void check_out(const xvec_t *v, const xtm_out_t *o, bool any, uint32_t np
   ck_assert_uint_eq(ref_get(v->out, 253, 64), o->cycle);
   if (!any) {
     ck_assert_uint_eq(ref_get(v->out, 0, 64) | ref_get(v->out, 64, 64), 0);
-    ck_assert_uint_eq(ref_get(v->out, 252, 1) | ref_get(v->out, 203, 1) | ref_get(v->out, 161, 1), 0);
+    ck_assert_uint_eq(ref_get(v->out, 252, 1) | ref_get(v->out, 203, 1) | ref_get(v->out, 161, 1),
+                      0);
     return;
   }
   ck_assert_uint_eq(ref_get(v->out, 252, 1), o->enq_res.valid);
@@ -160,13 +161,15 @@ static void gen_in(uint64_t *rng, uint64_t t, uint32_t P, xtm_in_t *in) {
   memset(in, 0, sizeof(*in));
   in->tx_ready = (t / 3000) % 3 == 0 ? tl_rand(rng) : ~0ull;
   if (tl_rand(rng) % 3 != 0) {
-    in->enq = (xtm_enq_in_t){.valid = true,
-                             .pkt_id = (uint32_t)t,
-                             .in_port = (uint8_t)(tl_rand(rng) % P),
-                             .eg_port = (uint8_t)(tl_rand(rng) % 4 == 0 ? tl_rand(rng) % (P + 1) : 0),
-                             .dscp = (uint8_t)(tl_rand(rng) % 64),
-                             .ecn = (uint8_t)(tl_rand(rng) % 4),
-                             .len = (uint16_t)(tl_rand(rng) % 3 == 0 ? 1 + tl_rand(rng) % 9300 : 64 + tl_rand(rng) % 1500)};
+    in->enq = (xtm_enq_in_t){
+        .valid = true,
+        .pkt_id = (uint32_t)t,
+        .in_port = (uint8_t)(tl_rand(rng) % P),
+        .eg_port = (uint8_t)(tl_rand(rng) % 4 == 0 ? tl_rand(rng) % (P + 1) : 0),
+        .dscp = (uint8_t)(tl_rand(rng) % 64),
+        .ecn = (uint8_t)(tl_rand(rng) % 4),
+        .len =
+            (uint16_t)(tl_rand(rng) % 3 == 0 ? 1 + tl_rand(rng) % 9300 : 64 + tl_rand(rng) % 1500)};
   }
   if (tl_rand(rng) % 200 == 0) {
     uint32_t p = (uint32_t)(tl_rand(rng) % 64);  // also ports >= P: the layer masks them
@@ -174,13 +177,21 @@ static void gen_in(uint64_t *rng, uint64_t t, uint32_t P, xtm_in_t *in) {
     in->pfc_rx[p].vec = (uint8_t)tl_rand(rng);
     for (int i = 0; i < 8; i++) {
       uint64_t r = tl_rand(rng);  // zero, short, and near the 16-bit top (every bit used)
-      in->pfc_rx[p].quanta[i] = (uint16_t)(r % 4 == 0 ? 0 : r % 8 == 1 ? 0xFFFF - (r >> 8) % 16 : (r >> 8) % 2000);
+      in->pfc_rx[p].quanta[i] = (uint16_t)(r % 4 == 0   ? 0
+                                           : r % 8 == 1 ? 0xFFFF - (r >> 8) % 16
+                                                        : (r >> 8) % 2000);
     }
   }
   if (tl_rand(rng) % 97 == 0) {
-    static const uint16_t kA[] = {XTM_POOL_USED_REG_OFFSET, XTM_Q_OCC_CELLS_REG_OFFSET, XTM_VOQ_SEL_REG_OFFSET,
-                                  XTM_LFSR_STATE_REG_OFFSET, 0x0FF2, XTM_G_XOFF_CELLS_REG_OFFSET};
-    in->csr = (xtm_csr_req_t){.valid = true, .write = tl_rand(rng) % 2 == 0, .addr = kA[tl_rand(rng) % 6],
+    static const uint16_t kA[] = {XTM_POOL_USED_REG_OFFSET,
+                                  XTM_Q_OCC_CELLS_REG_OFFSET,
+                                  XTM_VOQ_SEL_REG_OFFSET,
+                                  XTM_LFSR_STATE_REG_OFFSET,
+                                  0x0FF2,
+                                  XTM_G_XOFF_CELLS_REG_OFFSET};
+    in->csr = (xtm_csr_req_t){.valid = true,
+                              .write = tl_rand(rng) % 2 == 0,
+                              .addr = kA[tl_rand(rng) % 6],
                               .wdata = (uint32_t)(tl_rand(rng) % 64)};
   }
 }
@@ -213,7 +224,9 @@ static void configure_dpi(void *h, uint32_t P, uint32_t T) {
   ck_assert_int_eq(xtm_dpi_csr_write(h, XTM_PR_CFG_REG_OFFSET, 1u | 2u << 4), 0);
   for (uint32_t v = 0; v < P * T; v++) {
     ck_assert_int_eq(xtm_dpi_csr_write(h, XTM_VOQ_SEL_REG_OFFSET, v), 0);
-    ck_assert_int_eq(xtm_dpi_csr_write(h, XTM_Q_CFG_REG_OFFSET, tl_qcfg(false, v % 3 == 0, true, false, 1, 1)), 0);
+    ck_assert_int_eq(
+        xtm_dpi_csr_write(h, XTM_Q_CFG_REG_OFFSET, tl_qcfg(false, v % 3 == 0, true, false, 1, 1)),
+        0);
     ck_assert_int_eq(xtm_dpi_csr_write(h, XTM_Q_LIMIT_CELLS_REG_OFFSET, 300), 0);
   }
   for (uint32_t pt = 0; pt < P; pt++) {
@@ -363,7 +376,8 @@ START_TEST(test_dcqcn_step_equiv) {
       di.cnp = (dcqcn_qp_ev_t){true, (uint16_t)(tl_rand(&rng) % 70)};
     }
     if (tl_rand(&rng) % 3 == 0) {
-      di.tx = (dcqcn_tx_ev_t){true, (uint16_t)(tl_rand(&rng) % 64), (uint16_t)(64 + tl_rand(&rng) % 4000)};
+      di.tx = (dcqcn_tx_ev_t){true, (uint16_t)(tl_rand(&rng) % 64),
+                              (uint16_t)(64 + tl_rand(&rng) % 4000)};
     }
     if (tl_rand(&rng) % 50 == 0) {
       di.ce = (dcqcn_qp_ev_t){true, (uint16_t)(tl_rand(&rng) % 64)};
@@ -434,8 +448,12 @@ START_TEST(test_bad_handles) {
   void *h = NULL, *d = NULL;
   unsigned long long c = 0;
   int local = 0;
-  void *forged[] = {NULL, (void *)(uintptr_t)1, (void *)(uintptr_t)0x1234, (void *)&local,
-                    (void *)(uintptr_t)~(uintptr_t)0, (void *)test_bad_handles};
+  void *forged[] = {NULL,
+                    (void *)(uintptr_t)1,
+                    (void *)(uintptr_t)0x1234,
+                    (void *)&local,
+                    (void *)(uintptr_t) ~(uintptr_t)0,
+                    (void *)test_bad_handles};
   for (size_t i = 0; i < sizeof(forged) / sizeof(forged[0]); i++) {
     ck_assert_int_eq(xtm_dpi_cycle(forged[i], &c), kDpiBadHandle);
     ck_assert_int_eq(xtm_dpi_destroy(forged[i]), kDpiBadHandle);
@@ -496,13 +514,14 @@ END_TEST
 // the offending value; the instance is untouched by a refused call. Check runs each test in
 // a child process, so a crash would be an error here, not a pass (make test-asan reruns
 // the suite under ASan/UBSan).
-#define EXPECT(call, want, needle)                                                            \
-  do {                                                                                        \
-    dpi_set_error("%s", "");                                                                  \
-    int r_ = (call);                                                                          \
-    ck_assert_msg(r_ == (want), "%s -> %d (%s), want %d", #call, r_, dpi_last_error(), (int)(want)); \
-    ck_assert_msg(strstr(dpi_last_error(), (needle)) != NULL, "%s: message '%s' lacks '%s'", #call, \
-                  dpi_last_error(), (needle));                                                \
+#define EXPECT(call, want, needle)                                                           \
+  do {                                                                                       \
+    dpi_set_error("%s", "");                                                                 \
+    int r_ = (call);                                                                         \
+    ck_assert_msg(r_ == (want), "%s -> %d (%s), want %d", #call, r_, dpi_last_error(),       \
+                  (int)(want));                                                              \
+    ck_assert_msg(strstr(dpi_last_error(), (needle)) != NULL, "%s: message '%s' lacks '%s'", \
+                  #call, dpi_last_error(), (needle));                                        \
   } while (0)
 
 START_TEST(test_xtm_bad_params) {
@@ -510,11 +529,20 @@ START_TEST(test_xtm_bad_params) {
     uint32_t bit, value;
     const char *why;
   } kBad[] = {
-      {192, 0, "num_ports"},       {192, 65, "num_ports"},        {192, 0xFFFFFFFFu, "num_ports"},
-      {160, 0, "num_tcs"},         {160, 9, "num_tcs"},           {128, 1, "num_desc"},
-      {128, (1u << 20) + 1, "num_desc"}, {96, 100, "cell_bytes"}, {96, 0, "cell_bytes"},
-      {64, 0, "ocb_cells"},        {64, 1u << 28, "ocb_cells"},   {32, 1u << 28, "hbm_cells"},
-      {0, 0, "fifo_depth"},        {0, 65, "fifo_depth"},
+      {192, 0, "num_ports"},
+      {192, 65, "num_ports"},
+      {192, 0xFFFFFFFFu, "num_ports"},
+      {160, 0, "num_tcs"},
+      {160, 9, "num_tcs"},
+      {128, 1, "num_desc"},
+      {128, (1u << 20) + 1, "num_desc"},
+      {96, 100, "cell_bytes"},
+      {96, 0, "cell_bytes"},
+      {64, 0, "ocb_cells"},
+      {64, 1u << 28, "ocb_cells"},
+      {32, 1u << 28, "hbm_cells"},
+      {0, 0, "fifo_depth"},
+      {0, 65, "fifo_depth"},
   };
   int n0 = xtm_dpi_instances();
   for (size_t k = 0; k < sizeof(kBad) / sizeof(kBad[0]); k++) {
@@ -569,7 +597,8 @@ START_TEST(test_abi_sizes) {
     unsigned w[5];
     memcpy(w, dw, sizeof(w));
     w[k] += 1;
-    EXPECT(dcqcn_dpi_abi_check(w[0], w[1], w[2], w[3], w[4]), kDpiAbi, "C layer ABI 2 (64/117/201/487)");
+    EXPECT(dcqcn_dpi_abi_check(w[0], w[1], w[2], w[3], w[4]), kDpiAbi,
+           "C layer ABI 2 (64/117/201/487)");
   }
   ck_assert_str_eq(xtm_dpi_status_name(kDpiAbi), "ABI");
 }
@@ -600,9 +629,11 @@ START_TEST(test_xtm_bad_args) {
     } else {
       b[k - 3] = NULL;
     }
-    EXPECT(xtm_dpi_step(h, a[0], a[1], a[2], b[0], b[1], b[2], b[3]), kDpiBadArg, "xtm_dpi_step: a vector");
+    EXPECT(xtm_dpi_step(h, a[0], a[1], a[2], b[0], b[1], b[2], b[3]), kDpiBadArg,
+           "xtm_dpi_step: a vector");
     if (k >= 3) {
-      EXPECT(xtm_dpi_advance_to(h, 100, b[0], b[1], b[2], b[3]), kDpiBadArg, "xtm_dpi_advance_to: a vector");
+      EXPECT(xtm_dpi_advance_to(h, 100, b[0], b[1], b[2], b[3]), kDpiBadArg,
+             "xtm_dpi_advance_to: a vector");
     }
   }
   EXPECT(xtm_dpi_get_params(h, NULL), kDpiBadArg, "xtm_dpi_get_params: no output");
@@ -682,9 +713,9 @@ START_TEST(test_xtm_bad_bundle) {
     uint64_t pfc, tx;
     uint16_t csr_addr;
   } kCase[] = {
-      {63, 0, 100, 0, ~0ull, 0},      {0, 63, 100, 0, ~0ull, 0},      {2, 2, 100, 0, ~0ull, 0},
-      {0, 1, 0, 0, ~0ull, 0},         {0, 1, 16383, 0, ~0ull, 0},     {1, 0, 9600, 0, ~0ull, 0},
-      {0, 1, 64, 1ull << 40, ~0ull, 0}, {0, 1, 64, ~0ull, 0, 0},      {0, 1, 64, 0, ~0ull, 0x0001},
+      {63, 0, 100, 0, ~0ull, 0},        {0, 63, 100, 0, ~0ull, 0},  {2, 2, 100, 0, ~0ull, 0},
+      {0, 1, 0, 0, ~0ull, 0},           {0, 1, 16383, 0, ~0ull, 0}, {1, 0, 9600, 0, ~0ull, 0},
+      {0, 1, 64, 1ull << 40, ~0ull, 0}, {0, 1, 64, ~0ull, 0, 0},    {0, 1, 64, 0, ~0ull, 0x0001},
       {0, 1, 64, 0, ~0ull, 0xFFFE},
   };
   uint64_t reasons = 0;
@@ -693,8 +724,12 @@ START_TEST(test_xtm_bad_bundle) {
     in.tx_ready = ~0ull;
     if (t >= 64) {
       size_t k = (size_t)(t % (sizeof(kCase) / sizeof(kCase[0])));
-      in.enq = (xtm_enq_in_t){.valid = true, .pkt_id = (uint32_t)t, .in_port = kCase[k].in_port,
-                              .eg_port = kCase[k].eg_port, .dscp = (uint8_t)(t % 64), .ecn = (uint8_t)(t % 4),
+      in.enq = (xtm_enq_in_t){.valid = true,
+                              .pkt_id = (uint32_t)t,
+                              .in_port = kCase[k].in_port,
+                              .eg_port = kCase[k].eg_port,
+                              .dscp = (uint8_t)(t % 64),
+                              .ecn = (uint8_t)(t % 4),
                               .len = kCase[k].len};
       in.tx_ready = kCase[k].tx;
       in.pfc_rx_valid = kCase[k].pfc;
@@ -705,7 +740,8 @@ START_TEST(test_xtm_bad_bundle) {
         }
       }
       if (kCase[k].csr_addr != 0) {
-        in.csr = (xtm_csr_req_t){.valid = true, .write = t % 2 == 0, .addr = kCase[k].csr_addr, .wdata = ~0u};
+        in.csr = (xtm_csr_req_t){
+            .valid = true, .write = t % 2 == 0, .addr = kCase[k].csr_addr, .wdata = ~0u};
       }
     }
     pack_in(&v, &in);
@@ -783,13 +819,15 @@ START_TEST(test_every_fn_bad_handle) {
     EXPECT(xtm_dpi_get_params(h, st), kDpiBadHandle, "xtm_dpi_get_params: bad handle");
     EXPECT(xtm_dpi_step(h, v.in, v.rvec, v.rq, v.out, v.deq, v.tvec, v.tq), kDpiBadHandle,
            "xtm_dpi_step: bad handle");
-    EXPECT(xtm_dpi_advance_to(h, 10, v.out, v.deq, v.tvec, v.tq), kDpiBadHandle, "xtm_dpi_advance_to: bad handle");
+    EXPECT(xtm_dpi_advance_to(h, 10, v.out, v.deq, v.tvec, v.tq), kDpiBadHandle,
+           "xtm_dpi_advance_to: bad handle");
     EXPECT(xtm_dpi_cycle(h, &c), kDpiBadHandle, "xtm_dpi_cycle: bad handle");
     EXPECT(xtm_dpi_next_event(h, &c), kDpiBadHandle, "xtm_dpi_next_event: bad handle");
     EXPECT(xtm_dpi_set_tx_ready(h, 1), kDpiBadHandle, "xtm_dpi_set_tx_ready: bad handle");
     EXPECT(xtm_dpi_set_eager(h, 1), kDpiBadHandle, "xtm_dpi_set_eager: bad handle");
     EXPECT(xtm_dpi_csr_read(h, 0, &d), kDpiBadHandle, "xtm_dpi_csr_read: bad handle");
-    EXPECT(xtm_dpi_csr_write(h, XTM_VOQ_SEL_REG_OFFSET, 0), kDpiBadHandle, "xtm_dpi_csr_write: bad handle");
+    EXPECT(xtm_dpi_csr_write(h, XTM_VOQ_SEL_REG_OFFSET, 0), kDpiBadHandle,
+           "xtm_dpi_csr_write: bad handle");
     EXPECT(xtm_dpi_voq_state(h, 0, st), kDpiBadHandle, "xtm_dpi_voq_state: bad handle");
     EXPECT(xtm_dpi_pg_state(h, 0, 0, st), kDpiBadHandle, "xtm_dpi_pg_state: bad handle");
     EXPECT(xtm_dpi_global_state(h, st), kDpiBadHandle, "xtm_dpi_global_state: bad handle");
@@ -803,15 +841,18 @@ START_TEST(test_every_fn_bad_handle) {
     EXPECT(dcqcn_dpi_destroy(h), kDpiBadHandle, "dcqcn_dpi_destroy: bad handle");
     EXPECT(dcqcn_dpi_reset(h), kDpiBadHandle, "dcqcn_dpi_reset: bad handle");
     EXPECT(dcqcn_dpi_get_params(h, st), kDpiBadHandle, "dcqcn_dpi_get_params: bad handle");
-    EXPECT(dcqcn_dpi_step(h, din, dout, rq, rc, rt, ra), kDpiBadHandle, "dcqcn_dpi_step: bad handle");
-    EXPECT(dcqcn_dpi_advance_to(h, 10, dout, rq, rc, rt, ra), kDpiBadHandle, "dcqcn_dpi_advance_to: bad handle");
+    EXPECT(dcqcn_dpi_step(h, din, dout, rq, rc, rt, ra), kDpiBadHandle,
+           "dcqcn_dpi_step: bad handle");
+    EXPECT(dcqcn_dpi_advance_to(h, 10, dout, rq, rc, rt, ra), kDpiBadHandle,
+           "dcqcn_dpi_advance_to: bad handle");
     EXPECT(dcqcn_dpi_cycle(h, &c), kDpiBadHandle, "dcqcn_dpi_cycle: bad handle");
     EXPECT(dcqcn_dpi_next_event(h, &c), kDpiBadHandle, "dcqcn_dpi_next_event: bad handle");
     EXPECT(dcqcn_dpi_set_eager(h, 1), kDpiBadHandle, "dcqcn_dpi_set_eager: bad handle");
     EXPECT(dcqcn_dpi_scan_period(h, &d), kDpiBadHandle, "dcqcn_dpi_scan_period: bad handle");
     EXPECT(dcqcn_dpi_csr_read(h, 0, &d), kDpiBadHandle, "dcqcn_dpi_csr_read: bad handle");
     EXPECT(dcqcn_dpi_csr_write(h, 0, 0), kDpiBadHandle, "dcqcn_dpi_csr_write: bad handle");
-    EXPECT(dcqcn_dpi_param_set(h, "RPG_TIME_RESET", 300), kDpiBadHandle, "dcqcn_dpi_param_set: bad handle");
+    EXPECT(dcqcn_dpi_param_set(h, "RPG_TIME_RESET", 300), kDpiBadHandle,
+           "dcqcn_dpi_param_set: bad handle");
     EXPECT(dcqcn_dpi_qp_state(h, 0, st), kDpiBadHandle, "dcqcn_dpi_qp_state: bad handle");
     EXPECT(dcqcn_dpi_counter(h, 0, &c), kDpiBadHandle, "dcqcn_dpi_counter: bad handle");
     EXPECT(dcqcn_dpi_qp_counter(h, 0, 0, &c), kDpiBadHandle, "dcqcn_dpi_qp_counter: bad handle");
@@ -830,7 +871,10 @@ START_TEST(test_dcqcn_bad_args) {
   static const struct {
     uint32_t qps, scan;
     const char *why;
-  } kBad[] = {{0, 4, "num_qps"}, {4097, 4, "num_qps"}, {0xFFFFFFFFu, 4, "num_qps"}, {64, 0, "scan_width"},
+  } kBad[] = {{0, 4, "num_qps"},
+              {4097, 4, "num_qps"},
+              {0xFFFFFFFFu, 4, "num_qps"},
+              {64, 0, "scan_width"},
               {64, 17, "scan_width"}};
   int n0 = dcqcn_dpi_instances();
   svBitVecVal pv[2];
@@ -866,9 +910,11 @@ START_TEST(test_dcqcn_bad_args) {
       a = NULL;
     } else {
       b[k] = NULL;
-      EXPECT(dcqcn_dpi_advance_to(h, 100, b[0], b[1], b[2], b[3], b[4]), kDpiBadArg, "dcqcn_dpi_advance_to: a vector");
+      EXPECT(dcqcn_dpi_advance_to(h, 100, b[0], b[1], b[2], b[3], b[4]), kDpiBadArg,
+             "dcqcn_dpi_advance_to: a vector");
     }
-    EXPECT(dcqcn_dpi_step(h, a, b[0], b[1], b[2], b[3], b[4]), kDpiBadArg, "dcqcn_dpi_step: a vector");
+    EXPECT(dcqcn_dpi_step(h, a, b[0], b[1], b[2], b[3], b[4]), kDpiBadArg,
+           "dcqcn_dpi_step: a vector");
   }
   EXPECT(dcqcn_dpi_get_params(h, NULL), kDpiBadArg, "dcqcn_dpi_get_params: no output");
   EXPECT(dcqcn_dpi_cycle(h, NULL), kDpiBadArg, "dcqcn_dpi_cycle: no output");
@@ -884,14 +930,17 @@ START_TEST(test_dcqcn_bad_args) {
   ck_assert_uint_eq(c, 0);
   EXPECT(dcqcn_dpi_qp_counter(h, 8, 0, &c), kDpiBadArg, "qp 8 (< 8)");
   EXPECT(dcqcn_dpi_qp_counter(h, 0, kDcqcnQcntCount, &c), kDpiBadArg, "counter 5 (< 5)");
-  EXPECT(dcqcn_dpi_csr_read(h, 0x10000u, &d), kDpiBadArg, "address 0x10000 beyond the 16-bit space");
+  EXPECT(dcqcn_dpi_csr_read(h, 0x10000u, &d), kDpiBadArg,
+         "address 0x10000 beyond the 16-bit space");
   ck_assert_uint_eq(d, 0);
   EXPECT(dcqcn_dpi_csr_write(h, 0xFFFFFFFFu, 0), kDpiBadArg, "address 0xffffffff");
   EXPECT(dcqcn_dpi_csr_read(h, 0x0002, &d), kDpiFalse, "CSR error at 0x0002");
   EXPECT(dcqcn_dpi_param_set(h, NULL, 1), kDpiBadArg, "dcqcn_dpi_param_set: no name");
   EXPECT(dcqcn_dpi_param_set(h, "", 1), kDpiBadArg, "rejected");
-  EXPECT(dcqcn_dpi_param_set(h, "NO_SUCH_PARAMETER", 1), kDpiBadArg, "NO_SUCH_PARAMETER = 1 rejected");
-  EXPECT(dcqcn_dpi_param_set(h, "RPG_TIME_RESET", 0xFFFFFFFFu), kDpiBadArg, "RPG_TIME_RESET = 4294967295 rejected");
+  EXPECT(dcqcn_dpi_param_set(h, "NO_SUCH_PARAMETER", 1), kDpiBadArg,
+         "NO_SUCH_PARAMETER = 1 rejected");
+  EXPECT(dcqcn_dpi_param_set(h, "RPG_TIME_RESET", 0xFFFFFFFFu), kDpiBadArg,
+         "RPG_TIME_RESET = 4294967295 rejected");
   ck_assert_int_eq(dcqcn_dpi_cycle(h, &c), 0);
   ck_assert_uint_eq(c, 0);  // nothing of it moved the model
   // events for QPs the instance does not have and CSR accesses off the map: the model's

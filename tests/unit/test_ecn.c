@@ -20,8 +20,8 @@
 
 static const uint32_t kPfcRxEn = 1u << XTM_Q_CFG_PFC_RX_EN_OFFSET;  // PFC_PRIO = 0
 static const uint32_t kSeed = 0xACE1ACE1u;
-static const uint32_t kState1 = 0xE2C31223u;  // after draw 1 (r1 = 4643)
-static const uint32_t kHSeed = 0x5EED1E55u;   // head LFSR reset (LFSR_HEAD_SEED)
+static const uint32_t kState1 = 0xE2C31223u;   // after draw 1 (r1 = 4643)
+static const uint32_t kHSeed = 0x5EED1E55u;    // head LFSR reset (LFSR_HEAD_SEED)
 static const uint32_t kHState1 = 0x04C66F2Du;  // after head draw 1 (h1 = 28461)
 
 enum {
@@ -291,9 +291,9 @@ START_TEST(test_head_mark_timing) {
   uint64_t s = xtm_cycle(m);
   ck_assert_uint_eq(bus(m, false, XTM_Q_MARK_HEAD_LO_REG_OFFSET, 0), 0);  // s: selection
   ck_assert_uint_eq(xtm_voq_counter(m, 0, kXtmVcntDeqPkts), 1);
-  (void)bus(m, true, XTM_PR_PROB_0_REG_OFFSET, 0);                          // s+1
-  ck_assert_uint_eq(bus(m, false, XTM_LFSR_HEAD_STATE_REG_OFFSET, 0), kHSeed);  // s+2
-  ck_assert_uint_eq(bus(m, false, XTM_Q_MARK_HEAD_LO_REG_OFFSET, 0), 0);  // s+3: decided
+  (void)bus(m, true, XTM_PR_PROB_0_REG_OFFSET, 0);                                // s+1
+  ck_assert_uint_eq(bus(m, false, XTM_LFSR_HEAD_STATE_REG_OFFSET, 0), kHSeed);    // s+2
+  ck_assert_uint_eq(bus(m, false, XTM_Q_MARK_HEAD_LO_REG_OFFSET, 0), 0);          // s+3: decided
   ck_assert_uint_eq(bus(m, false, XTM_LFSR_HEAD_STATE_REG_OFFSET, 0), kHState1);  // s+4
   ck_assert_uint_eq(bus(m, false, XTM_Q_MARK_HEAD_LO_REG_OFFSET, 0), 1);          // s+5
   ck_assert_uint_eq(xtm_cycle(m), s + 6);
@@ -337,8 +337,8 @@ START_TEST(test_head_seed_write_order) {
     }
     (void)bus(m, true, XTM_LFSR_HEAD_SEED_REG_OFFSET, 0xACE1ACE1u);
     ck_assert_uint_eq(tl_run_collect(m, 10, NULL, 0), 1);
-    ck_assert_msg(hlfsr(m) == kCases[i].state_after, "write at s+%u: head LFSR 0x%08x",
-                  kCases[i].k, hlfsr(m));
+    ck_assert_msg(hlfsr(m) == kCases[i].state_after, "write at s+%u: head LFSR 0x%08x", kCases[i].k,
+                  hlfsr(m));
     ck_assert_uint_eq(tl_rd(m, XTM_LFSR_HEAD_SEED_REG_OFFSET), 0xACE1ACE1u);
     ck_assert_uint_eq(lfsr(m), kSeed);  // the enqueue LFSR is untouched
     ck_assert_uint_eq(xtm_voq_counter(m, 0, kXtmVcntMarkHead), 1);
@@ -367,7 +367,9 @@ START_TEST(test_mark_count_and_clear) {
         in.enq = (xtm_enq_in_t){.valid = true, .pkt_id = 7, .len = 100, .ecn = 2};
       }
       if (c == kCases[i].k) {
-        in.csr = (xtm_csr_req_t){.valid = true, .write = true, .addr = XTM_CTRL_REG_OFFSET,
+        in.csr = (xtm_csr_req_t){.valid = true,
+                                 .write = true,
+                                 .addr = XTM_CTRL_REG_OFFSET,
                                  .wdata = 1u << XTM_CTRL_CLR_CNT_BIT};
       }
       xtm_out_t out;

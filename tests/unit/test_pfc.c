@@ -227,7 +227,7 @@ START_TEST(test_hysteresis) {
     }
     xtm_pg_state(m, kIn, kPrio, &g);
     ck_assert_uint_eq(g.pg_cells, kDrain[k].pg);
-    hd[k] = g.hdrm_used;  // checked after the loop, so the frame checks still run
+    hd[k] = g.hdrm_used;               // checked after the loop, so the frame checks still run
     ck_assert_uint_eq(g.xoff, k < 5);  // released by the evaluation in cycle 5
   }
   for (uint32_t k = 0; k < 7; k++) {
@@ -416,9 +416,9 @@ END_TEST
 
 // XOFF_T 2, G_HDRM_CELLS 5, Q_LIMIT_CELLS(19) 2, POOL_CELLS 2. The second arrival reaches
 // XOFF_T; the PG is evaluated in the next (idle) cycle, which sends XOFF; from the cycle
-// after, arrivals bypass the VOQ limit and the pool (check c skips d-f) and fill headroom: 3 cells (0+3 <= 5),
-// 2 cells (3+2 = 5, exactly at), 1 cell (5+1 = 6 > 5: HEADROOM). Draining gives the cells
-// back to hdrm_used when the headroom packets leave.
+// after, arrivals bypass the VOQ limit and the pool (check c skips d-f) and fill headroom: 3 cells
+// (0+3 <= 5), 2 cells (3+2 = 5, exactly at), 1 cell (5+1 = 6 > 5: HEADROOM). Draining gives the
+// cells back to hdrm_used when the headroom packets leave.
 START_TEST(test_headroom) {
   xtm_t *m = setup(kPfcEn, 2, 0, 5, 100000);
   tl_voq_wr(m, kVoq, XTM_Q_LIMIT_CELLS_REG_OFFSET, 2);
@@ -622,8 +622,13 @@ START_TEST(test_evaluation_lag) {
   tl_idle_in(&in);
   in.pfc_rx_valid = 1ull << kEg;
   in.pfc_rx[kEg].vec = 1u << kPrio;
-  in.enq = (xtm_enq_in_t){.valid = true, .pkt_id = 3, .in_port = 0, .eg_port = kEg,
-                          .dscp = kDscp, .ecn = 0, .len = 256};
+  in.enq = (xtm_enq_in_t){.valid = true,
+                          .pkt_id = 3,
+                          .in_port = 0,
+                          .eg_port = kEg,
+                          .dscp = kDscp,
+                          .ecn = 0,
+                          .len = 256};
   xtm_step(m, &in, &out);
   expect_frame(&out, kIn, 1u << kPrio, 1u << kPrio, kQuanta);
   ck_assert_uint_eq(out.enq_res.reason, kXtmReasonAccept);

@@ -483,8 +483,8 @@ START_TEST(test_draw_independent_of_checks) {
     tl_enq(m, 1, 0, 0, w == kCe ? 3 : 0, len, 5, &out);
     ck_assert_msg(out.enq_res.reason == kCases[i].reason, "case %zu: %s, expected %s", i,
                   xtm_reason_name(out.enq_res.reason), xtm_reason_name(kCases[i].reason));
-    ck_assert_msg(lfsr(m) == (kCases[i].draw ? 0xE2C31223u : kResetSeed),
-                  "case %zu: LFSR 0x%08x", i, lfsr(m));
+    ck_assert_msg(lfsr(m) == (kCases[i].draw ? 0xE2C31223u : kResetSeed), "case %zu: LFSR 0x%08x",
+                  i, lfsr(m));
     xtm_destroy(m);
   }
 }

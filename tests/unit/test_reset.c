@@ -96,9 +96,9 @@ static const char *state_diff(const xtm_t *a, const xtm_t *b) {
   xtm_global_state_t ga, gb;
   xtm_global_state(a, &ga);
   xtm_global_state(b, &gb);
-  if (ga.pool_used != gb.pool_used || ga.ocb_used != gb.ocb_used ||
-      ga.hbm_used != gb.hbm_used || ga.desc_free != gb.desc_free || ga.lfsr != gb.lfsr ||
-      ga.cycle != gb.cycle || ga.lfsr_head != gb.lfsr_head) {
+  if (ga.pool_used != gb.pool_used || ga.ocb_used != gb.ocb_used || ga.hbm_used != gb.hbm_used ||
+      ga.desc_free != gb.desc_free || ga.lfsr != gb.lfsr || ga.cycle != gb.cycle ||
+      ga.lfsr_head != gb.lfsr_head) {
     return "global state";
   }
   for (uint32_t q = 0; q < kPorts * kTcs; q++) {
@@ -106,9 +106,8 @@ static const char *state_diff(const xtm_t *a, const xtm_t *b) {
     xtm_voq_state(a, q, &va);
     xtm_voq_state(b, q, &vb);
     if (va.occ_cells != vb.occ_cells || va.occ_pkts != vb.occ_pkts ||
-        va.hbm_cells != vb.hbm_cells || va.hbm_mode != vb.hbm_mode ||
-        va.ocb_only != vb.ocb_only || va.wd_stalled != vb.wd_stalled ||
-        va.flushing != vb.flushing || va.deficit != vb.deficit ||
+        va.hbm_cells != vb.hbm_cells || va.hbm_mode != vb.hbm_mode || va.ocb_only != vb.ocb_only ||
+        va.wd_stalled != vb.wd_stalled || va.flushing != vb.flushing || va.deficit != vb.deficit ||
         (va.occ_pkts > 0 && va.head_pkt_id != vb.head_pkt_id) ||
         va.shaper_conform != vb.shaper_conform || va.wd_storm != vb.wd_storm ||
         va.wd_clean != vb.wd_clean) {
@@ -225,8 +224,9 @@ START_TEST(test_reset_equals_create) {
   const char *d = state_diff(a, b);
   ck_assert_msg(d == NULL, "seed %" PRIu64 ": right after reset, %s differs", seed, d);
   d = lockstep(a, b, seed, kAfter, &at);
-  ck_assert_msg(d == NULL, "seed %" PRIu64 ": reset model and fresh model differ in %s at cycle %"
-                PRIu64, seed, d, at);
+  ck_assert_msg(d == NULL,
+                "seed %" PRIu64 ": reset model and fresh model differ in %s at cycle %" PRIu64,
+                seed, d, at);
   xtm_destroy(a);
   xtm_destroy(b);
 }

@@ -571,8 +571,8 @@ START_TEST(test_lazy_queue_shaper) {
       }
       tl_wr(m, XTM_VOQ_SEL_REG_OFFSET, 1);
       xtm_in_t in = {.tx_ready = UINT64_MAX};
-      in.csr = (xtm_csr_req_t){.valid = true, .write = true,
-                               .addr = XTM_Q_SHAPER_RATE_REG_OFFSET, .wdata = 0x20000};
+      in.csr = (xtm_csr_req_t){
+          .valid = true, .write = true, .addr = XTM_Q_SHAPER_RATE_REG_OFFSET, .wdata = 0x20000};
       xtm_step(m, &in, &out);  // 2100
       ck_assert(!out.csr_rsp.err);
       sel4 = 2107;

@@ -114,7 +114,7 @@ START_TEST(test_drop_flush_and_restore) {
     ck_assert_uint_eq(out.enq_res.reason, kXtmReasonAccept);
     ck_assert_uint_eq(out.pfc_tx_valid, 0);
   }
-  tl_idle(m, &out);  // w+5
+  tl_idle(m, &out);                                // w+5
   ck_assert_uint_eq(out.pfc_tx_valid, 1u << kIn);  // XOFF at pg_cells 3
   expect_flush_at(m, eff(w, 2), 0, kVoq, &out);
   ck_assert_uint_eq(out.pfc_tx_valid, 0);
@@ -369,7 +369,7 @@ START_TEST(test_clear_wd_en_keeps_stall) {
   expect_flush_at(m, eff(w, 2), 0, kVoq, &out);
   tl_wr(m, XTM_VOQ_SEL_REG_OFFSET, kVoq);
   tl_bus_wr(m, XTM_Q_CFG_REG_OFFSET, qcfg(false, kPrio), &out);  // w+205
-  ck_assert(!xtm_advance_to(m, w + 450, &out));               // V3, V4 pass: no restore
+  ck_assert(!xtm_advance_to(m, w + 450, &out));                  // V3, V4 pass: no restore
   ck_assert_uint_eq(xtm_voq_counter(m, kVoq, kXtmVcntWdRestore), 0);
   tl_enq(m, kIn, kEg, kDscp, 0, 256, 1, &out);  // w+450
   ck_assert_uint_eq(out.enq_res.reason, kXtmReasonWd);
@@ -446,8 +446,8 @@ START_TEST(test_sweep_timing) {
   // P2: the visit stalls A; this cycle still sees S(P2)
   tl_wr(m, XTM_VOQ_SEL_REG_OFFSET, kA);
   tl_idle_in(&in);
-  in.enq = (xtm_enq_in_t){.valid = true, .pkt_id = 102, .in_port = kIn, .eg_port = 0,
-                          .dscp = kDscp, .len = 256};
+  in.enq = (xtm_enq_in_t){
+      .valid = true, .pkt_id = 102, .in_port = kIn, .eg_port = 0, .dscp = kDscp, .len = 256};
   in.csr = (xtm_csr_req_t){.valid = true, .write = false, .addr = XTM_Q_STATUS_REG_OFFSET};
   xtm_step(m, &in, &out);
   ck_assert_uint_eq(out.cycle, p2);
@@ -489,7 +489,6 @@ START_TEST(test_sweep_timing) {
 END_TEST
 
 static Suite *watchdog_suite(void) {
-
   Suite *s = suite_create("watchdog");
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, test_drop_flush_and_restore);

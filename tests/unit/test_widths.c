@@ -142,7 +142,7 @@ END_TEST
 // cycles (P_PAUSE_QUANTUM and quanta at their maximum, Q_CFG.PFC_RX_EN), so nothing
 // leaves. The co-simulation tests cells_top and hdrm_top do the same against the RTL
 // (CFG=wide).
-static const uint32_t kTop = 0x0FFFFFFFu;  // 2^28 - 1
+static const uint32_t kTop = 0x0FFFFFFFu;      // 2^28 - 1
 static const uint32_t kFull = (1u << 20) - 1;  // packets of 256 cells before the last one
 
 static xtm_t *top_create(uint32_t ocb, uint32_t hbm) {

@@ -3,7 +3,6 @@
 #include "tests/unit/xtm_testlib.h"
 
 #include <inttypes.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,8 +78,8 @@ void tl_profile(xtm_t *m, uint32_t id, bool interp, uint32_t n, const uint32_t *
         (interp ? 1u : 0u) << XTM_PR_CFG_INTERP_OFFSET | n << XTM_PR_CFG_NPOINTS_OFFSET);
 }
 
-uint32_t tl_qcfg(bool strict, bool no_loss, bool ecn_en, bool nonect_tail_only,
-                 uint32_t mark_point, uint32_t profile) {
+uint32_t tl_qcfg(bool strict, bool no_loss, bool ecn_en, bool nonect_tail_only, uint32_t mark_point,
+                 uint32_t profile) {
   return 1u << XTM_Q_CFG_ENABLE_OFFSET | (strict ? 1u : 0u) << XTM_Q_CFG_STRICT_OFFSET |
          (no_loss ? 1u : 0u) << XTM_Q_CFG_NO_LOSS_OFFSET |
          (ecn_en ? 1u : 0u) << XTM_Q_CFG_ECN_EN_OFFSET |
@@ -104,8 +103,8 @@ void tl_bus_wr(xtm_t *m, uint16_t addr, uint32_t data, xtm_out_t *out) {
   ck_assert(!o->csr_rsp.err);
 }
 
-void tl_enq(xtm_t *m, uint8_t in_port, uint8_t eg_port, uint8_t dscp, uint8_t ecn,
-            uint16_t len, uint32_t pkt_id, xtm_out_t *out) {
+void tl_enq(xtm_t *m, uint8_t in_port, uint8_t eg_port, uint8_t dscp, uint8_t ecn, uint16_t len,
+            uint32_t pkt_id, xtm_out_t *out) {
   xtm_in_t in;
   tl_idle_in(&in);
   in.enq = (xtm_enq_in_t){.valid = true,
@@ -152,8 +151,7 @@ uint32_t tl_run_collect(xtm_t *m, uint64_t cycles, tl_deq_rec_t *rec, uint32_t c
 void tl_check_invariants(xtm_t *m) {
   char why[256];
   bool ok = xtm_check_invariants(m, why, sizeof(why));
-  ck_assert_msg(ok, "invariant broken at cycle %llu: %s", (unsigned long long)xtm_cycle(m),
-                why);
+  ck_assert_msg(ok, "invariant broken at cycle %llu: %s", (unsigned long long)xtm_cycle(m), why);
 }
 
 uint64_t tl_rand(uint64_t *s) {

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "cmodel/xtm/xtm.h"
+
 #include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
 
 // Creates a model (ports, tcs, desc; other parameters default) and steps it past
@@ -34,12 +35,12 @@ uint64_t tl_rd64(xtm_t *m, uint16_t lo_addr);
 void tl_profile(xtm_t *m, uint32_t id, bool interp, uint32_t n, const uint32_t *fill,
                 const uint32_t *prob);
 // Q_CFG value builder.
-uint32_t tl_qcfg(bool strict, bool no_loss, bool ecn_en, bool nonect_tail_only,
-                 uint32_t mark_point, uint32_t profile);
+uint32_t tl_qcfg(bool strict, bool no_loss, bool ecn_en, bool nonect_tail_only, uint32_t mark_point,
+                 uint32_t profile);
 
 // One cycle with an enqueue (ecn 0..3; dscp chooses the TC through DSCP_MAP).
-void tl_enq(xtm_t *m, uint8_t in_port, uint8_t eg_port, uint8_t dscp, uint8_t ecn,
-            uint16_t len, uint32_t pkt_id, xtm_out_t *out);
+void tl_enq(xtm_t *m, uint8_t in_port, uint8_t eg_port, uint8_t dscp, uint8_t ecn, uint16_t len,
+            uint32_t pkt_id, xtm_out_t *out);
 // One cycle with only a PFC frame received on port p.
 void tl_pfc_rx(xtm_t *m, uint32_t port, uint8_t vec, const uint16_t *quanta, xtm_out_t *out);
 // One idle cycle.
