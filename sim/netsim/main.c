@@ -375,16 +375,9 @@ static void mb_rtt(char *dst, size_t n, double bytes, double bdp) {
   }
 }
 
-// The run's plots (docs/netsim.md 5.1): what to draw, from the run and from the bottleneck
-// router's registers; sim/netsim/plot.c draws it. Every file named relative to the run
-// directory. Returns as ns_plot_write_run.
-static int write_plots(const char *dir, const ns_scenario_t *sc, const ns_sim_t *s,
-                       const ns_measure_t *m, const run_ctx_t *rc, const router_cfg_t *cfg,
-                       uint64_t t_end, char *names, size_t names_len) {
-  ns_plot_run_t *p = calloc(1, sizeof(*p));
-  if (p == NULL) {
-    return -1;
-  }
+// the plots' titles, footer (stamp and reproducing command), time axis, zoom and bottleneck
+static void plot_header(ns_plot_run_t *p, const ns_scenario_t *sc, const ns_sim_t *s,
+                        const ns_measure_t *m, uint64_t t_end) {
   const ns_router_t *br = &s->nodes[m->bottleneck_router].rt;
   const ns_link_t *bl = &s->links[m->bottleneck_link];
   const xtm_params_t *xp = xtm_params(br->m);
@@ -419,12 +412,16 @@ static int write_plots(const char *dir, const ns_scenario_t *sc, const ns_sim_t 
   p->link_gbps = (double)bl->rate_bps / 1e9;
   p->rtt_us = m->rtt_us;
   p->bdp_bytes = (double)bl->rate_bps / 8.0 * m->rtt_us * 1e-6;
-  double bdp = p->bdp_bytes;
   if (br->watch_voq >= 0) {
     snprintf(p->queue, sizeof(p->queue), "%s port %u queue %u", s->nodes[m->bottleneck_router].name,
              (uint32_t)br->watch_voq / xp->num_tcs, (uint32_t)br->watch_voq % xp->num_tcs);
   }
-  // reference lines: the configuration as programmed, read back from the registers
+}
+
+// reference lines: the configuration as programmed, read back from the registers
+static void plot_refs(ns_plot_run_t *p, const ns_router_t *br, const run_ctx_t *rc,
+                      const router_cfg_t *cfg) {
+  double bdp = p->bdp_bytes;
   if (cfg->ok) {
     double cell = br->cell_bytes, lim = (double)cfg->q_limit * cell;
     char v[48];
@@ -497,7 +494,11 @@ static int write_plots(const char *dir, const ns_scenario_t *sc, const ns_sim_t 
       }
     }
   }
-  // rates: the QPs with DCQCN that the CSV holds, grouped by fairness group
+}
+
+// rates: the QPs with DCQCN that the CSV holds, grouped by fairness group
+static void plot_flows(ns_plot_run_t *p, const ns_scenario_t *sc, const ns_sim_t *s,
+                       const run_ctx_t *rc) {
   snprintf(p->group_word, sizeof(p->group_word), "%s",
            strcmp(sc->family, "scale-across") == 0 ? "client" : "source");
   double nic = -1;
@@ -551,6 +552,21 @@ static int write_plots(const char *dir, const ns_scenario_t *sc, const ns_sim_t 
   if (strcmp(sc->family, "scale-across") == 0 && p->ngroups > 0) {
     p->fair_gbps = p->link_gbps / p->ngroups;
   }
+}
+
+// The run's plots (docs/netsim.md 5.1): what to draw, from the run and from the bottleneck
+// router's registers; sim/netsim/plot.c draws it. Every file named relative to the run
+// directory. Returns as ns_plot_write_run.
+static int write_plots(const char *dir, const ns_scenario_t *sc, const ns_sim_t *s,
+                       const ns_measure_t *m, const run_ctx_t *rc, const router_cfg_t *cfg,
+                       uint64_t t_end, char *names, size_t names_len) {
+  ns_plot_run_t *p = calloc(1, sizeof(*p));
+  if (p == NULL) {
+    return -1;
+  }
+  plot_header(p, sc, s, m, t_end);
+  plot_refs(p, &s->nodes[m->bottleneck_router].rt, rc, cfg);
+  plot_flows(p, sc, s, rc);
   int r = ns_plot_write_run(dir, p, names, names_len);
   free(p);
   return r;
@@ -560,6 +576,52 @@ static long peak_rss_kb(void) {
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   return ru.ru_maxrss;
+}
+
+// one interval of intervals.csv as a JSON object
+static cJSON *ival_json(const ns_ival_t *v, uint64_t from, double sec, double u2, double u1) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "t_start_s", (double)from * 1e-12);
+  cJSON_AddNumberToObject(o, "dur_s", sec);
+  cJSON_AddNumberToObject(o, "util_l2_gbps", u2);
+  cJSON_AddNumberToObject(o, "util_l1_gbps", u1);
+  cJSON_AddNumberToObject(o, "peak_queue_bytes", (double)v->peak_queue_bytes);
+  cJSON_AddNumberToObject(o, "tail_drops", (double)v->tail_drops);
+  cJSON_AddNumberToObject(o, "lossless_drops", (double)v->lossless_drops);
+  cJSON_AddNumberToObject(o, "other_drops", (double)v->other_drops);
+  cJSON_AddNumberToObject(o, "ce_marked_frames", (double)v->ce_frames);
+  cJSON_AddNumberToObject(o, "pause_frames", (double)v->pause_frames);
+  cJSON_AddNumberToObject(o, "cnps_sent", (double)v->cnps);
+  return o;
+}
+
+// per fairness group goodput over the steady-state window of win seconds, and Jain's index
+static void steady_fairness(const ns_sim_t *s, cJSON *sm, double win) {
+  char gname[64][NS_NAME_LEN];
+  double gput[64];
+  uint32_t ng = 0;
+  for (uint32_t i = 0; i < s->nflows; i++) {
+    const ns_flow_t *f = &s->flows[i];
+    uint32_t g = 0;
+    while (g < ng && strcmp(gname[g], f->group) != 0) {
+      g++;
+    }
+    if (g == ng && ng < 64) {
+      snprintf(gname[ng], NS_NAME_LEN, "%s", f->group);
+      gput[ng++] = 0;
+    }
+    if (g < 64 && win > 0) {
+      gput[g] += (double)(f->rx_bytes - f->mark_rx_bytes) * 8.0 / win / 1e9;
+    }
+  }
+  double a = 0, q = 0;
+  cJSON *go = cJSON_AddObjectToObject(sm, "steady_goodput_gbps");
+  for (uint32_t g = 0; g < ng; g++) {
+    a += gput[g];
+    q += gput[g] * gput[g];
+    cJSON_AddNumberToObject(go, gname[g], gput[g]);
+  }
+  cJSON_AddNumberToObject(sm, "steady_jain_fairness", q > 0 ? a * a / ((double)ng * q) : 1.0);
 }
 
 static void intervals_out(const ns_sim_t *s, const ns_measure_t *m, uint64_t t_end, cJSON *root,
@@ -611,19 +673,7 @@ static void intervals_out(const ns_sim_t *s, const ns_measure_t *m, uint64_t t_e
               v->lossless_drops, v->other_drops, v->ce_frames, v->pause_frames, v->cnps);
     }
     if (i < MAX_JSON_INTERVALS) {
-      cJSON *o = cJSON_CreateObject();
-      cJSON_AddNumberToObject(o, "t_start_s", (double)from * 1e-12);
-      cJSON_AddNumberToObject(o, "dur_s", sec);
-      cJSON_AddNumberToObject(o, "util_l2_gbps", u2);
-      cJSON_AddNumberToObject(o, "util_l1_gbps", u1);
-      cJSON_AddNumberToObject(o, "peak_queue_bytes", (double)v->peak_queue_bytes);
-      cJSON_AddNumberToObject(o, "tail_drops", (double)v->tail_drops);
-      cJSON_AddNumberToObject(o, "lossless_drops", (double)v->lossless_drops);
-      cJSON_AddNumberToObject(o, "other_drops", (double)v->other_drops);
-      cJSON_AddNumberToObject(o, "ce_marked_frames", (double)v->ce_frames);
-      cJSON_AddNumberToObject(o, "pause_frames", (double)v->pause_frames);
-      cJSON_AddNumberToObject(o, "cnps_sent", (double)v->cnps);
-      cJSON_AddItemToArray(arr, o);
+      cJSON_AddItemToArray(arr, ival_json(v, from, sec, u2, u1));
     }
     if (i < ncomplete) {
       mn = u2 < mn ? u2 : mn;
@@ -682,32 +732,7 @@ static void intervals_out(const ns_sim_t *s, const ns_measure_t *m, uint64_t t_e
     cJSON_AddNumberToObject(sm, "steady_peak_queue_bytes", (double)st_peak);
     cJSON_AddNumberToObject(sm, "steady_peak_queue_rtt",
                             bdp_bytes > 0 ? (double)st_peak / bdp_bytes : 0);
-    // per fairness group goodput over the window, and Jain's index of it
-    char gname[64][NS_NAME_LEN];
-    double gput[64];
-    uint32_t ng = 0;
-    for (uint32_t i = 0; i < s->nflows; i++) {
-      const ns_flow_t *f = &s->flows[i];
-      uint32_t g = 0;
-      while (g < ng && strcmp(gname[g], f->group) != 0) {
-        g++;
-      }
-      if (g == ng && ng < 64) {
-        snprintf(gname[ng], NS_NAME_LEN, "%s", f->group);
-        gput[ng++] = 0;
-      }
-      if (g < 64 && win > 0) {
-        gput[g] += (double)(f->rx_bytes - f->mark_rx_bytes) * 8.0 / win / 1e9;
-      }
-    }
-    double a = 0, q = 0;
-    cJSON *go = cJSON_AddObjectToObject(sm, "steady_goodput_gbps");
-    for (uint32_t g = 0; g < ng; g++) {
-      a += gput[g];
-      q += gput[g] * gput[g];
-      cJSON_AddNumberToObject(go, gname[g], gput[g]);
-    }
-    cJSON_AddNumberToObject(sm, "steady_jain_fairness", q > 0 ? a * a / ((double)ng * q) : 1.0);
+    steady_fairness(s, sm, win);
   } else {
     cJSON_AddNullToObject(sm, "steady_from_s");  // the run ended before warmup_s
   }
@@ -2059,9 +2084,9 @@ static void sweep_usage(FILE *o) {
 
 static bool is_help(const char *a) { return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0; }
 
-int main(int argc, char **argv) {
-  // --help (or -h) as the command or among its arguments (not as the value of --set, --out,
-  // --jobs): the usage on standard output, exit 0
+// --help (or -h) as the command or among its arguments (not as the value of --set, --out,
+// --jobs, --task): the usage on standard output and the exit code; -1 when not asked for
+static int help_asked(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (is_help(argv[i])) {
       if (i > 1 && strcmp(argv[1], "sweep") == 0) {
@@ -2076,36 +2101,120 @@ int main(int argc, char **argv) {
       i++;
     }
   }
-  if (argc < 3) {
-    usage();
-    return 1;
-  }
-  const char *cmd = argv[1], *target = argv[2];
+  return -1;
+}
+
+// Each option belongs to the commands of the usage text and is given once (--set once per
+// key): an option the command does not use (`run --slurm` ran locally, `sweep --no-plots`
+// drew the plots) or a repeated one (the last --out won) is refused, never dropped.
+enum { kCmdRun = 1, kCmdSweep = 2, kCmdKeys = 4 };
+static const struct {
+  const char *name;
+  unsigned cmds;
+} kCliOpts[] = {
+    {"--json", kCmdRun},          {"--no-plots", kCmdRun}, {"--out", kCmdRun | kCmdSweep},
+    {"--report-only", kCmdSweep}, {"--slurm", kCmdSweep},  {"--jobs", kCmdSweep},
+    {"--task", kCmdSweep}};
+#define N_CLI_OPTS (sizeof(kCliOpts) / sizeof(kCliOpts[0]))
+
+// the command line after the command and its target
+typedef struct {
+  const char *cmd, *target;
+  unsigned this_cmd;  // kCmd*
   char *sets[MAX_SETS];
-  int nsets = 0;
-  sweep_opts_t so = {.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), .task = -1, .self = argv[0]};
-  bool json = false, plots = true;
-  const char *out = NULL;
+  int nsets;
+  sweep_opts_t so;
+  bool json, plots;
+  const char *out;
+  bool seen[N_CLI_OPTS];
+} cli_t;
+
+// one --set KEY=VALUE: 0, or the exit code after the message
+static int cli_set(cli_t *c, const char *setv) {
+  if (c->this_cmd == kCmdKeys) {
+    fprintf(stderr, "xtm-netsim: --set is not an option of 'keys'\n");
+    return 1;
+  }
+  if (c->nsets == MAX_SETS) {
+    fprintf(stderr, "xtm-netsim: more than %d --set options\n", MAX_SETS);
+    return 1;
+  }
+  const char *eq = strchr(setv, '=');
+  size_t kl = eq != NULL ? (size_t)(eq - setv) : strlen(setv);
+  for (int j = 0; j < c->nsets; j++) {
+    if (strncmp(c->sets[j], setv, kl) == 0 && c->sets[j][kl] == '=' && eq != NULL) {
+      char q[80], kq[64];
+      snprintf(kq, sizeof(kq), "%.*s", (int)(kl < 63 ? kl : 63), setv);
+      xtm_num_quote(q, sizeof(q), kq);
+      fprintf(stderr, "xtm-netsim: --set given twice for '%s'\n", q);
+      return 1;
+    }
+  }
+  c->sets[c->nsets++] = (char *)setv;
+  return 0;
+}
+
+// the option at argv[*i] (not --set; *i moves past its value): 0, or the exit code
+static int cli_option(cli_t *c, int argc, char **argv, int *i) {
+  const char *a = argv[*i];
   xtm_num_msg_t msg;
-  // Each option belongs to the commands of the usage text and is given once (--set once per
-  // key): an option the command does not use (`run --slurm` ran locally, `sweep --no-plots`
-  // drew the plots) or a repeated one (the last --out won) is refused, never dropped.
-  enum { kRun = 1, kSweep = 2, kKeys = 4 };
-  static const struct {
-    const char *name;
-    unsigned cmds;
-  } kOpts[] = {{"--json", kRun},          {"--no-plots", kRun}, {"--out", kRun | kSweep},
-               {"--report-only", kSweep}, {"--slurm", kSweep},  {"--jobs", kSweep},
-               {"--task", kSweep}};
-  bool seen[sizeof(kOpts) / sizeof(kOpts[0])] = {false};
-  unsigned this_cmd = strcmp(cmd, "run") == 0     ? kRun
-                      : strcmp(cmd, "sweep") == 0 ? kSweep
-                      : strcmp(cmd, "keys") == 0  ? kKeys
-                                                  : 0;
-  if (this_cmd == 0) {
+  size_t k = 0;
+  while (k < N_CLI_OPTS && strcmp(a, kCliOpts[k].name) != 0) {
+    k++;
+  }
+  if (k == N_CLI_OPTS) {
+    char q[80];
+    xtm_num_quote(q, sizeof(q), a);
+    fprintf(stderr, "xtm-netsim: unknown argument '%s'\n", q);
     usage();
     return 1;
   }
+  if ((kCliOpts[k].cmds & c->this_cmd) == 0) {
+    fprintf(stderr, "xtm-netsim: %s is not an option of '%s'\n", a, c->cmd);
+    usage();
+    return 1;
+  }
+  if (c->seen[k]) {
+    fprintf(stderr, "xtm-netsim: option given twice '%s'\n", a);
+    return 1;
+  }
+  c->seen[k] = true;
+  if (strcmp(a, "--json") == 0) {
+    c->json = true;
+  } else if (strcmp(a, "--report-only") == 0) {
+    c->so.report_only = true;
+  } else if (strcmp(a, "--slurm") == 0) {
+    c->so.slurm = true;
+  } else if (strcmp(a, "--no-plots") == 0) {
+    c->plots = false;
+  } else if (strcmp(a, "--out") == 0 && *i + 1 < argc) {
+    c->out = argv[++*i];
+    if (c->out[0] == '\0') {
+      fprintf(stderr, "xtm-netsim: --out needs a directory\n");
+      return 1;
+    }
+  } else if ((strcmp(a, "--jobs") == 0 || strcmp(a, "--task") == 0) && *i + 1 < argc) {
+    bool jobs = strcmp(a, "--jobs") == 0;
+    uint64_t v = 0;
+    if (xtm_num_u64(a, argv[*i + 1], jobs ? 1 : 0, jobs ? 1024 : 1000000, &v, &msg) != kXtmNumOk) {
+      fprintf(stderr, "xtm-netsim: %s\n", msg.text);
+      return 1;
+    }
+    ++*i;
+    if (jobs) {
+      c->so.jobs = (int)v;
+    } else {
+      c->so.task = (int64_t)v;
+    }
+  } else {
+    fprintf(stderr, "xtm-netsim: %s needs a value\n", a);
+    return 1;
+  }
+  return 0;
+}
+
+// argv[3..]: 0, or the exit code after the message
+static int cli_parse(cli_t *c, int argc, char **argv) {
   for (int i = 3; i < argc; i++) {
     const char *setv = NULL;
     if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
@@ -2116,126 +2225,86 @@ int main(int argc, char **argv) {
       fprintf(stderr, "xtm-netsim: --set needs a value\n");
       return 1;
     }
-    if (setv != NULL) {
-      if (this_cmd == kKeys) {
-        fprintf(stderr, "xtm-netsim: --set is not an option of 'keys'\n");
-        return 1;
-      }
-      if (nsets == MAX_SETS) {
-        fprintf(stderr, "xtm-netsim: more than %d --set options\n", MAX_SETS);
-        return 1;
-      }
-      const char *eq = strchr(setv, '=');
-      size_t kl = eq != NULL ? (size_t)(eq - setv) : strlen(setv);
-      for (int j = 0; j < nsets; j++) {
-        if (strncmp(sets[j], setv, kl) == 0 && sets[j][kl] == '=' && eq != NULL) {
-          char q[80], kq[64];
-          snprintf(kq, sizeof(kq), "%.*s", (int)(kl < 63 ? kl : 63), setv);
-          xtm_num_quote(q, sizeof(q), kq);
-          fprintf(stderr, "xtm-netsim: --set given twice for '%s'\n", q);
-          return 1;
-        }
-      }
-      sets[nsets++] = (char *)setv;
-      continue;
-    }
-    size_t k = 0;
-    while (k < sizeof(kOpts) / sizeof(kOpts[0]) && strcmp(argv[i], kOpts[k].name) != 0) {
-      k++;
-    }
-    if (k == sizeof(kOpts) / sizeof(kOpts[0])) {
-      char q[80];
-      xtm_num_quote(q, sizeof(q), argv[i]);
-      fprintf(stderr, "xtm-netsim: unknown argument '%s'\n", q);
-      usage();
-      return 1;
-    }
-    if ((kOpts[k].cmds & this_cmd) == 0) {
-      fprintf(stderr, "xtm-netsim: %s is not an option of '%s'\n", argv[i], cmd);
-      usage();
-      return 1;
-    }
-    if (seen[k]) {
-      fprintf(stderr, "xtm-netsim: option given twice '%s'\n", argv[i]);
-      return 1;
-    }
-    seen[k] = true;
-    if (strcmp(argv[i], "--json") == 0) {
-      json = true;
-    } else if (strcmp(argv[i], "--report-only") == 0) {
-      so.report_only = true;
-    } else if (strcmp(argv[i], "--slurm") == 0) {
-      so.slurm = true;
-    } else if (strcmp(argv[i], "--no-plots") == 0) {
-      plots = false;
-    } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
-      out = argv[++i];
-      if (out[0] == '\0') {
-        fprintf(stderr, "xtm-netsim: --out needs a directory\n");
-        return 1;
-      }
-    } else if ((strcmp(argv[i], "--jobs") == 0 || strcmp(argv[i], "--task") == 0) && i + 1 < argc) {
-      bool jobs = strcmp(argv[i], "--jobs") == 0;
-      uint64_t v = 0;
-      if (xtm_num_u64(argv[i], argv[i + 1], jobs ? 1 : 0, jobs ? 1024 : 1000000, &v, &msg) !=
-          kXtmNumOk) {
-        fprintf(stderr, "xtm-netsim: %s\n", msg.text);
-        return 1;
-      }
-      i++;
-      if (jobs) {
-        so.jobs = (int)v;
-      } else {
-        so.task = (int64_t)v;
-      }
-    } else {
-      fprintf(stderr, "xtm-netsim: %s needs a value\n", argv[i]);
-      return 1;
+    int rc = setv != NULL ? cli_set(c, setv) : cli_option(c, argc, argv, &i);
+    if (rc != 0) {
+      return rc;
     }
   }
-  if (so.jobs < 1) {
-    so.jobs = 1;
+  if (c->so.jobs < 1) {
+    c->so.jobs = 1;
   }
-  if (strcmp(cmd, "sweep") == 0) {
-    so.sets = sets;
-    so.nsets = nsets;
-    so.out = out;
-    return sweep(target, &so);
+  return 0;
+}
+
+// `keys`: every key of the scenario with its value and line
+static int print_keys(const ns_scenario_t *sc) {
+  for (uint32_t i = 0; i < sc->nkv; i++) {
+    printf("%-16s %-24s (%s:%d)\n", sc->kv[i].key, sc->kv[i].val, sc->path, sc->kv[i].line);
   }
-  if (strcmp(cmd, "run") != 0 && strcmp(cmd, "keys") != 0) {
-    usage();
-    return 1;
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "xtm-netsim: writing standard output: %s\n", strerror(errno));
+    return 2;
   }
-  ns_scenario_t sc;
+  return 0;
+}
+
+// `run`: the scenario with the --set overrides, into --out or the default directory
+static int run_cmd(cli_t *c, ns_scenario_t *sc) {
   char err[NS_ERR_LEN];
-  if (!ns_scenario_load(target, &sc, err, sizeof(err))) {
-    fprintf(stderr, "%s\n", err);
-    return 1;
-  }
-  if (strcmp(cmd, "keys") == 0) {
-    for (uint32_t i = 0; i < sc.nkv; i++) {
-      printf("%-16s %-24s (%s:%d)\n", sc.kv[i].key, sc.kv[i].val, sc.path, sc.kv[i].line);
-    }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-      fprintf(stderr, "xtm-netsim: writing standard output: %s\n", strerror(errno));
-      return 2;
-    }
-    return 0;
-  }
-  for (int i = 0; i < nsets; i++) {
-    if (!ns_scenario_set(&sc, sets[i], err, sizeof(err))) {
+  for (int i = 0; i < c->nsets; i++) {
+    if (!ns_scenario_set(sc, c->sets[i], err, sizeof(err))) {
       fprintf(stderr, "%s\n", err);
       return 1;
     }
   }
   char dir[1024];
-  if (out != NULL) {
-    if (snprintf(dir, sizeof(dir), "%s", out) >= (int)sizeof(dir)) {
+  if (c->out != NULL) {
+    if (snprintf(dir, sizeof(dir), "%s", c->out) >= (int)sizeof(dir)) {
       fprintf(stderr, "xtm-netsim: --out is longer than %zu characters\n", sizeof(dir) - 1);
       return 1;
     }
   } else {
-    default_outdir(&sc, dir, sizeof(dir));
+    default_outdir(sc, dir, sizeof(dir));
   }
-  return run_one(&sc, dir, json, false, plots);
+  return run_one(sc, dir, c->json, false, c->plots);
+}
+
+int main(int argc, char **argv) {
+  int help = help_asked(argc, argv);
+  if (help >= 0) {
+    return help;
+  }
+  if (argc < 3) {
+    usage();
+    return 1;
+  }
+  cli_t c = {.cmd = argv[1],
+             .target = argv[2],
+             .so = {.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), .task = -1, .self = argv[0]},
+             .plots = true};
+  c.this_cmd = strcmp(c.cmd, "run") == 0     ? kCmdRun
+               : strcmp(c.cmd, "sweep") == 0 ? kCmdSweep
+               : strcmp(c.cmd, "keys") == 0  ? kCmdKeys
+                                             : 0;
+  if (c.this_cmd == 0) {
+    usage();
+    return 1;
+  }
+  int rc = cli_parse(&c, argc, argv);
+  if (rc != 0) {
+    return rc;
+  }
+  if (c.this_cmd == kCmdSweep) {
+    c.so.sets = c.sets;
+    c.so.nsets = c.nsets;
+    c.so.out = c.out;
+    return sweep(c.target, &c.so);
+  }
+  ns_scenario_t sc;
+  char err[NS_ERR_LEN];
+  if (!ns_scenario_load(c.target, &sc, err, sizeof(err))) {
+    fprintf(stderr, "%s\n", err);
+    return 1;
+  }
+  return c.this_cmd == kCmdKeys ? print_keys(&sc) : run_cmd(&c, &sc);
 }
