@@ -901,6 +901,141 @@ static void sec_classifiers(ctx_t *c, model_t *m, const node_t *sec) {
     }
   }
 }
+// A segmented point of a drop-profile (fill-level F drop-probability P); false on an error.
+static bool dp_fill_level(ctx_t *c, const node_t *e, dp_t *p, const tok_t **fill_tok) {
+  if (p->interp) {
+    err(c, e->w[0], "drop-profile '%s' mixes 'interpolate' and segmented points", p->name->text);
+    return false;
+  }
+  uint64_t f, q;
+  if (!want_leaf(c, e) || !parse_milli(c, e, 1, "a fill level", &f)) {
+    return false;
+  }
+  if (!is_word(e, 2, "drop-probability")) {
+    err(c, e->w[e->nw > 2 ? 2 : 1], "expected 'drop-probability' after 'fill-level %s'",
+        e->w[1]->text);
+    return false;
+  }
+  if (!parse_milli(c, e, 3, "a probability", &q) || !no_more(c, e, 4)) {
+    return false;
+  }
+  if (f > 100000u) {
+    err(c, e->w[1], "fill-level %s is above 100 percent", e->w[1]->text);
+    return false;
+  }
+  if (q > 100000u) {
+    err(c, e->w[3], "drop-probability %s is above 100 percent", e->w[3]->text);
+    return false;
+  }
+  if (p->n >= XTM_FW_NUM_POINTS) {
+    err(c, e->w[0], "drop-profile '%s' has more than %u points (the hardware holds %u)",
+        p->name->text, XTM_FW_NUM_POINTS, XTM_FW_NUM_POINTS);
+    return false;
+  }
+  p->fill[p->n] = (uint32_t)f;
+  p->prob[p->n] = (uint32_t)q;
+  fill_tok[p->n] = e->w[1];
+  p->n++;
+  return true;
+}
+
+// interpolate { fill-level [ ... ]; drop-probability [ ... ]; }: the two lists, paired in
+// order; false on an error.
+static bool dp_interpolate(ctx_t *c, const node_t *e, dp_t *p, const tok_t **fill_tok) {
+  if (p->n > 0) {
+    err(c, e->w[0], "drop-profile '%s' mixes 'interpolate' and segmented points", p->name->text);
+    return false;
+  }
+  if (!want_block(c, e, 1)) {
+    return false;
+  }
+  p->interp = true;
+  const tok_t *ft[XTM_FW_NUM_POINTS + 1];
+  const tok_t *pt[XTM_FW_NUM_POINTS + 1];
+  size_t nf = 0, np = 0;
+  const tok_t *ftok = e->w[0], *ptok = e->w[0];
+  const tok_t *seen_interp[ONCE_MAX] = {0};
+  bool ok = true;
+  for (size_t q = 0; q < e->nkids; q++) {
+    const node_t *l = e->kids[q];
+    if (once(c, l, kInterpOnce, seen_interp, "interpolate")) {
+      continue;
+    }
+    size_t next = 0;
+    if (is_word(l, 0, "fill-level")) {
+      nf = word_list(c, l, 1, ft, XTM_FW_NUM_POINTS, &next);
+      ftok = l->w[0];
+      if (nf == 0 || !no_more(c, l, next)) {
+        ok = false;
+      }
+    } else if (is_word(l, 0, "drop-probability")) {
+      np = word_list(c, l, 1, pt, XTM_FW_NUM_POINTS, &next);
+      ptok = l->w[0];
+      if (np == 0 || !no_more(c, l, next)) {
+        ok = false;
+      }
+    } else {
+      unknown(c, l, "interpolate");
+      ok = false;
+    }
+  }
+  if (!ok) {
+    return false;
+  }
+  if (nf != np) {
+    err(c, np < nf ? ptok : ftok,
+        "interpolate in drop-profile '%s' has %zu fill levels but %zu drop probabilities",
+        p->name->text, nf, np);
+    return false;
+  }
+  for (size_t q = 0; q < nf && ok; q++) {
+    uint64_t f, pr;
+    int fst = milli_of(ft[q]->text, &f);
+    int pst = fst == kXtmNumOk ? milli_of(pt[q]->text, &pr) : kXtmNumOk;
+    if (fst != kXtmNumOk) {
+      bad_milli(c, ft[q], fst, "fill-level");
+      ok = false;
+    } else if (pst != kXtmNumOk) {
+      bad_milli(c, pt[q], pst, "drop-probability");
+      ok = false;
+    } else if (f > 100000u) {
+      err(c, ft[q], "fill-level %s is above 100 percent", ft[q]->text);
+      ok = false;
+    } else if (pr > 100000u) {
+      err(c, pt[q], "drop-probability %s is above 100 percent", pt[q]->text);
+      ok = false;
+    } else {
+      p->fill[p->n] = (uint32_t)f;
+      p->prob[p->n] = (uint32_t)pr;
+      fill_tok[p->n] = ft[q];
+      p->n++;
+    }
+  }
+  return ok;
+}
+
+// Fill levels must rise (an error); a falling probability is only warned about.
+static bool dp_points_in_order(ctx_t *c, const dp_t *p, const tok_t *const *fill_tok) {
+  for (uint32_t i = 1; i < p->n; i++) {
+    if (p->fill[i] <= p->fill[i - 1]) {
+      err(c, fill_tok[i], "fill-level %s of drop-profile '%s' is not above the previous fill level",
+          fill_tok[i]->text, p->name->text);
+      return false;
+    }
+  }
+  for (uint32_t i = 1; i < p->n; i++) {
+    if (p->prob[i] < p->prob[i - 1]) {
+      warn(c, fill_tok[i],
+           "drop-probability %u.%03u at fill-level %s of drop-profile '%s' is below the previous "
+           "point's %u.%03u: marking and dropping get rarer as the queue fills",
+           p->prob[i] / 1000u, p->prob[i] % 1000u, fill_tok[i]->text, p->name->text,
+           p->prob[i - 1] / 1000u, p->prob[i - 1] % 1000u);
+      break;
+    }
+  }
+  return true;
+}
+
 static void sec_drop_profiles(ctx_t *c, model_t *m, const node_t *sec) {
   for (size_t k = 0; k < sec->nkids; k++) {
     const node_t *n = sec->kids[k];
@@ -921,144 +1056,15 @@ static void sec_drop_profiles(ctx_t *c, model_t *m, const node_t *sec) {
     for (size_t j = 0; j < n->nkids && ok; j++) {
       const node_t *e = n->kids[j];
       if (is_word(e, 0, "fill-level")) {
-        if (p.interp) {
-          err(c, e->w[0], "drop-profile '%s' mixes 'interpolate' and segmented points",
-              p.name->text);
-          ok = false;
-          break;
-        }
-        uint64_t f, q;
-        if (!want_leaf(c, e) || !parse_milli(c, e, 1, "a fill level", &f)) {
-          ok = false;
-          break;
-        }
-        if (!is_word(e, 2, "drop-probability")) {
-          err(c, e->w[e->nw > 2 ? 2 : 1], "expected 'drop-probability' after 'fill-level %s'",
-              e->w[1]->text);
-          ok = false;
-          break;
-        }
-        if (!parse_milli(c, e, 3, "a probability", &q) || !no_more(c, e, 4)) {
-          ok = false;
-          break;
-        }
-        if (f > 100000u) {
-          err(c, e->w[1], "fill-level %s is above 100 percent", e->w[1]->text);
-          ok = false;
-          break;
-        }
-        if (q > 100000u) {
-          err(c, e->w[3], "drop-probability %s is above 100 percent", e->w[3]->text);
-          ok = false;
-          break;
-        }
-        if (p.n >= XTM_FW_NUM_POINTS) {
-          err(c, e->w[0], "drop-profile '%s' has more than %u points (the hardware holds %u)",
-              p.name->text, XTM_FW_NUM_POINTS, XTM_FW_NUM_POINTS);
-          ok = false;
-          break;
-        }
-        p.fill[p.n] = (uint32_t)f;
-        p.prob[p.n] = (uint32_t)q;
-        fill_tok[p.n] = e->w[1];
-        p.n++;
+        ok = dp_fill_level(c, e, &p, fill_tok);
       } else if (is_word(e, 0, "interpolate")) {
-        if (p.n > 0) {
-          err(c, e->w[0], "drop-profile '%s' mixes 'interpolate' and segmented points",
-              p.name->text);
-          ok = false;
-          break;
-        }
-        if (!want_block(c, e, 1)) {
-          ok = false;
-          break;
-        }
-        p.interp = true;
-        const tok_t *ft[XTM_FW_NUM_POINTS + 1];
-        const tok_t *pt[XTM_FW_NUM_POINTS + 1];
-        size_t nf = 0, np = 0;
-        const tok_t *ftok = e->w[0], *ptok = e->w[0];
-        const tok_t *seen_interp[ONCE_MAX] = {0};
-        for (size_t q = 0; q < e->nkids; q++) {
-          const node_t *l = e->kids[q];
-          if (once(c, l, kInterpOnce, seen_interp, "interpolate")) {
-            continue;
-          }
-          size_t next = 0;
-          if (is_word(l, 0, "fill-level")) {
-            nf = word_list(c, l, 1, ft, XTM_FW_NUM_POINTS, &next);
-            ftok = l->w[0];
-            if (nf == 0 || !no_more(c, l, next)) {
-              ok = false;
-            }
-          } else if (is_word(l, 0, "drop-probability")) {
-            np = word_list(c, l, 1, pt, XTM_FW_NUM_POINTS, &next);
-            ptok = l->w[0];
-            if (np == 0 || !no_more(c, l, next)) {
-              ok = false;
-            }
-          } else {
-            unknown(c, l, "interpolate");
-            ok = false;
-          }
-        }
-        if (!ok) {
-          break;
-        }
-        if (nf != np) {
-          err(c, np < nf ? ptok : ftok,
-              "interpolate in drop-profile '%s' has %zu fill levels but %zu drop probabilities",
-              p.name->text, nf, np);
-          ok = false;
-          break;
-        }
-        for (size_t q = 0; q < nf && ok; q++) {
-          uint64_t f, pr;
-          int fst = milli_of(ft[q]->text, &f);
-          int pst = fst == kXtmNumOk ? milli_of(pt[q]->text, &pr) : kXtmNumOk;
-          if (fst != kXtmNumOk) {
-            bad_milli(c, ft[q], fst, "fill-level");
-            ok = false;
-          } else if (pst != kXtmNumOk) {
-            bad_milli(c, pt[q], pst, "drop-probability");
-            ok = false;
-          } else if (f > 100000u) {
-            err(c, ft[q], "fill-level %s is above 100 percent", ft[q]->text);
-            ok = false;
-          } else if (pr > 100000u) {
-            err(c, pt[q], "drop-probability %s is above 100 percent", pt[q]->text);
-            ok = false;
-          } else {
-            p.fill[p.n] = (uint32_t)f;
-            p.prob[p.n] = (uint32_t)pr;
-            fill_tok[p.n] = ft[q];
-            p.n++;
-          }
-        }
+        ok = dp_interpolate(c, e, &p, fill_tok);
       } else {
         unknown(c, e, "a drop-profile");
         ok = false;
       }
     }
-    for (uint32_t i = 1; ok && i < p.n; i++) {
-      if (p.fill[i] <= p.fill[i - 1]) {
-        err(c, fill_tok[i],
-            "fill-level %s of drop-profile '%s' is not above the previous fill level",
-            fill_tok[i]->text, p.name->text);
-        ok = false;
-      }
-    }
-    for (uint32_t i = 1; ok && i < p.n; i++) {
-      if (p.prob[i] < p.prob[i - 1]) {
-        warn(c, fill_tok[i],
-             "drop-probability %u.%03u at fill-level %s of drop-profile '%s' is below the previous "
-             "point's %u.%03u: marking and dropping get rarer as the queue fills",
-             p.prob[i] / 1000u, p.prob[i] % 1000u, fill_tok[i]->text, p.name->text,
-             p.prob[i - 1] / 1000u, p.prob[i - 1] % 1000u);
-        break;
-      }
-    }
-    if (ok) {
+    if (ok && dp_points_in_order(c, &p, fill_tok)) {
       m->dp[m->ndp++] = p;
     }
   }
@@ -1136,6 +1142,178 @@ static void sched_dpm(ctx_t *c, sched_t *s, const node_t *e) {
   s->dpm[s->ndpm++] = d;
 }
 
+// buffer-size (temporal US | percent P | remainder) of a scheduler.
+static void sched_buffer_size(ctx_t *c, sched_t *s, const node_t *e) {
+  if (!want_leaf(c, e)) {
+    return;
+  }
+  uint64_t v;
+  if (is_word(e, 1, "temporal")) {
+    // microseconds, up to 3 decimals (xtm), with a Junos k/m/g multiplier (4m = 4 s)
+    if (need_word(c, e, 2, "microseconds") && no_more(c, e, 3)) {
+      if (!parse_scaled_milli(e->w[2]->text, &v)) {
+        int st = milli_of(e->w[2]->text, &v);
+        bad_milli(c, e->w[2], st == kXtmNumOk ? kXtmNumRange : st, "buffer-size");
+      } else if (v == 0) {
+        err(c, e->w[2], "buffer-size temporal %s must be above 0", e->w[2]->text);
+      } else {
+        s->bsize_kind = 1;
+        s->bsize_ns = v;  // us x 1000 = ns
+        s->bsize_tok = e->w[2];
+      }
+    }
+  } else if (is_word(e, 1, "percent")) {
+    if (parse_milli(c, e, 2, "a percentage", &v) && no_more(c, e, 3)) {
+      if (v > 100000u || v == 0) {
+        err(c, e->w[2], "percentage '%s' is out of range (0 < P <= 100)", e->w[2]->text);
+      } else {
+        s->bsize_kind = 2;
+        s->bsize_pct_milli = (uint32_t)v;
+        s->bsize_tok = e->w[2];
+      }
+    }
+  } else if (is_word(e, 1, "remainder")) {
+    if (no_more(c, e, 2)) {
+      s->bsize_kind = 3;
+      s->bsize_tok = e->w[1];
+    }
+  } else if (is_word(e, 1, "shared")) {
+    junos_refused(c, e->w[1],
+                  "buffer-size shared of scheduler '%s' (PTX: up to 100 %% of the interface "
+                  "buffer while the queue is the only active one; xtm limits are static per "
+                  "queue, with one shared pool)",
+                  s->name->text);
+  } else {
+    err(c, e->w[e->nw > 1 ? 1 : 0], "buffer-size needs 'temporal US', 'percent P' or 'remainder'");
+  }
+}
+
+// ecn-enhanced { head-marking; non-ect-tail-drop; } of a scheduler.
+static void sched_ecn_enhanced(ctx_t *c, sched_t *s, const node_t *e) {
+  if (!want_block(c, e, 1)) {
+    return;
+  }
+  const tok_t *seen_ecn[ONCE_MAX] = {0};
+  for (size_t q = 0; q < e->nkids; q++) {
+    const node_t *h = e->kids[q];
+    if (once(c, h, kEcnOnce, seen_ecn, "ecn-enhanced")) {
+      continue;
+    }
+    if (is_word(h, 0, "head-marking") && want_leaf(c, h) && no_more(c, h, 1)) {
+      s->head_tok = h->w[0];
+    } else if (is_word(h, 0, "non-ect-tail-drop") && want_leaf(c, h) && no_more(c, h, 1)) {
+      s->nonect_tail = true;
+    } else if (!is_word(h, 0, "head-marking") && !is_word(h, 0, "non-ect-tail-drop")) {
+      unknown(c, h, "ecn-enhanced");
+    }
+  }
+}
+
+// latency-ecn { threshold NS; } of a scheduler.
+static void sched_latency_ecn(ctx_t *c, sched_t *s, const node_t *e) {
+  if (!want_block(c, e, 1)) {
+    return;
+  }
+  const tok_t *seen_lat[ONCE_MAX] = {0};
+  for (size_t q = 0; q < e->nkids; q++) {
+    const node_t *h = e->kids[q];
+    if (once(c, h, kLatOnce, seen_lat, "latency-ecn")) {
+      continue;
+    }
+    uint64_t v;
+    if (!is_word(h, 0, "threshold")) {
+      unknown(c, h, "latency-ecn");
+    } else if (want_leaf(c, h) && parse_uint(c, h, 1, 1, 1000000000ull, &v) && no_more(c, h, 2)) {
+      s->lat_tok = h->w[1];
+      s->lat_ns = v;
+    }
+  }
+  if (s->lat_tok == NULL && e->nkids == 0) {
+    err(c, e->w[0], "latency-ecn needs 'threshold NS'");
+  }
+}
+
+static void sched_priority(ctx_t *c, sched_t *s, const node_t *e) {
+  if (!want_leaf(c, e) || !need_word(c, e, 1, "a priority") || !no_more(c, e, 2)) {
+    return;
+  }
+  const char *p = e->w[1]->text;
+  int lvl = -1;
+  for (int q = 0; q <= kPrLowLatency; q++) {
+    if (strcmp(p, kPrNames[q]) == 0) {
+      lvl = q;
+    }
+  }
+  if (lvl < 0) {
+    err(c, e->w[1],
+        "unknown priority '%s' (strict-high, high, medium-high, medium-low, low, "
+        "low-latency)",
+        p);
+  } else {
+    s->prio = lvl;
+    s->prio_tok = e->w[1];
+    s->strict = lvl == kPrStrictHigh || lvl == kPrLowLatency;
+  }
+}
+
+// excess-rate (percent P | proportion N): the share of the bandwidth beyond the
+// transmit-rates (PTX: one excess priority for all queues)
+static void sched_excess_rate(ctx_t *c, sched_t *s, const node_t *e) {
+  if (!want_leaf(c, e) || !need_word(c, e, 1, "'percent P' or 'proportion N'")) {
+    return;
+  }
+  uint64_t v;
+  if (is_word(e, 1, "percent") && parse_milli(c, e, 2, "a percentage", &v) && no_more(c, e, 3)) {
+    if (v > 100000u) {
+      err(c, e->w[2], "percentage '%s' is out of range (0 <= P <= 100)", e->w[2]->text);
+      return;
+    }
+  } else if (is_word(e, 1, "proportion") && parse_milli(c, e, 2, "a proportion", &v) &&
+             no_more(c, e, 3)) {
+    if (v > 1000000u) {
+      err(c, e->w[2], "proportion '%s' is out of range (0 <= N <= 1000)", e->w[2]->text);
+      return;
+    }
+  } else {
+    if (!is_word(e, 1, "percent") && !is_word(e, 1, "proportion")) {
+      err(c, e->w[1], "excess-rate needs 'percent P' or 'proportion N'");
+    }
+    return;
+  }
+  s->has_excess = true;
+  s->excess_w = v;
+  s->excess_tok = e->w[2];
+}
+
+// After the statements: the scheduler's default drop profile and the checks between statements.
+static void sched_finish(ctx_t *c, sched_t *s) {
+  // the map of loss priority low (the one traffic without a classifier has)
+  for (int pass = 0; pass < 2 && s->dp_ref == NULL; pass++) {
+    for (uint32_t q = 0; q < s->ndpm && s->dp_ref == NULL; q++) {
+      if ((s->dpm[q].lp & kLpLow) != 0 && (pass == 1 || s->dpm[q].proto == 0)) {
+        s->dp_ref = s->dpm[q].profile;
+      }
+    }
+  }
+  if (s->dp_ref == NULL && s->ndpm > 0) {
+    s->dp_ref = s->dpm[0].profile;
+  }
+  if (s->head_tok != NULL && s->lat_tok != NULL) {
+    err(c, s->lat_tok,
+        "scheduler '%s' has both head-marking and latency-ecn (one marking point per queue)",
+        s->name->text);
+  }
+  if (s->ecn_tok != NULL && s->dp_ref == NULL) {
+    err(c, s->ecn_tok,
+        "explicit-congestion-notification in scheduler '%s' needs a drop-profile-map",
+        s->name->text);
+  }
+  if (s->head_tok != NULL && s->ecn_tok == NULL) {
+    err(c, s->head_tok, "head-marking in scheduler '%s' needs explicit-congestion-notification",
+        s->name->text);
+  }
+}
+
 static void sec_schedulers(ctx_t *c, model_t *m, const node_t *sec) {
   for (size_t k = 0; k < sec->nkids; k++) {
     const node_t *n = sec->kids[k];
@@ -1178,49 +1356,7 @@ static void sec_schedulers(ctx_t *c, model_t *m, const node_t *sec) {
           (void)parse_rate_or_pct(c, e, 1, &s.buffer_rate, false, false, false);
         }
       } else if (strcmp(w0, "buffer-size") == 0) {
-        if (!want_leaf(c, e)) {
-          continue;
-        }
-        uint64_t v;
-        if (is_word(e, 1, "temporal")) {
-          // microseconds, up to 3 decimals (xtm), with a Junos k/m/g multiplier (4m = 4 s)
-          if (need_word(c, e, 2, "microseconds") && no_more(c, e, 3)) {
-            if (!parse_scaled_milli(e->w[2]->text, &v)) {
-              int st = milli_of(e->w[2]->text, &v);
-              bad_milli(c, e->w[2], st == kXtmNumOk ? kXtmNumRange : st, "buffer-size");
-            } else if (v == 0) {
-              err(c, e->w[2], "buffer-size temporal %s must be above 0", e->w[2]->text);
-            } else {
-              s.bsize_kind = 1;
-              s.bsize_ns = v;  // us x 1000 = ns
-              s.bsize_tok = e->w[2];
-            }
-          }
-        } else if (is_word(e, 1, "percent")) {
-          if (parse_milli(c, e, 2, "a percentage", &v) && no_more(c, e, 3)) {
-            if (v > 100000u || v == 0) {
-              err(c, e->w[2], "percentage '%s' is out of range (0 < P <= 100)", e->w[2]->text);
-            } else {
-              s.bsize_kind = 2;
-              s.bsize_pct_milli = (uint32_t)v;
-              s.bsize_tok = e->w[2];
-            }
-          }
-        } else if (is_word(e, 1, "remainder")) {
-          if (no_more(c, e, 2)) {
-            s.bsize_kind = 3;
-            s.bsize_tok = e->w[1];
-          }
-        } else if (is_word(e, 1, "shared")) {
-          junos_refused(c, e->w[1],
-                        "buffer-size shared of scheduler '%s' (PTX: up to 100 %% of the interface "
-                        "buffer while the queue is the only active one; xtm limits are static per "
-                        "queue, with one shared pool)",
-                        s.name->text);
-        } else {
-          err(c, e->w[e->nw > 1 ? 1 : 0],
-              "buffer-size needs 'temporal US', 'percent P' or 'remainder'");
-        }
+        sched_buffer_size(c, &s, e);
       } else if (strcmp(w0, "drop-profile-map") == 0) {
         if (want_leaf(c, e)) {
           sched_dpm(c, &s, e);
@@ -1230,94 +1366,13 @@ static void sec_schedulers(ctx_t *c, model_t *m, const node_t *sec) {
           s.ecn_tok = e->w[0];
         }
       } else if (strcmp(w0, "ecn-enhanced") == 0) {
-        if (!want_block(c, e, 1)) {
-          continue;
-        }
-        const tok_t *seen_ecn[ONCE_MAX] = {0};
-        for (size_t q = 0; q < e->nkids; q++) {
-          const node_t *h = e->kids[q];
-          if (once(c, h, kEcnOnce, seen_ecn, "ecn-enhanced")) {
-            continue;
-          }
-          if (is_word(h, 0, "head-marking") && want_leaf(c, h) && no_more(c, h, 1)) {
-            s.head_tok = h->w[0];
-          } else if (is_word(h, 0, "non-ect-tail-drop") && want_leaf(c, h) && no_more(c, h, 1)) {
-            s.nonect_tail = true;
-          } else if (!is_word(h, 0, "head-marking") && !is_word(h, 0, "non-ect-tail-drop")) {
-            unknown(c, h, "ecn-enhanced");
-          }
-        }
+        sched_ecn_enhanced(c, &s, e);
       } else if (strcmp(w0, "latency-ecn") == 0) {
-        if (!want_block(c, e, 1)) {
-          continue;
-        }
-        const tok_t *seen_lat[ONCE_MAX] = {0};
-        for (size_t q = 0; q < e->nkids; q++) {
-          const node_t *h = e->kids[q];
-          if (once(c, h, kLatOnce, seen_lat, "latency-ecn")) {
-            continue;
-          }
-          uint64_t v;
-          if (!is_word(h, 0, "threshold")) {
-            unknown(c, h, "latency-ecn");
-          } else if (want_leaf(c, h) && parse_uint(c, h, 1, 1, 1000000000ull, &v) &&
-                     no_more(c, h, 2)) {
-            s.lat_tok = h->w[1];
-            s.lat_ns = v;
-          }
-        }
-        if (s.lat_tok == NULL && e->nkids == 0) {
-          err(c, e->w[0], "latency-ecn needs 'threshold NS'");
-        }
+        sched_latency_ecn(c, &s, e);
       } else if (strcmp(w0, "priority") == 0) {
-        if (!want_leaf(c, e) || !need_word(c, e, 1, "a priority") || !no_more(c, e, 2)) {
-          continue;
-        }
-        const char *p = e->w[1]->text;
-        int lvl = -1;
-        for (int q = 0; q <= kPrLowLatency; q++) {
-          if (strcmp(p, kPrNames[q]) == 0) {
-            lvl = q;
-          }
-        }
-        if (lvl < 0) {
-          err(c, e->w[1],
-              "unknown priority '%s' (strict-high, high, medium-high, medium-low, low, "
-              "low-latency)",
-              p);
-        } else {
-          s.prio = lvl;
-          s.prio_tok = e->w[1];
-          s.strict = lvl == kPrStrictHigh || lvl == kPrLowLatency;
-        }
+        sched_priority(c, &s, e);
       } else if (strcmp(w0, "excess-rate") == 0) {
-        // excess-rate (percent P | proportion N): the share of the bandwidth beyond the
-        // transmit-rates (PTX: one excess priority for all queues)
-        if (!want_leaf(c, e) || !need_word(c, e, 1, "'percent P' or 'proportion N'")) {
-          continue;
-        }
-        uint64_t v;
-        if (is_word(e, 1, "percent") && parse_milli(c, e, 2, "a percentage", &v) &&
-            no_more(c, e, 3)) {
-          if (v > 100000u) {
-            err(c, e->w[2], "percentage '%s' is out of range (0 <= P <= 100)", e->w[2]->text);
-            continue;
-          }
-        } else if (is_word(e, 1, "proportion") && parse_milli(c, e, 2, "a proportion", &v) &&
-                   no_more(c, e, 3)) {
-          if (v > 1000000u) {
-            err(c, e->w[2], "proportion '%s' is out of range (0 <= N <= 1000)", e->w[2]->text);
-            continue;
-          }
-        } else {
-          if (!is_word(e, 1, "percent") && !is_word(e, 1, "proportion")) {
-            err(c, e->w[1], "excess-rate needs 'percent P' or 'proportion N'");
-          }
-          continue;
-        }
-        s.has_excess = true;
-        s.excess_w = v;
-        s.excess_tok = e->w[2];
+        sched_excess_rate(c, &s, e);
       } else if (strcmp(w0, "excess-priority") == 0) {
         junos_refused(c, e->w[0],
                       "excess-priority of scheduler '%s' (as on PTX, every queue of xtm has the "
@@ -1335,31 +1390,7 @@ static void sec_schedulers(ctx_t *c, model_t *m, const node_t *sec) {
         unknown(c, e, "a scheduler");
       }
     }
-    // the map of loss priority low (the one traffic without a classifier has)
-    for (int pass = 0; pass < 2 && s.dp_ref == NULL; pass++) {
-      for (uint32_t q = 0; q < s.ndpm && s.dp_ref == NULL; q++) {
-        if ((s.dpm[q].lp & kLpLow) != 0 && (pass == 1 || s.dpm[q].proto == 0)) {
-          s.dp_ref = s.dpm[q].profile;
-        }
-      }
-    }
-    if (s.dp_ref == NULL && s.ndpm > 0) {
-      s.dp_ref = s.dpm[0].profile;
-    }
-    if (s.head_tok != NULL && s.lat_tok != NULL) {
-      err(c, s.lat_tok,
-          "scheduler '%s' has both head-marking and latency-ecn (one marking point per queue)",
-          s.name->text);
-    }
-    if (s.ecn_tok != NULL && s.dp_ref == NULL) {
-      err(c, s.ecn_tok,
-          "explicit-congestion-notification in scheduler '%s' needs a drop-profile-map",
-          s.name->text);
-    }
-    if (s.head_tok != NULL && s.ecn_tok == NULL) {
-      err(c, s.head_tok, "head-marking in scheduler '%s' needs explicit-congestion-notification",
-          s.name->text);
-    }
+    sched_finish(c, &s);
     m->sched[m->nsched++] = s;
   }
 }
