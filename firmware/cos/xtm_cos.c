@@ -1718,6 +1718,231 @@ static void cnp_code_points(ctx_t *c, model_t *m, cnp_t *p, const node_t *e, boo
 
 static void parse_wd(ctx_t *c, wd_t *wd, const node_t *sec);
 
+// flow-control-queue [ Q ... ] of output code point PRIO: the queues that PFC priority pauses.
+static void cnp_flow_control_queues(ctx_t *c, cnp_t *p, const node_t *x, uint8_t prio) {
+  const tok_t *qs[XTM_FW_MAX_TCS];
+  size_t next = 0;
+  size_t nq = want_leaf(c, x) ? word_list(c, x, 1, qs, XTM_FW_MAX_TCS, &next) : 0;
+  if (nq == 0 || !no_more(c, x, next)) {
+    return;
+  }
+  p->has_output = true;
+  for (size_t y = 0; y < nq; y++) {
+    uint64_t qn;
+    if (xtm_num_u64(NULL, qs[y]->text, 0, c->hw->num_tcs - 1u, &qn, NULL) != kXtmNumOk) {
+      err(c, qs[y], "flow-control-queue '%s' is not a queue 0..%u", qs[y]->text,
+          c->hw->num_tcs - 1u);
+      continue;
+    }
+    if (p->fcq_prio[qn] >= 0 && p->fcq_prio[qn] != prio) {
+      junos_refused(c, qs[y],
+                    "queue %llu paused by PFC priorities %d and %u in '%s' (a queue "
+                    "obeys one priority)",
+                    (unsigned long long)qn, p->fcq_prio[qn], prio, p->name->text);
+      continue;
+    }
+    p->fcq_prio[qn] = prio;
+    p->fcq_tok[qn] = qs[y];
+  }
+}
+
+// output { ieee-802.1 { code-point B { flow-control-queue [ ... ]; } } } of a profile.
+static void cnp_output(ctx_t *c, const model_t *m, cnp_t *p, const node_t *in) {
+  if (!want_block(c, in, 1)) {
+    return;
+  }
+  for (size_t q = 0; q < in->nkids; q++) {
+    const node_t *ie = in->kids[q];
+    if (!is_word(ie, 0, "ieee-802.1")) {
+      unknown(c, ie, "congestion-notification-profile output");
+      continue;
+    }
+    if (!want_block(c, ie, 1)) {
+      continue;
+    }
+    for (size_t r = 0; r < ie->nkids; r++) {
+      const node_t *cp = ie->kids[r];
+      uint8_t prio;
+      if (!is_word(cp, 0, "code-point")) {
+        unknown(c, cp, "congestion-notification-profile output ieee-802.1");
+        continue;
+      }
+      if (!need_word(c, cp, 1, "code-point bits") || !want_block(c, cp, 2)) {
+        continue;
+      }
+      if (!parse_codepoint(m, cp->w[1]->text, kClsIeee, &prio)) {
+        err(c, cp->w[1], "'%s' is not an IEEE 802.1p code point (3 binary digits)", cp->w[1]->text);
+        continue;
+      }
+      for (size_t t = 0; t < cp->nkids; t++) {
+        const node_t *x = cp->kids[t];
+        if (!is_word(x, 0, "flow-control-queue")) {
+          unknown(c, x, "an output code point");
+          continue;
+        }
+        cnp_flow_control_queues(c, p, x, prio);
+      }
+    }
+  }
+}
+
+// pfc-priority [ P ... ] of a pfc-account; false on an error.
+static bool acct_priorities(ctx_t *c, const node_t *s, acct_t *a) {
+  const tok_t *pt[8];
+  size_t next = 0;
+  size_t np = want_leaf(c, s) ? word_list(c, s, 1, pt, 8, &next) : 0;
+  if (np == 0 || !no_more(c, s, next)) {
+    return false;
+  }
+  bool ok = true;
+  for (size_t x = 0; x < np; x++) {
+    uint64_t pr;
+    if (xtm_num_u64(NULL, pt[x]->text, 0, 7, &pr, NULL) != kXtmNumOk) {
+      err(c, pt[x], "pfc-priority '%s' is not a priority 0..7", pt[x]->text);
+      ok = false;
+      continue;
+    }
+    a->prio_mask |= 1u << pr;
+    a->prio_tok[pr] = pt[x];
+  }
+  return ok;
+}
+
+// xoff US or xon US of a pfc-account; false when the value is refused.
+static bool acct_threshold(ctx_t *c, const node_t *s, acct_t *a) {
+  uint64_t v;
+  bool xoff = is_word(s, 0, "xoff");
+  if (!want_leaf(c, s) || !parse_milli(c, s, 1, "microseconds", &v) || !no_more(c, s, 2)) {
+    return false;
+  }
+  if (v == 0 || v > 1000000000u) {
+    err(c, s->w[1], "%s %s us is out of range (0 < us <= 1000000)", s->w[0]->text, s->w[1]->text);
+    return false;
+  }
+  if (xoff) {
+    a->xoff_ns = v;
+    a->xoff_tok = s->w[1];
+  } else {
+    a->xon_ns = v;
+    a->xon_tok = s->w[1];
+  }
+  return true;
+}
+
+// xon against xoff of account A (named by E), and A's priorities against the profile's
+// accounts so far.
+static void acct_check(ctx_t *c, const cnp_t *p, const node_t *e, const acct_t *a,
+                       bool bad_threshold) {
+  const tok_t *xt = a->xon_tok != NULL ? a->xon_tok : e->w[1];
+  if (bad_threshold) {
+    // already reported; comparing with a default would blame the wrong value
+  } else if (a->xon_ns > a->xoff_ns) {
+    err(c, xt, "xon %s us is above xoff (%llu.%03llu us) in pfc-account '%s'", xt->text,
+        (unsigned long long)(a->xoff_ns / 1000u), (unsigned long long)(a->xoff_ns % 1000u),
+        a->name->text);
+  } else if (a->xon_ns * 2u < a->xoff_ns) {
+    err(c, xt, "xon %s us is below 50 percent of xoff (%llu.%03llu us) in pfc-account '%s'",
+        xt->text, (unsigned long long)(a->xoff_ns / 1000u),
+        (unsigned long long)(a->xoff_ns % 1000u), a->name->text);
+  }
+  for (uint32_t b = 0; b < p->nacct; b++) {
+    uint32_t both = p->acct[b].prio_mask & a->prio_mask;
+    if (both != 0) {
+      int pr = __builtin_ctz(both);
+      err(c, a->prio_tok[pr], "pfc-priority %d is in pfc-accounts '%s' and '%s'", pr,
+          p->acct[b].name->text, a->name->text);
+    }
+  }
+}
+
+// pfc-account NAME { pfc-priority [ ... ]; xoff US; xon US; } of a profile's input (PTX).
+static void cnp_pfc_account(ctx_t *c, cnp_t *p, const node_t *e) {
+  if (!need_word(c, e, 1, "an account name") || !want_block(c, e, 2)) {
+    return;
+  }
+  if (p->nacct >= XTM_FW_NUM_PRIOS) {
+    err(c, e->w[1], "too many pfc-accounts (at most 8)");
+    return;
+  }
+  bool dupa = false;
+  for (uint32_t a = 0; a < p->nacct; a++) {
+    if (strcmp(p->acct[a].name->text, e->w[1]->text) == 0) {
+      err(c, e->w[1], "duplicate pfc-account '%s' (first defined at line %d)", e->w[1]->text,
+          p->acct[a].name->line);
+      dupa = true;
+    }
+  }
+  if (dupa || !check_name(c, e->w[1], "pfc-account")) {
+    return;
+  }
+  acct_t a = {.name = e->w[1], .xoff_ns = 5000000u, .xon_ns = 3750000u};
+  bool bad_threshold = false;  // a refused xoff/xon: no ordering check against a default
+  bool ok = true;
+  const tok_t *seen_acct[ONCE_MAX] = {0};
+  for (size_t r = 0; r < e->nkids; r++) {
+    const node_t *s = e->kids[r];
+    if (once(c, s, kAcctOnce, seen_acct, "a pfc-account")) {
+      continue;
+    }
+    if (is_word(s, 0, "pfc-priority")) {
+      if (!acct_priorities(c, s, &a)) {
+        ok = false;
+      }
+    } else if (is_word(s, 0, "xoff") || is_word(s, 0, "xon")) {
+      if (!acct_threshold(c, s, &a)) {
+        bad_threshold = true;
+      }
+    } else {
+      unknown(c, s, "a pfc-account");
+    }
+  }
+  if (a.prio_mask == 0) {
+    if (ok) {
+      err(c, e->w[1], "pfc-account '%s' needs 'pfc-priority'", e->w[1]->text);
+    }
+    return;
+  }
+  acct_check(c, p, e, &a, bad_threshold);
+  p->acct[p->nacct++] = a;
+}
+
+// input { cable-length M; mtu B; ieee-802.1 | dscp code points; pfc-account ...; } of a profile.
+static void cnp_input(ctx_t *c, model_t *m, cnp_t *p, const node_t *in) {
+  if (!want_block(c, in, 1)) {
+    return;
+  }
+  const tok_t *seen_input[ONCE_MAX] = {0};
+  for (size_t q = 0; q < in->nkids; q++) {
+    const node_t *e = in->kids[q];
+    if (once(c, e, kInputOnce, seen_input, "congestion-notification-profile input")) {
+      continue;
+    }
+    uint64_t v;
+    if (is_word(e, 0, "cable-length")) {
+      if (want_leaf(c, e) && parse_uint(c, e, 1, 1, 100000, &v) && no_more(c, e, 2)) {
+        p->cable_m = (uint32_t)v;
+      }
+    } else if (is_word(e, 0, "mtu")) {
+      if (want_leaf(c, e) && parse_uint(c, e, 1, 64, 16383, &v) && no_more(c, e, 2)) {
+        p->mtu = (uint32_t)v;
+      }
+    } else if (is_word(e, 0, "ieee-802.1") || is_word(e, 0, "dscp")) {
+      bool dscp = is_word(e, 0, "dscp");
+      cnp_code_points(c, m, p, e, dscp);
+      if (p->dscp_mask != 0 && p->ieee_mask != 0) {
+        err(c, e->w[0],
+            "congestion-notification-profile '%s' has both DSCP-based and IEEE 802.1p PFC "
+            "(Junos allows one of them per profile)",
+            p->name->text);
+      }
+    } else if (is_word(e, 0, "pfc-account")) {
+      cnp_pfc_account(c, p, e);
+    } else {
+      unknown(c, e, "congestion-notification-profile input");
+    }
+  }
+}
+
 static void sec_cnp(ctx_t *c, model_t *m, const node_t *sec) {
   for (size_t k = 0; k < sec->nkids; k++) {
     const node_t *n = sec->kids[k];
@@ -1742,203 +1967,12 @@ static void sec_cnp(ctx_t *c, model_t *m, const node_t *sec) {
       const node_t *in = n->kids[j];
       if (is_word(in, 0, "pfc-watchdog")) {
         parse_wd(c, &p->wd, in);
-        continue;
-      }
-      if (is_word(in, 0, "output")) {
-        if (!want_block(c, in, 1)) {
-          continue;
-        }
-        for (size_t q = 0; q < in->nkids; q++) {
-          const node_t *ie = in->kids[q];
-          if (!is_word(ie, 0, "ieee-802.1")) {
-            unknown(c, ie, "congestion-notification-profile output");
-            continue;
-          }
-          if (!want_block(c, ie, 1)) {
-            continue;
-          }
-          for (size_t r = 0; r < ie->nkids; r++) {
-            const node_t *cp = ie->kids[r];
-            uint8_t prio;
-            if (!is_word(cp, 0, "code-point")) {
-              unknown(c, cp, "congestion-notification-profile output ieee-802.1");
-              continue;
-            }
-            if (!need_word(c, cp, 1, "code-point bits") || !want_block(c, cp, 2)) {
-              continue;
-            }
-            if (!parse_codepoint(m, cp->w[1]->text, kClsIeee, &prio)) {
-              err(c, cp->w[1], "'%s' is not an IEEE 802.1p code point (3 binary digits)",
-                  cp->w[1]->text);
-              continue;
-            }
-            for (size_t t = 0; t < cp->nkids; t++) {
-              const node_t *x = cp->kids[t];
-              if (!is_word(x, 0, "flow-control-queue")) {
-                unknown(c, x, "an output code point");
-                continue;
-              }
-              const tok_t *qs[XTM_FW_MAX_TCS];
-              size_t next = 0;
-              size_t nq = want_leaf(c, x) ? word_list(c, x, 1, qs, XTM_FW_MAX_TCS, &next) : 0;
-              if (nq == 0 || !no_more(c, x, next)) {
-                continue;
-              }
-              p->has_output = true;
-              for (size_t y = 0; y < nq; y++) {
-                uint64_t qn;
-                if (xtm_num_u64(NULL, qs[y]->text, 0, c->hw->num_tcs - 1u, &qn, NULL) !=
-                    kXtmNumOk) {
-                  err(c, qs[y], "flow-control-queue '%s' is not a queue 0..%u", qs[y]->text,
-                      c->hw->num_tcs - 1u);
-                  continue;
-                }
-                if (p->fcq_prio[qn] >= 0 && p->fcq_prio[qn] != prio) {
-                  junos_refused(c, qs[y],
-                                "queue %llu paused by PFC priorities %d and %u in '%s' (a queue "
-                                "obeys one priority)",
-                                (unsigned long long)qn, p->fcq_prio[qn], prio, p->name->text);
-                  continue;
-                }
-                p->fcq_prio[qn] = prio;
-                p->fcq_tok[qn] = qs[y];
-              }
-            }
-          }
-        }
-        continue;
-      }
-      if (!is_word(in, 0, "input")) {
+      } else if (is_word(in, 0, "output")) {
+        cnp_output(c, m, p, in);
+      } else if (is_word(in, 0, "input")) {
+        cnp_input(c, m, p, in);
+      } else {
         unknown(c, in, "a congestion-notification-profile (input, output, pfc-watchdog)");
-        continue;
-      }
-      if (!want_block(c, in, 1)) {
-        continue;
-      }
-      const tok_t *seen_input[ONCE_MAX] = {0};
-      for (size_t q = 0; q < in->nkids; q++) {
-        const node_t *e = in->kids[q];
-        if (once(c, e, kInputOnce, seen_input, "congestion-notification-profile input")) {
-          continue;
-        }
-        uint64_t v;
-        if (is_word(e, 0, "cable-length")) {
-          if (want_leaf(c, e) && parse_uint(c, e, 1, 1, 100000, &v) && no_more(c, e, 2)) {
-            p->cable_m = (uint32_t)v;
-          }
-        } else if (is_word(e, 0, "mtu")) {
-          if (want_leaf(c, e) && parse_uint(c, e, 1, 64, 16383, &v) && no_more(c, e, 2)) {
-            p->mtu = (uint32_t)v;
-          }
-        } else if (is_word(e, 0, "ieee-802.1") || is_word(e, 0, "dscp")) {
-          bool dscp = is_word(e, 0, "dscp");
-          cnp_code_points(c, m, p, e, dscp);
-          if (p->dscp_mask != 0 && p->ieee_mask != 0) {
-            err(c, e->w[0],
-                "congestion-notification-profile '%s' has both DSCP-based and IEEE 802.1p PFC "
-                "(Junos allows one of them per profile)",
-                p->name->text);
-          }
-        } else if (is_word(e, 0, "pfc-account")) {
-          if (!need_word(c, e, 1, "an account name") || !want_block(c, e, 2)) {
-            continue;
-          }
-          if (p->nacct >= XTM_FW_NUM_PRIOS) {
-            err(c, e->w[1], "too many pfc-accounts (at most 8)");
-            continue;
-          }
-          bool dupa = false;
-          for (uint32_t a = 0; a < p->nacct; a++) {
-            if (strcmp(p->acct[a].name->text, e->w[1]->text) == 0) {
-              err(c, e->w[1], "duplicate pfc-account '%s' (first defined at line %d)",
-                  e->w[1]->text, p->acct[a].name->line);
-              dupa = true;
-            }
-          }
-          if (dupa || !check_name(c, e->w[1], "pfc-account")) {
-            continue;
-          }
-          acct_t a = {.name = e->w[1], .xoff_ns = 5000000u, .xon_ns = 3750000u};
-          bool bad_threshold = false;  // a refused xoff/xon: no ordering check against a default
-          bool ok = true;
-          const tok_t *seen_acct[ONCE_MAX] = {0};
-          for (size_t r = 0; r < e->nkids; r++) {
-            const node_t *s = e->kids[r];
-            if (once(c, s, kAcctOnce, seen_acct, "a pfc-account")) {
-              continue;
-            }
-            if (is_word(s, 0, "pfc-priority")) {
-              const tok_t *pt[8];
-              size_t next = 0;
-              size_t np = want_leaf(c, s) ? word_list(c, s, 1, pt, 8, &next) : 0;
-              if (np == 0 || !no_more(c, s, next)) {
-                ok = false;
-                continue;
-              }
-              for (size_t x = 0; x < np; x++) {
-                uint64_t pr;
-                if (xtm_num_u64(NULL, pt[x]->text, 0, 7, &pr, NULL) != kXtmNumOk) {
-                  err(c, pt[x], "pfc-priority '%s' is not a priority 0..7", pt[x]->text);
-                  ok = false;
-                  continue;
-                }
-                a.prio_mask |= 1u << pr;
-                a.prio_tok[pr] = pt[x];
-              }
-            } else if (is_word(s, 0, "xoff") || is_word(s, 0, "xon")) {
-              bool xoff = is_word(s, 0, "xoff");
-              if (!want_leaf(c, s) || !parse_milli(c, s, 1, "microseconds", &v) ||
-                  !no_more(c, s, 2)) {
-                bad_threshold = true;
-                continue;
-              }
-              if (v == 0 || v > 1000000000u) {
-                err(c, s->w[1], "%s %s us is out of range (0 < us <= 1000000)", s->w[0]->text,
-                    s->w[1]->text);
-                bad_threshold = true;
-                continue;
-              }
-              if (xoff) {
-                a.xoff_ns = v;
-                a.xoff_tok = s->w[1];
-              } else {
-                a.xon_ns = v;
-                a.xon_tok = s->w[1];
-              }
-            } else {
-              unknown(c, s, "a pfc-account");
-            }
-          }
-          if (a.prio_mask == 0) {
-            if (ok) {
-              err(c, e->w[1], "pfc-account '%s' needs 'pfc-priority'", e->w[1]->text);
-            }
-            continue;
-          }
-          const tok_t *xt = a.xon_tok != NULL ? a.xon_tok : e->w[1];
-          if (bad_threshold) {
-            // already reported; comparing with a default would blame the wrong value
-          } else if (a.xon_ns > a.xoff_ns) {
-            err(c, xt, "xon %s us is above xoff (%llu.%03llu us) in pfc-account '%s'", xt->text,
-                (unsigned long long)(a.xoff_ns / 1000u), (unsigned long long)(a.xoff_ns % 1000u),
-                a.name->text);
-          } else if (a.xon_ns * 2u < a.xoff_ns) {
-            err(c, xt, "xon %s us is below 50 percent of xoff (%llu.%03llu us) in pfc-account '%s'",
-                xt->text, (unsigned long long)(a.xoff_ns / 1000u),
-                (unsigned long long)(a.xoff_ns % 1000u), a.name->text);
-          }
-          for (uint32_t b = 0; b < p->nacct; b++) {
-            uint32_t both = p->acct[b].prio_mask & a.prio_mask;
-            if (both != 0) {
-              int pr = __builtin_ctz(both);
-              err(c, a.prio_tok[pr], "pfc-priority %d is in pfc-accounts '%s' and '%s'", pr,
-                  p->acct[b].name->text, a.name->text);
-            }
-          }
-          p->acct[p->nacct++] = a;
-        } else {
-          unknown(c, e, "congestion-notification-profile input");
-        }
       }
     }
     if (p->nacct > 0 && (p->ieee_mask != 0 || p->dscp_mask != 0)) {
