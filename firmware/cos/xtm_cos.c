@@ -2181,16 +2181,10 @@ static void speed_txt(char *b, size_t n, uint64_t bps, const tok_t *t) {
   }
 }
 
-// Which class-of-service interface statement configures each port, the port speeds, and
-// the model ports (docs/firmware.md section 4.2). Fills m->iface[] and r->ports[].
-static void bind_ports(ctx_t *c, model_t *m, const node_t *root) {
-  cos_dev_t *d = &m->dev;
-  cos_dev_read(c, d, root);
-  for (uint32_t i = 0; i < m->nifc; i++) {
-    if (m->ifc[i].kind == kIfPhys) {
-      (void)cos_dev_phys(c, d, m->ifc[i].name->text, m->ifc[i].name, true);
-    }
-  }
+// For each port, the interface statement that configures it: best[] is the most specific
+// match (a port's own name, then its LAG, then the longest pattern, then "all"), exact[] the
+// statement naming the port itself.
+static void rank_interfaces(ctx_t *c, model_t *m, const cos_dev_t *d) {
   int *best = m->best, *rank = m->rank, *exact = m->exact;
   for (uint32_t p = 0; p < d->nphys; p++) {
     best[p] = -1;
@@ -2245,6 +2239,12 @@ static void bind_ports(ctx_t *c, model_t *m, const node_t *root) {
            f->name->text);
     }
   }
+}
+
+// A LAG member configured by its own name while its LAG has a statement is an error (and
+// unbound); every bound port gets a model port (mport -2: to be numbered by cos_dev_map).
+static void check_lag_members(ctx_t *c, model_t *m, cos_dev_t *d) {
+  int *best = m->best, *exact = m->exact;
   for (uint32_t p = 0; p < d->nphys; p++) {
     if (exact[p] >= 0 && d->phys[p].lag >= 0 && cos_dev_lag(d, d->lag[d->phys[p].lag].name) >= 0) {
       for (uint32_t i = 0; i < m->nifc; i++) {
@@ -2262,11 +2262,15 @@ static void bind_ports(ctx_t *c, model_t *m, const node_t *root) {
       d->phys[p].mport = -2;
     }
   }
+}
+
+// The speed of each bound port; a speed the PFC headroom table lacks is refused.
+static void bind_speeds(ctx_t *c, const model_t *m, cos_dev_t *d) {
   for (uint32_t p = 0; p < d->nphys; p++) {
-    if (best[p] < 0) {
+    if (m->best[p] < 0) {
       continue;
     }
-    const ifcfg_t *f = &m->ifc[best[p]];
+    const ifcfg_t *f = &m->ifc[m->best[p]];
     cos_dev_speed(c, d, (int)p, 0, f->speed_tok);
     if (d->phys[p].speed_bps != 0 && speed_row(d->phys[p].speed_bps) == NULL) {
       char sb[32];
@@ -2279,55 +2283,75 @@ static void bind_ports(ctx_t *c, model_t *m, const node_t *root) {
       d->phys[p].speed_bps = 0;
     }
   }
+}
+
+// Model port PORT, bound to physical port P: its m->iface[] entry (with its
+// traffic-control-profile resolved) and its r->ports[] row.
+static void add_port(ctx_t *c, model_t *m, const cos_dev_t *d, uint32_t p, uint32_t port) {
+  const ifcfg_t *f = &m->ifc[m->best[p]];
+  const cos_phys_t *ph = &d->phys[p];
+  iface_t *o = &m->iface[m->nif++];
+  *o = (iface_t){.name = f->name,
+                 .pname = ph->name,
+                 .cfg = f,
+                 .port = port,
+                 .speed_bps = ph->speed_bps,
+                 .shaping = f->shaping,
+                 .smap_ref = f->smap_ref,
+                 .cnp_ref = f->cnp_ref,
+                 .div = 1};
+  speed_txt(o->speed_txt, sizeof(o->speed_txt), ph->speed_bps, ph->speed_tok);
+  if (f->kind == kIfLag && !f->replicate) {
+    o->div = d->lag[ph->lag].nmembers;  // scale: absolute rates divided among the members
+  }
+  if (f->tcp_ref != NULL) {
+    int ti = FIND(m->tcp, m->ntcp, f->tcp_ref);
+    if (ti < 0) {
+      err(c, f->tcp_ref, "interface '%s' refers to undefined traffic-control-profile '%s'",
+          f->name->text, f->tcp_ref->text);
+    } else if (f->smap_ref != NULL || f->shaping.kind != kRateNone) {
+      err(c, f->tcp_ref,
+          "interface '%s' has output-traffic-control-profile and a scheduler-map or "
+          "shaping-rate of its own (Junos refuses both)",
+          f->name->text);
+    } else {
+      o->smap_ref = m->tcp[ti].smap_ref;
+      o->shaping = m->tcp[ti].shaping;
+    }
+  }
+  xtm_cos_port_plan_t *pp = &c->r->ports[c->r->nports++];
+  memset(pp, 0, sizeof(*pp));
+  snprintf(pp->name, sizeof(pp->name), "%s", ph->name);
+  snprintf(pp->lag, sizeof(pp->lag), "%s", ph->lag >= 0 ? d->lag[ph->lag].name : "");
+  snprintf(pp->cos_iface, sizeof(pp->cos_iface), "%s", f->name->text);
+  pp->port = port;
+  pp->speed_bps = ph->speed_bps;
+  snprintf(pp->speed_src, sizeof(pp->speed_src), "%s", ph->speed_src);
+  pp->speed_line = ph->speed_tok != NULL ? ph->speed_tok->line : 0;
+}
+
+// Which class-of-service interface statement configures each port, the port speeds, and
+// the model ports (docs/firmware.md section 4.2). Fills m->iface[] and r->ports[].
+static void bind_ports(ctx_t *c, model_t *m, const node_t *root) {
+  cos_dev_t *d = &m->dev;
+  cos_dev_read(c, d, root);
+  for (uint32_t i = 0; i < m->nifc; i++) {
+    if (m->ifc[i].kind == kIfPhys) {
+      (void)cos_dev_phys(c, d, m->ifc[i].name->text, m->ifc[i].name, true);
+    }
+  }
+  rank_interfaces(c, m, d);
+  check_lag_members(c, m, d);
+  bind_speeds(c, m, d);
   if (c->r->nerrors > 0 || !cos_dev_map(c, d, m->cos_tok)) {
     return;
   }
   // iface[] in model port order
   for (uint32_t port = 0; port < c->hw->num_ports; port++) {
     for (uint32_t p = 0; p < d->nphys; p++) {
-      if (best[p] < 0 || d->phys[p].mport != (int)port) {
-        continue;
+      if (m->best[p] >= 0 && d->phys[p].mport == (int)port) {
+        add_port(c, m, d, p, port);
       }
-      const ifcfg_t *f = &m->ifc[best[p]];
-      const cos_phys_t *ph = &d->phys[p];
-      iface_t *o = &m->iface[m->nif++];
-      *o = (iface_t){.name = f->name,
-                     .pname = ph->name,
-                     .cfg = f,
-                     .port = port,
-                     .speed_bps = ph->speed_bps,
-                     .shaping = f->shaping,
-                     .smap_ref = f->smap_ref,
-                     .cnp_ref = f->cnp_ref,
-                     .div = 1};
-      speed_txt(o->speed_txt, sizeof(o->speed_txt), ph->speed_bps, ph->speed_tok);
-      if (f->kind == kIfLag && !f->replicate) {
-        o->div = d->lag[ph->lag].nmembers;  // scale: absolute rates divided among the members
-      }
-      if (f->tcp_ref != NULL) {
-        int ti = FIND(m->tcp, m->ntcp, f->tcp_ref);
-        if (ti < 0) {
-          err(c, f->tcp_ref, "interface '%s' refers to undefined traffic-control-profile '%s'",
-              f->name->text, f->tcp_ref->text);
-        } else if (f->smap_ref != NULL || f->shaping.kind != kRateNone) {
-          err(c, f->tcp_ref,
-              "interface '%s' has output-traffic-control-profile and a scheduler-map or "
-              "shaping-rate of its own (Junos refuses both)",
-              f->name->text);
-        } else {
-          o->smap_ref = m->tcp[ti].smap_ref;
-          o->shaping = m->tcp[ti].shaping;
-        }
-      }
-      xtm_cos_port_plan_t *pp = &c->r->ports[c->r->nports++];
-      memset(pp, 0, sizeof(*pp));
-      snprintf(pp->name, sizeof(pp->name), "%s", ph->name);
-      snprintf(pp->lag, sizeof(pp->lag), "%s", ph->lag >= 0 ? d->lag[ph->lag].name : "");
-      snprintf(pp->cos_iface, sizeof(pp->cos_iface), "%s", f->name->text);
-      pp->port = port;
-      pp->speed_bps = ph->speed_bps;
-      snprintf(pp->speed_src, sizeof(pp->speed_src), "%s", ph->speed_src);
-      pp->speed_line = ph->speed_tok != NULL ? ph->speed_tok->line : 0;
     }
   }
   c->r->port_rule = d->identity ? "Junos port number" : "in (fpc, pic, port, channel) order";
