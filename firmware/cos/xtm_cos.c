@@ -901,6 +901,141 @@ static void sec_classifiers(ctx_t *c, model_t *m, const node_t *sec) {
     }
   }
 }
+// A segmented point of a drop-profile (fill-level F drop-probability P); false on an error.
+static bool dp_fill_level(ctx_t *c, const node_t *e, dp_t *p, const tok_t **fill_tok) {
+  if (p->interp) {
+    err(c, e->w[0], "drop-profile '%s' mixes 'interpolate' and segmented points", p->name->text);
+    return false;
+  }
+  uint64_t f, q;
+  if (!want_leaf(c, e) || !parse_milli(c, e, 1, "a fill level", &f)) {
+    return false;
+  }
+  if (!is_word(e, 2, "drop-probability")) {
+    err(c, e->w[e->nw > 2 ? 2 : 1], "expected 'drop-probability' after 'fill-level %s'",
+        e->w[1]->text);
+    return false;
+  }
+  if (!parse_milli(c, e, 3, "a probability", &q) || !no_more(c, e, 4)) {
+    return false;
+  }
+  if (f > 100000u) {
+    err(c, e->w[1], "fill-level %s is above 100 percent", e->w[1]->text);
+    return false;
+  }
+  if (q > 100000u) {
+    err(c, e->w[3], "drop-probability %s is above 100 percent", e->w[3]->text);
+    return false;
+  }
+  if (p->n >= XTM_FW_NUM_POINTS) {
+    err(c, e->w[0], "drop-profile '%s' has more than %u points (the hardware holds %u)",
+        p->name->text, XTM_FW_NUM_POINTS, XTM_FW_NUM_POINTS);
+    return false;
+  }
+  p->fill[p->n] = (uint32_t)f;
+  p->prob[p->n] = (uint32_t)q;
+  fill_tok[p->n] = e->w[1];
+  p->n++;
+  return true;
+}
+
+// interpolate { fill-level [ ... ]; drop-probability [ ... ]; }: the two lists, paired in
+// order; false on an error.
+static bool dp_interpolate(ctx_t *c, const node_t *e, dp_t *p, const tok_t **fill_tok) {
+  if (p->n > 0) {
+    err(c, e->w[0], "drop-profile '%s' mixes 'interpolate' and segmented points", p->name->text);
+    return false;
+  }
+  if (!want_block(c, e, 1)) {
+    return false;
+  }
+  p->interp = true;
+  const tok_t *ft[XTM_FW_NUM_POINTS + 1];
+  const tok_t *pt[XTM_FW_NUM_POINTS + 1];
+  size_t nf = 0, np = 0;
+  const tok_t *ftok = e->w[0], *ptok = e->w[0];
+  const tok_t *seen_interp[ONCE_MAX] = {0};
+  bool ok = true;
+  for (size_t q = 0; q < e->nkids; q++) {
+    const node_t *l = e->kids[q];
+    if (once(c, l, kInterpOnce, seen_interp, "interpolate")) {
+      continue;
+    }
+    size_t next = 0;
+    if (is_word(l, 0, "fill-level")) {
+      nf = word_list(c, l, 1, ft, XTM_FW_NUM_POINTS, &next);
+      ftok = l->w[0];
+      if (nf == 0 || !no_more(c, l, next)) {
+        ok = false;
+      }
+    } else if (is_word(l, 0, "drop-probability")) {
+      np = word_list(c, l, 1, pt, XTM_FW_NUM_POINTS, &next);
+      ptok = l->w[0];
+      if (np == 0 || !no_more(c, l, next)) {
+        ok = false;
+      }
+    } else {
+      unknown(c, l, "interpolate");
+      ok = false;
+    }
+  }
+  if (!ok) {
+    return false;
+  }
+  if (nf != np) {
+    err(c, np < nf ? ptok : ftok,
+        "interpolate in drop-profile '%s' has %zu fill levels but %zu drop probabilities",
+        p->name->text, nf, np);
+    return false;
+  }
+  for (size_t q = 0; q < nf && ok; q++) {
+    uint64_t f, pr;
+    int fst = milli_of(ft[q]->text, &f);
+    int pst = fst == kXtmNumOk ? milli_of(pt[q]->text, &pr) : kXtmNumOk;
+    if (fst != kXtmNumOk) {
+      bad_milli(c, ft[q], fst, "fill-level");
+      ok = false;
+    } else if (pst != kXtmNumOk) {
+      bad_milli(c, pt[q], pst, "drop-probability");
+      ok = false;
+    } else if (f > 100000u) {
+      err(c, ft[q], "fill-level %s is above 100 percent", ft[q]->text);
+      ok = false;
+    } else if (pr > 100000u) {
+      err(c, pt[q], "drop-probability %s is above 100 percent", pt[q]->text);
+      ok = false;
+    } else {
+      p->fill[p->n] = (uint32_t)f;
+      p->prob[p->n] = (uint32_t)pr;
+      fill_tok[p->n] = ft[q];
+      p->n++;
+    }
+  }
+  return ok;
+}
+
+// Fill levels must rise (an error); a falling probability is only warned about.
+static bool dp_points_in_order(ctx_t *c, const dp_t *p, const tok_t *const *fill_tok) {
+  for (uint32_t i = 1; i < p->n; i++) {
+    if (p->fill[i] <= p->fill[i - 1]) {
+      err(c, fill_tok[i], "fill-level %s of drop-profile '%s' is not above the previous fill level",
+          fill_tok[i]->text, p->name->text);
+      return false;
+    }
+  }
+  for (uint32_t i = 1; i < p->n; i++) {
+    if (p->prob[i] < p->prob[i - 1]) {
+      warn(c, fill_tok[i],
+           "drop-probability %u.%03u at fill-level %s of drop-profile '%s' is below the previous "
+           "point's %u.%03u: marking and dropping get rarer as the queue fills",
+           p->prob[i] / 1000u, p->prob[i] % 1000u, fill_tok[i]->text, p->name->text,
+           p->prob[i - 1] / 1000u, p->prob[i - 1] % 1000u);
+      break;
+    }
+  }
+  return true;
+}
+
 static void sec_drop_profiles(ctx_t *c, model_t *m, const node_t *sec) {
   for (size_t k = 0; k < sec->nkids; k++) {
     const node_t *n = sec->kids[k];
@@ -921,144 +1056,15 @@ static void sec_drop_profiles(ctx_t *c, model_t *m, const node_t *sec) {
     for (size_t j = 0; j < n->nkids && ok; j++) {
       const node_t *e = n->kids[j];
       if (is_word(e, 0, "fill-level")) {
-        if (p.interp) {
-          err(c, e->w[0], "drop-profile '%s' mixes 'interpolate' and segmented points",
-              p.name->text);
-          ok = false;
-          break;
-        }
-        uint64_t f, q;
-        if (!want_leaf(c, e) || !parse_milli(c, e, 1, "a fill level", &f)) {
-          ok = false;
-          break;
-        }
-        if (!is_word(e, 2, "drop-probability")) {
-          err(c, e->w[e->nw > 2 ? 2 : 1], "expected 'drop-probability' after 'fill-level %s'",
-              e->w[1]->text);
-          ok = false;
-          break;
-        }
-        if (!parse_milli(c, e, 3, "a probability", &q) || !no_more(c, e, 4)) {
-          ok = false;
-          break;
-        }
-        if (f > 100000u) {
-          err(c, e->w[1], "fill-level %s is above 100 percent", e->w[1]->text);
-          ok = false;
-          break;
-        }
-        if (q > 100000u) {
-          err(c, e->w[3], "drop-probability %s is above 100 percent", e->w[3]->text);
-          ok = false;
-          break;
-        }
-        if (p.n >= XTM_FW_NUM_POINTS) {
-          err(c, e->w[0], "drop-profile '%s' has more than %u points (the hardware holds %u)",
-              p.name->text, XTM_FW_NUM_POINTS, XTM_FW_NUM_POINTS);
-          ok = false;
-          break;
-        }
-        p.fill[p.n] = (uint32_t)f;
-        p.prob[p.n] = (uint32_t)q;
-        fill_tok[p.n] = e->w[1];
-        p.n++;
+        ok = dp_fill_level(c, e, &p, fill_tok);
       } else if (is_word(e, 0, "interpolate")) {
-        if (p.n > 0) {
-          err(c, e->w[0], "drop-profile '%s' mixes 'interpolate' and segmented points",
-              p.name->text);
-          ok = false;
-          break;
-        }
-        if (!want_block(c, e, 1)) {
-          ok = false;
-          break;
-        }
-        p.interp = true;
-        const tok_t *ft[XTM_FW_NUM_POINTS + 1];
-        const tok_t *pt[XTM_FW_NUM_POINTS + 1];
-        size_t nf = 0, np = 0;
-        const tok_t *ftok = e->w[0], *ptok = e->w[0];
-        const tok_t *seen_interp[ONCE_MAX] = {0};
-        for (size_t q = 0; q < e->nkids; q++) {
-          const node_t *l = e->kids[q];
-          if (once(c, l, kInterpOnce, seen_interp, "interpolate")) {
-            continue;
-          }
-          size_t next = 0;
-          if (is_word(l, 0, "fill-level")) {
-            nf = word_list(c, l, 1, ft, XTM_FW_NUM_POINTS, &next);
-            ftok = l->w[0];
-            if (nf == 0 || !no_more(c, l, next)) {
-              ok = false;
-            }
-          } else if (is_word(l, 0, "drop-probability")) {
-            np = word_list(c, l, 1, pt, XTM_FW_NUM_POINTS, &next);
-            ptok = l->w[0];
-            if (np == 0 || !no_more(c, l, next)) {
-              ok = false;
-            }
-          } else {
-            unknown(c, l, "interpolate");
-            ok = false;
-          }
-        }
-        if (!ok) {
-          break;
-        }
-        if (nf != np) {
-          err(c, np < nf ? ptok : ftok,
-              "interpolate in drop-profile '%s' has %zu fill levels but %zu drop probabilities",
-              p.name->text, nf, np);
-          ok = false;
-          break;
-        }
-        for (size_t q = 0; q < nf && ok; q++) {
-          uint64_t f, pr;
-          int fst = milli_of(ft[q]->text, &f);
-          int pst = fst == kXtmNumOk ? milli_of(pt[q]->text, &pr) : kXtmNumOk;
-          if (fst != kXtmNumOk) {
-            bad_milli(c, ft[q], fst, "fill-level");
-            ok = false;
-          } else if (pst != kXtmNumOk) {
-            bad_milli(c, pt[q], pst, "drop-probability");
-            ok = false;
-          } else if (f > 100000u) {
-            err(c, ft[q], "fill-level %s is above 100 percent", ft[q]->text);
-            ok = false;
-          } else if (pr > 100000u) {
-            err(c, pt[q], "drop-probability %s is above 100 percent", pt[q]->text);
-            ok = false;
-          } else {
-            p.fill[p.n] = (uint32_t)f;
-            p.prob[p.n] = (uint32_t)pr;
-            fill_tok[p.n] = ft[q];
-            p.n++;
-          }
-        }
+        ok = dp_interpolate(c, e, &p, fill_tok);
       } else {
         unknown(c, e, "a drop-profile");
         ok = false;
       }
     }
-    for (uint32_t i = 1; ok && i < p.n; i++) {
-      if (p.fill[i] <= p.fill[i - 1]) {
-        err(c, fill_tok[i],
-            "fill-level %s of drop-profile '%s' is not above the previous fill level",
-            fill_tok[i]->text, p.name->text);
-        ok = false;
-      }
-    }
-    for (uint32_t i = 1; ok && i < p.n; i++) {
-      if (p.prob[i] < p.prob[i - 1]) {
-        warn(c, fill_tok[i],
-             "drop-probability %u.%03u at fill-level %s of drop-profile '%s' is below the previous "
-             "point's %u.%03u: marking and dropping get rarer as the queue fills",
-             p.prob[i] / 1000u, p.prob[i] % 1000u, fill_tok[i]->text, p.name->text,
-             p.prob[i - 1] / 1000u, p.prob[i - 1] % 1000u);
-        break;
-      }
-    }
-    if (ok) {
+    if (ok && dp_points_in_order(c, &p, fill_tok)) {
       m->dp[m->ndp++] = p;
     }
   }
@@ -1136,6 +1142,178 @@ static void sched_dpm(ctx_t *c, sched_t *s, const node_t *e) {
   s->dpm[s->ndpm++] = d;
 }
 
+// buffer-size (temporal US | percent P | remainder) of a scheduler.
+static void sched_buffer_size(ctx_t *c, sched_t *s, const node_t *e) {
+  if (!want_leaf(c, e)) {
+    return;
+  }
+  uint64_t v;
+  if (is_word(e, 1, "temporal")) {
+    // microseconds, up to 3 decimals (xtm), with a Junos k/m/g multiplier (4m = 4 s)
+    if (need_word(c, e, 2, "microseconds") && no_more(c, e, 3)) {
+      if (!parse_scaled_milli(e->w[2]->text, &v)) {
+        int st = milli_of(e->w[2]->text, &v);
+        bad_milli(c, e->w[2], st == kXtmNumOk ? kXtmNumRange : st, "buffer-size");
+      } else if (v == 0) {
+        err(c, e->w[2], "buffer-size temporal %s must be above 0", e->w[2]->text);
+      } else {
+        s->bsize_kind = 1;
+        s->bsize_ns = v;  // us x 1000 = ns
+        s->bsize_tok = e->w[2];
+      }
+    }
+  } else if (is_word(e, 1, "percent")) {
+    if (parse_milli(c, e, 2, "a percentage", &v) && no_more(c, e, 3)) {
+      if (v > 100000u || v == 0) {
+        err(c, e->w[2], "percentage '%s' is out of range (0 < P <= 100)", e->w[2]->text);
+      } else {
+        s->bsize_kind = 2;
+        s->bsize_pct_milli = (uint32_t)v;
+        s->bsize_tok = e->w[2];
+      }
+    }
+  } else if (is_word(e, 1, "remainder")) {
+    if (no_more(c, e, 2)) {
+      s->bsize_kind = 3;
+      s->bsize_tok = e->w[1];
+    }
+  } else if (is_word(e, 1, "shared")) {
+    junos_refused(c, e->w[1],
+                  "buffer-size shared of scheduler '%s' (PTX: up to 100 %% of the interface "
+                  "buffer while the queue is the only active one; xtm limits are static per "
+                  "queue, with one shared pool)",
+                  s->name->text);
+  } else {
+    err(c, e->w[e->nw > 1 ? 1 : 0], "buffer-size needs 'temporal US', 'percent P' or 'remainder'");
+  }
+}
+
+// ecn-enhanced { head-marking; non-ect-tail-drop; } of a scheduler.
+static void sched_ecn_enhanced(ctx_t *c, sched_t *s, const node_t *e) {
+  if (!want_block(c, e, 1)) {
+    return;
+  }
+  const tok_t *seen_ecn[ONCE_MAX] = {0};
+  for (size_t q = 0; q < e->nkids; q++) {
+    const node_t *h = e->kids[q];
+    if (once(c, h, kEcnOnce, seen_ecn, "ecn-enhanced")) {
+      continue;
+    }
+    if (is_word(h, 0, "head-marking") && want_leaf(c, h) && no_more(c, h, 1)) {
+      s->head_tok = h->w[0];
+    } else if (is_word(h, 0, "non-ect-tail-drop") && want_leaf(c, h) && no_more(c, h, 1)) {
+      s->nonect_tail = true;
+    } else if (!is_word(h, 0, "head-marking") && !is_word(h, 0, "non-ect-tail-drop")) {
+      unknown(c, h, "ecn-enhanced");
+    }
+  }
+}
+
+// latency-ecn { threshold NS; } of a scheduler.
+static void sched_latency_ecn(ctx_t *c, sched_t *s, const node_t *e) {
+  if (!want_block(c, e, 1)) {
+    return;
+  }
+  const tok_t *seen_lat[ONCE_MAX] = {0};
+  for (size_t q = 0; q < e->nkids; q++) {
+    const node_t *h = e->kids[q];
+    if (once(c, h, kLatOnce, seen_lat, "latency-ecn")) {
+      continue;
+    }
+    uint64_t v;
+    if (!is_word(h, 0, "threshold")) {
+      unknown(c, h, "latency-ecn");
+    } else if (want_leaf(c, h) && parse_uint(c, h, 1, 1, 1000000000ull, &v) && no_more(c, h, 2)) {
+      s->lat_tok = h->w[1];
+      s->lat_ns = v;
+    }
+  }
+  if (s->lat_tok == NULL && e->nkids == 0) {
+    err(c, e->w[0], "latency-ecn needs 'threshold NS'");
+  }
+}
+
+static void sched_priority(ctx_t *c, sched_t *s, const node_t *e) {
+  if (!want_leaf(c, e) || !need_word(c, e, 1, "a priority") || !no_more(c, e, 2)) {
+    return;
+  }
+  const char *p = e->w[1]->text;
+  int lvl = -1;
+  for (int q = 0; q <= kPrLowLatency; q++) {
+    if (strcmp(p, kPrNames[q]) == 0) {
+      lvl = q;
+    }
+  }
+  if (lvl < 0) {
+    err(c, e->w[1],
+        "unknown priority '%s' (strict-high, high, medium-high, medium-low, low, "
+        "low-latency)",
+        p);
+  } else {
+    s->prio = lvl;
+    s->prio_tok = e->w[1];
+    s->strict = lvl == kPrStrictHigh || lvl == kPrLowLatency;
+  }
+}
+
+// excess-rate (percent P | proportion N): the share of the bandwidth beyond the
+// transmit-rates (PTX: one excess priority for all queues)
+static void sched_excess_rate(ctx_t *c, sched_t *s, const node_t *e) {
+  if (!want_leaf(c, e) || !need_word(c, e, 1, "'percent P' or 'proportion N'")) {
+    return;
+  }
+  uint64_t v;
+  if (is_word(e, 1, "percent") && parse_milli(c, e, 2, "a percentage", &v) && no_more(c, e, 3)) {
+    if (v > 100000u) {
+      err(c, e->w[2], "percentage '%s' is out of range (0 <= P <= 100)", e->w[2]->text);
+      return;
+    }
+  } else if (is_word(e, 1, "proportion") && parse_milli(c, e, 2, "a proportion", &v) &&
+             no_more(c, e, 3)) {
+    if (v > 1000000u) {
+      err(c, e->w[2], "proportion '%s' is out of range (0 <= N <= 1000)", e->w[2]->text);
+      return;
+    }
+  } else {
+    if (!is_word(e, 1, "percent") && !is_word(e, 1, "proportion")) {
+      err(c, e->w[1], "excess-rate needs 'percent P' or 'proportion N'");
+    }
+    return;
+  }
+  s->has_excess = true;
+  s->excess_w = v;
+  s->excess_tok = e->w[2];
+}
+
+// After the statements: the scheduler's default drop profile and the checks between statements.
+static void sched_finish(ctx_t *c, sched_t *s) {
+  // the map of loss priority low (the one traffic without a classifier has)
+  for (int pass = 0; pass < 2 && s->dp_ref == NULL; pass++) {
+    for (uint32_t q = 0; q < s->ndpm && s->dp_ref == NULL; q++) {
+      if ((s->dpm[q].lp & kLpLow) != 0 && (pass == 1 || s->dpm[q].proto == 0)) {
+        s->dp_ref = s->dpm[q].profile;
+      }
+    }
+  }
+  if (s->dp_ref == NULL && s->ndpm > 0) {
+    s->dp_ref = s->dpm[0].profile;
+  }
+  if (s->head_tok != NULL && s->lat_tok != NULL) {
+    err(c, s->lat_tok,
+        "scheduler '%s' has both head-marking and latency-ecn (one marking point per queue)",
+        s->name->text);
+  }
+  if (s->ecn_tok != NULL && s->dp_ref == NULL) {
+    err(c, s->ecn_tok,
+        "explicit-congestion-notification in scheduler '%s' needs a drop-profile-map",
+        s->name->text);
+  }
+  if (s->head_tok != NULL && s->ecn_tok == NULL) {
+    err(c, s->head_tok, "head-marking in scheduler '%s' needs explicit-congestion-notification",
+        s->name->text);
+  }
+}
+
 static void sec_schedulers(ctx_t *c, model_t *m, const node_t *sec) {
   for (size_t k = 0; k < sec->nkids; k++) {
     const node_t *n = sec->kids[k];
@@ -1178,49 +1356,7 @@ static void sec_schedulers(ctx_t *c, model_t *m, const node_t *sec) {
           (void)parse_rate_or_pct(c, e, 1, &s.buffer_rate, false, false, false);
         }
       } else if (strcmp(w0, "buffer-size") == 0) {
-        if (!want_leaf(c, e)) {
-          continue;
-        }
-        uint64_t v;
-        if (is_word(e, 1, "temporal")) {
-          // microseconds, up to 3 decimals (xtm), with a Junos k/m/g multiplier (4m = 4 s)
-          if (need_word(c, e, 2, "microseconds") && no_more(c, e, 3)) {
-            if (!parse_scaled_milli(e->w[2]->text, &v)) {
-              int st = milli_of(e->w[2]->text, &v);
-              bad_milli(c, e->w[2], st == kXtmNumOk ? kXtmNumRange : st, "buffer-size");
-            } else if (v == 0) {
-              err(c, e->w[2], "buffer-size temporal %s must be above 0", e->w[2]->text);
-            } else {
-              s.bsize_kind = 1;
-              s.bsize_ns = v;  // us x 1000 = ns
-              s.bsize_tok = e->w[2];
-            }
-          }
-        } else if (is_word(e, 1, "percent")) {
-          if (parse_milli(c, e, 2, "a percentage", &v) && no_more(c, e, 3)) {
-            if (v > 100000u || v == 0) {
-              err(c, e->w[2], "percentage '%s' is out of range (0 < P <= 100)", e->w[2]->text);
-            } else {
-              s.bsize_kind = 2;
-              s.bsize_pct_milli = (uint32_t)v;
-              s.bsize_tok = e->w[2];
-            }
-          }
-        } else if (is_word(e, 1, "remainder")) {
-          if (no_more(c, e, 2)) {
-            s.bsize_kind = 3;
-            s.bsize_tok = e->w[1];
-          }
-        } else if (is_word(e, 1, "shared")) {
-          junos_refused(c, e->w[1],
-                        "buffer-size shared of scheduler '%s' (PTX: up to 100 %% of the interface "
-                        "buffer while the queue is the only active one; xtm limits are static per "
-                        "queue, with one shared pool)",
-                        s.name->text);
-        } else {
-          err(c, e->w[e->nw > 1 ? 1 : 0],
-              "buffer-size needs 'temporal US', 'percent P' or 'remainder'");
-        }
+        sched_buffer_size(c, &s, e);
       } else if (strcmp(w0, "drop-profile-map") == 0) {
         if (want_leaf(c, e)) {
           sched_dpm(c, &s, e);
@@ -1230,94 +1366,13 @@ static void sec_schedulers(ctx_t *c, model_t *m, const node_t *sec) {
           s.ecn_tok = e->w[0];
         }
       } else if (strcmp(w0, "ecn-enhanced") == 0) {
-        if (!want_block(c, e, 1)) {
-          continue;
-        }
-        const tok_t *seen_ecn[ONCE_MAX] = {0};
-        for (size_t q = 0; q < e->nkids; q++) {
-          const node_t *h = e->kids[q];
-          if (once(c, h, kEcnOnce, seen_ecn, "ecn-enhanced")) {
-            continue;
-          }
-          if (is_word(h, 0, "head-marking") && want_leaf(c, h) && no_more(c, h, 1)) {
-            s.head_tok = h->w[0];
-          } else if (is_word(h, 0, "non-ect-tail-drop") && want_leaf(c, h) && no_more(c, h, 1)) {
-            s.nonect_tail = true;
-          } else if (!is_word(h, 0, "head-marking") && !is_word(h, 0, "non-ect-tail-drop")) {
-            unknown(c, h, "ecn-enhanced");
-          }
-        }
+        sched_ecn_enhanced(c, &s, e);
       } else if (strcmp(w0, "latency-ecn") == 0) {
-        if (!want_block(c, e, 1)) {
-          continue;
-        }
-        const tok_t *seen_lat[ONCE_MAX] = {0};
-        for (size_t q = 0; q < e->nkids; q++) {
-          const node_t *h = e->kids[q];
-          if (once(c, h, kLatOnce, seen_lat, "latency-ecn")) {
-            continue;
-          }
-          uint64_t v;
-          if (!is_word(h, 0, "threshold")) {
-            unknown(c, h, "latency-ecn");
-          } else if (want_leaf(c, h) && parse_uint(c, h, 1, 1, 1000000000ull, &v) &&
-                     no_more(c, h, 2)) {
-            s.lat_tok = h->w[1];
-            s.lat_ns = v;
-          }
-        }
-        if (s.lat_tok == NULL && e->nkids == 0) {
-          err(c, e->w[0], "latency-ecn needs 'threshold NS'");
-        }
+        sched_latency_ecn(c, &s, e);
       } else if (strcmp(w0, "priority") == 0) {
-        if (!want_leaf(c, e) || !need_word(c, e, 1, "a priority") || !no_more(c, e, 2)) {
-          continue;
-        }
-        const char *p = e->w[1]->text;
-        int lvl = -1;
-        for (int q = 0; q <= kPrLowLatency; q++) {
-          if (strcmp(p, kPrNames[q]) == 0) {
-            lvl = q;
-          }
-        }
-        if (lvl < 0) {
-          err(c, e->w[1],
-              "unknown priority '%s' (strict-high, high, medium-high, medium-low, low, "
-              "low-latency)",
-              p);
-        } else {
-          s.prio = lvl;
-          s.prio_tok = e->w[1];
-          s.strict = lvl == kPrStrictHigh || lvl == kPrLowLatency;
-        }
+        sched_priority(c, &s, e);
       } else if (strcmp(w0, "excess-rate") == 0) {
-        // excess-rate (percent P | proportion N): the share of the bandwidth beyond the
-        // transmit-rates (PTX: one excess priority for all queues)
-        if (!want_leaf(c, e) || !need_word(c, e, 1, "'percent P' or 'proportion N'")) {
-          continue;
-        }
-        uint64_t v;
-        if (is_word(e, 1, "percent") && parse_milli(c, e, 2, "a percentage", &v) &&
-            no_more(c, e, 3)) {
-          if (v > 100000u) {
-            err(c, e->w[2], "percentage '%s' is out of range (0 <= P <= 100)", e->w[2]->text);
-            continue;
-          }
-        } else if (is_word(e, 1, "proportion") && parse_milli(c, e, 2, "a proportion", &v) &&
-                   no_more(c, e, 3)) {
-          if (v > 1000000u) {
-            err(c, e->w[2], "proportion '%s' is out of range (0 <= N <= 1000)", e->w[2]->text);
-            continue;
-          }
-        } else {
-          if (!is_word(e, 1, "percent") && !is_word(e, 1, "proportion")) {
-            err(c, e->w[1], "excess-rate needs 'percent P' or 'proportion N'");
-          }
-          continue;
-        }
-        s.has_excess = true;
-        s.excess_w = v;
-        s.excess_tok = e->w[2];
+        sched_excess_rate(c, &s, e);
       } else if (strcmp(w0, "excess-priority") == 0) {
         junos_refused(c, e->w[0],
                       "excess-priority of scheduler '%s' (as on PTX, every queue of xtm has the "
@@ -1335,31 +1390,7 @@ static void sec_schedulers(ctx_t *c, model_t *m, const node_t *sec) {
         unknown(c, e, "a scheduler");
       }
     }
-    // the map of loss priority low (the one traffic without a classifier has)
-    for (int pass = 0; pass < 2 && s.dp_ref == NULL; pass++) {
-      for (uint32_t q = 0; q < s.ndpm && s.dp_ref == NULL; q++) {
-        if ((s.dpm[q].lp & kLpLow) != 0 && (pass == 1 || s.dpm[q].proto == 0)) {
-          s.dp_ref = s.dpm[q].profile;
-        }
-      }
-    }
-    if (s.dp_ref == NULL && s.ndpm > 0) {
-      s.dp_ref = s.dpm[0].profile;
-    }
-    if (s.head_tok != NULL && s.lat_tok != NULL) {
-      err(c, s.lat_tok,
-          "scheduler '%s' has both head-marking and latency-ecn (one marking point per queue)",
-          s.name->text);
-    }
-    if (s.ecn_tok != NULL && s.dp_ref == NULL) {
-      err(c, s.ecn_tok,
-          "explicit-congestion-notification in scheduler '%s' needs a drop-profile-map",
-          s.name->text);
-    }
-    if (s.head_tok != NULL && s.ecn_tok == NULL) {
-      err(c, s.head_tok, "head-marking in scheduler '%s' needs explicit-congestion-notification",
-          s.name->text);
-    }
+    sched_finish(c, &s);
     m->sched[m->nsched++] = s;
   }
 }
@@ -1687,6 +1718,231 @@ static void cnp_code_points(ctx_t *c, model_t *m, cnp_t *p, const node_t *e, boo
 
 static void parse_wd(ctx_t *c, wd_t *wd, const node_t *sec);
 
+// flow-control-queue [ Q ... ] of output code point PRIO: the queues that PFC priority pauses.
+static void cnp_flow_control_queues(ctx_t *c, cnp_t *p, const node_t *x, uint8_t prio) {
+  const tok_t *qs[XTM_FW_MAX_TCS];
+  size_t next = 0;
+  size_t nq = want_leaf(c, x) ? word_list(c, x, 1, qs, XTM_FW_MAX_TCS, &next) : 0;
+  if (nq == 0 || !no_more(c, x, next)) {
+    return;
+  }
+  p->has_output = true;
+  for (size_t y = 0; y < nq; y++) {
+    uint64_t qn;
+    if (xtm_num_u64(NULL, qs[y]->text, 0, c->hw->num_tcs - 1u, &qn, NULL) != kXtmNumOk) {
+      err(c, qs[y], "flow-control-queue '%s' is not a queue 0..%u", qs[y]->text,
+          c->hw->num_tcs - 1u);
+      continue;
+    }
+    if (p->fcq_prio[qn] >= 0 && p->fcq_prio[qn] != prio) {
+      junos_refused(c, qs[y],
+                    "queue %llu paused by PFC priorities %d and %u in '%s' (a queue "
+                    "obeys one priority)",
+                    (unsigned long long)qn, p->fcq_prio[qn], prio, p->name->text);
+      continue;
+    }
+    p->fcq_prio[qn] = prio;
+    p->fcq_tok[qn] = qs[y];
+  }
+}
+
+// output { ieee-802.1 { code-point B { flow-control-queue [ ... ]; } } } of a profile.
+static void cnp_output(ctx_t *c, const model_t *m, cnp_t *p, const node_t *in) {
+  if (!want_block(c, in, 1)) {
+    return;
+  }
+  for (size_t q = 0; q < in->nkids; q++) {
+    const node_t *ie = in->kids[q];
+    if (!is_word(ie, 0, "ieee-802.1")) {
+      unknown(c, ie, "congestion-notification-profile output");
+      continue;
+    }
+    if (!want_block(c, ie, 1)) {
+      continue;
+    }
+    for (size_t r = 0; r < ie->nkids; r++) {
+      const node_t *cp = ie->kids[r];
+      uint8_t prio;
+      if (!is_word(cp, 0, "code-point")) {
+        unknown(c, cp, "congestion-notification-profile output ieee-802.1");
+        continue;
+      }
+      if (!need_word(c, cp, 1, "code-point bits") || !want_block(c, cp, 2)) {
+        continue;
+      }
+      if (!parse_codepoint(m, cp->w[1]->text, kClsIeee, &prio)) {
+        err(c, cp->w[1], "'%s' is not an IEEE 802.1p code point (3 binary digits)", cp->w[1]->text);
+        continue;
+      }
+      for (size_t t = 0; t < cp->nkids; t++) {
+        const node_t *x = cp->kids[t];
+        if (!is_word(x, 0, "flow-control-queue")) {
+          unknown(c, x, "an output code point");
+          continue;
+        }
+        cnp_flow_control_queues(c, p, x, prio);
+      }
+    }
+  }
+}
+
+// pfc-priority [ P ... ] of a pfc-account; false on an error.
+static bool acct_priorities(ctx_t *c, const node_t *s, acct_t *a) {
+  const tok_t *pt[8];
+  size_t next = 0;
+  size_t np = want_leaf(c, s) ? word_list(c, s, 1, pt, 8, &next) : 0;
+  if (np == 0 || !no_more(c, s, next)) {
+    return false;
+  }
+  bool ok = true;
+  for (size_t x = 0; x < np; x++) {
+    uint64_t pr;
+    if (xtm_num_u64(NULL, pt[x]->text, 0, 7, &pr, NULL) != kXtmNumOk) {
+      err(c, pt[x], "pfc-priority '%s' is not a priority 0..7", pt[x]->text);
+      ok = false;
+      continue;
+    }
+    a->prio_mask |= 1u << pr;
+    a->prio_tok[pr] = pt[x];
+  }
+  return ok;
+}
+
+// xoff US or xon US of a pfc-account; false when the value is refused.
+static bool acct_threshold(ctx_t *c, const node_t *s, acct_t *a) {
+  uint64_t v;
+  bool xoff = is_word(s, 0, "xoff");
+  if (!want_leaf(c, s) || !parse_milli(c, s, 1, "microseconds", &v) || !no_more(c, s, 2)) {
+    return false;
+  }
+  if (v == 0 || v > 1000000000u) {
+    err(c, s->w[1], "%s %s us is out of range (0 < us <= 1000000)", s->w[0]->text, s->w[1]->text);
+    return false;
+  }
+  if (xoff) {
+    a->xoff_ns = v;
+    a->xoff_tok = s->w[1];
+  } else {
+    a->xon_ns = v;
+    a->xon_tok = s->w[1];
+  }
+  return true;
+}
+
+// xon against xoff of account A (named by E), and A's priorities against the profile's
+// accounts so far.
+static void acct_check(ctx_t *c, const cnp_t *p, const node_t *e, const acct_t *a,
+                       bool bad_threshold) {
+  const tok_t *xt = a->xon_tok != NULL ? a->xon_tok : e->w[1];
+  if (bad_threshold) {
+    // already reported; comparing with a default would blame the wrong value
+  } else if (a->xon_ns > a->xoff_ns) {
+    err(c, xt, "xon %s us is above xoff (%llu.%03llu us) in pfc-account '%s'", xt->text,
+        (unsigned long long)(a->xoff_ns / 1000u), (unsigned long long)(a->xoff_ns % 1000u),
+        a->name->text);
+  } else if (a->xon_ns * 2u < a->xoff_ns) {
+    err(c, xt, "xon %s us is below 50 percent of xoff (%llu.%03llu us) in pfc-account '%s'",
+        xt->text, (unsigned long long)(a->xoff_ns / 1000u),
+        (unsigned long long)(a->xoff_ns % 1000u), a->name->text);
+  }
+  for (uint32_t b = 0; b < p->nacct; b++) {
+    uint32_t both = p->acct[b].prio_mask & a->prio_mask;
+    if (both != 0) {
+      int pr = __builtin_ctz(both);
+      err(c, a->prio_tok[pr], "pfc-priority %d is in pfc-accounts '%s' and '%s'", pr,
+          p->acct[b].name->text, a->name->text);
+    }
+  }
+}
+
+// pfc-account NAME { pfc-priority [ ... ]; xoff US; xon US; } of a profile's input (PTX).
+static void cnp_pfc_account(ctx_t *c, cnp_t *p, const node_t *e) {
+  if (!need_word(c, e, 1, "an account name") || !want_block(c, e, 2)) {
+    return;
+  }
+  if (p->nacct >= XTM_FW_NUM_PRIOS) {
+    err(c, e->w[1], "too many pfc-accounts (at most 8)");
+    return;
+  }
+  bool dupa = false;
+  for (uint32_t a = 0; a < p->nacct; a++) {
+    if (strcmp(p->acct[a].name->text, e->w[1]->text) == 0) {
+      err(c, e->w[1], "duplicate pfc-account '%s' (first defined at line %d)", e->w[1]->text,
+          p->acct[a].name->line);
+      dupa = true;
+    }
+  }
+  if (dupa || !check_name(c, e->w[1], "pfc-account")) {
+    return;
+  }
+  acct_t a = {.name = e->w[1], .xoff_ns = 5000000u, .xon_ns = 3750000u};
+  bool bad_threshold = false;  // a refused xoff/xon: no ordering check against a default
+  bool ok = true;
+  const tok_t *seen_acct[ONCE_MAX] = {0};
+  for (size_t r = 0; r < e->nkids; r++) {
+    const node_t *s = e->kids[r];
+    if (once(c, s, kAcctOnce, seen_acct, "a pfc-account")) {
+      continue;
+    }
+    if (is_word(s, 0, "pfc-priority")) {
+      if (!acct_priorities(c, s, &a)) {
+        ok = false;
+      }
+    } else if (is_word(s, 0, "xoff") || is_word(s, 0, "xon")) {
+      if (!acct_threshold(c, s, &a)) {
+        bad_threshold = true;
+      }
+    } else {
+      unknown(c, s, "a pfc-account");
+    }
+  }
+  if (a.prio_mask == 0) {
+    if (ok) {
+      err(c, e->w[1], "pfc-account '%s' needs 'pfc-priority'", e->w[1]->text);
+    }
+    return;
+  }
+  acct_check(c, p, e, &a, bad_threshold);
+  p->acct[p->nacct++] = a;
+}
+
+// input { cable-length M; mtu B; ieee-802.1 | dscp code points; pfc-account ...; } of a profile.
+static void cnp_input(ctx_t *c, model_t *m, cnp_t *p, const node_t *in) {
+  if (!want_block(c, in, 1)) {
+    return;
+  }
+  const tok_t *seen_input[ONCE_MAX] = {0};
+  for (size_t q = 0; q < in->nkids; q++) {
+    const node_t *e = in->kids[q];
+    if (once(c, e, kInputOnce, seen_input, "congestion-notification-profile input")) {
+      continue;
+    }
+    uint64_t v;
+    if (is_word(e, 0, "cable-length")) {
+      if (want_leaf(c, e) && parse_uint(c, e, 1, 1, 100000, &v) && no_more(c, e, 2)) {
+        p->cable_m = (uint32_t)v;
+      }
+    } else if (is_word(e, 0, "mtu")) {
+      if (want_leaf(c, e) && parse_uint(c, e, 1, 64, 16383, &v) && no_more(c, e, 2)) {
+        p->mtu = (uint32_t)v;
+      }
+    } else if (is_word(e, 0, "ieee-802.1") || is_word(e, 0, "dscp")) {
+      bool dscp = is_word(e, 0, "dscp");
+      cnp_code_points(c, m, p, e, dscp);
+      if (p->dscp_mask != 0 && p->ieee_mask != 0) {
+        err(c, e->w[0],
+            "congestion-notification-profile '%s' has both DSCP-based and IEEE 802.1p PFC "
+            "(Junos allows one of them per profile)",
+            p->name->text);
+      }
+    } else if (is_word(e, 0, "pfc-account")) {
+      cnp_pfc_account(c, p, e);
+    } else {
+      unknown(c, e, "congestion-notification-profile input");
+    }
+  }
+}
+
 static void sec_cnp(ctx_t *c, model_t *m, const node_t *sec) {
   for (size_t k = 0; k < sec->nkids; k++) {
     const node_t *n = sec->kids[k];
@@ -1711,203 +1967,12 @@ static void sec_cnp(ctx_t *c, model_t *m, const node_t *sec) {
       const node_t *in = n->kids[j];
       if (is_word(in, 0, "pfc-watchdog")) {
         parse_wd(c, &p->wd, in);
-        continue;
-      }
-      if (is_word(in, 0, "output")) {
-        if (!want_block(c, in, 1)) {
-          continue;
-        }
-        for (size_t q = 0; q < in->nkids; q++) {
-          const node_t *ie = in->kids[q];
-          if (!is_word(ie, 0, "ieee-802.1")) {
-            unknown(c, ie, "congestion-notification-profile output");
-            continue;
-          }
-          if (!want_block(c, ie, 1)) {
-            continue;
-          }
-          for (size_t r = 0; r < ie->nkids; r++) {
-            const node_t *cp = ie->kids[r];
-            uint8_t prio;
-            if (!is_word(cp, 0, "code-point")) {
-              unknown(c, cp, "congestion-notification-profile output ieee-802.1");
-              continue;
-            }
-            if (!need_word(c, cp, 1, "code-point bits") || !want_block(c, cp, 2)) {
-              continue;
-            }
-            if (!parse_codepoint(m, cp->w[1]->text, kClsIeee, &prio)) {
-              err(c, cp->w[1], "'%s' is not an IEEE 802.1p code point (3 binary digits)",
-                  cp->w[1]->text);
-              continue;
-            }
-            for (size_t t = 0; t < cp->nkids; t++) {
-              const node_t *x = cp->kids[t];
-              if (!is_word(x, 0, "flow-control-queue")) {
-                unknown(c, x, "an output code point");
-                continue;
-              }
-              const tok_t *qs[XTM_FW_MAX_TCS];
-              size_t next = 0;
-              size_t nq = want_leaf(c, x) ? word_list(c, x, 1, qs, XTM_FW_MAX_TCS, &next) : 0;
-              if (nq == 0 || !no_more(c, x, next)) {
-                continue;
-              }
-              p->has_output = true;
-              for (size_t y = 0; y < nq; y++) {
-                uint64_t qn;
-                if (xtm_num_u64(NULL, qs[y]->text, 0, c->hw->num_tcs - 1u, &qn, NULL) !=
-                    kXtmNumOk) {
-                  err(c, qs[y], "flow-control-queue '%s' is not a queue 0..%u", qs[y]->text,
-                      c->hw->num_tcs - 1u);
-                  continue;
-                }
-                if (p->fcq_prio[qn] >= 0 && p->fcq_prio[qn] != prio) {
-                  junos_refused(c, qs[y],
-                                "queue %llu paused by PFC priorities %d and %u in '%s' (a queue "
-                                "obeys one priority)",
-                                (unsigned long long)qn, p->fcq_prio[qn], prio, p->name->text);
-                  continue;
-                }
-                p->fcq_prio[qn] = prio;
-                p->fcq_tok[qn] = qs[y];
-              }
-            }
-          }
-        }
-        continue;
-      }
-      if (!is_word(in, 0, "input")) {
+      } else if (is_word(in, 0, "output")) {
+        cnp_output(c, m, p, in);
+      } else if (is_word(in, 0, "input")) {
+        cnp_input(c, m, p, in);
+      } else {
         unknown(c, in, "a congestion-notification-profile (input, output, pfc-watchdog)");
-        continue;
-      }
-      if (!want_block(c, in, 1)) {
-        continue;
-      }
-      const tok_t *seen_input[ONCE_MAX] = {0};
-      for (size_t q = 0; q < in->nkids; q++) {
-        const node_t *e = in->kids[q];
-        if (once(c, e, kInputOnce, seen_input, "congestion-notification-profile input")) {
-          continue;
-        }
-        uint64_t v;
-        if (is_word(e, 0, "cable-length")) {
-          if (want_leaf(c, e) && parse_uint(c, e, 1, 1, 100000, &v) && no_more(c, e, 2)) {
-            p->cable_m = (uint32_t)v;
-          }
-        } else if (is_word(e, 0, "mtu")) {
-          if (want_leaf(c, e) && parse_uint(c, e, 1, 64, 16383, &v) && no_more(c, e, 2)) {
-            p->mtu = (uint32_t)v;
-          }
-        } else if (is_word(e, 0, "ieee-802.1") || is_word(e, 0, "dscp")) {
-          bool dscp = is_word(e, 0, "dscp");
-          cnp_code_points(c, m, p, e, dscp);
-          if (p->dscp_mask != 0 && p->ieee_mask != 0) {
-            err(c, e->w[0],
-                "congestion-notification-profile '%s' has both DSCP-based and IEEE 802.1p PFC "
-                "(Junos allows one of them per profile)",
-                p->name->text);
-          }
-        } else if (is_word(e, 0, "pfc-account")) {
-          if (!need_word(c, e, 1, "an account name") || !want_block(c, e, 2)) {
-            continue;
-          }
-          if (p->nacct >= XTM_FW_NUM_PRIOS) {
-            err(c, e->w[1], "too many pfc-accounts (at most 8)");
-            continue;
-          }
-          bool dupa = false;
-          for (uint32_t a = 0; a < p->nacct; a++) {
-            if (strcmp(p->acct[a].name->text, e->w[1]->text) == 0) {
-              err(c, e->w[1], "duplicate pfc-account '%s' (first defined at line %d)",
-                  e->w[1]->text, p->acct[a].name->line);
-              dupa = true;
-            }
-          }
-          if (dupa || !check_name(c, e->w[1], "pfc-account")) {
-            continue;
-          }
-          acct_t a = {.name = e->w[1], .xoff_ns = 5000000u, .xon_ns = 3750000u};
-          bool bad_threshold = false;  // a refused xoff/xon: no ordering check against a default
-          bool ok = true;
-          const tok_t *seen_acct[ONCE_MAX] = {0};
-          for (size_t r = 0; r < e->nkids; r++) {
-            const node_t *s = e->kids[r];
-            if (once(c, s, kAcctOnce, seen_acct, "a pfc-account")) {
-              continue;
-            }
-            if (is_word(s, 0, "pfc-priority")) {
-              const tok_t *pt[8];
-              size_t next = 0;
-              size_t np = want_leaf(c, s) ? word_list(c, s, 1, pt, 8, &next) : 0;
-              if (np == 0 || !no_more(c, s, next)) {
-                ok = false;
-                continue;
-              }
-              for (size_t x = 0; x < np; x++) {
-                uint64_t pr;
-                if (xtm_num_u64(NULL, pt[x]->text, 0, 7, &pr, NULL) != kXtmNumOk) {
-                  err(c, pt[x], "pfc-priority '%s' is not a priority 0..7", pt[x]->text);
-                  ok = false;
-                  continue;
-                }
-                a.prio_mask |= 1u << pr;
-                a.prio_tok[pr] = pt[x];
-              }
-            } else if (is_word(s, 0, "xoff") || is_word(s, 0, "xon")) {
-              bool xoff = is_word(s, 0, "xoff");
-              if (!want_leaf(c, s) || !parse_milli(c, s, 1, "microseconds", &v) ||
-                  !no_more(c, s, 2)) {
-                bad_threshold = true;
-                continue;
-              }
-              if (v == 0 || v > 1000000000u) {
-                err(c, s->w[1], "%s %s us is out of range (0 < us <= 1000000)", s->w[0]->text,
-                    s->w[1]->text);
-                bad_threshold = true;
-                continue;
-              }
-              if (xoff) {
-                a.xoff_ns = v;
-                a.xoff_tok = s->w[1];
-              } else {
-                a.xon_ns = v;
-                a.xon_tok = s->w[1];
-              }
-            } else {
-              unknown(c, s, "a pfc-account");
-            }
-          }
-          if (a.prio_mask == 0) {
-            if (ok) {
-              err(c, e->w[1], "pfc-account '%s' needs 'pfc-priority'", e->w[1]->text);
-            }
-            continue;
-          }
-          const tok_t *xt = a.xon_tok != NULL ? a.xon_tok : e->w[1];
-          if (bad_threshold) {
-            // already reported; comparing with a default would blame the wrong value
-          } else if (a.xon_ns > a.xoff_ns) {
-            err(c, xt, "xon %s us is above xoff (%llu.%03llu us) in pfc-account '%s'", xt->text,
-                (unsigned long long)(a.xoff_ns / 1000u), (unsigned long long)(a.xoff_ns % 1000u),
-                a.name->text);
-          } else if (a.xon_ns * 2u < a.xoff_ns) {
-            err(c, xt, "xon %s us is below 50 percent of xoff (%llu.%03llu us) in pfc-account '%s'",
-                xt->text, (unsigned long long)(a.xoff_ns / 1000u),
-                (unsigned long long)(a.xoff_ns % 1000u), a.name->text);
-          }
-          for (uint32_t b = 0; b < p->nacct; b++) {
-            uint32_t both = p->acct[b].prio_mask & a.prio_mask;
-            if (both != 0) {
-              int pr = __builtin_ctz(both);
-              err(c, a.prio_tok[pr], "pfc-priority %d is in pfc-accounts '%s' and '%s'", pr,
-                  p->acct[b].name->text, a.name->text);
-            }
-          }
-          p->acct[p->nacct++] = a;
-        } else {
-          unknown(c, e, "congestion-notification-profile input");
-        }
       }
     }
     if (p->nacct > 0 && (p->ieee_mask != 0 || p->dscp_mask != 0)) {
@@ -2116,16 +2181,10 @@ static void speed_txt(char *b, size_t n, uint64_t bps, const tok_t *t) {
   }
 }
 
-// Which class-of-service interface statement configures each port, the port speeds, and
-// the model ports (docs/firmware.md section 4.2). Fills m->iface[] and r->ports[].
-static void bind_ports(ctx_t *c, model_t *m, const node_t *root) {
-  cos_dev_t *d = &m->dev;
-  cos_dev_read(c, d, root);
-  for (uint32_t i = 0; i < m->nifc; i++) {
-    if (m->ifc[i].kind == kIfPhys) {
-      (void)cos_dev_phys(c, d, m->ifc[i].name->text, m->ifc[i].name, true);
-    }
-  }
+// For each port, the interface statement that configures it: best[] is the most specific
+// match (a port's own name, then its LAG, then the longest pattern, then "all"), exact[] the
+// statement naming the port itself.
+static void rank_interfaces(ctx_t *c, model_t *m, const cos_dev_t *d) {
   int *best = m->best, *rank = m->rank, *exact = m->exact;
   for (uint32_t p = 0; p < d->nphys; p++) {
     best[p] = -1;
@@ -2180,6 +2239,12 @@ static void bind_ports(ctx_t *c, model_t *m, const node_t *root) {
            f->name->text);
     }
   }
+}
+
+// A LAG member configured by its own name while its LAG has a statement is an error (and
+// unbound); every bound port gets a model port (mport -2: to be numbered by cos_dev_map).
+static void check_lag_members(ctx_t *c, model_t *m, cos_dev_t *d) {
+  int *best = m->best, *exact = m->exact;
   for (uint32_t p = 0; p < d->nphys; p++) {
     if (exact[p] >= 0 && d->phys[p].lag >= 0 && cos_dev_lag(d, d->lag[d->phys[p].lag].name) >= 0) {
       for (uint32_t i = 0; i < m->nifc; i++) {
@@ -2197,11 +2262,15 @@ static void bind_ports(ctx_t *c, model_t *m, const node_t *root) {
       d->phys[p].mport = -2;
     }
   }
+}
+
+// The speed of each bound port; a speed the PFC headroom table lacks is refused.
+static void bind_speeds(ctx_t *c, const model_t *m, cos_dev_t *d) {
   for (uint32_t p = 0; p < d->nphys; p++) {
-    if (best[p] < 0) {
+    if (m->best[p] < 0) {
       continue;
     }
-    const ifcfg_t *f = &m->ifc[best[p]];
+    const ifcfg_t *f = &m->ifc[m->best[p]];
     cos_dev_speed(c, d, (int)p, 0, f->speed_tok);
     if (d->phys[p].speed_bps != 0 && speed_row(d->phys[p].speed_bps) == NULL) {
       char sb[32];
@@ -2214,55 +2283,75 @@ static void bind_ports(ctx_t *c, model_t *m, const node_t *root) {
       d->phys[p].speed_bps = 0;
     }
   }
+}
+
+// Model port PORT, bound to physical port P: its m->iface[] entry (with its
+// traffic-control-profile resolved) and its r->ports[] row.
+static void add_port(ctx_t *c, model_t *m, const cos_dev_t *d, uint32_t p, uint32_t port) {
+  const ifcfg_t *f = &m->ifc[m->best[p]];
+  const cos_phys_t *ph = &d->phys[p];
+  iface_t *o = &m->iface[m->nif++];
+  *o = (iface_t){.name = f->name,
+                 .pname = ph->name,
+                 .cfg = f,
+                 .port = port,
+                 .speed_bps = ph->speed_bps,
+                 .shaping = f->shaping,
+                 .smap_ref = f->smap_ref,
+                 .cnp_ref = f->cnp_ref,
+                 .div = 1};
+  speed_txt(o->speed_txt, sizeof(o->speed_txt), ph->speed_bps, ph->speed_tok);
+  if (f->kind == kIfLag && !f->replicate) {
+    o->div = d->lag[ph->lag].nmembers;  // scale: absolute rates divided among the members
+  }
+  if (f->tcp_ref != NULL) {
+    int ti = FIND(m->tcp, m->ntcp, f->tcp_ref);
+    if (ti < 0) {
+      err(c, f->tcp_ref, "interface '%s' refers to undefined traffic-control-profile '%s'",
+          f->name->text, f->tcp_ref->text);
+    } else if (f->smap_ref != NULL || f->shaping.kind != kRateNone) {
+      err(c, f->tcp_ref,
+          "interface '%s' has output-traffic-control-profile and a scheduler-map or "
+          "shaping-rate of its own (Junos refuses both)",
+          f->name->text);
+    } else {
+      o->smap_ref = m->tcp[ti].smap_ref;
+      o->shaping = m->tcp[ti].shaping;
+    }
+  }
+  xtm_cos_port_plan_t *pp = &c->r->ports[c->r->nports++];
+  memset(pp, 0, sizeof(*pp));
+  snprintf(pp->name, sizeof(pp->name), "%s", ph->name);
+  snprintf(pp->lag, sizeof(pp->lag), "%s", ph->lag >= 0 ? d->lag[ph->lag].name : "");
+  snprintf(pp->cos_iface, sizeof(pp->cos_iface), "%s", f->name->text);
+  pp->port = port;
+  pp->speed_bps = ph->speed_bps;
+  snprintf(pp->speed_src, sizeof(pp->speed_src), "%s", ph->speed_src);
+  pp->speed_line = ph->speed_tok != NULL ? ph->speed_tok->line : 0;
+}
+
+// Which class-of-service interface statement configures each port, the port speeds, and
+// the model ports (docs/firmware.md section 4.2). Fills m->iface[] and r->ports[].
+static void bind_ports(ctx_t *c, model_t *m, const node_t *root) {
+  cos_dev_t *d = &m->dev;
+  cos_dev_read(c, d, root);
+  for (uint32_t i = 0; i < m->nifc; i++) {
+    if (m->ifc[i].kind == kIfPhys) {
+      (void)cos_dev_phys(c, d, m->ifc[i].name->text, m->ifc[i].name, true);
+    }
+  }
+  rank_interfaces(c, m, d);
+  check_lag_members(c, m, d);
+  bind_speeds(c, m, d);
   if (c->r->nerrors > 0 || !cos_dev_map(c, d, m->cos_tok)) {
     return;
   }
   // iface[] in model port order
   for (uint32_t port = 0; port < c->hw->num_ports; port++) {
     for (uint32_t p = 0; p < d->nphys; p++) {
-      if (best[p] < 0 || d->phys[p].mport != (int)port) {
-        continue;
+      if (m->best[p] >= 0 && d->phys[p].mport == (int)port) {
+        add_port(c, m, d, p, port);
       }
-      const ifcfg_t *f = &m->ifc[best[p]];
-      const cos_phys_t *ph = &d->phys[p];
-      iface_t *o = &m->iface[m->nif++];
-      *o = (iface_t){.name = f->name,
-                     .pname = ph->name,
-                     .cfg = f,
-                     .port = port,
-                     .speed_bps = ph->speed_bps,
-                     .shaping = f->shaping,
-                     .smap_ref = f->smap_ref,
-                     .cnp_ref = f->cnp_ref,
-                     .div = 1};
-      speed_txt(o->speed_txt, sizeof(o->speed_txt), ph->speed_bps, ph->speed_tok);
-      if (f->kind == kIfLag && !f->replicate) {
-        o->div = d->lag[ph->lag].nmembers;  // scale: absolute rates divided among the members
-      }
-      if (f->tcp_ref != NULL) {
-        int ti = FIND(m->tcp, m->ntcp, f->tcp_ref);
-        if (ti < 0) {
-          err(c, f->tcp_ref, "interface '%s' refers to undefined traffic-control-profile '%s'",
-              f->name->text, f->tcp_ref->text);
-        } else if (f->smap_ref != NULL || f->shaping.kind != kRateNone) {
-          err(c, f->tcp_ref,
-              "interface '%s' has output-traffic-control-profile and a scheduler-map or "
-              "shaping-rate of its own (Junos refuses both)",
-              f->name->text);
-        } else {
-          o->smap_ref = m->tcp[ti].smap_ref;
-          o->shaping = m->tcp[ti].shaping;
-        }
-      }
-      xtm_cos_port_plan_t *pp = &c->r->ports[c->r->nports++];
-      memset(pp, 0, sizeof(*pp));
-      snprintf(pp->name, sizeof(pp->name), "%s", ph->name);
-      snprintf(pp->lag, sizeof(pp->lag), "%s", ph->lag >= 0 ? d->lag[ph->lag].name : "");
-      snprintf(pp->cos_iface, sizeof(pp->cos_iface), "%s", f->name->text);
-      pp->port = port;
-      pp->speed_bps = ph->speed_bps;
-      snprintf(pp->speed_src, sizeof(pp->speed_src), "%s", ph->speed_src);
-      pp->speed_line = ph->speed_tok != NULL ? ph->speed_tok->line : 0;
     }
   }
   c->r->port_rule = d->identity ? "Junos port number" : "in (fpc, pic, port, channel) order";
