@@ -153,6 +153,7 @@ test: test-clock $(DEPS_STAMP) $(UNIT_BINS) $(BUILD)/bin/xtm-demo $(BUILD)/bin/x
 	@tools/run-tests --regs-check --shell tests/regtool/test_regtool.sh \
 	  --shell tools/tests/test_check_readme.sh --shell tools/tests/test_format_check.sh \
 	  --shell tools/tests/test_wave_time_check.sh --shell tools/tests/test_testplan.sh \
+  --shell tools/tests/test_func_lengths.sh \
 	  --cmd bench-stamps tools/bench-stamps --shell tools/tests/test_bench_stamps.sh \
 	  --shell tools/mutate-cmodel \
 	  --cmd demo-smoke '$(BUILD)/bin/xtm-demo --us 300' \
@@ -176,6 +177,17 @@ lint: lint-format
 ## format: reformat the C/C++ sources in place with clang-format
 format: | $(DEPS_STAMP)
 	@tools/format-check --fix
+
+# the files issue 17 split into functions of one step each stay that way: make lint fails on
+# a function over 120 lines in them (tools/func-lengths, Universal Ctags' line ranges)
+DEB_PKGS += universal-ctags
+FUNC_LEN_FILES := firmware/cos/xtm_cos.c sim/netsim/main.c sim/netsim/scenario.c cmodel/xtm/xtm.c
+.PHONY: lint-func-lengths
+## lint-func-lengths: no function over 120 lines in the firmware compiler, netsim and C model (make lint)
+lint-func-lengths: | $(DEPS_STAMP)
+	@$(PYTHON) tools/func-lengths --top 1 --max 120 $(FUNC_LEN_FILES) >/dev/null
+	@echo "[lint] functions: none over 120 lines in $(words $(FUNC_LEN_FILES)) files"
+lint: lint-func-lengths
 
 # every single-point bug in tools/mutate-cmodel must make a unit suite fail
 .PHONY: mutate-cmodel
