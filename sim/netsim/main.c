@@ -595,6 +595,21 @@ static cJSON *ival_json(const ns_ival_t *v, uint64_t from, double sec, double u2
   return o;
 }
 
+// the index of fairness group `name` among the ng named so far, adding it (goodput 0) when
+// new and there is room for 64; 64 when it is new and there is none
+static uint32_t group_slot(char gname[64][NS_NAME_LEN], double gput[64], uint32_t *ng,
+                           const char *name) {
+  uint32_t g = 0;
+  while (g < *ng && strcmp(gname[g], name) != 0) {
+    g++;
+  }
+  if (g == *ng && *ng < 64) {
+    snprintf(gname[*ng], NS_NAME_LEN, "%s", name);
+    gput[(*ng)++] = 0;
+  }
+  return g;
+}
+
 // per fairness group goodput over the steady-state window of win seconds, and Jain's index
 static void steady_fairness(const ns_sim_t *s, cJSON *sm, double win) {
   char gname[64][NS_NAME_LEN];
@@ -602,14 +617,7 @@ static void steady_fairness(const ns_sim_t *s, cJSON *sm, double win) {
   uint32_t ng = 0;
   for (uint32_t i = 0; i < s->nflows; i++) {
     const ns_flow_t *f = &s->flows[i];
-    uint32_t g = 0;
-    while (g < ng && strcmp(gname[g], f->group) != 0) {
-      g++;
-    }
-    if (g == ng && ng < 64) {
-      snprintf(gname[ng], NS_NAME_LEN, "%s", f->group);
-      gput[ng++] = 0;
-    }
+    uint32_t g = group_slot(gname, gput, &ng, f->group);
     if (g < 64 && win > 0) {
       gput[g] += (double)(f->rx_bytes - f->mark_rx_bytes) * 8.0 / win / 1e9;
     }
@@ -839,14 +847,7 @@ static cJSON *run_flows_json(ns_sim_t *s, run_kpi_t *kpi) {
                                  ? kpi->dur - (double)f->start_ps * 1e-12
                                  : kpi->dur);
     double gp = span > 0 ? (double)f->rx_bytes * 8.0 / span / 1e9 : 0;
-    uint32_t g = 0;
-    while (g < ng && strcmp(gname[g], f->group) != 0) {
-      g++;
-    }
-    if (g == ng && ng < 64) {
-      snprintf(gname[ng], NS_NAME_LEN, "%s", f->group);
-      gput[ng++] = 0;
-    }
+    uint32_t g = group_slot(gname, gput, &ng, f->group);
     if (g < 64) {
       gput[g] += gp;
     }
