@@ -93,9 +93,14 @@ $(LIBXTMNUM): $(NUM_SRCS:%.c=$(BUILD)/obj/%.o)
 # ---------------------------------------------------------------- unit tests (Check)
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
-UNIT_COMMON := tests/unit/xtm_testlib.c
+# the shared test helpers are compiled once and linked into every suite
+UNIT_COMMON := $(BUILD)/obj/tests/unit/xtm_testlib.o
 
-$(BUILD)/tests/%: tests/unit/%.c $(UNIT_COMMON) tests/unit/xtm_testlib.h $(LIBXTM) $(LIBXTMNUM) | $(DEPS_STAMP)
+$(UNIT_COMMON): tests/unit/xtm_testlib.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(CHECK_CFLAGS) -c $< -o $@
+
+$(BUILD)/tests/%: tests/unit/%.c $(UNIT_COMMON) $(LIBXTM) $(LIBXTMNUM) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(CHECK_CFLAGS) $< $(UNIT_COMMON) -o $@ $(LIBXTM) $(LIBXTMNUM) $(CHECK_LIBS) $(LDLIBS)
 
