@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // xtm_pfc_rx: PFC reception on the egress side (docs/spec.md 7.2), commit stage. Per
-// (port, priority) a down-counter of the pause cycles still to run: a frame with bit i of
-// its vector at cycle t loads ceil(quanta * P_PAUSE_QUANTUM / 65536) (the product is
-// registered, not in the eligibility path), and the pause state of cycle t is "the frame's
-// quanta and quantum are non-zero" or "the counter is non-zero". Also the frame events the
+// (port, priority) the pause still to run as a MAC counts it: whole quanta (qn_q) and the
+// time left of the current quantum (ph_q, Q16.16 cycles). A frame with bit i of its vector
+// loads quanta - 1 and one quantum; every cycle takes 65536 off the time and, when it
+// reaches 0 or below, adds a quantum (at most four: P_PAUSE_QUANTUM >= 0x4000). The
+// priority is paused while the time is non-zero. No multiplier per priority: the one
+// product, quanta x quantum, is in the G_PAUSE_REMAIN read. Also the frame events the
 // statistics and the watchdog count.
 
 `default_nettype none
@@ -21,58 +23,102 @@ module xtm_pfc_rx #(
   input  wire logic [NumPorts-1:0]     valid_i,     // frames of this logical cycle
   input  wire logic [8*NumPorts-1:0]   vec_i,
   input  wire logic [128*NumPorts-1:0] quanta_i,
-  output logic [NumPgs-1:0]            paused_o,    // paused in this cycle (after step 2)
+  output logic [NumPgs-1:0]            paused_o,    // paused in this cycle (after step 1)
   output logic [NumPgs-1:0]            pause_rx_o,  // a frame with quanta > 0
   output logic [NumPgs-1:0]            xon_rx_o,    // a frame with quanta 0
   input  xtm_pkg::csr_op_t             op4_i,
   output logic [31:0]                  rd4_o
 );
 
-  logic [31:0] quantum_q [NumPorts];   // P_PAUSE_QUANTUM, Q16.16 cycles
-  logic [31:0] rem_q [NumPgs] /* verilator public_flat_rd */;
-  logic [31:0] rem_d [NumPgs];
+  localparam logic [34:0] OneCycle = 35'h10000;  // 1.0 in Q16.16
 
-  // every counter counts down; a frame's priorities load the pause time (the product is in
-  // the counter's load path only, never in the pause state of this cycle). A port with no
-  // frame and no pause running is skipped (act_q: any counter of the port non-zero).
+  logic [31:0] quantum_q [NumPorts] /* verilator public_flat_rd */;  // P_PAUSE_QUANTUM
+  logic [15:0] qn_q [NumPgs] /* verilator public_flat_rd */;  // whole quanta still to run
+  logic [31:0] ph_q [NumPgs] /* verilator public_flat_rd */;  // time left of the current one
+  logic [15:0] qn_d [NumPgs];
+  logic [31:0] ph_d [NumPgs];
+
+  // one to four quanta of each port, for the additions of step 2
+  logic [34:0] q1 [NumPorts];
+  logic [34:0] q2 [NumPorts];
+  logic [34:0] q3 [NumPorts];
+  logic [34:0] q4 [NumPorts];
+  always_comb begin : c_multiples
+    for (int p = 0; p < 32'(NumPorts); p++) begin
+      q1[p] = {3'd0, quantum_q[p]};
+      q2[p] = {2'd0, quantum_q[p], 1'b0};
+      q3[p] = q1[p] + q2[p];
+      q4[p] = {1'b0, quantum_q[p], 2'b0};
+    end
+  end
+
+  // A port with no frame and no pause running is skipped (act_q: a priority of the port
+  // has time left). Indices are loop constants only (8 * p + i, never a procedural
+  // variable): Yosys 0.23 turns a write through a variable index into a demultiplexer over
+  // all NumPgs entries.
   logic [NumPorts-1:0] act_q, act_d;
-  // Indices are loop constants only (8 * p + i, never a procedural variable): Yosys 0.23
-  // turns a write through a variable index into a demultiplexer over all NumPgs entries,
-  // which made this block's front end grow with the square of the ports.
   always_comb begin : c_rx
     logic hit;
-    logic [15:0] q;
-    logic [47:0] prod;
-    logic [32:0] dur;
+    logic [15:0] q, qn;
+    logic [31:0] ph;
+    logic [34:0] s1, s2, s3, s4;
+    logic [2:0] need;  // quanta to start in this cycle
     hit = 1'b0;
     q = '0;
-    prod = '0;
-    dur = '0;
+    qn = '0;
+    ph = '0;
+    s1 = '0;
+    s2 = '0;
+    s3 = '0;
+    s4 = '0;
+    need = '0;
     pause_rx_o = '0;
     xon_rx_o = '0;
     paused_o = '0;
     act_d = '0;
     for (int k = 0; k < 32'(NumPgs); k++) begin
-      rem_d[k] = rem_q[k];
+      qn_d[k] = qn_q[k];
+      ph_d[k] = ph_q[k];
     end
     for (int p = 0; p < 32'(NumPorts); p++) begin
       if (valid_i[p] || act_q[p]) begin
         for (int i = 0; i < 8; i++) begin
-          prod = '0;
-          dur = '0;
           hit = valid_i[p] && vec_i[8*p+i];
           q = quanta_i[16*(8*p+i)+:16];
           pause_rx_o[8*p+i] = hit && q != '0;
           xon_rx_o[8*p+i] = hit && q == '0;
-          rem_d[8*p+i] = rem_q[8*p+i] - 32'(rem_q[8*p+i] != '0);
-          paused_o[8*p+i] = rem_q[8*p+i] != '0;
+          // step 1: the frame's load
+          qn = qn_q[8*p+i];
+          ph = ph_q[8*p+i];
           if (hit) begin
-            prod = {32'd0, q} * {16'd0, quantum_q[p]};
-            dur = 33'((49'(prod) + 49'h0FFFF) >> 16);
-            rem_d[8*p+i] = (dur == '0) ? '0 : 32'(dur - 33'd1);
-            paused_o[8*p+i] = q != '0 && quantum_q[p] != '0;
+            qn = (q != '0) ? q - 16'd1 : '0;
+            ph = (q != '0) ? quantum_q[p] : '0;
           end
-          act_d[p] = act_d[p] || rem_d[8*p+i] != '0;
+          paused_o[8*p+i] = ph != '0;
+          // step 2: one cycle of time
+          s1 = {3'd0, ph} + q1[p];
+          s2 = {3'd0, ph} + q2[p];
+          s3 = {3'd0, ph} + q3[p];
+          s4 = {3'd0, ph} + q4[p];
+          if ({3'd0, ph} > OneCycle) need = 3'd0;
+          else if (s1 > OneCycle) need = 3'd1;
+          else if (s2 > OneCycle) need = 3'd2;
+          else if (s3 > OneCycle) need = 3'd3;
+          else need = 3'd4;
+          if (ph == '0 || {13'd0, need} > qn) begin
+            qn_d[8*p+i] = '0;
+            ph_d[8*p+i] = '0;
+          end else begin
+            qn_d[8*p+i] = qn - {13'd0, need};
+            unique case (need)
+              3'd0: ph_d[8*p+i] = 32'({3'd0, ph} - OneCycle);
+              3'd1: ph_d[8*p+i] = 32'(s1 - OneCycle);
+              3'd2: ph_d[8*p+i] = 32'(s2 - OneCycle);
+              3'd3: ph_d[8*p+i] = 32'(s3 - OneCycle);
+              default: ph_d[8*p+i] = 32'(s4 - OneCycle);
+            endcase
+          end
+          act_d[p] = act_d[p] || ph_d[8*p+i] != '0;
         end
       end
     end
@@ -81,12 +127,14 @@ module xtm_pfc_rx #(
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_pause
     if (!rst_ni) begin
       for (int g = 0; g < 32'(NumPgs); g++) begin
-        rem_q[g] <= '0;
+        qn_q[g] <= '0;
+        ph_q[g] <= '0;
       end
       act_q <= '0;
     end else begin
       for (int g = 0; g < 32'(NumPgs); g++) begin
-        rem_q[g] <= rem_d[g];
+        qn_q[g] <= qn_d[g];
+        ph_q[g] <= ph_d[g];
       end
       act_q <= act_d;
     end
@@ -102,13 +150,24 @@ module xtm_pfc_rx #(
     end
   end
 
-  // the port's eight pause bits for P_STATUS: one OR-reduction per counter, then an 8-bit
+  // the port's eight pause bits for P_STATUS: one OR-reduction per priority, then an 8-bit
   // wide port select (not eight 32-bit wide NumPgs-to-1 selects)
   logic [NumPgs-1:0] run_q;
   always_comb begin : c_run
     for (int g = 0; g < 32'(NumPgs); g++) begin
-      run_q[g] = rem_q[g] != '0;
+      run_q[g] = ph_q[g] != '0;
     end
+  end
+
+  // G_PAUSE_REMAIN: ceil((quanta x quantum + time) / 65536), the one product of the block
+  logic [15:0] sel_qn;
+  logic [31:0] sel_ph, sel_quantum;
+  logic [31:0] remain;  // fits: at most 2^32 - 1 (spec 7.2)
+  always_comb begin : c_remain
+    sel_qn = qn_q[PgW'(op4_i.pg)];
+    sel_ph = ph_q[PgW'(op4_i.pg)];
+    sel_quantum = quantum_q[PortW'(op4_i.pg >> 3)];
+    remain = 32'(({32'd0, sel_qn} * {16'd0, sel_quantum} + {16'd0, sel_ph} + 48'h0FFFF) >> 16);
   end
 
   always_comb begin : c_rd4
@@ -116,7 +175,7 @@ module xtm_pfc_rx #(
     if (op4_i.rd) begin
       unique case (op4_i.id)
         xtm_reg_pkg::XtmRegPPauseQuantum: rd4_o = quantum_q[PortW'(op4_i.port)];
-        xtm_reg_pkg::XtmRegGPauseRemain: rd4_o = rem_q[PgW'(op4_i.pg)];
+        xtm_reg_pkg::XtmRegGPauseRemain: rd4_o = remain;
         xtm_reg_pkg::XtmRegPStatus: rd4_o = {16'd0, run_q[8*PortW'(op4_i.port)+:8], 8'd0};
         default: ;
       endcase
