@@ -45,3 +45,12 @@ bench-netsim: $(BUILD)/bin/xtm-netsim
 	@tools/stamp "bench-netsim: scale-across 500 km, load_bdp 1.0, final profile, 4 KB and 1 KB payload"
 	sim/netsim/tests/bench.sh $(BUILD)/bin/xtm-netsim
 BENCH_TARGETS += bench-netsim
+
+# the TCP transport's Check suite (sim/netsim/tcp.c, tcp_cc.c; docs/netsim.md "TCP transport")
+NETSIM_TCP_SRCS := sim/netsim/tcp.c sim/netsim/tcp_cc.c
+$(BUILD)/tests/test_tcp: sim/netsim/tests/test_tcp.c $(NETSIM_TCP_SRCS) sim/netsim/tcp.h | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(CHECK_CFLAGS) sim/netsim/tests/test_tcp.c $(NETSIM_TCP_SRCS) -o $@ \
+	  $(CHECK_LIBS) -lm
+TEST_DEPS += $(BUILD)/tests/test_tcp
+TEST_ARGS += $(BUILD)/tests/test_tcp
