@@ -7,6 +7,7 @@
 
 #include "sim/netsim/tcp.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,6 +145,9 @@ static void tx_fill(tcp_sender_t *s, uint64_t now_ps, uint64_t i, bool retrans, 
   g->flags = (uint8_t)(g->flags & ~TCP_SEG_APP_LIMITED);
   if (s->app_limited) {
     g->flags |= TCP_SEG_APP_LIMITED;
+  }
+  if (s->ca_state == kTcpRecovery) {
+    s->prr_out++;
   }
   if (retrans) {
     g->flags |= TCP_SEG_RETRANS | TCP_SEG_EVER_RETRANS;
@@ -331,8 +335,10 @@ static void enter_recovery(tcp_sender_t *s) {
   s->recovery_point = s->nxt;
   s->fast_retransmits++;
   if (s->p.cc == kTcpCcCubic) {
+    s->prr_recover_fs = s->cwnd;  // RFC 6937 RecoverFS (Linux: the window before the cut)
+    s->prr_delivered = s->prr_out = 0;
     s->ssthresh = tcp_cubic_on_loss(&s->cubic, s->cwnd);
-    s->cwnd = s->ssthresh;  // RFC 6675 section 5 step (4.2)
+    s->cwnd = s->ssthresh;  // RFC 6675 section 5 step (4.2); PRR shapes it per ACK
   }
   // every segment below the first SACKed one is a hole; the first is lost per (4.1)
   tcp_seg_t *g = tcp_seg_at(s, s->una);
@@ -345,6 +351,26 @@ static void enter_recovery(tcp_sender_t *s) {
   }
 }
 
+// Proportional Rate Reduction (RFC 6937, PRR-SSRB) as Linux tcp_cwnd_reduction: during
+// recovery cwnd = pipe + sndcnt, so the window falls to ssthresh over one round trip
+// instead of in one step, and the retransmissions do not leave in a burst.
+static void prr_on_ack(tcp_sender_t *s, uint32_t delivered) {
+  s->prr_delivered += delivered;
+  double pipe = (double)tcp_sender_pipe(s), snd;
+  if (pipe > s->ssthresh) {
+    snd = ceil(s->prr_delivered * s->ssthresh / s->prr_recover_fs) - s->prr_out;
+  } else {
+    double lim = s->prr_delivered - s->prr_out;
+    lim = (lim > delivered ? lim : delivered) + 1.0;
+    snd = s->ssthresh - pipe < lim ? s->ssthresh - pipe : lim;
+  }
+  snd = snd > 0.0 ? snd : 0.0;
+  if (s->prr_out == 0 && snd < 1.0) {
+    snd = 1.0;  // Linux: the fast retransmission leaves at once
+  }
+  s->cwnd = pipe + snd;
+}
+
 static void cc_on_ack(tcp_sender_t *s, uint64_t now_ps, tcp_rs_t *rs) {
   if (s->p.cc == kTcpCcBbr) {
     tcp_bbr_on_ack(&s->bbr, rs, &s->cwnd, &s->pacing_Bps, s->srtt_ps);
@@ -353,7 +379,9 @@ static void cc_on_ack(tcp_sender_t *s, uint64_t now_ps, tcp_rs_t *rs) {
     }
     return;
   }
-  if (s->ca_state != kTcpRecovery && rs->acked > 0) {
+  if (s->ca_state == kTcpRecovery) {
+    prr_on_ack(s, rs->acked);
+  } else if (rs->acked > 0) {
     if (s->cwnd < s->ssthresh) {
       // RFC 9406: HyStart++ only in the initial slow start (ssthresh still unset)
       if (s->p.hystart && s->ssthresh >= TCP_SSTHRESH_INIT) {
@@ -516,10 +544,29 @@ bool tcp_sender_on_timer(tcp_sender_t *s, uint64_t now_ps) {
 }
 
 // ---------------------------------------------------------------- receiver
-void tcp_receiver_init(tcp_receiver_t *r, const tcp_params_t *p) {
+const char *tcp_receiver_init(tcp_receiver_t *r, const tcp_params_t *p) {
   memset(r, 0, sizeof(*r));
+  const char *err = tcp_params_check(p);
+  if (err) {
+    return err;
+  }
   r->p = *p;
   r->delack_deadline_ps = TCP_NEVER;
+  // every range holds at least one segment of >= 64 bytes inside the window, with a gap
+  r->max_ranges = (uint32_t)(p->rcv_buf_bytes / 64 / 2 + 2);
+  r->lo = calloc(r->max_ranges, sizeof(*r->lo));
+  r->hi = calloc(r->max_ranges, sizeof(*r->hi));
+  if (!r->lo || !r->hi) {
+    tcp_receiver_free(r);
+    return "out of memory for the TCP receiver";
+  }
+  return NULL;
+}
+
+void tcp_receiver_free(tcp_receiver_t *r) {
+  free(r->lo);
+  free(r->hi);
+  r->lo = r->hi = NULL;
 }
 
 // SACK blocks (RFC 2018 section 4): the first holds the most recent segment, then the others
@@ -570,7 +617,7 @@ static bool ooo_insert(tcp_receiver_t *r, uint64_t lo, uint64_t hi) {
     r->last_lo = r->lo[i];
     return true;
   }
-  if (r->nranges == TCP_RX_MAX_RANGES) {
+  if (r->nranges == r->max_ranges) {
     return false;
   }
   memmove(&r->lo[i + 1], &r->lo[i], (r->nranges - i) * sizeof(r->lo[0]));

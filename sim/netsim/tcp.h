@@ -15,7 +15,8 @@
 // tcp_bbr.c). Windows are counted in segments, like Linux and both RFCs.
 // Receiver: cumulative ACK, up to three SACK blocks, delayed ACK off or on, a fixed window.
 //
-// tcp_sender_init and tcp_receiver_init allocate (the scoreboard ring); nothing else does.
+// tcp_sender_init and tcp_receiver_init allocate (the scoreboard ring, the receiver's
+// out-of-order ranges); nothing else does.
 
 #ifndef XTM_SIM_NETSIM_TCP_H_
 #define XTM_SIM_NETSIM_TCP_H_
@@ -30,8 +31,7 @@ extern "C" {
 #define TCP_PS_PER_MS 1000000000ull
 #define TCP_PS_PER_S 1000000000000ull
 #define TCP_NEVER UINT64_MAX
-#define TCP_MAX_SACK 3        // SACK blocks per ACK (RFC 2018 with the timestamp option)
-#define TCP_RX_MAX_RANGES 64  // out-of-order ranges the receiver holds
+#define TCP_MAX_SACK 3  // SACK blocks per ACK (RFC 2018 with the timestamp option)
 #define TCP_BBR_CYCLE_LEN 8
 #define TCP_BBR_BW_RTTS 10  // the max-bandwidth filter's window in round trips
 #define TCP_SSTHRESH_INIT 1e18
@@ -88,7 +88,8 @@ typedef struct tcp_cubic {
   uint64_t cur_round_min_ps;   // TCP_NEVER: none
   uint64_t last_round_min_ps;  // TCP_NEVER: none
   uint64_t css_baseline_ps;
-  uint32_t hystart_exits;  // times HyStart++ ended slow start
+  uint32_t hystart_css;    // times HyStart++ entered conservative slow start
+  uint32_t hystart_exits;  // times HyStart++ ended slow start (CSS_ROUNDS in CSS)
 } tcp_cubic_t;
 
 #define TCP_CUBIC_C 0.4
@@ -232,8 +233,9 @@ typedef struct tcp_sender {
   tcp_ca_state_t ca_state;
   uint64_t rwnd;
   // congestion control
-  double cwnd, ssthresh;  // segments
-  double pacing_Bps;      // bytes/s (0: unpaced)
+  double cwnd, ssthresh;                          // segments
+  double pacing_Bps;                              // bytes/s (0: unpaced)
+  double prr_recover_fs, prr_delivered, prr_out;  // RFC 6937 (CUBIC's recovery)
   uint64_t next_send_ps;
   tcp_cubic_t cubic;
   tcp_bbr_t bbr;
@@ -272,15 +274,17 @@ static inline tcp_seg_t *tcp_seg_at(const tcp_sender_t *s, uint64_t i) {
 typedef struct tcp_receiver {
   tcp_params_t p;
   uint64_t rcv_nxt;
-  uint64_t lo[TCP_RX_MAX_RANGES], hi[TCP_RX_MAX_RANGES];  // out-of-order, sorted, disjoint
-  uint32_t nranges;
+  uint64_t *lo, *hi;  // out-of-order ranges, sorted, disjoint (room for rcv_buf / 64 + 2)
+  uint32_t nranges, max_ranges;
   uint64_t last_lo;  // start of the range holding the most recent segment (first SACK block)
   uint32_t unacked;  // full segments received since the last ACK
   uint64_t delack_deadline_ps;  // TCP_NEVER: no ACK pending
   uint64_t segs, dup_segs, ooo_segs, dropped_segs, acks;
 } tcp_receiver_t;
 
-void tcp_receiver_init(tcp_receiver_t *r, const tcp_params_t *p);
+// Allocates the out-of-order range table. Returns NULL on success, else a message.
+const char *tcp_receiver_init(tcp_receiver_t *r, const tcp_params_t *p);
+void tcp_receiver_free(tcp_receiver_t *r);
 // A data segment arrives. Returns true with *a filled when an ACK leaves now; otherwise an
 // ACK may be pending until delack_deadline_ps.
 bool tcp_receiver_on_data(tcp_receiver_t *r, uint64_t now_ps, uint64_t seq, uint32_t len,

@@ -122,6 +122,7 @@ void tcp_hystart_on_ack(tcp_cubic_t *c, double *cwnd, double *ssthresh, double a
     thr = thr > HS_MAX_RTT_THRESH_PS ? HS_MAX_RTT_THRESH_PS : thr;
     if (c->cur_round_min_ps >= c->last_round_min_ps + thr) {
       c->css = true;
+      c->hystart_css++;
       c->css_rounds = 0;
       c->css_baseline_ps = c->cur_round_min_ps;
     }
