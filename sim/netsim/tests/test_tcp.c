@@ -594,6 +594,7 @@ START_TEST(test_bbr_gain_cycle) {
   }
   ck_assert_int_eq(b.mode, kBbrProbeBw);
   b.cycle_idx = 0;  // start the walk at the 5/4 phase
+  b.pacing_gain = 1.25;
   b.cycle_stamp_ps = now;
   uint64_t st = now;
   bbr_round(&b, &cwnd, &rate, st + 5 * MS, &d, 10, 10 * MS, 10 * MS, 30);
