@@ -853,7 +853,10 @@ static cJSON *run_flows_json(ns_sim_t *s, run_kpi_t *kpi) {
     }
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", f->name);
-    cJSON_AddStringToObject(o, "transport", f->transport == kNsTransportUet ? "uet" : "roce");
+    cJSON_AddStringToObject(o, "transport",
+                            f->transport == kNsTransportUet   ? "uet"
+                            : f->transport == kNsTransportTcp ? "tcp"
+                                                              : "roce");
     cJSON_AddNumberToObject(o, "bytes", (double)f->rx_bytes);
     cJSON_AddNumberToObject(o, "start_us", (double)f->start_ps * 1e-6);
     if (f->done) {
@@ -865,6 +868,14 @@ static cJSON *run_flows_json(ns_sim_t *s, run_kpi_t *kpi) {
     cJSON_AddNumberToObject(o, "retransmitted_bytes", (double)f->retx_bytes);
     cJSON_AddNumberToObject(o, "timeouts", (double)f->timeouts);
     cJSON_AddNumberToObject(o, "cnps_received", (double)f->cnps_rx);
+    if (f->tcp != NULL) {
+      const tcp_sender_t *t = &f->tcp->snd;
+      cJSON_AddNumberToObject(o, "tcp_retrans_segs", (double)t->retrans_segs);
+      cJSON_AddNumberToObject(o, "tcp_fast_retransmits", (double)t->fast_retransmits);
+      cJSON_AddNumberToObject(o, "tcp_rto_count", (double)t->rto_count);
+      cJSON_AddNumberToObject(o, "tcp_cwnd_segs", t->cwnd);
+      cJSON_AddNumberToObject(o, "tcp_srtt_us", (double)t->srtt_ps * 1e-6);
+    }
     if (f->uet != NULL) {
       cJSON_AddNumberToObject(o, "uet_fast_losses", (double)f->uet->fast_losses);
       cJSON_AddNumberToObject(o, "uet_rto_losses", (double)f->uet->rto_losses);

@@ -6,8 +6,8 @@
 DEB_PKGS += libcjson-dev libinih-dev
 
 NETSIM_VERSION := $(shell cat VERSION 2>/dev/null || echo 1.0.0)+$(shell git describe --always --dirty 2>/dev/null || echo nogit)
-NETSIM_CORE := sim/netsim/netsim.c sim/netsim/scenario.c
-NETSIM_HDRS := sim/netsim/netsim.h sim/netsim/scenario.h
+NETSIM_CORE := sim/netsim/netsim.c sim/netsim/scenario.c sim/netsim/tcp.c sim/netsim/tcp_cc.c
+NETSIM_HDRS := sim/netsim/netsim.h sim/netsim/scenario.h sim/netsim/tcp.h
 NETSIM_LIBS := $(LIBXTMFW) $(LIBXTM) $(LIBDCQCN)
 NETSIM_LDLIBS := $(shell pkg-config --libs inih libcjson 2>/dev/null || echo -linih -lcjson) -lm
 

@@ -185,6 +185,18 @@ static bool next_lost(tcp_sender_t *s, uint64_t *out) {
   return false;
 }
 
+bool tcp_sender_can_send(tcp_sender_t *s) {
+  if (s->una >= s->nsegs || (double)tcp_sender_pipe(s) + 1.0 > s->cwnd) {
+    return false;
+  }
+  uint64_t i;
+  if (s->lost_out > s->retrans_out && next_lost(s, &i)) {
+    return true;
+  }
+  return s->nxt < s->nsegs && seg_hi(s, s->nxt) <= seg_lo(s, s->una) + s->rwnd &&
+         s->nxt - s->una <= s->ring_mask;
+}
+
 tcp_poll_t tcp_sender_poll(tcp_sender_t *s, uint64_t now_ps, tcp_tx_t *tx) {
   if (s->una >= s->nsegs) {
     return kTcpTxDone;

@@ -257,6 +257,9 @@ typedef struct tcp_sender {
 const char *tcp_sender_init(tcp_sender_t *s, const tcp_params_t *p, uint64_t size_bytes,
                             uint64_t now_ps);
 void tcp_sender_free(tcp_sender_t *s);
+// Whether a segment may leave once pacing allows (at next_send_ps when pacing is on); no
+// other effect than advancing a scan pointer.
+bool tcp_sender_can_send(tcp_sender_t *s);
 // What to send at now_ps (NextSeg; new data limited by cwnd, rwnd and the ring).
 tcp_poll_t tcp_sender_poll(tcp_sender_t *s, uint64_t now_ps, tcp_tx_t *tx);
 void tcp_sender_on_ack(tcp_sender_t *s, uint64_t now_ps, const tcp_ack_t *a);
