@@ -619,6 +619,14 @@ START_TEST(test_bbr_gain_cycle) {
     ck_assert_uint_eq(b.cycle_idx, (ph + 1) % 8);
   }
   ck_assert_double_eq_tol(b.pacing_gain, 1.25, 1e-12);
+  // round two: 5/4 ends at a full min RTT with inflight 18; the 3/4 phase, inflight kept at
+  // 20 > 14, ends by its length alone: 10 ms after its start no, 11 ms yes
+  bbr_round(&b, &cwnd, &rate, st + 11 * MS, &d, 10, 10 * MS, 10 * MS, 18);
+  ck_assert_uint_eq(b.cycle_idx, 1);
+  bbr_round(&b, &cwnd, &rate, st + 21 * MS, &d, 10, 10 * MS, 10 * MS, 20);
+  ck_assert_uint_eq(b.cycle_idx, 1);
+  bbr_round(&b, &cwnd, &rate, st + 22 * MS, &d, 10, 10 * MS, 10 * MS, 20);
+  ck_assert_uint_eq(b.cycle_idx, 2);
 }
 END_TEST
 
