@@ -293,6 +293,49 @@ START_TEST(test_tcp_flow) {
 }
 END_TEST
 
+// The TCP flow's one timer event on the engine: (a) delayed ACK on, one segment: its ACK
+// waits for the 40 ms delayed-ACK timer (only the receiver arms it: the sender's RTO is 1 s),
+// so the transfer ends 40 ms (plus a few us of wire) after it started; (b) the last of ten segments
+// lost: no duplicate ACK follows, the RTO (the 200 ms minimum; SRTT is a few us) resends it: one
+// timeout, 1000 B resent, FCT just above 200 ms.
+START_TEST(test_tcp_timers) {
+  for (int k = 0; k < 2; k++) {
+    pair_t p;
+    pair_init(&p, 1 * US, 0);
+    uint64_t bytes = k == 0 ? 1000 : 10000;
+    ns_flow_t fl = {.src = (uint16_t)p.a,
+                    .dst = (uint16_t)p.b,
+                    .dscp = 26,
+                    .prio = 3,
+                    .mtu = 1000,
+                    .msg_bytes = bytes,
+                    .window_msgs = 1,
+                    .total_bytes = bytes,
+                    .transport = kNsTransportTcp};
+    tcp_params_default(&fl.tcp_params);
+    fl.tcp_params.delayed_ack = k == 0;
+    snprintf(fl.name, sizeof(fl.name), "t");
+    snprintf(fl.group, sizeof(fl.group), "g");
+    uint32_t f;
+    ck_assert_int_eq(ns_add_flow(&p.s, &fl, &f), kNsOk);
+    if (k == 1) {
+      ns_inject_loss(&p.s, f, 9);
+    }
+    p.s.stop_when_done = true;
+    ns_run(&p.s, 1000000 * US);
+    const ns_flow_t *g = &p.s.flows[f];
+    ck_assert(g->done);
+    ck_assert_uint_eq(g->rx_bytes, bytes);
+    uint64_t base = k == 0 ? 40000 * US : 200000 * US;
+    ck_assert_uint_gt(g->fct_ps, base);
+    ck_assert_uint_lt(g->fct_ps, base + 100 * US);
+    ck_assert_uint_eq(g->timeouts, k == 0 ? 0 : 1);
+    ck_assert_uint_eq(g->retx_bytes, k == 0 ? 0 : 1000);
+    ns_sim_free(&p.s);
+  }
+}
+END_TEST
+
 START_TEST(test_rto) {
   pair_t p;
   pair_init(&p, 1 * US, 0);
@@ -587,6 +630,7 @@ int main(void) {
   tcase_add_test(tc, test_intervals);
   tcase_add_test(tc, test_uet_selective);
   tcase_add_test(tc, test_tcp_flow);
+  tcase_add_test(tc, test_tcp_timers);
   suite_add_tcase(su, tc);
   SRunner *sr = srunner_create(su);
   srunner_run_all(sr, CK_NORMAL);
