@@ -915,6 +915,29 @@ static cJSON *run_flows_json(ns_sim_t *s, run_kpi_t *kpi) {
 }
 
 // run_one, step 4: the "summary" object of summary.json
+// A run with TCP flows (docs/netsim.md 2.2): the transfer striped over them ends when the last
+// one does. "transfer_fct_us" = latest end - earliest start, null while one is unfinished;
+// absent from runs without TCP.
+static void transfer_fct_json(cJSON *sm, const ns_sim_t *s) {
+  uint64_t first = NS_NEVER, last = 0;
+  bool tcp = false, all = true;
+  for (uint32_t i = 0; i < s->nflows; i++) {
+    const ns_flow_t *f = &s->flows[i];
+    tcp |= f->transport == kNsTransportTcp;
+    all &= f->done;
+    first = f->start_ps < first ? f->start_ps : first;
+    last = f->done && f->start_ps + f->fct_ps > last ? f->start_ps + f->fct_ps : last;
+  }
+  if (!tcp) {
+    return;
+  }
+  if (all) {
+    cJSON_AddNumberToObject(sm, "transfer_fct_us", (double)(last - first) * 1e-6);
+  } else {
+    cJSON_AddNullToObject(sm, "transfer_fct_us");
+  }
+}
+
 static cJSON *run_summary_json(ns_sim_t *s, ns_measure_t *m, const run_kpi_t *kpi) {
   const ns_link_t *bl = kpi->bl;
   const ns_router_t *br = kpi->br;
@@ -964,6 +987,7 @@ static cJSON *run_summary_json(ns_sim_t *s, ns_measure_t *m, const run_kpi_t *kp
       cJSON_AddNullToObject(sm, "victim_fct_us");
     }
   }
+  transfer_fct_json(sm, s);
   return sm;
 }
 

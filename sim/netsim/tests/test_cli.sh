@@ -311,7 +311,7 @@ assert r["flows"][0]["transport"] == "roce"
 PY
 # TCP: three flows stripe the 5 MB message exactly (2 x 1,666,667 + 1,666,666 B), all done;
 # every TCP flow reports its loss-recovery counters
-python3 - "$T/deep-buffer-tcp.json" "$T/deep-buffer-bbr.json" <<'PY' && echo "PASS cli-tcp" || echo "FAIL cli-tcp"
+python3 - "$T/deep-buffer-tcp.json" "$T/deep-buffer-bbr.json" "$T/deep-buffer.json" <<'PY' && echo "PASS cli-tcp" || echo "FAIL cli-tcp"
 import json, sys
 c, b = (json.load(open(p)) for p in sys.argv[1:3])
 assert [f["bytes"] for f in c["flows"]] == [1666667, 1666667, 1666666], c["flows"]
@@ -321,6 +321,10 @@ for f in c["flows"] + b["flows"]:
     assert f["transport"] == "tcp" and f["fct_us"] is not None, f
     for k in ("tcp_retrans_segs", "tcp_fast_retransmits", "tcp_rto_count", "tcp_cwnd_segs", "tcp_srtt_us"):
         assert k in f, k
+# the striped transfer ends with its last flow; runs without TCP have no such field
+assert c["summary"]["transfer_fct_us"] == max(f["fct_us"] for f in c["flows"])
+assert b["summary"]["transfer_fct_us"] == b["flows"][0]["fct_us"]
+assert "transfer_fct_us" not in json.load(open(sys.argv[3]))["summary"]
 PY
 # NIC latency: 4 pipeline passes per probe (data: host1 tx, host2 rx; ACK: host2 tx, host1 rx)
 # (one sample: later probes of an unloaded run are paced by the 6 Gb/s shaper of queue 3)
