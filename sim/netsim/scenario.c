@@ -1155,6 +1155,15 @@ static bool db_tcp_flows(bctx_t *b, ns_sim_t *s, ns_measure_t *m, ns_flow_t *f, 
   double segs = ceil(4.0 * bdp / f->mtu);
   f->tcp_params.max_cwnd = (uint32_t)(segs < 64 ? 64 : segs > (1u << 22) ? (1u << 22) : segs);
   f->tcp_params.rcv_buf_bytes = (uint64_t)f->tcp_params.max_cwnd * f->mtu;
+  if ((double)n * f->tcp_params.max_cwnd > (double)(1u << 22)) {  // about 0.5 GB of state
+    static const char *const kK[] = {"tcp_flows", "distance_km", NULL};
+    berr_keys(b, kK,
+              "%" PRIu64
+              " flows x a window of 4 BDP (%u segments) is above the limit of %u "
+              "segments of TCP state",
+              n, f->tcp_params.max_cwnd, 1u << 22);
+    return false;
+  }
   for (uint64_t i = 0; i < n; i++) {
     ns_flow_t g = *f;
     g.total_bytes = g.msg_bytes = total / n + (i < total % n ? 1 : 0);

@@ -564,8 +564,9 @@ const char *tcp_receiver_init(tcp_receiver_t *r, const tcp_params_t *p) {
   }
   r->p = *p;
   r->delack_deadline_ps = TCP_NEVER;
-  // every range holds at least one segment of >= 64 bytes inside the window, with a gap
-  r->max_ranges = (uint32_t)(p->rcv_buf_bytes / 64 / 2 + 2);
+  // every range holds at least one whole segment inside the window (only the transfer's last
+  // one is shorter), and a gap of at least one separates two
+  r->max_ranges = (uint32_t)(p->rcv_buf_bytes / p->mss / 2 + 2);
   r->lo = calloc(r->max_ranges, sizeof(*r->lo));
   r->hi = calloc(r->max_ranges, sizeof(*r->hi));
   if (!r->lo || !r->hi) {

@@ -277,7 +277,7 @@ static inline tcp_seg_t *tcp_seg_at(const tcp_sender_t *s, uint64_t i) {
 typedef struct tcp_receiver {
   tcp_params_t p;
   uint64_t rcv_nxt;
-  uint64_t *lo, *hi;  // out-of-order ranges, sorted, disjoint (room for rcv_buf / 64 + 2)
+  uint64_t *lo, *hi;  // out-of-order ranges, sorted, disjoint (room for rcv_buf / mss / 2 + 2)
   uint32_t nranges, max_ranges;
   uint64_t last_lo;  // start of the range holding the most recent segment (first SACK block)
   uint32_t unacked;  // full segments received since the last ACK

@@ -117,6 +117,8 @@ expect_err bad-tcp-flows 1 "--set tcp_flows: '0' is out of range 1..256" \
   "$NS" run sim/scenarios/deep-buffer-sweep.ini --set transport=tcp --set tcp_flows=0
 expect_err tcp-flows-above-bytes 1 "--set tcp_flows: 2 flows cannot share a message of 1 bytes" \
   "$NS" run sim/scenarios/deep-buffer-sweep.ini --set transport=tcp --set message_mb=0.000001 --set tcp_flows=2
+expect_err tcp-state-limit 1 "--set tcp_flows, distance_km: 256 flows x a window of 4 BDP (500050 segments) is above the limit of 4194304 segments of TCP state" \
+  "$NS" run sim/scenarios/deep-buffer-sweep.ini --set transport=tcp --set tcp_flows=256 --set distance_km=2000 --set mtu=1000
 expect_err bad-tcp-min-rto 1 "--set tcp_min_rto_ms: '0' is out of range 0.001..60000" \
   "$NS" run sim/scenarios/deep-buffer-sweep.ini --set transport=tcp --set tcp_min_rto_ms=0
 expect_err dcqcn-set-injection 1 "--set dcqcn_set: RPG_MIN_DEC_FAC: '1; } } x {' is not an integer (expected 0..1000000)" \
