@@ -30,6 +30,8 @@ enum {
 
 static ns_status_t uet_init(ns_flow_t *g);
 static void uet_free(ns_flow_t *f);
+static ns_status_t tcp_flow_init(ns_flow_t *g);
+static void tcp_flow_free(ns_flow_t *f);
 
 // ------------------------------------------------------------------ small helpers
 
@@ -250,6 +252,7 @@ void ns_sim_free(ns_sim_t *s) {
   for (uint32_t i = 0; i < s->nflows; i++) {
     free(s->flows[i].lat_ps);
     uet_free(&s->flows[i]);
+    tcp_flow_free(&s->flows[i]);
   }
   free(s->nodes);
   free(s->links);
@@ -494,8 +497,16 @@ ns_status_t ns_add_flow(ns_sim_t *s, const ns_flow_t *f, uint32_t *id) {
   g->lat_ps = NULL;
   g->lat_n = g->lat_cap = 0;
   g->uet = NULL;
-  if (f->transport > kNsTransportUet) {
+  g->tcp = NULL;
+  if (f->transport > kNsTransportTcp) {
     return kNsBadArg;
+  }
+  if (f->transport == kNsTransportTcp) {
+    ns_status_t tst = tcp_flow_init(g);
+    if (tst != kNsOk) {
+      tcp_flow_free(g);
+      return tst;
+    }
   }
   if (f->transport == kNsTransportUet) {
     ns_status_t ust = uet_init(g);
@@ -897,6 +908,9 @@ static void flow_set_limit(ns_flow_t *f) {
 static bool uet_can_send(const ns_flow_t *f);
 
 static inline bool flow_can_send(const ns_flow_t *f) {
+  if (f->transport == kNsTransportTcp) {
+    return tcp_sender_can_send(&f->tcp->snd);
+  }
   return f->transport == kNsTransportRoce ? f->snd_nxt < f->snd_lim : uet_can_send(f);
 }
 
@@ -1273,9 +1287,17 @@ static void uet_rto(ns_sim_t *s, ns_flow_t *f) {
   ev_push(s, due, kEvRto, (uint32_t)(f - s->flows));
 }
 
+static void tcp_send_data(ns_sim_t *s, uint32_t n, ns_flow_t *f);
+static void tcp_rx(ns_sim_t *s, uint32_t n, ns_flow_t *f, const ns_pkt_t *p);
+static void tcp_timer(ns_sim_t *s, ns_flow_t *f);
+
 static void nic_send_data(ns_sim_t *s, uint32_t n, ns_flow_t *f) {
   if (f->transport == kNsTransportUet) {
     uet_send_data(s, n, f);
+    return;
+  }
+  if (f->transport == kNsTransportTcp) {
+    tcp_send_data(s, n, f);
     return;
   }
   ns_nic_t *c = &s->nodes[n].nic;
@@ -1443,6 +1465,10 @@ static void nic_rx(ns_sim_t *s, uint32_t n, const ns_pkt_t *pp) {
   ns_nic_t *c = &s->nodes[n].nic;
   ns_pkt_t p = *pp;
   ns_flow_t *f = &s->flows[p.flow];
+  if (f->transport == kNsTransportTcp && (p.kind == kNsPktData || p.kind == kNsPktAck)) {
+    tcp_rx(s, n, f, &p);
+    return;
+  }
   if (f->transport == kNsTransportUet && (p.kind == kNsPktData || p.kind == kNsPktAck)) {
     if (p.kind == kNsPktData) {
       uet_rx_data(s, n, f, &p);
@@ -1507,6 +1533,10 @@ static void rto_fire(ns_sim_t *s, uint32_t fi) {
     uet_rto(s, f);
     return;
   }
+  if (f->transport == kNsTransportTcp) {
+    tcp_timer(s, f);
+    return;
+  }
   f->rto_armed = false;
   if (f->snd_una >= f->snd_max) {
     return;  // nothing outstanding; re-armed by the next transmission
@@ -1521,6 +1551,148 @@ static void rto_fire(ns_sim_t *s, uint32_t fi) {
   } else {
     rto_arm(s, f, due);
   }
+}
+
+// ------------------------------------------------------------------ TCP transport
+//
+// The sender and receiver of sim/netsim/tcp.c (docs/netsim.md 2.2) on the engine: a data
+// frame carries segment number seq / mss as its PSN, an ACK frame the serial of its contents
+// in the flow's ACK ring. One timer event per flow covers the retransmission timer and the
+// delayed-ACK timer (the earliest of the two; a later stale event does nothing).
+
+static ns_status_t tcp_flow_init(ns_flow_t *g) {
+  if (g->total_bytes == 0) {
+    return kNsBadArg;  // finite transfers only
+  }
+  ns_tcp_t *t = calloc(1, sizeof(*t));
+  if (t == NULL) {
+    return kNsNoMem;
+  }
+  g->tcp = t;
+  tcp_params_t p = g->tcp_params;
+  p.mss = g->mtu;
+  p.hdr_bytes = NS_HDR_BYTES + NS_ETH_OVH_BYTES;
+  if (tcp_sender_init(&t->snd, &p, g->total_bytes, g->start_ps) != NULL ||
+      tcp_receiver_init(&t->rcv, &p) != NULL) {
+    return t->snd.ring == NULL && tcp_params_check(&p) == NULL ? kNsNoMem : kNsBadArg;
+  }
+  uint32_t cap = 1;
+  while (cap < p.max_cwnd) {
+    cap <<= 1;
+  }
+  t->acks = calloc(cap, sizeof(*t->acks));
+  t->ack_serial = calloc(cap, sizeof(*t->ack_serial));
+  if (t->acks == NULL || t->ack_serial == NULL) {
+    return kNsNoMem;
+  }
+  t->ack_mask = cap - 1;
+  t->ack_serial[0] = UINT32_MAX;  // no ACK 0 yet
+  t->timer_ps = NS_NEVER;
+  return kNsOk;
+}
+
+static void tcp_flow_free(ns_flow_t *f) {
+  if (f->tcp != NULL) {
+    tcp_sender_free(&f->tcp->snd);
+    tcp_receiver_free(&f->tcp->rcv);
+    free(f->tcp->acks);
+    free(f->tcp->ack_serial);
+    free(f->tcp);
+    f->tcp = NULL;
+  }
+}
+
+static void tcp_arm(ns_sim_t *s, ns_flow_t *f) {
+  ns_tcp_t *t = f->tcp;
+  uint64_t at = t->snd.rto_deadline_ps < t->rcv.delack_deadline_ps ? t->snd.rto_deadline_ps
+                                                                   : t->rcv.delack_deadline_ps;
+  if (at != TCP_NEVER && at < t->timer_ps) {
+    t->timer_ps = at;
+    ev_push(s, at, kEvRto, (uint32_t)(f - s->flows));
+  }
+}
+
+// The sender's state into the flow's fields the engine and the outputs read.
+static void tcp_sync(ns_sim_t *s, ns_flow_t *f) {
+  const tcp_sender_t *t = &f->tcp->snd;
+  f->snd_una = t->una;
+  f->snd_nxt = t->nxt;
+  f->next_send_ps = t->p.pacing ? t->next_send_ps : 0;
+  f->timeouts = t->rto_count;
+  if (t->done_ps != TCP_NEVER && !f->done) {
+    f->done = true;
+    f->fct_ps = t->done_ps - f->start_ps;
+    f->msgs_done = f->total_msgs;
+    if (s->finite_pending > 0) {
+      s->finite_pending--;
+    }
+  }
+  tcp_arm(s, f);
+}
+
+static void tcp_send_data(ns_sim_t *s, uint32_t n, ns_flow_t *f) {
+  ns_tcp_t *t = f->tcp;
+  tcp_tx_t tx;
+  if (tcp_sender_poll(&t->snd, s->now_ps, &tx) != kTcpTxSend) {
+    tcp_sync(s, f);  // pacing: the NIC wakes again at next_send_ps
+    return;
+  }
+  bool last = tx.seq + tx.len >= f->total_bytes;
+  ns_pkt_t p = data_pkt(s, f, tx.seq / f->mtu, tx.len, last);
+  if (tx.retrans) {
+    f->retx_bytes += tx.len;
+  }
+  f->tx_bytes += tx.len;
+  f->last_progress_ps = s->now_ps;
+  link_send(s, s->nodes[n].nic.link, &p, s->now_ps);
+  tcp_sync(s, f);
+}
+
+static void tcp_send_ack(ns_sim_t *s, uint32_t n, ns_flow_t *f, const tcp_ack_t *a) {
+  ns_tcp_t *t = f->tcp;
+  uint32_t k = t->ack_next++;
+  t->acks[k & t->ack_mask] = *a;
+  t->ack_serial[k & t->ack_mask] = k;
+  ctrl_send(s, n, kNsPktAck, f, k);
+}
+
+static void tcp_rx(ns_sim_t *s, uint32_t n, ns_flow_t *f, const ns_pkt_t *p) {
+  ns_tcp_t *t = f->tcp;
+  tcp_ack_t a;
+  if (p->kind == kNsPktData) {
+    uint64_t before = t->rcv.rcv_nxt;
+    uint32_t len = (uint32_t)(p->len - NS_HDR_BYTES);
+    if (tcp_receiver_on_data(&t->rcv, s->now_ps, (uint64_t)p->psn * f->mtu, len, &a)) {
+      tcp_send_ack(s, n, f, &a);
+    }
+    f->rx_bytes += t->rcv.rcv_nxt - before;  // in-order bytes delivered to the application
+    f->rcv_nxt = t->rcv.rcv_nxt / f->mtu;
+    tcp_arm(s, f);
+    return;
+  }
+  uint32_t k = p->psn;
+  if (t->ack_serial[k & t->ack_mask] != k) {
+    t->stale_acks++;
+    return;
+  }
+  tcp_sender_on_ack(&t->snd, s->now_ps, &t->acks[k & t->ack_mask]);
+  tcp_sync(s, f);
+  nic_kick_flow(s, n, f);
+}
+
+static void tcp_timer(ns_sim_t *s, ns_flow_t *f) {
+  ns_tcp_t *t = f->tcp;
+  if (s->now_ps >= t->timer_ps) {
+    t->timer_ps = NS_NEVER;  // the earliest pending event is this one
+  }
+  tcp_ack_t a;
+  if (tcp_receiver_on_timer(&t->rcv, s->now_ps, &a)) {
+    tcp_send_ack(s, f->dst, f, &a);
+  }
+  if (tcp_sender_on_timer(&t->snd, s->now_ps)) {
+    nic_kick(s, f->src, s->now_ps);
+  }
+  tcp_sync(s, f);
 }
 
 // ------------------------------------------------------------------ router

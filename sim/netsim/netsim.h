@@ -19,6 +19,7 @@
 
 #include "cmodel/dcqcn/dcqcn.h"
 #include "cmodel/xtm/xtm.h"
+#include "sim/netsim/tcp.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,7 +64,23 @@ typedef enum ns_pkt_kind {
 typedef enum ns_transport {
   kNsTransportRoce = 0,  // RoCEv2 RC: go-back-N, DCQCN (docs/netsim.md 2)
   kNsTransportUet = 1,   // UET-style: NSCC window, selective retransmission (docs/netsim.md 2.1)
+  kNsTransportTcp = 2,   // TCP: SACK, RFC 6298 RTO, CUBIC or BBRv1, pacing (docs/netsim.md 2.2)
 } ns_transport_t;
+
+// A TCP flow's two ends (sim/netsim/tcp.h) and what travels between them. An ACK frame on a
+// link carries only a serial number; its contents (cumulative ACK, window, SACK blocks) wait
+// in `acks`, indexed by serial modulo the ring's size (at least max_cwnd: no more ACKs than
+// segments can be in flight).
+typedef struct ns_tcp {
+  tcp_sender_t snd;
+  tcp_receiver_t rcv;
+  tcp_ack_t *acks;
+  uint32_t *ack_serial;
+  uint32_t ack_mask;
+  uint32_t ack_next;    // serial of the next ACK
+  uint64_t timer_ps;    // the earliest pending timer event of this flow (NS_NEVER: none)
+  uint64_t stale_acks;  // ACKs whose contents were overwritten before arrival (counted)
+} ns_tcp_t;
 
 // NSCC and selective-retransmission state of a UET flow (docs/netsim.md 2.1).
 typedef struct ns_uet {
@@ -160,6 +177,8 @@ typedef struct ns_flow {
   uint64_t uet_bdp_bytes;    // UET: the path's BDP at the bottleneck
   uint64_t uet_line_bps;     // UET: the sender's line rate (reference scaling)
   ns_uet_t *uet;             // UET state (allocated by ns_add_flow)
+  tcp_params_t tcp_params;   // TCP: mss is taken from `mtu`
+  ns_tcp_t *tcp;             // TCP state (allocated by ns_add_flow)
   // derived
   uint32_t pkts_per_msg;
   uint64_t total_pkts;    // 0 = unlimited
