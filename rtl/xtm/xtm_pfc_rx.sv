@@ -4,7 +4,8 @@
 // (port, priority) the pause still to run as a MAC counts it: whole quanta (qn_q) and the
 // time left of the current quantum (ph_q, Q16.16 cycles). A frame with bit i of its vector
 // loads quanta - 1 and one quantum; every cycle takes 65536 off the time and, when it
-// reaches 0 or below, adds a quantum (at most four: P_PAUSE_QUANTUM >= 0x4000). The
+// reaches 0 or below, adds a quantum (at most four: P_PAUSE_QUANTUM >= 0x4000): one adder
+// and four 17-bit compares per priority against per-port multiples of the quantum. The
 // priority is paused while the time is non-zero. No multiplier per priority: the one
 // product, quanta x quantum, is in the G_PAUSE_REMAIN read. Also the frame events the
 // statistics and the watchdog count.
@@ -30,25 +31,42 @@ module xtm_pfc_rx #(
   output logic [31:0]                  rd4_o
 );
 
-  localparam logic [34:0] OneCycle = 35'h10000;  // 1.0 in Q16.16
-
   logic [31:0] quantum_q [NumPorts] /* verilator public_flat_rd */;  // P_PAUSE_QUANTUM
   logic [15:0] qn_q [NumPgs] /* verilator public_flat_rd */;  // whole quanta still to run
   logic [31:0] ph_q [NumPgs] /* verilator public_flat_rd */;  // time left of the current one
   logic [15:0] qn_d [NumPgs];
   logic [31:0] ph_d [NumPgs];
 
-  // one to four quanta of each port, for the additions of step 2
-  logic [34:0] q1 [NumPorts];
-  logic [34:0] q2 [NumPorts];
-  logic [34:0] q3 [NumPorts];
-  logic [34:0] q4 [NumPorts];
+  // Per port, for step 2 (k = 0..4 quanta started in the cycle): the time the cycle leaves,
+  // kQ - 1.0 (mod 2^32: the result is always in 1 .. 2^32 - 1), and kQ saturated to 17
+  // bits, which is all the test "kQ > 1.0 - time" needs while the time is at most 1.0.
+  logic [31:0] off0 [NumPorts];
+  logic [31:0] off1 [NumPorts];
+  logic [31:0] off2 [NumPorts];
+  logic [31:0] off3 [NumPorts];
+  logic [31:0] off4 [NumPorts];
+  logic [16:0] sat1 [NumPorts];
+  logic [16:0] sat2 [NumPorts];
+  logic [16:0] sat3 [NumPorts];
   always_comb begin : c_multiples
+    logic [33:0] q1, q2, q3, q4;
+    q1 = '0;
+    q2 = '0;
+    q3 = '0;
+    q4 = '0;
     for (int p = 0; p < 32'(NumPorts); p++) begin
-      q1[p] = {3'd0, quantum_q[p]};
-      q2[p] = {2'd0, quantum_q[p], 1'b0};
-      q3[p] = q1[p] + q2[p];
-      q4[p] = {1'b0, quantum_q[p], 2'b0};
+      q1 = {2'd0, quantum_q[p]};
+      q2 = {1'd0, quantum_q[p], 1'b0};
+      q3 = q1 + q2;
+      q4 = {quantum_q[p], 2'b0};
+      off0[p] = 32'hFFFF_0000;  // -1.0
+      off1[p] = 32'(q1 - 34'h10000);
+      off2[p] = 32'(q2 - 34'h10000);
+      off3[p] = 32'(q3 - 34'h10000);
+      off4[p] = 32'(q4 - 34'h10000);
+      sat1[p] = (q1[33:17] != '0) ? '1 : q1[16:0];
+      sat2[p] = (q2[33:17] != '0) ? '1 : q2[16:0];
+      sat3[p] = (q3[33:17] != '0) ? '1 : q3[16:0];
     end
   end
 
@@ -61,16 +79,15 @@ module xtm_pfc_rx #(
     logic hit;
     logic [15:0] q, qn;
     logic [31:0] ph;
-    logic [34:0] s1, s2, s3, s4;
-    logic [2:0] need;  // quanta to start in this cycle
+    logic [16:0] left;  // 1.0 - time, while the time is at most 1.0
+    logic [2:0] need;   // quanta to start in this cycle
+    logic [31:0] offs;  // their time less the cycle's
     hit = 1'b0;
     q = '0;
     qn = '0;
     ph = '0;
-    s1 = '0;
-    s2 = '0;
-    s3 = '0;
-    s4 = '0;
+    left = '0;
+    offs = '0;
     need = '0;
     pause_rx_o = '0;
     xon_rx_o = '0;
@@ -95,28 +112,27 @@ module xtm_pfc_rx #(
             ph = (q != '0) ? quantum_q[p] : '0;
           end
           paused_o[8*p+i] = ph != '0;
-          // step 2: one cycle of time
-          s1 = {3'd0, ph} + q1[p];
-          s2 = {3'd0, ph} + q2[p];
-          s3 = {3'd0, ph} + q3[p];
-          s4 = {3'd0, ph} + q4[p];
-          if ({3'd0, ph} > OneCycle) need = 3'd0;
-          else if (s1 > OneCycle) need = 3'd1;
-          else if (s2 > OneCycle) need = 3'd2;
-          else if (s3 > OneCycle) need = 3'd3;
+          // step 2: one cycle of time; while the time is at most 1.0, the quanta to start
+          // are the fewest k with kQ > 1.0 - time (a 17-bit compare)
+          left = 17'(18'h10000 - {1'b0, ph[16:0]});
+          if (ph[31:16] != '0 && ph != 32'h10000) need = 3'd0;
+          else if (sat1[p] > left) need = 3'd1;
+          else if (sat2[p] > left) need = 3'd2;
+          else if (sat3[p] > left) need = 3'd3;
           else need = 3'd4;
+          unique case (need)
+            3'd0: offs = off0[p];
+            3'd1: offs = off1[p];
+            3'd2: offs = off2[p];
+            3'd3: offs = off3[p];
+            default: offs = off4[p];
+          endcase
           if (ph == '0 || {13'd0, need} > qn) begin
             qn_d[8*p+i] = '0;
             ph_d[8*p+i] = '0;
           end else begin
             qn_d[8*p+i] = qn - {13'd0, need};
-            unique case (need)
-              3'd0: ph_d[8*p+i] = 32'({3'd0, ph} - OneCycle);
-              3'd1: ph_d[8*p+i] = 32'(s1 - OneCycle);
-              3'd2: ph_d[8*p+i] = 32'(s2 - OneCycle);
-              3'd3: ph_d[8*p+i] = 32'(s3 - OneCycle);
-              default: ph_d[8*p+i] = 32'(s4 - OneCycle);
-            endcase
+            ph_d[8*p+i] = ph + offs;  // one adder: the offset is selected first
           end
           act_d[p] = act_d[p] || ph_d[8*p+i] != '0;
         end
