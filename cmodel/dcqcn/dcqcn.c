@@ -47,6 +47,8 @@ dcqcn_status_t dcqcn_create(const dcqcn_params_t *p, dcqcn_t **out) {
   }
   m->prm = *p;
   m->scan_period = (p->num_qps + p->scan_width - 1) / p->scan_width;
+  m->scan_mask = (m->scan_period & (m->scan_period - 1)) == 0 ? m->scan_period - 1u : 0;
+  m->width_shift = (p->scan_width & (p->scan_width - 1)) == 0 ? __builtin_ctz(p->scan_width) : -1;
   m->qp = calloc(p->num_qps, sizeof(dcqcn_qp_t));
   m->heap = calloc(p->num_qps, sizeof(uint32_t));
   m->plist = malloc(sizeof(int32_t) * m->scan_period);
@@ -116,20 +118,26 @@ static uint64_t period(const dcqcn_t *m, int k) {
 
 // ------------------------------------------------------------------ scan geometry (D5)
 
-static inline uint64_t scan_slot(const dcqcn_t *m, uint32_t q) { return q / m->prm.scan_width; }
+static inline uint64_t scan_slot(const dcqcn_t *m, uint32_t q) {
+  return m->width_shift >= 0 ? q >> m->width_shift : q / m->prm.scan_width;
+}
+// t mod S: a mask when S is a power of two (S = 1 gives mask 0 and t mod 1 = 0 alike).
+static inline uint64_t slot_of(const dcqcn_t *m, uint64_t t) {
+  return (m->scan_period & (m->scan_period - 1)) == 0 ? t & m->scan_mask : t % m->scan_period;
+}
 // First visit cycle of q at or after d.
 static uint64_t visit_at_or_after(const dcqcn_t *m, uint32_t q, uint64_t d) {
   if (d == DCQCN_NEVER) {
     return DCQCN_NEVER;
   }
   uint64_t s = m->scan_period, r = scan_slot(m, q);
-  uint64_t x = r + s - d % s;  // in [1, 2s - 1] (r < s): one subtraction is the modulo
+  uint64_t x = r + s - slot_of(m, d);  // in [1, 2s - 1] (r < s): one subtraction is the modulo
   return d + (x >= s ? x - s : x);
 }
 // Last visit cycle of q at or before l; false if there is none.
 static bool visit_at_or_before(const dcqcn_t *m, uint32_t q, uint64_t l, uint64_t *v) {
   uint64_t s = m->scan_period, r = scan_slot(m, q);
-  uint64_t back = l % s + s - r;  // in [1, 2s - 1] (r < s): one subtraction is the modulo
+  uint64_t back = slot_of(m, l) + s - r;  // in [1, 2s - 1] (r < s): one subtraction is the modulo
   back = back >= s ? back - s : back;
   if (back > l) {
     return false;
@@ -324,7 +332,7 @@ static void pend_list(dcqcn_t *m, uint32_t q) {
   if (m->eager || s->listed) {
     return;
   }
-  uint32_t r = q / m->prm.scan_width;
+  uint32_t r = (uint32_t)scan_slot(m, q);
   s->listed = true;
   s->pnext = m->plist[r];
   m->plist[r] = (int32_t)q;
@@ -344,7 +352,7 @@ static uint64_t plist_next(const dcqcn_t *m, uint64_t t) {
   if (m->n_listed == 0) {
     return DCQCN_NEVER;
   }
-  uint64_t r = t % m->scan_period;
+  uint64_t r = slot_of(m, t);
   for (uint64_t off = 0; off < m->scan_period; off++) {
     if (m->plist[r] >= 0) {
       return t + off;
@@ -553,7 +561,7 @@ static void touch(dcqcn_t *m, uint32_t q) {
 }
 
 static inline bool visited_at(const dcqcn_t *m, uint32_t q, uint64_t t) {
-  return t % m->scan_period == scan_slot(m, q);
+  return slot_of(m, t) == scan_slot(m, q);
 }
 
 // D6.2: the first CNP of an inactive QP, applied in cycle t.
@@ -788,14 +796,14 @@ static void full_cycle(dcqcn_t *m, const dcqcn_in_t *in, dcqcn_out_t *out) {
   }
   // 2. timer scan: slots 0..U-1 of this cycle, ascending QP
   if (m->eager) {
-    uint64_t base = (t % m->scan_period) * m->prm.scan_width;
+    uint64_t base = slot_of(m, t) * m->prm.scan_width;
     for (uint32_t i = 0; i < m->prm.scan_width; i++) {
       if (base + i < n) {
         visit(m, (uint32_t)(base + i), t);
       }
     }
   } else {
-    int32_t *head = &m->plist[t % m->scan_period];
+    int32_t *head = &m->plist[slot_of(m, t)];
     while (*head >= 0) {  // the pending events of this slot's QPs (D5.1)
       uint32_t q = (uint32_t)*head;
       *head = m->qp[q].pnext;
@@ -868,7 +876,7 @@ uint64_t dcqcn_next_event(const dcqcn_t *m) {
 
 void dcqcn_step(dcqcn_t *m, const dcqcn_in_t *in, dcqcn_out_t *out) {
   if (!m->eager && !has_input(in) && (m->heap_n == 0 || m->qp[m->heap[0]].hkey > m->t) &&
-      (m->n_listed == 0 || m->plist[m->t % m->scan_period] < 0)) {
+      (m->n_listed == 0 || m->plist[slot_of(m, m->t)] < 0)) {
     clear_out(out, m->t);
     m->t++;
     return;

@@ -38,7 +38,11 @@ typedef struct dcqcn_qp {
 struct dcqcn {
   dcqcn_params_t prm;
   uint32_t scan_period;  // S = ceil(N / U)
-  uint64_t t;            // next cycle to execute
+  // S - 1 when S is a power of two (t mod S is a mask), else 0; log2(U) when U is a power
+  // of two (q / U is a shift), else -1: the scan geometry without a division per cycle
+  uint64_t scan_mask;
+  int32_t width_shift;
+  uint64_t t;  // next cycle to execute
   bool eager;
   dcqcn_fault_t fault;
   dcqcn_qp_t *qp;

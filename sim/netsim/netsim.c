@@ -854,19 +854,23 @@ static void dc_out(ns_sim_t *s, uint32_t n, const dcqcn_out_t *o) {
 }
 
 // Feeds one input to the NIC's dcqcn model at the current time (or the next free cycle).
-static dcqcn_out_t dc_feed(ns_sim_t *s, uint32_t n, const dcqcn_in_t *in) {
+// Returns the pacer's answer (the next cycle the QP may send; 0 when the model gave none):
+// the only output of the input's cycle the engine uses besides cnp_tx (handled here), so
+// the model's output bundle is not copied out.
+static uint64_t dc_feed(ns_sim_t *s, uint32_t n, const dcqcn_in_t *in) {
   ns_nic_t *c = &s->nodes[n].nic;
   uint64_t cyc = ns_cycle_of(s->now_ps) + s->nodes[n].nic.dc_off;
   if (cyc < dcqcn_cycle(c->dc)) {
     cyc = dcqcn_cycle(c->dc);  // one input per cycle: a second one waits a cycle
   }
-  dcqcn_out_t o;
-  while (dcqcn_advance_to(c->dc, cyc, &o)) {
-    dc_out(s, n, &o);
+  dcqcn_out_t *o = &s->dc_o;
+  while (dcqcn_advance_to(c->dc, cyc, o)) {
+    dc_out(s, n, o);
   }
-  dcqcn_step(c->dc, in, &o);
-  dc_out(s, n, &o);
-  return o;
+  dcqcn_step(c->dc, in, o);
+  uint64_t pace = o->pace.valid ? o->pace.next_send : 0;
+  dc_out(s, n, o);
+  return pace;
 }
 
 static void ctrl_send(ns_sim_t *s, uint32_t n, uint8_t kind, const ns_flow_t *f, uint64_t psn) {
@@ -1311,8 +1315,7 @@ static void nic_send_data(ns_sim_t *s, uint32_t n, ns_flow_t *f) {
   if (c->dc != NULL) {
     dcqcn_in_t in = {
         .tx = {.valid = true, .qp = f->qp_src, .bytes = (uint16_t)(payload + NS_HDR_BYTES)}};
-    dcqcn_out_t o = dc_feed(s, n, &in);
-    uint64_t ns = o.pace.valid ? o.pace.next_send : 0;
+    uint64_t ns = dc_feed(s, n, &in);
     uint64_t base = s->nodes[n].nic.dc_off;
     f->next_send_ps = ns > base ? (ns - base) * NS_PS_PER_NS : 0;
   }

@@ -335,6 +335,7 @@ typedef struct ns_sim {
   ns_ival_t *iv;
   uint32_t niv;
   uint64_t mark_ps;  // snapshot of every flow's rx/retx bytes at this time (NS_NEVER: none)
+  dcqcn_out_t dc_o;  // scratch output bundle of the NICs' dcqcn models (dc_feed)
   // statistics
   uint64_t events;
   uint64_t ev_by_type[8];  // link, nic, router, pfc, rto, sample (docs/netsim.md section 8)
