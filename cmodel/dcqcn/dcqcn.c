@@ -187,8 +187,8 @@ static bool inc_fixed_point(const dcqcn_t *m, const dcqcn_qp_t *s) {
 }
 static bool lazy(const dcqcn_t *m, const dcqcn_qp_t *s, int k) {
   switch (k) {
-    case kTimAlpha:
-      return !s->cnp_alpha && alpha_next(m, s->alpha, false) == s->alpha;
+    case kTimAlpha:  // rate stream off: its firings are applied by catch_up (dcqcn_alpha_at)
+      return !s->cnp_alpha && (m->quiet || alpha_next(m, s->alpha, false) == s->alpha);
     case kTimDec:
       return !s->cnp_dec;
     case kTimInc:
@@ -236,8 +236,36 @@ static void pending_inc(const dcqcn_t *m, uint32_t q, uint64_t last, inc_pending
   p->stage_t = (uint8_t)(t0 + n > DCQCN_STAGE_MAX ? DCQCN_STAGE_MAX : t0 + n);
 }
 
+// n alpha-timer firings without a CNP (D6.3), stopping at the fixed point.
+static uint16_t alpha_decay(const dcqcn_t *m, uint16_t a, uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) {
+    uint16_t b = alpha_next(m, a, false);
+    if (b == a) {
+      break;
+    }
+    a = b;
+  }
+  return a;
+}
+
+uint16_t dcqcn_alpha_at(const dcqcn_t *m, uint32_t q, uint64_t last) {
+  const dcqcn_qp_t *s = &m->qp[q];
+  if (!m->quiet || m->eager || !s->active || s->init_pend || s->cnp_alpha ||
+      s->due[kTimAlpha] == DCQCN_NEVER) {
+    return s->alpha;  // no lazy firing pending: alpha is up to date
+  }
+  uint64_t d = s->due[kTimAlpha];
+  uint64_t nd = dcqcn_due_at(m, q, kTimAlpha, last);
+  if (nd == d) {
+    return s->alpha;
+  }
+  uint64_t p = period(m, kTimAlpha);
+  return alpha_decay(m, s->alpha, nd - d == p ? 1 : (nd - d) / p);
+}
+
 // Deadlines of q's lazy timers as the RTL holds them after its visits up to cycle `last`,
-// with the lazy increase firings' effects (T and the counters) applied.
+// with the lazy increase firings' effects (T and the counters) applied, and with the rate
+// stream off the lazy alpha firings' (alpha).
 static void catch_up(dcqcn_t *m, uint32_t q, uint64_t last) {
   dcqcn_qp_t *s = &m->qp[q];
   if (m->eager || !s->active || s->init_pend) {
@@ -252,6 +280,9 @@ static void catch_up(dcqcn_t *m, uint32_t q, uint64_t last) {
     m->gcnt[kDcqcnGcntIncHai] += p.hai;
     m->gcnt[kDcqcnGcntIncByTimer] += p.n;
     s->cnt[kDcqcnQcntInc] += p.n;
+  }
+  if (m->quiet && lazy(m, s, kTimAlpha)) {
+    s->alpha = dcqcn_alpha_at(m, q, last);  // before its deadline moves below
   }
   for (int k = 0; k < kTimCount; k++) {
     if (lazy(m, s, k)) {
@@ -444,6 +475,17 @@ void dcqcn_reset(dcqcn_t *m) {
   }
 }
 
+void dcqcn_set_rate_stream(dcqcn_t *m, bool on) {
+  if (on == !m->quiet) {
+    return;
+  }
+  if (on && m->t > 0) {
+    dcqcn_unpark_all(m, m->t - 1);  // the lazy alpha firings applied while still quiet
+  }
+  m->quiet = !on;
+  dcqcn_resettle_all(m);  // the alpha timer's laziness changed: re-key every QP
+}
+
 void dcqcn_set_eager(dcqcn_t *m, bool eager) {
   if (eager == m->eager) {
     return;
@@ -540,6 +582,9 @@ static void cut(dcqcn_t *m, uint32_t q, uint64_t t) {
 // Records q's values the first time the cycle touches it, at the start of its visit after
 // a pending INIT (D7). Touched QPs are visited ones, kept in increasing QP order.
 static void touch(dcqcn_t *m, uint32_t q) {
+  if (m->quiet) {
+    return;  // no rate-update stream: nothing to compare against at the end of the cycle
+  }
   uint32_t pos = 0;
   while (pos < m->n_touch && m->touch_qp[pos] < q) {
     pos++;
@@ -917,7 +962,7 @@ void dcqcn_qp_state(const dcqcn_t *m, uint32_t qp, dcqcn_qp_state_t *st) {
       .cnp_dec = s->cnp_dec,
       .rc = s->rc,
       .rt = s->rt,
-      .alpha = s->alpha,
+      .alpha = dcqcn_alpha_at(m, qp, last),
       .stage_timer = p.stage_t,
       .stage_byte = s->stage_bc,
       .byte_count = s->byte_count,

@@ -118,7 +118,7 @@ static uint32_t read_value(const dcqcn_t *m, const dcqcn_reg_desc_t *r) {
     case DCQCN_Q_RT_REG_OFFSET:
       return s->rt;
     case DCQCN_Q_ALPHA_REG_OFFSET:
-      return s->alpha;
+      return dcqcn_alpha_at(m, q, last);
     case DCQCN_Q_BYTE_COUNT_REG_OFFSET:
       return s->byte_count;
     case DCQCN_Q_ALPHA_REMAIN_REG_OFFSET:

@@ -44,6 +44,7 @@ struct dcqcn {
   int32_t width_shift;
   uint64_t t;  // next cycle to execute
   bool eager;
+  bool quiet;  // rate-update stream off (dcqcn_set_rate_stream): the alpha timer is lazy
   dcqcn_fault_t fault;
   dcqcn_qp_t *qp;
   uint32_t *heap;  // QP indices ordered by (hkey, qp)
@@ -96,5 +97,8 @@ void dcqcn_catch_up_qp(dcqcn_t *m, uint32_t q, uint64_t last);
 // Deadline of timer k of QP q as the RTL holds it after every visit up to cycle `last`.
 uint64_t dcqcn_due_at(const dcqcn_t *m, uint32_t q, int k, uint64_t last);
 uint32_t dcqcn_rate_cap(const dcqcn_t *m);
+// Alpha of QP q as the RTL holds it after every visit up to cycle `last` (with the rate
+// stream off, the alpha timer's firings without a CNP are applied lazily).
+uint16_t dcqcn_alpha_at(const dcqcn_t *m, uint32_t q, uint64_t last);
 
 #endif  // DCQCN_CMODEL_DCQCN_INTERNAL_H_

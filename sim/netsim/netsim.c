@@ -1825,6 +1825,11 @@ uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
   }
   for (uint32_t i = 0; i < s->nnodes; i++) {
     if (s->nodes[i].kind == kNsNodeNic) {
+      if (s->nodes[i].nic.dc != NULL) {
+        // the engine uses the pacer and the notification point only: without the rate
+        // stream the model skips the alpha timer's visits (dcqcn.h; same results)
+        dcqcn_set_rate_stream(s->nodes[i].nic.dc, s->dcqcn_rate_stream);
+      }
       nic_kick(s, i, s->now_ps);
     } else {
       ns_router_t *r = &s->nodes[i].rt;

@@ -321,7 +321,9 @@ typedef struct ns_sim {
   uint64_t rto_ps;
   uint64_t end_ps;
   bool stop_when_done;
-  FILE *warn_out;      // where ns_router_program prints configuration warnings (NULL: stderr)
+  FILE *warn_out;          // where ns_router_program prints configuration warnings (NULL: stderr)
+  bool dcqcn_rate_stream;  // keep the NICs' dcqcn rate-update stream on (reference for the
+                           // tests; off by default: the engine reads only pace and cnp_tx)
   bool lookahead_off;  // routers run only up to now (reference for the tests)       // stop once
                        // every finite flow has completed
   uint32_t finite_pending;
