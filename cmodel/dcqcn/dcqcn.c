@@ -698,7 +698,7 @@ static void visit(dcqcn_t *m, uint32_t q, uint64_t t) {
 // A lazy timer that fires in q's visit of cycle t is a touch by the scan (D7).
 static void wake(dcqcn_t *m, uint32_t q, uint64_t t) {
   dcqcn_qp_t *s = &m->qp[q];
-  if (!m->eager && s->active && !s->init_pend && visited_at(m, q, t)) {
+  if (!m->eager && !m->quiet && s->active && !s->init_pend && visited_at(m, q, t)) {
     bool due = false;
     for (int k = 0; k < kTimCount; k++) {
       due = due || (t == 0 ? s->due[k] : dcqcn_due_at(m, q, k, t - 1)) <= t;
