@@ -1563,9 +1563,7 @@ static void rt_outputs(ns_sim_t *s, uint32_t n, const xtm_out_t *o) {
         }
       }
     } else if ((int32_t)o->enq_res.voq == r->watch_voq) {
-      xtm_voq_state_t v;
-      xtm_voq_state(r->m, o->enq_res.voq, &v);
-      uint64_t b = (uint64_t)v.occ_cells * r->cell_bytes;
+      uint64_t b = (uint64_t)xtm_voq_occ_cells(r->m, o->enq_res.voq) * r->cell_bytes;
       if (b > r->watch_peak_bytes) {
         r->watch_peak_bytes = b;
       }
