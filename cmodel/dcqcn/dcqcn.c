@@ -204,17 +204,20 @@ static bool lazy(const dcqcn_t *m, const dcqcn_qp_t *s, int k) {
 // BC fixed, then T += 1. Fills the counts per class and the final T.
 typedef struct inc_pending {
   uint64_t n, fr, ai, hai;
+  uint64_t due;  // the increase timer's deadline after them (dcqcn_due_at when lazy)
   uint8_t stage_t;
 } inc_pending_t;
 static void pending_inc(const dcqcn_t *m, uint32_t q, uint64_t last, inc_pending_t *p) {
   const dcqcn_qp_t *s = &m->qp[q];
-  *p = (inc_pending_t){.n = 0, .fr = 0, .ai = 0, .hai = 0, .stage_t = s->stage_t};
+  *p = (inc_pending_t){
+      .n = 0, .fr = 0, .ai = 0, .hai = 0, .due = s->due[kTimInc], .stage_t = s->stage_t};
   if (m->eager || !s->active || s->init_pend || !lazy(m, s, kTimInc) ||
       s->due[kTimInc] == DCQCN_NEVER) {
     return;
   }
   uint64_t d = s->due[kTimInc];
   uint64_t nd = dcqcn_due_at(m, q, kTimInc, last);
+  p->due = nd;
   if (nd == d) {
     return;
   }
@@ -281,13 +284,19 @@ static void catch_up(dcqcn_t *m, uint32_t q, uint64_t last) {
     m->gcnt[kDcqcnGcntIncByTimer] += p.n;
     s->cnt[kDcqcnQcntInc] += p.n;
   }
-  if (m->quiet && lazy(m, s, kTimAlpha)) {
-    s->alpha = dcqcn_alpha_at(m, q, last);  // before its deadline moves below
-  }
-  for (int k = 0; k < kTimCount; k++) {
-    if (lazy(m, s, k)) {
-      s->due[k] = dcqcn_due_at(m, q, k, last);
+  if (lazy(m, s, kTimAlpha)) {
+    uint64_t d = s->due[kTimAlpha], nd = dcqcn_due_at(m, q, kTimAlpha, last);
+    if (m->quiet && nd != d) {  // the lazy alpha firings (dcqcn_alpha_at)
+      uint64_t per = period(m, kTimAlpha);
+      s->alpha = alpha_decay(m, s->alpha, nd - d == per ? 1 : (nd - d) / per);
     }
+    s->due[kTimAlpha] = nd;
+  }
+  if (lazy(m, s, kTimDec)) {
+    s->due[kTimDec] = dcqcn_due_at(m, q, kTimDec, last);
+  }
+  if (lazy(m, s, kTimInc)) {
+    s->due[kTimInc] = p.due;  // computed by pending_inc (unchanged when disarmed)
   }
 }
 
