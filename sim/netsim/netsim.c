@@ -1649,10 +1649,9 @@ static void rt_run(ns_sim_t *s, uint32_t n, bool wake) {
     // than the link's delay from now, a PFC frame in flight at its time (docs/netsim.md 1).
     // Inputs already received are executed in their cycles on the way.
     uint64_t hz = s->now_ps + r->lookahead_ps;
-    for (uint32_t p = 0; p < r->nports; p++) {
-      if (r->in_link[p] != NS_NIL && s->links[r->in_link[p]].head_t < hz) {
-        hz = s->links[r->in_link[p]].head_t;
-      }
+    for (uint32_t i = 0; i < r->n_in; i++) {
+      uint64_t h = s->links[r->in_list[i]].head_t;
+      hz = h < hz ? h : hz;
     }
     for (uint32_t i = 0; r->pfc_inbound > 0 && i < s->pfc_fly_cap; i++) {
       if (s->pfc_fly[i].used && s->links[s->pfc_fly[i].link].dst == n && s->pfc_fly[i].t < hz) {
@@ -1831,6 +1830,12 @@ uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
       nic_kick(s, i, s->now_ps);
     } else {
       ns_router_t *r = &s->nodes[i].rt;
+      r->n_in = 0;
+      for (uint32_t p = 0; p < r->nports && p < NS_MAX_PORTS; p++) {
+        if (r->in_link[p] != NS_NIL) {
+          r->in_list[r->n_in++] = r->in_link[p];
+        }
+      }
       r->lookahead_ps = s->lookahead_off ? 0 : NS_NEVER;
       for (uint32_t p = 0; p < r->nports; p++) {
         if (r->port_link[p] != NS_NIL) {

@@ -216,8 +216,10 @@ typedef struct ns_router {
   uint32_t cell_bytes;
   uint32_t port_link[NS_MAX_PORTS];  // egress link of each port
   uint32_t in_link[NS_MAX_PORTS];    // ingress link of each port (NS_NIL: none)
-  uint32_t pfc_pending_mask;         // bit p: pfc_pending[p]
-  uint16_t route[256];               // destination node -> egress port
+  uint32_t in_list[NS_MAX_PORTS];    // the ingress links that exist (ns_run), in port order
+  uint32_t n_in;
+  uint32_t pfc_pending_mask;  // bit p: pfc_pending[p]
+  uint16_t route[256];        // destination node -> egress port
   ns_rin_t *in_ring;
   uint32_t in_cap, in_head, in_len;  // in_cap: a power of two
   bool pfc_pending[NS_MAX_PORTS];
