@@ -266,6 +266,24 @@ uint16_t dcqcn_alpha_at(const dcqcn_t *m, uint32_t q, uint64_t last) {
   return alpha_decay(m, s->alpha, nd - d == p ? 1 : (nd - d) / p);
 }
 
+// Unlisted pending bytes whose visit lies at or before `last` (see pend_visit).
+static inline bool bytes_due(const dcqcn_t *m, const dcqcn_qp_t *s, uint64_t last) {
+  return !m->eager && s->pend_bytes != 0 && !s->listed && s->pend_visit <= last;
+}
+
+uint32_t dcqcn_byte_count_at(const dcqcn_t *m, uint32_t q, uint64_t last, bool *pending) {
+  const dcqcn_qp_t *s = &m->qp[q];
+  *pending = s->pend_bytes != 0;
+  if (!bytes_due(m, s, last)) {
+    return s->byte_count;
+  }
+  *pending = false;  // below the threshold (else listed): the visit only added them
+  uint64_t bc = (uint64_t)s->byte_count + s->pend_bytes;
+  return bc > DCQCN_BYTE_COUNT_MAX ? DCQCN_BYTE_COUNT_MAX : (uint32_t)bc;
+}
+
+static void byte_counter(dcqcn_t *m, uint32_t q, uint32_t bytes);
+
 // Deadlines of q's lazy timers as the RTL holds them after its visits up to cycle `last`,
 // with the lazy increase firings' effects (T and the counters) applied, and with the rate
 // stream off the lazy alpha firings' (alpha).
@@ -273,6 +291,11 @@ static void catch_up(dcqcn_t *m, uint32_t q, uint64_t last) {
   dcqcn_qp_t *s = &m->qp[q];
   if (m->eager || !s->active || s->init_pend) {
     return;
+  }
+  if (bytes_due(m, s, last)) {  // the visit that applied them has passed
+    uint32_t b = s->pend_bytes;
+    s->pend_bytes = 0;
+    byte_counter(m, q, b);  // below the threshold: no increase event
   }
   inc_pending_t p;
   pending_inc(m, q, last, &p);
@@ -401,8 +424,13 @@ static uint64_t plist_next(const dcqcn_t *m, uint64_t t) {
   }
   return DCQCN_NEVER;
 }
+static uint32_t byte_threshold(const dcqcn_t *m);
 static void heap_set(dcqcn_t *m, uint32_t q) {
   dcqcn_qp_t *s = &m->qp[q];
+  if (s->pend_bytes != 0 && !s->listed &&
+      (uint64_t)s->byte_count + s->pend_bytes >= byte_threshold(m)) {
+    pend_list(m, q);  // a lower threshold (a parameter write): its visit may increase
+  }
   uint64_t d = DCQCN_NEVER;
   for (int k = 0; k < kTimCount; k++) {
     if (s->active && !s->init_pend && !lazy(m, s, k) && s->due[k] < d) {
@@ -638,6 +666,8 @@ static void first_cnp(dcqcn_t *m, uint32_t q, uint64_t t) {
   m->gcnt[kDcqcnGcntCnpFirst]++;
 }
 
+static uint32_t byte_threshold(const dcqcn_t *m) { return DCQCN_R(m, RPG_BYTE_RESET) * 64u; }
+
 // D6.5 byte counter of an active QP: at most one increase event per application.
 static void byte_counter(dcqcn_t *m, uint32_t q, uint32_t bytes) {
   dcqcn_qp_t *s = &m->qp[q];
@@ -797,8 +827,18 @@ static void tx_sent(dcqcn_t *m, uint32_t q, uint32_t bytes, uint64_t t, dcqcn_ou
       byte_counter(m, q, bytes);
       settle(m, q);
     } else if (bytes != 0) {
+      if (bytes_due(m, s, t)) {  // an earlier group's visit has passed: add it first
+        uint32_t b = s->pend_bytes;
+        s->pend_bytes = 0;
+        byte_counter(m, q, b);
+      }
+      if (s->pend_bytes == 0) {
+        s->pend_visit = visit_at_or_after(m, q, t + 1);
+      }
       s->pend_bytes += bytes;  // the lazy timers' deadlines are kept: the key is unchanged
-      pend_list(m, q);
+      if ((uint64_t)s->byte_count + s->pend_bytes >= byte_threshold(m)) {
+        pend_list(m, q);  // its visit may raise an increase event: it must run
+      }
     }
   }
 }
@@ -965,6 +1005,7 @@ void dcqcn_qp_state(const dcqcn_t *m, uint32_t qp, dcqcn_qp_state_t *st) {
   uint64_t last = m->t == 0 ? 0 : m->t - 1;
   inc_pending_t p;
   pending_inc(m, qp, last, &p);  // lazy increase firings not yet applied (D13)
+  bool bytes_pending;
   *st = (dcqcn_qp_state_t){
       .active = s->active,
       .cnp_alpha = s->cnp_alpha,
@@ -974,7 +1015,7 @@ void dcqcn_qp_state(const dcqcn_t *m, uint32_t qp, dcqcn_qp_state_t *st) {
       .alpha = dcqcn_alpha_at(m, qp, last),
       .stage_timer = p.stage_t,
       .stage_byte = s->stage_bc,
-      .byte_count = s->byte_count,
+      .byte_count = dcqcn_byte_count_at(m, qp, last, &bytes_pending),
       .alpha_due = m->t == 0 ? s->due[kTimAlpha] : dcqcn_due_at(m, qp, kTimAlpha, last),
       .dec_due = m->t == 0 ? s->due[kTimDec] : dcqcn_due_at(m, qp, kTimDec, last),
       .inc_due = m->t == 0 ? s->due[kTimInc] : dcqcn_due_at(m, qp, kTimInc, last),
@@ -984,7 +1025,7 @@ void dcqcn_qp_state(const dcqcn_t *m, uint32_t qp, dcqcn_qp_state_t *st) {
       .init_pend = s->init_pend,
       .pend_cnp = s->pend_cnp,
       .pend_cnp_more = s->pend_more,
-      .pend_bytes = s->pend_bytes};
+      .pend_bytes = bytes_pending ? s->pend_bytes : 0};
   if (s->init_pend) {  // what the QP window shows: the INIT word with the current cap (D9)
     uint32_t cap = dcqcn_rate_cap(m);
     st->active = st->cnp_alpha = st->cnp_dec = false;

@@ -97,12 +97,13 @@ static bool skip_step_next(dcqcn_t *m, uint64_t t, dcqcn_out_t *out) {
   return eager_next(m, t, out);
 }
 
-static uint32_t g_gain = 512;  // DCE_TCP_G of setup()
+static uint32_t g_gain = 512;       // DCE_TCP_G of setup()
+static uint32_t g_byte_reset = 16;  // RPG_BYTE_RESET of setup() (x 64 bytes)
 
 static void setup(dcqcn_t *m) {
   dt_param(m, "DCE_TCP_G", g_gain);  // 512: alpha halves each microsecond, QPs park soon
   dt_param(m, "RPG_TIME_RESET", 5);
-  dt_param(m, "RPG_BYTE_RESET", 16);
+  dt_param(m, "RPG_BYTE_RESET", g_byte_reset);
   dt_param(m, "RPG_MIN_DEC_FAC", 20);
   dt_param(m, "MIN_TIME_BETWEEN_CNPS", 1);
   dt_param(m, "LINE_RATE", 25000);
@@ -227,6 +228,25 @@ START_TEST(test_differential_catches_fault) {
 }
 END_TEST
 
+// A byte threshold of 128,000 bytes (RPG_BYTE_RESET 2000; setup's 1,024 is crossed by most
+// single transmissions): most transmissions of a QP not visited in their cycle leave
+// pending bytes whose visit changes nothing but byte_count and is not executed (pend_visit,
+// D5.1), with the stream on and off; the fault caught.
+START_TEST(test_differential_unlisted_bytes) {
+  static const uint64_t kSeeds[] = {1, 0xC0FFEE, 20261130};
+  char why[160] = "";
+  g_byte_reset = 2000;
+  for (int quiet = 0; quiet < 2; quiet++) {
+    for (size_t i = 0; i < sizeof(kSeeds) / sizeof(kSeeds[0]); i++) {
+      ck_assert_msg(differential(kSeeds[i], false, quiet != 0, why, sizeof(why)),
+                    "quiet %d seed %llu: %s", quiet, (unsigned long long)kSeeds[i], why);
+    }
+    ck_assert(!differential(1, true, quiet != 0, why, sizeof(why)));
+  }
+  g_byte_reset = 16;
+}
+END_TEST
+
 // Rate stream off: with g = 512 (alpha at 0 within 11 firings) and with xtm-netsim's
 // g = 1019 (alpha still decaying ~500 firings after a CNP), and the fault caught.
 START_TEST(test_differential_quiet) {
@@ -331,6 +351,7 @@ int main(void) {
   tcase_add_test(tc, test_differential_catches_fault);
   tcase_add_test(tc, test_parked_idle_is_free);
   tcase_add_test(tc, test_differential_quiet);
+  tcase_add_test(tc, test_differential_unlisted_bytes);
   tcase_add_test(tc, test_quiet_switch_back);
   suite_add_tcase(s, tc);
   return dt_run_suite(s);
