@@ -1138,6 +1138,7 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
   }
   s.stop_when_done = strcmp(sc->family, "scale-across") != 0;
   s.lookahead_off = getenv("NETSIM_NO_LOOKAHEAD") != NULL;  // reference mode (docs/netsim.md 1)
+  s.dcqcn_rate_stream = getenv("NETSIM_DCQCN_RATE_STREAM") != NULL;  // reference (docs/netsim.md 1)
   char outputs[512] = "";
   char csvp[1300];
   run_ctx_t rc = {.s = &s, .m = &m};

@@ -865,19 +865,23 @@ static void dc_out(ns_sim_t *s, uint32_t n, const dcqcn_out_t *o) {
 }
 
 // Feeds one input to the NIC's dcqcn model at the current time (or the next free cycle).
-static dcqcn_out_t dc_feed(ns_sim_t *s, uint32_t n, const dcqcn_in_t *in) {
+// Returns the pacer's answer (the next cycle the QP may send; 0 when the model gave none):
+// the only output of the input's cycle the engine uses besides cnp_tx (handled here), so
+// the model's output bundle is not copied out.
+static uint64_t dc_feed(ns_sim_t *s, uint32_t n, const dcqcn_in_t *in) {
   ns_nic_t *c = &s->nodes[n].nic;
   uint64_t cyc = ns_cycle_of(s->now_ps) + s->nodes[n].nic.dc_off;
   if (cyc < dcqcn_cycle(c->dc)) {
     cyc = dcqcn_cycle(c->dc);  // one input per cycle: a second one waits a cycle
   }
-  dcqcn_out_t o;
-  while (dcqcn_advance_to(c->dc, cyc, &o)) {
-    dc_out(s, n, &o);
+  dcqcn_out_t *o = &s->dc_o;
+  while (dcqcn_advance_to(c->dc, cyc, o)) {
+    dc_out(s, n, o);
   }
-  dcqcn_step(c->dc, in, &o);
-  dc_out(s, n, &o);
-  return o;
+  dcqcn_step(c->dc, in, o);
+  uint64_t pace = o->pace.valid ? o->pace.next_send : 0;
+  dc_out(s, n, o);
+  return pace;
 }
 
 static void ctrl_send(ns_sim_t *s, uint32_t n, uint8_t kind, const ns_flow_t *f, uint64_t psn) {
@@ -1333,8 +1337,7 @@ static void nic_send_data(ns_sim_t *s, uint32_t n, ns_flow_t *f) {
   if (c->dc != NULL) {
     dcqcn_in_t in = {
         .tx = {.valid = true, .qp = f->qp_src, .bytes = (uint16_t)(payload + NS_HDR_BYTES)}};
-    dcqcn_out_t o = dc_feed(s, n, &in);
-    uint64_t ns = o.pace.valid ? o.pace.next_send : 0;
+    uint64_t ns = dc_feed(s, n, &in);
     uint64_t base = s->nodes[n].nic.dc_off;
     f->next_send_ps = ns > base ? (ns - base) * NS_PS_PER_NS : 0;
   }
@@ -1732,9 +1735,7 @@ static void rt_outputs(ns_sim_t *s, uint32_t n, const xtm_out_t *o) {
         }
       }
     } else if ((int32_t)o->enq_res.voq == r->watch_voq) {
-      xtm_voq_state_t v;
-      xtm_voq_state(r->m, o->enq_res.voq, &v);
-      uint64_t b = (uint64_t)v.occ_cells * r->cell_bytes;
+      uint64_t b = (uint64_t)xtm_voq_occ_cells(r->m, o->enq_res.voq) * r->cell_bytes;
       if (b > r->watch_peak_bytes) {
         r->watch_peak_bytes = b;
       }
@@ -1820,10 +1821,9 @@ static void rt_run(ns_sim_t *s, uint32_t n, bool wake) {
     // than the link's delay from now, a PFC frame in flight at its time (docs/netsim.md 1).
     // Inputs already received are executed in their cycles on the way.
     uint64_t hz = s->now_ps + r->lookahead_ps;
-    for (uint32_t p = 0; p < r->nports; p++) {
-      if (r->in_link[p] != NS_NIL && s->links[r->in_link[p]].head_t < hz) {
-        hz = s->links[r->in_link[p]].head_t;
-      }
+    for (uint32_t i = 0; i < r->n_in; i++) {
+      uint64_t h = s->links[r->in_list[i]].head_t;
+      hz = h < hz ? h : hz;
     }
     for (uint32_t i = 0; r->pfc_inbound > 0 && i < s->pfc_fly_cap; i++) {
       if (s->pfc_fly[i].used && s->links[s->pfc_fly[i].link].dst == n && s->pfc_fly[i].t < hz) {
@@ -1994,9 +1994,20 @@ uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
   }
   for (uint32_t i = 0; i < s->nnodes; i++) {
     if (s->nodes[i].kind == kNsNodeNic) {
+      if (s->nodes[i].nic.dc != NULL) {
+        // the engine uses the pacer and the notification point only: without the rate
+        // stream the model skips the alpha timer's visits (dcqcn.h; same results)
+        dcqcn_set_rate_stream(s->nodes[i].nic.dc, s->dcqcn_rate_stream);
+      }
       nic_kick(s, i, s->now_ps);
     } else {
       ns_router_t *r = &s->nodes[i].rt;
+      r->n_in = 0;
+      for (uint32_t p = 0; p < r->nports && p < NS_MAX_PORTS; p++) {
+        if (r->in_link[p] != NS_NIL) {
+          r->in_list[r->n_in++] = r->in_link[p];
+        }
+      }
       r->lookahead_ps = s->lookahead_off ? 0 : NS_NEVER;
       for (uint32_t p = 0; p < r->nports; p++) {
         if (r->port_link[p] != NS_NIL) {

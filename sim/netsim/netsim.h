@@ -235,8 +235,10 @@ typedef struct ns_router {
   uint32_t cell_bytes;
   uint32_t port_link[NS_MAX_PORTS];  // egress link of each port
   uint32_t in_link[NS_MAX_PORTS];    // ingress link of each port (NS_NIL: none)
-  uint32_t pfc_pending_mask;         // bit p: pfc_pending[p]
-  uint16_t route[256];               // destination node -> egress port
+  uint32_t in_list[NS_MAX_PORTS];    // the ingress links that exist (ns_run), in port order
+  uint32_t n_in;
+  uint32_t pfc_pending_mask;  // bit p: pfc_pending[p]
+  uint16_t route[256];        // destination node -> egress port
   ns_rin_t *in_ring;
   uint32_t in_cap, in_head, in_len;  // in_cap: a power of two
   bool pfc_pending[NS_MAX_PORTS];
@@ -340,7 +342,9 @@ typedef struct ns_sim {
   uint64_t rto_ps;
   uint64_t end_ps;
   bool stop_when_done;
-  FILE *warn_out;      // where ns_router_program prints configuration warnings (NULL: stderr)
+  FILE *warn_out;          // where ns_router_program prints configuration warnings (NULL: stderr)
+  bool dcqcn_rate_stream;  // keep the NICs' dcqcn rate-update stream on (reference for the
+                           // tests; off by default: the engine reads only pace and cnp_tx)
   bool lookahead_off;  // routers run only up to now (reference for the tests)       // stop once
                        // every finite flow has completed
   uint32_t finite_pending;
@@ -354,6 +358,7 @@ typedef struct ns_sim {
   ns_ival_t *iv;
   uint32_t niv;
   uint64_t mark_ps;  // snapshot of every flow's rx/retx bytes at this time (NS_NEVER: none)
+  dcqcn_out_t dc_o;  // scratch output bundle of the NICs' dcqcn models (dc_feed)
   // statistics
   uint64_t events;
   uint64_t ev_by_type[8];  // link, nic, router, pfc, rto, sample (docs/netsim.md section 8)
