@@ -22,6 +22,8 @@ module xtm_lowest #(
   always_comb begin : c_search
     logic [Pow-1:0] w, lower, mask;
     w = Pow'(vec_i);
+    lower = '0;
+    mask = '0;
     idx_o = '1;  // what the search gives for an empty vector (every half empty)
     if (vec_i != '0) begin  // (the common case, nothing requested, skips the search)
       idx_o = '0;
