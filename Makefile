@@ -93,9 +93,14 @@ $(LIBXTMNUM): $(NUM_SRCS:%.c=$(BUILD)/obj/%.o)
 # ---------------------------------------------------------------- unit tests (Check)
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
-UNIT_COMMON := tests/unit/xtm_testlib.c
+# the shared test helpers are compiled once and linked into every suite
+UNIT_COMMON := $(BUILD)/obj/tests/unit/xtm_testlib.o
 
-$(BUILD)/tests/%: tests/unit/%.c $(UNIT_COMMON) tests/unit/xtm_testlib.h $(LIBXTM) $(LIBXTMNUM) | $(DEPS_STAMP)
+$(UNIT_COMMON): tests/unit/xtm_testlib.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(CHECK_CFLAGS) -c $< -o $@
+
+$(BUILD)/tests/%: tests/unit/%.c $(UNIT_COMMON) $(LIBXTM) $(LIBXTMNUM) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(CHECK_CFLAGS) $< $(UNIT_COMMON) -o $@ $(LIBXTM) $(LIBXTMNUM) $(CHECK_LIBS) $(LDLIBS)
 
@@ -181,7 +186,8 @@ format: | $(DEPS_STAMP)
 # the files issue 17 split into functions of one step each stay that way: make lint fails on
 # a function over 120 lines in them (tools/func-lengths, Universal Ctags' line ranges)
 DEB_PKGS += universal-ctags
-FUNC_LEN_FILES := firmware/cos/xtm_cos.c sim/netsim/main.c sim/netsim/scenario.c cmodel/xtm/xtm.c
+FUNC_LEN_FILES := firmware/cos/xtm_cos.c sim/netsim/main.c sim/netsim/scenario.c cmodel/xtm/xtm.c \
+  sim/netsim/tcp.c sim/netsim/tcp_cc.c
 .PHONY: lint-func-lengths
 ## lint-func-lengths: no function over 120 lines in the firmware compiler, netsim and C model (make lint)
 lint-func-lengths: | $(DEPS_STAMP)

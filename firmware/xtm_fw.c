@@ -213,6 +213,7 @@ static bool profile_ok(const xtm_fw_profile_cfg_t *p) {
 
 static bool port_ok(const xtm_fw_port_cfg_t *p) {
   return p->ovh_bytes <= XTM_P_SHAPER_CFG_OVH_BYTES_MASK && p->shaper_rate_q16 <= Q24_MAX &&
+         p->pause_quantum_q16 >= XTM_FW_PAUSE_QUANTUM_MIN_Q16 &&
          p->shaper_burst_bytes <= XTM_P_SHAPER_BURST_BYTES_MASK && p->pfc_quanta >= 1u &&
          p->pfc_quanta <= XTM_P_PFC_QUANTA_QUANTA_MASK && p->pfc_refresh_cycles >= 1u;
 }

@@ -30,6 +30,9 @@ extern "C" {
 // test_fw checks this value against the table generated from the TOML, so a TOML change
 // that moves the limit fails that test until it is moved here too.
 #define XTM_FW_WD_POLL_MIN_CYCLES 64u
+// The smallest legal P_PAUSE_QUANTUM (Q16.16 cycles, a quarter cycle: spec 7.2), the `min`
+// of its CYCLES field in the TOML, kept equal to it by test_fw as the poll limit above.
+#define XTM_FW_PAUSE_QUANTUM_MIN_Q16 0x4000u
 #define XTM_FW_MAX_QUEUES (XTM_FW_MAX_PORTS * XTM_FW_MAX_TCS)
 #define XTM_FW_MAX_PGS (XTM_FW_MAX_PORTS * XTM_FW_NUM_PRIOS)
 #define XTM_FW_Q16_ONE 65536u

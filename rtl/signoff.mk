@@ -43,7 +43,8 @@ SYNTH_LEVEL_xtm  ?= gates
 # mapped module by module (--hier: each derived module through coarse, fine, dfflibmap and
 # ABC once, the mapped netlist flattened after) with ABC's fast script: the flat back end
 # did not leave coarse synthesis in 15 minutes (docs/synthesis.md)
-SYNTH_OPTS_xtm   ?= --hier --abc-fast
+# (--jobs 2: the derived modules mapped in two Yosys processes at once)
+SYNTH_OPTS_xtm   ?= --hier --abc-fast --jobs 2
 SYNTH_TOP_xtm-small    := xtm_top
 SYNTH_F_xtm-small      := rtl/xtm/xtm.f
 SYNTH_SDC_xtm-small    := constraints/xtm.sdc
@@ -100,8 +101,12 @@ $(BUILD)/synth/%/summary.txt: $(BUILD)/synth/%/config.txt $$(call synth_srcs,$$*
 	@test -f $@
 
 .PHONY: synth synth-xtm synth-dcqcn sta
-## synth: gate-level synthesis of both blocks (OSU 0.18 um; docs/synthesis.md)
-synth: synth-xtm synth-dcqcn
+## synth: gate-level synthesis of both blocks at once (OSU 0.18 um; docs/synthesis.md)
+synth: | $(DEPS_STAMP)
+	@date +%s > $(BUILD)/synth/.start 2>/dev/null || { mkdir -p $(BUILD)/synth && date +%s > $(BUILD)/synth/.start; }
+	@$(MAKE) --no-print-directory -j2 $(BUILD)/synth/xtm/summary.txt $(BUILD)/synth/dcqcn/summary.txt
+	@$(MAKE) --no-print-directory synth-xtm synth-dcqcn
+	@echo "[synth] both blocks in $$(( $$(date +%s) - $$(cat $(BUILD)/synth/.start) )) s wall (load: $$(cut -d' ' -f1-3 /proc/loadavg))"
 ## synth-xtm: gate-level synthesis of xtm at 8x8x4096 (build/synth/xtm/report.txt)
 synth-xtm: $(BUILD)/synth/xtm/summary.txt
 	@cat $(BUILD)/synth/xtm/report.txt 2>/dev/null || \

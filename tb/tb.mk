@@ -58,6 +58,7 @@ RTL_SRCS := $(shell cat rtl/xtm/xtm.f 2>/dev/null) rtl/common/tm_assert.svh $(XT
 # its host part references the dcqcn C model, hence libdcqcn)
 sim/build/%/Vxtm_top: $(TB_SRCS) tb/tb_common.h tb/xtm_tests.h tb/xtm_fcov.h tb/xtm_probe.h tb/csr_edges.h rtl/xtm/autogen/xtm_csr_edges.h $(RTL_SRCS) $(LIBXTM) $(LIBXTMFW) $(LIBDCQCN) | $(DEPS_STAMP)
 	@mkdir -p sim/build/$*
+	@rm -f $@  # Verilator's own make does not relink when only the C model's libraries changed
 	$(VERILATOR) $(VERILATOR_FLAGS) $(CFG_PARAMS_$*) -Mdir sim/build/$* -o Vxtm_top \
 	  -CFLAGS "-std=c++17 $(VL_OPT) -I$(CURDIR) $(CFG_DEFS_$*)" -MAKEFLAGS "OPT_FAST=$(VL_OPT)" \
 	  -LDFLAGS "$(CURDIR)/$(LIBXTMFW) $(CURDIR)/$(LIBXTM) $(CURDIR)/$(LIBDCQCN) -lsystemc" \

@@ -36,6 +36,7 @@ gls_netlist_files = $(if $(filter gates,$(2)),$(1)/gates.v $(BUILD)/synth/osu018
 # gls_build_xtm <synth dir> <level> <out dir> <label>: the xtm lockstep testbench on a netlist
 define gls_build_xtm
 	@mkdir -p $(3)
+	@rm -f $(3)/Vxtm_top
 	$(VERILATOR) $(GLS_VFLAGS) --top-module xtm_top -Mdir $(3) -o Vxtm_top \
 	  $(call gls_netlist_files,$(1),$(2)) $(GLS_RAMS) \
 	  -CFLAGS "-std=c++17 -O1 -I$(CURDIR) $(CFG_DEFS_small) -DXTM_TB_NETLIST=\\\"$(4)\\\"" \

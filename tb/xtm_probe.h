@@ -81,6 +81,8 @@ class XtmProbe {
  public:
   static constexpr bool kAvailable = true;
   XtmProbe(Vxtm_top *dut, uint32_t ntcs) : r_(dut->rootp), ntcs_(ntcs) {}
+  // the RTL's (port, priority) pairs
+  static constexpr uint32_t kPgs = sizeof(XTM_PROBE_T(u_pfc_rx__DOT__qn_q)) / sizeof(uint16_t);
 
   // per VOQ
   uint32_t occ_cells(uint32_t v) const { return XTM_PROBE_SIG(u_qmgr__DOT__occ_q)[v]; }
@@ -100,7 +102,12 @@ class XtmProbe {
   uint32_t pg_cells(uint32_t g) const { return XTM_PROBE_SIG(u_pfc_tx__DOT__cells_q)[g]; }
   uint32_t hdrm_used(uint32_t g) const { return XTM_PROBE_SIG(u_pfc_tx__DOT__hused_q)[g]; }
   bool xoff(uint32_t g) const { return probe_bit(XTM_PROBE_SIG(u_pfc_tx__DOT__xoff_q), g); }
-  uint64_t pause_remain(uint32_t g) const { return XTM_PROBE_SIG(u_pfc_rx__DOT__rem_q)[g]; }
+  // ceil((quanta left x quantum + time left) / 65536), as G_PAUSE_REMAIN (spec 7.2)
+  uint64_t pause_remain(uint32_t g) const {
+    uint64_t qn = XTM_PROBE_SIG(u_pfc_rx__DOT__qn_q)[g];
+    uint64_t ph = XTM_PROBE_SIG(u_pfc_rx__DOT__ph_q)[g];
+    return (qn * XTM_PROBE_SIG(u_pfc_rx__DOT__quantum_q)[g / 8] + ph + 0xFFFFu) >> 16;
+  }
   // global
   uint32_t pool_used() const { return XTM_PROBE_SIG(u_bufmgr__DOT__pool_q); }
   uint32_t ocb_used() const { return XTM_PROBE_SIG(u_bufmgr__DOT__ocb_q); }
@@ -121,7 +128,7 @@ class XtmProbe {
     XTM_PROBE_T(u_pfc_tx__DOT__cells_q) cells;
     XTM_PROBE_T(u_pfc_tx__DOT__hused_q) hused;
     XTM_PROBE_T(u_pfc_tx__DOT__xoff_q) xoff;
-    XTM_PROBE_T(u_pfc_rx__DOT__rem_q) rem;
+    uint32_t rem[kPgs];         // pause_remain(): the RTL holds quanta and time, not cycles
     uint16_t wd[XTM_MAX_VOQS];  // {clean, storm} of the watchdog row, as wd_pair()
   };
   // Entry v / g of the image from the snapshot; false if a model value has no RTL encoding
@@ -156,8 +163,12 @@ class XtmProbe {
                 eq(im.conf, XTM_PROBE_SIG(u_shaper__DOT__conf_q)) &
                 eq(im.cells, XTM_PROBE_SIG(u_pfc_tx__DOT__cells_q)) &
                 eq(im.hused, XTM_PROBE_SIG(u_pfc_tx__DOT__hused_q)) &
-                eq(im.xoff, XTM_PROBE_SIG(u_pfc_tx__DOT__xoff_q)) &
-                eq(im.rem, XTM_PROBE_SIG(u_pfc_rx__DOT__rem_q));
+                eq(im.xoff, XTM_PROBE_SIG(u_pfc_tx__DOT__xoff_q));
+    uint64_t rdiff = 0;
+    for (uint32_t g = 0; g < kPgs; g++) {
+      rdiff |= pause_remain(g) ^ im.rem[g];
+    }
+    same = same && rdiff == 0;
     if (same && with_wd) {
       uint32_t diff = 0;
       const auto &rows = XTM_PROBE_SIG(u_wd__DOT__u_rows__DOT__mem);
@@ -234,8 +245,8 @@ class XtmProbe {
       probe_flip(XTM_PROBE_SIG(u_pfc_tx__DOT__hused_q)[i], 0);
     else if (f == "xoff")
       probe_flip(XTM_PROBE_SIG(u_pfc_tx__DOT__xoff_q), i);
-    else if (f == "pause_remain")
-      probe_flip(XTM_PROBE_SIG(u_pfc_rx__DOT__rem_q)[i], 0);
+    else if (f == "pause_remain")  // one cycle more or less of the current quantum's time
+      probe_flip(XTM_PROBE_SIG(u_pfc_rx__DOT__ph_q)[i], 16);
     else if (f == "pool_used")
       probe_flip(XTM_PROBE_SIG(u_bufmgr__DOT__pool_q), 0);
     else if (f == "ocb_used")

@@ -157,6 +157,33 @@ class PauseRx : public XtmTest {
   }
 };
 
+// P_PAUSE_QUANTUM rewritten while pauses run (spec 7.2, 2.1.0): the running pauses of the
+// port are re-timed (time left of the current quantum kept, the whole quanta at the new
+// quantum). Quanta from a quarter cycle (four quanta start in one cycle) to 8 cycles, frames
+// on random priorities, G_PAUSE_REMAIN read back on random priorities between them.
+class PauseRequantum : public XtmTest {
+ public:
+  using XtmTest::XtmTest;
+  uint64_t default_cycles() const override { return 100000; }
+  void setup() {
+    line_rate_shapers();
+    uint32_t P = prm_.num_ports, T = prm_.num_tcs;
+    for (uint32_t q = 0; q < T; q++) {
+      voq_wr(0 * T + q, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, false, false, 0, 0, true, q % 8));
+      add_flow(uint8_t(1 % P), 0, uint8_t(8 * q), 0, 64, 2000, 3.0, 100, 90000);
+    }
+    for (uint64_t c = 2000; c < 90000; c += 300 + rnd(1500)) {
+      pfc_events_.push_back({c, 0, uint8_t(rnd(256)), uint16_t(rnd(8) == 0 ? 0 : rnd(400))});
+    }
+    for (uint64_t c = 2100; c < 90000; c += 200 + rnd(900)) {
+      uint32_t q = rnd(4) == 0 ? 0x4000 + rnd(0x1600) : 0x4000 + rnd(0x7C000);
+      port_wr(0, XTM_P_PAUSE_QUANTUM_REG_OFFSET, q, c);
+      wr(XTM_PG_SEL_REG_OFFSET, rnd(8), c);
+      rd(XTM_G_PAUSE_REMAIN_REG_OFFSET, c);
+    }
+  }
+};
+
 // ------------------------------------------------------------------ HBM eviction/return
 class Hbm : public XtmTest {
  public:
@@ -804,7 +831,7 @@ class Random : public XtmTest {
       port_wr(p, XTM_P_SHAPER_CFG_REG_OFFSET, rnd(2) | rnd(64) << 8);
       port_wr(p, XTM_P_SHAPER_RATE_REG_OFFSET, 0x8000 + rnd(0x100000));
       port_wr(p, XTM_P_SHAPER_BURST_REG_OFFSET, rnd(30000));
-      port_wr(p, XTM_P_PAUSE_QUANTUM_REG_OFFSET, rnd(0x80000));
+      port_wr(p, XTM_P_PAUSE_QUANTUM_REG_OFFSET, 0x4000 + rnd(0x7C000));
       port_wr(p, XTM_P_PFC_QUANTA_REG_OFFSET, 1 + rnd(2000));
       port_wr(p, XTM_P_PFC_REFRESH_REG_OFFSET, 1 + rnd(3000));
       for (uint32_t pr = 0; pr < 8; pr++) {
@@ -1159,6 +1186,7 @@ const std::map<std::string, Entry> &registry() {
         }}},
       {"pfc_gen", {"PFC XOFF/XON, headroom, refresh, dynamic threshold", mk<PfcGen>}},
       {"pause_rx", {"PAUSE reception and expiry", mk<PauseRx>}},
+      {"pause_requantum", {"P_PAUSE_QUANTUM rewritten during pauses", mk<PauseRequantum>}},
       {"pfc_refresh", {"XOFF held: refresh frames, headroom overflow", mk<PfcRefresh>}},
       {"hbm", {"HBM eviction and return under bandwidth limits", mk<Hbm>}},
       {"dwrr", {"DWRR weights, a quantum below a packet, strict", mk<Dwrr>}},

@@ -47,6 +47,8 @@ dcqcn_status_t dcqcn_create(const dcqcn_params_t *p, dcqcn_t **out) {
   }
   m->prm = *p;
   m->scan_period = (p->num_qps + p->scan_width - 1) / p->scan_width;
+  m->scan_mask = (m->scan_period & (m->scan_period - 1)) == 0 ? m->scan_period - 1u : 0;
+  m->width_shift = (p->scan_width & (p->scan_width - 1)) == 0 ? __builtin_ctz(p->scan_width) : -1;
   m->qp = calloc(p->num_qps, sizeof(dcqcn_qp_t));
   m->heap = calloc(p->num_qps, sizeof(uint32_t));
   m->plist = malloc(sizeof(int32_t) * m->scan_period);
@@ -116,20 +118,26 @@ static uint64_t period(const dcqcn_t *m, int k) {
 
 // ------------------------------------------------------------------ scan geometry (D5)
 
-static inline uint64_t scan_slot(const dcqcn_t *m, uint32_t q) { return q / m->prm.scan_width; }
+static inline uint64_t scan_slot(const dcqcn_t *m, uint32_t q) {
+  return m->width_shift >= 0 ? q >> m->width_shift : q / m->prm.scan_width;
+}
+// t mod S: a mask when S is a power of two (S = 1 gives mask 0 and t mod 1 = 0 alike).
+static inline uint64_t slot_of(const dcqcn_t *m, uint64_t t) {
+  return (m->scan_period & (m->scan_period - 1)) == 0 ? t & m->scan_mask : t % m->scan_period;
+}
 // First visit cycle of q at or after d.
 static uint64_t visit_at_or_after(const dcqcn_t *m, uint32_t q, uint64_t d) {
   if (d == DCQCN_NEVER) {
     return DCQCN_NEVER;
   }
   uint64_t s = m->scan_period, r = scan_slot(m, q);
-  uint64_t x = r + s - d % s;  // in [1, 2s - 1] (r < s): one subtraction is the modulo
+  uint64_t x = r + s - slot_of(m, d);  // in [1, 2s - 1] (r < s): one subtraction is the modulo
   return d + (x >= s ? x - s : x);
 }
 // Last visit cycle of q at or before l; false if there is none.
 static bool visit_at_or_before(const dcqcn_t *m, uint32_t q, uint64_t l, uint64_t *v) {
   uint64_t s = m->scan_period, r = scan_slot(m, q);
-  uint64_t back = l % s + s - r;  // in [1, 2s - 1] (r < s): one subtraction is the modulo
+  uint64_t back = slot_of(m, l) + s - r;  // in [1, 2s - 1] (r < s): one subtraction is the modulo
   back = back >= s ? back - s : back;
   if (back > l) {
     return false;
@@ -179,8 +187,8 @@ static bool inc_fixed_point(const dcqcn_t *m, const dcqcn_qp_t *s) {
 }
 static bool lazy(const dcqcn_t *m, const dcqcn_qp_t *s, int k) {
   switch (k) {
-    case kTimAlpha:
-      return !s->cnp_alpha && alpha_next(m, s->alpha, false) == s->alpha;
+    case kTimAlpha:  // rate stream off: its firings are applied by catch_up (dcqcn_alpha_at)
+      return !s->cnp_alpha && (m->quiet || alpha_next(m, s->alpha, false) == s->alpha);
     case kTimDec:
       return !s->cnp_dec;
     case kTimInc:
@@ -196,17 +204,20 @@ static bool lazy(const dcqcn_t *m, const dcqcn_qp_t *s, int k) {
 // BC fixed, then T += 1. Fills the counts per class and the final T.
 typedef struct inc_pending {
   uint64_t n, fr, ai, hai;
+  uint64_t due;  // the increase timer's deadline after them (dcqcn_due_at when lazy)
   uint8_t stage_t;
 } inc_pending_t;
 static void pending_inc(const dcqcn_t *m, uint32_t q, uint64_t last, inc_pending_t *p) {
   const dcqcn_qp_t *s = &m->qp[q];
-  *p = (inc_pending_t){.n = 0, .fr = 0, .ai = 0, .hai = 0, .stage_t = s->stage_t};
+  *p = (inc_pending_t){
+      .n = 0, .fr = 0, .ai = 0, .hai = 0, .due = s->due[kTimInc], .stage_t = s->stage_t};
   if (m->eager || !s->active || s->init_pend || !lazy(m, s, kTimInc) ||
       s->due[kTimInc] == DCQCN_NEVER) {
     return;
   }
   uint64_t d = s->due[kTimInc];
   uint64_t nd = dcqcn_due_at(m, q, kTimInc, last);
+  p->due = nd;
   if (nd == d) {
     return;
   }
@@ -228,12 +239,63 @@ static void pending_inc(const dcqcn_t *m, uint32_t q, uint64_t last, inc_pending
   p->stage_t = (uint8_t)(t0 + n > DCQCN_STAGE_MAX ? DCQCN_STAGE_MAX : t0 + n);
 }
 
+// n alpha-timer firings without a CNP (D6.3), stopping at the fixed point.
+static uint16_t alpha_decay(const dcqcn_t *m, uint16_t a, uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) {
+    uint16_t b = alpha_next(m, a, false);
+    if (b == a) {
+      break;
+    }
+    a = b;
+  }
+  return a;
+}
+
+uint16_t dcqcn_alpha_at(const dcqcn_t *m, uint32_t q, uint64_t last) {
+  const dcqcn_qp_t *s = &m->qp[q];
+  if (!m->quiet || m->eager || !s->active || s->init_pend || s->cnp_alpha ||
+      s->due[kTimAlpha] == DCQCN_NEVER) {
+    return s->alpha;  // no lazy firing pending: alpha is up to date
+  }
+  uint64_t d = s->due[kTimAlpha];
+  uint64_t nd = dcqcn_due_at(m, q, kTimAlpha, last);
+  if (nd == d) {
+    return s->alpha;
+  }
+  uint64_t p = period(m, kTimAlpha);
+  return alpha_decay(m, s->alpha, nd - d == p ? 1 : (nd - d) / p);
+}
+
+// Unlisted pending bytes whose visit lies at or before `last` (see pend_visit).
+static inline bool bytes_due(const dcqcn_t *m, const dcqcn_qp_t *s, uint64_t last) {
+  return !m->eager && s->pend_bytes != 0 && !s->listed && s->pend_visit <= last;
+}
+
+uint32_t dcqcn_byte_count_at(const dcqcn_t *m, uint32_t q, uint64_t last, bool *pending) {
+  const dcqcn_qp_t *s = &m->qp[q];
+  *pending = s->pend_bytes != 0;
+  if (!bytes_due(m, s, last)) {
+    return s->byte_count;
+  }
+  *pending = false;  // below the threshold (else listed): the visit only added them
+  uint64_t bc = (uint64_t)s->byte_count + s->pend_bytes;
+  return bc > DCQCN_BYTE_COUNT_MAX ? DCQCN_BYTE_COUNT_MAX : (uint32_t)bc;
+}
+
+static void byte_counter(dcqcn_t *m, uint32_t q, uint32_t bytes);
+
 // Deadlines of q's lazy timers as the RTL holds them after its visits up to cycle `last`,
-// with the lazy increase firings' effects (T and the counters) applied.
+// with the lazy increase firings' effects (T and the counters) applied, and with the rate
+// stream off the lazy alpha firings' (alpha).
 static void catch_up(dcqcn_t *m, uint32_t q, uint64_t last) {
   dcqcn_qp_t *s = &m->qp[q];
   if (m->eager || !s->active || s->init_pend) {
     return;
+  }
+  if (bytes_due(m, s, last)) {  // the visit that applied them has passed
+    uint32_t b = s->pend_bytes;
+    s->pend_bytes = 0;
+    byte_counter(m, q, b);  // below the threshold: no increase event
   }
   inc_pending_t p;
   pending_inc(m, q, last, &p);
@@ -245,10 +307,19 @@ static void catch_up(dcqcn_t *m, uint32_t q, uint64_t last) {
     m->gcnt[kDcqcnGcntIncByTimer] += p.n;
     s->cnt[kDcqcnQcntInc] += p.n;
   }
-  for (int k = 0; k < kTimCount; k++) {
-    if (lazy(m, s, k)) {
-      s->due[k] = dcqcn_due_at(m, q, k, last);
+  if (lazy(m, s, kTimAlpha)) {
+    uint64_t d = s->due[kTimAlpha], nd = dcqcn_due_at(m, q, kTimAlpha, last);
+    if (m->quiet && nd != d) {  // the lazy alpha firings (dcqcn_alpha_at)
+      uint64_t per = period(m, kTimAlpha);
+      s->alpha = alpha_decay(m, s->alpha, nd - d == per ? 1 : (nd - d) / per);
     }
+    s->due[kTimAlpha] = nd;
+  }
+  if (lazy(m, s, kTimDec)) {
+    s->due[kTimDec] = dcqcn_due_at(m, q, kTimDec, last);
+  }
+  if (lazy(m, s, kTimInc)) {
+    s->due[kTimInc] = p.due;  // computed by pending_inc (unchanged when disarmed)
   }
 }
 
@@ -324,7 +395,7 @@ static void pend_list(dcqcn_t *m, uint32_t q) {
   if (m->eager || s->listed) {
     return;
   }
-  uint32_t r = q / m->prm.scan_width;
+  uint32_t r = (uint32_t)scan_slot(m, q);
   s->listed = true;
   s->pnext = m->plist[r];
   m->plist[r] = (int32_t)q;
@@ -344,7 +415,7 @@ static uint64_t plist_next(const dcqcn_t *m, uint64_t t) {
   if (m->n_listed == 0) {
     return DCQCN_NEVER;
   }
-  uint64_t r = t % m->scan_period;
+  uint64_t r = slot_of(m, t);
   for (uint64_t off = 0; off < m->scan_period; off++) {
     if (m->plist[r] >= 0) {
       return t + off;
@@ -353,8 +424,13 @@ static uint64_t plist_next(const dcqcn_t *m, uint64_t t) {
   }
   return DCQCN_NEVER;
 }
+static uint32_t byte_threshold(const dcqcn_t *m);
 static void heap_set(dcqcn_t *m, uint32_t q) {
   dcqcn_qp_t *s = &m->qp[q];
+  if (s->pend_bytes != 0 && !s->listed &&
+      (uint64_t)s->byte_count + s->pend_bytes >= byte_threshold(m)) {
+    pend_list(m, q);  // a lower threshold (a parameter write): its visit may increase
+  }
   uint64_t d = DCQCN_NEVER;
   for (int k = 0; k < kTimCount; k++) {
     if (s->active && !s->init_pend && !lazy(m, s, k) && s->due[k] < d) {
@@ -434,6 +510,17 @@ void dcqcn_reset(dcqcn_t *m) {
     *s = (dcqcn_qp_t){.hpos = -1};
     dcqcn_qp_init(m, q);
   }
+}
+
+void dcqcn_set_rate_stream(dcqcn_t *m, bool on) {
+  if (on == !m->quiet) {
+    return;
+  }
+  if (on && m->t > 0) {
+    dcqcn_unpark_all(m, m->t - 1);  // the lazy alpha firings applied while still quiet
+  }
+  m->quiet = !on;
+  dcqcn_resettle_all(m);  // the alpha timer's laziness changed: re-key every QP
 }
 
 void dcqcn_set_eager(dcqcn_t *m, bool eager) {
@@ -532,6 +619,9 @@ static void cut(dcqcn_t *m, uint32_t q, uint64_t t) {
 // Records q's values the first time the cycle touches it, at the start of its visit after
 // a pending INIT (D7). Touched QPs are visited ones, kept in increasing QP order.
 static void touch(dcqcn_t *m, uint32_t q) {
+  if (m->quiet) {
+    return;  // no rate-update stream: nothing to compare against at the end of the cycle
+  }
   uint32_t pos = 0;
   while (pos < m->n_touch && m->touch_qp[pos] < q) {
     pos++;
@@ -553,7 +643,7 @@ static void touch(dcqcn_t *m, uint32_t q) {
 }
 
 static inline bool visited_at(const dcqcn_t *m, uint32_t q, uint64_t t) {
-  return t % m->scan_period == scan_slot(m, q);
+  return slot_of(m, t) == scan_slot(m, q);
 }
 
 // D6.2: the first CNP of an inactive QP, applied in cycle t.
@@ -575,6 +665,8 @@ static void first_cnp(dcqcn_t *m, uint32_t q, uint64_t t) {
   }
   m->gcnt[kDcqcnGcntCnpFirst]++;
 }
+
+static uint32_t byte_threshold(const dcqcn_t *m) { return DCQCN_R(m, RPG_BYTE_RESET) * 64u; }
 
 // D6.5 byte counter of an active QP: at most one increase event per application.
 static void byte_counter(dcqcn_t *m, uint32_t q, uint32_t bytes) {
@@ -645,7 +737,7 @@ static void visit(dcqcn_t *m, uint32_t q, uint64_t t) {
 // A lazy timer that fires in q's visit of cycle t is a touch by the scan (D7).
 static void wake(dcqcn_t *m, uint32_t q, uint64_t t) {
   dcqcn_qp_t *s = &m->qp[q];
-  if (!m->eager && s->active && !s->init_pend && visited_at(m, q, t)) {
+  if (!m->eager && !m->quiet && s->active && !s->init_pend && visited_at(m, q, t)) {
     bool due = false;
     for (int k = 0; k < kTimCount; k++) {
       due = due || (t == 0 ? s->due[k] : dcqcn_due_at(m, q, k, t - 1)) <= t;
@@ -735,8 +827,18 @@ static void tx_sent(dcqcn_t *m, uint32_t q, uint32_t bytes, uint64_t t, dcqcn_ou
       byte_counter(m, q, bytes);
       settle(m, q);
     } else if (bytes != 0) {
+      if (bytes_due(m, s, t)) {  // an earlier group's visit has passed: add it first
+        uint32_t b = s->pend_bytes;
+        s->pend_bytes = 0;
+        byte_counter(m, q, b);
+      }
+      if (s->pend_bytes == 0) {
+        s->pend_visit = visit_at_or_after(m, q, t + 1);
+      }
       s->pend_bytes += bytes;  // the lazy timers' deadlines are kept: the key is unchanged
-      pend_list(m, q);
+      if ((uint64_t)s->byte_count + s->pend_bytes >= byte_threshold(m)) {
+        pend_list(m, q);  // its visit may raise an increase event: it must run
+      }
     }
   }
 }
@@ -788,14 +890,14 @@ static void full_cycle(dcqcn_t *m, const dcqcn_in_t *in, dcqcn_out_t *out) {
   }
   // 2. timer scan: slots 0..U-1 of this cycle, ascending QP
   if (m->eager) {
-    uint64_t base = (t % m->scan_period) * m->prm.scan_width;
+    uint64_t base = slot_of(m, t) * m->prm.scan_width;
     for (uint32_t i = 0; i < m->prm.scan_width; i++) {
       if (base + i < n) {
         visit(m, (uint32_t)(base + i), t);
       }
     }
   } else {
-    int32_t *head = &m->plist[t % m->scan_period];
+    int32_t *head = &m->plist[slot_of(m, t)];
     while (*head >= 0) {  // the pending events of this slot's QPs (D5.1)
       uint32_t q = (uint32_t)*head;
       *head = m->qp[q].pnext;
@@ -868,7 +970,7 @@ uint64_t dcqcn_next_event(const dcqcn_t *m) {
 
 void dcqcn_step(dcqcn_t *m, const dcqcn_in_t *in, dcqcn_out_t *out) {
   if (!m->eager && !has_input(in) && (m->heap_n == 0 || m->qp[m->heap[0]].hkey > m->t) &&
-      (m->n_listed == 0 || m->plist[m->t % m->scan_period] < 0)) {
+      (m->n_listed == 0 || m->plist[slot_of(m, m->t)] < 0)) {
     clear_out(out, m->t);
     m->t++;
     return;
@@ -903,16 +1005,17 @@ void dcqcn_qp_state(const dcqcn_t *m, uint32_t qp, dcqcn_qp_state_t *st) {
   uint64_t last = m->t == 0 ? 0 : m->t - 1;
   inc_pending_t p;
   pending_inc(m, qp, last, &p);  // lazy increase firings not yet applied (D13)
+  bool bytes_pending;
   *st = (dcqcn_qp_state_t){
       .active = s->active,
       .cnp_alpha = s->cnp_alpha,
       .cnp_dec = s->cnp_dec,
       .rc = s->rc,
       .rt = s->rt,
-      .alpha = s->alpha,
+      .alpha = dcqcn_alpha_at(m, qp, last),
       .stage_timer = p.stage_t,
       .stage_byte = s->stage_bc,
-      .byte_count = s->byte_count,
+      .byte_count = dcqcn_byte_count_at(m, qp, last, &bytes_pending),
       .alpha_due = m->t == 0 ? s->due[kTimAlpha] : dcqcn_due_at(m, qp, kTimAlpha, last),
       .dec_due = m->t == 0 ? s->due[kTimDec] : dcqcn_due_at(m, qp, kTimDec, last),
       .inc_due = m->t == 0 ? s->due[kTimInc] : dcqcn_due_at(m, qp, kTimInc, last),
@@ -922,7 +1025,7 @@ void dcqcn_qp_state(const dcqcn_t *m, uint32_t qp, dcqcn_qp_state_t *st) {
       .init_pend = s->init_pend,
       .pend_cnp = s->pend_cnp,
       .pend_cnp_more = s->pend_more,
-      .pend_bytes = s->pend_bytes};
+      .pend_bytes = bytes_pending ? s->pend_bytes : 0};
   if (s->init_pend) {  // what the QP window shows: the INIT word with the current cap (D9)
     uint32_t cap = dcqcn_rate_cap(m);
     st->active = st->cnp_alpha = st->cnp_dec = false;

@@ -118,9 +118,11 @@ static uint32_t read_value(const dcqcn_t *m, const dcqcn_reg_desc_t *r) {
     case DCQCN_Q_RT_REG_OFFSET:
       return s->rt;
     case DCQCN_Q_ALPHA_REG_OFFSET:
-      return s->alpha;
-    case DCQCN_Q_BYTE_COUNT_REG_OFFSET:
-      return s->byte_count;
+      return dcqcn_alpha_at(m, q, last);
+    case DCQCN_Q_BYTE_COUNT_REG_OFFSET: {
+      bool pending;
+      return dcqcn_byte_count_at(m, q, last, &pending);
+    }
     case DCQCN_Q_ALPHA_REMAIN_REG_OFFSET:
       return remain(dcqcn_due_at(m, q, kTimAlpha, last), t);
     case DCQCN_Q_DEC_REMAIN_REG_OFFSET:

@@ -29,7 +29,12 @@ typedef struct dcqcn_qp {
   // (other bytes are never counted).
   bool init_pend, pend_cnp, pend_more;
   uint32_t pend_bytes;  // < S * 65536 < 2^28
-  bool listed;          // in the pending list of its scan slot (pnext links it)
+  // the visit that applies pend_bytes (D5.1). While byte_count + pend_bytes stays below the
+  // byte threshold that visit changes nothing but byte_count, so the QP is not listed for it
+  // (non-eager): the bytes are added when the QP is next touched (a later visit, an input,
+  // catch_up) or shown added by the state and CSR reads once the visit has passed
+  uint64_t pend_visit;
+  bool listed;  // in the pending list of its scan slot (pnext links it)
   int32_t pnext;
   int32_t hpos;   // heap position; -1: not in the heap (inactive or parked)
   uint64_t hkey;  // heap key: the next visit cycle with a due timer
@@ -38,8 +43,13 @@ typedef struct dcqcn_qp {
 struct dcqcn {
   dcqcn_params_t prm;
   uint32_t scan_period;  // S = ceil(N / U)
-  uint64_t t;            // next cycle to execute
+  // S - 1 when S is a power of two (t mod S is a mask), else 0; log2(U) when U is a power
+  // of two (q / U is a shift), else -1: the scan geometry without a division per cycle
+  uint64_t scan_mask;
+  int32_t width_shift;
+  uint64_t t;  // next cycle to execute
   bool eager;
+  bool quiet;  // rate-update stream off (dcqcn_set_rate_stream): the alpha timer is lazy
   dcqcn_fault_t fault;
   dcqcn_qp_t *qp;
   uint32_t *heap;  // QP indices ordered by (hkey, qp)
@@ -92,5 +102,11 @@ void dcqcn_catch_up_qp(dcqcn_t *m, uint32_t q, uint64_t last);
 // Deadline of timer k of QP q as the RTL holds it after every visit up to cycle `last`.
 uint64_t dcqcn_due_at(const dcqcn_t *m, uint32_t q, int k, uint64_t last);
 uint32_t dcqcn_rate_cap(const dcqcn_t *m);
+// Alpha of QP q as the RTL holds it after every visit up to cycle `last` (with the rate
+// stream off, the alpha timer's firings without a CNP are applied lazily).
+uint16_t dcqcn_alpha_at(const dcqcn_t *m, uint32_t q, uint64_t last);
+// byte_count of QP q as the RTL holds it after every visit up to cycle `last` (pending
+// bytes whose visit has passed added), and whether those bytes are still pending.
+uint32_t dcqcn_byte_count_at(const dcqcn_t *m, uint32_t q, uint64_t last, bool *pending);
 
 #endif  // DCQCN_CMODEL_DCQCN_INTERNAL_H_

@@ -230,6 +230,45 @@ uint64_t xtm_paused_cycles(const xtm_pg_t *g, uint64_t t) {
   return g->cnt[kXtmGcntPausedCycles] + (end > g->pc_from ? end - g->pc_from : 0);
 }
 
+// The pause of g at the start of cycle c (pause_ref <= c < pause_end), quantum q since
+// pause_ref: step 2 of spec 7.2 run c - pause_ref times in closed form. The time left of the
+// current quantum falls by 65536 per cycle; each time it reaches 0 or below, a whole quantum
+// is added to it.
+static void pause_at(const xtm_pg_t *g, uint32_t q, uint64_t c, uint32_t *qn, uint64_t *f) {
+  uint64_t d = (c - g->pause_ref) << 16;
+  if (d < g->pause_f) {
+    *qn = g->pause_qn;
+    *f = g->pause_f - d;
+    return;
+  }
+  uint64_t n = (d - g->pause_f) / q + 1;  // quanta started since pause_ref (<= pause_qn)
+  *qn = g->pause_qn - (uint32_t)n;
+  *f = g->pause_f + n * q - d;
+}
+
+// A P_PAUSE_QUANTUM write whose first cycle is t_next (spec 7.2, 15.5): every running pause
+// of the port keeps the time left of its current quantum, its whole quanta last the new one.
+void xtm_pause_quantum_write(xtm_t *m, uint32_t port, uint32_t quantum, uint64_t t_next) {
+  xtm_port_t *pt = &m->port[port];
+  for (uint32_t i = 0; i < XTM_NUM_PRIOS; i++) {
+    xtm_pg_t *g = pg_of(m, port, i);
+    if (t_next >= g->pause_end) {
+      continue;
+    }
+    uint32_t qn;
+    uint64_t f;
+    pause_at(g, pt->pause_quantum, t_next, &qn, &f);
+    g->cnt[kXtmGcntPausedCycles] = xtm_paused_cycles(g, t_next);
+    g->pc_from = t_next;
+    g->pause_ref = t_next;
+    g->pause_qn = qn;
+    g->pause_f = f;
+    g->pause_end = t_next + (((uint64_t)qn * quantum + f + 0xFFFFu) >> 16);
+    xtm_snap_mark_pg(m, port * XTM_NUM_PRIOS + i);
+  }
+  pt->pause_quantum = quantum;
+}
+
 // A PG touched by an acceptance or a removal in cycle t is evaluated at step 7 of t+1
 // (spec 7.1); at most two per cycle.
 // A PG without PFC_EN and out of XOFF cannot change at that evaluation (a G_CFG write that
@@ -579,6 +618,10 @@ static void pfc_receive(xtm_t *m, const xtm_in_t *in, uint64_t t) {
       g->pc_from = t;
       uint64_t prod = (uint64_t)f->quanta[i] * pt->pause_quantum;
       g->pause_end = t + ((prod + 0xFFFFu) >> 16);
+      // R(t) = quanta x Q as (quanta - 1) whole quanta and the first one (spec 7.2, step 1)
+      g->pause_ref = t;
+      g->pause_qn = f->quanta[i] != 0 ? f->quanta[i] - 1u : 0;
+      g->pause_f = f->quanta[i] != 0 ? pt->pause_quantum : 0;
       if (f->quanta[i] != 0) {
         g->cnt[kXtmGcntPauseRx]++;
         g->wd_rx = true;

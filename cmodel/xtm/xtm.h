@@ -292,6 +292,8 @@ typedef enum xtm_ecnt {
 } xtm_ecnt_t;
 
 void xtm_voq_state(const xtm_t *m, uint32_t voq, xtm_voq_state_t *s);
+// occ_cells of xtm_voq_state() alone (a per-packet probe without the whole record).
+uint32_t xtm_voq_occ_cells(const xtm_t *m, uint32_t voq);
 void xtm_pg_state(const xtm_t *m, uint32_t port, uint32_t prio, xtm_pg_state_t *s);
 void xtm_global_state(const xtm_t *m, xtm_global_state_t *s);
 uint64_t xtm_voq_counter(const xtm_t *m, uint32_t voq, xtm_vcnt_t c);

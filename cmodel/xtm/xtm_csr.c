@@ -416,6 +416,9 @@ static void store(xtm_t *m, uint16_t off, uint32_t data, uint64_t t_next) {
       *rw_storage(m, off) = data;
       tb_clamp(&pt->shaper, pt->shaper_burst);
       return;
+    case XTM_P_PAUSE_QUANTUM_REG_OFFSET:
+      xtm_pause_quantum_write(m, m->port_sel, data, t_next);
+      return;
     case XTM_Q_CFG_REG_OFFSET:
       q->cfg = data;
       xtm_update_flush(m, m->voq_sel);

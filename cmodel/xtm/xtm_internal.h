@@ -116,7 +116,13 @@ typedef struct xtm_pg {
   bool eval_next;  // a threshold register was written: evaluate at step 7 of the next cycle
   uint32_t wm, hdrm_wm;
   // egress reception
+  // pause (spec 7.2): paused in cycle t iff t < pause_end; the quanta and quantum time
+  // left as the RTL holds them, (pause_qn, pause_f) at the start of cycle pause_ref (the
+  // frame's cycle or the last P_PAUSE_QUANTUM write), for the re-timing at such a write
   uint64_t pause_end;
+  uint64_t pause_ref;
+  uint64_t pause_f;             // Q16.16 cycles left of the current quantum
+  uint32_t pause_qn;            // whole quanta after it
   uint64_t pc_from;             // paused-cycle accrual starts here
   bool wd_rx;                   // frame with quanta > 0 since the last watchdog poll
   uint64_t cnt[kXtmGcntCount];  // kXtmGcntPausedCycles holds the committed part
@@ -317,6 +323,7 @@ void xtm_rebuild_class_maps(xtm_t *m);
 void xtm_update_flush(xtm_t *m, uint32_t v);
 bool xtm_voq_ocb_only(const xtm_t *m, const xtm_voq_t *q);
 uint64_t xtm_paused_cycles(const xtm_pg_t *g, uint64_t t);
+void xtm_pause_quantum_write(xtm_t *m, uint32_t port, uint32_t quantum, uint64_t t_next);
 void xtm_clear_counters(xtm_t *m, uint64_t t_next);
 
 #endif  // XTM_CMODEL_XTM_INTERNAL_H_

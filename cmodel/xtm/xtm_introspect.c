@@ -24,6 +24,8 @@ void xtm_voq_state(const xtm_t *m, uint32_t v, xtm_voq_state_t *s) {
                          .wd_clean = q->wd_clean};
 }
 
+uint32_t xtm_voq_occ_cells(const xtm_t *m, uint32_t v) { return m->voq[v].occ_cells; }
+
 void xtm_pg_state(const xtm_t *m, uint32_t port, uint32_t prio, xtm_pg_state_t *s) {
   const xtm_pg_t *g = &m->pg[port * XTM_NUM_PRIOS + prio];
   *s = (xtm_pg_state_t){.pg_cells = g->pg_cells,

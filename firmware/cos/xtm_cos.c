@@ -3060,6 +3060,12 @@ static void resolve_port(ctx_t *c, model_t *m, const iface_t *f, uint64_t *hdrm_
   uint64_t port_rate = iface_rate(f);
   xtm_fw_port_cfg_t *pc = &cfg->ports[f->port];
   uint32_t pq = xtm_cos_pause_quantum_q16(f->speed_bps, c->clock_hz);
+  if (pq < XTM_FW_PAUSE_QUANTUM_MIN_Q16) {
+    err(c, f->name,
+        "interface '%s': a pause quantum (512 bit times) at %s is %.4f cycles of the %llu Hz "
+        "clock, below the register's minimum of 0.25 (spec 7.2)",
+        f->name->text, f->speed_txt, pq / 65536.0, (unsigned long long)c->clock_hz);
+  }
   uint32_t port_q16 = xtm_cos_rate_q16(port_rate, c->clock_hz);
   if (f->shaping.kind != kRateNone) {
     char what[XTM_COS_NAME_LEN + 96];

@@ -454,6 +454,42 @@ START_TEST(test_wd_poll_limit_is_the_tomls) {
 }
 END_TEST
 
+// The pause quantum limit has one source, the TOML (spec 7.2, 2.1.0): the driver refuses a
+// P_PAUSE_QUANTUM below XTM_FW_PAUSE_QUANTUM_MIN_Q16, the min of its field, and the compiler
+// a port speed and clock that give one (800g: 0.64 ns, 0.2496 cycles at 390 MHz).
+START_TEST(test_pause_quantum_limit_is_the_tomls) {
+  xtm_reg_params_t p;
+  xtm_reg_params_default(&p);
+  static xtm_reg_desc_t d[XTM_REG_COUNT];
+  ck_assert_uint_eq(xtm_regs_build(&p, d, XTM_REG_COUNT), XTM_REG_COUNT);
+  bool found = false;
+  for (size_t i = 0; i < XTM_REG_COUNT; i++) {
+    if (d[i].offset == XTM_P_PAUSE_QUANTUM_REG_OFFSET) {
+      ck_assert_uint_eq(d[i].fields[0].min, XTM_FW_PAUSE_QUANTUM_MIN_Q16);
+      found = true;
+    }
+  }
+  ck_assert(found);
+  static xtm_cos_result_t r;
+  xtm_fw_hw_t hw = default_hw();
+  const char *conf = "class-of-service { interfaces { et-0/0/1 { speed 800g; } } }\n";
+  xtm_cos_opts_t o = {.clock_hz = 400000000ull};
+  ck_assert_uint_eq(xtm_cos_compile("t.conf", conf, &hw, &o, &r), 0);
+  ck_assert_uint_ge(r.cfg.ports[1].pause_quantum_q16, XTM_FW_PAUSE_QUANTUM_MIN_Q16);
+  xtm_fw_t h = {.hw = default_hw(), .initialised = true};
+  xtm_mmio_mock_t mk;
+  xtm_mmio_mock_init(&h.mmio, &mk, g_exp, 4);
+  ck_assert_int_eq(xtm_fw_cfg_validate(&h, &r.cfg), kXtmFwOk);
+  r.cfg.ports[1].pause_quantum_q16 = XTM_FW_PAUSE_QUANTUM_MIN_Q16 - 1u;
+  ck_assert_int_eq(xtm_fw_cfg_validate(&h, &r.cfg), kXtmFwBadArg);
+  o.clock_hz = 390000000ull;
+  // the port rate register (Q8.16 bytes per cycle, below 256) has the same bound, 2048 bits
+  // per cycle: both are reported
+  ck_assert_uint_eq(xtm_cos_compile("t.conf", conf, &hw, &o, &r), 2);
+  ck_assert_ptr_nonnull(strstr(r.errors[0], "below the register's minimum of 0.25"));
+}
+END_TEST
+
 // ------------------------------------------------------------------ dcqcn driver
 
 START_TEST(test_dcqcn_mock_sequence) {
@@ -539,6 +575,7 @@ Suite *fw_suite(void) {
   tcase_add_test(c, test_messages_counted_once_and_bounded);
   tcase_add_test(c, test_rate_register_bounds);
   tcase_add_test(c, test_wd_poll_limit_is_the_tomls);
+  tcase_add_test(c, test_pause_quantum_limit_is_the_tomls);
   suite_add_tcase(s, c);
   TCase *q = tcase_create("dcqcn-driver");
   tcase_add_test(q, test_dcqcn_mock_sequence);

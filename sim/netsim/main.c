@@ -853,7 +853,10 @@ static cJSON *run_flows_json(ns_sim_t *s, run_kpi_t *kpi) {
     }
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", f->name);
-    cJSON_AddStringToObject(o, "transport", f->transport == kNsTransportUet ? "uet" : "roce");
+    cJSON_AddStringToObject(o, "transport",
+                            f->transport == kNsTransportUet   ? "uet"
+                            : f->transport == kNsTransportTcp ? "tcp"
+                                                              : "roce");
     cJSON_AddNumberToObject(o, "bytes", (double)f->rx_bytes);
     cJSON_AddNumberToObject(o, "start_us", (double)f->start_ps * 1e-6);
     if (f->done) {
@@ -865,6 +868,14 @@ static cJSON *run_flows_json(ns_sim_t *s, run_kpi_t *kpi) {
     cJSON_AddNumberToObject(o, "retransmitted_bytes", (double)f->retx_bytes);
     cJSON_AddNumberToObject(o, "timeouts", (double)f->timeouts);
     cJSON_AddNumberToObject(o, "cnps_received", (double)f->cnps_rx);
+    if (f->tcp != NULL) {
+      const tcp_sender_t *t = &f->tcp->snd;
+      cJSON_AddNumberToObject(o, "tcp_retrans_segs", (double)t->retrans_segs);
+      cJSON_AddNumberToObject(o, "tcp_fast_retransmits", (double)t->fast_retransmits);
+      cJSON_AddNumberToObject(o, "tcp_rto_count", (double)t->rto_count);
+      cJSON_AddNumberToObject(o, "tcp_cwnd_segs", t->cwnd);
+      cJSON_AddNumberToObject(o, "tcp_srtt_us", (double)t->srtt_ps * 1e-6);
+    }
     if (f->uet != NULL) {
       cJSON_AddNumberToObject(o, "uet_fast_losses", (double)f->uet->fast_losses);
       cJSON_AddNumberToObject(o, "uet_rto_losses", (double)f->uet->rto_losses);
@@ -904,6 +915,29 @@ static cJSON *run_flows_json(ns_sim_t *s, run_kpi_t *kpi) {
 }
 
 // run_one, step 4: the "summary" object of summary.json
+// A run with TCP flows (docs/netsim.md 2.2): the transfer striped over them ends when the last
+// one does. "transfer_fct_us" = latest end - earliest start, null while one is unfinished;
+// absent from runs without TCP.
+static void transfer_fct_json(cJSON *sm, const ns_sim_t *s) {
+  uint64_t first = NS_NEVER, last = 0;
+  bool tcp = false, all = true;
+  for (uint32_t i = 0; i < s->nflows; i++) {
+    const ns_flow_t *f = &s->flows[i];
+    tcp |= f->transport == kNsTransportTcp;
+    all &= f->done;
+    first = f->start_ps < first ? f->start_ps : first;
+    last = f->done && f->start_ps + f->fct_ps > last ? f->start_ps + f->fct_ps : last;
+  }
+  if (!tcp) {
+    return;
+  }
+  if (all) {
+    cJSON_AddNumberToObject(sm, "transfer_fct_us", (double)(last - first) * 1e-6);
+  } else {
+    cJSON_AddNullToObject(sm, "transfer_fct_us");
+  }
+}
+
 static cJSON *run_summary_json(ns_sim_t *s, ns_measure_t *m, const run_kpi_t *kpi) {
   const ns_link_t *bl = kpi->bl;
   const ns_router_t *br = kpi->br;
@@ -953,6 +987,7 @@ static cJSON *run_summary_json(ns_sim_t *s, ns_measure_t *m, const run_kpi_t *kp
       cJSON_AddNullToObject(sm, "victim_fct_us");
     }
   }
+  transfer_fct_json(sm, s);
   return sm;
 }
 
@@ -1103,6 +1138,7 @@ static int run_one(ns_scenario_t *sc, const char *outdir, bool json, bool quiet,
   }
   s.stop_when_done = strcmp(sc->family, "scale-across") != 0;
   s.lookahead_off = getenv("NETSIM_NO_LOOKAHEAD") != NULL;  // reference mode (docs/netsim.md 1)
+  s.dcqcn_rate_stream = getenv("NETSIM_DCQCN_RATE_STREAM") != NULL;  // reference (docs/netsim.md 1)
   char outputs[512] = "";
   char csvp[1300];
   run_ctx_t rc = {.s = &s, .m = &m};

@@ -19,6 +19,7 @@
 
 #include "cmodel/dcqcn/dcqcn.h"
 #include "cmodel/xtm/xtm.h"
+#include "sim/netsim/tcp.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,7 +64,23 @@ typedef enum ns_pkt_kind {
 typedef enum ns_transport {
   kNsTransportRoce = 0,  // RoCEv2 RC: go-back-N, DCQCN (docs/netsim.md 2)
   kNsTransportUet = 1,   // UET-style: NSCC window, selective retransmission (docs/netsim.md 2.1)
+  kNsTransportTcp = 2,   // TCP: SACK, RFC 6298 RTO, CUBIC or BBRv1, pacing (docs/netsim.md 2.2)
 } ns_transport_t;
+
+// A TCP flow's two ends (sim/netsim/tcp.h) and what travels between them. An ACK frame on a
+// link carries only a serial number; its contents (cumulative ACK, window, SACK blocks) wait
+// in `acks`, indexed by serial modulo the ring's size (at least max_cwnd: no more ACKs than
+// segments can be in flight).
+typedef struct ns_tcp {
+  tcp_sender_t snd;
+  tcp_receiver_t rcv;
+  tcp_ack_t *acks;
+  uint32_t *ack_serial;
+  uint32_t ack_mask;
+  uint32_t ack_next;    // serial of the next ACK
+  uint64_t timer_ps;    // the earliest pending timer event of this flow (NS_NEVER: none)
+  uint64_t stale_acks;  // ACKs whose contents were overwritten before arrival (counted)
+} ns_tcp_t;
 
 // NSCC and selective-retransmission state of a UET flow (docs/netsim.md 2.1).
 typedef struct ns_uet {
@@ -160,6 +177,8 @@ typedef struct ns_flow {
   uint64_t uet_bdp_bytes;    // UET: the path's BDP at the bottleneck
   uint64_t uet_line_bps;     // UET: the sender's line rate (reference scaling)
   ns_uet_t *uet;             // UET state (allocated by ns_add_flow)
+  tcp_params_t tcp_params;   // TCP: mss is taken from `mtu`
+  ns_tcp_t *tcp;             // TCP state (allocated by ns_add_flow)
   // derived
   uint32_t pkts_per_msg;
   uint64_t total_pkts;    // 0 = unlimited
@@ -216,8 +235,10 @@ typedef struct ns_router {
   uint32_t cell_bytes;
   uint32_t port_link[NS_MAX_PORTS];  // egress link of each port
   uint32_t in_link[NS_MAX_PORTS];    // ingress link of each port (NS_NIL: none)
-  uint32_t pfc_pending_mask;         // bit p: pfc_pending[p]
-  uint16_t route[256];               // destination node -> egress port
+  uint32_t in_list[NS_MAX_PORTS];    // the ingress links that exist (ns_run), in port order
+  uint32_t n_in;
+  uint32_t pfc_pending_mask;  // bit p: pfc_pending[p]
+  uint16_t route[256];        // destination node -> egress port
   ns_rin_t *in_ring;
   uint32_t in_cap, in_head, in_len;  // in_cap: a power of two
   bool pfc_pending[NS_MAX_PORTS];
@@ -321,7 +342,9 @@ typedef struct ns_sim {
   uint64_t rto_ps;
   uint64_t end_ps;
   bool stop_when_done;
-  FILE *warn_out;      // where ns_router_program prints configuration warnings (NULL: stderr)
+  FILE *warn_out;          // where ns_router_program prints configuration warnings (NULL: stderr)
+  bool dcqcn_rate_stream;  // keep the NICs' dcqcn rate-update stream on (reference for the
+                           // tests; off by default: the engine reads only pace and cnp_tx)
   bool lookahead_off;  // routers run only up to now (reference for the tests)       // stop once
                        // every finite flow has completed
   uint32_t finite_pending;
@@ -335,6 +358,7 @@ typedef struct ns_sim {
   ns_ival_t *iv;
   uint32_t niv;
   uint64_t mark_ps;  // snapshot of every flow's rx/retx bytes at this time (NS_NEVER: none)
+  dcqcn_out_t dc_o;  // scratch output bundle of the NICs' dcqcn models (dc_feed)
   // statistics
   uint64_t events;
   uint64_t ev_by_type[8];  // link, nic, router, pfc, rto, sample (docs/netsim.md section 8)

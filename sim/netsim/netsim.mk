@@ -6,8 +6,8 @@
 DEB_PKGS += libcjson-dev libinih-dev
 
 NETSIM_VERSION := $(shell cat VERSION 2>/dev/null || echo 1.0.0)+$(shell git describe --always --dirty 2>/dev/null || echo nogit)
-NETSIM_CORE := sim/netsim/netsim.c sim/netsim/scenario.c
-NETSIM_HDRS := sim/netsim/netsim.h sim/netsim/scenario.h
+NETSIM_CORE := sim/netsim/netsim.c sim/netsim/scenario.c sim/netsim/tcp.c sim/netsim/tcp_cc.c
+NETSIM_HDRS := sim/netsim/netsim.h sim/netsim/scenario.h sim/netsim/tcp.h
 NETSIM_LIBS := $(LIBXTMFW) $(LIBXTM) $(LIBDCQCN)
 NETSIM_LDLIBS := $(shell pkg-config --libs inih libcjson 2>/dev/null || echo -linih -lcjson) -lm
 
@@ -45,3 +45,12 @@ bench-netsim: $(BUILD)/bin/xtm-netsim
 	@tools/stamp "bench-netsim: scale-across 500 km, load_bdp 1.0, final profile, 4 KB and 1 KB payload"
 	sim/netsim/tests/bench.sh $(BUILD)/bin/xtm-netsim
 BENCH_TARGETS += bench-netsim
+
+# the TCP transport's Check suite (sim/netsim/tcp.c, tcp_cc.c; docs/netsim.md "TCP transport")
+NETSIM_TCP_SRCS := sim/netsim/tcp.c sim/netsim/tcp_cc.c
+$(BUILD)/tests/test_tcp: sim/netsim/tests/test_tcp.c $(NETSIM_TCP_SRCS) sim/netsim/tcp.h | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(CHECK_CFLAGS) sim/netsim/tests/test_tcp.c $(NETSIM_TCP_SRCS) -o $@ \
+	  $(CHECK_LIBS) -lm
+TEST_DEPS += $(BUILD)/tests/test_tcp
+TEST_ARGS += $(BUILD)/tests/test_tcp

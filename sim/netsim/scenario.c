@@ -1111,11 +1111,80 @@ static bool db_program(bctx_t *b, ns_sim_t *s, uint32_t r, const char *outdir, d
   return ok;
 }
 
+// transport = tcp (docs/netsim.md 2.2): tcp_flows parallel flows (default 1) stripe the
+// message, bytes / N each (the first ones one byte more); tcp_cc cubic (default, HyStart++ on)
+// or bbr; tcp_min_rto_ms the minimum RTO (default 200, Linux's); window clamp and receive
+// buffer 4 BDP (at least 64 segments); seeds seed + i.
+typedef struct db_tcp {
+  const char *cc;
+  uint64_t n;
+  double rto_ms;
+} db_tcp_t;
+
+// The TCP keys, read and checked whatever the transport (a bad value is an error even when
+// transport is not tcp).
+static db_tcp_t db_tcp_keys(bctx_t *b) {
+  static const char *const kCc[] = {"cubic", "bbr", NULL};
+  db_tcp_t k = {"cubic", 1, 200};
+  if (ns_scenario_get(b->sc, "tcp_cc") != NULL) {
+    k.cc = gword(b, "tcp_cc", kCc);
+  }
+  if (ns_scenario_get(b->sc, "tcp_flows") != NULL) {
+    k.n = gint(b, "tcp_flows", 1, 256);
+  }
+  if (ns_scenario_get(b->sc, "tcp_min_rto_ms") != NULL) {
+    k.rto_ms = gnum(b, "tcp_min_rto_ms", 0.001, 60000);
+  }
+  return k;
+}
+
+static bool db_tcp_flows(bctx_t *b, ns_sim_t *s, ns_measure_t *m, ns_flow_t *f, double bdp,
+                         const db_tcp_t *k) {
+  const char *cc = k->cc;
+  uint64_t n = k->n;
+  double rto_ms = k->rto_ms;
+  uint64_t total = f->total_bytes;
+  if (total < n) {
+    berr(b, "tcp_flows", "%" PRIu64 " flows cannot share a message of %" PRIu64 " bytes", n, total);
+    return false;
+  }
+  f->transport = kNsTransportTcp;
+  tcp_params_default(&f->tcp_params);
+  f->tcp_params.cc = strcmp(cc, "bbr") == 0 ? kTcpCcBbr : kTcpCcCubic;
+  f->tcp_params.min_rto_ps = (uint64_t)llround(rto_ms * 1e9);
+  double segs = ceil(4.0 * bdp / f->mtu);
+  f->tcp_params.max_cwnd = (uint32_t)(segs < 64 ? 64 : segs > (1u << 22) ? (1u << 22) : segs);
+  f->tcp_params.rcv_buf_bytes = (uint64_t)f->tcp_params.max_cwnd * f->mtu;
+  if ((double)n * f->tcp_params.max_cwnd > (double)(1u << 22)) {  // about 0.5 GB of state
+    static const char *const kK[] = {"tcp_flows", "distance_km", NULL};
+    berr_keys(b, kK,
+              "%" PRIu64
+              " flows x a window of 4 BDP (%u segments) is above the limit of %u "
+              "segments of TCP state",
+              n, f->tcp_params.max_cwnd, 1u << 22);
+    return false;
+  }
+  for (uint64_t i = 0; i < n; i++) {
+    ns_flow_t g = *f;
+    g.total_bytes = g.msg_bytes = total / n + (i < total % n ? 1 : 0);
+    g.tcp_params.seed = (uint32_t)(m->seed + i);
+    snprintf(g.name, sizeof(g.name), n == 1 ? "message" : "message.%" PRIu64, i);
+    snprintf(g.group, sizeof(g.group), "sender");
+    if (ns_add_flow(s, &g, NULL) != kNsOk) {
+      berr(b, "mtu", "TCP flow refused");
+      return false;
+    }
+  }
+  note(m, "transport tcp: %s, %" PRIu64 " parallel flow%s, SACK, pacing (docs/netsim.md 2.2)", cc,
+       n, n == 1 ? "" : "s");
+  return true;
+}
+
 static bool build_deep_buffer(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char *outdir) {
-  static const char *const kKeys[] = {"distance_km", "buffer_bdp",  "message_mb",
-                                      "dcqcn",       "sender_gbps", "kmin_pct",
-                                      "kmax_pct",    "transport",   NULL};
-  static const char *const kTransports[] = {"roce", "uet", NULL};
+  static const char *const kKeys[] = {"distance_km", "buffer_bdp", "message_mb",     "dcqcn",
+                                      "sender_gbps", "kmin_pct",   "kmax_pct",       "transport",
+                                      "tcp_cc",      "tcp_flows",  "tcp_min_rto_ms", NULL};
+  static const char *const kTransports[] = {"roce", "uet", "tcp", NULL};
   if (!check_keys(b, kKeys)) {
     return false;
   }
@@ -1130,10 +1199,11 @@ static bool build_deep_buffer(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const cha
   double kmax = gnum(b, "kmax_pct", 0, 100);
   const char *tr =
       ns_scenario_get(b->sc, "transport") != NULL ? gword(b, "transport", kTransports) : "roce";
+  db_tcp_t tk = db_tcp_keys(b);
   if (b->bad) {
     return false;
   }
-  bool uet = strcmp(tr, "uet") == 0;
+  bool uet = strcmp(tr, "uet") == 0, tcp = strcmp(tr, "tcp") == 0;
   if (bufb <= 0 || mb <= 0) {
     berr(b, bufb <= 0 ? "buffer_bdp" : "message_mb", "must be > 0");
     return false;
@@ -1163,8 +1233,8 @@ static bool build_deep_buffer(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const cha
   p.num_desc = 1u << 20;
   uint32_t r, tx, rx;
   if (ns_add_router(s, "sw", &p, &r) != kNsOk ||
-      ns_add_nic(s, "sender", (dcqcn && !uet) ? 1 : 0, &tx) != kNsOk ||
-      ns_add_nic(s, "receiver", (dcqcn && !uet) ? 1 : 0, &rx) != kNsOk) {
+      ns_add_nic(s, "sender", (dcqcn && !uet && !tcp) ? 1 : 0, &tx) != kNsOk ||
+      ns_add_nic(s, "receiver", (dcqcn && !uet && !tcp) ? 1 : 0, &rx) != kNsOk) {
     berr(b, NULL, "cannot create nodes");
     return false;
   }
@@ -1189,7 +1259,11 @@ static bool build_deep_buffer(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const cha
                  .msg_bytes = bytes,
                  .window_msgs = 1,
                  .total_bytes = bytes};
-  if (uet) {
+  if (tcp) {
+    if (!db_tcp_flows(b, s, m, &f, bdp, &tk)) {
+      return false;
+    }
+  } else if (uet) {
     f.transport = kNsTransportUet;
     f.uet_base_rtt_ps = (uint64_t)llround(rtt * 1e6);
     f.uet_bdp_bytes = (uint64_t)llround(bdp);
@@ -1201,7 +1275,7 @@ static bool build_deep_buffer(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const cha
   }
   snprintf(f.name, sizeof(f.name), "message");
   snprintf(f.group, sizeof(f.group), "sender");
-  if (ns_add_flow(s, &f, NULL) != kNsOk) {
+  if (!tcp && ns_add_flow(s, &f, NULL) != kNsOk) {
     berr(b, "mtu", "flow refused");
     return false;
   }

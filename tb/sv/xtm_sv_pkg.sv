@@ -461,7 +461,7 @@ package xtm_sv_pkg;
         port_wr(p, xtm_reg_pkg::XTM_P_SHAPER_CFG_OFFSET, k | rnd(64) << 8);
         port_wr(p, xtm_reg_pkg::XTM_P_SHAPER_RATE_OFFSET, 32'h8000 + rnd(32'h10_0000));
         port_wr(p, xtm_reg_pkg::XTM_P_SHAPER_BURST_OFFSET, rnd(30000));
-        port_wr(p, xtm_reg_pkg::XTM_P_PAUSE_QUANTUM_OFFSET, rnd(32'h8_0000));
+        port_wr(p, xtm_reg_pkg::XTM_P_PAUSE_QUANTUM_OFFSET, 32'h4000 + rnd(32'h7_C000));
         port_wr(p, xtm_reg_pkg::XTM_P_PFC_QUANTA_OFFSET, 1 + rnd(2000));
         port_wr(p, xtm_reg_pkg::XTM_P_PFC_REFRESH_OFFSET, 1 + rnd(3000));
         for (int unsigned pr = 0; pr < 8; pr++) begin

@@ -18,6 +18,7 @@ COV_VFLAGS = $(filter-out -O3,$(VERILATOR_FLAGS)) --coverage-line --coverage-tog
 sim/build/cov-small/Vxtm_top: $(TB_SRCS) tb/tb_common.h tb/xtm_tests.h tb/xtm_fcov.h tb/xtm_probe.h $(RTL_SRCS) $(LIBXTM) $(LIBXTMFW) \
     $(LIBDCQCN) | $(DEPS_STAMP)
 	@mkdir -p sim/build/cov-small
+	@rm -f $@
 	$(VERILATOR) $(COV_VFLAGS) $(CFG_PARAMS_small) -Mdir sim/build/cov-small -o Vxtm_top \
 	  -CFLAGS "-std=c++17 -O1 -I$(CURDIR) $(CFG_DEFS_small)" \
 	  -LDFLAGS "$(CURDIR)/$(LIBXTMFW) $(CURDIR)/$(LIBXTM) $(CURDIR)/$(LIBDCQCN) -lsystemc" \

@@ -83,8 +83,10 @@ if synth toy tests/synth/synth_toy.f && grep -q '^ffcheck: PASS' "$OUT/toy/ffche
 else
   fail toy-synth "$OUT/toy.log"
 fi
-# the module-by-module back end with ABC's fast script (make synth-xtm's SYNTH_OPTS_xtm)
-if synth toyhier tests/synth/synth_toy.f --hier --abc-fast &&
+# the module-by-module back end with ABC's fast script in two Yosys processes (make
+# synth-xtm's SYNTH_OPTS_xtm); its netlist goes through the lockstep below too
+if synth toyhier tests/synth/synth_toy.f --hier --abc-fast --jobs 2 &&
+   grep -q 'back end group 1:' "$OUT/toyhier.log" &&
    grep -q '^ffcheck: PASS' "$OUT/toyhier/ffcheck.txt" && grep -q '^latches: 0$' "$OUT/toyhier/summary.txt" &&
    grep -q '^ram_bits: 256$' "$OUT/toyhier/summary.txt" && [ -s "$OUT/toyhier/cells_hier.stat" ] &&
    ! grep -q '^module synth_toy_cnt' "$OUT/toyhier/gates.v"; then
@@ -128,6 +130,10 @@ if rtl_model "$OUT/toy" tests/synth/synth_toy.f; then
   cp -r "$OUT/toy/vrtl" "$OUT/toy-coarse/"
   if gls_model "$OUT/toy-coarse" "$OUT/toy/coarse.v" "$SIMLIB"; then lockstep toy-gls-coarse "$OUT/toy-coarse"
   else fail "toy-gls-coarse (build)" "$OUT/toy-coarse/vgls.log"; fi
+  mkdir -p "$OUT/toyhier-gls"
+  cp -r "$OUT/toy/vrtl" "$OUT/toyhier-gls/"
+  if gls_model "$OUT/toyhier-gls" "$OUT/toyhier/gates.v" "$CELLS"; then lockstep toy-gls-hier-jobs "$OUT/toyhier-gls"
+  else fail "toy-gls-hier-jobs (build)" "$OUT/toyhier-gls/vgls.log"; fi
 else
   fail "toy-gls (RTL build)" "$OUT/toy/vrtl.log"
 fi

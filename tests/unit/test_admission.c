@@ -93,6 +93,7 @@ START_TEST(test_tail_limit) {
     xtm_voq_state_t vs;
     xtm_voq_state(m, 3, &vs);
     ck_assert_uint_eq(vs.occ_cells, kCases[i].occ_after);
+    ck_assert_uint_eq(xtm_voq_occ_cells(m, 3), kCases[i].occ_after);
     tl_check_invariants(m);
   }
   ck_assert_uint_eq(tl_voq_rd(m, 3, XTM_Q_OCC_CELLS_REG_OFFSET), 10);

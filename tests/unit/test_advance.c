@@ -61,7 +61,7 @@ static void configure(xtm_t *m, uint64_t seed) {
     tl_port_wr(m, pt, XTM_P_SHAPER_CFG_REG_OFFSET, rnd(&g, 2) | rnd(&g, 64) << 8);
     tl_port_wr(m, pt, XTM_P_SHAPER_RATE_REG_OFFSET, 0x8000 + rnd(&g, 0x100000));
     tl_port_wr(m, pt, XTM_P_SHAPER_BURST_REG_OFFSET, rnd(&g, 30000));
-    tl_port_wr(m, pt, XTM_P_PAUSE_QUANTUM_REG_OFFSET, rnd(&g, 0x80000));
+    tl_port_wr(m, pt, XTM_P_PAUSE_QUANTUM_REG_OFFSET, 0x4000 + rnd(&g, 0x7C000));
     tl_port_wr(m, pt, XTM_P_PFC_QUANTA_REG_OFFSET, 1 + rnd(&g, 2000));
     tl_port_wr(m, pt, XTM_P_PFC_REFRESH_REG_OFFSET, 1 + rnd(&g, 3000));
     for (uint32_t pr = 0; pr < 8; pr++) {

@@ -3,7 +3,10 @@
 // Suite "dcqcn_advance": the skipping paths (heap of visits, parked QPs, dcqcn_advance_to)
 // against the eager reference that scans QPs every cycle exactly as the RTL does
 // (docs/spec-dcqcn.md D5, D13), on random CNP / traffic / CE / CSR patterns over 64 QPs;
-// and a negative test: the same check must fail on an injected fast-path fault.
+// and a negative test: the same check must fail on an injected fast-path fault. The same
+// differential with the rate-update stream off (dcqcn_set_rate_stream, the alpha timer
+// lazy): every output but rate[] (which must stay empty), the state and the counters equal
+// the eager reference's, and the injected fault is caught there too.
 
 #include <stdio.h>
 #include <string.h>
@@ -30,6 +33,17 @@ static bool out_eq(const dcqcn_out_t *a, const dcqcn_out_t *b, char *why, size_t
     }
   }
   return true;
+}
+
+// With the rate stream off (b): the outputs of a but for rate[], and no rate update.
+static bool out_eq_quiet(const dcqcn_out_t *a, const dcqcn_out_t *b, char *why, size_t n) {
+  if (b->n_rate != 0) {
+    snprintf(why, n, "rate update with the stream off at cycle %llu", (unsigned long long)b->cycle);
+    return false;
+  }
+  dcqcn_out_t x = *a;
+  x.n_rate = 0;
+  return out_eq(&x, b, why, n);
 }
 
 static bool state_eq(dcqcn_t *a, dcqcn_t *b, char *why, size_t n) {
@@ -67,28 +81,49 @@ static bool eager_next(dcqcn_t *m, uint64_t t, dcqcn_out_t *out) {
   return false;
 }
 
+// The eager reference seen without its rate stream: cycles whose only output is rate[]
+// are skipped (a model with the stream off reports nothing in them).
+static bool eager_next_quiet(dcqcn_t *m, uint64_t t, dcqcn_out_t *out) {
+  while (eager_next(m, t, out)) {
+    if (out->cnp_tx.valid || out->pace.valid || out->csr_rsp.valid) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Skipping path, stepping every cycle (idle steps return at once before the next visit).
 static bool skip_step_next(dcqcn_t *m, uint64_t t, dcqcn_out_t *out) {
   return eager_next(m, t, out);
 }
 
+static uint32_t g_gain = 512;       // DCE_TCP_G of setup()
+static uint32_t g_byte_reset = 16;  // RPG_BYTE_RESET of setup() (x 64 bytes)
+
 static void setup(dcqcn_t *m) {
-  dt_param(m, "DCE_TCP_G", 512);  // alpha halves each microsecond: QPs park soon
+  dt_param(m, "DCE_TCP_G", g_gain);  // 512: alpha halves each microsecond, QPs park soon
   dt_param(m, "RPG_TIME_RESET", 5);
-  dt_param(m, "RPG_BYTE_RESET", 16);
+  dt_param(m, "RPG_BYTE_RESET", g_byte_reset);
   dt_param(m, "RPG_MIN_DEC_FAC", 20);
   dt_param(m, "MIN_TIME_BETWEEN_CNPS", 1);
   dt_param(m, "LINE_RATE", 25000);
 }
 
-// Runs the same random pattern through eager (A), skip+step (B) and skip+advance_to (C).
-// Returns false with *why on the first difference.
-static bool differential(uint64_t seed, bool inject, char *why, size_t n) {
+// Runs the same random pattern through eager (A), skip+step (B) and skip+advance_to (C);
+// `quiet`: B and C with the rate stream off (compared without rate[]). Returns false with
+// *why on the first difference.
+static bool differential(uint64_t seed, bool inject, bool quiet, char *why, size_t n) {
   dcqcn_t *a = dt_create(64, 4), *b = dt_create(64, 4), *c = dt_create(64, 4);
   dcqcn_set_eager(a, true);
   setup(a);
   setup(b);
   setup(c);
+  if (quiet) {
+    dcqcn_set_rate_stream(b, false);
+    dcqcn_set_rate_stream(c, false);
+  }
+  bool (*eq)(const dcqcn_out_t *, const dcqcn_out_t *, char *, size_t) =
+      quiet ? out_eq_quiet : out_eq;
   if (inject) {
     ck_assert(dcqcn_inject_fault(c, kDcqcnFaultCatchUpShort));
   }
@@ -127,8 +162,9 @@ static bool differential(uint64_t seed, bool inject, char *why, size_t n) {
         } else {
           static const uint16_t kRd[] = {
               DCQCN_Q_ALPHA_REMAIN_REG_OFFSET, DCQCN_Q_DEC_REMAIN_REG_OFFSET,
-              DCQCN_Q_INC_REMAIN_REG_OFFSET, DCQCN_Q_RC_REG_OFFSET, DCQCN_CUTS_LO_REG_OFFSET};
-          in.csr.addr = kRd[(k >> 12) % 5];
+              DCQCN_Q_INC_REMAIN_REG_OFFSET,   DCQCN_Q_RC_REG_OFFSET,
+              DCQCN_CUTS_LO_REG_OFFSET,        DCQCN_Q_ALPHA_REG_OFFSET};
+          in.csr.addr = kRd[(k >> 12) % 6];
         }
         break;
     }
@@ -138,7 +174,8 @@ static bool differential(uint64_t seed, bool inject, char *why, size_t n) {
     }
     for (;;) {
       dcqcn_out_t oa, ob, oc;
-      bool ha = eager_next(a, t, &oa), hb = skip_step_next(b, t, &ob);
+      bool ha = quiet ? eager_next_quiet(a, t, &oa) : eager_next(a, t, &oa);
+      bool hb = skip_step_next(b, t, &ob);
       bool hc = dcqcn_advance_to(c, t, &oc);
       if (ha != hb || ha != hc) {
         snprintf(why, n, "output presence differs before cycle %llu", (unsigned long long)t);
@@ -148,7 +185,7 @@ static bool differential(uint64_t seed, bool inject, char *why, size_t n) {
       if (!ha) {
         break;
       }
-      if (!out_eq(&oa, &ob, why, n) || !out_eq(&oa, &oc, why, n)) {
+      if (!eq(&oa, &ob, why, n) || !eq(&oa, &oc, why, n)) {
         ok = false;
         break;
       }
@@ -158,7 +195,7 @@ static bool differential(uint64_t seed, bool inject, char *why, size_t n) {
       dcqcn_step(a, &in, &oa);
       dcqcn_step(b, &in, &ob);
       dcqcn_step(c, &in, &oc);
-      ok = out_eq(&oa, &ob, why, n) && out_eq(&oa, &oc, why, n);
+      ok = eq(&oa, &ob, why, n) && eq(&oa, &oc, why, n);
     }
     if (ok && ev % 256 == 0) {
       ok = state_eq(a, b, why, n) && state_eq(a, c, why, n);
@@ -177,7 +214,7 @@ START_TEST(test_differential_random) {
   static const uint64_t kSeeds[] = {1, 0xC0FFEE, 20261130};
   char why[160] = "";
   for (size_t i = 0; i < sizeof(kSeeds) / sizeof(kSeeds[0]); i++) {
-    ck_assert_msg(differential(kSeeds[i], false, why, sizeof(why)), "seed %llu: %s",
+    ck_assert_msg(differential(kSeeds[i], false, false, why, sizeof(why)), "seed %llu: %s",
                   (unsigned long long)kSeeds[i], why);
   }
 }
@@ -186,8 +223,90 @@ END_TEST
 // The same check with a fast-path bug (a woken QP's timers one period behind) must fail.
 START_TEST(test_differential_catches_fault) {
   char why[160] = "";
-  ck_assert(!differential(1, true, why, sizeof(why)));
+  ck_assert(!differential(1, true, false, why, sizeof(why)));
   ck_assert(why[0] != '\0');
+}
+END_TEST
+
+// A byte threshold of 128,000 bytes (RPG_BYTE_RESET 2000; setup's 1,024 is crossed by most
+// single transmissions): most transmissions of a QP not visited in their cycle leave
+// pending bytes whose visit changes nothing but byte_count and is not executed (pend_visit,
+// D5.1), with the stream on and off; the fault caught.
+START_TEST(test_differential_unlisted_bytes) {
+  static const uint64_t kSeeds[] = {1, 0xC0FFEE, 20261130};
+  char why[160] = "";
+  g_byte_reset = 2000;
+  for (int quiet = 0; quiet < 2; quiet++) {
+    for (size_t i = 0; i < sizeof(kSeeds) / sizeof(kSeeds[0]); i++) {
+      ck_assert_msg(differential(kSeeds[i], false, quiet != 0, why, sizeof(why)),
+                    "quiet %d seed %llu: %s", quiet, (unsigned long long)kSeeds[i], why);
+    }
+    ck_assert(!differential(1, true, quiet != 0, why, sizeof(why)));
+  }
+  g_byte_reset = 16;
+}
+END_TEST
+
+// Rate stream off: with g = 512 (alpha at 0 within 11 firings) and with xtm-netsim's
+// g = 1019 (alpha still decaying ~500 firings after a CNP), and the fault caught.
+START_TEST(test_differential_quiet) {
+  static const uint64_t kSeeds[] = {1, 0xC0FFEE, 20261130};
+  static const uint32_t kGain[] = {512, 1019};
+  char why[160] = "";
+  for (size_t j = 0; j < 2; j++) {
+    g_gain = kGain[j];
+    for (size_t i = 0; i < sizeof(kSeeds) / sizeof(kSeeds[0]); i++) {
+      ck_assert_msg(differential(kSeeds[i], false, true, why, sizeof(why)), "g %u seed %llu: %s",
+                    kGain[j], (unsigned long long)kSeeds[i], why);
+    }
+    ck_assert(!differential(1, true, true, why, sizeof(why)));
+  }
+  g_gain = 512;
+}
+END_TEST
+
+// Switching the stream back on mid-run applies the lazy alpha firings first: the same state
+// and the same outputs (rate[] included) as an instance that never switched it off.
+START_TEST(test_quiet_switch_back) {
+  dcqcn_t *a = dt_create(64, 4), *b = dt_create(64, 4);
+  g_gain = 1019;
+  setup(a);
+  setup(b);
+  g_gain = 512;
+  dcqcn_set_rate_stream(b, false);
+  dcqcn_out_t oa, ob;
+  for (uint16_t q = 0; q < 64; q += 5) {
+    dt_cnp(a, q, &oa);
+    dt_cnp(b, q, &ob);
+  }
+  for (uint16_t q = 0; q < 64; q += 5) {  // the second CNP: alpha timer busy, then decaying
+    dcqcn_in_t in = {.cnp = {.valid = true, .qp = q}};
+    dcqcn_step(a, &in, &oa);
+    dcqcn_step(b, &in, &ob);
+  }
+  while (dcqcn_advance_to(a, 150000, &oa)) {
+  }
+  while (dcqcn_advance_to(b, 150000, &ob)) {
+    ck_assert_uint_eq(ob.n_rate, 0);
+  }
+  char why[160] = "";
+  ck_assert_msg(state_eq(a, b, why, sizeof(why)), "%s", why);
+  dcqcn_qp_state_t s;
+  dcqcn_qp_state(b, 0, &s);
+  ck_assert(s.alpha > 0 && s.alpha < 1023);  // still decaying: the lazy path was exercised
+  dcqcn_set_rate_stream(b, true);
+  ck_assert_msg(state_eq(a, b, why, sizeof(why)), "%s", why);
+  for (int i = 0; i < 400; i++) {
+    bool ha = dcqcn_advance_to(a, 400000, &oa), hb = dcqcn_advance_to(b, 400000, &ob);
+    ck_assert(ha == hb);
+    if (!ha) {
+      break;
+    }
+    ck_assert_msg(out_eq(&oa, &ob, why, sizeof(why)), "%s", why);
+  }
+  ck_assert_msg(state_eq(a, b, why, sizeof(why)), "%s", why);
+  dcqcn_destroy(a);
+  dcqcn_destroy(b);
 }
 END_TEST
 
@@ -231,6 +350,9 @@ int main(void) {
   tcase_add_test(tc, test_differential_random);
   tcase_add_test(tc, test_differential_catches_fault);
   tcase_add_test(tc, test_parked_idle_is_free);
+  tcase_add_test(tc, test_differential_quiet);
+  tcase_add_test(tc, test_differential_unlisted_bytes);
+  tcase_add_test(tc, test_quiet_switch_back);
   suite_add_tcase(s, tc);
   return dt_run_suite(s);
 }

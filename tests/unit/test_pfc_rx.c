@@ -87,7 +87,9 @@ START_TEST(test_pause_expiry) {
       {0x20000, 3, 6},           // exactly 2.0 x 3 = 6, no rounding up
       {0x10001, 65535, 65536},   // 65535 * 65537 / 65536 = 65535.99998 -> 65536
       {0x8000, 1, 1},            // 0.5 -> 1
-      {0x1, 1, 1},               // 1/65536 -> 1
+      {0x4000, 1, 1},            // the smallest quantum (spec 7.2): 0.25 -> 1
+      {0x4000, 9, 3},            // 2.25 -> 3 (four quanta start in some cycles)
+      {0x4001, 65535, 16385},    // 65535 * 16385 / 65536 = 16384.75 -> 16385
   };
   for (size_t c = 0; c < sizeof(kCases) / sizeof(kCases[0]); c++) {
     xtm_t *m = setup();
@@ -291,6 +293,88 @@ START_TEST(test_pause_remain_max) {
 }
 END_TEST
 
+// A P_PAUSE_QUANTUM write re-times a running pause (spec 7.2): Q 5.12, q 10 at t: R(t) =
+// 51.2 cycles, 9 whole quanta after a first one of 5.12. The write before cycle t+4 (a
+// backdoor write acts as one of cycle t+3) finds 9 quanta and 5.12 - 4 = 1.12 cycles left;
+// at Q 2.0 that is 19.12 cycles: pause to t+23, G_PAUSE_REMAIN 20 at t+4, the packet
+// selected at t+24 and out 5 cycles later (at Q 5.12 it would have been t+52).
+START_TEST(test_quantum_write_retimes) {
+  xtm_t *m = setup();
+  xtm_out_t out;
+  tl_enq(m, kIn, kEg, 24, 0, 256, 7, &out);
+  rx_prio3(m, 10, &out);
+  const uint64_t t = out.cycle;
+  for (int i = 0; i < 3; i++) {
+    tl_idle(m, &out);
+    ck_assert_uint_eq(out.deq_valid, 0);
+  }
+  ck_assert_uint_eq(xtm_cycle(m), t + 4);
+  tl_port_wr(m, kEg, XTM_P_PAUSE_QUANTUM_REG_OFFSET, 0x20000);
+  xtm_pg_state_t g;
+  xtm_pg_state(m, kEg, kPrio, &g);
+  ck_assert_uint_eq(g.pause_remain, 20);
+  ck_assert_uint_eq(next_deq(m, 100, 7), t + 24 + 5);
+  xtm_destroy(m);
+}
+END_TEST
+
+// P_PAUSE_QUANTUM below a quarter cycle is ILLEGAL (spec 7.2, 10.2): the write is ignored.
+START_TEST(test_quantum_min) {
+  xtm_t *m = setup();
+  tl_wr(m, XTM_PORT_SEL_REG_OFFSET, kEg);
+  ck_assert(!xtm_csr_write(m, XTM_P_PAUSE_QUANTUM_REG_OFFSET, 0x3FFF));
+  ck_assert_uint_ne(tl_rd(m, XTM_ERR_STATUS_REG_OFFSET) & (1u << XTM_ERR_STATUS_ILLEGAL_BIT), 0);
+  ck_assert_uint_eq(tl_rd(m, XTM_P_PAUSE_QUANTUM_REG_OFFSET), 0x51EB8);
+  tl_wr(m, XTM_ERR_STATUS_REG_OFFSET, 0xFFFFFFFFu);
+  tl_port_wr(m, kEg, XTM_P_PAUSE_QUANTUM_REG_OFFSET, 0x4000);
+  ck_assert_uint_eq(tl_rd(m, XTM_ERR_STATUS_REG_OFFSET), 0);
+  ck_assert_uint_eq(tl_rd(m, XTM_P_PAUSE_QUANTUM_REG_OFFSET), 0x4000);
+  xtm_destroy(m);
+}
+END_TEST
+
+// The model's closed form against step 2 of spec 7.2 run literally, cycle by cycle: random
+// frames (quanta 0..40, some XON) and random P_PAUSE_QUANTUM writes (0x4000 .. 0x80000, so
+// one to four quanta start in a cycle) during pauses; G_PAUSE_REMAIN compared every cycle.
+START_TEST(test_quantum_rewrites_random) {
+  const uint64_t seed0 = tl_env_seed(0x5eed7a2u);
+  uint64_t seed = seed0;
+  xtm_t *m = setup();
+  uint64_t qn = 0, f = 0, quantum = 0x51EB8;
+  xtm_out_t out;
+  for (int c = 0; c < 20000; c++) {
+    uint64_t r = tl_rand(&seed);
+    if (r % 97 == 0) {  // a write that cycle c (the next one) sees
+      quantum = 0x4000 + (tl_rand(&seed) % 0x7C001);
+      tl_port_wr(m, kEg, XTM_P_PAUSE_QUANTUM_REG_OFFSET, (uint32_t)quantum);
+    }
+    xtm_pg_state_t g;
+    xtm_pg_state(m, kEg, kPrio, &g);
+    uint64_t want = (qn * quantum + f + 0xFFFFu) >> 16;
+    ck_assert_msg(g.pause_remain == want, "seed %llu cycle %d: remain %llu, spec %llu",
+                  (unsigned long long)seed0, c, (unsigned long long)g.pause_remain,
+                  (unsigned long long)want);
+    if (r % 53 == 1) {  // step 1
+      uint16_t quanta[8] = {0};
+      quanta[kPrio] = (uint16_t)(tl_rand(&seed) % 41);
+      qn = quanta[kPrio] != 0 ? quanta[kPrio] - 1u : 0;
+      f = quanta[kPrio] != 0 ? quantum : 0;
+      tl_pfc_rx(m, kEg, 1u << kPrio, quanta, &out);
+    } else {
+      tl_idle(m, &out);
+    }
+    int64_t ph = (int64_t)f - 65536;  // step 2
+    while (ph <= 0 && qn > 0) {
+      ph += (int64_t)quantum;
+      qn--;
+    }
+    f = ph > 0 ? (uint64_t)ph : 0;
+    qn = ph > 0 ? qn : 0;
+  }
+  xtm_destroy(m);
+}
+END_TEST
+
 // ------------------------------------------------------------------ who obeys
 
 // Port 2: VOQ 19 (PFC_RX_EN, prio 3), VOQ 20 (prio 3 but no PFC_RX_EN), VOQ 18 (PFC_RX_EN,
@@ -352,6 +436,9 @@ static Suite *pfc_rx_suite(void) {
   tcase_add_test(tc, test_paused_cycles_clear);
   tcase_add_test(tc, test_rx_counters);
   tcase_add_test(tc, test_pause_remain_max);
+  tcase_add_test(tc, test_quantum_write_retimes);
+  tcase_add_test(tc, test_quantum_min);
+  tcase_add_test(tc, test_quantum_rewrites_random);
   tcase_add_test(tc, test_who_obeys);
   tcase_add_test(tc, test_other_port_not_paused);
   suite_add_tcase(s, tc);

@@ -89,6 +89,127 @@ def run(cmd, logf, timeout, what):
     return dt
 
 
+def run_all(jobs, timeout, what):
+    """Runs [(cmd, logf)] at once; fails as run() does. Returns the wall time of the set."""
+    t0 = time.time()
+    c0 = cpu_children()
+    procs = []
+    for cmd, logf in jobs:
+        f = open(logf, 'w')
+        procs.append((subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT,
+                                       start_new_session=True), f, logf))
+    failed = None
+    try:
+        for p, f, logf in procs:
+            left = max(1.0, timeout - (time.time() - t0))
+            try:
+                rc = p.wait(timeout=left)
+            except subprocess.TimeoutExpired:
+                log(f"FAIL {what}: no result within {timeout} s wall, load average "
+                    f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} (log {logf})")
+                failed = 3
+                break
+            f.close()
+            if rc != 0 and failed is None:
+                with open(logf) as lf:
+                    print('\n'.join(lf.read().splitlines()[-25:]))
+                log(f"FAIL {what}: exit {rc} (log {logf})")
+                failed = 1
+                break
+    finally:
+        for p, f, _ in procs:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+            f.close()
+    if failed:
+        sys.exit(failed)
+    CPU[what] = cpu_children() - c0
+    return time.time() - t0
+
+
+def module_weights(stat_txt):
+    """{module: weight} from `stat -width`: the bits of each word-level cell summed (a
+    product counts A x B bits), a proxy for the module's gates after techmap."""
+    w, mod = {}, None
+    for line in open(stat_txt):
+        m = re.match(r'^=== (.*) ===$', line.strip())
+        if m:
+            mod = m.group(1)
+            w[mod] = 0
+            continue
+        m = re.match(r'^\s+(\$\w+?)_(\d+)(?:_(\d+))?\s+(\d+)$', line)
+        if mod and m:
+            a_bits = int(m.group(2))
+            b_bits = int(m.group(3) or 1)
+            mult = a_bits * b_bits if m.group(1) in ('$mul', '$macc') else a_bits
+            w[mod] += mult * int(m.group(4))
+    w.pop('design hierarchy', None)
+    return w
+
+
+def yosys_pattern(name):
+    """A select pattern for exactly this module name: every character a Yosys selection
+    might read (backslash, =, ', $) as `?` (the length pins it to this module)."""
+    return ''.join(c if c.isalnum() or c == '_' else '?' for c in name)
+
+
+def back_parallel(a, back, macro_files, inc):
+    """--hier --jobs N: the back end script `back` in three steps. (1) coarse synthesis of
+    the hierarchy, as in one process; (2) N processes at once, each with the derived
+    modules of the other groups (and the RAM macros) as black boxes, through fine
+    synthesis, dfflibmap and ABC, keeping only its own mapped modules; (3) the groups read
+    back together with the macros and the rest of `back` (statistics, flatten, checks,
+    netlist). The passes of (2) are those of one process, run module by module; ABC may
+    still map a module a few cells differently (the toy: 893 cells against 892), so the
+    netlist is checked like any other (flip-flops, make gls). Returns the wall time."""
+    i_fine = next(i for i, c in enumerate(back) if '-run fine:check' in c)
+    i_join = next(i for i, c in enumerate(back) if 'cells_hier.stat' in c)
+    coarse_il = os.path.join(a.out, 'coarse_hier.il')
+    widths = os.path.join(a.out, 'coarse_width.stat')
+    step1 = back[:i_fine] + [f"tee -q -o {widths} stat -width", f"write_rtlil {coarse_il}"]
+    ys = os.path.join(a.out, 'back.ys')
+    with open(ys, 'w') as f:
+        f.write('\n'.join(step1) + '\n')
+    dt = run([a.yosys, '-q', '-l', os.path.join(a.out, 'back.log'), '-s', ys],
+             os.path.join(a.out, 'back.out'), a.timeout, 'yosys back end (coarse)')
+    weights = module_weights(widths)
+    groups = [[] for _ in range(a.jobs)]
+    load = [0] * a.jobs
+    for m in sorted(weights, key=lambda m: (-weights[m], m)):  # largest first, to the lightest
+        g = load.index(min(load))
+        groups[g].append(m)
+        load[g] += weights[m] + 1
+    jobs, parts = [], []
+    for g, mods in enumerate(groups):
+        if not mods:
+            continue
+        others = [yosys_pattern(m) for h in groups if h is not mods for m in h]
+        part = os.path.join(a.out, f'part{g}.il')
+        script = [f"read_rtlil {coarse_il}"]
+        if others:
+            script.append(f"blackbox {' '.join(others)}")
+        script += back[i_fine:i_join] + ["delete =A:blackbox", f"write_rtlil {part}"]
+        gys = os.path.join(a.out, f'back{g}.ys')
+        with open(gys, 'w') as f:
+            f.write('\n'.join(script) + '\n')
+        jobs.append(([a.yosys, '-q', '-l', os.path.join(a.out, f'back{g}.log'), '-s', gys],
+                     os.path.join(a.out, f'back{g}.out')))
+        parts.append(part)
+        log(f"back end group {g}: {len(mods)} modules, weight {load[g]}")
+    dt += run_all(jobs, a.timeout, 'yosys back end (fine, dfflibmap, abc; groups)')
+    join = [f"read_rtlil {p}" for p in parts]
+    if macro_files:
+        join.append(f"read_verilog -sv -lib {inc} {' '.join(macro_files)}")
+    join += [f"hierarchy -top {a.top}"] + back[i_join:]
+    jys = os.path.join(a.out, 'back_join.ys')
+    with open(jys, 'w') as f:
+        f.write('\n'.join(join) + '\n')
+    dt += run([a.yosys, '-q', '-l', os.path.join(a.out, 'back_join.log'), '-s', jys],
+              os.path.join(a.out, 'back_join.out'), a.timeout, 'yosys back end (join)')
+    return dt
+
+
 def module_of(path):
     with open(path) as f:
         m = re.search(r'^\s*(module|package)\s+(\w+)', f.read(), re.M)
@@ -154,6 +275,10 @@ def main():
                     help="map module by module (coarse, fine, dfflibmap and abc on the design "
                          "before flatten; every derived module once), then flatten the mapped "
                          "netlist; the flip-flop check still runs on the flattened front end")
+    ap.add_argument('--jobs', type=int, default=1,
+                    help="with --hier: map the derived modules in this many Yosys processes at "
+                         "once (groups balanced by the word-level cells' bit widths), then "
+                         "join the mapped modules and flatten")
     ap.add_argument('--skip-ffcheck', action='store_true',
                     help='report a flip-flop mismatch but go on (negative tests only)')
     ap.add_argument('--allow-unsized-fill', action='store_true',
@@ -321,12 +446,15 @@ def main():
             f"tee -q -o {os.path.join(a.out, 'cells.stat')} stat -liberty {lib}",
             f"write_verilog -noattr -noexpr {gates_v}",
         ]
-    ys = os.path.join(a.out, 'back.ys')
-    with open(ys, 'w') as f:
-        f.write('\n'.join(back) + '\n')
-    dt = run([a.yosys, '-q', '-l', os.path.join(a.out, 'back.log'), '-s', ys],
-             os.path.join(a.out, 'back.out'), a.timeout,
-             'yosys back end (coarse' + (', fine, dfflibmap, abc)' if a.level == 'gates' else ')'))
+    if a.hier and a.jobs > 1 and a.level == 'gates':
+        dt = back_parallel(a, back, macro_files, inc)
+    else:
+        ys = os.path.join(a.out, 'back.ys')
+        with open(ys, 'w') as f:
+            f.write('\n'.join(back) + '\n')
+        dt = run([a.yosys, '-q', '-l', os.path.join(a.out, 'back.log'), '-s', ys],
+                 os.path.join(a.out, 'back.out'), a.timeout,
+                 'yosys back end (coarse' + (', fine, dfflibmap, abc)' if a.level == 'gates' else ')'))
     summary['back_s'] = round(dt)
     summary['back_cpu_s'] = round(sum(v for k, v in CPU.items() if k.startswith('yosys back')))
     log(f"back end ({a.level}) in {dt:.0f} s ({summary['back_cpu_s']} s CPU)")

@@ -1164,6 +1164,7 @@ module xtm_csr_dec #(
         end
         xtm_reg_pkg::XtmRegPPauseQuantum: begin
           dec_o.wdata = wdata_i & 32'hFFFFFFFF;
+          dec_o.legal = 32'(wdata_i[31:0]) >= 32'(16384);
         end
         xtm_reg_pkg::XtmRegPPfcQuanta: begin
           dec_o.wdata = wdata_i & 32'h0000FFFF;

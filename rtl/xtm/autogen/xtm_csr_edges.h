@@ -19,7 +19,7 @@ typedef struct xtm_csr_edge {
   bool has_max;   /* the TOML gives max */
 } xtm_csr_edge_t;
 
-#define XTM_CSR_EDGE_COUNT 33u
+#define XTM_CSR_EDGE_COUNT 34u
 
 static const xtm_csr_edge_t kXtmCsrEdges[XTM_CSR_EDGE_COUNT] = {
   { 11u, 0u, true, true },  /* MAX_FRAME.BYTES 64..16383 */
@@ -36,6 +36,7 @@ static const xtm_csr_edge_t kXtmCsrEdges[XTM_CSR_EDGE_COUNT] = {
   { 59u, 0u, true, true },  /* LFSR_HEAD_SEED.SEED 1..4294967295 */
   { 61u, 5u, false, true },  /* Q_CFG.MARK_POINT ..2 */
   { 63u, 0u, true, true },  /* Q_QUANTUM.BYTES 1..65535 */
+  { 119u, 0u, true, true },  /* P_PAUSE_QUANTUM.CYCLES 16384..4294967295 */
   { 120u, 0u, true, true },  /* P_PFC_QUANTA.QUANTA 1..65535 */
   { 121u, 0u, true, true },  /* P_PFC_REFRESH.CYCLES 1..4294967295 */
   { 151u, 1u, false, true },  /* PR_CFG.NPOINTS ..8 */

@@ -21,7 +21,7 @@ package xtm_reg_pkg;
 
   // Block identification and bus geometry.
   localparam logic [31:0] XTM_BLOCK_TYPE_VALUE = 32'h58544D35;
-  localparam logic [31:0] XTM_VERSION_VALUE = 32'h02000001;
+  localparam logic [31:0] XTM_VERSION_VALUE = 32'h02010000;
   localparam int unsigned XTM_ADDR_WIDTH = 16;
   localparam int unsigned XTM_DATA_WIDTH = 32;
 
@@ -43,7 +43,7 @@ package xtm_reg_pkg;
 
   // VERSION (global, ro): Register map and behaviour version (major 31:24, minor 23:16, patch 15:0).
   localparam logic [15:0] XTM_VERSION_OFFSET = 16'h0004;
-  localparam logic [31:0] XTM_VERSION_RESVAL = 32'h02000001;
+  localparam logic [31:0] XTM_VERSION_RESVAL = 32'h02010000;
   localparam int unsigned XTM_VERSION_PATCH_LSB = 0;
   localparam logic [31:0] XTM_VERSION_PATCH_MASK = 32'h0000FFFF;
   localparam int unsigned XTM_VERSION_MINOR_LSB = 16;
@@ -602,7 +602,7 @@ package xtm_reg_pkg;
   localparam int unsigned XTM_P_SHAPER_BURST_BYTES_LSB = 0;
   localparam logic [31:0] XTM_P_SHAPER_BURST_BYTES_MASK = 32'h000FFFFF;
 
-  // P_PAUSE_QUANTUM (window PORT + 0x0C, rw): Cycles per pause quantum (512 bit times at the port speed), unsigned Q16.16.
+  // P_PAUSE_QUANTUM (window PORT + 0x0C, rw): Cycles per pause quantum (512 bit times at the port speed), unsigned Q16.16, at least a quarter cycle (ports up to 2048 Gb/s at 1 GHz).
   localparam logic [15:0] XTM_P_PAUSE_QUANTUM_OFFSET = 16'h030C;
   localparam logic [31:0] XTM_P_PAUSE_QUANTUM_RESVAL = 32'h00051EB8;
   localparam int unsigned XTM_P_PAUSE_QUANTUM_CYCLES_LSB = 0;
@@ -692,7 +692,7 @@ package xtm_reg_pkg;
   localparam int unsigned XTM_G_HDRM_USED_CELLS_LSB = 0;
   localparam logic [31:0] XTM_G_HDRM_USED_CELLS_MASK = 32'h0FFFFFFF;
 
-  // G_PAUSE_REMAIN (window PG + 0x1C, ro): Egress side: cycles of received pause still to run for this (port, priority), saturated to 32 bits.
+  // G_PAUSE_REMAIN (window PG + 0x1C, ro): Egress side: cycles of received pause still to run for this (port, priority): ceil((quanta left x P_PAUSE_QUANTUM + time left of the current quantum) / 65536) (spec 7.2).
   localparam logic [15:0] XTM_G_PAUSE_REMAIN_OFFSET = 16'h041C;
   localparam logic [31:0] XTM_G_PAUSE_REMAIN_RESVAL = 32'h00000000;
   localparam int unsigned XTM_G_PAUSE_REMAIN_CYCLES_LSB = 0;

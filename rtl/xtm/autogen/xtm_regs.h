@@ -30,7 +30,7 @@ extern "C" {
 
 // Block identification and windows (BASE..BASE+SIZE-1 show the entry chosen by the select register).
 #define XTM_BLOCK_TYPE_VALUE               0x58544D35u
-#define XTM_VERSION_VALUE                  0x02000001u
+#define XTM_VERSION_VALUE                  0x02010000u
 #define XTM_WIN_VOQ_BASE                   0x0200u  // select VOQ_SEL
 #define XTM_WIN_VOQ_SIZE                   0x0100u  // entries NumPorts * NumTcs
 #define XTM_WIN_PORT_BASE                  0x0300u  // select PORT_SEL
@@ -51,7 +51,7 @@ extern "C" {
 
 // VERSION (global, ro): Register map and behaviour version (major 31:24, minor 23:16, patch 15:0).
 #define XTM_VERSION_REG_OFFSET             0x0004u
-#define XTM_VERSION_REG_RESVAL             0x02000001u
+#define XTM_VERSION_REG_RESVAL             0x02010000u
 #define XTM_VERSION_PATCH_OFFSET           0
 #define XTM_VERSION_PATCH_MASK             0xFFFFu
 #define XTM_VERSION_MINOR_OFFSET           16
@@ -632,7 +632,7 @@ extern "C" {
 #define XTM_P_SHAPER_BURST_BYTES_OFFSET    0
 #define XTM_P_SHAPER_BURST_BYTES_MASK      0xFFFFFu
 
-// P_PAUSE_QUANTUM (window PORT + 0x0C, rw): Cycles per pause quantum (512 bit times at the port speed), unsigned Q16.16.
+// P_PAUSE_QUANTUM (window PORT + 0x0C, rw): Cycles per pause quantum (512 bit times at the port speed), unsigned Q16.16, at least a quarter cycle (ports up to 2048 Gb/s at 1 GHz).
 #define XTM_P_PAUSE_QUANTUM_REG_OFFSET     0x030Cu
 #define XTM_P_PAUSE_QUANTUM_REG_RESVAL     0x00051EB8u
 #define XTM_P_PAUSE_QUANTUM_CYCLES_OFFSET  0
@@ -725,7 +725,7 @@ extern "C" {
 #define XTM_G_HDRM_USED_CELLS_OFFSET       0
 #define XTM_G_HDRM_USED_CELLS_MASK         0xFFFFFFFu
 
-// G_PAUSE_REMAIN (window PG + 0x1C, ro): Egress side: cycles of received pause still to run for this (port, priority), saturated to 32 bits.
+// G_PAUSE_REMAIN (window PG + 0x1C, ro): Egress side: cycles of received pause still to run for this (port, priority): ceil((quanta left x P_PAUSE_QUANTUM + time left of the current quantum) / 65536) (spec 7.2).
 #define XTM_G_PAUSE_REMAIN_REG_OFFSET      0x041Cu
 #define XTM_G_PAUSE_REMAIN_REG_RESVAL      0x00000000u
 #define XTM_G_PAUSE_REMAIN_CYCLES_OFFSET   0

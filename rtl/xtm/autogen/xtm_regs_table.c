@@ -66,8 +66,8 @@ static const xtm_field_tmpl_t kFieldsBlockType[] = {
   { "TYPE", 0u, 32u, XTM_CONST(0x58544D35u), XTM_CONST(0u), XTM_CONST(0xFFFFFFFFu) },
 };
 static const xtm_field_tmpl_t kFieldsVersion[] = {
-  { "PATCH", 0u, 16u, XTM_CONST(1u), XTM_CONST(0u), XTM_CONST(65535u) },
-  { "MINOR", 16u, 8u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(255u) },
+  { "PATCH", 0u, 16u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(65535u) },
+  { "MINOR", 16u, 8u, XTM_CONST(1u), XTM_CONST(0u), XTM_CONST(255u) },
   { "MAJOR", 24u, 8u, XTM_CONST(2u), XTM_CONST(0u), XTM_CONST(255u) },
 };
 static const xtm_field_tmpl_t kFieldsHwParams[] = {
@@ -286,7 +286,7 @@ static const xtm_field_tmpl_t kFieldsPShaperBurst[] = {
   { "BYTES", 0u, 20u, XTM_CONST(9216u), XTM_CONST(0u), XTM_CONST(0xFFFFFu) },
 };
 static const xtm_field_tmpl_t kFieldsPPauseQuantum[] = {
-  { "CYCLES", 0u, 32u, XTM_CONST(0x51EB8u), XTM_CONST(0u), XTM_CONST(0xFFFFFFFFu) },
+  { "CYCLES", 0u, 32u, XTM_CONST(0x51EB8u), XTM_CONST(16384u), XTM_CONST(0xFFFFFFFFu) },
 };
 static const xtm_field_tmpl_t kFieldsPPfcQuanta[] = {
   { "QUANTA", 0u, 16u, XTM_CONST(65535u), XTM_CONST(1u), XTM_CONST(65535u) },

@@ -109,8 +109,18 @@ expect_err bad-run 1 "--set run: 'solo' is not one of alone, big-buffer, pfc or 
   "$NS" run sim/scenarios/pfc-victim.ini --set run=solo
 expect_err bad-start 1 "--set client_start: 'now' is not one of staggered or sync" \
   "$NS" run sim/scenarios/scale-across.ini --set client_start=now
-expect_err bad-transport 1 "--set transport: 'tcp' is not one of roce or uet" \
-  "$NS" run sim/scenarios/deep-buffer-sweep.ini --set transport=tcp
+expect_err bad-transport 1 "--set transport: 'quic' is not one of roce, uet or tcp" \
+  "$NS" run sim/scenarios/deep-buffer-sweep.ini --set transport=quic
+expect_err bad-tcp-cc 1 "--set tcp_cc: 'reno' is not one of cubic or bbr" \
+  "$NS" run sim/scenarios/deep-buffer-sweep.ini --set tcp_cc=reno
+expect_err bad-tcp-flows 1 "--set tcp_flows: '0' is out of range 1..256" \
+  "$NS" run sim/scenarios/deep-buffer-sweep.ini --set transport=tcp --set tcp_flows=0
+expect_err tcp-flows-above-bytes 1 "--set tcp_flows: 2 flows cannot share a message of 1 bytes" \
+  "$NS" run sim/scenarios/deep-buffer-sweep.ini --set transport=tcp --set message_mb=0.000001 --set tcp_flows=2
+expect_err tcp-state-limit 1 "--set tcp_flows, distance_km: 256 flows x a window of 4 BDP (500050 segments) is above the limit of 4194304 segments of TCP state" \
+  "$NS" run sim/scenarios/deep-buffer-sweep.ini --set transport=tcp --set tcp_flows=256 --set distance_km=2000 --set mtu=1000
+expect_err bad-tcp-min-rto 1 "--set tcp_min_rto_ms: '0' is out of range 0.001..60000" \
+  "$NS" run sim/scenarios/deep-buffer-sweep.ini --set transport=tcp --set tcp_min_rto_ms=0
 expect_err dcqcn-set-injection 1 "--set dcqcn_set: RPG_MIN_DEC_FAC: '1; } } x {' is not an integer (expected 0..1000000)" \
   "$NS" run sim/scenarios/scale-across.ini "--set=dcqcn_set=RPG_MIN_DEC_FAC=1; } } x {"
 expect_err set-syntax 1 "--set 'distance_km': expected key=value" \
@@ -272,6 +282,8 @@ smoke scale-across sim/scenarios/scale-across.ini distance_km=50 duration_s=0.00
 smoke scale-across-custom sim/scenarios/scale-across.ini distance_km=100 profile=custom clients=2 duration_s=0.005 interval_s=0.001 pfc_thresholds=ptx-default profile_shape=ramp
 smoke deep-buffer sim/scenarios/deep-buffer-sweep.ini message_mb=5 buffer_bdp=0.1
 smoke deep-buffer-uet sim/scenarios/deep-buffer-sweep.ini message_mb=5 buffer_bdp=0.1 transport=uet
+smoke deep-buffer-tcp sim/scenarios/deep-buffer-sweep.ini message_mb=5 buffer_bdp=0.1 transport=tcp tcp_flows=3 tcp_min_rto_ms=1
+smoke deep-buffer-bbr sim/scenarios/deep-buffer-sweep.ini message_mb=5 buffer_bdp=0.1 transport=tcp tcp_cc=bbr
 smoke pfc-victim sim/scenarios/pfc-victim.ini run=pfc
 smoke pfc-victim-hpcc sim/scenarios/pfc-victim.ini run=pfc switch_mode=hpcc
 smoke roce-lab sim/scenarios/roce-lab.ini phase=congested iterations=50 bulk_ms=1
@@ -298,6 +310,23 @@ r, u = (json.load(open(p)) for p in sys.argv[1:3])
 fu = u["flows"][0]
 assert fu["transport"] == "uet" and fu["bytes"] == 5000000 and fu["fct_us"] is not None
 assert r["flows"][0]["transport"] == "roce"
+PY
+# TCP: three flows stripe the 5 MB message exactly (2 x 1,666,667 + 1,666,666 B), all done;
+# every TCP flow reports its loss-recovery counters
+python3 - "$T/deep-buffer-tcp.json" "$T/deep-buffer-bbr.json" "$T/deep-buffer.json" <<'PY' && echo "PASS cli-tcp" || echo "FAIL cli-tcp"
+import json, sys
+c, b = (json.load(open(p)) for p in sys.argv[1:3])
+assert [f["bytes"] for f in c["flows"]] == [1666667, 1666667, 1666666], c["flows"]
+assert [f["name"] for f in c["flows"]] == ["message.0", "message.1", "message.2"]
+assert [f["name"] for f in b["flows"]] == ["message"] and b["flows"][0]["bytes"] == 5000000
+for f in c["flows"] + b["flows"]:
+    assert f["transport"] == "tcp" and f["fct_us"] is not None, f
+    for k in ("tcp_retrans_segs", "tcp_fast_retransmits", "tcp_rto_count", "tcp_cwnd_segs", "tcp_srtt_us"):
+        assert k in f, k
+# the striped transfer ends with its last flow; runs without TCP have no such field
+assert c["summary"]["transfer_fct_us"] == max(f["fct_us"] for f in c["flows"])
+assert b["summary"]["transfer_fct_us"] == b["flows"][0]["fct_us"]
+assert "transfer_fct_us" not in json.load(open(sys.argv[3]))["summary"]
 PY
 # NIC latency: 4 pipeline passes per probe (data: host1 tx, host2 rx; ACK: host2 tx, host1 rx)
 # (one sample: later probes of an unloaded run are paced by the 6 Gb/s shaper of queue 3)
@@ -358,3 +387,29 @@ PY
 }
 la_same pfc-victim sim/scenarios/pfc-victim.ini run=other-priority
 la_same scale-across sim/scenarios/scale-across.ini distance_km=50 duration_s=0.01 interval_s=0.001 client_start=sync
+
+# the NICs' dcqcn models run without their rate-update stream (the alpha timer lazy,
+# dcqcn_set_rate_stream): the same results as with it (NETSIM_DCQCN_RATE_STREAM=1), perf
+# aside, the sampled time series (the flows' rates) included
+rs_same() {  # name, scenario, sets...
+  local name=$1 sc=$2; shift 2
+  local args=()
+  for s in "$@"; do args+=(--set "$s"); done
+  "$NS" run "$sc" "${args[@]}" --json --no-plots --out "$T/rs1" >"$T/rs1.json" 2>/dev/null
+  NETSIM_DCQCN_RATE_STREAM=1 "$NS" run "$sc" "${args[@]}" --json --no-plots --out "$T/rs2" >"$T/rs2.json" 2>/dev/null
+  if python3 - "$T/rs1.json" "$T/rs2.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for d in (a, b):
+    d.pop("perf")
+assert a == b
+assert a["summary"]["cnps_sent"] > 0
+PY
+  then
+    if cmp -s "$T/rs1/timeseries.csv" "$T/rs2/timeseries.csv" && [ -s "$T/rs1/timeseries.csv" ]; then
+      echo "PASS cli-rate-stream-exact $name"
+    else echo "FAIL cli-rate-stream-exact $name (time series)"; fi
+  else echo "FAIL cli-rate-stream-exact $name"; fi
+}
+rs_same scale-across sim/scenarios/scale-across.ini distance_km=100 duration_s=0.02 sample_us=100 client_start=sync
+rs_same roce-lab sim/scenarios/roce-lab.ini

@@ -245,6 +245,97 @@ START_TEST(test_uet_selective) {
 }
 END_TEST
 
+// TCP on the engine (docs/netsim.md 2.2): ten 1000-byte segments leave in the initial window;
+// segment 3 is lost. Segments 4, 5, 6 arrive out of order, each ACKed at once with a SACK
+// block: the third duplicate ACK starts fast recovery and only segment 3 is sent again
+// (1000 B), no timeout. BBR on a lossless transfer resends nothing. Refused: no size, a bad
+// congestion control.
+START_TEST(test_tcp_flow) {
+  for (int k = 0; k < 2; k++) {
+    pair_t p;
+    pair_init(&p, 1 * US, 0);
+    ns_flow_t fl = {.src = (uint16_t)p.a,
+                    .dst = (uint16_t)p.b,
+                    .dscp = 26,
+                    .prio = 3,
+                    .mtu = 1000,
+                    .msg_bytes = k == 0 ? 10000 : 1000000,
+                    .window_msgs = 1,
+                    .total_bytes = k == 0 ? 10000 : 1000000,
+                    .transport = kNsTransportTcp};
+    tcp_params_default(&fl.tcp_params);
+    fl.tcp_params.cc = k == 0 ? kTcpCcCubic : kTcpCcBbr;
+    snprintf(fl.name, sizeof(fl.name), "t");
+    snprintf(fl.group, sizeof(fl.group), "g");
+    uint32_t f;
+    ck_assert_int_eq(ns_add_flow(&p.s, &fl, &f), kNsOk);
+    if (k == 0) {
+      ns_inject_loss(&p.s, f, 3);
+    }
+    p.s.stop_when_done = true;
+    ns_run(&p.s, 10000 * US);
+    const ns_flow_t *g = &p.s.flows[f];
+    ck_assert(g->done);
+    ck_assert_uint_eq(g->rx_bytes, fl.total_bytes);
+    ck_assert_uint_eq(g->retx_bytes, k == 0 ? 1000 : 0);
+    ck_assert_uint_eq(g->timeouts, 0);
+    ck_assert_uint_eq(g->tcp->snd.fast_retransmits, k == 0 ? 1 : 0);
+    ck_assert_uint_eq(g->tcp->stale_acks, 0);
+    ck_assert_uint_eq(p.s.injected_losses, k == 0 ? 1 : 0);
+    fl.total_bytes = 0;
+    fl.total_msgs = 1;
+    ck_assert_int_eq(ns_add_flow(&p.s, &fl, NULL), kNsBadArg);
+    fl.total_bytes = 1000;
+    fl.tcp_params.cc = (tcp_cc_kind_t)7;
+    ck_assert_int_eq(ns_add_flow(&p.s, &fl, NULL), kNsBadArg);
+    ns_sim_free(&p.s);
+  }
+}
+END_TEST
+
+// The TCP flow's one timer event on the engine: (a) delayed ACK on, one segment: its ACK
+// waits for the 40 ms delayed-ACK timer (only the receiver arms it: the sender's RTO is 1 s),
+// so the transfer ends 40 ms (plus a few us of wire) after it started; (b) the last of ten segments
+// lost: no duplicate ACK follows, the RTO (the 200 ms minimum; SRTT is a few us) resends it: one
+// timeout, 1000 B resent, FCT just above 200 ms.
+START_TEST(test_tcp_timers) {
+  for (int k = 0; k < 2; k++) {
+    pair_t p;
+    pair_init(&p, 1 * US, 0);
+    uint64_t bytes = k == 0 ? 1000 : 10000;
+    ns_flow_t fl = {.src = (uint16_t)p.a,
+                    .dst = (uint16_t)p.b,
+                    .dscp = 26,
+                    .prio = 3,
+                    .mtu = 1000,
+                    .msg_bytes = bytes,
+                    .window_msgs = 1,
+                    .total_bytes = bytes,
+                    .transport = kNsTransportTcp};
+    tcp_params_default(&fl.tcp_params);
+    fl.tcp_params.delayed_ack = k == 0;
+    snprintf(fl.name, sizeof(fl.name), "t");
+    snprintf(fl.group, sizeof(fl.group), "g");
+    uint32_t f;
+    ck_assert_int_eq(ns_add_flow(&p.s, &fl, &f), kNsOk);
+    if (k == 1) {
+      ns_inject_loss(&p.s, f, 9);
+    }
+    p.s.stop_when_done = true;
+    ns_run(&p.s, 1000000 * US);
+    const ns_flow_t *g = &p.s.flows[f];
+    ck_assert(g->done);
+    ck_assert_uint_eq(g->rx_bytes, bytes);
+    uint64_t base = k == 0 ? 40000 * US : 200000 * US;
+    ck_assert_uint_gt(g->fct_ps, base);
+    ck_assert_uint_lt(g->fct_ps, base + 100 * US);
+    ck_assert_uint_eq(g->timeouts, k == 0 ? 0 : 1);
+    ck_assert_uint_eq(g->retx_bytes, k == 0 ? 0 : 1000);
+    ns_sim_free(&p.s);
+  }
+}
+END_TEST
+
 START_TEST(test_rto) {
   pair_t p;
   pair_init(&p, 1 * US, 0);
@@ -538,6 +629,8 @@ int main(void) {
   tcase_add_test(tc, test_exact_bytes);
   tcase_add_test(tc, test_intervals);
   tcase_add_test(tc, test_uet_selective);
+  tcase_add_test(tc, test_tcp_flow);
+  tcase_add_test(tc, test_tcp_timers);
   suite_add_tcase(su, tc);
   SRunner *sr = srunner_create(su);
   srunner_run_all(sr, CK_NORMAL);
