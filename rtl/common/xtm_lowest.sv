@@ -22,15 +22,20 @@ module xtm_lowest #(
   always_comb begin : c_search
     logic [Pow-1:0] w, lower, mask;
     w = Pow'(vec_i);
-    idx_o = '0;
-    for (int l = 32'(IdxW) - 1; l >= 0; l--) begin
-      mask = (Pow'(1) << (1 << l)) - Pow'(1);
-      lower = w & mask;
-      if (lower == '0) begin
-        idx_o[l] = 1'b1;
-        w = w >> (1 << l);
-      end else begin
-        w = lower;
+    lower = '0;
+    mask = '0;
+    idx_o = '1;  // what the search gives for an empty vector (every half empty)
+    if (vec_i != '0) begin  // (the common case, nothing requested, skips the search)
+      idx_o = '0;
+      for (int l = 32'(IdxW) - 1; l >= 0; l--) begin
+        mask = (Pow'(1) << (1 << l)) - Pow'(1);
+        lower = w & mask;
+        if (lower == '0) begin
+          idx_o[l] = 1'b1;
+          w = w >> (1 << l);
+        end else begin
+          w = lower;
+        end
       end
     end
     valid_o = |vec_i;

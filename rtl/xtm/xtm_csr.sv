@@ -175,14 +175,16 @@ module xtm_csr #(
       pg_sel_q <= xtm_reg_pkg::XTM_PG_SEL_RESVAL;
       prof_sel_q <= xtm_reg_pkg::XTM_PROF_SEL_RESVAL;
     end else begin
-      if (wr1(xtm_reg_pkg::XtmRegDscpMap)) dscp_q[op1.idx[2:0]] <= op1.wdata;
-      if (wr1(xtm_reg_pkg::XtmRegTcQueueMap)) tcq_q <= op1.wdata;
-      if (wr1(xtm_reg_pkg::XtmRegTcPgMap)) tcpg_q <= op1.wdata;
-      if (wr1(xtm_reg_pkg::XtmRegMaxFrame)) maxf_q <= op1.wdata;
-      if (wr1(xtm_reg_pkg::XtmRegVoqSel)) voq_sel_q <= op1.wdata;
-      if (wr1(xtm_reg_pkg::XtmRegPortSel)) port_sel_q <= op1.wdata;
-      if (wr1(xtm_reg_pkg::XtmRegPgSel)) pg_sel_q <= op1.wdata;
-      if (wr1(xtm_reg_pkg::XtmRegProfSel)) prof_sel_q <= op1.wdata;
+      if (op1.wr) begin  // (no write in most cycles: one test, not one decode per register)
+        if (wr1(xtm_reg_pkg::XtmRegDscpMap)) dscp_q[op1.idx[2:0]] <= op1.wdata;
+        if (wr1(xtm_reg_pkg::XtmRegTcQueueMap)) tcq_q <= op1.wdata;
+        if (wr1(xtm_reg_pkg::XtmRegTcPgMap)) tcpg_q <= op1.wdata;
+        if (wr1(xtm_reg_pkg::XtmRegMaxFrame)) maxf_q <= op1.wdata;
+        if (wr1(xtm_reg_pkg::XtmRegVoqSel)) voq_sel_q <= op1.wdata;
+        if (wr1(xtm_reg_pkg::XtmRegPortSel)) port_sel_q <= op1.wdata;
+        if (wr1(xtm_reg_pkg::XtmRegPgSel)) pg_sel_q <= op1.wdata;
+        if (wr1(xtm_reg_pkg::XtmRegProfSel)) prof_sel_q <= op1.wdata;
+      end
     end
   end
 
@@ -261,22 +263,24 @@ module xtm_csr #(
       errs_q <= xtm_reg_pkg::XTM_ERR_STATUS_RESVAL;
       erra_q <= xtm_reg_pkg::XTM_ERR_ADDR_RESVAL;
     end else begin
-      if (wr4(xtm_reg_pkg::XtmRegPoolCells)) pool_q <= op4_q.wdata;
-      if (wr4(xtm_reg_pkg::XtmRegHbmEvictCells)) evict_q <= op4_q.wdata;
-      if (wr4(xtm_reg_pkg::XtmRegHbmReturnCells)) ret_q <= op4_q.wdata;
-      if (wr4(xtm_reg_pkg::XtmRegHbmWrRate)) hwr_q <= op4_q.wdata;
-      if (wr4(xtm_reg_pkg::XtmRegHbmWrBurst)) hwb_q <= op4_q.wdata;
-      if (wr4(xtm_reg_pkg::XtmRegHbmRdRate)) hrr_q <= op4_q.wdata;
-      if (wr4(xtm_reg_pkg::XtmRegHbmRdBurst)) hrb_q <= op4_q.wdata;
-      if (wr4(xtm_reg_pkg::XtmRegHbmRdLat)) hrl_q <= op4_q.wdata;
-      if (wr4(xtm_reg_pkg::XtmRegOcbRdLat)) orl_q <= op4_q.wdata;
-      if (wr4(xtm_reg_pkg::XtmRegWdCtrl)) wdc_q <= op4_q.wdata;
-      if (wr4(xtm_reg_pkg::XtmRegWdPollCycles)) wdp_q <= op4_q.wdata;
-      if (wr4(xtm_reg_pkg::XtmRegWdDetectPolls)) wdd_q <= op4_q.wdata;
-      if (wr4(xtm_reg_pkg::XtmRegWdRestorePolls)) wdr_q <= op4_q.wdata;
-      // ERR_STATUS: rw1c; an erroneous access sets its bit and ERR_ADDR
-      if (wr4(xtm_reg_pkg::XtmRegErrStatus)) begin
-        errs_q <= errs_q & ~op4_q.wdata;
+      if (op4_q.wr) begin  // (as in stage 1)
+        if (wr4(xtm_reg_pkg::XtmRegPoolCells)) pool_q <= op4_q.wdata;
+        if (wr4(xtm_reg_pkg::XtmRegHbmEvictCells)) evict_q <= op4_q.wdata;
+        if (wr4(xtm_reg_pkg::XtmRegHbmReturnCells)) ret_q <= op4_q.wdata;
+        if (wr4(xtm_reg_pkg::XtmRegHbmWrRate)) hwr_q <= op4_q.wdata;
+        if (wr4(xtm_reg_pkg::XtmRegHbmWrBurst)) hwb_q <= op4_q.wdata;
+        if (wr4(xtm_reg_pkg::XtmRegHbmRdRate)) hrr_q <= op4_q.wdata;
+        if (wr4(xtm_reg_pkg::XtmRegHbmRdBurst)) hrb_q <= op4_q.wdata;
+        if (wr4(xtm_reg_pkg::XtmRegHbmRdLat)) hrl_q <= op4_q.wdata;
+        if (wr4(xtm_reg_pkg::XtmRegOcbRdLat)) orl_q <= op4_q.wdata;
+        if (wr4(xtm_reg_pkg::XtmRegWdCtrl)) wdc_q <= op4_q.wdata;
+        if (wr4(xtm_reg_pkg::XtmRegWdPollCycles)) wdp_q <= op4_q.wdata;
+        if (wr4(xtm_reg_pkg::XtmRegWdDetectPolls)) wdd_q <= op4_q.wdata;
+        if (wr4(xtm_reg_pkg::XtmRegWdRestorePolls)) wdr_q <= op4_q.wdata;
+        // ERR_STATUS: rw1c; an erroneous access sets its bit and ERR_ADDR
+        if (wr4(xtm_reg_pkg::XtmRegErrStatus)) begin
+          errs_q <= errs_q & ~op4_q.wdata;
+        end
       end
       if (op4_q.valid && op4_q.err != '0) begin
         errs_q <= errs_q | {28'd0, op4_q.err};

@@ -55,8 +55,10 @@ module xtm_egress #(
 
   always_comb begin : c_out
     for (int p = 0; p < 32'(NumPorts); p++) begin
-      out_v[p] = cnt_q[p] != '0 && tx_ready_i[p] &&
-                 t4_i >= ready_q[p*32'(FifoDepth)+32'(head_q[p])];
+      out_v[p] = 1'b0;
+      if (cnt_q[p] != '0 && tx_ready_i[p]) begin  // (an empty FIFO compares no ready time)
+        out_v[p] = t4_i >= ready_q[p*32'(FifoDepth)+32'(head_q[p])];
+      end
       room_o[p] = 32'(CntW'(cnt_q[p] - CntW'(out_v[p]))) < FifoDepth;
     end
   end

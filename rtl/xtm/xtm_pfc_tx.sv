@@ -218,12 +218,14 @@ module xtm_pfc_tx #(
         end
       end
       // thresholds
-      if (wr4(xtm_reg_pkg::XtmRegGCfg)) gcfg_q[gs] <= {op4_i.wdata[7:4], op4_i.wdata[1:0]};
-      if (wr4(xtm_reg_pkg::XtmRegGXoffCells)) gxoff_q[gs] <= op4_i.wdata[27:0];
-      if (wr4(xtm_reg_pkg::XtmRegGXonCells)) gxon_q[gs] <= op4_i.wdata[27:0];
-      if (wr4(xtm_reg_pkg::XtmRegGHdrmCells)) ghdrm_q[gs] <= op4_i.wdata[27:0];
-      if (wr4(xtm_reg_pkg::XtmRegPPfcQuanta)) quanta_q[PortW'(op4_i.port)] <= op4_i.wdata[15:0];
-      if (wr4(xtm_reg_pkg::XtmRegPPfcRefresh)) refresh_q[PortW'(op4_i.port)] <= op4_i.wdata;
+      if (op4_i.wr) begin  // (one test in the cycles without a write)
+        if (wr4(xtm_reg_pkg::XtmRegGCfg)) gcfg_q[gs] <= {op4_i.wdata[7:4], op4_i.wdata[1:0]};
+        if (wr4(xtm_reg_pkg::XtmRegGXoffCells)) gxoff_q[gs] <= op4_i.wdata[27:0];
+        if (wr4(xtm_reg_pkg::XtmRegGXonCells)) gxon_q[gs] <= op4_i.wdata[27:0];
+        if (wr4(xtm_reg_pkg::XtmRegGHdrmCells)) ghdrm_q[gs] <= op4_i.wdata[27:0];
+        if (wr4(xtm_reg_pkg::XtmRegPPfcQuanta)) quanta_q[PortW'(op4_i.port)] <= op4_i.wdata[15:0];
+        if (wr4(xtm_reg_pkg::XtmRegPPfcRefresh)) refresh_q[PortW'(op4_i.port)] <= op4_i.wdata;
+      end
       // touched this cycle: evaluated in the next
       tch_q <= {wr4(xtm_reg_pkg::XtmRegGCfg) || wr4(xtm_reg_pkg::XtmRegGXoffCells) ||
                 wr4(xtm_reg_pkg::XtmRegGXonCells), rm_i, adm_i.acc};

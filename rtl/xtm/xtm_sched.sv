@@ -83,12 +83,16 @@ module xtm_sched #(
   logic signed [24:0] dq [NumTcs];
   logic st_any, f1, f2, round, sel, strict_sel;
   logic [QW-1:0] st_lo, q1, q2, q;
+  logic [16*NumTcs-1:0] qrow;  // the winning port's quanta
   always_comb begin : c_port
     e = elig[32'(win)*NumTcs+:NumTcs];
     st = e & strict_i[32'(win)*NumTcs+:NumTcs];
+    // one variable part-select of the port's row, then constant slices (not one variable
+    // select of the whole quantum vector per queue)
+    qrow = quantum_i[16*NumTcs*32'(win)+:16*NumTcs];
     for (int k = 0; k < 32'(NumTcs); k++) begin
       st_rev[k] = st[32'(NumTcs)-1-k];
-      qnt[k] = quantum_i[16*(32'(win)*NumTcs+32'(k))+:16];
+      qnt[k] = qrow[16*k+:16];
       dfc[k] = def_q[32'(win)*NumTcs+32'(k)];
       // "> 0" as "not negative and not zero" (no sign extension to 32 bits); the sum in
       // 25 bits is exact (deficit 24-bit signed, quantum 16-bit)

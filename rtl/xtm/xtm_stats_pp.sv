@@ -56,6 +56,7 @@ module xtm_stats_pp #(
   logic [NumPgs-1:0] g_val_q, g_ev [GN];
   logic [PgW-1:0] gf_q, g_lw_row_q, gpre;
   logic g_lw_v_q, g_lw_ok_q, g_on;
+  logic g_wr;  // the flushed row changes: a clear, not yet valid, or a non-zero accumulator
   assign g_ev[0] = xoff_sent_i;
   assign g_ev[1] = xon_sent_i;
   assign g_ev[2] = pause_rx_i;
@@ -71,7 +72,7 @@ module xtm_stats_pp #(
   ) u_pg (
     .clk_i,
     .rst_ni,
-    .we_i     (g_on),
+    .we_i     (g_on && g_wr),
     .waddr_i  (gf_q),
     .wdata_i  (g_new),
     .wmask_i  ({(64*GN){1'b1}}),
@@ -93,15 +94,21 @@ module xtm_stats_pp #(
   assign g_reg = op4_i.id >= xtm_reg_pkg::XtmRegGXoffSent && op4_i.id <= xtm_reg_pkg::XtmRegGPausedCycles;
   assign gk = g_reg ? 3'(7'(op4_i.id - xtm_reg_pkg::XtmRegGXoffSent)) : '0;
   assign g_keep = clr4_i ? '0 : ~(NumPgs'(1) << gf_q);   // the flushed PG restarts
+  // A counter's planes change only when it has an event, a clear or a non-zero accumulator
+  // in the flushed PG (g_upd: the planes' enable); g_pl_d is don't-care (0) without it.
+  logic [GN-1:0] g_upd;
   always_comb begin : c_pg
     logic [NumPgs-1:0] carry, kept;
-    g_row = g_val_q[gf_q] ? g_rd_a : '0;
+    g_wr = clr4_i || !g_val_q[gf_q];
     for (int k = 0; k < 32'(GN); k++) begin
       for (int b = 0; b < 32'(PgAccW); b++) begin
         acc_f[k][b] = g_pl_q[k][b][gf_q];
-        g_pl_d[k][b] = g_pl_q[k][b] & g_keep;
       end
-      g_new[64*k+:64] = g_row[64*k+:64] + 64'(acc_f[k]);
+      g_upd[k] = clr4_i || g_ev[k] != '0 || acc_f[k] != '0;
+      g_wr = g_wr || acc_f[k] != '0;
+      for (int b = 0; b < 32'(PgAccW); b++) begin
+        g_pl_d[k][b] = g_upd[k] ? g_pl_q[k][b] & g_keep : '0;
+      end
       carry = g_ev[k] & (clr4_i ? '0 : '1);
       kept = '0;
       if (carry != '0) begin  // (most counters see no event in most cycles)
@@ -110,6 +117,15 @@ module xtm_stats_pp #(
           g_pl_d[k][b] = kept ^ carry;
           carry = kept & carry;
         end
+      end
+    end
+    // the new row, only needed when it is written (g_wr)
+    g_row = '0;
+    g_new = '0;
+    if (g_wr) begin
+      g_row = g_val_q[gf_q] ? g_rd_a : '0;
+      for (int k = 0; k < 32'(GN); k++) begin
+        g_new[64*k+:64] = g_row[64*k+:64] + 64'(acc_f[k]);
       end
     end
     // the register's word first, then the row (forwarded or read): a 64-bit mux
@@ -131,8 +147,10 @@ module xtm_stats_pp #(
       g_lw_q <= '0;
     end else if (g_on) begin
       for (int k = 0; k < 32'(GN); k++) begin
-        for (int b = 0; b < 32'(PgAccW); b++) begin
-          g_pl_q[k][b] <= g_pl_d[k][b];
+        if (g_upd[k]) begin
+          for (int b = 0; b < 32'(PgAccW); b++) begin
+            g_pl_q[k][b] <= g_pl_d[k][b];
+          end
         end
       end
       gf_q <= gpre;
@@ -140,10 +158,14 @@ module xtm_stats_pp #(
       if (clr4_i) begin
         g_val_q <= '0;
       end
-      g_lw_v_q <= 1'b1;
-      g_lw_ok_q <= !clr4_i;
-      g_lw_row_q <= gf_q;
-      g_lw_q <= g_new;
+      // the last write, forwarded to a read of its row in the next cycle; without a write
+      // the row in the RAM is current
+      g_lw_v_q <= g_wr;
+      if (g_wr) begin
+        g_lw_ok_q <= !clr4_i;
+        g_lw_row_q <= gf_q;
+        g_lw_q <= g_new;
+      end
     end
   end
 
@@ -157,6 +179,7 @@ module xtm_stats_pp #(
   logic [NumPorts-1:0] p_val_q;
   logic [PortW-1:0] pf_q, p_lw_row_q, ppre;
   logic p_lw_v_q, p_lw_ok_q, p_on;
+  logic p_wr;  // the flushed row changes (as g_wr)
   logic t5_neg_q;
   assign p_on = !t5_neg_q;
   assign ppre = (32'(pf_q) + 1 == NumPorts) ? '0 : pf_q + 1'b1;
@@ -168,7 +191,7 @@ module xtm_stats_pp #(
   ) u_port (
     .clk_i,
     .rst_ni,
-    .we_i     (p_on),
+    .we_i     (p_on && p_wr),
     .waddr_i  (pf_q),
     .wdata_i  (p_new),
     .wmask_i  ({(64*PN){1'b1}}),
@@ -193,11 +216,17 @@ module xtm_stats_pp #(
     endcase
   end
   always_comb begin : c_port
-    p_row = p_val_q[pf_q] ? p_rd_a : '0;
-    p_new[0+:64] = p_row[0+:64] + 64'(p_acc_q[pf_q][0]);
-    p_new[64+:64] = p_row[64+:64] + 64'(p_bacc_q[pf_q]);
-    p_new[128+:64] = p_row[128+:64] + 64'(p_acc_q[pf_q][2]);
-    p_new[192+:64] = p_row[192+:64] + 64'(p_acc_q[pf_q][3]);
+    p_wr = clr5_i || !p_val_q[pf_q] || p_acc_q[pf_q][0] != '0 || p_bacc_q[pf_q] != '0 ||
+           p_acc_q[pf_q][2] != '0 || p_acc_q[pf_q][3] != '0;
+    p_row = '0;
+    p_new = '0;
+    if (p_wr) begin  // (the new row is only needed when it is written)
+      p_row = p_val_q[pf_q] ? p_rd_a : '0;
+      p_new[0+:64] = p_row[0+:64] + 64'(p_acc_q[pf_q][0]);
+      p_new[64+:64] = p_row[64+:64] + 64'(p_bacc_q[pf_q]);
+      p_new[128+:64] = p_row[128+:64] + 64'(p_acc_q[pf_q][2]);
+      p_new[192+:64] = p_row[192+:64] + 64'(p_acc_q[pf_q][3]);
+    end
     p_csr = (p_lw_v_q && p_lw_row_q == cp5) ? (p_lw_ok_q ? p_lw_q[64*32'(pk)+:64] : '0) :
             (p_val_q[cp5] ? p_rd_b[64*32'(pk)+:64] : '0);
   end
@@ -240,7 +269,7 @@ module xtm_stats_pp #(
             p_acc_q[p][2] <= e2;
             p_acc_q[p][3] <= e3;
             p_bacc_q[p] <= BAccW'(bl);
-          end else begin
+          end else if (tx_i[p] || pfc_tx5_q[p] || pfc_rx5_q[p]) begin  // (else all + 0)
             p_acc_q[p][0] <= p_acc_q[p][0] + e0;
             p_acc_q[p][2] <= p_acc_q[p][2] + e2;
             p_acc_q[p][3] <= p_acc_q[p][3] + e3;
@@ -252,10 +281,12 @@ module xtm_stats_pp #(
         if (clr5_i) begin
           p_val_q <= '0;
         end
-        p_lw_v_q <= 1'b1;
-        p_lw_ok_q <= !clr5_i;
-        p_lw_row_q <= pf_q;
-        p_lw_q <= p_new;
+        p_lw_v_q <= p_wr;
+        if (p_wr) begin
+          p_lw_ok_q <= !clr5_i;
+          p_lw_row_q <= pf_q;
+          p_lw_q <= p_new;
+        end
       end
     end
   end

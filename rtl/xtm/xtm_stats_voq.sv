@@ -93,23 +93,27 @@ module xtm_stats_voq #(
 
   always_comb begin : c_enq
     logic [63:0] inc [EN];
-    e_row = (e_lw_v_q && e_lw_row_q == ev) ? (e_lw_ok_q ? e_lw_q : '0) :
-            (e_val_q[ev] ? e_rd_a : '0);
     for (int k = 0; k < 32'(EN); k++) begin
       inc[k] = '0;
     end
-    inc[0] = 64'd1;
-    if (adm_i.acc) begin
-      inc[1] = 64'd1;
-      inc[2] = 64'(enq_len_i);
-      inc[11] = 64'(adm_i.marked);
-    end else if (adm_i.reason >= xtm_pkg::RsnTail && adm_i.reason <= xtm_pkg::RsnWd) begin
-      inc[2 + 32'(adm_i.reason)] = 64'd1;
-      inc[10] = 64'(enq_len_i);
-    end
-    inc[12] = 64'(adm_i.evict);
-    for (int k = 0; k < 32'(EN); k++) begin
-      e_new[64*k+:64] = f64(e_row, k) + inc[k];
+    e_row = '0;  // (the row is only needed in a cycle that writes it, e_we)
+    e_new = '0;
+    if (e_we) begin
+      e_row = (e_lw_v_q && e_lw_row_q == ev) ? (e_lw_ok_q ? e_lw_q : '0) :
+              (e_val_q[ev] ? e_rd_a : '0);
+      inc[0] = 64'd1;
+      if (adm_i.acc) begin
+        inc[1] = 64'd1;
+        inc[2] = 64'(enq_len_i);
+        inc[11] = 64'(adm_i.marked);
+      end else if (adm_i.reason >= xtm_pkg::RsnTail && adm_i.reason <= xtm_pkg::RsnWd) begin
+        inc[2 + 32'(adm_i.reason)] = 64'd1;
+        inc[10] = 64'(enq_len_i);
+      end
+      inc[12] = 64'(adm_i.evict);
+      for (int k = 0; k < 32'(EN); k++) begin
+        e_new[64*k+:64] = f64(e_row, k) + inc[k];
+      end
     end
   end
   // the CSR read of the row in the commit stage
@@ -131,9 +135,11 @@ module xtm_stats_voq #(
       e_lw_q <= '0;
     end else begin
       e_lw_v_q <= e_we;
-      e_lw_ok_q <= !clr4_i;
-      e_lw_row_q <= ev;
-      e_lw_q <= e_new;
+      if (e_we) begin  // the last write (no copy of the row without one)
+        e_lw_ok_q <= !clr4_i;
+        e_lw_row_q <= ev;
+        e_lw_q <= e_new;
+      end
       if (e_we) begin
         e_val_q[ev] <= 1'b1;
       end
@@ -185,8 +191,11 @@ module xtm_stats_voq #(
       d_new[192+:64] = d_row[192+:64] + 64'(d5_len_q);
     end
     d_new[256+:64] = d_row[256+:64] + 64'(d5_ret_q);
-    d_csr = (d_lw_v_q && d_lw_row_q == cv5) ? (d_lw_ok_q ? d_lw_q : '0) :
-            (d_val_q[cv5] ? d_rd_b : '0);
+    d_csr = '0;  // (only a read needs the row: no row-wide mux in the other cycles)
+    if (op5_i.rd) begin
+      d_csr = (d_lw_v_q && d_lw_row_q == cv5) ? (d_lw_ok_q ? d_lw_q : '0) :
+              (d_val_q[cv5] ? d_rd_b : '0);
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_deq
@@ -208,9 +217,11 @@ module xtm_stats_voq #(
       d5_v_q <= VoqW'(rm_voq_i);
       d5_len_q <= rm_len_i;
       d_lw_v_q <= d5_q;
-      d_lw_ok_q <= !clr5_i;
-      d_lw_row_q <= d5_v_q;
-      d_lw_q <= d_new;
+      if (d5_q) begin  // the last write (no copy of the row without one)
+        d_lw_ok_q <= !clr5_i;
+        d_lw_row_q <= d5_v_q;
+        d_lw_q <= d_new;
+      end
       if (d5_q) begin
         d_val_q[d5_v_q] <= 1'b1;
       end
@@ -249,8 +260,11 @@ module xtm_stats_voq #(
     m_row = (m_lw_v_q && m_lw_row_q == mv) ? (m_lw_ok_q ? m_lw_q : '0) :
             (m_val_q[mv] ? m_rd_a : '0);
     m_new = {m_row[64+:64] + 64'(mark_lat_i), m_row[0+:64] + 64'(mark_head_i)};
-    m_csr = (m_lw_v_q && m_lw_row_q == cv4) ? (m_lw_ok_q ? m_lw_q : '0) :
-            (m_val_q[cv4] ? m_rd_b : '0);
+    m_csr = '0;  // (as d_csr)
+    if (op4_i.rd) begin
+      m_csr = (m_lw_v_q && m_lw_row_q == cv4) ? (m_lw_ok_q ? m_lw_q : '0) :
+              (m_val_q[cv4] ? m_rd_b : '0);
+    end
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_mark
     if (!rst_ni) begin
@@ -261,9 +275,11 @@ module xtm_stats_voq #(
       m_lw_q <= '0;
     end else begin
       m_lw_v_q <= mark_i;
-      m_lw_ok_q <= !clr4_i;
-      m_lw_row_q <= mv;
-      m_lw_q <= m_new;
+      if (mark_i) begin  // the last write (no copy of the row without one)
+        m_lw_ok_q <= !clr4_i;
+        m_lw_row_q <= mv;
+        m_lw_q <= m_new;
+      end
       if (mark_i) begin
         m_val_q[mv] <= 1'b1;
       end

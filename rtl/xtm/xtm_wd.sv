@@ -61,7 +61,7 @@ module xtm_wd #(
   assign rx_now = rx_q | pause_rx_i;
 
   // the row of the next cycle's visit is read a cycle ahead; row 0 while idle
-  logic [RW-1:0] row, crow, wrow;
+  logic [RW-1:0] row, wrow;
   logic [PortW-1:0] pre;
   assign pre = (visit && !last) ? vport + 1'b1 : '0;
   logic lw_q;
@@ -91,7 +91,6 @@ module xtm_wd #(
   assign row = row_raw;
   logic [PortW-1:0] cport;
   assign cport = PortW'(32'(op4_i.voq) / NumTcs);
-  assign crow = (lw_q && lw_row_q == cport) ? lw_data_q : crow_raw;
 
   // the visit of port vport
   logic [NumTcs-1:0] st_new;
@@ -165,8 +164,10 @@ module xtm_wd #(
       lw_data_q <= '0;
     end else begin
       lw_q <= visit || init_sweep;
-      lw_row_q <= init_sweep ? PortW'(t4_i) : vport;
-      lw_data_q <= init_sweep ? '0 : wrow;
+      if (visit || init_sweep) begin  // the last write (no copy of the row without one)
+        lw_row_q <= init_sweep ? PortW'(t4_i) : vport;
+        lw_data_q <= init_sweep ? '0 : wrow;
+      end
       rx_q <= rx_now;
       if (start) begin
         next_poll_q <= next_poll_q + {32'd0, glob_i.wd_poll};
@@ -197,17 +198,22 @@ module xtm_wd #(
   int unsigned cq;
   assign cv = VoqW'(op4_i.voq);
   assign cq = 32'(op4_i.voq) % NumTcs;
+  // the CSR's queue's part of its port's row (the row written last cycle is forwarded): the
+  // queue's 144 bits are selected first, and only for a read (no row-wide mux every cycle)
+  logic [QW-1:0] ctc;
   always_comb begin : c_rd4
     rd4_o = '0;
     cnt4_o = '0;
+    ctc = '0;
     if (op4_i.rd) begin
+      ctc = (lw_q && lw_row_q == cport) ? lw_data_q[QW*cq+:QW] : crow_raw[QW*cq+:QW];
       unique case (op4_i.id)
         xtm_reg_pkg::XtmRegQStatus:
-          rd4_o = {8'd0, crow[QW*cq+8+:8], crow[QW*cq+:8], 5'd0, stalled_q[cv], 2'd0};
+          rd4_o = {8'd0, ctc[8+:8], ctc[0+:8], 5'd0, stalled_q[cv], 2'd0};
         xtm_reg_pkg::XtmRegQWdStall:
-          cnt4_o = cvalid_q[cport] ? crow[QW*cq+16+:64] : '0;
+          cnt4_o = cvalid_q[cport] ? ctc[16+:64] : '0;
         xtm_reg_pkg::XtmRegQWdRestore:
-          cnt4_o = cvalid_q[cport] ? crow[QW*cq+80+:64] : '0;
+          cnt4_o = cvalid_q[cport] ? ctc[80+:64] : '0;
         default: ;
       endcase
     end
