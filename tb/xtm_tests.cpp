@@ -157,24 +157,15 @@ class PauseRx : public XtmTest {
   }
 };
 
-// P_PAUSE_QUANTUM rewritten while pauses run (spec 7.2, 2.1.0): the running pauses of the
-// port are re-timed (time left of the current quantum kept, the whole quanta at the new
-// quantum). Quanta from a quarter cycle (four quanta start in one cycle) to 8 cycles, frames
-// on random priorities, G_PAUSE_REMAIN read back on random priorities between them.
-class PauseRequantum : public XtmTest {
+// P_PAUSE_QUANTUM rewritten while pauses run (spec 7.2, 2.1.0): pause_rx's traffic and
+// frames, and quantum writes re-timing the running pauses (time left of the current quantum
+// kept, the whole quanta at the new quantum), quanta from a quarter cycle (four quanta start
+// in one cycle) to 8 cycles, G_PAUSE_REMAIN read back on random priorities between them.
+class PauseRequantum : public PauseRx {
  public:
-  using XtmTest::XtmTest;
-  uint64_t default_cycles() const override { return 100000; }
+  using PauseRx::PauseRx;
   void setup() {
-    line_rate_shapers();
-    uint32_t P = prm_.num_ports, T = prm_.num_tcs;
-    for (uint32_t q = 0; q < T; q++) {
-      voq_wr(0 * T + q, XTM_Q_CFG_REG_OFFSET, qcfg(false, false, false, false, 0, 0, true, q % 8));
-      add_flow(uint8_t(1 % P), 0, uint8_t(8 * q), 0, 64, 2000, 3.0, 100, 90000);
-    }
-    for (uint64_t c = 2000; c < 90000; c += 300 + rnd(1500)) {
-      pfc_events_.push_back({c, 0, uint8_t(rnd(256)), uint16_t(rnd(8) == 0 ? 0 : rnd(400))});
-    }
+    PauseRx::setup();
     for (uint64_t c = 2100; c < 90000; c += 200 + rnd(900)) {
       uint32_t q = rnd(4) == 0 ? 0x4000 + rnd(0x1600) : 0x4000 + rnd(0x7C000);
       port_wr(0, XTM_P_PAUSE_QUANTUM_REG_OFFSET, q, c);

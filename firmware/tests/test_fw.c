@@ -407,23 +407,28 @@ START_TEST(test_rate_register_bounds) {
 }
 END_TEST
 
-// The watchdog poll limit has one source, the TOML (issue 14): XTM_FW_WD_POLL_MIN_CYCLES
-// must equal the min of WD_POLL_CYCLES.CYCLES in the table generated from it, the driver
-// refuses one cycle less, and the compiler refuses a poll-interval that gives fewer cycles.
-START_TEST(test_wd_poll_limit_is_the_tomls) {
+// The legal minimum of the CYCLES field (field 0) of the register at `offset`, from the
+// table generated from the TOML (the one source of register limits).
+static uint32_t toml_cycles_min(uint16_t offset) {
   xtm_reg_params_t p;
   xtm_reg_params_default(&p);
   static xtm_reg_desc_t d[XTM_REG_COUNT];
   ck_assert_uint_eq(xtm_regs_build(&p, d, XTM_REG_COUNT), XTM_REG_COUNT);
-  bool found = false;
   for (size_t i = 0; i < XTM_REG_COUNT; i++) {
-    if (d[i].offset == XTM_WD_POLL_CYCLES_REG_OFFSET) {
+    if (d[i].offset == offset) {
       ck_assert_str_eq(d[i].fields[0].name, "CYCLES");
-      ck_assert_uint_eq(d[i].fields[0].min, XTM_FW_WD_POLL_MIN_CYCLES);
-      found = true;
+      return d[i].fields[0].min;
     }
   }
-  ck_assert(found);
+  ck_abort_msg("no register at 0x%04x", offset);
+  return 0;
+}
+
+// The watchdog poll limit has one source, the TOML (issue 14): XTM_FW_WD_POLL_MIN_CYCLES
+// must equal the min of WD_POLL_CYCLES.CYCLES in the table generated from it, the driver
+// refuses one cycle less, and the compiler refuses a poll-interval that gives fewer cycles.
+START_TEST(test_wd_poll_limit_is_the_tomls) {
+  ck_assert_uint_eq(toml_cycles_min(XTM_WD_POLL_CYCLES_REG_OFFSET), XTM_FW_WD_POLL_MIN_CYCLES);
   // the driver: the limit passes, one cycle less is refused before any access
   static xtm_fw_cfg_t cfg;
   memset(&cfg, 0, sizeof(cfg));
@@ -458,18 +463,7 @@ END_TEST
 // P_PAUSE_QUANTUM below XTM_FW_PAUSE_QUANTUM_MIN_Q16, the min of its field, and the compiler
 // a port speed and clock that give one (800g: 0.64 ns, 0.2496 cycles at 390 MHz).
 START_TEST(test_pause_quantum_limit_is_the_tomls) {
-  xtm_reg_params_t p;
-  xtm_reg_params_default(&p);
-  static xtm_reg_desc_t d[XTM_REG_COUNT];
-  ck_assert_uint_eq(xtm_regs_build(&p, d, XTM_REG_COUNT), XTM_REG_COUNT);
-  bool found = false;
-  for (size_t i = 0; i < XTM_REG_COUNT; i++) {
-    if (d[i].offset == XTM_P_PAUSE_QUANTUM_REG_OFFSET) {
-      ck_assert_uint_eq(d[i].fields[0].min, XTM_FW_PAUSE_QUANTUM_MIN_Q16);
-      found = true;
-    }
-  }
-  ck_assert(found);
+  ck_assert_uint_eq(toml_cycles_min(XTM_P_PAUSE_QUANTUM_REG_OFFSET), XTM_FW_PAUSE_QUANTUM_MIN_Q16);
   static xtm_cos_result_t r;
   xtm_fw_hw_t hw = default_hw();
   const char *conf = "class-of-service { interfaces { et-0/0/1 { speed 800g; } } }\n";
