@@ -37,45 +37,19 @@ module xtm_pfc_rx #(
   logic [15:0] qn_d [NumPgs];
   logic [31:0] ph_d [NumPgs];
 
+  // A port with no frame and no pause running is skipped (act_q: a priority of the port
+  // has time left): its registers keep their value (upd, the enable of s_pause) and its next
+  // state is don't-care (0). Indices are loop constants only (8 * p + i, never a procedural
+  // variable): Yosys 0.23 turns a write through a variable index into a demultiplexer over
+  // all NumPgs entries.
   // Per port, for step 2 (k = 0..4 quanta started in the cycle): the time the cycle leaves,
   // kQ - 1.0 (mod 2^32: the result is always in 1 .. 2^32 - 1), and kQ saturated to 17
   // bits, which is all the test "kQ > 1.0 - time" needs while the time is at most 1.0.
-  logic [31:0] off0 [NumPorts];
-  logic [31:0] off1 [NumPorts];
-  logic [31:0] off2 [NumPorts];
-  logic [31:0] off3 [NumPorts];
-  logic [31:0] off4 [NumPorts];
-  logic [16:0] sat1 [NumPorts];
-  logic [16:0] sat2 [NumPorts];
-  logic [16:0] sat3 [NumPorts];
-  always_comb begin : c_multiples
-    logic [33:0] q1, q2, q3, q4;
-    q1 = '0;
-    q2 = '0;
-    q3 = '0;
-    q4 = '0;
-    for (int p = 0; p < 32'(NumPorts); p++) begin
-      q1 = {2'd0, quantum_q[p]};
-      q2 = {1'd0, quantum_q[p], 1'b0};
-      q3 = q1 + q2;
-      q4 = {quantum_q[p], 2'b0};
-      off0[p] = 32'hFFFF_0000;  // -1.0
-      off1[p] = 32'(q1 - 34'h10000);
-      off2[p] = 32'(q2 - 34'h10000);
-      off3[p] = 32'(q3 - 34'h10000);
-      off4[p] = 32'(q4 - 34'h10000);
-      sat1[p] = (q1[33:17] != '0) ? '1 : q1[16:0];
-      sat2[p] = (q2[33:17] != '0) ? '1 : q2[16:0];
-      sat3[p] = (q3[33:17] != '0) ? '1 : q3[16:0];
-    end
-  end
-
-  // A port with no frame and no pause running is skipped (act_q: a priority of the port
-  // has time left). Indices are loop constants only (8 * p + i, never a procedural
-  // variable): Yosys 0.23 turns a write through a variable index into a demultiplexer over
-  // all NumPgs entries.
-  logic [NumPorts-1:0] act_q, act_d;
+  logic [NumPorts-1:0] act_q, act_d, upd;
   always_comb begin : c_rx
+    logic [33:0] q1, q2, q3, q4;
+    logic [31:0] off1, off2, off3, off4;
+    logic [16:0] sat1, sat2, sat3;
     logic hit;
     logic [15:0] q, qn;
     logic [31:0] ph;
@@ -93,12 +67,35 @@ module xtm_pfc_rx #(
     xon_rx_o = '0;
     paused_o = '0;
     act_d = '0;
+    q1 = '0;
+    q2 = '0;
+    q3 = '0;
+    q4 = '0;
+    off1 = '0;
+    off2 = '0;
+    off3 = '0;
+    off4 = '0;
+    sat1 = '0;
+    sat2 = '0;
+    sat3 = '0;
     for (int k = 0; k < 32'(NumPgs); k++) begin
-      qn_d[k] = qn_q[k];
-      ph_d[k] = ph_q[k];
+      qn_d[k] = '0;
+      ph_d[k] = '0;
     end
+    upd = valid_i | act_q;
     for (int p = 0; p < 32'(NumPorts); p++) begin
-      if (valid_i[p] || act_q[p]) begin
+      if (upd[p]) begin
+        q1 = {2'd0, quantum_q[p]};
+        q2 = {1'd0, quantum_q[p], 1'b0};
+        q3 = q1 + q2;
+        q4 = {quantum_q[p], 2'b0};
+        off1 = 32'(q1 - 34'h10000);
+        off2 = 32'(q2 - 34'h10000);
+        off3 = 32'(q3 - 34'h10000);
+        off4 = 32'(q4 - 34'h10000);
+        sat1 = (q1[33:17] != '0) ? '1 : q1[16:0];
+        sat2 = (q2[33:17] != '0) ? '1 : q2[16:0];
+        sat3 = (q3[33:17] != '0) ? '1 : q3[16:0];
         for (int i = 0; i < 8; i++) begin
           hit = valid_i[p] && vec_i[8*p+i];
           q = quanta_i[16*(8*p+i)+:16];
@@ -116,16 +113,16 @@ module xtm_pfc_rx #(
           // are the fewest k with kQ > 1.0 - time (a 17-bit compare)
           left = 17'(18'h10000 - {1'b0, ph[16:0]});
           if (ph[31:16] != '0 && ph != 32'h10000) need = 3'd0;
-          else if (sat1[p] > left) need = 3'd1;
-          else if (sat2[p] > left) need = 3'd2;
-          else if (sat3[p] > left) need = 3'd3;
+          else if (sat1 > left) need = 3'd1;
+          else if (sat2 > left) need = 3'd2;
+          else if (sat3 > left) need = 3'd3;
           else need = 3'd4;
           unique case (need)
-            3'd0: offs = off0[p];
-            3'd1: offs = off1[p];
-            3'd2: offs = off2[p];
-            3'd3: offs = off3[p];
-            default: offs = off4[p];
+            3'd0: offs = 32'hFFFF_0000;  // -1.0
+            3'd1: offs = off1;
+            3'd2: offs = off2;
+            3'd3: offs = off3;
+            default: offs = off4;
           endcase
           if (ph == '0 || {13'd0, need} > qn) begin
             qn_d[8*p+i] = '0;
@@ -148,9 +145,13 @@ module xtm_pfc_rx #(
       end
       act_q <= '0;
     end else begin
-      for (int g = 0; g < 32'(NumPgs); g++) begin
-        qn_q[g] <= qn_d[g];
-        ph_q[g] <= ph_d[g];
+      for (int p = 0; p < 32'(NumPorts); p++) begin
+        if (upd[p]) begin
+          for (int i = 0; i < 8; i++) begin
+            qn_q[8*p+i] <= qn_d[8*p+i];
+            ph_q[8*p+i] <= ph_d[8*p+i];
+          end
+        end
       end
       act_q <= act_d;
     end
