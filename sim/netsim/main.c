@@ -868,6 +868,8 @@ static cJSON *run_flows_json(ns_sim_t *s, run_kpi_t *kpi) {
     cJSON_AddNumberToObject(o, "retransmitted_bytes", (double)f->retx_bytes);
     cJSON_AddNumberToObject(o, "timeouts", (double)f->timeouts);
     cJSON_AddNumberToObject(o, "cnps_received", (double)f->cnps_rx);
+    cJSON_AddNumberToObject(o, "router_drops", (double)f->tm_drops);
+    cJSON_AddNumberToObject(o, "policer_drops", (double)f->police_drops);
     if (f->tcp != NULL) {
       const tcp_sender_t *t = &f->tcp->snd;
       cJSON_AddNumberToObject(o, "tcp_retrans_segs", (double)t->retrans_segs);
@@ -938,6 +940,94 @@ static void transfer_fct_json(cJSON *sm, const ns_sim_t *s) {
   }
 }
 
+// policed-circuits (docs/netsim.md 4.5): one object per circuit (its flows are the group
+// "c<k>") and the summary's circuit KPIs. A circuit's FCT is its last flow's end minus its
+// first flow's start; ideal FCT = file bytes x 8 / the circuit's payload capacity
+// (m->circ_cap_bps: the header arithmetic is in scenario.c pc_cap); FCT efficiency = ideal /
+// measured; retransmission overhead = resent payload bits over the FCT as a percentage of the
+// circuit rate; policer drops = the routers' POLICE drops of the circuit's packets.
+static void circuits_json(cJSON *sm, const ns_sim_t *s, const ns_measure_t *m) {
+  if (m->ncirc == 0) {
+    return;
+  }
+  cJSON *arr = cJSON_AddArrayToObject(sm, "circuits");
+  double gmin = INFINITY, gmax = 0, gsum = 0, emin = INFINITY, esum = 0, rmax = 0, rsum = 0;
+  uint64_t pol = 0, rnd = 0, tm = 0;
+  uint32_t done = 0;
+  for (uint32_t k = 0; k < m->ncirc; k++) {
+    char g[16];
+    snprintf(g, sizeof(g), "c%u", k);
+    uint64_t first = NS_NEVER, last = 0, rx = 0, retx = 0, pd = 0, td = 0;
+    bool all = true;
+    for (uint32_t i = 0; i < s->nflows; i++) {
+      const ns_flow_t *f = &s->flows[i];
+      if (strcmp(f->group, g) != 0) {
+        continue;
+      }
+      first = f->start_ps < first ? f->start_ps : first;
+      all &= f->done;
+      last = f->done && f->start_ps + f->fct_ps > last ? f->start_ps + f->fct_ps : last;
+      rx += f->rx_bytes;
+      retx += f->retx_bytes;
+      pd += f->police_drops;
+      td += f->tm_drops;
+    }
+    uint64_t rd = s->links[m->circ_rx_link[k]].random_drops;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", g);
+    cJSON_AddNumberToObject(o, "rate_gbps", m->circ_bps[k] / 1e9);
+    cJSON_AddNumberToObject(o, "base_rtt_us", m->circ_rtt_us[k]);
+    cJSON_AddNumberToObject(o, "bytes", (double)rx);
+    double ideal = (double)m->circ_bytes * 8.0 / m->circ_cap_bps[k];
+    cJSON_AddNumberToObject(o, "capacity_payload_gbps", m->circ_cap_bps[k] / 1e9);
+    cJSON_AddNumberToObject(o, "ideal_fct_us", ideal * 1e6);
+    if (all && last > first) {
+      double fct = (double)(last - first) * 1e-12;
+      double gp = (double)rx * 8.0 / fct / 1e9;
+      double eff = ideal / fct;
+      double ro = (double)retx * 8.0 / fct / m->circ_bps[k] * 100.0;
+      cJSON_AddNumberToObject(o, "fct_us", fct * 1e6);
+      cJSON_AddNumberToObject(o, "goodput_gbps", gp);
+      cJSON_AddNumberToObject(o, "fct_efficiency", eff);
+      cJSON_AddNumberToObject(o, "retx_overhead_pct", ro);
+      gmin = gp < gmin ? gp : gmin;
+      gmax = gp > gmax ? gp : gmax;
+      gsum += gp;
+      emin = eff < emin ? eff : emin;
+      esum += eff;
+      rmax = ro > rmax ? ro : rmax;
+      rsum += ro;
+      done++;
+    } else {
+      cJSON_AddNullToObject(o, "fct_us");
+      cJSON_AddNullToObject(o, "goodput_gbps");
+      cJSON_AddNullToObject(o, "fct_efficiency");
+      cJSON_AddNullToObject(o, "retx_overhead_pct");
+    }
+    cJSON_AddNumberToObject(o, "retransmitted_bytes", (double)retx);
+    cJSON_AddNumberToObject(o, "policer_drops", (double)pd);
+    cJSON_AddNumberToObject(o, "router_drops", (double)td);
+    cJSON_AddNumberToObject(o, "random_drops", (double)rd);
+    cJSON_AddItemToArray(arr, o);
+    pol += pd;
+    rnd += rd;
+    tm += td;
+  }
+  cJSON_AddNumberToObject(sm, "circuits_done", done);
+  if (done == m->ncirc) {  // every circuit finished: the KPIs over the circuits
+    cJSON_AddNumberToObject(sm, "circuit_goodput_min_gbps", gmin);
+    cJSON_AddNumberToObject(sm, "circuit_goodput_mean_gbps", gsum / done);
+    cJSON_AddNumberToObject(sm, "circuit_goodput_max_gbps", gmax);
+    cJSON_AddNumberToObject(sm, "fct_efficiency_min", emin);
+    cJSON_AddNumberToObject(sm, "fct_efficiency_mean", esum / done);
+    cJSON_AddNumberToObject(sm, "retx_overhead_pct_mean", rsum / done);
+    cJSON_AddNumberToObject(sm, "retx_overhead_pct_max", rmax);
+  }
+  cJSON_AddNumberToObject(sm, "policer_drops", (double)pol);
+  cJSON_AddNumberToObject(sm, "random_drops", (double)rnd);
+  cJSON_AddNumberToObject(sm, "circuit_router_drops", (double)tm);
+}
+
 static cJSON *run_summary_json(ns_sim_t *s, ns_measure_t *m, const run_kpi_t *kpi) {
   const ns_link_t *bl = kpi->bl;
   const ns_router_t *br = kpi->br;
@@ -988,6 +1078,7 @@ static cJSON *run_summary_json(ns_sim_t *s, ns_measure_t *m, const run_kpi_t *kp
     }
   }
   transfer_fct_json(sm, s);
+  circuits_json(sm, s, m);
   return sm;
 }
 
@@ -1080,6 +1171,25 @@ static void run_print_text(ns_scenario_t *sc, ns_sim_t *s, ns_measure_t *m, cons
       printf("victim %s: fct %.3f us\n", v->name, (double)v->fct_ps * 1e-6);
     } else {
       printf("victim %s: not complete at %.3f us\n", v->name, (double)t_end * 1e-6);
+    }
+  }
+  cJSON *circ = cJSON_GetObjectItem(sm, "circuits");
+  if (circ != NULL) {
+    printf("%-8s %8s %10s %12s %12s %10s %8s %10s %10s %10s\n", "circuit", "Gb/s", "rtt_us",
+           "fct_us", "ideal_us", "goodput", "eff", "retx_%", "policed", "random");
+    for (cJSON *o = circ->child; o != NULL; o = o->next) {
+      cJSON *fc = cJSON_GetObjectItem(o, "fct_us");
+      bool fin = cJSON_IsNumber(fc);
+      printf("%-8s %8.3f %10.1f %12.1f %12.1f %10.3f %8.4f %10.4f %10.0f %10.0f\n",
+             cJSON_GetObjectItem(o, "name")->valuestring,
+             cJSON_GetObjectItem(o, "rate_gbps")->valuedouble,
+             cJSON_GetObjectItem(o, "base_rtt_us")->valuedouble, fin ? fc->valuedouble : NAN,
+             cJSON_GetObjectItem(o, "ideal_fct_us")->valuedouble,
+             fin ? cJSON_GetObjectItem(o, "goodput_gbps")->valuedouble : NAN,
+             fin ? cJSON_GetObjectItem(o, "fct_efficiency")->valuedouble : NAN,
+             fin ? cJSON_GetObjectItem(o, "retx_overhead_pct")->valuedouble : NAN,
+             cJSON_GetObjectItem(o, "policer_drops")->valuedouble,
+             cJSON_GetObjectItem(o, "random_drops")->valuedouble);
     }
   }
   printf("%-40s %14s %10s %10s %10s\n", "flow", "bytes", "fct_us", "Gb/s", "retx_B");
