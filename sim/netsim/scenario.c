@@ -1874,8 +1874,8 @@ typedef struct pc {
   bool part_b, policer, qshaper, sshaper;
   const char *cc;
   uint64_t flows;
-  double file_mb, burst_ms, loss, sys_gbps, sys_rtt_ms, circ_gbps, link_gbps, exp_gbps, buf_ms,
-      rto_ms;
+  double file_mb, sys_file_mb, burst_ms, loss, sys_gbps, sys_rtt_ms, circ_gbps, link_gbps, exp_gbps,
+      buf_ms, rto_ms;
   double pair_rtt_ms[4];
   uint32_t mtu;
 } pc_t;
@@ -1909,12 +1909,25 @@ static bool pc_rtts(bctx_t *b, pc_t *c) {
 }
 
 static bool pc_params(bctx_t *b, ns_sim_t *s, ns_measure_t *m, pc_t *c) {
-  static const char *const kKeys[] = {"part",         "tcp_cc",         "flows",
-                                      "file_mb",      "policer",        "policer_burst_ms",
-                                      "queue_shaper", "sender_shaping", "loss_rate",
-                                      "system_gbps",  "system_rtt_ms",  "circuit_gbps",
-                                      "pair_rtts_ms", "link_gbps",      "expedited_gbps",
-                                      "buffer_ms",    "tcp_min_rto_ms", NULL};
+  static const char *const kKeys[] = {"part",
+                                      "tcp_cc",
+                                      "flows",
+                                      "file_mb",
+                                      "policer",
+                                      "policer_burst_ms",
+                                      "queue_shaper",
+                                      "sender_shaping",
+                                      "loss_rate",
+                                      "system_gbps",
+                                      "system_rtt_ms",
+                                      "circuit_gbps",
+                                      "pair_rtts_ms",
+                                      "link_gbps",
+                                      "expedited_gbps",
+                                      "buffer_ms",
+                                      "tcp_min_rto_ms",
+                                      "system_file_mb",
+                                      NULL};
   static const char *const kParts[] = {"a", "b", NULL};
   static const char *const kCc[] = {"cubic", "bbr", NULL};
   if (!check_keys(b, kKeys)) {
@@ -1924,7 +1937,8 @@ static bool pc_params(bctx_t *b, ns_sim_t *s, ns_measure_t *m, pc_t *c) {
   c->part_b = strcmp(gword(b, "part", kParts), "b") == 0;
   c->cc = gword(b, "tcp_cc", kCc);
   c->flows = gint(b, "flows", 1, 256);
-  c->file_mb = gnum(b, "file_mb", 0.001, 100000);
+  c->file_mb = gnum(b, "file_mb", 1e-6, 100000);
+  c->sys_file_mb = gnum(b, "system_file_mb", 1e-6, 100000);
   c->policer = gbool(b, "policer");
   c->burst_ms = gnum(b, "policer_burst_ms", 0, 1000);
   c->qshaper = gbool(b, "queue_shaper");
@@ -2085,9 +2099,12 @@ static bool pc_program(bctx_t *b, ns_sim_t *s, uint32_t r, const pc_t *c, const 
 // One circuit's TCP flows from snd to rcv: `flows` of them striping the circuit's file.
 static bool pc_flows(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const pc_t *c, uint32_t k,
                      uint32_t snd, uint32_t rcv, double gbps, double rtt_us, uint64_t *rng) {
-  uint64_t total = (uint64_t)llround(c->file_mb * 1e6);
+  uint64_t total = (uint64_t)llround((c->part_b ? c->file_mb : c->sys_file_mb) * 1e6);
   if (total < c->flows) {
-    berr(b, "flows", "%" PRIu64 " flows cannot share a file of %" PRIu64 " bytes", c->flows, total);
+    static const char *const kK[2][3] = {{"flows", "system_file_mb", NULL},
+                                         {"flows", "file_mb", NULL}};
+    berr_keys(b, kK[c->part_b], "%" PRIu64 " flows cannot share a file of %" PRIu64 " bytes",
+              c->flows, total);
     return false;
   }
   ns_flow_t f = {.src = (uint16_t)snd,
@@ -2282,7 +2299,7 @@ static bool build_policed_circuits(bctx_t *b, ns_sim_t *s, ns_measure_t *m, cons
                  : pc_part_a(b, s, m, &c, outdir, rx_link))) {
     return false;
   }
-  m->circ_bytes = (uint64_t)llround(c.file_mb * 1e6);
+  m->circ_bytes = (uint64_t)llround((c.part_b ? c.file_mb : c.sys_file_mb) * 1e6);
   for (uint32_t k = 0; k < m->ncirc; k++) {
     // each receiver's cable its own seeded stream (splitmix of seed and circuit)
     uint64_t x = m->seed ^ (0xC1C0ull << 32) ^ k;
@@ -2293,14 +2310,15 @@ static bool build_policed_circuits(bctx_t *b, ns_sim_t *s, ns_measure_t *m, cons
     }
   }
   double burst = (c.part_b ? c.circ_gbps : c.sys_gbps) * 1e9 / 8 * c.burst_ms * 1e-3;
-  note(m,
-       "part %s: %u circuit%s of %g Gb/s, %s x %" PRIu64
-       " flow%s per circuit, %g MB each, policer %s (burst %.0f B = %g ms), queue shaper %s, "
-       "sender shaping %s, loss %g on the receiver cables",
-       c.part_b ? "b" : "a", m->ncirc, m->ncirc == 1 ? "" : "s",
-       c.part_b ? c.circ_gbps : c.sys_gbps, c.cc, c.flows, c.flows == 1 ? "" : "s", c.file_mb,
-       c.policer ? "on" : "off", burst, c.burst_ms, c.qshaper ? "on" : "off",
-       c.sshaper ? "on" : "off", c.loss);
+  note(
+      m,
+      "part %s: %u circuit%s of %g Gb/s, %s x %" PRIu64
+      " flow%s per circuit, %g MB per circuit, policer %s (burst %.0f B = %g ms), queue shaper %s, "
+      "sender shaping %s, loss %g on the receiver cables",
+      c.part_b ? "b" : "a", m->ncirc, m->ncirc == 1 ? "" : "s", c.part_b ? c.circ_gbps : c.sys_gbps,
+      c.cc, c.flows, c.flows == 1 ? "" : "s", c.part_b ? c.file_mb : c.sys_file_mb,
+      c.policer ? "on" : "off", burst, c.burst_ms, c.qshaper ? "on" : "off",
+      c.sshaper ? "on" : "off", c.loss);
   return true;
 }
 
