@@ -2142,6 +2142,39 @@ static void sweep_plots(FILE *f, const family_t *fam, const sweep_opts_t *o, con
   free(ps);
 }
 
+// A short plot label for an axis value: a "-" axis's "queue_shaper=off,part=a" becomes
+// "qs=off p=a" (each key by the initials of its words), another axis's value stays as it is.
+static void range_label(char *lab, size_t n, const char *v, bool multi) {
+  size_t k = strlen(lab);
+  if (k > 0 && k + 1 < n) {
+    lab[k++] = ' ';
+    lab[k] = '\0';
+  }
+  if (!multi) {
+    snprintf(lab + k, n - k, "%s", v);
+    return;
+  }
+  bool start = true, in_val = false;
+  for (const char *c = v; *c && k + 1 < n; c++) {
+    if (*c == ',') {
+      lab[k++] = ' ';
+      start = true;
+      in_val = false;
+    } else if (*c == '=') {
+      lab[k++] = '=';
+      in_val = true;
+    } else if (in_val) {
+      lab[k++] = *c;
+    } else if (*c == '_') {
+      start = true;
+    } else if (start) {
+      lab[k++] = *c;
+      start = false;
+    }
+  }
+  lab[k] = '\0';
+}
+
 // sweep report, step 4 (a family whose last axis is "seed"): the runs of one set-up differ
 // only in their seed and are consecutive (the last axis varies fastest); report.md gets
 // min..max over them per column, ranges.csv the same numbers, and report.gp the range plots
@@ -2201,8 +2234,7 @@ static bool sweep_ranges(FILE *f, const family_t *fam, const sweep_opts_t *o, co
     char lab[512] = "";
     for (uint32_t a = 0; a + 1 < nax; a++) {
       fprintf(f, " %s |", runs[g * per].val[a]);
-      size_t n = strlen(lab);
-      snprintf(lab + n, sizeof(lab) - n, "%s%s", a ? " " : "", runs[g * per].val[a]);
+      range_label(lab, sizeof(lab), runs[g * per].val[a], strcmp(fam->ax[a].key, "-") == 0);
     }
     fprintf(csv, "\"%s\"", lab);
     for (size_t k = 0; k < g_ncols; k++) {
