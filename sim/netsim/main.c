@@ -868,6 +868,8 @@ static cJSON *run_flows_json(ns_sim_t *s, run_kpi_t *kpi) {
     cJSON_AddNumberToObject(o, "retransmitted_bytes", (double)f->retx_bytes);
     cJSON_AddNumberToObject(o, "timeouts", (double)f->timeouts);
     cJSON_AddNumberToObject(o, "cnps_received", (double)f->cnps_rx);
+    cJSON_AddNumberToObject(o, "router_drops", (double)f->tm_drops);
+    cJSON_AddNumberToObject(o, "policer_drops", (double)f->police_drops);
     if (f->tcp != NULL) {
       const tcp_sender_t *t = &f->tcp->snd;
       cJSON_AddNumberToObject(o, "tcp_retrans_segs", (double)t->retrans_segs);
@@ -938,6 +940,100 @@ static void transfer_fct_json(cJSON *sm, const ns_sim_t *s) {
   }
 }
 
+// policed-circuits (docs/netsim.md 4.5): one object per circuit (its flows are the group
+// "c<k>") and the summary's circuit KPIs. A circuit's FCT is its last flow's end minus its
+// first flow's start; ideal FCT = file bytes x 8 / the circuit's payload capacity
+// (m->circ_cap_bps: the header arithmetic is in scenario.c pc_cap); FCT efficiency = ideal /
+// measured; retransmission overhead = resent payload bits over the FCT as a percentage of the
+// circuit rate; policer drops = the routers' POLICE drops of the circuit's packets.
+static void circuits_json(cJSON *sm, const ns_sim_t *s, const ns_measure_t *m) {
+  if (m->ncirc == 0) {
+    return;
+  }
+  cJSON *arr = cJSON_AddArrayToObject(sm, "circuits");
+  double gmin = INFINITY, gmax = 0, gsum = 0, emin = INFINITY, esum = 0, rmax = 0, rsum = 0;
+  uint64_t pol = 0, rnd = 0, tm = 0, rtos = 0, frs = 0;
+  uint32_t done = 0;
+  for (uint32_t k = 0; k < m->ncirc; k++) {
+    char g[16];
+    snprintf(g, sizeof(g), "c%u", k);
+    uint64_t first = NS_NEVER, last = 0, rx = 0, retx = 0, pd = 0, td = 0;
+    bool all = true;
+    for (uint32_t i = 0; i < s->nflows; i++) {
+      const ns_flow_t *f = &s->flows[i];
+      if (strcmp(f->group, g) != 0) {
+        continue;
+      }
+      first = f->start_ps < first ? f->start_ps : first;
+      all &= f->done;
+      last = f->done && f->start_ps + f->fct_ps > last ? f->start_ps + f->fct_ps : last;
+      rx += f->rx_bytes;
+      retx += f->retx_bytes;
+      pd += f->police_drops;
+      td += f->tm_drops;
+      if (f->tcp != NULL) {
+        rtos += f->tcp->snd.rto_count;
+        frs += f->tcp->snd.fast_retransmits;
+      }
+    }
+    uint64_t rd = s->links[m->circ_rx_link[k]].random_drops;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", g);
+    cJSON_AddNumberToObject(o, "rate_gbps", m->circ_bps[k] / 1e9);
+    cJSON_AddNumberToObject(o, "base_rtt_us", m->circ_rtt_us[k]);
+    cJSON_AddNumberToObject(o, "bytes", (double)rx);
+    double ideal = (double)m->circ_bytes * 8.0 / m->circ_cap_bps[k];
+    cJSON_AddNumberToObject(o, "capacity_payload_gbps", m->circ_cap_bps[k] / 1e9);
+    cJSON_AddNumberToObject(o, "ideal_fct_us", ideal * 1e6);
+    if (all && last > first) {
+      double fct = (double)(last - first) * 1e-12;
+      double gp = (double)rx * 8.0 / fct / 1e9;
+      double eff = ideal / fct;
+      double ro = (double)retx * 8.0 / fct / m->circ_bps[k] * 100.0;
+      cJSON_AddNumberToObject(o, "fct_us", fct * 1e6);
+      cJSON_AddNumberToObject(o, "goodput_gbps", gp);
+      cJSON_AddNumberToObject(o, "fct_efficiency", eff);
+      cJSON_AddNumberToObject(o, "retx_overhead_pct", ro);
+      gmin = gp < gmin ? gp : gmin;
+      gmax = gp > gmax ? gp : gmax;
+      gsum += gp;
+      emin = eff < emin ? eff : emin;
+      esum += eff;
+      rmax = ro > rmax ? ro : rmax;
+      rsum += ro;
+      done++;
+    } else {
+      cJSON_AddNullToObject(o, "fct_us");
+      cJSON_AddNullToObject(o, "goodput_gbps");
+      cJSON_AddNullToObject(o, "fct_efficiency");
+      cJSON_AddNullToObject(o, "retx_overhead_pct");
+    }
+    cJSON_AddNumberToObject(o, "retransmitted_bytes", (double)retx);
+    cJSON_AddNumberToObject(o, "policer_drops", (double)pd);
+    cJSON_AddNumberToObject(o, "router_drops", (double)td);
+    cJSON_AddNumberToObject(o, "random_drops", (double)rd);
+    cJSON_AddItemToArray(arr, o);
+    pol += pd;
+    rnd += rd;
+    tm += td;
+  }
+  cJSON_AddNumberToObject(sm, "circuits_done", done);
+  if (done == m->ncirc) {  // every circuit finished: the KPIs over the circuits
+    cJSON_AddNumberToObject(sm, "circuit_goodput_min_gbps", gmin);
+    cJSON_AddNumberToObject(sm, "circuit_goodput_mean_gbps", gsum / done);
+    cJSON_AddNumberToObject(sm, "circuit_goodput_max_gbps", gmax);
+    cJSON_AddNumberToObject(sm, "fct_efficiency_min", emin);
+    cJSON_AddNumberToObject(sm, "fct_efficiency_mean", esum / done);
+    cJSON_AddNumberToObject(sm, "retx_overhead_pct_mean", rsum / done);
+    cJSON_AddNumberToObject(sm, "retx_overhead_pct_max", rmax);
+  }
+  cJSON_AddNumberToObject(sm, "policer_drops", (double)pol);
+  cJSON_AddNumberToObject(sm, "random_drops", (double)rnd);
+  cJSON_AddNumberToObject(sm, "circuit_router_drops", (double)tm);
+  cJSON_AddNumberToObject(sm, "tcp_rtos", (double)rtos);
+  cJSON_AddNumberToObject(sm, "tcp_fast_retransmits", (double)frs);
+}
+
 static cJSON *run_summary_json(ns_sim_t *s, ns_measure_t *m, const run_kpi_t *kpi) {
   const ns_link_t *bl = kpi->bl;
   const ns_router_t *br = kpi->br;
@@ -988,6 +1084,7 @@ static cJSON *run_summary_json(ns_sim_t *s, ns_measure_t *m, const run_kpi_t *kp
     }
   }
   transfer_fct_json(sm, s);
+  circuits_json(sm, s, m);
   return sm;
 }
 
@@ -1080,6 +1177,25 @@ static void run_print_text(ns_scenario_t *sc, ns_sim_t *s, ns_measure_t *m, cons
       printf("victim %s: fct %.3f us\n", v->name, (double)v->fct_ps * 1e-6);
     } else {
       printf("victim %s: not complete at %.3f us\n", v->name, (double)t_end * 1e-6);
+    }
+  }
+  cJSON *circ = cJSON_GetObjectItem(sm, "circuits");
+  if (circ != NULL) {
+    printf("%-8s %8s %10s %12s %12s %10s %8s %10s %10s %10s\n", "circuit", "Gb/s", "rtt_us",
+           "fct_us", "ideal_us", "goodput", "eff", "retx_%", "policed", "random");
+    for (cJSON *o = circ->child; o != NULL; o = o->next) {
+      cJSON *fc = cJSON_GetObjectItem(o, "fct_us");
+      bool fin = cJSON_IsNumber(fc);
+      printf("%-8s %8.3f %10.1f %12.1f %12.1f %10.3f %8.4f %10.4f %10.0f %10.0f\n",
+             cJSON_GetObjectItem(o, "name")->valuestring,
+             cJSON_GetObjectItem(o, "rate_gbps")->valuedouble,
+             cJSON_GetObjectItem(o, "base_rtt_us")->valuedouble, fin ? fc->valuedouble : NAN,
+             cJSON_GetObjectItem(o, "ideal_fct_us")->valuedouble,
+             fin ? cJSON_GetObjectItem(o, "goodput_gbps")->valuedouble : NAN,
+             fin ? cJSON_GetObjectItem(o, "fct_efficiency")->valuedouble : NAN,
+             fin ? cJSON_GetObjectItem(o, "retx_overhead_pct")->valuedouble : NAN,
+             cJSON_GetObjectItem(o, "policer_drops")->valuedouble,
+             cJSON_GetObjectItem(o, "random_drops")->valuedouble);
     }
   }
   printf("%-40s %14s %10s %10s %10s\n", "flow", "bytes", "fct_us", "Gb/s", "retx_B");
@@ -1272,7 +1388,24 @@ typedef struct family {
   axis_t ax[6];                 // a cartesian product of axes ...
   variant_t var[MAX_VARIANTS];  // ... or one run per variant (ax[0].key NULL)
   const char *note;
+  const char *const *cols;  // the report's columns (NULL: kCols); a last axis "seed" adds
+                            // the table of min..max over the seeds (ranges.csv)
 } family_t;
+
+// sweep policed-circuits: its report columns (summary.json keys, docs/netsim.md 4.5)
+static const char *const kPcCols[] = {"circuit_goodput_min_gbps",
+                                      "circuit_goodput_mean_gbps",
+                                      "fct_efficiency_min",
+                                      "fct_efficiency_mean",
+                                      "retx_overhead_pct_mean",
+                                      "retx_overhead_pct_max",
+                                      "policer_drops",
+                                      "random_drops",
+                                      "tail_drops",
+                                      "tcp_rtos",
+                                      "tcp_fast_retransmits",
+                                      "transfer_fct_us",
+                                      NULL};
 
 static const family_t kFamilies[] = {
     {"scale-across",
@@ -1281,7 +1414,8 @@ static const family_t kFamilies[] = {
      {{"load_bdp", {"0.5", "1.0"}}, {"distance_km", {"50", "100", "200", "300", "400", "500"}}},
      {{NULL, {NULL}}},
      "six distances x the two load profiles (0.5 BDP per client = \"2:1\", 1.0 = \"4:1\"), final "
-     "buffer/ECN profile"},
+     "buffer/ECN profile",
+     NULL},
     {"grid",
      "sim/scenarios/scale-across.ini",
      {"profile=custom", "buffer_rtt=2.5"},
@@ -1299,14 +1433,16 @@ static const family_t kFamilies[] = {
       {"seed", {"1", "2"}}},
      {{NULL, {NULL}}},
      "grid test: 6 distances x 2 and 4 clients x load 0.5..2 BDP x Kmin 10..70 % of a 2.5 RTT "
-     "buffer (0.25..1.75 RTT) x Kmax 10, 20, 30 % above Kmin x 2 repetitions (seeds) = 2,016 runs"},
+     "buffer (0.25..1.75 RTT) x Kmax 10, 20, 30 % above Kmin x 2 repetitions (seeds) = 2,016 runs",
+     NULL},
     {"buffer-sweep",
      "sim/scenarios/scale-across.ini",
      {"profile=custom", "distance_km=200", "clients=4", "load_bdp=1.0", "kmax_rtt=1.0"},
      {{"buffer_rtt", {"1.25", "1.5", "1.75", "2.0", "2.25", "2.5", "2.75"}},
       {"kmin_rtt", {"0.25", "0.375", "0.5"}}},
      {{NULL, {NULL}}},
-     "buffer sweep at 200 km, 4 clients at 1 BDP"},
+     "buffer sweep at 200 km, 4 clients at 1 BDP",
+     NULL},
     {"deep-buffer-sweep",
      "sim/scenarios/deep-buffer-sweep.ini",
      {NULL},
@@ -1314,7 +1450,8 @@ static const family_t kFamilies[] = {
       {"buffer_bdp", {"3", "1", "0.3", "0.1", "0.03", "0.005"}},
       {"message_mb", {"50", "500"}}},
      {{NULL, {NULL}}},
-     "2:1 long haul, RoCE RC with DCQCN (add --set transport=uet for NSCC)"},
+     "2:1 long haul, RoCE RC with DCQCN (add --set transport=uet for NSCC)",
+     NULL},
     {"deep-buffer-sweep-uet",
      "sim/scenarios/deep-buffer-sweep.ini",
      {"transport=uet"},
@@ -1322,31 +1459,36 @@ static const family_t kFamilies[] = {
       {"buffer_bdp", {"3", "1", "0.3", "0.1", "0.03", "0.005"}},
       {"message_mb", {"50", "500"}}},
      {{NULL, {NULL}}},
-     "2:1 long haul, UET transport: NSCC and selective retransmission"},
+     "2:1 long haul, UET transport: NSCC and selective retransmission",
+     NULL},
     {"pfc-victim",
      "sim/scenarios/pfc-victim.ini",
      {NULL},
      {{"run", {"alone", "big-buffer", "pfc", "other-priority"}}},
      {{NULL, {NULL}}},
-     "the four runs"},
+     "the four runs",
+     NULL},
     {"pfc-victim-buffers",
      "sim/scenarios/pfc-victim.ini",
      {"run=pfc"},
      {{"buffer_mib", {"1", "2", "4", "8"}}, {"dcqcn", {"on", "off"}}},
      {{NULL, {NULL}}},
-     "PAUSE counts for 1, 2, 4, 8 MiB with DCQCN on and off"},
+     "PAUSE counts for 1, 2, 4, 8 MiB with DCQCN on and off",
+     NULL},
     {"pfc-victim-senders",
      "sim/scenarios/pfc-victim.ini",
      {"run=pfc"},
      {{"extra_senders", {"0", "1", "2", "3", "4", "5", "6", "7", "8"}}},
      {{NULL, {NULL}}},
-     "victim throughput against the number of senders on B"},
+     "victim throughput against the number of senders on B",
+     NULL},
     {"roce-lab",
      "sim/scenarios/roce-lab.ini",
      {NULL},
      {{"phase", {"unloaded", "congested", "recovered"}}},
      {{NULL, {NULL}}},
-     "the three phases"},
+     "the three phases",
+     NULL},
     {"sensitivity-4to1",
      "sim/scenarios/scale-across.ini",
      {"distance_km=500", "load_bdp=1.0", "profile=final"},
@@ -1371,7 +1513,24 @@ static const family_t kFamilies[] = {
       {"DCE_TCP_RTT=10", {"dcqcn_set=DCE_TCP_RTT=10"}},
       {NULL, {NULL}}},
      "sensitivity of 500 km, 4:1 (load 1.0 BDP per client), final profile: one parameter "
-     "changed at a time against the base run"},
+     "changed at a time against the base run",
+     NULL},
+    {"policed-circuits",
+     "sim/scenarios/policed-circuits.ini",
+     {NULL},
+     {{"-",
+       {"part=a,queue_shaper=off", "part=a,queue_shaper=on", "part=b,flows=1,sender_shaping=off",
+        "part=b,flows=1,sender_shaping=on", "part=b,flows=10,sender_shaping=off",
+        "part=b,flows=10,sender_shaping=on"}},
+      {"tcp_cc", {"cubic", "bbr"}},
+      {"loss_rate", {"0", "0.0001"}},
+      {"seed", {"1", "2", "3"}}},
+     {{NULL, {NULL}}},
+     "FABRIC policed circuits (experiment 5): part a (one 80 Gb/s circuit, 10 flows, queue "
+     "shaper off/on) and part b (eight 20 Gb/s circuits, 1 and 10 flows each, sender shaping "
+     "off/on) x CUBIC and BBRv1 x no loss and 1e-4 random loss on the receiver cables x 3 "
+     "seeds",
+     kPcCols},
 };
 
 typedef struct sweep_run {
@@ -1643,7 +1802,11 @@ static const char *const kCols[] = {"bottleneck_util_gbps",
                                     "victim_fct_us",
                                     "fct_us",
                                     "timeouts"};
-enum { kNcols = sizeof(kCols) / sizeof(kCols[0]) };
+#define MAX_COLS 24
+// the columns of the sweep being reported (sweep(): the family's or kCols)
+static const char *const *g_cols = kCols;
+static size_t g_ncols = sizeof(kCols) / sizeof(kCols[0]);
+_Static_assert(sizeof(kCols) / sizeof(kCols[0]) <= MAX_COLS, "MAX_COLS");
 
 // sweep, one Slurm array task: runs[task] and its exit_status file
 static int sweep_task_one(const ns_scenario_t *base, sweep_run_t *runs, uint32_t total,
@@ -1761,8 +1924,8 @@ static int sweep_run_local(const ns_scenario_t *base, sweep_run_t *runs, uint32_
 // sweep report: what the rows leave for the plots
 typedef struct sweep_rep {
   uint32_t failed, refused;
-  bool has_col[kNcols];
-  double col_max[kNcols];
+  bool has_col[MAX_COLS];
+  double col_max[MAX_COLS];
   char seeds[96];  // the runs' seeds, for the plots' footer: "1" or "1 2" (first 8)
   uint32_t nseeds;
 } sweep_rep_t;
@@ -1796,18 +1959,19 @@ static void sweep_report_header(FILE *f, FILE *csv, const family_t *fam, const s
   fprintf(csv, "# xtm-netsim %s sweep %s; units as in report.md\n", NETSIM_VERSION, fam->name);
   fprintf(f, "|");
   for (uint32_t a = 0; a < nax; a++) {
-    const char *k = variants                           ? "variant"
-                    : strcmp(fam->ax[a].key, "-") == 0 ? "thresholds"
-                                                       : fam->ax[a].key;
+    const char *k = variants ? "variant"
+                    : strcmp(fam->ax[a].key, "-") == 0
+                        ? (fam->cols != NULL ? "set-up" : "thresholds")
+                        : fam->ax[a].key;
     fprintf(f, " %s |", k);
     fprintf(csv, "%s,", k);
   }
-  for (size_t k = 0; k < kNcols; k++) {
-    fprintf(f, " %s |", kCols[k]);
-    fprintf(csv, "%s%s", kCols[k], k + 1 < kNcols ? "," : "\n");
+  for (size_t k = 0; k < g_ncols; k++) {
+    fprintf(f, " %s |", g_cols[k]);
+    fprintf(csv, "%s%s", g_cols[k], k + 1 < g_ncols ? "," : "\n");
   }
   fprintf(f, "\n|");
-  for (size_t k = 0; k < nax + kNcols; k++) {
+  for (size_t k = 0; k < nax + g_ncols; k++) {
     fprintf(f, "---|");
   }
   fprintf(f, "\n");
@@ -1856,18 +2020,18 @@ static void sweep_report_rows(FILE *f, FILE *csv, const sweep_run_t *runs, uint3
     if (fl != NULL) {
       fct = jnum(fl, "fct_us");
     }
-    for (size_t k = 0; k < kNcols; k++) {
-      double v = strcmp(kCols[k], "fct_us") == 0     ? fct
-                 : strcmp(kCols[k], "timeouts") == 0 ? tmo
-                                                     : jnum(sm, kCols[k]);
+    for (size_t k = 0; k < g_ncols; k++) {
+      double v = strcmp(g_cols[k], "fct_us") == 0     ? fct
+                 : strcmp(g_cols[k], "timeouts") == 0 ? tmo
+                                                      : jnum(sm, g_cols[k]);
       if (isnan(v)) {
         fprintf(f, " - |");
-        fprintf(csv, "%s", k + 1 < kNcols ? "," : "\n");
+        fprintf(csv, "%s", k + 1 < g_ncols ? "," : "\n");
       } else {
         rp->has_col[k] = true;
         rp->col_max[k] = fabs(v) > rp->col_max[k] ? fabs(v) : rp->col_max[k];
         fprintf(f, " %.4g |", v);
-        fprintf(csv, "%.6g%s", v, k + 1 < kNcols ? "," : "\n");
+        fprintf(csv, "%.6g%s", v, k + 1 < g_ncols ? "," : "\n");
       }
     }
     fprintf(f, "\n");
@@ -1948,10 +2112,10 @@ static void sweep_plots(FILE *f, const family_t *fam, const sweep_opts_t *o, con
     }
     for (size_t j = 0; j < sizeof(kPl) / sizeof(kPl[0]); j++) {
       size_t col = 0;
-      while (col < kNcols && strcmp(kCols[col], kPl[j].col) != 0) {
+      while (col < g_ncols && strcmp(g_cols[col], kPl[j].col) != 0) {
         col++;
       }
-      if (col == kNcols || !rp->has_col[col]) {
+      if (col == g_ncols || !rp->has_col[col]) {
         continue;  // no run has this KPI (e.g. no victim flow)
       }
       ns_plot_kpi_t *q = &ps->kpi[ps->nkpi++];
@@ -1976,6 +2140,189 @@ static void sweep_plots(FILE *f, const family_t *fam, const sweep_opts_t *o, con
     }
   }
   free(ps);
+}
+
+// A short plot label for an axis value: a "-" axis's "queue_shaper=off,part=a" becomes
+// "qs=off p=a" (each key by the initials of its words), another axis's value stays as it is.
+static void range_label(char *lab, size_t n, const char *v, bool multi) {
+  size_t k = strlen(lab);
+  if (k > 0 && k + 1 < n) {
+    lab[k++] = ' ';
+    lab[k] = '\0';
+  }
+  if (!multi) {
+    snprintf(lab + k, n - k, "%s", v);
+    return;
+  }
+  bool start = true, in_val = false;
+  for (const char *c = v; *c && k + 1 < n; c++) {
+    if (*c == ',') {
+      lab[k++] = ' ';
+      start = true;
+      in_val = false;
+    } else if (*c == '=') {
+      lab[k++] = '=';
+      in_val = true;
+    } else if (in_val) {
+      lab[k++] = *c;
+    } else if (*c == '_') {
+      start = true;
+    } else if (start) {
+      lab[k++] = *c;
+      start = false;
+    }
+  }
+  lab[k] = '\0';
+}
+
+// sweep report, step 4 (a family whose last axis is "seed"): the runs of one set-up differ
+// only in their seed and are consecutive (the last axis varies fastest); report.md gets
+// min..max over them per column, ranges.csv the same numbers, and report.gp the range plots
+// (a bar from min to max per set-up). Returns false when ranges.csv could not be written.
+static bool sweep_ranges(FILE *f, const family_t *fam, const sweep_opts_t *o, const char *outdir,
+                         const sweep_run_t *runs, uint32_t total, uint32_t nax,
+                         const uint32_t *len) {
+  if (nax < 2 || fam->ax[0].key == NULL || strcmp(fam->ax[nax - 1].key, "seed") != 0) {
+    return true;
+  }
+  uint32_t per = len[nax - 1], ngroups = total / per;
+  char p[1700];
+  FILE *csv = out_open(outdir, "ranges.csv", p, sizeof(p));
+  if (csv == NULL) {
+    return false;
+  }
+  fprintf(csv, "# xtm-netsim %s sweep %s: min and max over the %u seeds of each set-up\nsetup",
+          NETSIM_VERSION, fam->name, per);
+  fprintf(f, "\n## Over the seeds: min..max of the %u runs of each set-up\n\n|", per);
+  for (uint32_t a = 0; a + 1 < nax; a++) {
+    fprintf(f, " %s |", strcmp(fam->ax[a].key, "-") == 0 ? "set-up" : fam->ax[a].key);
+  }
+  for (size_t k = 0; k < g_ncols; k++) {
+    fprintf(f, " %s |", g_cols[k]);
+    fprintf(csv, ",%s_min,%s_max", g_cols[k], g_cols[k]);
+  }
+  fprintf(f, " runs |\n|");
+  fprintf(csv, ",runs\n");
+  for (size_t k = 0; k < nax - 1 + g_ncols + 1; k++) {
+    fprintf(f, "---|");
+  }
+  fprintf(f, "\n");
+  double gmax[MAX_COLS] = {0};
+  bool has[MAX_COLS] = {false};
+  for (uint32_t g = 0; g < ngroups; g++) {
+    double lo[MAX_COLS], hi[MAX_COLS];
+    uint32_t nok = 0;
+    for (size_t k = 0; k < g_ncols; k++) {
+      lo[k] = INFINITY;
+      hi[k] = -INFINITY;
+    }
+    for (uint32_t r = g * per; r < (g + 1) * per; r++) {
+      snprintf(p, sizeof(p), "%s/summary.json", runs[r].dir);
+      cJSON *j = runs[r].status == 0 ? load_json(p) : NULL;
+      cJSON *sm = j ? cJSON_GetObjectItem(j, "summary") : NULL;
+      nok += sm != NULL;
+      for (size_t k = 0; sm != NULL && k < g_ncols; k++) {
+        double v = jnum(sm, g_cols[k]);
+        if (!isnan(v)) {
+          lo[k] = v < lo[k] ? v : lo[k];
+          hi[k] = v > hi[k] ? v : hi[k];
+        }
+      }
+      cJSON_Delete(j);
+    }
+    fprintf(f, "|");
+    char lab[512] = "";
+    for (uint32_t a = 0; a + 1 < nax; a++) {
+      fprintf(f, " %s |", runs[g * per].val[a]);
+      range_label(lab, sizeof(lab), runs[g * per].val[a], strcmp(fam->ax[a].key, "-") == 0);
+    }
+    fprintf(csv, "\"%s\"", lab);
+    for (size_t k = 0; k < g_ncols; k++) {
+      if (lo[k] > hi[k]) {
+        fprintf(f, " - |");
+        fprintf(csv, ",,");
+      } else {
+        has[k] = true;
+        gmax[k] = fabs(hi[k]) > gmax[k] ? fabs(hi[k]) : gmax[k];
+        if (lo[k] == hi[k]) {
+          fprintf(f, " %.4g |", lo[k]);
+        } else {
+          fprintf(f, " %.4g..%.4g |", lo[k], hi[k]);
+        }
+        fprintf(csv, ",%.6g,%.6g", lo[k], hi[k]);
+      }
+    }
+    fprintf(f, " %u |\n", nok);
+    fprintf(csv, ",%u\n", nok);
+  }
+  if (!out_close(csv, p)) {
+    return false;
+  }
+  // the range plots: one bar from min to max per set-up
+  static const struct {
+    const char *k, *col, *what, *unit;
+    ns_plot_unit_t kind;
+  } kPl[] = {
+      {"range-goodput", "circuit_goodput_mean_gbps", "mean circuit goodput", "Gb/s", kNsUnitPlain},
+      {"range-goodput-min", "circuit_goodput_min_gbps", "lowest circuit goodput", "Gb/s",
+       kNsUnitPlain},
+      {"range-fcteff", "fct_efficiency_mean", "mean FCT efficiency", "ideal / measured",
+       kNsUnitPlain},
+      {"range-retx", "retx_overhead_pct_mean", "retransmission overhead", "% of circuit rate",
+       kNsUnitPlain},
+      {"range-policed", "policer_drops", "policer drops", NULL, kNsUnitCount}};
+  ns_plot_sweep_t *ps = calloc(1, sizeof(*ps));
+  if (ps == NULL) {
+    return true;
+  }
+  snprintf(ps->family, sizeof(ps->family), "%s", fam->name);
+  int k = snprintf(ps->footer, sizeof(ps->footer),
+                   "xtm-netsim %s, sweep %s of scenario %s, %u runs, min..max over %u seeds, "
+                   "overrides:",
+                   NETSIM_VERSION, fam->name, fam->scenario, total, per);
+  for (int i = 0; i < o->nsets && k > 0 && (size_t)k < sizeof(ps->footer); i++) {
+    k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, " %s", o->sets[i]);
+  }
+  if (o->nsets == 0 && k > 0 && (size_t)k < sizeof(ps->footer)) {
+    snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, " none");
+  }
+  k = snprintf(ps->repro, sizeof(ps->repro), "xtm-netsim sweep %s", fam->name);
+  for (int i = 0; i < o->nsets && k > 0 && (size_t)k < sizeof(ps->repro); i++) {
+    k += snprintf(ps->repro + k, sizeof(ps->repro) - (size_t)k, " --set %s", o->sets[i]);
+  }
+  ps->bars = true;
+  ps->ranges = true;
+  ps->xlabel = "set-up";
+  for (size_t j = 0; j < sizeof(kPl) / sizeof(kPl[0]); j++) {
+    size_t col = 0;
+    while (col < g_ncols && strcmp(g_cols[col], kPl[j].col) != 0) {
+      col++;
+    }
+    if (col == g_ncols || !has[col]) {
+      continue;
+    }
+    ns_plot_kpi_t *q = &ps->kpi[ps->nkpi++];
+    q->file = kPl[j].k;
+    q->what = kPl[j].what;
+    q->unit = kPl[j].unit;
+    q->kind = kPl[j].kind;
+    q->col = 2 + 2 * (uint32_t)col;  // ranges.csv: setup, then min and max of each column
+    q->col_hi = q->col + 1;
+    q->max = gmax[col];
+  }
+  int prc = ps->nkpi > 0 ? ns_plot_write_sweep_file(outdir, ps, "ranges.gp") : 0;
+  if (prc == 0) {
+    for (uint32_t j = 0; j < ps->nkpi; j++) {
+      fprintf(f, "\n![%s, min..max over the seeds](%s.png)\n", ps->kpi[j].what, ps->kpi[j].file);
+    }
+  } else if (prc < 0) {
+    snprintf(p, sizeof(p), "%s/ranges.gp", outdir);
+    write_failed(p);
+  } else {
+    fprintf(f, "\n(gnuplot failed on ranges.gp: see gnuplot.log)\n");
+  }
+  free(ps);
+  return true;
 }
 
 static int sweep(const char *fam_name, const sweep_opts_t *o) {
@@ -2006,6 +2353,13 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
             "xtm-netsim sweep --slurm: --out may hold only A-Z a-z 0-9 . _ - / + = , "
             "(it is passed to sbatch)\n");
     return 1;
+  }
+  if (fam->cols != NULL) {
+    g_cols = fam->cols;
+    g_ncols = 0;
+    while (g_ncols < MAX_COLS && fam->cols[g_ncols] != NULL) {
+      g_ncols++;
+    }
   }
   uint32_t nax = 0, len[6] = {0};
   sweep_run_t *runs = NULL;
@@ -2060,6 +2414,9 @@ static int sweep(const char *fam_name, const sweep_opts_t *o) {
   bool csv_ok = out_close(csv, pcsv);
   if (csv_ok) {
     sweep_plots(f, fam, o, outdir, total, nax, len, &rp);
+    if (!sweep_ranges(f, fam, o, outdir, runs, total, nax, len)) {
+      write_failed(pcsv);
+    }
   }
   uint32_t failed = rp.failed, refused = rp.refused;
   out_close(f, pr);

@@ -687,6 +687,44 @@ ns_status_t ns_nic_program_dcqcn(ns_sim_t *s, uint32_t nic, const void *dcqcn_cf
   return kNsOk;
 }
 
+// The model's drop reason of the ingress policer, found by its name (spec 2.2.0 4.7: POLICE);
+// kXtmReasonCount while the model has none (no drop then counts as policed).
+static uint32_t police_reason(void) {
+  static uint32_t k = 0;  // 0: not looked up yet (0 is ACCEPT, never a drop reason)
+  if (k == 0) {
+    k = kXtmReasonCount;
+    for (uint32_t i = 1; i < kXtmReasonCount; i++) {
+      if (strcmp(xtm_reason_name((xtm_reason_t)i), "POLICE") == 0) {
+        k = i;
+      }
+    }
+  }
+  return k;
+}
+
+// splitmix64 (Steele, Lea, Flood 2014), the generator the scenarios use for start times
+static uint64_t link_rng_next(uint64_t *x) {
+  uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// true with probability loss_rate: the top 53 bits as a uniform double in [0, 1)
+static bool link_loss_draw(ns_link_t *l) {
+  double u = (double)(link_rng_next(&l->loss_rng) >> 11) * 0x1.0p-53;
+  return u < l->loss_rate;
+}
+
+ns_status_t ns_link_set_loss(ns_sim_t *s, uint32_t link, double rate, uint64_t seed) {
+  if (link >= s->nlinks || !(rate >= 0.0 && rate <= 1.0)) {
+    return kNsBadArg;
+  }
+  s->links[link].loss_rate = rate;
+  s->links[link].loss_rng = seed;
+  return kNsOk;
+}
+
 void ns_inject_loss(ns_sim_t *s, uint32_t flow, uint64_t psn) {
   s->loss_flow = flow;
   s->loss_psn = psn;
@@ -739,6 +777,10 @@ static void link_send(ns_sim_t *s, uint32_t li, const ns_pkt_t *p, uint64_t t) {
         s->nodes[l->src].kind == kNsNodeNic) {
       s->loss_armed = false;  // lost on the wire: occupies the link, never arrives
       s->injected_losses++;
+      return;
+    }
+    if (l->loss_rate > 0.0 && link_loss_draw(l)) {
+      l->random_drops++;  // lost on the wire: occupies the link, never arrives
       return;
     }
     if (s->ce_armed && p->flow == s->ce_flow && p->psn == s->ce_psn &&
@@ -1722,6 +1764,9 @@ static void rt_outputs(ns_sim_t *s, uint32_t n, const xtm_out_t *o) {
     if (o->enq_res.reason != kXtmReasonAccept) {
       uint32_t why = o->enq_res.reason < kXtmReasonCount ? o->enq_res.reason : 0;
       r->drops_by_reason[why]++;
+      ns_flow_t *df = &s->flows[s->pool[o->enq_res.pkt_id].flow];
+      df->tm_drops++;
+      df->police_drops += why == police_reason();
       pkt_free(s, o->enq_res.pkt_id);
       ns_ival_t *v = iv_at(s, t);
       if (v != NULL) {

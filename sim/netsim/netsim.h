@@ -154,6 +154,11 @@ typedef struct ns_link {
   uint64_t paused_ps;      // time with at least one priority paused (closed intervals)
   uint64_t pz_from_ps, pz_to_ps;
   uint64_t sample_bytes;  // tx_bytes at the last sample
+  // non-congestive loss (ns_link_set_loss): each data frame started on the link is lost on
+  // the wire with probability loss_rate, drawn from this link's own splitmix64 stream
+  double loss_rate;
+  uint64_t loss_rng;
+  uint64_t random_drops;  // data frames lost so far
   char name[2 * NS_NAME_LEN + 4];
 } ns_link_t;
 
@@ -199,6 +204,8 @@ typedef struct ns_flow {
   bool nak_sent;
   // statistics
   uint64_t tx_bytes, retx_bytes, rx_bytes, timeouts, naks_rx, cnps_rx;
+  uint64_t tm_drops;      // this flow's packets the routers dropped (any reason)
+  uint64_t police_drops;  // of which the ingress policer's (reason POLICE, spec 2.2.0 4.7)
   uint64_t sample_rx_bytes;
   uint64_t mark_rx_bytes, mark_retx_bytes;  // at the steady-state mark (ns_sim_t.mark_ps)
   // message latency (record_latency): post time of the message at the head of the window
@@ -413,6 +420,11 @@ void ns_finish(ns_sim_t *s, uint64_t t_ps);
 uint64_t ns_ser_ps(uint32_t bytes, uint64_t rate_bps);
 // ps -> the first model cycle (1 GHz) at or after it: ceil(ps / 1000).
 static inline uint64_t ns_cycle_of(uint64_t ps) { return (ps + NS_PS_PER_NS - 1) / NS_PS_PER_NS; }
+// Non-congestive loss on `link`: every data frame started on it is lost on the wire (it
+// occupies the link and never arrives) with probability `rate` (0..1), from a splitmix64
+// stream seeded with `seed` (one stream per link: the draws follow the link's frames in
+// order, so a run stays a function of its inputs). kNsBadArg for a rate outside [0, 1].
+NS_WARN_UNUSED ns_status_t ns_link_set_loss(ns_sim_t *s, uint32_t link, double rate, uint64_t seed);
 // Test hook: drop the next data packet of `flow` with PSN `psn` on its first transmission.
 void ns_inject_loss(ns_sim_t *s, uint32_t flow, uint64_t psn);
 // Test hook: mark the first transmission of `psn` of `flow` CE as it leaves the NIC.

@@ -38,6 +38,8 @@ TEST_DEPS += $(BUILD)/bin/xtm-netsim $(BUILD)/tests/test_netsim
 TEST_ARGS += $(BUILD)/tests/test_netsim --shell sim/netsim/tests/test_cli.sh
 # the plots and their checker (issue 20): needs dcqcn-trace too (cmodel/dcqcn/dcqcn.mk)
 TEST_ARGS += --shell sim/netsim/tests/test_plots.sh
+# policed-circuits (docs/netsim.md 4.5): hand-derived KPI facts and bad input
+TEST_ARGS += --shell sim/netsim/tests/test_policed.sh
 
 .PHONY: bench-netsim
 ## bench-netsim: the network simulator's speed

@@ -718,6 +718,10 @@ int ns_plot_write_run(const char *dir, const ns_plot_run_t *r, char *names, size
 // ------------------------------------------------------------------ one sweep
 
 int ns_plot_write_sweep(const char *dir, const ns_plot_sweep_t *s) {
+  return ns_plot_write_sweep_file(dir, s, "report.gp");
+}
+
+int ns_plot_write_sweep_file(const char *dir, const ns_plot_sweep_t *s, const char *script) {
   sb_t b;
   if (!sb_init(&b)) {
     return -1;
@@ -770,7 +774,16 @@ int ns_plot_write_sweep(const char *dir, const ns_plot_sweep_t *s) {
         "set lmargin 11\nset rmargin 6\nset title \"%s: %s\" font ',12'\nset ylabel '%s (%s)'\n"
         "set yrange [0:%s]\nD = %.9g\n",
         fmt, bmargin, s->bars ? 4 : 6, fam, what, what, unit, p->max > 0 ? "*" : "1", fin(div));
-    if (s->bars) {
+    if (s->ranges) {  // a box from min to max per row of ranges.csv, its label the setup
+      sbf(&b,
+          "unset key\nset xlabel '%s'\nset xtics rotate by -30 nomirror font ',8'\n"
+          "set style fill solid 0.5 border -1\nset boxwidth 0.6\nset offsets 0.5, 0.5, 0, 0\n"
+          "plot 'ranges.csv' using 0:(column(%u)/D):(column(%u)/D):(column(%u)/D):"
+          "(column(%u)/D):xtic(1) with candlesticks lc rgb '#1f77b4' notitle, '' using "
+          "0:(column(%u)/D):(sprintf('%%.4g', column(%u)/D)) with labels offset 0,0.7 font ',7' "
+          "notitle\n",
+          xl, p->col, p->col, p->col_hi, p->col_hi, p->col_hi, p->col_hi);
+    } else if (s->bars) {
       sbf(&b,
           "unset key\nset xlabel '%s'\nset xtics rotate by -30 nomirror font ',9'\n"
           "set style fill solid 0.7 border -1\nset boxwidth 0.6\nset offsets 0.5, 0.5, 0, 0\n"
@@ -826,7 +839,7 @@ int ns_plot_write_sweep(const char *dir, const ns_plot_sweep_t *s) {
       sbf(&b, "\n");
     }
   }
-  int rc = b.oom ? -1 : ns_plot_run(dir, "report.gp", b.p);
+  int rc = b.oom ? -1 : ns_plot_run(dir, script, b.p);
   free(b.p);
   return rc;
 }

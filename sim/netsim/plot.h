@@ -120,8 +120,9 @@ typedef struct ns_plot_kpi {
   const char *what;  // what it is, without unit ("victim FCT")
   const char *unit;  // unit of kNsUnitPlain values ("Gb/s"), else ignored
   ns_plot_unit_t kind;
-  uint32_t col;  // 1-based column in results.csv
-  double max;    // largest value over the runs (chooses the unit)
+  uint32_t col;     // 1-based column in results.csv (ranges: the minimum's in ranges.csv)
+  uint32_t col_hi;  // ranges: the maximum's column
+  double max;       // largest value over the runs (chooses the unit)
 } ns_plot_kpi_t;
 
 typedef struct ns_plot_sweep {
@@ -129,6 +130,7 @@ typedef struct ns_plot_sweep {
   char footer[1400];   // version, family, scenario, runs, fixed settings, overrides, seeds
   char repro[1400];    // the command that reproduces the sweep
   bool bars;           // one bar per row (a variant family, or a single axis)
+  bool ranges;         // bars from ranges.csv: one bar from min (col) to max (col_hi) per row
   const char *xlabel;  // bars: what a bar is; lines: the x axis
   uint32_t xcol;       // lines: column of the x axis
   bool xnumeric;       // lines: x values are numbers (else xvals, in order, as tics)
@@ -144,6 +146,8 @@ typedef struct ns_plot_sweep {
 
 // Writes DIR/report.gp and runs it: one PNG per KPI. Returns as ns_plot_run.
 int ns_plot_write_sweep(const char *dir, const ns_plot_sweep_t *s);
+// The same into DIR/<script> (the sweep's range plots go to ranges.gp).
+int ns_plot_write_sweep_file(const char *dir, const ns_plot_sweep_t *s, const char *script);
 
 #ifdef __cplusplus
 }  // extern "C"

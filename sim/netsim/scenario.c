@@ -1857,6 +1857,481 @@ static bool build_roce_lab(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char *
   return true;
 }
 
+// ------------------------------------------------------------------ policed-circuits
+
+// Policed long-haul circuits (shared/brief/domain.md experiment 5, FABRIC; docs/netsim.md
+// 4.5). part a: the system limit, one circuit of system_gbps from one sender to one receiver
+// through one router over a path of system_rtt_ms. part b: eight circuits of circuit_gbps,
+// two per (source site, destination site) pair with the pair's base RTT, through a central
+// site; every site link link_gbps, the circuits' queue of the central site's egress shaped to
+// expedited_gbps when queue_shaper is on. Every circuit enters its source site's router on a
+// port of its own, policed there (a whole-port policer, Junos `policer input`) at the circuit
+// rate with a burst of policer_burst_ms at that rate; its TCP flows (tcp_cc, flows per
+// circuit striping file_mb) are paced at most at the circuit rate / flows when
+// sender_shaping is on (tc-fq maxrate); loss_rate drops data frames at random on the link
+// into each receiver.
+typedef struct pc {
+  bool part_b, policer, qshaper, sshaper;
+  const char *cc;
+  uint64_t flows;
+  double file_mb, sys_file_mb, burst_ms, loss, sys_gbps, sys_rtt_ms, circ_gbps, link_gbps, exp_gbps,
+      buf_ms, rto_ms;
+  double pair_rtt_ms[4];
+  uint32_t mtu;
+} pc_t;
+
+#define PC_HOST_PROP_PS NS_PS_PER_US             // sender and receiver cables: 1 us each way
+#define PC_SITE_PROP_PS (100ull * NS_PS_PER_US)  // site-to-central links: 100 us each way
+
+static bool pc_rtts(bctx_t *b, pc_t *c) {
+  const char *v = gstr(b, "pair_rtts_ms");
+  char buf[NS_VAL_LEN];
+  snprintf(buf, sizeof(buf), "%s", v);
+  uint32_t n = 0;
+  for (char *save = NULL, *t = strtok_r(buf, " ,", &save); t != NULL && !b->bad;
+       t = strtok_r(NULL, " ,", &save)) {
+    xtm_num_msg_t msg;
+    double d = 0;
+    if (n == 4) {
+      berr(b, "pair_rtts_ms", "more than four RTTs (one per site pair)");
+      return false;
+    }
+    if (xtm_num_f64(NULL, t, 0.001, 10000, &d, &msg) != kXtmNumOk) {
+      berr(b, "pair_rtts_ms", "%s", msg.text);
+      return false;
+    }
+    c->pair_rtt_ms[n++] = d;
+  }
+  if (!b->bad && n != 4) {
+    berr(b, "pair_rtts_ms", "%u RTTs: four are needed (S1-D1 S1-D2 S2-D1 S2-D2)", n);
+  }
+  return !b->bad;
+}
+
+static bool pc_params(bctx_t *b, ns_sim_t *s, ns_measure_t *m, pc_t *c) {
+  static const char *const kKeys[] = {"part",
+                                      "tcp_cc",
+                                      "flows",
+                                      "file_mb",
+                                      "policer",
+                                      "policer_burst_ms",
+                                      "queue_shaper",
+                                      "sender_shaping",
+                                      "loss_rate",
+                                      "system_gbps",
+                                      "system_rtt_ms",
+                                      "circuit_gbps",
+                                      "pair_rtts_ms",
+                                      "link_gbps",
+                                      "expedited_gbps",
+                                      "buffer_ms",
+                                      "tcp_min_rto_ms",
+                                      "system_file_mb",
+                                      NULL};
+  static const char *const kParts[] = {"a", "b", NULL};
+  static const char *const kCc[] = {"cubic", "bbr", NULL};
+  if (!check_keys(b, kKeys)) {
+    return false;
+  }
+  common(b, s, m, &c->mtu);
+  c->part_b = strcmp(gword(b, "part", kParts), "b") == 0;
+  c->cc = gword(b, "tcp_cc", kCc);
+  c->flows = gint(b, "flows", 1, 256);
+  c->file_mb = gnum(b, "file_mb", 1e-6, 100000);
+  c->sys_file_mb = gnum(b, "system_file_mb", 1e-6, 100000);
+  c->policer = gbool(b, "policer");
+  c->burst_ms = gnum(b, "policer_burst_ms", 0, 1000);
+  c->qshaper = gbool(b, "queue_shaper");
+  c->sshaper = gbool(b, "sender_shaping");
+  c->loss = gnum(b, "loss_rate", 0, 1);
+  c->sys_gbps = gnum(b, "system_gbps", 0.001, 800);
+  c->sys_rtt_ms = gnum(b, "system_rtt_ms", 0.01, 10000);
+  c->circ_gbps = gnum(b, "circuit_gbps", 0.001, 800);
+  c->link_gbps = gnum(b, "link_gbps", 1, 800);
+  c->exp_gbps = gnum(b, "expedited_gbps", 0.001, 800);
+  c->buf_ms = gnum(b, "buffer_ms", 0.001, 1000);
+  c->rto_ms = gnum(b, "tcp_min_rto_ms", 0.001, 60000);
+  if (b->bad || !pc_rtts(b, c)) {
+    return false;
+  }
+  double cg = c->part_b ? c->circ_gbps : c->sys_gbps;
+  if (cg > c->link_gbps) {
+    static const char *const kK[2][3] = {{"system_gbps", "link_gbps", NULL},
+                                         {"circuit_gbps", "link_gbps", NULL}};
+    berr_keys(b, kK[c->part_b], "a circuit of %g Gb/s is above the link rate of %g Gb/s", cg,
+              c->link_gbps);
+    return false;
+  }
+  if (c->part_b && c->exp_gbps > c->link_gbps) {
+    static const char *const kK[] = {"expedited_gbps", "link_gbps", NULL};
+    berr_keys(b, kK, "an expedited queue shaped to %g Gb/s is above the link rate of %g Gb/s",
+              c->exp_gbps, c->link_gbps);
+    return false;
+  }
+  bool model_polices = false;  // the model has the drop reason of spec 2.2.0 4.7
+  for (uint32_t i = 1; i < kXtmReasonCount; i++) {
+    model_polices |= strcmp(xtm_reason_name((xtm_reason_t)i), "POLICE") == 0;
+  }
+  if (c->policer && !model_polices) {
+    berr(b, "policer",
+         "on: this build's traffic manager model has no ingress policer yet (spec 2.2.0 4.7; "
+         "branches pol and polfw), so the circuits would run unpoliced; use policer = off");
+    return false;
+  }
+  double burst = cg * 1e9 / 8 * c->burst_ms * 1e-3;
+  if (c->policer && burst < (double)(c->mtu + NS_HDR_BYTES)) {
+    static const char *const kK[] = {"policer_burst_ms", "mtu", NULL};
+    berr_keys(b, kK,
+              "a burst of %g ms at %g Gb/s is %.0f bytes, below one %u-byte frame: every "
+              "frame would be dropped (Junos' minimum burst-size-limit is the MTU)",
+              c->burst_ms, cg, burst, c->mtu + NS_HDR_BYTES);
+    return false;
+  }
+  double min_rtt = c->part_b ? 1e9 : c->sys_rtt_ms;
+  for (int i = 0; c->part_b && i < 4; i++) {
+    min_rtt = c->pair_rtt_ms[i] < min_rtt ? c->pair_rtt_ms[i] : min_rtt;
+  }
+  double fixed_us = c->part_b ? 2.0 * (1.0 + 100.0 + 100.0 + 1.0) : 2.0 * (1.0 + 1.0);
+  if (min_rtt * 1000.0 <= fixed_us) {
+    berr(b, c->part_b ? "pair_rtts_ms" : "system_rtt_ms",
+         "%g ms is not above the %g us the path's fixed links take", min_rtt, fixed_us);
+    return false;
+  }
+  return true;
+}
+
+// One router's configuration: ports [0, nports) at link_gbps, each classifying DSCP 46 into
+// the circuits' class (queue 3); port i is policed by policer pol (NULL: none) and, when
+// out, schedules with the circuits' queue shaped to shape_gbps (0: no shaper).
+typedef struct pc_port {
+  const char *pol;
+  double shape_gbps;
+  bool out;
+} pc_port_t;
+
+static char *pc_config(const pc_t *c, const char *rname, const pc_port_t *pt, uint32_t np,
+                       double pol_gbps, double burst_bytes) {
+  sbuf_t t = {0};
+  sb(&t,
+     "# Generated by xtm-netsim: policed-circuits part %s, router %s; circuits' class DSCP 46 "
+     "(EF) in queue 3, buffer %g ms at %g Gb/s; policers %g Gb/s, burst-size-limit %.0f "
+     "bytes\n",
+     c->part_b ? "b" : "a", rname, c->buf_ms, c->link_gbps, pol_gbps, burst_bytes);
+  sb(&t,
+     "class-of-service {\n forwarding-classes { class best-effort queue-num 0; class circuit "
+     "queue-num 3; }\n classifiers { dscp d { forwarding-class circuit { loss-priority low "
+     "code-points 101110; } } }\n schedulers {\n  bs { transmit-rate percent 10; }\n");
+  bool plain = false;  // some port schedules without a shaper (map m, scheduler cs)
+  for (uint32_t i = 0; i < np; i++) {
+    plain |= pt[i].out && pt[i].shape_gbps <= 0;
+  }
+  if (plain) {
+    sb(&t, "  cs { buffer-rate percent 100; buffer-size temporal %.3f; }\n", c->buf_ms * 1000.0);
+  }
+  for (uint32_t i = 0; i < np; i++) {
+    if (pt[i].shape_gbps > 0) {
+      sb(&t, "  cs%u { buffer-rate percent 100; buffer-size temporal %.3f; shaping-rate %gg; }\n",
+         i, c->buf_ms * 1000.0, pt[i].shape_gbps);
+    }
+  }
+  sb(&t, " }\n scheduler-maps {\n");
+  if (plain) {
+    sb(&t,
+       "  m { forwarding-class best-effort scheduler bs; forwarding-class circuit scheduler "
+       "cs; }\n");
+  }
+  for (uint32_t i = 0; i < np; i++) {
+    if (pt[i].shape_gbps > 0) {
+      sb(&t,
+         "  m%u { forwarding-class best-effort scheduler bs; forwarding-class circuit scheduler "
+         "cs%u; }\n",
+         i, i);
+    }
+  }
+  sb(&t, " }\n interfaces {\n");
+  for (uint32_t i = 0; i < np; i++) {
+    // every port classifies (the hardware has one DSCP map; naming it avoids the warning)
+    sb(&t, "  et-0/0/%u { speed %gg; classifiers { dscp d; }", i, c->link_gbps);
+    if (pt[i].out) {
+      if (pt[i].shape_gbps > 0) {
+        sb(&t, " scheduler-map m%u;", i);
+      } else {
+        sb(&t, " scheduler-map m;");
+      }
+    }
+    sb(&t, " }\n");
+  }
+  sb(&t, " }\n}\n");
+  bool any = false;
+  for (uint32_t i = 0; i < np; i++) {
+    any |= pt[i].pol != NULL;
+  }
+  if (any) {
+    sb(&t, "firewall {\n");
+    for (uint32_t i = 0; i < np; i++) {
+      if (pt[i].pol != NULL) {
+        sb(&t,
+           " policer %s { if-exceeding { bandwidth-limit %gg; burst-size-limit %.0f; } then "
+           "discard; }\n",
+           pt[i].pol, pol_gbps, burst_bytes);
+      }
+    }
+    sb(&t, "}\ninterfaces {\n");
+    for (uint32_t i = 0; i < np; i++) {
+      if (pt[i].pol != NULL) {
+        sb(&t, " et-0/0/%u { unit 0 { family inet { policer { input %s; } } } }\n", i, pt[i].pol);
+      }
+    }
+    sb(&t, "}\n");
+  }
+  if (t.oom) {
+    free(t.p);
+    return NULL;
+  }
+  return t.p;
+}
+
+static bool pc_program(bctx_t *b, ns_sim_t *s, uint32_t r, const pc_t *c, const char *rname,
+                       const pc_port_t *pt, uint32_t np, double pol_gbps, const char *outdir) {
+  double burst = pol_gbps * 1e9 / 8 * c->burst_ms * 1e-3;
+  char *text = pc_config(c, rname, pt, np, pol_gbps, burst);
+  if (text == NULL) {
+    berr(b, NULL, "out of memory");
+    return false;
+  }
+  char name[NS_NAME_LEN + 24];
+  snprintf(name, sizeof(name), "%s-generated.conf", rname);
+  bool ok = program(b, s, r, name, text, NULL, outdir, "link_gbps");
+  free(text);
+  return ok;
+}
+
+// One circuit's TCP flows from snd to rcv: `flows` of them striping the circuit's file.
+static bool pc_flows(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const pc_t *c, uint32_t k,
+                     uint32_t snd, uint32_t rcv, double gbps, double rtt_us, uint64_t *rng) {
+  uint64_t total = (uint64_t)llround((c->part_b ? c->file_mb : c->sys_file_mb) * 1e6);
+  if (total < c->flows) {
+    static const char *const kK[2][3] = {{"flows", "system_file_mb", NULL},
+                                         {"flows", "file_mb", NULL}};
+    berr_keys(b, kK[c->part_b], "%" PRIu64 " flows cannot share a file of %" PRIu64 " bytes",
+              c->flows, total);
+    return false;
+  }
+  ns_flow_t f = {.src = (uint16_t)snd,
+                 .dst = (uint16_t)rcv,
+                 .dscp = 46,
+                 .prio = 3,
+                 .mtu = c->mtu,
+                 .window_msgs = 1,
+                 .transport = kNsTransportTcp};
+  tcp_params_default(&f.tcp_params);
+  f.tcp_params.cc = strcmp(c->cc, "bbr") == 0 ? kTcpCcBbr : kTcpCcCubic;
+  f.tcp_params.min_rto_ps = (uint64_t)llround(c->rto_ms * 1e9);
+  double bdp = gbps * 1e9 / 8 * rtt_us * 1e-6;
+  double segs = ceil(4.0 * bdp / c->mtu);
+  f.tcp_params.max_cwnd = (uint32_t)(segs < 64 ? 64 : segs > (1u << 22) ? (1u << 22) : segs);
+  f.tcp_params.rcv_buf_bytes = (uint64_t)f.tcp_params.max_cwnd * c->mtu;
+  if (c->sshaper) {
+    f.tcp_params.max_pacing_Bps = gbps * 1e9 / 8.0 / (double)c->flows;
+  }
+  for (uint64_t i = 0; i < c->flows; i++) {
+    ns_flow_t g = f;
+    g.total_bytes = g.msg_bytes = total / c->flows + (i < total % c->flows ? 1 : 0);
+    g.tcp_params.seed = (uint32_t)(m->seed + k * 1000u + i);
+    g.start_ps = splitmix(rng) % (10u * NS_PS_PER_US);  // staggered by up to 10 us (seeded)
+    snprintf(g.name, sizeof(g.name), "c%u.%" PRIu64, k, i);
+    snprintf(g.group, sizeof(g.group), "c%u", k);
+    if (ns_add_flow(s, &g, NULL) != kNsOk) {
+      berr(b, "mtu", "TCP flow refused");
+      return false;
+    }
+  }
+  return true;
+}
+
+// Every circuit's bottleneck capacity in payload bits/s: a frame is payload + NS_HDR_BYTES
+// on L2, + NS_ETH_OVH_BYTES more on the wire. The policer and the queue shaper count L2
+// bytes (spec 4.7, 5.4), the links L1; shared links and the shared shaped queue count at
+// their fair share per circuit.
+static double pc_cap(const pc_t *c, double circ_gbps, uint32_t sharing) {
+  double l2 = (double)c->mtu / (double)(c->mtu + NS_HDR_BYTES);
+  double l1 = (double)c->mtu / (double)(c->mtu + NS_HDR_BYTES + NS_ETH_OVH_BYTES);
+  double cap = c->link_gbps * 1e9 / sharing * l1;
+  if (c->policer && circ_gbps * 1e9 * l2 < cap) {
+    cap = circ_gbps * 1e9 * l2;
+  }
+  double sh = c->part_b ? c->exp_gbps / sharing : c->sys_gbps;
+  if (c->qshaper && sh * 1e9 * l2 < cap) {
+    cap = sh * 1e9 * l2;
+  }
+  return cap;
+}
+
+static bool pc_part_a(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const pc_t *c, const char *outdir,
+                      uint32_t *rx_link) {
+  xtm_params_t p;
+  xtm_params_default(&p);
+  p.num_ports = 2;
+  p.num_desc = 1u << 20;
+  uint32_t r, tx, rx, dl;
+  uint64_t lbps = (uint64_t)llround(c->link_gbps * 1e9);
+  double rtt_us = c->sys_rtt_ms * 1000.0;
+  uint64_t far_ps = (uint64_t)llround(rtt_us / 2.0 * 1e6) - PC_HOST_PROP_PS;
+  if (ns_add_router(s, "site", &p, &r) != kNsOk || ns_add_nic(s, "sender", 0, &tx) != kNsOk ||
+      ns_add_nic(s, "receiver", 0, &rx) != kNsOk ||
+      ns_connect(s, tx, 0, r, 0, lbps, far_ps, NULL) != kNsOk ||
+      ns_connect(s, r, 1, rx, 0, lbps, PC_HOST_PROP_PS, &dl) != kNsOk ||
+      ns_compute_routes(s) != kNsOk) {
+    berr(b, NULL, "cannot build the topology");
+    return false;
+  }
+  snprintf(s->links[dl].name, sizeof(s->links[dl].name), "site port 1 -> receiver");
+  pc_port_t pt[2] = {{.pol = c->policer ? "circuit" : NULL},
+                     {.out = true, .shape_gbps = c->qshaper ? c->sys_gbps : 0}};
+  if (!pc_program(b, s, r, c, "site", pt, 2, c->sys_gbps, outdir)) {
+    return false;
+  }
+  uint64_t rng = m->seed;
+  if (!pc_flows(b, s, m, c, 0, tx, rx, c->sys_gbps, rtt_us, &rng)) {
+    return false;
+  }
+  m->ncirc = 1;
+  m->circ_bps[0] = c->sys_gbps * 1e9;
+  m->circ_cap_bps[0] = pc_cap(c, c->sys_gbps, 1);
+  m->circ_rtt_us[0] = rtt_us;
+  m->bottleneck_router = r;
+  m->bottleneck_port = 1;
+  m->bottleneck_link = dl;
+  m->rtt_us = rtt_us;
+  rx_link[0] = dl;
+  return true;
+}
+
+// part b: sites src1 src2 (ports 0-3 the circuits' senders, 4 the uplink), central (0, 1
+// from the sources, 2, 3 to the destinations), dst1 dst2 (0 the uplink, 1-4 the receivers).
+// Circuit k (0..7) is pair k / 2: S1-D1, S1-D2, S2-D1, S2-D2; the pair's RTT less the fixed
+// links lies on the sender's cable (so every circuit has its own RTT on shared site links).
+static bool pc_part_b(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const pc_t *c, const char *outdir,
+                      uint32_t *rx_link) {
+  xtm_params_t p5, p4;
+  xtm_params_default(&p5);
+  p5.num_ports = 5;
+  p5.num_desc = 1u << 20;
+  p4 = p5;
+  p4.num_ports = 4;
+  uint32_t src[2], dst[2], ctr, snd[8], rcv[8];
+  bool ok = ns_add_router(s, "src1", &p5, &src[0]) == kNsOk &&
+            ns_add_router(s, "src2", &p5, &src[1]) == kNsOk &&
+            ns_add_router(s, "central", &p4, &ctr) == kNsOk &&
+            ns_add_router(s, "dst1", &p5, &dst[0]) == kNsOk &&
+            ns_add_router(s, "dst2", &p5, &dst[1]) == kNsOk;
+  char nm[NS_NAME_LEN];
+  for (uint32_t k = 0; k < 8 && ok; k++) {
+    snprintf(nm, sizeof(nm), "snd%u", k);
+    ok = ns_add_nic(s, nm, 0, &snd[k]) == kNsOk;
+    snprintf(nm, sizeof(nm), "rcv%u", k);
+    ok = ok && ns_add_nic(s, nm, 0, &rcv[k]) == kNsOk;
+  }
+  uint64_t lbps = (uint64_t)llround(c->link_gbps * 1e9);
+  uint32_t ctr_link[2];
+  for (uint32_t i = 0; i < 2 && ok; i++) {
+    ok = ns_connect(s, src[i], 4, ctr, i, lbps, PC_SITE_PROP_PS, NULL) == kNsOk &&
+         ns_connect(s, ctr, 2 + i, dst[i], 0, lbps, PC_SITE_PROP_PS, &ctr_link[i]) == kNsOk;
+  }
+  uint32_t dport[2] = {1, 1};
+  for (uint32_t k = 0; k < 8 && ok; k++) {
+    uint32_t pair = k / 2, si = pair / 2, di = pair % 2;
+    double rtt_us = c->pair_rtt_ms[pair] * 1000.0;
+    uint64_t fixed = 2 * PC_SITE_PROP_PS + 2 * PC_HOST_PROP_PS;
+    uint64_t cable = (uint64_t)llround(rtt_us / 2.0 * 1e6) - fixed + PC_HOST_PROP_PS;
+    uint32_t dp = dport[di]++;
+    ok = ns_connect(s, snd[k], 0, src[si], (k % 2) + 2 * di, lbps, cable, NULL) == kNsOk &&
+         ns_connect(s, dst[di], dp, rcv[k], 0, lbps, PC_HOST_PROP_PS, &rx_link[k]) == kNsOk;
+    if (ok) {
+      snprintf(s->links[rx_link[k]].name, sizeof(s->links[rx_link[k]].name),
+               "dst%u port %u -> rcv%u", di + 1, dp, k);
+      m->circ_rtt_us[k] = rtt_us;
+    }
+  }
+  if (!ok || ns_compute_routes(s) != kNsOk) {
+    berr(b, NULL, "cannot build the topology");
+    return false;
+  }
+  static const char *const kPol[4] = {"circuit0", "circuit1", "circuit2", "circuit3"};
+  for (uint32_t i = 0; i < 2; i++) {
+    pc_port_t pt[5] = {{0}};
+    for (uint32_t j = 0; j < 4; j++) {
+      pt[j] = (pc_port_t){.pol = c->policer ? kPol[j] : NULL};
+    }
+    pt[4] = (pc_port_t){.out = true};
+    snprintf(nm, sizeof(nm), "src%u", i + 1);
+    if (!pc_program(b, s, src[i], c, nm, pt, 5, c->circ_gbps, outdir)) {
+      return false;
+    }
+  }
+  pc_port_t cp[4] = {{.out = false},
+                     {.out = false},
+                     {.out = true, .shape_gbps = c->qshaper ? c->exp_gbps : 0},
+                     {.out = true, .shape_gbps = c->qshaper ? c->exp_gbps : 0}};
+  if (!pc_program(b, s, ctr, c, "central", cp, 4, c->circ_gbps, outdir)) {
+    return false;
+  }
+  for (uint32_t i = 0; i < 2; i++) {
+    pc_port_t pt[5] = {{.out = false}, {.out = true}, {.out = true}, {.out = true}, {.out = true}};
+    snprintf(nm, sizeof(nm), "dst%u", i + 1);
+    if (!pc_program(b, s, dst[i], c, nm, pt, 5, c->circ_gbps, outdir)) {
+      return false;
+    }
+  }
+  uint64_t rng = m->seed;
+  for (uint32_t k = 0; k < 8; k++) {
+    if (!pc_flows(b, s, m, c, k, snd[k], rcv[k], c->circ_gbps, m->circ_rtt_us[k], &rng)) {
+      return false;
+    }
+    m->circ_bps[k] = c->circ_gbps * 1e9;
+    m->circ_cap_bps[k] = pc_cap(c, c->circ_gbps, 4);
+  }
+  m->ncirc = 8;
+  m->bottleneck_router = ctr;
+  m->bottleneck_port = 2;
+  m->bottleneck_link = ctr_link[0];
+  m->rtt_us = m->circ_rtt_us[0];
+  return true;
+}
+
+static bool build_policed_circuits(bctx_t *b, ns_sim_t *s, ns_measure_t *m, const char *outdir) {
+  pc_t c;
+  if (!pc_params(b, s, m, &c)) {
+    return false;
+  }
+  uint32_t rx_link[8];
+  if (!(c.part_b ? pc_part_b(b, s, m, &c, outdir, rx_link)
+                 : pc_part_a(b, s, m, &c, outdir, rx_link))) {
+    return false;
+  }
+  m->circ_bytes = (uint64_t)llround((c.part_b ? c.file_mb : c.sys_file_mb) * 1e6);
+  for (uint32_t k = 0; k < m->ncirc; k++) {
+    // each receiver's cable its own seeded stream (splitmix of seed and circuit)
+    uint64_t x = m->seed ^ (0xC1C0ull << 32) ^ k;
+    m->circ_rx_link[k] = rx_link[k];
+    if (ns_link_set_loss(s, rx_link[k], c.loss, splitmix(&x)) != kNsOk) {
+      berr(b, "loss_rate", "%g is not a probability", c.loss);
+      return false;
+    }
+  }
+  double burst = (c.part_b ? c.circ_gbps : c.sys_gbps) * 1e9 / 8 * c.burst_ms * 1e-3;
+  note(
+      m,
+      "part %s: %u circuit%s of %g Gb/s, %s x %" PRIu64
+      " flow%s per circuit, %g MB per circuit, policer %s (burst %.0f B = %g ms), queue shaper %s, "
+      "sender shaping %s, loss %g on the receiver cables",
+      c.part_b ? "b" : "a", m->ncirc, m->ncirc == 1 ? "" : "s", c.part_b ? c.circ_gbps : c.sys_gbps,
+      c.cc, c.flows, c.flows == 1 ? "" : "s", c.part_b ? c.file_mb : c.sys_file_mb,
+      c.policer ? "on" : "off", burst, c.burst_ms, c.qshaper ? "on" : "off",
+      c.sshaper ? "on" : "off", c.loss);
+  return true;
+}
+
 bool ns_scenario_build(const ns_scenario_t *sc, ns_sim_t *s, ns_measure_t *m, const char *outdir,
                        char *err, size_t err_len) {
   bctx_t b = {.sc = sc, .err = err, .err_len = err_len};
@@ -1870,8 +2345,12 @@ bool ns_scenario_build(const ns_scenario_t *sc, ns_sim_t *s, ns_measure_t *m, co
     ok = build_pfc_victim(&b, s, m, outdir);
   } else if (strcmp(sc->family, "roce-lab") == 0) {
     ok = build_roce_lab(&b, s, m, outdir);
+  } else if (strcmp(sc->family, "policed-circuits") == 0) {
+    ok = build_policed_circuits(&b, s, m, outdir);
   } else {
-    berr(&b, NULL, "unknown family '%s' (scale-across, deep-buffer-sweep, pfc-victim, roce-lab)",
+    berr(&b, NULL,
+         "unknown family '%s' (scale-across, deep-buffer-sweep, pfc-victim, roce-lab, "
+         "policed-circuits)",
          sc->family);
     ok = false;
   }

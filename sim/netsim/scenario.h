@@ -18,6 +18,7 @@ extern "C" {
 #endif
 
 #define NS_MAX_KEYS 64
+#define NS_MAX_CIRCUITS 16  // policed-circuits: circuits of one run
 #define NS_KEY_LEN 48
 #define NS_VAL_LEN 256
 #define NS_ERR_LEN 1024
@@ -76,6 +77,13 @@ typedef struct ns_measure {
   uint64_t warmup_ps;        // warmup_s
   uint64_t steady_from_ps;   // start of the steady-state window (an interval boundary)
   bool write_failed;         // building could not write an output (exit 2, not 1)
+  // policed-circuits (docs/netsim.md 4.5): the circuits are the flow groups c0, c1, ...
+  uint32_t ncirc;
+  double circ_bps[NS_MAX_CIRCUITS];        // each circuit's rate (the policer's bandwidth-limit)
+  double circ_cap_bps[NS_MAX_CIRCUITS];    // its bottleneck capacity in payload bits/s
+  double circ_rtt_us[NS_MAX_CIRCUITS];     // its base RTT
+  uint32_t circ_rx_link[NS_MAX_CIRCUITS];  // the link into its receiver (random loss there)
+  uint64_t circ_bytes;                     // file bytes per circuit (striped over its flows)
   char phase[NS_KEY_LEN];
   char setup[1024];     // the set-up choices of this run, for the summary
   char warnings[1024];  // warnings of the build, one a line (xtm-netsim prints them)

@@ -50,6 +50,10 @@ const char *tcp_params_check(const tcp_params_t *p) {
   if (p->rcv_buf_bytes < p->mss) {
     return "rcv_buf_bytes must hold one segment";
   }
+  if (!(p->max_pacing_Bps >= 0.0 && p->max_pacing_Bps < 1e15) ||
+      (p->max_pacing_Bps > 0.0 && !p->pacing)) {
+    return "max_pacing_Bps must be 0 (none) or a rate below 1e15 bytes/s, with pacing on";
+  }
   if (p->delayed_ack && p->delack_ps == 0) {
     return "delack timeout must be > 0 with delayed ACK";
   }
@@ -161,9 +165,14 @@ static void tx_fill(tcp_sender_t *s, uint64_t now_ps, uint64_t i, bool retrans, 
   if (s->rto_deadline_ps == TCP_NEVER) {
     s->rto_deadline_ps = now_ps + tcp_sender_rto(s);  // RFC 6298 (5.1)
   }
-  if (s->p.pacing && s->pacing_Bps > 0.0) {
-    // sch_fq: time_next_packet = now + len / rate
-    double ps = (double)(tx->len + s->p.hdr_bytes) * (double)TCP_PS_PER_S / s->pacing_Bps;
+  // sch_fq: rate = min(sk_pacing_rate, maxrate) (maxrate applies also before the CC has a
+  // rate); time_next_packet = now + len / rate
+  double rate = s->pacing_Bps;
+  if (s->p.max_pacing_Bps > 0.0 && (rate <= 0.0 || rate > s->p.max_pacing_Bps)) {
+    rate = s->p.max_pacing_Bps;
+  }
+  if (s->p.pacing && rate > 0.0) {
+    double ps = (double)(tx->len + s->p.hdr_bytes) * (double)TCP_PS_PER_S / rate;
     s->next_send_ps = now_ps + (uint64_t)ps;
   }
 }

@@ -60,6 +60,8 @@ typedef struct tcp_params {
   tcp_cc_kind_t cc;        // congestion control
   bool hystart;            // CUBIC: HyStart++ (RFC 9406) in slow start
   bool pacing;             // tc-fq-like pacing at the rate the CC gives
+  double max_pacing_Bps;   // tc-fq maxrate / SO_MAX_PACING_RATE: a cap on the pacing rate,
+                           // bytes/s of (len + hdr_bytes) (0: none; needs pacing)
   uint32_t seed;           // BBR's random start phase of the gain cycle
   uint64_t rcv_buf_bytes;  // receiver: the advertised window (the application reads at once)
   bool delayed_ack;        // receiver: ACK every second full segment or at delack_ps

@@ -150,7 +150,7 @@ expect_err sweep-bad-value 1 "--set buffer_mib: 'abc' is not a decimal number (e
 expect_err sweep-bad-key 1 "--set 'nosuch': unknown key for scenario pfc-victim (keys: run, buffer_mib, dcqcn, extra_senders, flow_mb, link_gbps, delay_us, mtu, duration_s, sample_us, seed, ack_every, rto_us, switch_mode, interval_s, warmup_s)" \
   "$NS" sweep pfc-victim --set nosuch=1 --out "$T/swbad"
 [ -e "$T/swbad" ] && echo "FAIL cli-bad sweep-bad-nothing-written" || echo "PASS cli-bad sweep-bad-nothing-written"
-expect_err sweep-unknown-family 1 "xtm-netsim sweep: unknown family 'nope'; families: scale-across grid buffer-sweep deep-buffer-sweep deep-buffer-sweep-uet pfc-victim pfc-victim-buffers pfc-victim-senders roce-lab sensitivity-4to1" \
+expect_err sweep-unknown-family 1 "xtm-netsim sweep: unknown family 'nope'; families: scale-across grid buffer-sweep deep-buffer-sweep deep-buffer-sweep-uet pfc-victim pfc-victim-buffers pfc-victim-senders roce-lab sensitivity-4to1 policed-circuits" \
   "$NS" sweep nope
 
 # ---- options: each belongs to its commands and is given once (run --slurm ran locally,
@@ -175,7 +175,7 @@ help_ok() {  # name, expected first line, command...
   local out rc
   out=$("$@" 2>/dev/null); rc=$?
   if [ $rc -eq 0 ] && [ "$(printf '%s\n' "$out" | head -1)" = "$want" ] &&
-     { [ "$name" != sweep ] || [ "$(printf '%s\n' "$out" | grep -c '^  [a-z0-9-]* *sim/scenarios/.*\.ini: ')" -eq 10 ]; }; then
+     { [ "$name" != sweep ] || [ "$(printf '%s\n' "$out" | grep -c '^  [a-z0-9-]* *sim/scenarios/.*\.ini: ')" -eq 11 ]; }; then
     echo "PASS cli-help $name"
   else
     echo "FAIL cli-help $name (exit $rc)"; printf '%s\n' "$out" | head -3

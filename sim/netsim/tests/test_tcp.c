@@ -476,6 +476,34 @@ START_TEST(test_pacing_gap) {
 }
 END_TEST
 
+// tc-fq maxrate: the cap 1,000,000 B/s is below BBR's initial 28,561,500 B/s, so it sets the
+// gap: (1000 + hdr_bytes) / 1e6 s. base_params' hdr_bytes is read back, not assumed. A cap
+// above the CC's rate changes nothing (35,012,166 ps as test_pacing_gap); a cap without
+// pacing, or a negative one, is refused.
+START_TEST(test_pacing_maxrate) {
+  tcp_params_t p = base_params();
+  p.cc = kTcpCcBbr;
+  p.pacing = true;
+  p.max_pacing_Bps = 1e6;
+  tcp_sender_t s;
+  ck_assert_ptr_null(tcp_sender_init(&s, &p, 100000, 0));
+  tcp_tx_t t;
+  ck_assert_int_eq(tcp_sender_poll(&s, 0, &t), kTcpTxSend);
+  ck_assert_uint_eq(s.next_send_ps, (uint64_t)(1000u + p.hdr_bytes) * 1000000ull);
+  tcp_sender_free(&s);
+  p.max_pacing_Bps = 1e9;
+  ck_assert_ptr_null(tcp_sender_init(&s, &p, 100000, 0));
+  ck_assert_int_eq(tcp_sender_poll(&s, 0, &t), kTcpTxSend);
+  ck_assert_uint_eq(s.next_send_ps, 35012166ull);
+  tcp_sender_free(&s);
+  p.pacing = false;
+  ck_assert_ptr_nonnull(tcp_params_check(&p));
+  p.pacing = true;
+  p.max_pacing_Bps = -1;
+  ck_assert_ptr_nonnull(tcp_params_check(&p));
+}
+END_TEST
+
 START_TEST(test_bad_params) {
   tcp_params_t p = base_params();
   tcp_sender_t s;
@@ -912,6 +940,7 @@ int main(void) {
   tcase_add_test(tl, test_delayed_ack);
   tcase_add_test(tl, test_sack_blocks);
   tcase_add_test(tl, test_pacing_gap);
+  tcase_add_test(tl, test_pacing_maxrate);
   tcase_add_test(tl, test_bad_params);
   suite_add_tcase(su, tl);
   TCase *tb = tcase_create("bbr");

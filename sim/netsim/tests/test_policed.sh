@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# xtm-netsim policed-circuits (docs/netsim.md 4.5): short deterministic runs checking facts
+# derived by hand (the capacity and FCT-efficiency arithmetic, zero random drops at loss 0
+# and some at a high loss, a sender shaped below the circuit rate), the two parts' topology,
+# and bad input with its exact message. Prints PASS/FAIL lines for tools/run-tests.
+set -u
+NS=${NETSIM:-build/bin/xtm-netsim}
+case $NS in /*) ;; *) NS=$PWD/$NS ;; esac
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+SC=sim/scenarios/policed-circuits.ini
+
+expect_err() {  # name, expected exit, expected first stderr line, command...
+  local name=$1 want_rc=$2 want=$3; shift 3
+  local got rc
+  got=$(timeout 60 "$@" 2>&1 >/dev/null | grep -v '^xtm-netsim: router [^ ]*: .*: \(warning\|note\): ' | head -1)
+  timeout 60 "$@" >/dev/null 2>&1; rc=$?
+  if [ $rc -eq "$want_rc" ] && [ "$got" = "$want" ]; then
+    echo "PASS policed-bad $name"
+  else
+    echo "FAIL policed-bad $name (exit $rc, expected $want_rc)"; echo "  expected: $want"; echo "  got:      $got"
+  fi
+}
+
+# ---- bad input: the key named, exit 1
+expect_err policer-without-model 1 "--set policer: on: this build's traffic manager model has no ingress policer yet (spec 2.2.0 4.7; branches pol and polfw), so the circuits would run unpoliced; use policer = off" \
+  "$NS" run $SC --set policer=on
+expect_err unknown-cc 1 "--set tcp_cc: 'reno' is not one of cubic or bbr" "$NS" run $SC --set tcp_cc=reno
+expect_err negative-loss 1 "--set loss_rate: '-0.1' is out of range 0..1" "$NS" run $SC --set loss_rate=-0.1
+expect_err loss-above-one 1 "--set loss_rate: '2' is out of range 0..1" "$NS" run $SC --set loss_rate=2
+expect_err circuit-above-link 1 "--set circuit_gbps: a circuit of 120 Gb/s is above the link rate of 100 Gb/s" \
+  "$NS" run $SC --set circuit_gbps=120
+expect_err system-above-link 1 "--set link_gbps: a circuit of 80 Gb/s is above the link rate of 40 Gb/s" \
+  "$NS" run $SC --set part=a --set link_gbps=40
+expect_err expedited-above-link 1 "--set expedited_gbps: an expedited queue shaped to 150 Gb/s is above the link rate of 100 Gb/s" \
+  "$NS" run $SC --set expedited_gbps=150
+expect_err bad-part 1 "--set part: 'c' is not one of a or b" "$NS" run $SC --set part=c
+expect_err three-rtts 1 "--set pair_rtts_ms: 3 RTTs: four are needed (S1-D1 S1-D2 S2-D1 S2-D2)" \
+  "$NS" run $SC --set "pair_rtts_ms=14 7 16"
+expect_err rtt-below-fixed 1 "--set pair_rtts_ms: 0.1 ms is not above the 404 us the path's fixed links take" \
+  "$NS" run $SC --set "pair_rtts_ms=14 7 16 0.1"
+expect_err flows-above-bytes 1 "--set file_mb: 10 flows cannot share a file of 5 bytes" \
+  "$NS" run $SC --set file_mb=0.000005
+# expect_err burst-below-frame (needs policer=on, refused until the model polices)
+: expect_err burst-below-frame 1 "--set policer_burst_ms: a burst of 0.001 ms at 20 Gb/s is 2500 bytes, below one 9000-byte frame: every frame would be dropped (Junos' minimum burst-size-limit is the MTU)" \
+  "$NS" run $SC --set policer_burst_ms=0.001
+
+run() {  # name, overrides...: summary JSON in $T/<name>.json
+  local name=$1; shift
+  local args=()
+  for kv in "$@"; do args+=(--set "$kv"); done
+  timeout 120 "$NS" run $SC "${args[@]}" --json --out "$T/$name" >"$T/$name.json" 2>"$T/$name.err" \
+    || { echo "FAIL policed-run $name"; cat "$T/$name.err"; }
+}
+# policer off: these facts hold without it (the policer's own checks follow the model's)
+run b-noloss policer=off file_mb=20 flows=2
+run b-loss policer=off file_mb=20 flows=2 loss_rate=0.01
+run b-shaped policer=off file_mb=20 flows=2 sender_shaping=on
+run a-noshaper part=a policer=off system_file_mb=40 queue_shaper=off tcp_cc=bbr
+
+cat >"$T/kpis.py" <<'PY'
+import json, sys
+T = sys.argv[1]
+d = json.load(open(T + "/b-noloss.json"))
+s = d["summary"]
+c = s["circuits"]
+assert len(c) == 8 and [x["name"] for x in c] == ["c%d" % i for i in range(8)]
+# the four pairs' RTTs, two circuits each
+assert [x["base_rtt_us"] for x in c] == [14000, 14000, 7000, 7000, 16000, 16000, 10000, 10000]
+# 2 flows per circuit striping 20 MB: 10,000,000 B each, named c<k>.<i>
+assert len(d["flows"]) == 16 and all(f["bytes"] == 10000000 for f in d["flows"])
+assert d["flows"][3]["name"] == "c1.1"
+# capacity (no policer, queue shaper on): min(link 100 G / 4 x 8938 / 9020 (L1: +62 header
+# +20 preamble/IFG), shaper 80 G / 4 x 8938 / 9000 (L2)) = 20 G x 8938 / 9000
+cap = 20e9 * 8938 / 9000
+for x in c:
+    assert abs(x["capacity_payload_gbps"] - cap / 1e9) < 1e-9, x
+    ideal = 20e6 * 8 / cap                      # s
+    assert abs(x["ideal_fct_us"] - ideal * 1e6) < 1e-6, x
+    fct = x["fct_us"] * 1e-6
+    assert abs(x["fct_efficiency"] - ideal / fct) < 1e-12, x
+    assert abs(x["goodput_gbps"] - 20e6 * 8 / fct / 1e9) < 1e-9, x
+    assert abs(x["retx_overhead_pct"] - x["retransmitted_bytes"] * 8 / fct / 20e9 * 100) < 1e-9, x
+    # a circuit's FCT: its last flow's end minus its first flow's start
+    fl = [f for f in d["flows"] if f["name"].startswith(x["name"] + ".")]
+    assert abs(fct * 1e6 - (max(f["start_us"] + f["fct_us"] for f in fl) - min(f["start_us"] for f in fl))) < 1e-3
+    assert x["random_drops"] == 0 and x["policer_drops"] == 0
+assert s["random_drops"] == 0 and s["circuits_done"] == 8
+assert abs(s["fct_efficiency_mean"] - sum(x["fct_efficiency"] for x in c) / 8) < 1e-12
+assert s["circuit_goodput_min_gbps"] == min(x["goodput_gbps"] for x in c)
+# loss 0.01 on the receiver cables: random drops on every circuit, each one resent
+l = json.load(open(T + "/b-loss.json"))["summary"]
+assert all(x["random_drops"] > 0 for x in l["circuits"]), l["circuits"]
+assert l["random_drops"] == sum(x["random_drops"] for x in l["circuits"])
+# (every lost frame is resent: a segment holds 8938 bytes, the last of a flow 10,000,000 -
+# 1118 x 8938 = 7316)
+assert all(x["retransmitted_bytes"] >= x["random_drops"] * 7316 for x in l["circuits"])
+assert l["circuits_done"] == 8
+# sender shaping: each flow paced at most at 20 G / 2 of wire bytes (L1), so no sender's
+# link carries more than 20 Gb/s of frames over the run
+sh = json.load(open(T + "/b-shaped.json"))
+for k in sh["links"]:
+    if k["name"].startswith("snd"):
+        assert 0 < k["util_gbps"] <= 20.0 * 9000 / 9020, k
+# part a: one circuit, one receiver cable, no policer and no shaper: the capacity is the link's
+a = json.load(open(T + "/a-noshaper.json"))["summary"]
+assert len(a["circuits"]) == 1 and a["circuits"][0]["base_rtt_us"] == 10000
+assert abs(a["circuits"][0]["capacity_payload_gbps"] - 100 * 8938 / 9020) < 1e-9
+assert a["circuits"][0]["bytes"] == 40000000
+PY
+python3 "$T/kpis.py" "$T" && echo "PASS policed-kpis" || echo "FAIL policed-kpis"
+# the checker fails on a KPI off by 1 % (the efficiency of circuit c3 in the summary)
+mkdir -p "$T/mut" && cp "$T"/*.json "$T/mut/"
+python3 - "$T/mut/b-noloss.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["summary"]["circuits"][3]["fct_efficiency"] *= 1.01
+json.dump(d, open(sys.argv[1], "w"))
+PY
+if python3 "$T/kpis.py" "$T/mut" 2>/dev/null; then echo "FAIL policed-kpis-mutant (not caught)"; else echo "PASS policed-kpis-mutant"; fi
+
+# the same run twice gives the same bytes (the loss draws are seeded)
+run b-loss2 policer=off file_mb=20 flows=2 loss_rate=0.01
+python3 - "$T/b-loss.json" "$T/b-loss2.json" <<'PY' && echo "PASS policed-deterministic" || echo "FAIL policed-deterministic"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+assert a["summary"]["circuits"] == b["summary"]["circuits"] and a["flows"] == b["flows"]
+PY
