@@ -2175,89 +2175,61 @@ static void range_label(char *lab, size_t n, const char *v, bool multi) {
   lab[k] = '\0';
 }
 
-// sweep report, step 4 (a family whose last axis is "seed"): the runs of one set-up differ
-// only in their seed and are consecutive (the last axis varies fastest); report.md gets
-// min..max over them per column, ranges.csv the same numbers, and report.gp the range plots
-// (a bar from min to max per set-up). Returns false when ranges.csv could not be written.
-static bool sweep_ranges(FILE *f, const family_t *fam, const sweep_opts_t *o, const char *outdir,
-                         const sweep_run_t *runs, uint32_t total, uint32_t nax,
-                         const uint32_t *len) {
-  if (nax < 2 || fam->ax[0].key == NULL || strcmp(fam->ax[nax - 1].key, "seed") != 0) {
-    return true;
-  }
-  uint32_t per = len[nax - 1], ngroups = total / per;
+// one row of sweep_ranges: min..max over the runs of set-up g, into report.md (f) and
+// ranges.csv (csv); has/gmax collect, per column, whether any value exists and the largest |max|
+static void range_row(FILE *f, FILE *csv, const family_t *fam, const sweep_run_t *runs, uint32_t g,
+                      uint32_t per, uint32_t nax, bool *has, double *gmax) {
   char p[1700];
-  FILE *csv = out_open(outdir, "ranges.csv", p, sizeof(p));
-  if (csv == NULL) {
-    return false;
-  }
-  fprintf(csv, "# xtm-netsim %s sweep %s: min and max over the %u seeds of each set-up\nsetup",
-          NETSIM_VERSION, fam->name, per);
-  fprintf(f, "\n## Over the seeds: min..max of the %u runs of each set-up\n\n|", per);
-  for (uint32_t a = 0; a + 1 < nax; a++) {
-    fprintf(f, " %s |", strcmp(fam->ax[a].key, "-") == 0 ? "set-up" : fam->ax[a].key);
-  }
+  double lo[MAX_COLS], hi[MAX_COLS];
+  uint32_t nok = 0;
   for (size_t k = 0; k < g_ncols; k++) {
-    fprintf(f, " %s |", g_cols[k]);
-    fprintf(csv, ",%s_min,%s_max", g_cols[k], g_cols[k]);
+    lo[k] = INFINITY;
+    hi[k] = -INFINITY;
   }
-  fprintf(f, " runs |\n|");
-  fprintf(csv, ",runs\n");
-  for (size_t k = 0; k < nax - 1 + g_ncols + 1; k++) {
-    fprintf(f, "---|");
-  }
-  fprintf(f, "\n");
-  double gmax[MAX_COLS] = {0};
-  bool has[MAX_COLS] = {false};
-  for (uint32_t g = 0; g < ngroups; g++) {
-    double lo[MAX_COLS], hi[MAX_COLS];
-    uint32_t nok = 0;
-    for (size_t k = 0; k < g_ncols; k++) {
-      lo[k] = INFINITY;
-      hi[k] = -INFINITY;
-    }
-    for (uint32_t r = g * per; r < (g + 1) * per; r++) {
-      snprintf(p, sizeof(p), "%s/summary.json", runs[r].dir);
-      cJSON *j = runs[r].status == 0 ? load_json(p) : NULL;
-      cJSON *sm = j ? cJSON_GetObjectItem(j, "summary") : NULL;
-      nok += sm != NULL;
-      for (size_t k = 0; sm != NULL && k < g_ncols; k++) {
-        double v = jnum(sm, g_cols[k]);
-        if (!isnan(v)) {
-          lo[k] = v < lo[k] ? v : lo[k];
-          hi[k] = v > hi[k] ? v : hi[k];
-        }
+  for (uint32_t r = g * per; r < (g + 1) * per; r++) {
+    snprintf(p, sizeof(p), "%s/summary.json", runs[r].dir);
+    cJSON *j = runs[r].status == 0 ? load_json(p) : NULL;
+    cJSON *sm = j ? cJSON_GetObjectItem(j, "summary") : NULL;
+    nok += sm != NULL;
+    for (size_t k = 0; sm != NULL && k < g_ncols; k++) {
+      double v = jnum(sm, g_cols[k]);
+      if (!isnan(v)) {
+        lo[k] = v < lo[k] ? v : lo[k];
+        hi[k] = v > hi[k] ? v : hi[k];
       }
-      cJSON_Delete(j);
     }
-    fprintf(f, "|");
-    char lab[512] = "";
-    for (uint32_t a = 0; a + 1 < nax; a++) {
-      fprintf(f, " %s |", runs[g * per].val[a]);
-      range_label(lab, sizeof(lab), runs[g * per].val[a], strcmp(fam->ax[a].key, "-") == 0);
-    }
-    fprintf(csv, "\"%s\"", lab);
-    for (size_t k = 0; k < g_ncols; k++) {
-      if (lo[k] > hi[k]) {
-        fprintf(f, " - |");
-        fprintf(csv, ",,");
+    cJSON_Delete(j);
+  }
+  fprintf(f, "|");
+  char lab[512] = "";
+  for (uint32_t a = 0; a + 1 < nax; a++) {
+    fprintf(f, " %s |", runs[g * per].val[a]);
+    range_label(lab, sizeof(lab), runs[g * per].val[a], strcmp(fam->ax[a].key, "-") == 0);
+  }
+  fprintf(csv, "\"%s\"", lab);
+  for (size_t k = 0; k < g_ncols; k++) {
+    if (lo[k] > hi[k]) {
+      fprintf(f, " - |");
+      fprintf(csv, ",,");
+    } else {
+      has[k] = true;
+      gmax[k] = fabs(hi[k]) > gmax[k] ? fabs(hi[k]) : gmax[k];
+      if (lo[k] == hi[k]) {
+        fprintf(f, " %.4g |", lo[k]);
       } else {
-        has[k] = true;
-        gmax[k] = fabs(hi[k]) > gmax[k] ? fabs(hi[k]) : gmax[k];
-        if (lo[k] == hi[k]) {
-          fprintf(f, " %.4g |", lo[k]);
-        } else {
-          fprintf(f, " %.4g..%.4g |", lo[k], hi[k]);
-        }
-        fprintf(csv, ",%.6g,%.6g", lo[k], hi[k]);
+        fprintf(f, " %.4g..%.4g |", lo[k], hi[k]);
       }
+      fprintf(csv, ",%.6g,%.6g", lo[k], hi[k]);
     }
-    fprintf(f, " %u |\n", nok);
-    fprintf(csv, ",%u\n", nok);
   }
-  if (!out_close(csv, p)) {
-    return false;
-  }
+  fprintf(f, " %u |\n", nok);
+  fprintf(csv, ",%u\n", nok);
+}
+
+// the range plots of sweep_ranges (ranges.gp from ranges.csv) and their links in report.md
+static void range_plots(FILE *f, const family_t *fam, const sweep_opts_t *o, const char *outdir,
+                        uint32_t total, uint32_t per, const bool *has, const double *gmax) {
+  char p[1700];
   // the range plots: one bar from min to max per set-up
   static const struct {
     const char *k, *col, *what, *unit;
@@ -2273,7 +2245,7 @@ static bool sweep_ranges(FILE *f, const family_t *fam, const sweep_opts_t *o, co
       {"range-policed", "policer_drops", "policer drops", NULL, kNsUnitCount}};
   ns_plot_sweep_t *ps = calloc(1, sizeof(*ps));
   if (ps == NULL) {
-    return true;
+    return;
   }
   snprintf(ps->family, sizeof(ps->family), "%s", fam->name);
   int k = snprintf(ps->footer, sizeof(ps->footer),
@@ -2322,6 +2294,49 @@ static bool sweep_ranges(FILE *f, const family_t *fam, const sweep_opts_t *o, co
     fprintf(f, "\n(gnuplot failed on ranges.gp: see gnuplot.log)\n");
   }
   free(ps);
+}
+
+// sweep report, step 4 (a family whose last axis is "seed"): the runs of one set-up differ
+// only in their seed and are consecutive (the last axis varies fastest); report.md gets
+// min..max over them per column, ranges.csv the same numbers, and report.gp the range plots
+// (a bar from min to max per set-up). Returns false when ranges.csv could not be written.
+static bool sweep_ranges(FILE *f, const family_t *fam, const sweep_opts_t *o, const char *outdir,
+                         const sweep_run_t *runs, uint32_t total, uint32_t nax,
+                         const uint32_t *len) {
+  if (nax < 2 || fam->ax[0].key == NULL || strcmp(fam->ax[nax - 1].key, "seed") != 0) {
+    return true;
+  }
+  uint32_t per = len[nax - 1], ngroups = total / per;
+  char p[1700];
+  FILE *csv = out_open(outdir, "ranges.csv", p, sizeof(p));
+  if (csv == NULL) {
+    return false;
+  }
+  fprintf(csv, "# xtm-netsim %s sweep %s: min and max over the %u seeds of each set-up\nsetup",
+          NETSIM_VERSION, fam->name, per);
+  fprintf(f, "\n## Over the seeds: min..max of the %u runs of each set-up\n\n|", per);
+  for (uint32_t a = 0; a + 1 < nax; a++) {
+    fprintf(f, " %s |", strcmp(fam->ax[a].key, "-") == 0 ? "set-up" : fam->ax[a].key);
+  }
+  for (size_t k = 0; k < g_ncols; k++) {
+    fprintf(f, " %s |", g_cols[k]);
+    fprintf(csv, ",%s_min,%s_max", g_cols[k], g_cols[k]);
+  }
+  fprintf(f, " runs |\n|");
+  fprintf(csv, ",runs\n");
+  for (size_t k = 0; k < nax - 1 + g_ncols + 1; k++) {
+    fprintf(f, "---|");
+  }
+  fprintf(f, "\n");
+  double gmax[MAX_COLS] = {0};
+  bool has[MAX_COLS] = {false};
+  for (uint32_t g = 0; g < ngroups; g++) {
+    range_row(f, csv, fam, runs, g, per, nax, has, gmax);
+  }
+  if (!out_close(csv, p)) {
+    return false;
+  }
+  range_plots(f, fam, o, outdir, total, per, has, gmax);
   return true;
 }
 
