@@ -42,11 +42,11 @@ module xtm_pfc_rx #(
   // state is don't-care (0). Indices are loop constants only (8 * p + i, never a procedural
   // variable): Yosys 0.23 turns a write through a variable index into a demultiplexer over
   // all NumPgs entries.
-  // Per port, for step 2 (k = 0..4 quanta started in the cycle): the time the cycle leaves,
-  // kQ - 1.0 (mod 2^32: the result is always in 1 .. 2^32 - 1), and kQ saturated to 17
-  // bits, which is all the test "kQ > 1.0 - time" needs while the time is at most 1.0.
   logic [NumPorts-1:0] act_q, act_d, upd;
   always_comb begin : c_rx
+    // per active port, for step 2 (k = 0..4 quanta started in the cycle): the time the cycle
+    // leaves, kQ - 1.0 (mod 2^32: the result is always in 1 .. 2^32 - 1), and kQ saturated to
+    // 17 bits, which is all the test "kQ > 1.0 - time" needs while the time is at most 1.0
     logic [33:0] q1, q2, q3, q4;
     logic [31:0] off1, off2, off3, off4;
     logic [16:0] sat1, sat2, sat3;

@@ -2039,6 +2039,26 @@ static void sweep_report_rows(FILE *f, FILE *csv, const sweep_run_t *runs, uint3
   }
 }
 
+// a plot footer's override list: " KEY=V ..." (the --set values of the sweep) or " none",
+// appended at k of buf (n bytes); returns the new end (snprintf's convention)
+static int put_overrides(char *buf, size_t n, int k, const sweep_opts_t *o) {
+  for (int i = 0; i < o->nsets && k > 0 && (size_t)k < n; i++) {
+    k += snprintf(buf + k, n - (size_t)k, " %s", o->sets[i]);
+  }
+  if (o->nsets == 0 && k > 0 && (size_t)k < n) {
+    k += snprintf(buf + k, n - (size_t)k, " none");
+  }
+  return k;
+}
+
+// the command that reproduces the sweep: its family and --set overrides
+static void put_repro(ns_plot_sweep_t *ps, const family_t *fam, const sweep_opts_t *o) {
+  int k = snprintf(ps->repro, sizeof(ps->repro), "xtm-netsim sweep %s", fam->name);
+  for (int i = 0; i < o->nsets && k > 0 && (size_t)k < sizeof(ps->repro); i++) {
+    k += snprintf(ps->repro + k, sizeof(ps->repro) - (size_t)k, " --set %s", o->sets[i]);
+  }
+}
+
 // sweep report, step 3: the KPIs against the last axis, one line per value of the first axis;
 // a variant family or a single axis: one bar per run (sim/netsim/plot.c draws them)
 static void sweep_plots(FILE *f, const family_t *fam, const sweep_opts_t *o, const char *outdir,
@@ -2080,20 +2100,12 @@ static void sweep_plots(FILE *f, const family_t *fam, const sweep_opts_t *o, con
       k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k,
                     "%s, overrides:", fam->fixed[0] == NULL ? " none" : "");
     }
-    for (int i = 0; i < o->nsets && k > 0 && (size_t)k < sizeof(ps->footer); i++) {
-      k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, " %s", o->sets[i]);
-    }
-    if (o->nsets == 0 && k > 0 && (size_t)k < sizeof(ps->footer)) {
-      k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, " none");
-    }
+    k = put_overrides(ps->footer, sizeof(ps->footer), k, o);
     if (k > 0 && (size_t)k < sizeof(ps->footer)) {
       snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, ", seed%s %s",
                rp->nseeds == 1 ? "" : "s", rp->nseeds ? rp->seeds : "-");
     }
-    k = snprintf(ps->repro, sizeof(ps->repro), "xtm-netsim sweep %s", fam->name);
-    for (int i = 0; i < o->nsets && k > 0 && (size_t)k < sizeof(ps->repro); i++) {
-      k += snprintf(ps->repro + k, sizeof(ps->repro) - (size_t)k, " --set %s", o->sets[i]);
-    }
+    put_repro(ps, fam, o);
     ps->bars = variants || nax == 1;
     if (ps->bars) {
       ps->xlabel = variants ? "variant" : fam->ax[0].key;
@@ -2252,16 +2264,8 @@ static void range_plots(FILE *f, const family_t *fam, const sweep_opts_t *o, con
                    "xtm-netsim %s, sweep %s of scenario %s, %u runs, min..max over %u seeds, "
                    "overrides:",
                    NETSIM_VERSION, fam->name, fam->scenario, total, per);
-  for (int i = 0; i < o->nsets && k > 0 && (size_t)k < sizeof(ps->footer); i++) {
-    k += snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, " %s", o->sets[i]);
-  }
-  if (o->nsets == 0 && k > 0 && (size_t)k < sizeof(ps->footer)) {
-    snprintf(ps->footer + k, sizeof(ps->footer) - (size_t)k, " none");
-  }
-  k = snprintf(ps->repro, sizeof(ps->repro), "xtm-netsim sweep %s", fam->name);
-  for (int i = 0; i < o->nsets && k > 0 && (size_t)k < sizeof(ps->repro); i++) {
-    k += snprintf(ps->repro + k, sizeof(ps->repro) - (size_t)k, " --set %s", o->sets[i]);
-  }
+  (void)put_overrides(ps->footer, sizeof(ps->footer), k, o);
+  put_repro(ps, fam, o);
   ps->bars = true;
   ps->ranges = true;
   ps->xlabel = "set-up";

@@ -1974,8 +1974,8 @@ static bool pc_params(bctx_t *b, ns_sim_t *s, ns_measure_t *m, pc_t *c) {
   }
   if (c->policer && !model_polices) {
     berr(b, "policer",
-         "on: this build's traffic manager model has no ingress policer yet (spec 2.2.0 4.7; "
-         "branches pol and polfw), so the circuits would run unpoliced; use policer = off");
+         "on: this build's traffic manager model has no ingress policer yet (issue 16; spec "
+         "2.2.0 4.7), so the circuits would run unpoliced; use policer = off");
     return false;
   }
   double burst = cg * 1e9 / 8 * c->burst_ms * 1e-3;

@@ -12,18 +12,8 @@ case $NS in /*) ;; *) NS=$PWD/$NS ;; esac
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-expect_err() {  # name, expected exit, expected first stderr line, command...
-  # (a router configuration's compiler warnings come first, ns_router_program: skipped)
-  local name=$1 want_rc=$2 want=$3; shift 3
-  local got rc
-  got=$(timeout 60 "$@" 2>&1 >/dev/null | grep -v '^xtm-netsim: router [^ ]*: .*: \(warning\|note\): ' | head -1)
-  timeout 60 "$@" >/dev/null 2>&1; rc=$?
-  if [ $rc -eq "$want_rc" ] && [ "$got" = "$want" ]; then
-    echo "PASS cli-bad $name"
-  else
-    echo "FAIL cli-bad $name (exit $rc, expected $want_rc)"; echo "  expected: $want"; echo "  got:      $got"
-  fi
-}
+EXPECT_ERR_TAG=cli-bad
+. "$(dirname "$0")/expect_err.sh"
 
 # ---- malformed files
 printf '[scenario]\nfamily = scale-across\n[params]\nclients = 4\nthis line is broken\n' >"$T/bad1.ini"

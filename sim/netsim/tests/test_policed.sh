@@ -11,20 +11,11 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 SC=sim/scenarios/policed-circuits.ini
 
-expect_err() {  # name, expected exit, expected first stderr line, command...
-  local name=$1 want_rc=$2 want=$3; shift 3
-  local got rc
-  got=$(timeout 60 "$@" 2>&1 >/dev/null | grep -v '^xtm-netsim: router [^ ]*: .*: \(warning\|note\): ' | head -1)
-  timeout 60 "$@" >/dev/null 2>&1; rc=$?
-  if [ $rc -eq "$want_rc" ] && [ "$got" = "$want" ]; then
-    echo "PASS policed-bad $name"
-  else
-    echo "FAIL policed-bad $name (exit $rc, expected $want_rc)"; echo "  expected: $want"; echo "  got:      $got"
-  fi
-}
+EXPECT_ERR_TAG=policed-bad
+. "$(dirname "$0")/expect_err.sh"
 
 # ---- bad input: the key named, exit 1
-expect_err policer-without-model 1 "--set policer: on: this build's traffic manager model has no ingress policer yet (spec 2.2.0 4.7; branches pol and polfw), so the circuits would run unpoliced; use policer = off" \
+expect_err policer-without-model 1 "--set policer: on: this build's traffic manager model has no ingress policer yet (issue 16; spec 2.2.0 4.7), so the circuits would run unpoliced; use policer = off" \
   "$NS" run $SC --set policer=on
 expect_err unknown-cc 1 "--set tcp_cc: 'reno' is not one of cubic or bbr" "$NS" run $SC --set tcp_cc=reno
 expect_err negative-loss 1 "--set loss_rate: '-0.1' is out of range 0..1" "$NS" run $SC --set loss_rate=-0.1
