@@ -327,6 +327,10 @@ module xtm_csr_dec #(
           dec_o.id = xtm_reg_pkg::XtmRegLfsrHeadState;
           dec_o.ro = 1'b1;
         end
+        xtm_reg_pkg::XTM_POL_SEL_OFFSET: begin
+          dec_o.mapped = 1'b1;
+          dec_o.id = xtm_reg_pkg::XtmRegPolSel;
+        end
         default: begin
           dec_o.mapped = 1'b0;
         end
@@ -665,6 +669,19 @@ module xtm_csr_dec #(
             dec_o.cnt = 1'b1;
             dec_o.hi = 1'b1;
           end
+          16'h00E8: begin
+            dec_o.mapped = 1'b1;
+            dec_o.id = xtm_reg_pkg::XtmRegQDropPol;
+            dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
+          end
+          16'h00EC: begin
+            dec_o.mapped = 1'b1;
+            dec_o.id = xtm_reg_pkg::XtmRegQDropPol;
+            dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
+            dec_o.hi = 1'b1;
+          end
           default: begin
             dec_o.mapped = 1'b0;
           end
@@ -701,6 +718,10 @@ module xtm_csr_dec #(
             dec_o.mapped = 1'b1;
             dec_o.id = xtm_reg_pkg::XtmRegPStatus;
             dec_o.ro = 1'b1;
+          end
+          16'h001C: begin
+            dec_o.mapped = 1'b1;
+            dec_o.id = xtm_reg_pkg::XtmRegPPolMap;
           end
           16'h0020: begin
             dec_o.mapped = 1'b1;
@@ -970,6 +991,66 @@ module xtm_csr_dec #(
           end
         endcase
       end
+      if (addr_i >= xtm_reg_pkg::XTM_WIN_POL_BASE &&
+          {1'b0, addr_i} < {1'b0, xtm_reg_pkg::XTM_WIN_POL_BASE} + {1'b0, xtm_reg_pkg::XTM_WIN_POL_SIZE}) begin
+        unique case (addr_i - xtm_reg_pkg::XTM_WIN_POL_BASE)
+          16'h0000: begin
+            dec_o.mapped = 1'b1;
+            dec_o.id = xtm_reg_pkg::XtmRegPolRate;
+          end
+          16'h0004: begin
+            dec_o.mapped = 1'b1;
+            dec_o.id = xtm_reg_pkg::XtmRegPolBurst;
+          end
+          16'h0008: begin
+            dec_o.mapped = 1'b1;
+            dec_o.id = xtm_reg_pkg::XtmRegPolTokens;
+            dec_o.ro = 1'b1;
+          end
+          16'h0010: begin
+            dec_o.mapped = 1'b1;
+            dec_o.id = xtm_reg_pkg::XtmRegPolDropPkts;
+            dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
+          end
+          16'h0014: begin
+            dec_o.mapped = 1'b1;
+            dec_o.id = xtm_reg_pkg::XtmRegPolDropPkts;
+            dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
+            dec_o.hi = 1'b1;
+          end
+          16'h0018: begin
+            dec_o.mapped = 1'b1;
+            dec_o.id = xtm_reg_pkg::XtmRegPolDropBytes;
+            dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
+          end
+          16'h001C: begin
+            dec_o.mapped = 1'b1;
+            dec_o.id = xtm_reg_pkg::XtmRegPolDropBytes;
+            dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
+            dec_o.hi = 1'b1;
+          end
+          16'h0020: begin
+            dec_o.mapped = 1'b1;
+            dec_o.id = xtm_reg_pkg::XtmRegPolPassPkts;
+            dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
+          end
+          16'h0024: begin
+            dec_o.mapped = 1'b1;
+            dec_o.id = xtm_reg_pkg::XtmRegPolPassPkts;
+            dec_o.ro = 1'b1;
+            dec_o.cnt = 1'b1;
+            dec_o.hi = 1'b1;
+          end
+          default: begin
+            dec_o.mapped = 1'b0;
+          end
+        endcase
+      end
     end
     dec_o.legal = 1'b1;
     if (dec_o.mapped) begin
@@ -1112,6 +1193,10 @@ module xtm_csr_dec #(
         xtm_reg_pkg::XtmRegLfsrHeadState: begin
           dec_o.wdata = wdata_i & 32'hFFFFFFFF;
         end
+        xtm_reg_pkg::XtmRegPolSel: begin
+          dec_o.wdata = wdata_i & 32'h000001FF;
+          dec_o.legal = 32'(wdata_i[8:0]) <= 32'(NumPorts * NumPgs - 1);
+        end
         xtm_reg_pkg::XtmRegQCfg: begin
           dec_o.wdata = wdata_i & 32'h0000FFFF;
           dec_o.legal = 32'(wdata_i[6:5]) <= 32'(2);
@@ -1177,6 +1262,9 @@ module xtm_csr_dec #(
         xtm_reg_pkg::XtmRegPStatus: begin
           dec_o.wdata = wdata_i & 32'h00FFFFFF;
         end
+        xtm_reg_pkg::XtmRegPPolMap: begin
+          dec_o.wdata = wdata_i & 32'hFFFFFFFF;
+        end
         xtm_reg_pkg::XtmRegGCfg: begin
           dec_o.wdata = wdata_i & 32'h000000F3;
         end
@@ -1218,6 +1306,15 @@ module xtm_csr_dec #(
         xtm_reg_pkg::XtmRegPrProb: begin
           dec_o.wdata = wdata_i & 32'h0001FFFF;
           dec_o.legal = 32'(wdata_i[16:0]) <= 32'(65536);
+        end
+        xtm_reg_pkg::XtmRegPolRate: begin
+          dec_o.wdata = wdata_i & 32'h00FFFFFF;
+        end
+        xtm_reg_pkg::XtmRegPolBurst: begin
+          dec_o.wdata = wdata_i & 32'h00FFFFFF;
+        end
+        xtm_reg_pkg::XtmRegPolTokens: begin
+          dec_o.wdata = wdata_i & 32'h00FFFFFF;
         end
         default: begin
           dec_o.wdata = '0;

@@ -19,7 +19,7 @@ typedef struct xtm_csr_edge {
   bool has_max;   /* the TOML gives max */
 } xtm_csr_edge_t;
 
-#define XTM_CSR_EDGE_COUNT 34u
+#define XTM_CSR_EDGE_COUNT 35u
 
 static const xtm_csr_edge_t kXtmCsrEdges[XTM_CSR_EDGE_COUNT] = {
   { 11u, 0u, true, true },  /* MAX_FRAME.BYTES 64..16383 */
@@ -34,28 +34,29 @@ static const xtm_csr_edge_t kXtmCsrEdges[XTM_CSR_EDGE_COUNT] = {
   { 57u, 0u, true, true },  /* PG_SEL.INDEX 0..NumPorts * NumPgs - 1 */
   { 58u, 0u, true, true },  /* PROF_SEL.INDEX 0..NumProfiles - 1 */
   { 59u, 0u, true, true },  /* LFSR_HEAD_SEED.SEED 1..4294967295 */
-  { 61u, 5u, false, true },  /* Q_CFG.MARK_POINT ..2 */
-  { 63u, 0u, true, true },  /* Q_QUANTUM.BYTES 1..65535 */
-  { 119u, 0u, true, true },  /* P_PAUSE_QUANTUM.CYCLES 16384..4294967295 */
-  { 120u, 0u, true, true },  /* P_PFC_QUANTA.QUANTA 1..65535 */
-  { 121u, 0u, true, true },  /* P_PFC_REFRESH.CYCLES 1..4294967295 */
-  { 151u, 1u, false, true },  /* PR_CFG.NPOINTS ..8 */
-  { 152u, 0u, false, true },  /* PR_FILL_0.FILL ..65536 */
-  { 153u, 0u, false, true },  /* PR_FILL_1.FILL ..65536 */
-  { 154u, 0u, false, true },  /* PR_FILL_2.FILL ..65536 */
-  { 155u, 0u, false, true },  /* PR_FILL_3.FILL ..65536 */
-  { 156u, 0u, false, true },  /* PR_FILL_4.FILL ..65536 */
-  { 157u, 0u, false, true },  /* PR_FILL_5.FILL ..65536 */
-  { 158u, 0u, false, true },  /* PR_FILL_6.FILL ..65536 */
-  { 159u, 0u, false, true },  /* PR_FILL_7.FILL ..65536 */
-  { 160u, 0u, false, true },  /* PR_PROB_0.PROB ..65536 */
-  { 161u, 0u, false, true },  /* PR_PROB_1.PROB ..65536 */
-  { 162u, 0u, false, true },  /* PR_PROB_2.PROB ..65536 */
-  { 163u, 0u, false, true },  /* PR_PROB_3.PROB ..65536 */
-  { 164u, 0u, false, true },  /* PR_PROB_4.PROB ..65536 */
-  { 165u, 0u, false, true },  /* PR_PROB_5.PROB ..65536 */
-  { 166u, 0u, false, true },  /* PR_PROB_6.PROB ..65536 */
-  { 167u, 0u, false, true },  /* PR_PROB_7.PROB ..65536 */
+  { 61u, 0u, true, true },  /* POL_SEL.INDEX 0..NumPorts * NumPgs - 1 */
+  { 62u, 5u, false, true },  /* Q_CFG.MARK_POINT ..2 */
+  { 64u, 0u, true, true },  /* Q_QUANTUM.BYTES 1..65535 */
+  { 122u, 0u, true, true },  /* P_PAUSE_QUANTUM.CYCLES 16384..4294967295 */
+  { 123u, 0u, true, true },  /* P_PFC_QUANTA.QUANTA 1..65535 */
+  { 124u, 0u, true, true },  /* P_PFC_REFRESH.CYCLES 1..4294967295 */
+  { 155u, 1u, false, true },  /* PR_CFG.NPOINTS ..8 */
+  { 156u, 0u, false, true },  /* PR_FILL_0.FILL ..65536 */
+  { 157u, 0u, false, true },  /* PR_FILL_1.FILL ..65536 */
+  { 158u, 0u, false, true },  /* PR_FILL_2.FILL ..65536 */
+  { 159u, 0u, false, true },  /* PR_FILL_3.FILL ..65536 */
+  { 160u, 0u, false, true },  /* PR_FILL_4.FILL ..65536 */
+  { 161u, 0u, false, true },  /* PR_FILL_5.FILL ..65536 */
+  { 162u, 0u, false, true },  /* PR_FILL_6.FILL ..65536 */
+  { 163u, 0u, false, true },  /* PR_FILL_7.FILL ..65536 */
+  { 164u, 0u, false, true },  /* PR_PROB_0.PROB ..65536 */
+  { 165u, 0u, false, true },  /* PR_PROB_1.PROB ..65536 */
+  { 166u, 0u, false, true },  /* PR_PROB_2.PROB ..65536 */
+  { 167u, 0u, false, true },  /* PR_PROB_3.PROB ..65536 */
+  { 168u, 0u, false, true },  /* PR_PROB_4.PROB ..65536 */
+  { 169u, 0u, false, true },  /* PR_PROB_5.PROB ..65536 */
+  { 170u, 0u, false, true },  /* PR_PROB_6.PROB ..65536 */
+  { 171u, 0u, false, true },  /* PR_PROB_7.PROB ..65536 */
 };
 
 // Every register the TOML marks with cov (issue 21): a functional coverage point, hit
@@ -76,18 +77,18 @@ static const xtm_cov_width_t kXtmCovWidths[] = {
   { 39u, 0u, false, "width_POOL_WM_CELLS_top" },
   { 40u, 0u, false, "width_OCB_USED_CELLS_top" },
   { 41u, 0u, false, "width_HBM_USED_CELLS_top" },
-  { 62u, 0u, false, "width_Q_LIMIT_CELLS_CELLS_top" },
-  { 69u, 0u, false, "width_Q_OCC_CELLS_CELLS_top" },
-  { 71u, 0u, false, "width_Q_HBM_CELLS_CELLS_top" },
-  { 73u, 0u, false, "width_Q_WM_CELLS_CELLS_top" },
-  { 78u, 0u, true, "width_Q_ENQ_BYTES_carry" },
-  { 82u, 0u, true, "width_Q_DEQ_BYTES_carry" },
-  { 125u, 0u, true, "width_P_TX_BYTES_carry" },
-  { 134u, 0u, false, "width_G_HDRM_CELLS_CELLS_top" },
-  { 136u, 0u, false, "width_G_PG_CELLS_CELLS_top" },
-  { 137u, 0u, false, "width_G_HDRM_USED_CELLS_top" },
-  { 139u, 0u, false, "width_G_WM_CELLS_CELLS_top" },
-  { 140u, 0u, false, "width_G_HDRM_WM_CELLS_top" },
+  { 63u, 0u, false, "width_Q_LIMIT_CELLS_CELLS_top" },
+  { 70u, 0u, false, "width_Q_OCC_CELLS_CELLS_top" },
+  { 72u, 0u, false, "width_Q_HBM_CELLS_CELLS_top" },
+  { 74u, 0u, false, "width_Q_WM_CELLS_CELLS_top" },
+  { 79u, 0u, true, "width_Q_ENQ_BYTES_carry" },
+  { 83u, 0u, true, "width_Q_DEQ_BYTES_carry" },
+  { 129u, 0u, true, "width_P_TX_BYTES_carry" },
+  { 138u, 0u, false, "width_G_HDRM_CELLS_CELLS_top" },
+  { 140u, 0u, false, "width_G_PG_CELLS_CELLS_top" },
+  { 141u, 0u, false, "width_G_HDRM_USED_CELLS_top" },
+  { 143u, 0u, false, "width_G_WM_CELLS_CELLS_top" },
+  { 144u, 0u, false, "width_G_HDRM_WM_CELLS_top" },
 };
 
 #endif  // XTM_CSR_EDGES_H_

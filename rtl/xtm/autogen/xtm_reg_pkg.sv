@@ -21,7 +21,7 @@ package xtm_reg_pkg;
 
   // Block identification and bus geometry.
   localparam logic [31:0] XTM_BLOCK_TYPE_VALUE = 32'h58544D35;
-  localparam logic [31:0] XTM_VERSION_VALUE = 32'h02010000;
+  localparam logic [31:0] XTM_VERSION_VALUE = 32'h02020000;
   localparam int unsigned XTM_ADDR_WIDTH = 16;
   localparam int unsigned XTM_DATA_WIDTH = 32;
 
@@ -34,6 +34,8 @@ package xtm_reg_pkg;
   localparam logic [15:0] XTM_WIN_PG_SIZE = 16'h0100;  // entries NumPorts * NumPgs
   localparam logic [15:0] XTM_WIN_PROF_BASE = 16'h0500;  // select PROF_SEL
   localparam logic [15:0] XTM_WIN_PROF_SIZE = 16'h0080;  // entries NumProfiles
+  localparam logic [15:0] XTM_WIN_POL_BASE = 16'h0600;  // select POL_SEL
+  localparam logic [15:0] XTM_WIN_POL_SIZE = 16'h0040;  // entries NumPorts * NumPgs
 
   // BLOCK_TYPE (global, ro): Block type, ASCII 'XTM5'.
   localparam logic [15:0] XTM_BLOCK_TYPE_OFFSET = 16'h0000;
@@ -43,7 +45,7 @@ package xtm_reg_pkg;
 
   // VERSION (global, ro): Register map and behaviour version (major 31:24, minor 23:16, patch 15:0).
   localparam logic [15:0] XTM_VERSION_OFFSET = 16'h0004;
-  localparam logic [31:0] XTM_VERSION_RESVAL = 32'h02010000;
+  localparam logic [31:0] XTM_VERSION_RESVAL = 32'h02020000;
   localparam int unsigned XTM_VERSION_PATCH_LSB = 0;
   localparam logic [31:0] XTM_VERSION_PATCH_MASK = 32'h0000FFFF;
   localparam int unsigned XTM_VERSION_MINOR_LSB = 16;
@@ -387,6 +389,12 @@ package xtm_reg_pkg;
   localparam int unsigned XTM_LFSR_HEAD_STATE_STATE_LSB = 0;
   localparam logic [31:0] XTM_LFSR_HEAD_STATE_STATE_MASK = 32'hFFFFFFFF;
 
+  // POL_SEL (global, rw): Selects port*8+policer shown in the POL window (0x0600-0x063F).
+  localparam logic [15:0] XTM_POL_SEL_OFFSET = 16'h0118;
+  localparam logic [31:0] XTM_POL_SEL_RESVAL = 32'h00000000;
+  localparam int unsigned XTM_POL_SEL_INDEX_LSB = 0;
+  localparam logic [31:0] XTM_POL_SEL_INDEX_MASK = 32'h000001FF;
+
   // Q_CFG (window VOQ + 0x00, rw): VOQ configuration.
   localparam logic [15:0] XTM_Q_CFG_OFFSET = 16'h0200;
   localparam logic [31:0] XTM_Q_CFG_RESVAL = 32'h00000001;
@@ -582,6 +590,10 @@ package xtm_reg_pkg;
   localparam logic [15:0] XTM_Q_WD_RESTORE_LO_OFFSET = 16'h02E0;
   localparam logic [15:0] XTM_Q_WD_RESTORE_HI_OFFSET = 16'h02E4;
 
+  // Q_DROP_POL (window VOQ + 0xE8, ro, 64-bit counter): Arrivals dropped by their ingress policer (POLICE, spec 4.7), attributed to the VOQ they classified to.
+  localparam logic [15:0] XTM_Q_DROP_POL_LO_OFFSET = 16'h02E8;
+  localparam logic [15:0] XTM_Q_DROP_POL_HI_OFFSET = 16'h02EC;
+
   // P_SHAPER_CFG (window PORT + 0x00, rw): Port shaper configuration.
   localparam logic [15:0] XTM_P_SHAPER_CFG_OFFSET = 16'h0300;
   localparam logic [31:0] XTM_P_SHAPER_CFG_RESVAL = 32'h00000000;
@@ -629,6 +641,42 @@ package xtm_reg_pkg;
   localparam logic [31:0] XTM_P_STATUS_PAUSED_MASK_MASK = 32'h0000FF00;
   localparam int unsigned XTM_P_STATUS_FIFO_COUNT_LSB = 16;
   localparam logic [31:0] XTM_P_STATUS_FIFO_COUNT_MASK = 32'h00FF0000;
+
+  // P_POL_MAP (window PORT + 0x1C, rw): Ingress policing of this port (spec 4.7): for each traffic class, whether it is policed and by which of the port's 8 policers (several classes may share one).
+  localparam logic [15:0] XTM_P_POL_MAP_OFFSET = 16'h031C;
+  localparam logic [31:0] XTM_P_POL_MAP_RESVAL = 32'h00000000;
+  localparam int unsigned XTM_P_POL_MAP_TC0_POL_LSB = 0;
+  localparam logic [31:0] XTM_P_POL_MAP_TC0_POL_MASK = 32'h00000007;
+  localparam int unsigned XTM_P_POL_MAP_TC0_EN_LSB = 3;
+  localparam logic [31:0] XTM_P_POL_MAP_TC0_EN_MASK = 32'h00000008;
+  localparam int unsigned XTM_P_POL_MAP_TC1_POL_LSB = 4;
+  localparam logic [31:0] XTM_P_POL_MAP_TC1_POL_MASK = 32'h00000070;
+  localparam int unsigned XTM_P_POL_MAP_TC1_EN_LSB = 7;
+  localparam logic [31:0] XTM_P_POL_MAP_TC1_EN_MASK = 32'h00000080;
+  localparam int unsigned XTM_P_POL_MAP_TC2_POL_LSB = 8;
+  localparam logic [31:0] XTM_P_POL_MAP_TC2_POL_MASK = 32'h00000700;
+  localparam int unsigned XTM_P_POL_MAP_TC2_EN_LSB = 11;
+  localparam logic [31:0] XTM_P_POL_MAP_TC2_EN_MASK = 32'h00000800;
+  localparam int unsigned XTM_P_POL_MAP_TC3_POL_LSB = 12;
+  localparam logic [31:0] XTM_P_POL_MAP_TC3_POL_MASK = 32'h00007000;
+  localparam int unsigned XTM_P_POL_MAP_TC3_EN_LSB = 15;
+  localparam logic [31:0] XTM_P_POL_MAP_TC3_EN_MASK = 32'h00008000;
+  localparam int unsigned XTM_P_POL_MAP_TC4_POL_LSB = 16;
+  localparam logic [31:0] XTM_P_POL_MAP_TC4_POL_MASK = 32'h00070000;
+  localparam int unsigned XTM_P_POL_MAP_TC4_EN_LSB = 19;
+  localparam logic [31:0] XTM_P_POL_MAP_TC4_EN_MASK = 32'h00080000;
+  localparam int unsigned XTM_P_POL_MAP_TC5_POL_LSB = 20;
+  localparam logic [31:0] XTM_P_POL_MAP_TC5_POL_MASK = 32'h00700000;
+  localparam int unsigned XTM_P_POL_MAP_TC5_EN_LSB = 23;
+  localparam logic [31:0] XTM_P_POL_MAP_TC5_EN_MASK = 32'h00800000;
+  localparam int unsigned XTM_P_POL_MAP_TC6_POL_LSB = 24;
+  localparam logic [31:0] XTM_P_POL_MAP_TC6_POL_MASK = 32'h07000000;
+  localparam int unsigned XTM_P_POL_MAP_TC6_EN_LSB = 27;
+  localparam logic [31:0] XTM_P_POL_MAP_TC6_EN_MASK = 32'h08000000;
+  localparam int unsigned XTM_P_POL_MAP_TC7_POL_LSB = 28;
+  localparam logic [31:0] XTM_P_POL_MAP_TC7_POL_MASK = 32'h70000000;
+  localparam int unsigned XTM_P_POL_MAP_TC7_EN_LSB = 31;
+  localparam logic [31:0] XTM_P_POL_MAP_TC7_EN_MASK = 32'h80000000;
 
   // P_TX_PKTS (window PORT + 0x20, ro, 64-bit counter): Packets transmitted (dequeue outputs).
   localparam logic [15:0] XTM_P_TX_PKTS_LO_OFFSET = 16'h0320;
@@ -777,6 +825,36 @@ package xtm_reg_pkg;
   localparam logic [31:0] XTM_PR_PROB_7_RESVAL = 32'h00000000;
   localparam int unsigned XTM_PR_PROB_PROB_LSB = 0;
   localparam logic [31:0] XTM_PR_PROB_PROB_MASK = 32'h0001FFFF;
+
+  // POL_RATE (window POL + 0x00, rw): Policer rate, bytes per cycle, unsigned Q8.16 (the shaper format; 20 Gb/s at 1 GHz = 2.5 = 0x028000).
+  localparam logic [15:0] XTM_POL_RATE_OFFSET = 16'h0600;
+  localparam logic [31:0] XTM_POL_RATE_RESVAL = 32'h00000000;
+  localparam int unsigned XTM_POL_RATE_RATE_LSB = 0;
+  localparam logic [31:0] XTM_POL_RATE_RATE_MASK = 32'h00FFFFFF;
+
+  // POL_BURST (window POL + 0x04, rw): Policer bucket depth in bytes (burst-size-limit).
+  localparam logic [15:0] XTM_POL_BURST_OFFSET = 16'h0604;
+  localparam logic [31:0] XTM_POL_BURST_RESVAL = 32'h00000000;
+  localparam int unsigned XTM_POL_BURST_BYTES_LSB = 0;
+  localparam logic [31:0] XTM_POL_BURST_BYTES_MASK = 32'h00FFFFFF;
+
+  // POL_TOKENS (window POL + 0x08, ro): Whole bytes in the bucket at its last evaluation (the stored value; the refill since then is not included, spec 4.7).
+  localparam logic [15:0] XTM_POL_TOKENS_OFFSET = 16'h0608;
+  localparam logic [31:0] XTM_POL_TOKENS_RESVAL = 32'h00000000;
+  localparam int unsigned XTM_POL_TOKENS_BYTES_LSB = 0;
+  localparam logic [31:0] XTM_POL_TOKENS_BYTES_MASK = 32'h00FFFFFF;
+
+  // POL_DROP_PKTS (window POL + 0x10, ro, 64-bit counter): Packets this policer found non-conforming and discarded (POLICE).
+  localparam logic [15:0] XTM_POL_DROP_PKTS_LO_OFFSET = 16'h0610;
+  localparam logic [15:0] XTM_POL_DROP_PKTS_HI_OFFSET = 16'h0614;
+
+  // POL_DROP_BYTES (window POL + 0x18, ro, 64-bit counter): Bytes (len) of the packets this policer discarded.
+  localparam logic [15:0] XTM_POL_DROP_BYTES_LO_OFFSET = 16'h0618;
+  localparam logic [15:0] XTM_POL_DROP_BYTES_HI_OFFSET = 16'h061C;
+
+  // POL_PASS_PKTS (window POL + 0x20, ro, 64-bit counter): Packets this policer found conforming (they go on to admission and may still be dropped there).
+  localparam logic [15:0] XTM_POL_PASS_PKTS_LO_OFFSET = 16'h0620;
+  localparam logic [15:0] XTM_POL_PASS_PKTS_HI_OFFSET = 16'h0624;
 
   // Typed views of the registers: one packed struct per register (fields MSB first,
   // unused bits as rsvd<msb>). Assign a 32-bit word to a typed signal to read fields by name.
@@ -1073,6 +1151,12 @@ package xtm_reg_pkg;
     logic [31:0] state;
   } lfsr_head_state_t;
 
+  // POL_SEL
+  typedef struct packed {
+    logic [31:9] rsvd31;
+    logic [8:0] index;
+  } pol_sel_t;
+
   // Q_CFG
   typedef struct packed {
     logic [31:16] rsvd31;
@@ -1209,6 +1293,26 @@ package xtm_reg_pkg;
     logic [7:0] xoff_mask;
   } p_status_t;
 
+  // P_POL_MAP
+  typedef struct packed {
+    logic tc7_en;
+    logic [2:0] tc7_pol;
+    logic tc6_en;
+    logic [2:0] tc6_pol;
+    logic tc5_en;
+    logic [2:0] tc5_pol;
+    logic tc4_en;
+    logic [2:0] tc4_pol;
+    logic tc3_en;
+    logic [2:0] tc3_pol;
+    logic tc2_en;
+    logic [2:0] tc2_pol;
+    logic tc1_en;
+    logic [2:0] tc1_pol;
+    logic tc0_en;
+    logic [2:0] tc0_pol;
+  } p_pol_map_t;
+
   // G_CFG
   typedef struct packed {
     logic [31:8] rsvd31;
@@ -1291,6 +1395,24 @@ package xtm_reg_pkg;
     logic [16:0] prob;
   } pr_prob_t;
 
+  // POL_RATE
+  typedef struct packed {
+    logic [31:24] rsvd31;
+    logic [23:0] rate;
+  } pol_rate_t;
+
+  // POL_BURST
+  typedef struct packed {
+    logic [31:24] rsvd31;
+    logic [23:0] bytes;
+  } pol_burst_t;
+
+  // POL_TOKENS
+  typedef struct packed {
+    logic [31:24] rsvd31;
+    logic [23:0] bytes;
+  } pol_tokens_t;
+
   // Register identifiers of the generated decoder (xtm_csr_dec): one per register;
   // arrays and counters have one identifier, the element in csr_dec_t.idx / .hi.
   localparam int unsigned XTM_REG_ID_W = 8;
@@ -1344,6 +1466,7 @@ package xtm_reg_pkg;
     XtmRegProfSel,
     XtmRegLfsrHeadSeed,
     XtmRegLfsrHeadState,
+    XtmRegPolSel,
     XtmRegQCfg,
     XtmRegQLimitCells,
     XtmRegQQuantum,
@@ -1378,6 +1501,7 @@ package xtm_reg_pkg;
     XtmRegQHbmReturn,
     XtmRegQWdStall,
     XtmRegQWdRestore,
+    XtmRegQDropPol,
     XtmRegPShaperCfg,
     XtmRegPShaperRate,
     XtmRegPShaperBurst,
@@ -1385,6 +1509,7 @@ package xtm_reg_pkg;
     XtmRegPPfcQuanta,
     XtmRegPPfcRefresh,
     XtmRegPStatus,
+    XtmRegPPolMap,
     XtmRegPTxPkts,
     XtmRegPTxBytes,
     XtmRegPPfcTxFrames,
@@ -1406,7 +1531,13 @@ package xtm_reg_pkg;
     XtmRegGPausedCycles,
     XtmRegPrCfg,
     XtmRegPrFill,
-    XtmRegPrProb
+    XtmRegPrProb,
+    XtmRegPolRate,
+    XtmRegPolBurst,
+    XtmRegPolTokens,
+    XtmRegPolDropPkts,
+    XtmRegPolDropBytes,
+    XtmRegPolPassPkts
   } reg_id_e;
 
   // One decoded CSR access (xtm_csr_dec).

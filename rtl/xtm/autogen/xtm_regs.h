@@ -30,7 +30,7 @@ extern "C" {
 
 // Block identification and windows (BASE..BASE+SIZE-1 show the entry chosen by the select register).
 #define XTM_BLOCK_TYPE_VALUE               0x58544D35u
-#define XTM_VERSION_VALUE                  0x02010000u
+#define XTM_VERSION_VALUE                  0x02020000u
 #define XTM_WIN_VOQ_BASE                   0x0200u  // select VOQ_SEL
 #define XTM_WIN_VOQ_SIZE                   0x0100u  // entries NumPorts * NumTcs
 #define XTM_WIN_PORT_BASE                  0x0300u  // select PORT_SEL
@@ -39,6 +39,8 @@ extern "C" {
 #define XTM_WIN_PG_SIZE                    0x0100u  // entries NumPorts * NumPgs
 #define XTM_WIN_PROF_BASE                  0x0500u  // select PROF_SEL
 #define XTM_WIN_PROF_SIZE                  0x0080u  // entries NumProfiles
+#define XTM_WIN_POL_BASE                   0x0600u  // select POL_SEL
+#define XTM_WIN_POL_SIZE                   0x0040u  // entries NumPorts * NumPgs
 
 // Registers: absolute byte offsets; reset values that depend on parameters are for the defaults
 // (xtm_regs_build() resolves them for any parameter set).
@@ -51,7 +53,7 @@ extern "C" {
 
 // VERSION (global, ro): Register map and behaviour version (major 31:24, minor 23:16, patch 15:0).
 #define XTM_VERSION_REG_OFFSET             0x0004u
-#define XTM_VERSION_REG_RESVAL             0x02010000u
+#define XTM_VERSION_REG_RESVAL             0x02020000u
 #define XTM_VERSION_PATCH_OFFSET           0
 #define XTM_VERSION_PATCH_MASK             0xFFFFu
 #define XTM_VERSION_MINOR_OFFSET           16
@@ -404,6 +406,12 @@ extern "C" {
 #define XTM_LFSR_HEAD_STATE_STATE_OFFSET   0
 #define XTM_LFSR_HEAD_STATE_STATE_MASK     0xFFFFFFFFu
 
+// POL_SEL (global, rw): Selects port*8+policer shown in the POL window (0x0600-0x063F).
+#define XTM_POL_SEL_REG_OFFSET             0x0118u
+#define XTM_POL_SEL_REG_RESVAL             0x00000000u
+#define XTM_POL_SEL_INDEX_OFFSET           0
+#define XTM_POL_SEL_INDEX_MASK             0x1FFu
+
 // Q_CFG (window VOQ + 0x00, rw): VOQ configuration.
 #define XTM_Q_CFG_REG_OFFSET               0x0200u
 #define XTM_Q_CFG_REG_RESVAL               0x00000001u
@@ -611,6 +619,10 @@ extern "C" {
 #define XTM_Q_WD_RESTORE_LO_REG_OFFSET     0x02E0u
 #define XTM_Q_WD_RESTORE_HI_REG_OFFSET     0x02E4u
 
+// Q_DROP_POL (window VOQ + 0xE8, ro, 64-bit counter): Arrivals dropped by their ingress policer (POLICE, spec 4.7), attributed to the VOQ they classified to.
+#define XTM_Q_DROP_POL_LO_REG_OFFSET       0x02E8u
+#define XTM_Q_DROP_POL_HI_REG_OFFSET       0x02ECu
+
 // P_SHAPER_CFG (window PORT + 0x00, rw): Port shaper configuration.
 #define XTM_P_SHAPER_CFG_REG_OFFSET        0x0300u
 #define XTM_P_SHAPER_CFG_REG_RESVAL        0x00000000u
@@ -659,6 +671,50 @@ extern "C" {
 #define XTM_P_STATUS_PAUSED_MASK_MASK      0xFFu
 #define XTM_P_STATUS_FIFO_COUNT_OFFSET     16
 #define XTM_P_STATUS_FIFO_COUNT_MASK       0xFFu
+
+// P_POL_MAP (window PORT + 0x1C, rw): Ingress policing of this port (spec 4.7): for each traffic class, whether it is policed and by which of the port's 8 policers (several classes may share one).
+#define XTM_P_POL_MAP_REG_OFFSET           0x031Cu
+#define XTM_P_POL_MAP_REG_RESVAL           0x00000000u
+#define XTM_P_POL_MAP_TC0_POL_OFFSET       0
+#define XTM_P_POL_MAP_TC0_POL_MASK         0x7u
+#define XTM_P_POL_MAP_TC0_EN_OFFSET        3
+#define XTM_P_POL_MAP_TC0_EN_MASK          0x1u
+#define XTM_P_POL_MAP_TC0_EN_BIT           3
+#define XTM_P_POL_MAP_TC1_POL_OFFSET       4
+#define XTM_P_POL_MAP_TC1_POL_MASK         0x7u
+#define XTM_P_POL_MAP_TC1_EN_OFFSET        7
+#define XTM_P_POL_MAP_TC1_EN_MASK          0x1u
+#define XTM_P_POL_MAP_TC1_EN_BIT           7
+#define XTM_P_POL_MAP_TC2_POL_OFFSET       8
+#define XTM_P_POL_MAP_TC2_POL_MASK         0x7u
+#define XTM_P_POL_MAP_TC2_EN_OFFSET        11
+#define XTM_P_POL_MAP_TC2_EN_MASK          0x1u
+#define XTM_P_POL_MAP_TC2_EN_BIT           11
+#define XTM_P_POL_MAP_TC3_POL_OFFSET       12
+#define XTM_P_POL_MAP_TC3_POL_MASK         0x7u
+#define XTM_P_POL_MAP_TC3_EN_OFFSET        15
+#define XTM_P_POL_MAP_TC3_EN_MASK          0x1u
+#define XTM_P_POL_MAP_TC3_EN_BIT           15
+#define XTM_P_POL_MAP_TC4_POL_OFFSET       16
+#define XTM_P_POL_MAP_TC4_POL_MASK         0x7u
+#define XTM_P_POL_MAP_TC4_EN_OFFSET        19
+#define XTM_P_POL_MAP_TC4_EN_MASK          0x1u
+#define XTM_P_POL_MAP_TC4_EN_BIT           19
+#define XTM_P_POL_MAP_TC5_POL_OFFSET       20
+#define XTM_P_POL_MAP_TC5_POL_MASK         0x7u
+#define XTM_P_POL_MAP_TC5_EN_OFFSET        23
+#define XTM_P_POL_MAP_TC5_EN_MASK          0x1u
+#define XTM_P_POL_MAP_TC5_EN_BIT           23
+#define XTM_P_POL_MAP_TC6_POL_OFFSET       24
+#define XTM_P_POL_MAP_TC6_POL_MASK         0x7u
+#define XTM_P_POL_MAP_TC6_EN_OFFSET        27
+#define XTM_P_POL_MAP_TC6_EN_MASK          0x1u
+#define XTM_P_POL_MAP_TC6_EN_BIT           27
+#define XTM_P_POL_MAP_TC7_POL_OFFSET       28
+#define XTM_P_POL_MAP_TC7_POL_MASK         0x7u
+#define XTM_P_POL_MAP_TC7_EN_OFFSET        31
+#define XTM_P_POL_MAP_TC7_EN_MASK          0x1u
+#define XTM_P_POL_MAP_TC7_EN_BIT           31
 
 // P_TX_PKTS (window PORT + 0x20, ro, 64-bit counter): Packets transmitted (dequeue outputs).
 #define XTM_P_TX_PKTS_LO_REG_OFFSET        0x0320u
@@ -814,12 +870,42 @@ extern "C" {
 #define XTM_PR_PROB_PROB_OFFSET            0
 #define XTM_PR_PROB_PROB_MASK              0x1FFFFu
 
-#define XTM_REG_COUNT 168u /* 32-bit words described by xtm_regs_build() */
-#define XTM_REG_MAX_FIELDS 11u
+// POL_RATE (window POL + 0x00, rw): Policer rate, bytes per cycle, unsigned Q8.16 (the shaper format; 20 Gb/s at 1 GHz = 2.5 = 0x028000).
+#define XTM_POL_RATE_REG_OFFSET            0x0600u
+#define XTM_POL_RATE_REG_RESVAL            0x00000000u
+#define XTM_POL_RATE_RATE_OFFSET           0
+#define XTM_POL_RATE_RATE_MASK             0xFFFFFFu
+
+// POL_BURST (window POL + 0x04, rw): Policer bucket depth in bytes (burst-size-limit).
+#define XTM_POL_BURST_REG_OFFSET           0x0604u
+#define XTM_POL_BURST_REG_RESVAL           0x00000000u
+#define XTM_POL_BURST_BYTES_OFFSET         0
+#define XTM_POL_BURST_BYTES_MASK           0xFFFFFFu
+
+// POL_TOKENS (window POL + 0x08, ro): Whole bytes in the bucket at its last evaluation (the stored value; the refill since then is not included, spec 4.7).
+#define XTM_POL_TOKENS_REG_OFFSET          0x0608u
+#define XTM_POL_TOKENS_REG_RESVAL          0x00000000u
+#define XTM_POL_TOKENS_BYTES_OFFSET        0
+#define XTM_POL_TOKENS_BYTES_MASK          0xFFFFFFu
+
+// POL_DROP_PKTS (window POL + 0x10, ro, 64-bit counter): Packets this policer found non-conforming and discarded (POLICE).
+#define XTM_POL_DROP_PKTS_LO_REG_OFFSET    0x0610u
+#define XTM_POL_DROP_PKTS_HI_REG_OFFSET    0x0614u
+
+// POL_DROP_BYTES (window POL + 0x18, ro, 64-bit counter): Bytes (len) of the packets this policer discarded.
+#define XTM_POL_DROP_BYTES_LO_REG_OFFSET   0x0618u
+#define XTM_POL_DROP_BYTES_HI_REG_OFFSET   0x061Cu
+
+// POL_PASS_PKTS (window POL + 0x20, ro, 64-bit counter): Packets this policer found conforming (they go on to admission and may still be dropped there).
+#define XTM_POL_PASS_PKTS_LO_REG_OFFSET    0x0620u
+#define XTM_POL_PASS_PKTS_HI_REG_OFFSET    0x0624u
+
+#define XTM_REG_COUNT 181u /* 32-bit words described by xtm_regs_build() */
+#define XTM_REG_MAX_FIELDS 16u
 
 typedef enum xtm_swaccess { kXtmSwRo, kXtmSwRw, kXtmSwRc, kXtmSwRw1c, kXtmSwWo1p } xtm_swaccess_t;
 
-typedef enum xtm_window { kXtmWinVoq, kXtmWinPort, kXtmWinPg, kXtmWinProf, kXtmWinCount } xtm_window_t;
+typedef enum xtm_window { kXtmWinVoq, kXtmWinPort, kXtmWinPg, kXtmWinProf, kXtmWinPol, kXtmWinCount } xtm_window_t;
 
 typedef struct xtm_reg_params {
   uint32_t num_ports; /* NumPorts */

@@ -67,7 +67,7 @@ static const xtm_field_tmpl_t kFieldsBlockType[] = {
 };
 static const xtm_field_tmpl_t kFieldsVersion[] = {
   { "PATCH", 0u, 16u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(65535u) },
-  { "MINOR", 16u, 8u, XTM_CONST(1u), XTM_CONST(0u), XTM_CONST(255u) },
+  { "MINOR", 16u, 8u, XTM_CONST(2u), XTM_CONST(0u), XTM_CONST(255u) },
   { "MAJOR", 24u, 8u, XTM_CONST(2u), XTM_CONST(0u), XTM_CONST(255u) },
 };
 static const xtm_field_tmpl_t kFieldsHwParams[] = {
@@ -221,6 +221,9 @@ static const xtm_field_tmpl_t kFieldsLfsrHeadSeed[] = {
 static const xtm_field_tmpl_t kFieldsLfsrHeadState[] = {
   { "STATE", 0u, 32u, XTM_CONST(0x5EED1E55u), XTM_CONST(0u), XTM_CONST(0xFFFFFFFFu) },
 };
+static const xtm_field_tmpl_t kFieldsPolSel[] = {
+  { "INDEX", 0u, 9u, XTM_CONST(0u), XTM_CONST(0u), XTM_EXPR(11) },
+};
 static const xtm_field_tmpl_t kFieldsQCfg[] = {
   { "ENABLE", 0u, 1u, XTM_CONST(1u), XTM_CONST(0u), XTM_CONST(1u) },
   { "STRICT", 1u, 1u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(1u) },
@@ -299,6 +302,24 @@ static const xtm_field_tmpl_t kFieldsPStatus[] = {
   { "PAUSED_MASK", 8u, 8u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(255u) },
   { "FIFO_COUNT", 16u, 8u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(255u) },
 };
+static const xtm_field_tmpl_t kFieldsPPolMap[] = {
+  { "TC0_POL", 0u, 3u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(7u) },
+  { "TC0_EN", 3u, 1u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(1u) },
+  { "TC1_POL", 4u, 3u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(7u) },
+  { "TC1_EN", 7u, 1u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(1u) },
+  { "TC2_POL", 8u, 3u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(7u) },
+  { "TC2_EN", 11u, 1u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(1u) },
+  { "TC3_POL", 12u, 3u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(7u) },
+  { "TC3_EN", 15u, 1u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(1u) },
+  { "TC4_POL", 16u, 3u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(7u) },
+  { "TC4_EN", 19u, 1u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(1u) },
+  { "TC5_POL", 20u, 3u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(7u) },
+  { "TC5_EN", 23u, 1u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(1u) },
+  { "TC6_POL", 24u, 3u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(7u) },
+  { "TC6_EN", 27u, 1u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(1u) },
+  { "TC7_POL", 28u, 3u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(7u) },
+  { "TC7_EN", 31u, 1u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(1u) },
+};
 static const xtm_field_tmpl_t kFieldsGCfg[] = {
   { "PFC_EN", 0u, 1u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(1u) },
   { "DYNAMIC", 1u, 1u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(1u) },
@@ -340,6 +361,15 @@ static const xtm_field_tmpl_t kFieldsPrFill[] = {
 };
 static const xtm_field_tmpl_t kFieldsPrProb[] = {
   { "PROB", 0u, 17u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(0x10000u) },
+};
+static const xtm_field_tmpl_t kFieldsPolRate[] = {
+  { "RATE", 0u, 24u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(0xFFFFFFu) },
+};
+static const xtm_field_tmpl_t kFieldsPolBurst[] = {
+  { "BYTES", 0u, 24u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(0xFFFFFFu) },
+};
+static const xtm_field_tmpl_t kFieldsPolTokens[] = {
+  { "BYTES", 0u, 24u, XTM_CONST(0u), XTM_CONST(0u), XTM_CONST(0xFFFFFFu) },
 };
 
 static const xtm_reg_tmpl_t kRegs[XTM_REG_COUNT] = {
@@ -404,6 +434,7 @@ static const xtm_reg_tmpl_t kRegs[XTM_REG_COUNT] = {
   { "PROF_SEL", 0x010Cu, -1, kXtmSwRw, false, false, 0u, 1u, kFieldsProfSel },
   { "LFSR_HEAD_SEED", 0x0110u, -1, kXtmSwRw, false, false, 0u, 1u, kFieldsLfsrHeadSeed },
   { "LFSR_HEAD_STATE", 0x0114u, -1, kXtmSwRo, false, false, 0u, 1u, kFieldsLfsrHeadState },
+  { "POL_SEL", 0x0118u, -1, kXtmSwRw, false, false, 0u, 1u, kFieldsPolSel },
   { "Q_CFG", 0x0200u, kXtmWinVoq, kXtmSwRw, false, false, 0u, 11u, kFieldsQCfg },
   { "Q_LIMIT_CELLS", 0x0204u, kXtmWinVoq, kXtmSwRw, false, false, 0u, 1u, kFieldsQLimitCells },
   { "Q_QUANTUM", 0x0208u, kXtmWinVoq, kXtmSwRw, false, false, 0u, 1u, kFieldsQQuantum },
@@ -459,6 +490,8 @@ static const xtm_reg_tmpl_t kRegs[XTM_REG_COUNT] = {
   { "Q_WD_STALL_HI", 0x02DCu, kXtmWinVoq, kXtmSwRo, true, true, 0u, 1u, kFieldsCounter },
   { "Q_WD_RESTORE_LO", 0x02E0u, kXtmWinVoq, kXtmSwRo, true, false, 0u, 1u, kFieldsCounter },
   { "Q_WD_RESTORE_HI", 0x02E4u, kXtmWinVoq, kXtmSwRo, true, true, 0u, 1u, kFieldsCounter },
+  { "Q_DROP_POL_LO", 0x02E8u, kXtmWinVoq, kXtmSwRo, true, false, 0u, 1u, kFieldsCounter },
+  { "Q_DROP_POL_HI", 0x02ECu, kXtmWinVoq, kXtmSwRo, true, true, 0u, 1u, kFieldsCounter },
   { "P_SHAPER_CFG", 0x0300u, kXtmWinPort, kXtmSwRw, false, false, 0u, 2u, kFieldsPShaperCfg },
   { "P_SHAPER_RATE", 0x0304u, kXtmWinPort, kXtmSwRw, false, false, 0u, 1u, kFieldsPShaperRate },
   { "P_SHAPER_BURST", 0x0308u, kXtmWinPort, kXtmSwRw, false, false, 0u, 1u, kFieldsPShaperBurst },
@@ -466,6 +499,7 @@ static const xtm_reg_tmpl_t kRegs[XTM_REG_COUNT] = {
   { "P_PFC_QUANTA", 0x0310u, kXtmWinPort, kXtmSwRw, false, false, 0u, 1u, kFieldsPPfcQuanta },
   { "P_PFC_REFRESH", 0x0314u, kXtmWinPort, kXtmSwRw, false, false, 0u, 1u, kFieldsPPfcRefresh },
   { "P_STATUS", 0x0318u, kXtmWinPort, kXtmSwRo, false, false, 0u, 3u, kFieldsPStatus },
+  { "P_POL_MAP", 0x031Cu, kXtmWinPort, kXtmSwRw, false, false, 0u, 16u, kFieldsPPolMap },
   { "P_TX_PKTS_LO", 0x0320u, kXtmWinPort, kXtmSwRo, true, false, 0u, 1u, kFieldsCounter },
   { "P_TX_PKTS_HI", 0x0324u, kXtmWinPort, kXtmSwRo, true, true, 0u, 1u, kFieldsCounter },
   { "P_TX_BYTES_LO", 0x0328u, kXtmWinPort, kXtmSwRo, true, false, 0u, 1u, kFieldsCounter },
@@ -511,6 +545,15 @@ static const xtm_reg_tmpl_t kRegs[XTM_REG_COUNT] = {
   { "PR_PROB_5", 0x0554u, kXtmWinProf, kXtmSwRw, false, false, 5u, 1u, kFieldsPrProb },
   { "PR_PROB_6", 0x0558u, kXtmWinProf, kXtmSwRw, false, false, 6u, 1u, kFieldsPrProb },
   { "PR_PROB_7", 0x055Cu, kXtmWinProf, kXtmSwRw, false, false, 7u, 1u, kFieldsPrProb },
+  { "POL_RATE", 0x0600u, kXtmWinPol, kXtmSwRw, false, false, 0u, 1u, kFieldsPolRate },
+  { "POL_BURST", 0x0604u, kXtmWinPol, kXtmSwRw, false, false, 0u, 1u, kFieldsPolBurst },
+  { "POL_TOKENS", 0x0608u, kXtmWinPol, kXtmSwRo, false, false, 0u, 1u, kFieldsPolTokens },
+  { "POL_DROP_PKTS_LO", 0x0610u, kXtmWinPol, kXtmSwRo, true, false, 0u, 1u, kFieldsCounter },
+  { "POL_DROP_PKTS_HI", 0x0614u, kXtmWinPol, kXtmSwRo, true, true, 0u, 1u, kFieldsCounter },
+  { "POL_DROP_BYTES_LO", 0x0618u, kXtmWinPol, kXtmSwRo, true, false, 0u, 1u, kFieldsCounter },
+  { "POL_DROP_BYTES_HI", 0x061Cu, kXtmWinPol, kXtmSwRo, true, true, 0u, 1u, kFieldsCounter },
+  { "POL_PASS_PKTS_LO", 0x0620u, kXtmWinPol, kXtmSwRo, true, false, 0u, 1u, kFieldsCounter },
+  { "POL_PASS_PKTS_HI", 0x0624u, kXtmWinPol, kXtmSwRo, true, true, 0u, 1u, kFieldsCounter },
 };
 
 void xtm_reg_params_default(xtm_reg_params_t *p) {
@@ -535,6 +578,7 @@ uint32_t xtm_regs_window_entries(const xtm_reg_params_t *p, xtm_window_t w) {
     case kXtmWinPort: return p->num_ports;
     case kXtmWinPg: return p->num_ports * p->num_pgs;
     case kXtmWinProf: return p->num_profiles;
+    case kXtmWinPol: return p->num_ports * p->num_pgs;
     case kXtmWinCount:
     default: return 0u;
   }
