@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Suite "police": the ingress policer of docs/spec.md 2.2.0 section 4.7 (check p of 4.4,
+// Suite "police": the ingress policer of docs/spec.md, version 2.2.0, section 4.7 (check p of 4.4,
 // reason POLICE of 4.6, the counters of 4.5), its registers (the POL window through
 // POL_SEL, P_POL_MAP of the PORT window, Q_DROP_POL of the VOQ window, section 10.2), the
 // initialisation refusal of the POL window (section 3) and CTRL.CLR_CNT.
@@ -94,6 +94,7 @@ static uint32_t lfsr_after_draw(uint32_t s) {
 // POL_TOKENS = tok >> 16 = 49 (also 1000 cycles later: the stored value, no refill).
 // The next cycle: tokens = 49.5 + 0.5 = 50: conform, tok 0.
 START_TEST(test_stream_at_rate) {
+  // spec 4.7 (tokens, check p), 10.2 (POL_TOKENS)
   xtm_t *m = tl_create(2, 2, 64);
   pol_cfg(m, 0, 0x8000, 50);
   tl_port_wr(m, 0, XTM_P_POL_MAP_REG_OFFSET, pmap(0, 0));
@@ -126,6 +127,7 @@ END_TEST
 //   t 1006: T 6 -> POLICE, tok 6      t 1007: T 7 -> POLICE, tok 7
 // Five pass (the burst plus the refill), then drops; POL_DROP_BYTES = 3 * 200.
 START_TEST(test_burst_then_drop) {
+  // spec 4.7, spec 4.6 (POLICE)
   xtm_t *m = tl_create(2, 2, 64);
   pol_cfg(m, 0, B1, 1000);
   tl_port_wr(m, 0, XTM_P_POL_MAP_REG_OFFSET, pmap(0, 0));
@@ -148,6 +150,7 @@ END_TEST
 //    (POL_TOKENS 0); t 65536: T = 65535 + 1 = 65536 -> pass, tok 0; t 65537: T = 1 unit ->
 //    POLICE.
 START_TEST(test_exact_boundary) {
+  // spec 4.7
   xtm_t *m = tl_create(2, 2, 64);
   pol_cfg(m, 0, B1, 1000);
   pol_cfg(m, 1, 1, 1);
@@ -208,6 +211,7 @@ static void both(xtm_t *a, xtm_t *b, uint64_t at, uint8_t dscp, uint16_t len, ui
 }
 
 START_TEST(test_idle_gap_advance_equals_step) {
+  // spec 4.7, section 13 (advance_to equals stepping), 12 (snapshot)
   xtm_t *a = tl_create(2, 2, 64);
   xtm_t *b = tl_create(2, 2, 64);
   xtm_set_eager(b, true);
@@ -268,6 +272,7 @@ END_TEST
 // -> 400 pass, tok 600; then R = 0. At t = 1001 + 2^41 (e >= 2^40, R = 0): T = min(1000,
 // 600) = 600 < 601 -> POLICE, tok 600; t + 1: T = 600 -> 600 pass, tok 0.
 START_TEST(test_long_gap_full_bucket) {
+  // spec 4.7 (e >= 2^40), spec 14 (formats)
   xtm_t *m = tl_create(2, 2, 64);
   tl_wr(m, XTM_WD_POLL_CYCLES_REG_OFFSET, 0xFFFFFFFFu);  // few poll sweeps on the way
   pol_cfg(m, 0, 0x800000, 1000);
@@ -297,6 +302,7 @@ END_TEST
 // again from 2001: t 2101: T = min(1000, 0 + 101) = 101 -> 1 pass, tok 100. R = 0 from 2102:
 // t 10^6: T = 100 -> 100 pass, tok 0; t 2 * 10^6: T = 0 -> POLICE; POL_TOKENS 0 throughout.
 START_TEST(test_zero_rate_never_refills) {
+  // spec 4.7
   xtm_t *m = tl_create(2, 2, 64);
   pol_cfg(m, 0, B1, 1000);
   tl_port_wr(m, 0, XTM_P_POL_MAP_REG_OFFSET, pmap(0, 0));
@@ -323,6 +329,7 @@ END_TEST
 // 1) = 500 -> 1 pass, tok 499. B = 2000 at 1002: t 1011: T = min(2000, 499 + 10) = 509 -> 1
 // pass, tok 508 (not 2000). t 5000: T = min(2000, 508 + 3989) = 2000 -> 2000 pass, tok 0.
 START_TEST(test_burst_write) {
+  // spec 4.7
   xtm_t *m = tl_create(2, 2, 64);
   pol_cfg(m, 0, B1, 1000);
   tl_port_wr(m, 0, XTM_P_POL_MAP_REG_OFFSET, pmap(0, 0));
@@ -354,6 +361,7 @@ END_TEST
 //     arrival of 1200 sees B = 1000: T = min(1000, 0 + 99 * 1) = 99 -> 99 pass; t 1201:
 //     B = 0: T = 0 < 1 -> POLICE
 START_TEST(test_write_next_cycle) {
+  // spec 4.7, spec 10.2, spec 4.1 (a write takes effect at t+1)
   xtm_t *m = tl_create(2, 2, 64);
   pol_cfg(m, 0, B1, 1000);
   tl_port_wr(m, 0, XTM_P_POL_MAP_REG_OFFSET, pmap(0, 0));
@@ -399,6 +407,7 @@ END_TEST
 // its TC 0 arrivals are not policed and change no policer. Then port 1 maps TC 0 to its
 // policer 3, k = 1 * 8 + 3 = 11 (R = 0: every arrival dropped): only policer 11 counts.
 START_TEST(test_shared_policer_and_ports) {
+  // spec 4.7 (P_POL_MAP, k = in_port * 8 + j)
   xtm_t *m = tl_create(2, 2, 64);
   pol_cfg(m, 3, B1, 300);
   tl_port_wr(m, 0, XTM_P_POL_MAP_REG_OFFSET, pmap(0, 3) | pmap(1, 3));
@@ -430,6 +439,7 @@ END_TEST
 // conforms). TC 1 arrivals of the same port are accepted and leave every policer alone;
 // a TC 0 arrival is dropped.
 START_TEST(test_unpoliced_class_untouched) {
+  // spec 4.7
   xtm_t *m = tl_create(2, 2, 64);
   tl_port_wr(m, 0, XTM_P_POL_MAP_REG_OFFSET, pmap(0, 0));
   for (uint32_t i = 0; i < 5; i++) {
@@ -456,6 +466,7 @@ END_TEST
 //   t 2000 TC 1 800 bytes: T = min(1000, 401 + 999) = 1000 -> pass (tok 200), check a: QDISABLED
 //   t 2001 TC 1 300 bytes: T 201 -> POLICE
 START_TEST(test_conform_then_later_drop) {
+  // spec 4.7, spec 4.4 (check p ahead of a-g)
   xtm_t *m = tl_create(2, 2, 64);
   pol_cfg(m, 0, B1, 1000);
   tl_port_wr(m, 0, XTM_P_POL_MAP_REG_OFFSET, pmap(0, 0) | pmap(1, 0));
@@ -485,6 +496,7 @@ END_TEST
 // (R = 0, B = 0) on TC 0 drops the next arrival: enq_res says POLICE with voq 2, the
 // enqueue LFSR advanced by exactly one draw, and every state of S(t+1) equals S(t).
 START_TEST(test_police_drop_leaves_state) {
+  // spec 4.7, spec 4.5, spec 4.6, spec 6.2 (the draw), spec 12
   xtm_t *m = tl_create(2, 2, 64);
   uint32_t held = tl_qcfg(false, false, false, false, 0, 0) | 1u << XTM_Q_CFG_PFC_RX_EN_OFFSET;
   tl_voq_wr(m, 2, XTM_Q_CFG_REG_OFFSET, held);
@@ -555,6 +567,7 @@ END_TEST
 // CTRL with the arrival): the arrival's counts are cleared with the rest at the end of the
 // cycle, its tok/u update stays: t 1100: T = 98 -> 50 pass, tok 48, POL_PASS_PKTS 0.
 START_TEST(test_clr_cnt_keeps_bucket) {
+  // spec 4.7, 10.2 (CTRL.CLR_CNT)
   xtm_t *m = tl_create(2, 2, 64);
   pol_cfg(m, 0, B1, 1000);
   tl_port_wr(m, 0, XTM_P_POL_MAP_REG_OFFSET, pmap(0, 0));
@@ -586,10 +599,7 @@ START_TEST(test_clr_cnt_keeps_bucket) {
 }
 END_TEST
 
-// During initialisation (cycles 0 .. INIT_CYCLES-1 = 15 for 2 ports) the POL window is
-// refused (spec 3, 10.2): a read returns 0, a write is ignored, ERR_STATUS.NOT_READY and
-// ERR_ADDR are set. POL_SEL (a global register) and P_POL_MAP (PORT window) are not
-// refused. The last refused bus cycle is 15, the first answered one 16.
+// One bus cycle with a CSR access; returns rdata, *err the response's err.
 static uint32_t bus(xtm_t *m, bool write, uint16_t addr, uint32_t data, bool *err) {
   xtm_in_t in;
   xtm_out_t out;
@@ -602,6 +612,10 @@ static uint32_t bus(xtm_t *m, bool write, uint16_t addr, uint32_t data, bool *er
 }
 
 START_TEST(test_init_refusal) {
+  // During initialisation (cycles 0 .. INIT_CYCLES-1 = 15 for 2 ports) the POL window is
+  // refused (spec 3, 10.2, 15.6): a read returns 0, a write is ignored, ERR_STATUS.NOT_READY and
+  // ERR_ADDR are set. POL_SEL (a global register) and P_POL_MAP (PORT window) are not
+  // refused. The last refused bus cycle is 15, the first answered one 16.
   xtm_params_t p;
   xtm_params_default(&p);
   p.num_ports = 2;
@@ -656,6 +670,7 @@ END_TEST
 // POL_BURST are ignored (24-bit fields); POL_TOKENS and the counters are read-only; the
 // window shows the selected entry only; POL_TOKENS = tok >> 16.
 START_TEST(test_registers) {
+  // spec 10.2 (ILLEGAL, RO_WRITE, reserved bits), 4.7 (POL_TOKENS)
   xtm_t *m = tl_create(2, 2, 64);
   ck_assert(!xtm_csr_write(m, XTM_POL_SEL_REG_OFFSET, 16));  // 2 ports: 0..15
   ck_assert_uint_eq(tl_rd(m, XTM_ERR_STATUS_REG_OFFSET), 1u << XTM_ERR_STATUS_ILLEGAL_BIT);
@@ -697,6 +712,7 @@ END_TEST
 // 2^32 + 655304: _HI 1, _LO 655304. The wrap at 2^64 itself is out of reach of traffic:
 // the counter is preset (white box) to 2^64 - 1 and the next drop wraps it to 0.
 START_TEST(test_counter_width) {
+  // spec 10.2 (64-bit counters), spec 14
   xtm_t *m = tl_create(2, 2, 64);
   tl_wr(m, XTM_MAX_FRAME_REG_OFFSET, 16383);
   tl_port_wr(m, 0, XTM_P_POL_MAP_REG_OFFSET, pmap(0, 0));
