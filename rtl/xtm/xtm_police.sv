@@ -162,7 +162,7 @@ module xtm_police #(
   // state: {u 64, tok 40}
   logic s_we, s_b_re;
   logic [KW-1:0] s_waddr;
-  logic [103:0] s_wdata, st_a, st_b;
+  logic [103:0] s_wdata, s_wmask, st_a, st_b;
   logic v4_q, v1_q, drop1_q;
   logic [KW-1:0] k4_q, k1_q;
   logic [39:0] tok4_q, tok1_q, tok_new;
@@ -172,6 +172,7 @@ module xtm_police #(
     s_we = sweep || v4_q;
     s_waddr = sweep ? KW'(t2) : k4_q;
     s_wdata = sweep ? '0 : {t4_i, tok_new};
+    s_wmask = '1;  // both fields, conforming or not (u = t, spec 4.7)
   end
   xtm_ram_2r1w #(
     .Width(104),
@@ -183,7 +184,7 @@ module xtm_police #(
     .we_i     (s_we),
     .waddr_i  (s_waddr),
     .wdata_i  (s_wdata),
-    .wmask_i  ('1),
+    .wmask_i  (s_wmask),
     .a_re_i   (pol2),
     .a_raddr_i(k2),
     .a_rdata_o(st_a),
@@ -248,7 +249,7 @@ module xtm_police #(
   // row: 0 DROP_PKTS 1 DROP_BYTES 2 PASS_PKTS. A row read in stage 3 holds the commits up
   // to t-2; the commit of t-1 to the same row adds its increment (inc1); a row not valid
   // when read is 0, and a row not valid now (a clear since) reads 0.
-  logic [NumPols-1:0] cval_q, cval_d;
+  logic [NumPols-1:0] cval_q /* verilator public_flat_rd */, cval_d;
   logic cva4_q, cva4_d, cvb4_q, cvb4_d, n_b_re;
   logic [191:0] cnt_a, cnt_b, cnt_new, inc1;
   assign n_b_re = op3_i.rd && (op3_i.id == xtm_reg_pkg::XtmRegPolDropPkts ||

@@ -110,7 +110,8 @@ module xtm_stats_voq #(
     e_fwd = e_lw_v_q && e_lw_row_q == ev;
     e_z = e_fwd ? !e_lw_ok_q : !e_val_q[ev];
     if (e_we) begin
-      e_row = e_fwd ? (e_lw_ok_q ? {pol_fwd(f64(e_rd_a, 13)), e_lw_q} : '0) :
+      e_row = (e_lw_v_q && e_lw_row_q == ev) ?
+              (e_lw_ok_q ? {pol_fwd(f64(e_rd_a, 13)), e_lw_q} : '0) :
               (e_val_q[ev] ? e_rd_a : '0);
       inc[0] = 64'd1;
       if (adm_i.acc) begin
