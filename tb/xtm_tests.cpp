@@ -815,11 +815,11 @@ class Police : public XtmTest {
   uint64_t default_cycles() const override { return mode_ == kConform ? 40000 : 100000; }
   void setup() {
     if (mode_ == kReconfig) {
-      // first in the queue, during the sweep (16 cycles at CFG=small: two accesses): the
-      // POL window refused (POL_SEL 0 at reset), P_POL_MAP of port 0 (PORT_SEL 0) accepted
+      // first in the queue, during the sweep (16 cycles at CFG=small: two accesses):
+      // P_POL_MAP of port 0 (PORT_SEL 0) accepted, the POL window refused (POL_SEL 0)
+      wr(XTM_P_POL_MAP_REG_OFFSET, 0x98u, 0);  // TC 0 -> policer 0, TC 1 -> policer 1
       wr(XTM_POL_RATE_REG_OFFSET, 0x7777, 0);
       rd(XTM_POL_TOKENS_REG_OFFSET, 0);
-      wr(XTM_P_POL_MAP_REG_OFFSET, 0x98u, 0);  // TC 0 -> policer 0, TC 1 -> policer 1
       rd(XTM_P_POL_MAP_REG_OFFSET, 0);
       rd(XTM_ERR_STATUS_REG_OFFSET, 0);
       rd(XTM_POL_RATE_REG_OFFSET, after_init(0));  // 0: the write above was refused
@@ -928,6 +928,16 @@ class Police : public XtmTest {
            name_.c_str(), pass, drop, pol_drops, dpol);
     if (!ok) printf("FAILURE: %s: the policer counts are not what the test sets up\n", name_.c_str());
     return ok;
+  }
+  // reconfig: descriptors on port 0 (policed once P_POL_MAP is written) during the sweep's
+  // last cycles: NOT_READY, and no policer may see them
+  void stimulus(uint64_t t, xtm_in_t &in) override {
+    XtmTest::stimulus(t, in);
+    uint64_t init = XTM_INIT_CYCLES(prm_.num_ports);
+    if (mode_ == kReconfig && t + 6 >= init && t < init) {
+      in.enq = (xtm_enq_in_t){true, 0xEE000000u | uint32_t(t), 0, uint8_t(1 % prm_.num_ports),
+                              0, 0, 64};
+    }
   }
   // the POL_RATE write during the initialisation sweep was refused (spec 3): the first
   // POL_RATE read, after the sweep, returns the reset value 0
