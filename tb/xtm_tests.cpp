@@ -829,9 +829,10 @@ class Police : public XtmTest {
     wr(XTM_DSCP_MAP_1_REG_OFFSET, 0x11111111u);  // DSCP 8..15 -> TC 1
     switch (mode_) {
       case kConform:
-        map(0, 0x0Au);  // TC 0 -> policer 2
-        pol(2, 0x20000, 20000);  // 2 B/cycle, 20000 B
-        add_flow(0, uint8_t(eg), 0, 0, 64, 512, 1.8, 12000, 38000);  // 1.8 < 2 B/cycle
+        // TC 0 -> policer 2 at 2 B/cycle, 20000 B; the flow at 1.8 B/cycle with its gaps
+        map(0, 0x0Au);
+        pol(2, 0x20000, 20000);
+        add_flow(0, uint8_t(eg), 0, 0, 64, 512, 1.8, 12000, 38000);
         add_flow(0, uint8_t(eg), 8, 0, 64, 1500, 4.0, 12000, 38000);  // not policed
         reads(2, 12000, 38000, 1500);
         break;
@@ -909,8 +910,8 @@ class Police : public XtmTest {
         for (uint32_t k : {1u, 3u}) {
           pass = xtm_pol_counter(m, k, kXtmPolcntPassPkts);
           drop = xtm_pol_counter(m, k, kXtmPolcntDropPkts);
-          printf("%s: policer %u passed %" PRIu64 " dropped %" PRIu64 "\n", name_.c_str(), k,
-                 pass, drop);
+          printf("%s: policer %u passed %" PRIu64 " dropped %" PRIu64 "\n", name_.c_str(), k, pass,
+                 drop);
           ok = ok && pass > 50 && drop > 50;
         }
         break;
@@ -926,7 +927,8 @@ class Police : public XtmTest {
     printf("%s: passed %" PRIu64 " dropped %" PRIu64 " (all policers %" PRIu64
            ", Q_DROP_POL %" PRIu64 ")\n",
            name_.c_str(), pass, drop, pol_drops, dpol);
-    if (!ok) printf("FAILURE: %s: the policer counts are not what the test sets up\n", name_.c_str());
+    if (!ok)
+      printf("FAILURE: %s: the policer counts are not what the test sets up\n", name_.c_str());
     return ok;
   }
   // reconfig: descriptors on port 0 (policed once P_POL_MAP is written) during the sweep's
@@ -935,8 +937,8 @@ class Police : public XtmTest {
     XtmTest::stimulus(t, in);
     uint64_t init = XTM_INIT_CYCLES(prm_.num_ports);
     if (mode_ == kReconfig && t + 6 >= init && t < init) {
-      in.enq = (xtm_enq_in_t){true, 0xEE000000u | uint32_t(t), 0, uint8_t(1 % prm_.num_ports),
-                              0, 0, 64};
+      in.enq =
+          (xtm_enq_in_t){true, 0xEE000000u | uint32_t(t), 0, uint8_t(1 % prm_.num_ports), 0, 0, 64};
     }
   }
   // the POL_RATE write during the initialisation sweep was refused (spec 3): the first
@@ -949,7 +951,9 @@ class Police : public XtmTest {
   }
 
  private:
-  void map(uint32_t port, uint32_t m, uint64_t nb = 0) { port_wr(port, XTM_P_POL_MAP_REG_OFFSET, m, nb); }
+  void map(uint32_t port, uint32_t m, uint64_t nb = 0) {
+    port_wr(port, XTM_P_POL_MAP_REG_OFFSET, m, nb);
+  }
   void pol(uint32_t k, uint32_t rate, uint32_t burst, uint64_t nb = 0) {
     wr(XTM_POL_SEL_REG_OFFSET, k, after_init(nb));  // (one earliest cycle: see setup)
     wr(XTM_POL_RATE_REG_OFFSET, rate, after_init(nb));
@@ -957,11 +961,10 @@ class Police : public XtmTest {
   }
   // reads of policer k's registers (and VOQ v's Q_DROP_POL) every `every` cycles in [from, to)
   void reads(uint32_t k, uint64_t from, uint64_t to, uint64_t every, uint32_t v = 0) {
-    static const uint16_t kR[] = {
-        XTM_POL_TOKENS_REG_OFFSET,       XTM_POL_PASS_PKTS_LO_REG_OFFSET,
-        XTM_POL_DROP_PKTS_LO_REG_OFFSET, XTM_POL_DROP_BYTES_LO_REG_OFFSET,
-        XTM_CNT_HI_REG_OFFSET,           XTM_POL_RATE_REG_OFFSET,
-        XTM_POL_BURST_REG_OFFSET,        XTM_POL_TOKENS_REG_OFFSET};
+    static const uint16_t kR[] = {XTM_POL_TOKENS_REG_OFFSET,       XTM_POL_PASS_PKTS_LO_REG_OFFSET,
+                                  XTM_POL_DROP_PKTS_LO_REG_OFFSET, XTM_POL_DROP_BYTES_LO_REG_OFFSET,
+                                  XTM_CNT_HI_REG_OFFSET,           XTM_POL_RATE_REG_OFFSET,
+                                  XTM_POL_BURST_REG_OFFSET,        XTM_POL_TOKENS_REG_OFFSET};
     for (uint64_t c = from; c < to; c += every) {
       wr(XTM_POL_SEL_REG_OFFSET, k, c);
       for (uint16_t a : kR) rd(a, c);
