@@ -205,24 +205,32 @@ module xtm_police #(
     logic [40:0] sum1;
     rate3 = cfg_a[23:0];
     burst3 = {cfg_a[47:24], 16'h0};
-    // the row as of t-1: the commit of t-2 (written while the row was read) forwarded
-    u = st_a[103:40];
-    tok = st_a[39:0];
-    if (v1_q && k1_q == k3_q) begin
-      u = t3 - 64'd2;
-      tok = tok1_q;
-    end
-    e = t3 - u;
-    sum = 65'(tok) + 65'(e[39:0]) * 65'(rate3);
-    if (e[63:40] != '0 && rate3 != '0) begin
-      tok4_d = burst3;  // the refill exceeds any burst
-    end else begin
-      tok4_d = (sum > 65'(burst3)) ? burst3 : sum[39:0];
-    end
-    // the commit of t-1, in the commit stage now: min(B, tok' + R)
-    sum1 = 41'(tok_new) + 41'(rate3);
-    if (v4_q && k4_q == k3_q) begin
-      tok4_d = (sum1 > 41'(burst3)) ? burst3 : sum1[39:0];
+    u = '0;
+    tok = '0;
+    e = '0;
+    sum = '0;
+    sum1 = '0;
+    tok4_d = tok4_q;  // (no product in a cycle without a policed arrival in stage 3)
+    if (v3_q) begin
+      // the row as of t-1: the commit of t-2 (written while the row was read) forwarded
+      u = st_a[103:40];
+      tok = st_a[39:0];
+      if (v1_q && k1_q == k3_q) begin
+        u = t3 - 64'd2;
+        tok = tok1_q;
+      end
+      e = t3 - u;
+      sum = 65'(tok) + 65'(e[39:0]) * 65'(rate3);
+      if (e[63:40] != '0 && rate3 != '0) begin
+        tok4_d = burst3;  // the refill exceeds any burst
+      end else begin
+        tok4_d = (sum > 65'(burst3)) ? burst3 : sum[39:0];
+      end
+      // the commit of t-1, in the commit stage now: min(B, tok' + R)
+      sum1 = 41'(tok_new) + 41'(rate3);
+      if (v4_q && k4_q == k3_q) begin
+        tok4_d = (sum1 > 41'(burst3)) ? burst3 : sum1[39:0];
+      end
     end
   end
 
@@ -291,9 +299,13 @@ module xtm_police #(
   logic [191:0] crow, csr_row;
   always_comb begin : c_cnt
     inc1 = drop1_q ? {64'd0, 64'(len1_q), 64'd1} : {64'd1, 64'd0, 64'd0};
-    crow = row_now(cnt_a, cva4_q, cval_q[k4_q], v1_q && k1_q == k4_q, inc1);
-    cnt_new = conform ? {crow[191:128] + 64'd1, crow[127:0]} :
-                        {crow[191:128], crow[127:64] + 64'(len4_i), crow[63:0] + 64'd1};
+    crow = '0;  // (the row-wide adds only in a cycle that writes the row)
+    cnt_new = '0;
+    if (v4_q) begin
+      crow = row_now(cnt_a, cva4_q, cval_q[k4_q], v1_q && k1_q == k4_q, inc1);
+      cnt_new = conform ? {crow[191:128] + 64'd1, crow[127:0]} :
+                          {crow[191:128], crow[127:64] + 64'(len4_i), crow[63:0] + 64'd1};
+    end
     cval_d = cval_q;
     if (v4_q) begin
       cval_d[k4_q] = 1'b1;
@@ -306,12 +318,13 @@ module xtm_police #(
     ck = 2'd0;
     if (op4_i.id == xtm_reg_pkg::XtmRegPolDropBytes) ck = 2'd1;
     if (op4_i.id == xtm_reg_pkg::XtmRegPolPassPkts) ck = 2'd2;
-    csr_row = row_now(cnt_b, cvb4_q, cval_q[KW'(op4_i.pg)],
-                      v1_q && k1_q == KW'(op4_i.pg), inc1);
+    csr_row = '0;
     cnt4_o = '0;
     if (op4_i.rd && (op4_i.id == xtm_reg_pkg::XtmRegPolDropPkts ||
                      op4_i.id == xtm_reg_pkg::XtmRegPolDropBytes ||
                      op4_i.id == xtm_reg_pkg::XtmRegPolPassPkts)) begin
+      csr_row = row_now(cnt_b, cvb4_q, cval_q[KW'(op4_i.pg)],
+                        v1_q && k1_q == KW'(op4_i.pg), inc1);
       cnt4_o = csr_row[64*ck+:64];
     end
   end
