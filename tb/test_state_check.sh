@@ -40,6 +40,7 @@ cases=(
   "pause_remain|state.pg.pause_remain|pg"
   "pool_used|state.pool_used|-" "ocb_used|state.ocb_used|-" "hbm_used|state.hbm_used|-"
   "desc_free|state.desc_free|-" "lfsr|state.lfsr|-" "lfsr_head|state.lfsr_head|-"
+  "pol_tok|state.pol.tok|pol" "pol_u|state.pol.u|pol"
 )
 for c in "${cases[@]}"; do
   IFS='|' read -r field name kind <<<"$c"
@@ -47,6 +48,7 @@ for c in "${cases[@]}"; do
   case $kind in
     voq) idxs="0 $((nv - 1))" ;;
     pg) idxs="1 $((ng - 1))" ;;
+    pol) idxs="0 $((ng - 1))" ;;  # as many policers as PGs (spec 4.7)
     *) idxs="0" ;;
   esac
   for i in $idxs; do
@@ -54,6 +56,7 @@ for c in "${cases[@]}"; do
     case $kind in
       voq) where="voq $i" ;;
       pg) where="port $((i / 8)) prio $((i % 8))" ;;
+      pol) where="policer $i" ;;
       *) where="" ;;
     esac
     want="^FAILURE: co-sim mismatch at cycle $cyc: $name expected 0x[0-9a-f]+ dut 0x[0-9a-f]+ \\($where\\)\$"

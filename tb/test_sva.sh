@@ -95,6 +95,10 @@ if [ "$block" = xtm ]; then
     "xoff-late|$x/xtm_pfc_tx.sv|pfc_gen|xtm_sva.sv:XoffWhenAboveThreshold_A|s/if (gcfg_q\[g\]\[0\] \&\& !xoff_q\[g\] \&\& cells_q\[g\] >= xoff_t) begin/if (gcfg_q[g][0] \&\& !xoff_q[g] \&\& cells_q[g] >= xoff_t + 28'd8) begin/"
     # egress (xtm_egress): a port with FifoDepth packets after its transmission still has room
     "fifo-overfill|$x/xtm_egress.sv|strict_arb|xtm_sva.sv:FifoWithinDepth_A|s/room_o\[p\] = 32'(CntW'(cnt_q\[p\] - CntW'(out_v\[p\]))) < FifoDepth;/room_o[p] = 32'(CntW'(cnt_q[p] - CntW'(out_v[p]))) <= FifoDepth;/"
+    # policers (xtm_police): the refill not clamped at the burst
+    "pol-unclamped|$x/xtm_police.sv|police_burst|xtm_sva.sv:PolTokWithinBurst_A|s/      tok4_d = (sum > 65'(burst3)) ? burst3 : sum\[39:0\];/      tok4_d = sum[39:0];/"
+    # an arrival that is not classified (NOT_READY during the sweep) policed all the same
+    "pol-in-init|$x/xtm_top.sv|police_reconfig|xtm_sva.sv:PolNoCommitInInit_A|s/    .pol2_cls_i  (req2_q.cls),/    .pol2_cls_i  (req2_q.valid),/"
     # ---- rtl/common/xtm_ram_1r1w.sv
     # qmgr u_link: the head cache refills from the link RAM of a VOQ with 2 packets too,
     # reading the link row of the tail, which was never written

@@ -115,6 +115,24 @@ class XtmProbe {
   uint32_t desc_free() const { return XTM_PROBE_SIG(u_bufmgr__DOT__free_q); }
   uint32_t lfsr() const { return XTM_PROBE_SIG(u_admit__DOT__u_lfsr__DOT__state_q); }
   uint32_t lfsr_head() const { return XTM_PROBE_SIG(u_deq__DOT__u_lfsr__DOT__state_q); }
+  // per policer k = in_port * 8 + j (spec 4.7): the stored bucket, row {u 64, tok 40} of
+  // xtm_police's state RAM (written by the initialisation sweep: compare from INIT_CYCLES),
+  // and the counters, row {PASS_PKTS, DROP_BYTES, DROP_PKTS} of its counter RAM behind the
+  // row-valid vector (a row not valid is 0)
+  uint64_t pol_tok(uint32_t k) const {
+    const auto &row = XTM_PROBE_SIG(u_police__DOT__u_state__DOT__mem)[k];
+    return row[0] | (uint64_t(row[1]) & 0xFFu) << 32;
+  }
+  uint64_t pol_u(uint32_t k) const {
+    const auto &row = XTM_PROBE_SIG(u_police__DOT__u_state__DOT__mem)[k];
+    return (row[1] >> 8) | uint64_t(row[2]) << 24 | (uint64_t(row[3]) & 0xFFu) << 56;
+  }
+  uint64_t pol_counter(uint32_t k, xtm_polcnt_t c) const {
+    if (!probe_bit(XTM_PROBE_SIG(u_police__DOT__cval_q), k)) return 0;
+    const auto &row = XTM_PROBE_SIG(u_police__DOT__u_cnt__DOT__mem)[k];
+    uint32_t w = 2 * static_cast<uint32_t>(c);
+    return row[w] | uint64_t(row[w + 1]) << 32;
+  }
 
   // ---- the expected RTL state in the RTL's representation
   struct Image {
@@ -130,6 +148,7 @@ class XtmProbe {
     XTM_PROBE_T(u_pfc_tx__DOT__xoff_q) xoff;
     uint32_t rem[kPgs];         // pause_remain(): the RTL holds quanta and time, not cycles
     uint16_t wd[XTM_MAX_VOQS];  // {clean, storm} of the watchdog row, as wd_pair()
+    XTM_PROBE_T(u_police__DOT__u_state__DOT__mem) pol;  // the policers' state RAM rows
   };
   // Entry v / g of the image from the snapshot; false if a model value has no RTL encoding
   // that decodes back to it (the image entry is then left unspecified).
@@ -145,6 +164,16 @@ class XtmProbe {
     return put(im.cells[g], s.pg_cells[g]) && put(im.hused[g], s.hdrm_used[g]) &&
            put(im.rem[g], s.pause_remain[g]);
   }
+  // policer k's state row {u 64, tok 40}; false if tok does not fit its 40 bits
+  bool put_pol(Image &im, uint32_t k, const xtm_snap_t &s) const {
+    uint64_t tok = s.pol_tok[k], u = s.pol_u[k];
+    auto &row = im.pol[k];
+    row[0] = static_cast<uint32_t>(tok);
+    row[1] = static_cast<uint32_t>((tok >> 32) & 0xFFu) | static_cast<uint32_t>(u << 8);
+    row[2] = static_cast<uint32_t>(u >> 24);
+    row[3] = static_cast<uint32_t>(u >> 56);
+    return tok < (1ull << 40);
+  }
   // the bit vectors (cheap: a few words), from the snapshot's bit sets
   void put_bits(Image &im, const xtm_snap_t &s) const {
     probe_put_bits(im.mode, s.hbm_mode);
@@ -152,7 +181,8 @@ class XtmProbe {
     probe_put_bits(im.conf, s.shaper_conform);
     probe_put_bits(im.xoff, s.xoff);
   }
-  // The live RTL state equals the image (nv VOQs; the watchdog rows only if with_wd).
+  // The live RTL state equals the image (nv VOQs; the watchdog rows and the policer rows,
+  // both written by the initialisation sweep, only if with_wd).
   bool matches(const Image &im, uint32_t nv, bool with_wd) const {
     bool same = eq(im.occ, XTM_PROBE_SIG(u_qmgr__DOT__occ_q)) &
                 eq(im.pkts, XTM_PROBE_SIG(u_qmgr__DOT__pkts_q)) &
@@ -193,7 +223,7 @@ class XtmProbe {
           }
         }
       }
-      same = diff == 0;
+      same = diff == 0 && eq(im.pol, XTM_PROBE_SIG(u_police__DOT__u_state__DOT__mem));
     }
     return same;
   }
@@ -204,8 +234,9 @@ class XtmProbe {
 
   // ---- fault injection: flips bit 0 of one field of VOQ/PG i (index ignored for the global
   // fields); false if the name is unknown. fault_kind(): which index a field takes.
-  enum FaultKind { kFaultUnknown, kFaultVoq, kFaultPg, kFaultGlobal };
+  enum FaultKind { kFaultUnknown, kFaultVoq, kFaultPg, kFaultGlobal, kFaultPol };
   static FaultKind fault_kind(const std::string &f) {
+    if (f == "pol_tok" || f == "pol_u") return kFaultPol;
     static const char *const kVoq[] = {"occ_cells",      "occ_pkts",   "hbm_cells",
                                        "hbm_mode",       "wd_stalled", "deficit",
                                        "shaper_conform", "wd_storm",   "wd_clean"};
@@ -259,6 +290,10 @@ class XtmProbe {
       probe_flip(XTM_PROBE_SIG(u_admit__DOT__u_lfsr__DOT__state_q), 0);
     else if (f == "lfsr_head")
       probe_flip(XTM_PROBE_SIG(u_deq__DOT__u_lfsr__DOT__state_q), 0);
+    else if (f == "pol_tok")  // one byte of tokens (POL_TOKENS shows it)
+      probe_flip(XTM_PROBE_SIG(u_police__DOT__u_state__DOT__mem)[i], 16);
+    else if (f == "pol_u")
+      probe_flip(XTM_PROBE_SIG(u_police__DOT__u_state__DOT__mem)[i], 40);
     else
       return false;
     return true;
@@ -314,12 +349,16 @@ class XtmProbe {
   uint32_t desc_free() const { return 0; }
   uint32_t lfsr() const { return 0; }
   uint32_t lfsr_head() const { return 0; }
+  uint64_t pol_tok(uint32_t) const { return 0; }
+  uint64_t pol_u(uint32_t) const { return 0; }
+  uint64_t pol_counter(uint32_t, xtm_polcnt_t) const { return 0; }
   struct Image {};
   bool put_voq(Image &, uint32_t, const xtm_snap_t &) const { return true; }
   bool put_pg(Image &, uint32_t, const xtm_snap_t &) const { return true; }
+  bool put_pol(Image &, uint32_t, const xtm_snap_t &) const { return true; }
   void put_bits(Image &, const xtm_snap_t &) const {}
   bool matches(const Image &, uint32_t, bool) const { return true; }
-  enum FaultKind { kFaultUnknown, kFaultVoq, kFaultPg, kFaultGlobal };
+  enum FaultKind { kFaultUnknown, kFaultVoq, kFaultPg, kFaultGlobal, kFaultPol };
   static FaultKind fault_kind(const std::string &) { return kFaultUnknown; }
   static void corrupt(Image &, uint32_t) {}
   bool flip(const std::string &, uint32_t) { return false; }

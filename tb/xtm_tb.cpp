@@ -99,6 +99,7 @@ SC_MODULE(XtmTb) {
   xtm_snap_t *snap = nullptr;      // the model's state, updated incrementally
   XtmProbe::Image *img = nullptr;  // the RTL state the snapshot implies
   uint64_t img_bad_voq[XTM_SNAP_WORDS] = {0}, img_bad_pg[XTM_SNAP_WORDS] = {0};  // no encoding
+  uint64_t img_bad_pol[XTM_MAX_POLS / 64] = {0};
   uint64_t state_checks = 0, state_detailed_runs = 0;
   bool state_detailed = false;  // +state_detailed: field by field every time
   // +state_fault=<field>:<index>:<cycle>: one RTL register bit flipped after the clock edge
@@ -440,6 +441,13 @@ SC_MODULE(XtmTb) {
       }
       bad |= img_bad_pg[w];
     }
+    for (uint32_t w = 0; w < (ng + 63) / 64; w++) {  // policers: as many as PGs (spec 4.7)
+      for (uint64_t b = snap->pol_changed[w]; b != 0; b &= b - 1) {
+        uint32_t k = w * 64 + static_cast<uint32_t>(__builtin_ctzll(b));
+        img_bad_pol[w] = bit_put(img_bad_pol[w], k, !r.put_pol(*img, k, *snap));
+      }
+      bad |= img_bad_pol[w];
+    }
     r.put_bits(*img, *snap);
     if (corrupt_image) {
       XtmProbe::corrupt(*img, fault_index);
@@ -508,6 +516,23 @@ SC_MODULE(XtmTb) {
       if (r.pause_remain(g) != s.pause_remain)
         mismatch("state.pg.pause_remain", s.pause_remain, r.pause_remain(g),
                  fmt("port %u prio %u", g / 8, g % 8));
+    }
+    // the policers: bucket rows from the initialisation sweep on, counters always (spec 4.7)
+    for (uint32_t k = 0; k < nports * XTM_POLS_PER_PORT; k++) {
+      if (lcycle >= XTM_INIT_CYCLES(nports)) {
+        xtm_pol_state_t s;
+        xtm_pol_state(model, k, &s);
+        if (r.pol_tok(k) != s.tok)
+          mismatch("state.pol.tok", s.tok, r.pol_tok(k), fmt("policer %u", k));
+        if (r.pol_u(k) != s.u) mismatch("state.pol.u", s.u, r.pol_u(k), fmt("policer %u", k));
+      }
+      static const char *const kCnt[kXtmPolcntCount] = {
+          "state.pol.drop_pkts", "state.pol.drop_bytes", "state.pol.pass_pkts"};
+      for (uint32_t c = 0; c < kXtmPolcntCount; c++) {
+        uint64_t want = xtm_pol_counter(model, k, static_cast<xtm_polcnt_t>(c));
+        uint64_t got = r.pol_counter(k, static_cast<xtm_polcnt_t>(c));
+        if (got != want) mismatch(kCnt[c], want, got, fmt("policer %u", k));
+      }
     }
     xtm_global_state_t gs;
     xtm_global_state(model, &gs);
@@ -940,6 +965,7 @@ int sc_main(int argc, char **argv) {
     }
     uint32_t n = k == XtmProbe::kFaultVoq      ? prm.num_ports * prm.num_tcs
                  : k == XtmProbe::kFaultPg     ? prm.num_ports * 8
+                 : k == XtmProbe::kFaultPol    ? prm.num_ports * XTM_POLS_PER_PORT
                  : k == XtmProbe::kFaultGlobal ? 1
                                                : 0;
     if (idx >= n) {
@@ -1002,6 +1028,8 @@ int sc_main(int argc, char **argv) {
   for (int r = kXtmReasonTail; r <= kXtmReasonNotReady; r++) {
     printf("drops_%s: %" PRIu64 "\n", xtm_reason_lc(r).c_str(), tb.drops[r]);
   }
+  printf("drops_%s: %" PRIu64 "\n", xtm_reason_lc(kXtmReasonPolice).c_str(),
+         tb.drops[kXtmReasonPolice]);
   printf("flushed: %" PRIu64 "\n", tb.flushes);
   uint64_t marks = 0;
   for (uint32_t vq = 0; vq < prm.num_ports * prm.num_tcs; vq++) {

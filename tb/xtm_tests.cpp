@@ -790,6 +790,235 @@ class Counters : public XtmTest {
   uint64_t tx_ready_at(uint64_t t) override { return (t % 1500) < 400 ? ~1ull : UINT64_MAX; }
 };
 
+// ------------------------------------------------------------------ ingress policing (4.7)
+// Check p: byte buckets of 8 policers per ingress port, chosen by P_POL_MAP for the
+// arrival's traffic class (DSCP 8..15 are mapped to TC 1 here). Four variants:
+// - conform: a flow under its policer's rate after the bucket has filled: every packet
+//   conforms; a second, unpoliced class on the same port is untouched;
+// - burst: one packet per cycle from two classes mapped to two policers of one port
+//   (back-to-back arrivals at one policer, and arrivals to one policer two cycles apart
+//   with the other in between: the forwarding of the last two commits) after idle
+//   periods that refill the bucket to its burst; POL_TOKENS and the counters read while
+//   they change every cycle;
+// - exceed: two classes share one policer (an interface policer) at six times its rate;
+//   a second port's policer with its own flow; Q_DROP_POL must add up to POL_DROP_PKTS;
+// - reconfig: POL_RATE (0 included), POL_BURST (below the stored tokens: the clamp at the
+//   next evaluation; 0: nothing conforms), P_POL_MAP and POL_SEL rewritten under traffic,
+//   CTRL.CLR_CNT, reads of every POL register; a POL-window write and read during the
+//   initialisation sweep (refused, NOT_READY) and a P_POL_MAP write then (the PORT window
+//   is not refused: it must take effect).
+class Police : public XtmTest {
+ public:
+  enum Mode { kConform, kBurst, kExceed, kReconfig };
+  Police(const std::string &n, uint64_t s, const xtm_params_t &p, Mode m)
+      : XtmTest(n, s, p), mode_(m) {}
+  uint64_t default_cycles() const override { return mode_ == kConform ? 40000 : 100000; }
+  void setup() {
+    if (mode_ == kReconfig) {
+      // first in the queue, during the sweep (16 cycles at CFG=small: two accesses):
+      // P_POL_MAP of port 0 (PORT_SEL 0) accepted, the POL window refused (POL_SEL 0)
+      wr(XTM_P_POL_MAP_REG_OFFSET, 0x98u, 0);  // TC 0 -> policer 0, TC 1 -> policer 1
+      wr(XTM_POL_RATE_REG_OFFSET, 0x7777, 0);
+      rd(XTM_POL_TOKENS_REG_OFFSET, 0);
+      rd(XTM_P_POL_MAP_REG_OFFSET, 0);
+      rd(XTM_ERR_STATUS_REG_OFFSET, 0);
+      rd(XTM_POL_RATE_REG_OFFSET, after_init(0));  // 0: the write above was refused
+    }
+    line_rate_shapers();
+    uint32_t P = prm_.num_ports, eg = 1 % P;
+    wr(XTM_DSCP_MAP_1_REG_OFFSET, 0x11111111u);  // DSCP 8..15 -> TC 1
+    switch (mode_) {
+      case kConform:
+        // TC 0 -> policer 2 at 2 B/cycle, 20000 B; the flow at 1.8 B/cycle with its gaps
+        map(0, 0x0Au);
+        pol(2, 0x20000, 20000);
+        add_flow(0, uint8_t(eg), 0, 0, 64, 512, 1.8, 12000, 38000);
+        add_flow(0, uint8_t(eg), 8, 0, 64, 1500, 4.0, 12000, 38000);  // not policed
+        reads(2, 12000, 38000, 1500);
+        break;
+      case kBurst:
+        map(0, 0x9Bu);  // TC 0 -> policer 3, TC 1 -> policer 1
+        pol(3, 0x8000, 6000);
+        pol(1, 0x4000, 3000);
+        for (uint64_t s = 9000; s < 95000; s += 16000) {
+          add_flow(0, uint8_t(eg), 0, 0, 64, 128, 100.0, s, s + 300);
+          add_flow(0, uint8_t(eg), 8, 0, 64, 200, 100.0, s + 100, s + 500);
+          reads(3, s, s + 400, 60, eg * prm_.num_tcs);
+          reads(1, s + 100, s + 500, 60, eg * prm_.num_tcs + 1);
+        }
+        // tokens(t) exactly len * 65536 (conforms, spec 4.7: T >= len): port 1's policer 5
+        // at 1 B/cycle is full (6400 B) when a first 64-byte packet is evaluated in cycle
+        // 7000, its rate is then set to 0, and 64-byte packets take it down in exact steps:
+        // 100 conform in all, the rest are dropped
+        if (P > 1) {
+          map(1, 0x0Du);
+          pol(13, 0x10000, 6400);
+          pol(13, 0, 6400, 8000);
+          add_flow(1, 0, 0, 0, 64, 64, 2.0, 7000, 7001);
+          add_flow(1, 0, 0, 0, 64, 64, 2.0, 9000, 20000);
+          reads(13, 9000, 20000, 700, 0);
+        }
+        break;
+      case kExceed:
+        map(0, 0x88u);  // TC 0 and TC 1 -> policer 0
+        pol(0, 0x10000, 3000);
+        add_flow(0, uint8_t(eg), 0, 0, 64, 1500, 3.0, 2000, 95000);
+        add_flow(0, uint8_t(eg), 8, 0, 64, 1500, 3.0, 2000, 95000);
+        if (P > 1) {
+          map(1, 0x0Fu);  // TC 0 -> policer 7 of port 1
+          pol(15, 0x40000, 9000);
+          add_flow(1, 0, 0, 0, 64, 9000, 6.0, 3000, 95000);
+          add_flow(1, 0, 8, 0, 64, 9000, 2.0, 3000, 95000);  // not policed
+          // VOQ 0 disabled for a while: a non-conforming arrival is POLICE (check p comes
+          // before a), a conforming one QDISABLED
+          voq_wr(0, XTM_Q_CFG_REG_OFFSET, 0, 40000);
+          voq_wr(0, XTM_Q_CFG_REG_OFFSET, 1, 50000);
+          reads(15, 3000, 95000, 3000);
+        }
+        reads(0, 2000, 95000, 2500);
+        break;
+      case kReconfig:
+        reconfig();
+        break;
+    }
+    // the accesses in time order (the configuration keeps its order: POL_SEL and its
+    // window's writes share one earliest cycle)
+    std::stable_sort(csr_.begin(), csr_.end(),
+                     [](const CsrOp &a, const CsrOp &b) { return a.not_before < b.not_before; });
+  }
+  bool final_check(xtm_t *m) override {
+    uint32_t P = prm_.num_ports;
+    uint64_t pass = 0, drop = 0, dpol = 0, pol_drops = 0;
+    for (uint32_t k = 0; k < P * XTM_POLS_PER_PORT; k++) {
+      pol_drops += xtm_pol_counter(m, k, kXtmPolcntDropPkts);
+    }
+    for (uint32_t v = 0; v < P * prm_.num_tcs; v++) dpol += xtm_voq_counter(m, v, kXtmVcntDropPol);
+    bool ok = dpol == pol_drops;  // every POLICE drop counted per VOQ and per policer
+    switch (mode_) {
+      case kConform:
+        pass = xtm_pol_counter(m, 2, kXtmPolcntPassPkts);
+        drop = xtm_pol_counter(m, 2, kXtmPolcntDropPkts);
+        ok = ok && pass > 100 && drop == 0 && pol_drops == 0;
+        break;
+      case kBurst:
+        if (P > 1) {
+          pass = xtm_pol_counter(m, 13, kXtmPolcntPassPkts);
+          printf("%s: policer 13 passed %" PRIu64 " of 64 B from 6400 B at rate 0 (100)\n",
+                 name_.c_str(), pass);
+          ok = ok && pass == 100;
+        }
+        for (uint32_t k : {1u, 3u}) {
+          pass = xtm_pol_counter(m, k, kXtmPolcntPassPkts);
+          drop = xtm_pol_counter(m, k, kXtmPolcntDropPkts);
+          printf("%s: policer %u passed %" PRIu64 " dropped %" PRIu64 "\n", name_.c_str(), k, pass,
+                 drop);
+          ok = ok && pass > 50 && drop > 50;
+        }
+        break;
+      case kExceed:
+        pass = xtm_pol_counter(m, 0, kXtmPolcntPassPkts);
+        drop = xtm_pol_counter(m, 0, kXtmPolcntDropPkts);
+        ok = ok && pass > 50 && drop > pass;
+        break;
+      case kReconfig:
+        ok = ok && pol_drops > 0 && rate_read_ && rate_ok_;
+        break;
+    }
+    printf("%s: passed %" PRIu64 " dropped %" PRIu64 " (all policers %" PRIu64
+           ", Q_DROP_POL %" PRIu64 ")\n",
+           name_.c_str(), pass, drop, pol_drops, dpol);
+    if (!ok)
+      printf("FAILURE: %s: the policer counts are not what the test sets up\n", name_.c_str());
+    return ok;
+  }
+  // reconfig: descriptors on port 0 (policed once P_POL_MAP is written) during the sweep's
+  // last cycles: NOT_READY, and no policer may see them
+  void stimulus(uint64_t t, xtm_in_t &in) override {
+    XtmTest::stimulus(t, in);
+    uint64_t init = XTM_INIT_CYCLES(prm_.num_ports);
+    if (mode_ == kReconfig && t + 6 >= init && t < init) {
+      in.enq =
+          (xtm_enq_in_t){true, 0xEE000000u | uint32_t(t), 0, uint8_t(1 % prm_.num_ports), 0, 0, 64};
+    }
+  }
+  // the POL_RATE write during the initialisation sweep was refused (spec 3): the first
+  // POL_RATE read, after the sweep, returns the reset value 0
+  void csr_result(uint64_t t, const CsrOp &op, uint32_t rdata) override {
+    if (mode_ == kReconfig && !op.write && op.addr == XTM_POL_RATE_REG_OFFSET && !rate_read_) {
+      rate_read_ = true;
+      rate_ok_ = rdata == 0 && t >= XTM_INIT_CYCLES(prm_.num_ports);
+    }
+  }
+
+ private:
+  void map(uint32_t port, uint32_t m, uint64_t nb = 0) {
+    port_wr(port, XTM_P_POL_MAP_REG_OFFSET, m, nb);
+  }
+  void pol(uint32_t k, uint32_t rate, uint32_t burst, uint64_t nb = 0) {
+    wr(XTM_POL_SEL_REG_OFFSET, k, after_init(nb));  // (one earliest cycle: see setup)
+    wr(XTM_POL_RATE_REG_OFFSET, rate, after_init(nb));
+    wr(XTM_POL_BURST_REG_OFFSET, burst, after_init(nb));
+  }
+  // reads of policer k's registers (and VOQ v's Q_DROP_POL) every `every` cycles in [from, to)
+  void reads(uint32_t k, uint64_t from, uint64_t to, uint64_t every, uint32_t v = 0) {
+    static const uint16_t kR[] = {XTM_POL_TOKENS_REG_OFFSET,       XTM_POL_PASS_PKTS_LO_REG_OFFSET,
+                                  XTM_POL_DROP_PKTS_LO_REG_OFFSET, XTM_POL_DROP_BYTES_LO_REG_OFFSET,
+                                  XTM_CNT_HI_REG_OFFSET,           XTM_POL_RATE_REG_OFFSET,
+                                  XTM_POL_BURST_REG_OFFSET,        XTM_POL_TOKENS_REG_OFFSET};
+    for (uint64_t c = from; c < to; c += every) {
+      wr(XTM_POL_SEL_REG_OFFSET, k, c);
+      for (uint16_t a : kR) rd(a, c);
+      wr(XTM_VOQ_SEL_REG_OFFSET, v, c);
+      rd(XTM_Q_DROP_POL_LO_REG_OFFSET, c);
+      rd(XTM_Q_DROP_BYTES_LO_REG_OFFSET, c);
+    }
+  }
+  void reconfig() {
+    uint32_t P = prm_.num_ports, eg = 1 % P;
+    pol(0, 0x18000, 8000);
+    pol(1, 0x8000, 4000);
+    add_flow(0, uint8_t(eg), 0, 0, 64, 1500, 3.0, 1000, 98000);
+    add_flow(0, uint8_t(eg), 8, 0, 64, 600, 2.0, 1000, 98000);
+    for (uint64_t s = 5000; s < 95000; s += 9000) {  // back-to-back bursts now and then
+      add_flow(0, uint8_t(eg), uint8_t(rnd(2) * 8), 0, 64, 256, 100.0, s, s + 200);
+    }
+    if (P > 1) add_flow(1, 0, 0, 0, 64, 1500, 3.0, 1000, 98000);
+    for (uint64_t c = 2000; c < 96000; c += 300 + rnd(1500)) {
+      uint32_t k = rnd(3) == 0 ? (P > 1 ? 8 + rnd(8) : rnd(8)) : rnd(2);
+      switch (rnd(9)) {
+        case 0:
+          pol(k, rnd(4) == 0 ? 0 : rnd(0x40000), 1000 + rnd(12000), c);
+          break;
+        case 1:  // a burst below what the bucket may hold: the clamp at the next evaluation
+          wr(XTM_POL_SEL_REG_OFFSET, k, c);
+          wr(XTM_POL_BURST_REG_OFFSET, rnd(3) == 0 ? 0 : rnd(2000), c);
+          break;
+        case 2:
+          wr(XTM_POL_SEL_REG_OFFSET, k, c);
+          wr(XTM_POL_RATE_REG_OFFSET, rnd(0x60000), c);
+          break;
+        case 3:  // the policers of port 0's classes swapped, shared, disabled
+          map(0, (rnd(4) != 0 ? 8u : 0u) | rnd(8) | ((rnd(4) != 0 ? 8u : 0u) | rnd(8)) << 4, c);
+          break;
+        case 4:
+          if (P > 1) map(1, 0x8u | rnd(8), c);
+          break;
+        case 5:
+          wr(XTM_CTRL_REG_OFFSET, 1, c);
+          break;
+        default:
+          reads(k, c, c + 1, 1);
+          rd(XTM_POL_DROP_BYTES_HI_REG_OFFSET, c);
+          rd(XTM_POL_PASS_PKTS_HI_REG_OFFSET, c);
+          rd(XTM_P_POL_MAP_REG_OFFSET, c);
+          break;
+      }
+    }
+  }
+  Mode mode_;
+  bool rate_read_ = false, rate_ok_ = false;
+};
+
 // ------------------------------------------------------------------ random
 class Random : public XtmTest {
  public:
@@ -831,6 +1060,23 @@ class Random : public XtmTest {
         pg_wr(p, pr, XTM_G_XOFF_CELLS_REG_OFFSET, xoff);
         pg_wr(p, pr, XTM_G_XON_CELLS_REG_OFFSET, rnd(xoff + 1));
         pg_wr(p, pr, XTM_G_HDRM_CELLS_REG_OFFSET, rnd(100));
+      }
+    }
+    // ingress policers (spec 4.7), from their own stream so that every other draw of a
+    // seed is what it was before policing existed: per port a P_POL_MAP with about half
+    // its classes policed (often several by one policer), per policer a rate of 0..16
+    // bytes/cycle (0 now and then) and a burst of 0..24 KB (some below a frame)
+    pol_rng_ = rng_ ^ 0x9E3779B97F4A7C15ull;
+    for (uint32_t p = 0; p < P; p++) {
+      uint32_t m = 0;
+      for (uint32_t tc = 0; tc < 8; tc++) {
+        m |= (prnd(2) << 3 | prnd(prnd(2) ? 2 : 8)) << (4 * tc);
+      }
+      port_wr(p, XTM_P_POL_MAP_REG_OFFSET, m);
+      for (uint32_t j = 0; j < 8; j++) {
+        wr(XTM_POL_SEL_REG_OFFSET, p * 8 + j);
+        wr(XTM_POL_RATE_REG_OFFSET, prnd(8) == 0 ? 0 : prnd(0x100000), after_init(0));
+        wr(XTM_POL_BURST_REG_OFFSET, prnd(6) == 0 ? prnd(1500) : prnd(24000), after_init(0));
       }
     }
     wr(XTM_POOL_CELLS_REG_OFFSET, 200 + rnd(2000));
@@ -881,6 +1127,28 @@ class Random : public XtmTest {
       } else {
         rd(kR[rnd(10)], c);
       }
+      // a policer rewritten or read, or a port's P_POL_MAP, now and then (own stream)
+      wr(XTM_POL_SEL_REG_OFFSET, prnd(P * 8), c);
+      switch (prnd(6)) {
+        case 0:
+          wr(XTM_POL_RATE_REG_OFFSET, prnd(0x100000), c);
+          break;
+        case 1:
+          wr(XTM_POL_BURST_REG_OFFSET, prnd(24000), c);
+          break;
+        case 2:
+          wr(XTM_P_POL_MAP_REG_OFFSET, uint32_t(tb_rand(&pol_rng_)), c);
+          break;
+        case 3:
+          rd(XTM_POL_TOKENS_REG_OFFSET, c);
+          break;
+        case 4:
+          rd(XTM_POL_DROP_BYTES_LO_REG_OFFSET, c);
+          break;
+        default:
+          rd(XTM_POL_PASS_PKTS_LO_REG_OFFSET, c);
+          break;
+      }
     }
     flip_every_ = 2000 + rnd(20000);
   }
@@ -888,6 +1156,10 @@ class Random : public XtmTest {
     uint64_t k = t / flip_every_;
     return ~(tb_rand(&k) & tb_rand(&k) & 0xFFull);  // some ports stalled at times
   }
+
+ protected:
+  uint32_t prnd(uint32_t n) { return n == 0 ? 0 : uint32_t(tb_rand(&pol_rng_) % n); }
+  uint64_t pol_rng_ = 0;
 
  private:
   uint64_t flip_every_ = 5000;
@@ -1139,6 +1411,13 @@ XtmTest *mk(const std::string &n, uint64_t s, const xtm_params_t &p) {
   return t;
 }
 
+template <int M>
+XtmTest *mkpol(const std::string &n, uint64_t s, const xtm_params_t &p) {
+  auto *t = new Police(n, s, p, static_cast<Police::Mode>(M));
+  t->setup();
+  return t;
+}
+
 struct Entry {
   const char *desc;
   std::function<XtmTest *(const std::string &, uint64_t, const xtm_params_t &)> make;
@@ -1231,6 +1510,14 @@ const std::map<std::string, Entry> &registry() {
         }}},
       {"counters",
        {"every counter read under back-to-back traffic, marks, flushes, clears", mk<Counters>}},
+      {"police_conform", {"ingress policer: a flow under its rate, all conforming", mkpol<0>}},
+      {"police_burst",
+       {"ingress policers: back-to-back arrivals after idle refills, reads under traffic",
+        mkpol<1>}},
+      {"police_exceed", {"ingress policers: a shared policer at 6x its rate", mkpol<2>}},
+      {"police_reconfig",
+       {"ingress policers: rate, burst, P_POL_MAP rewritten under traffic; init refusal",
+        mkpol<3>}},
       {"random", {"random legal configuration and traffic", mk<Random>}},
       {"soak",
        {"nightly soak: random traffic and reconfiguration, new every 250000 cycles", mk<Soak>}},

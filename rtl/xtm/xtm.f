@@ -14,6 +14,7 @@ rtl/xtm/xtm_voqcfg.sv
 rtl/xtm/xtm_proftab.sv
 rtl/xtm/xtm_prof_eval.sv
 rtl/xtm/xtm_lfsr.sv
+rtl/xtm/xtm_police.sv
 rtl/xtm/xtm_admit.sv
 rtl/xtm/xtm_bufmgr.sv
 rtl/xtm/xtm_qmgr.sv

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // xtm_admit: the admission decision of the commit stage (docs/spec.md 4.4, 5.2 eviction,
-// 5.3 placement) on S(t): checks a-g in order, first failing wins. The profile (check f)
+// 5.3 placement) on S(t): checks p and a-g in order, first failing wins (check p, the
+// ingress policer, is decided by xtm_police and arrives as pol_drop_i). The profile (check f)
 // arrives evaluated by the stage-2/3 pipeline on the occupancy of S(t-2); the enqueue LFSR
 // draws here whenever the configuration selects the profile and its code is "draw",
 // whatever checks a-e decide (6.2), so the LFSR depends on nothing but that.
@@ -35,6 +36,7 @@ module xtm_admit #(
   input  wire logic         desc_avail_i,    // desc_free > 0
   input  wire logic         hbm_wr_ok_i,     // HBM write bucket conforms (after refill)
   input  wire logic [27:0]  evict_cells_i,
+  input  wire logic         pol_drop_i,      // check p: the ingress policer drops it (4.7)
   output xtm_pkg::admit_t   res_o,
   // the enqueue LFSR's registers
   input  xtm_pkg::csr_op_t  op4_i,
@@ -104,7 +106,9 @@ module xtm_admit #(
     res_o.cls = req_i.cls;
     res_o.reason = req_i.cls ? xtm_pkg::RsnAccept : req_i.err;
     if (req_i.cls) begin
-      if (!cfg.enable) begin
+      if (pol_drop_i) begin
+        res_o.reason = xtm_pkg::RsnPolice;
+      end else if (!cfg.enable) begin
         res_o.reason = xtm_pkg::RsnQDisabled;
       end else if (stalled_i && !wd_fwd_i) begin
         res_o.reason = xtm_pkg::RsnWd;

@@ -27,7 +27,8 @@ module xtm_classify #(
   input  wire logic [31:0] tc_queue_map_i,
   input  wire logic [31:0] tc_pg_map_i,
   input  wire logic [13:0] max_frame_i,
-  output xtm_pkg::enq_req_t req_o
+  output xtm_pkg::enq_req_t req_o,
+  output logic [2:0]       tc_o           // the traffic class (for the policer, 4.7)
 );
 
   logic [2:0] tc, queue, pg;
@@ -38,6 +39,7 @@ module xtm_classify #(
     tc = dmap[4*dscp_i[2:0]+:3];
     queue = tc_queue_map_i[4*tc+:3];
     pg = tc_pg_map_i[4*tc+:3];
+    tc_o = tc;
     req_o = '0;
     req_o.valid = valid_i;
     req_o.pkt_id = pkt_id_i;

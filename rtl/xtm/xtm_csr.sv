@@ -83,11 +83,12 @@ module xtm_csr #(
   logic [31:0] dscp_q [8];
   logic [31:0] tcq_q, tcpg_q, maxf_q, voq_sel_q, port_sel_q, pg_sel_q, prof_sel_q;
   logic [31:0] ocb_only_q;
+  logic [8:0] pol_sel_q;
 
   xtm_pkg::csr_op_t op1, op2_q, op3_q, op4_q, op5_q;
   logic [31:0] rdata1, rdata2_q, rdata3_q, rdata4_q, rdata5_q;
   logic [63:0] cnt5_q;
-  logic in_init, win_guarded;
+  logic in_init, win_guarded, win_pol;
 
   always_comb begin : c_op1
     in_init = t1_i < 64'(InitCycles);
@@ -97,6 +98,10 @@ module xtm_csr #(
                   (s1_addr_i >= xtm_reg_pkg::XTM_WIN_PG_BASE &&
                    {1'b0, s1_addr_i} < {1'b0, xtm_reg_pkg::XTM_WIN_PG_BASE} +
                                        {1'b0, xtm_reg_pkg::XTM_WIN_PG_SIZE});
+    win_pol = s1_addr_i >= xtm_reg_pkg::XTM_WIN_POL_BASE &&
+              {1'b0, s1_addr_i} < {1'b0, xtm_reg_pkg::XTM_WIN_POL_BASE} +
+                                  {1'b0, xtm_reg_pkg::XTM_WIN_POL_SIZE};
+    win_guarded = win_guarded || win_pol;  // refused during initialisation (3, 15.6)
     op1 = '0;
     op1.valid = s1_valid_i;
     op1.write = s1_write_i;
@@ -123,7 +128,9 @@ module xtm_csr #(
     op1.rd = s1_valid_i && !s1_write_i && op1.err == '0;
     op1.voq = voq_sel_q[8:0];
     op1.port = port_sel_q[5:0];
-    op1.pg = pg_sel_q[8:0];
+    // a POL-window access carries POL_SEL in the entry field of the PG window (no access is
+    // in both windows; one 9-bit field down the CSR pipeline instead of two)
+    op1.pg = win_pol ? pol_sel_q : pg_sel_q[8:0];
     op1.prof = prof_sel_q[2:0];
   end
 
@@ -152,6 +159,7 @@ module xtm_csr #(
         xtm_reg_pkg::XtmRegPortSel: rdata1 = port_sel_q;
         xtm_reg_pkg::XtmRegPgSel: rdata1 = pg_sel_q;
         xtm_reg_pkg::XtmRegProfSel: rdata1 = prof_sel_q;
+        xtm_reg_pkg::XtmRegPolSel: rdata1 = {23'd0, pol_sel_q};
         default: rdata1 = '0;
       endcase
     end
@@ -174,6 +182,7 @@ module xtm_csr #(
       port_sel_q <= xtm_reg_pkg::XTM_PORT_SEL_RESVAL;
       pg_sel_q <= xtm_reg_pkg::XTM_PG_SEL_RESVAL;
       prof_sel_q <= xtm_reg_pkg::XTM_PROF_SEL_RESVAL;
+      pol_sel_q <= xtm_reg_pkg::XTM_POL_SEL_RESVAL[8:0];
     end else begin
       if (op1.wr) begin  // (no write in most cycles: one test, not one decode per register)
         if (wr1(xtm_reg_pkg::XtmRegDscpMap)) dscp_q[op1.idx[2:0]] <= op1.wdata;
@@ -184,6 +193,7 @@ module xtm_csr #(
         if (wr1(xtm_reg_pkg::XtmRegPortSel)) port_sel_q <= op1.wdata;
         if (wr1(xtm_reg_pkg::XtmRegPgSel)) pg_sel_q <= op1.wdata;
         if (wr1(xtm_reg_pkg::XtmRegProfSel)) prof_sel_q <= op1.wdata;
+        if (wr1(xtm_reg_pkg::XtmRegPolSel)) pol_sel_q <= op1.wdata[8:0];
       end
     end
   end

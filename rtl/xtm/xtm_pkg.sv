@@ -28,6 +28,7 @@ package xtm_pkg;
   localparam logic [3:0] RsnBadPort = 4'd10;
   localparam logic [3:0] RsnBadTc = 4'd11;
   localparam logic [3:0] RsnNotReady = 4'd12;
+  localparam logic [3:0] RsnPolice = 4'd14;   // check p, the ingress policer (4.7)
 
   // Profile codes (spec 6.1), C twin: kXtmCodeNever/Always/Draw (cmodel/xtm/xtm_internal.h)
   localparam logic [1:0] ProfNever = 2'd0;

@@ -52,16 +52,21 @@ module xtm_stats_voq #(
   output logic [63:0]              cnt5_o
 );
 
-  localparam int unsigned EN = 13;  // enqueue-side counters per VOQ
+  localparam int unsigned EN = 14;  // enqueue-side counters per VOQ
+  localparam int unsigned LN = 13;  // of them forwarded as a row (e_lw_q); Q_DROP_POL by delta
   localparam int unsigned DN = 5;   // dequeue side
   localparam int unsigned MN = 2;   // marking
 
   // ------------------------------------------------------------------ enqueue side
   // row: 0 ARR 1 ENQ_PKTS 2 ENQ_BYTES 3..9 DROP_TAIL..DROP_WD 10 DROP_BYTES 11 MARK_TAIL
-  //      12 HBM_EVICT
-  logic [64*EN-1:0] e_row, e_new, e_rd_a, e_rd_b, e_lw_q;
+  //      12 HBM_EVICT 13 DROP_POL
+  // Words 0-12 of the last write are forwarded from a copy (e_lw_q); word 13 (spec 2.2.0) is
+  // forwarded as the RAM's word plus the last write's increment (e_lw_pol_q), unless that
+  // write's base was 0 by a row-valid bit or a clear (e_lw_z_q): 2 flops instead of 64.
+  logic [64*EN-1:0] e_row, e_new, e_rd_a, e_rd_b;
+  logic [64*LN-1:0] e_lw_q;
   logic [NumVoqs-1:0] e_val_q;
-  logic e_lw_v_q, e_lw_ok_q;
+  logic e_lw_v_q, e_lw_ok_q, e_lw_z_q, e_lw_pol_q, e_z, e_fwd;
   logic [VoqW-1:0] e_lw_row_q, ev;
   logic e_we;
   assign ev = VoqW'(enq_voq_i);
@@ -90,6 +95,10 @@ module xtm_stats_voq #(
   function automatic logic [63:0] f64(input logic [64*EN-1:0] r, input int unsigned k);
     f64 = r[64*k+:64];
   endfunction
+  // Q_DROP_POL after the last write, from a row read in the same cycle as that write
+  function automatic logic [63:0] pol_fwd(input logic [63:0] rd13);
+    pol_fwd = (e_lw_z_q ? 64'd0 : rd13) + 64'(e_lw_pol_q);
+  endfunction
 
   always_comb begin : c_enq
     logic [63:0] inc [EN];
@@ -98,8 +107,11 @@ module xtm_stats_voq #(
     end
     e_row = '0;  // (the row is only needed in a cycle that writes it, e_we)
     e_new = '0;
+    e_fwd = e_lw_v_q && e_lw_row_q == ev;
+    e_z = e_fwd ? !e_lw_ok_q : !e_val_q[ev];
     if (e_we) begin
-      e_row = (e_lw_v_q && e_lw_row_q == ev) ? (e_lw_ok_q ? e_lw_q : '0) :
+      e_row = (e_lw_v_q && e_lw_row_q == ev) ?
+              (e_lw_ok_q ? {pol_fwd(f64(e_rd_a, 13)), e_lw_q} : '0) :
               (e_val_q[ev] ? e_rd_a : '0);
       inc[0] = 64'd1;
       if (adm_i.acc) begin
@@ -108,6 +120,9 @@ module xtm_stats_voq #(
         inc[11] = 64'(adm_i.marked);
       end else if (adm_i.reason >= xtm_pkg::RsnTail && adm_i.reason <= xtm_pkg::RsnWd) begin
         inc[2 + 32'(adm_i.reason)] = 64'd1;
+        inc[10] = 64'(enq_len_i);
+      end else if (adm_i.reason == xtm_pkg::RsnPolice) begin
+        inc[13] = 64'd1;
         inc[10] = 64'(enq_len_i);
       end
       inc[12] = 64'(adm_i.evict);
@@ -123,7 +138,8 @@ module xtm_stats_voq #(
   // (forwarded or read): a 64-bit mux instead of a row-wide one every cycle
   logic [3:0] ek;
   logic [63:0] e_csr;
-  assign e_csr = (e_lw_v_q && e_lw_row_q == cv4) ? (e_lw_ok_q ? f64(e_lw_q, 32'(ek)) : '0) :
+  assign e_csr = (e_lw_v_q && e_lw_row_q == cv4) ?
+                 (e_lw_ok_q ? f64({pol_fwd(f64(e_rd_b, 13)), e_lw_q}, 32'(ek)) : '0) :
                  (e_val_q[cv4] ? f64(e_rd_b, 32'(ek)) : '0);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_enq
@@ -131,14 +147,18 @@ module xtm_stats_voq #(
       e_val_q <= '0;
       e_lw_v_q <= 1'b0;
       e_lw_ok_q <= 1'b0;
+      e_lw_z_q <= 1'b0;
+      e_lw_pol_q <= 1'b0;
       e_lw_row_q <= '0;
       e_lw_q <= '0;
     end else begin
       e_lw_v_q <= e_we;
       if (e_we) begin  // the last write (no copy of the row without one)
         e_lw_ok_q <= !clr4_i;
+        e_lw_z_q <= e_z;
+        e_lw_pol_q <= adm_i.reason == xtm_pkg::RsnPolice;
         e_lw_row_q <= ev;
-        e_lw_q <= e_new;
+        e_lw_q <= e_new[64*LN-1:0];
       end
       if (e_we) begin
         e_val_q[ev] <= 1'b1;
@@ -305,6 +325,7 @@ module xtm_stats_voq #(
       xtm_reg_pkg::XtmRegQDropBytes: ek = 4'd10;
       xtm_reg_pkg::XtmRegQMarkTail: ek = 4'd11;
       xtm_reg_pkg::XtmRegQHbmEvict: ek = 4'd12;
+      xtm_reg_pkg::XtmRegQDropPol: ek = 4'd13;
       default: ;
     endcase
   end
@@ -325,6 +346,7 @@ module xtm_stats_voq #(
         xtm_reg_pkg::XtmRegQDropBytes: cnt4_o = e_csr;
         xtm_reg_pkg::XtmRegQMarkTail: cnt4_o = e_csr;
         xtm_reg_pkg::XtmRegQHbmEvict: cnt4_o = e_csr;
+        xtm_reg_pkg::XtmRegQDropPol: cnt4_o = e_csr;
         xtm_reg_pkg::XtmRegQMarkHead: cnt4_o = m_csr[0+:64];
         xtm_reg_pkg::XtmRegQMarkLat: cnt4_o = m_csr[64+:64];
         default: ;

@@ -3,8 +3,9 @@
 // xtm_sva: checker bound into xtm_core (rtl/xtm/xtm_bind.sv), simulation only. It checks
 // the invariants of docs/spec.md section 12 on the registered state, the PFC rule of 7.1
 // ("a PFC-enabled static PG that took an arrival in t-1 and is at or above its XOFF
-// threshold in t, not yet in XOFF, is in XOFF in t+1"), the egress FIFO bound, and that the
-// outputs are never unknown. Kept ON under Verilator (--assert); never seen by Yosys.
+// threshold in t, not yet in XOFF, is in XOFF in t+1"), the egress FIFO bound, the
+// policers' bucket bound and initialisation rule (4.7, 15.6), and that the outputs are
+// never unknown. Kept ON under Verilator (--assert); never seen by Yosys.
 //
 // Cost is kept per port, not per queue, so that assertions stay on in every co-simulation:
 // - the block state is read by upward hierarchical name (u_qmgr.occ_q, ...), not through
@@ -118,6 +119,22 @@ module xtm_sva #(
     end
   end
   `ASSERT(FifoWithinDepth_A, &fifo_ok, clk_i, rst_ni)
+
+  // ------------------------------------------------------------------ policers (4.7)
+  // the bucket after a commit is within the burst of the cycle's configuration (stage 3's,
+  // registered here), and no arrival is policed before INIT_CYCLES (15.6: the sweep and
+  // the commit never write the state RAM in one cycle)
+  logic [39:0] pol_b4_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin : s_pol
+    if (!rst_ni) begin
+      pol_b4_q <= '0;
+    end else begin
+      pol_b4_q <= u_police.burst3;
+    end
+  end
+  `ASSERT(PolTokWithinBurst_A, !u_police.v4_q || u_police.tok_new <= pol_b4_q, clk_i, rst_ni)
+  `ASSERT(PolNoCommitInInit_A,
+          !u_police.v4_q || (!u_police.t4_i[63] && u_police.t4_i >= 64'(NumPgs)), clk_i, rst_ni)
 
   logic unused;
   assign unused = ^NumTcs;

@@ -102,7 +102,7 @@ module xtm_top #(
   logic [13:0] max_frame;
   logic [23:0] ocb_only_cycles;
   logic clr4, clr5, rsp_v;
-  logic [31:0] rd2_cfg, rd2_prof, rd4_core;
+  logic [31:0] rd2_cfg, rd2_prof, rd2_pol, rd3_pol, rd4_core;
   logic [63:0] cnt4_core, cnt5_core;
 
   xtm_csr #(
@@ -126,8 +126,8 @@ module xtm_top #(
     .op3_o            (op3),
     .op4_o            (op4),
     .op5_o            (op5),
-    .rd2_i            (rd2_cfg | rd2_prof),
-    .rd3_i            ('0),
+    .rd2_i            (rd2_cfg | rd2_prof | rd2_pol),
+    .rd3_i            (rd3_pol),
     .rd4_i            (rd4_core),
     .rd5_i            ('0),
     .cnt4_i           (cnt4_core),
@@ -147,6 +147,7 @@ module xtm_top #(
   assign pready_o = rsp_v;
 
   // ------------------------------------------------------------------ stages 1-3: enqueue
+  logic [2:0] tc1;
   xtm_classify #(
     .NumPorts (NumPorts),
     .NumTcs   (NumTcs),
@@ -164,7 +165,8 @@ module xtm_top #(
     .tc_queue_map_i(tcq_map),
     .tc_pg_map_i   (tcpg_map),
     .max_frame_i   (max_frame),
-    .req_o         (req1)
+    .req_o         (req1),
+    .tc_o          (tc1)
   );
 
   logic [15:0] cfg2, deq_cfg;
@@ -289,6 +291,11 @@ module xtm_top #(
     .clk_i,
     .rst_ni,
     .t4_i        (t4_q),
+    .pol1_cls_i  (req1.cls),
+    .pol1_port_i (req1.in_port),
+    .pol1_tc_i   (tc1),
+    .pol2_cls_i  (req2_q.cls),
+    .pol2_port_i (req2_q.in_port),
     .req3_i      (req3_q),
     .req4_i      (req4_q),
     .cfg4_i      (cfg4_q),
@@ -325,9 +332,13 @@ module xtm_top #(
     .prof_npoints_i(d_np),
     .prof_fill_i (d_fill),
     .prof_prob_i (d_prob),
+    .op1_i       (op1),
+    .op2_i       (op2),
     .op3_i       (op3),
     .op4_i       (op4),
     .op5_i       (op5),
+    .rd2_o       (rd2_pol),
+    .rd3_o       (rd3_pol),
     .rd4_o       (rd4_core),
     .cnt4_o      (cnt4_core),
     .cnt5_o      (cnt5_core),
