@@ -136,6 +136,86 @@ START_TEST(test_field_helpers) {
 }
 END_TEST
 
+// Policers (spec 4.7): select, rate, burst, then both read back; the port's map likewise.
+START_TEST(test_policer_mock_sequence) {
+  xtm_mmio_t io;
+  xtm_mmio_mock_t mk;
+  xtm_fw_t h;
+  xtm_mmio_mock_init(&io, &mk, g_exp, 64);
+  expect_identify(&mk);
+  ck_assert_int_eq(xtm_fw_init(&io, &h), kXtmFwOk);
+  xtm_fw_policer_cfg_t p = {.port = 5, .index = 2, .rate_q16 = 0x028000u, .burst_bytes = 12500000u};
+  xtm_mock_expect_write32(&mk, XTM_POL_SEL_REG_OFFSET, 5u * 8u + 2u);
+  xtm_mock_expect_write32(&mk, XTM_POL_RATE_REG_OFFSET, 0x028000u);
+  xtm_mock_expect_write32(&mk, XTM_POL_BURST_REG_OFFSET, 12500000u);
+  xtm_mock_expect_read32(&mk, XTM_POL_RATE_REG_OFFSET, 0x028000u);
+  xtm_mock_expect_read32(&mk, XTM_POL_BURST_REG_OFFSET, 12500000u);
+  ck_assert_int_eq(xtm_fw_policer_set(&h, &p), kXtmFwOk);
+  // a burst that does not read back (a refused write): the call fails
+  xtm_mock_expect_write32(&mk, XTM_POL_SEL_REG_OFFSET, 5u * 8u + 2u);
+  xtm_mock_expect_write32(&mk, XTM_POL_RATE_REG_OFFSET, 0x028000u);
+  xtm_mock_expect_write32(&mk, XTM_POL_BURST_REG_OFFSET, 12500000u);
+  xtm_mock_expect_read32(&mk, XTM_POL_RATE_REG_OFFSET, 0x028000u);
+  xtm_mock_expect_read32(&mk, XTM_POL_BURST_REG_OFFSET, 0u);
+  ck_assert_int_eq(xtm_fw_policer_set(&h, &p), kXtmFwHwError);
+  // TC 3 -> policer 2, TC 7 -> policer 0: TC3_EN|TC3_POL=2 = 0xA << 12, TC7_EN = 1 << 31
+  xtm_fw_pol_map_cfg_t m = {.valid = true, .tc_en = 0x88u, .tc_pol = {[3] = 2, [7] = 0}};
+  ck_assert_uint_eq(xtm_fw_pol_map_value(&m), 0x8000A000u);
+  xtm_mock_expect_write32(&mk, XTM_PORT_SEL_REG_OFFSET, 5u);
+  xtm_mock_expect_write32(&mk, XTM_P_POL_MAP_REG_OFFSET, 0x8000A000u);
+  xtm_mock_expect_read32(&mk, XTM_P_POL_MAP_REG_OFFSET, 0x8000A000u);
+  ck_assert_int_eq(xtm_fw_pol_map_set(&h, 5, &m), kXtmFwOk);
+  xtm_mock_expect_write32(&mk, XTM_PORT_SEL_REG_OFFSET, 5u);
+  xtm_mock_expect_write32(&mk, XTM_P_POL_MAP_REG_OFFSET, 0x8000A000u);
+  xtm_mock_expect_read32(&mk, XTM_P_POL_MAP_REG_OFFSET, 0u);
+  ck_assert_int_eq(xtm_fw_pol_map_set(&h, 5, &m), kXtmFwHwError);
+  ck_assert(xtm_mock_done(&mk));
+}
+END_TEST
+
+// Images the driver refuses before any access: policer out of range, twice, a map that
+// sends a class to a policer the image does not program.
+START_TEST(test_policer_guards_touch_nothing) {
+  xtm_mmio_t io;
+  xtm_mmio_mock_t mk;
+  xtm_fw_t h;
+  xtm_mmio_mock_init(&io, &mk, g_exp, 64);
+  expect_identify(&mk);
+  ck_assert_int_eq(xtm_fw_init(&io, &h), kXtmFwOk);
+  static xtm_fw_cfg_t cfg;
+  memset(&cfg, 0, sizeof(cfg));
+  cfg.num_policers = 1;
+  cfg.policers[0] =
+      (xtm_fw_policer_cfg_t){.port = 0, .index = 1, .rate_q16 = 1, .burst_bytes = 1500};
+  ck_assert_int_eq(xtm_fw_cfg_validate(&h, &cfg), kXtmFwOk);
+  cfg.policers[0].index = 8;
+  ck_assert_int_eq(xtm_fw_cfg_validate(&h, &cfg), kXtmFwBadArg);
+  ck_assert_int_eq(xtm_fw_policer_set(&h, &cfg.policers[0]), kXtmFwBadArg);
+  cfg.policers[0].index = 1;
+  cfg.policers[0].rate_q16 = 0x1000000u;  // above the 24-bit field
+  ck_assert_int_eq(xtm_fw_cfg_validate(&h, &cfg), kXtmFwBadArg);
+  cfg.policers[0].rate_q16 = 1;
+  cfg.policers[0].burst_bytes = 0x1000000u;
+  ck_assert_int_eq(xtm_fw_cfg_validate(&h, &cfg), kXtmFwBadArg);
+  cfg.policers[0].burst_bytes = 1500;
+  cfg.policers[0].port = 8;  // the block has 8 ports
+  ck_assert_int_eq(xtm_fw_cfg_validate(&h, &cfg), kXtmFwBadArg);
+  cfg.policers[0].port = 0;
+  cfg.num_policers = 2;
+  cfg.policers[1] = cfg.policers[0];  // the same policer twice
+  ck_assert_int_eq(xtm_fw_cfg_validate(&h, &cfg), kXtmFwBadArg);
+  cfg.num_policers = 1;
+  cfg.pol_map[0] = (xtm_fw_pol_map_cfg_t){.valid = true, .tc_en = 0x01u, .tc_pol = {1}};
+  ck_assert_int_eq(xtm_fw_cfg_validate(&h, &cfg), kXtmFwOk);
+  cfg.pol_map[0].tc_pol[0] = 2;  // policer 2 of port 0 is not programmed
+  ck_assert_int_eq(xtm_fw_cfg_validate(&h, &cfg), kXtmFwBadArg);
+  cfg.pol_map[0].tc_pol[0] = 8;
+  ck_assert_int_eq(xtm_fw_pol_map_set(&h, 0, &cfg.pol_map[0]), kXtmFwBadArg);
+  ck_assert_int_eq(xtm_fw_pol_map_set(&h, 8, &cfg.pol_map[1]), kXtmFwBadArg);
+  ck_assert(xtm_mock_done(&mk));
+}
+END_TEST
+
 // ------------------------------------------------------------------ equivalence
 
 static xtm_fw_hw_t default_hw(void) {
@@ -555,6 +635,8 @@ Suite *fw_suite(void) {
   tcase_add_test(d, test_guards_touch_nothing);
   tcase_add_test(d, test_bringup_refuses_bad_image_before_writing);
   tcase_add_test(d, test_field_helpers);
+  tcase_add_test(d, test_policer_mock_sequence);
+  tcase_add_test(d, test_policer_guards_touch_nothing);
   suite_add_tcase(s, d);
   TCase *e = tcase_create("equivalence");
   tcase_set_timeout(e, 60);
