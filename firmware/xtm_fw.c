@@ -104,6 +104,8 @@ const char *xtm_fw_status_name(xtm_fw_status_t s) {
       return "unsupported by the backend";
     case kXtmFwNotInit:
       return "handle not initialised";
+    case kXtmFwReadback:
+      return "a register did not read back as written";
     default:
       return "?";
   }
@@ -498,12 +500,12 @@ xtm_fw_status_t xtm_fw_watchdog_set(const xtm_fw_t *h, const xtm_fw_wd_cfg_t *w)
   return kXtmFwOk;
 }
 
-// Writes `value` to `off`, reads it back: a different value is kXtmFwHwError.
+// Writes `value` to `off`, reads it back: a different value is kXtmFwReadback.
 static xtm_fw_status_t wr_verify(const xtm_fw_t *h, uint32_t off, uint32_t value) {
   uint32_t back = 0u;
   RET_IF_ERR(wr(h, off, value));
   RET_IF_ERR(rd(h, off, &back));
-  return back == value ? kXtmFwOk : kXtmFwHwError;
+  return back == value ? kXtmFwOk : kXtmFwReadback;
 }
 
 xtm_fw_status_t xtm_fw_policer_set(const xtm_fw_t *h, const xtm_fw_policer_cfg_t *p) {
@@ -519,7 +521,7 @@ xtm_fw_status_t xtm_fw_policer_set(const xtm_fw_t *h, const xtm_fw_policer_cfg_t
   uint32_t burst = 0u;
   RET_IF_ERR(rd(h, XTM_POL_RATE_REG_OFFSET, &rate));
   RET_IF_ERR(rd(h, XTM_POL_BURST_REG_OFFSET, &burst));
-  return rate == p->rate_q16 && burst == p->burst_bytes ? kXtmFwOk : kXtmFwHwError;
+  return rate == p->rate_q16 && burst == p->burst_bytes ? kXtmFwOk : kXtmFwReadback;
 }
 
 uint32_t xtm_fw_pol_map_value(const xtm_fw_pol_map_cfg_t *m) {

@@ -241,8 +241,9 @@ XTM_FW_WARN_UNUSED xtm_fw_status_t xtm_fw_pfc_set_thresholds(const xtm_fw_t *h,
 XTM_FW_WARN_UNUSED xtm_fw_status_t xtm_fw_pool_set(const xtm_fw_t *h, uint32_t pool_cells);
 XTM_FW_WARN_UNUSED xtm_fw_status_t xtm_fw_watchdog_set(const xtm_fw_t *h, const xtm_fw_wd_cfg_t *w);
 // POL_SEL, POL_RATE, POL_BURST, then reads POL_RATE and POL_BURST back: a value that does
-// not read back as written (a write refused during initialisation, spec 3) is
-// kXtmFwHwError. Only after STATUS.INIT_DONE (the POL window is refused before).
+// not read back as written (a write refused during initialisation, spec 3, or a block
+// without the POL window) is kXtmFwReadback. Only after STATUS.INIT_DONE (the POL window is refused
+// before).
 XTM_FW_WARN_UNUSED xtm_fw_status_t xtm_fw_policer_set(const xtm_fw_t *h,
                                                       const xtm_fw_policer_cfg_t *p);
 // PORT_SEL, P_POL_MAP, read back as above.

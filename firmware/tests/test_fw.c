@@ -157,7 +157,7 @@ START_TEST(test_policer_mock_sequence) {
   xtm_mock_expect_write32(&mk, XTM_POL_BURST_REG_OFFSET, 12500000u);
   xtm_mock_expect_read32(&mk, XTM_POL_RATE_REG_OFFSET, 0x028000u);
   xtm_mock_expect_read32(&mk, XTM_POL_BURST_REG_OFFSET, 0u);
-  ck_assert_int_eq(xtm_fw_policer_set(&h, &p), kXtmFwHwError);
+  ck_assert_int_eq(xtm_fw_policer_set(&h, &p), kXtmFwReadback);
   // TC 3 -> policer 2, TC 7 -> policer 0: TC3_EN|TC3_POL=2 = 0xA << 12, TC7_EN = 1 << 31
   xtm_fw_pol_map_cfg_t m = {.valid = true, .tc_en = 0x88u, .tc_pol = {[3] = 2, [7] = 0}};
   ck_assert_uint_eq(xtm_fw_pol_map_value(&m), 0x8000A000u);
@@ -168,7 +168,7 @@ START_TEST(test_policer_mock_sequence) {
   xtm_mock_expect_write32(&mk, XTM_PORT_SEL_REG_OFFSET, 5u);
   xtm_mock_expect_write32(&mk, XTM_P_POL_MAP_REG_OFFSET, 0x8000A000u);
   xtm_mock_expect_read32(&mk, XTM_P_POL_MAP_REG_OFFSET, 0u);
-  ck_assert_int_eq(xtm_fw_pol_map_set(&h, 5, &m), kXtmFwHwError);
+  ck_assert_int_eq(xtm_fw_pol_map_set(&h, 5, &m), kXtmFwReadback);
   ck_assert(xtm_mock_done(&mk));
 }
 END_TEST
