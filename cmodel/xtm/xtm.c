@@ -33,8 +33,8 @@
 #endif
 
 static const char *const kReasonNames[kXtmReasonCount] = {
-    "ACCEPT", "TAIL",     "POOL",    "PROFILE",  "HEADROOM", "BUF_FULL",  "QDISABLED",
-    "WD",     "LEN_ZERO", "LEN_MAX", "BAD_PORT", "BAD_TC",   "NOT_READY", "FLUSH"};
+    "ACCEPT",   "TAIL",    "POOL",     "PROFILE", "HEADROOM",  "BUF_FULL", "QDISABLED", "WD",
+    "LEN_ZERO", "LEN_MAX", "BAD_PORT", "BAD_TC",  "NOT_READY", "FLUSH",    "POLICE"};
 
 const char *xtm_reason_name(xtm_reason_t r) {
   return (unsigned)r < kXtmReasonCount ? kReasonNames[r] : "?";
@@ -98,8 +98,9 @@ xtm_status_t xtm_create(const xtm_params_t *p, xtm_t **out) {
   m->port = calloc(p->num_ports, sizeof(xtm_port_t));
   m->pg = calloc((size_t)p->num_ports * XTM_NUM_PRIOS, sizeof(xtm_pg_t));
   m->fifo = calloc((size_t)p->num_ports * p->fifo_depth, sizeof(xtm_fifo_ent_t));
+  m->pol = calloc((size_t)p->num_ports * XTM_POLS_PER_PORT, sizeof(xtm_pol_t));
   if (m->desc == NULL || m->voq == NULL || m->port == NULL || m->pg == NULL || m->fifo == NULL ||
-      xtm_csr_init(m) != kXtmOk) {
+      m->pol == NULL || xtm_csr_init(m) != kXtmOk) {
     xtm_destroy(m);
     return kXtmNoMem;
   }
@@ -117,6 +118,7 @@ void xtm_destroy(xtm_t *m) {
   free(m->port);
   free(m->pg);
   free(m->fifo);
+  free(m->pol);
   free(m->regs);
   free(m->decode);
   free(m);
@@ -131,6 +133,8 @@ void xtm_reset(xtm_t *m) {
   memset(m->port, 0, (size_t)p->num_ports * sizeof(xtm_port_t));
   memset(m->pg, 0, (size_t)p->num_ports * XTM_NUM_PRIOS * sizeof(xtm_pg_t));
   memset(m->fifo, 0, (size_t)p->num_ports * p->fifo_depth * sizeof(xtm_fifo_ent_t));
+  // policers (spec 3, 4.7): tok = 0, u = 0, counters 0; POL_RATE/POL_BURST by the table
+  memset(m->pol, 0, (size_t)p->num_ports * XTM_POLS_PER_PORT * sizeof(xtm_pol_t));
   memset(m->prof, 0, sizeof(m->prof));
   memset(m->flush_mask, 0, sizeof(m->flush_mask));
   m->flush_n = 0;
@@ -935,13 +939,11 @@ static void dequeue_slot(xtm_t *m, uint64_t t, xtm_out_t *out) {
 // ------------------------------------------------------------------ step 6: enqueue
 
 static void enq_drop(xtm_t *m, uint32_t v, const xtm_enq_in_t *e, xtm_reason_t r, xtm_out_t *out) {
-  static const xtm_vcnt_t kCnt[] = {[kXtmReasonTail] = kXtmVcntDropTail,
-                                    [kXtmReasonPool] = kXtmVcntDropPool,
-                                    [kXtmReasonProfile] = kXtmVcntDropProfile,
-                                    [kXtmReasonHeadroom] = kXtmVcntDropHdrm,
-                                    [kXtmReasonBufFull] = kXtmVcntDropBuf,
-                                    [kXtmReasonQDisabled] = kXtmVcntDropQdis,
-                                    [kXtmReasonWd] = kXtmVcntDropWd};
+  static const xtm_vcnt_t kCnt[] = {
+      [kXtmReasonTail] = kXtmVcntDropTail,       [kXtmReasonPool] = kXtmVcntDropPool,
+      [kXtmReasonProfile] = kXtmVcntDropProfile, [kXtmReasonHeadroom] = kXtmVcntDropHdrm,
+      [kXtmReasonBufFull] = kXtmVcntDropBuf,     [kXtmReasonQDisabled] = kXtmVcntDropQdis,
+      [kXtmReasonWd] = kXtmVcntDropWd,           [kXtmReasonPolice] = kXtmVcntDropPol};
   xtm_voq_t *q = &m->voq[v];
   q->cnt[kCnt[r]]++;
   q->cnt[kXtmVcntDropBytes] += e->len;
@@ -991,6 +993,60 @@ static bool enq_profile(xtm_t *m, const xtm_voq_t *q, uint32_t v, const xtm_enq_
   return xtm_profile_decide(code, mul, thr, r);
 }
 
+// ------------------------------------------------------------------ check p: ingress policer
+
+_Static_assert(XTM_P_POL_MAP_TC1_POL_OFFSET == 4 && XTM_P_POL_MAP_TC7_POL_OFFSET == 28 &&
+                   XTM_P_POL_MAP_TC0_EN_BIT == 3 && XTM_P_POL_MAP_TC0_POL_MASK == 7u,
+               "P_POL_MAP: TCn_POL at 4n+2:4n, TCn_EN at 4n+3");
+_Static_assert(XTM_POL_BURST_BYTES_MASK == 0xFFFFFFu && XTM_POL_RATE_RATE_MASK == 0xFFFFFFu,
+               "pol_tokens' overflow argument assumes 24-bit POL_BURST and POL_RATE");
+
+// tokens(c) of spec 4.7 for a policer whose configuration is that of S(c), c >= u:
+// B if c - u >= 2^40 and R > 0, else min(B, tok + (c - u) * R).
+// Overflow: below 2^40 cycles, e * R <= (2^40 - 1)(2^24 - 1) = 2^64 - 2^40 - 2^24 + 1, and
+// tok <= (2^24 - 1) * 65536 = 2^40 - 2^16 (tok is always some tokens(c) or less, so at most
+// the largest B ever in force), so tok + e * R <= 2^64 - 2^24 - 2^16 + 1 < 2^64: the sum is
+// exact in 64 unsigned bits. From 2^40 cycles on e * R could wrap, which is why the spec
+// gives B outright there (any R >= 1 has then refilled more than any B < 2^40); for R = 0
+// the product is 0 whatever e.
+static uint64_t pol_tokens(const xtm_pol_t *p, uint64_t c) {
+  uint64_t b = (uint64_t)p->burst << 16;
+  uint64_t e = c - p->u;
+  if (e >= (1ull << 40)) {
+    if (p->rate > 0) {
+      return b;
+    }
+    e = 0;  // R = 0: tok + e * 0
+  }
+  uint64_t v = p->tok + e * p->rate;
+  return v < b ? v : b;  // a lowered burst clamps here, at the next evaluation
+}
+
+// Check p (spec 4.7) of a validated arrival of class tc in cycle t, on S(t): true when it
+// is not policed or conforms (admission goes on with check a), false for a POLICE drop.
+// Either way a policed arrival's policer is written: tok, u = t and its counters.
+static bool pol_check(xtm_t *m, const xtm_enq_in_t *e, uint32_t tc, uint64_t t) {
+  uint32_t map = m->port[e->in_port].pol_map >> (4u * tc);
+  if (((map >> XTM_P_POL_MAP_TC0_EN_BIT) & 1u) == 0) {
+    return true;  // not policed: no policer changes
+  }
+  uint32_t k = (uint32_t)e->in_port * XTM_POLS_PER_PORT + (map & XTM_P_POL_MAP_TC0_POL_MASK);
+  xtm_pol_t *p = &m->pol[k];
+  uint64_t tk = pol_tokens(p, t);
+  uint64_t need = (uint64_t)e->len << 16;
+  bool conform = tk >= need;
+  p->tok = conform ? tk - need : tk;
+  p->u = t;
+  if (conform) {
+    p->cnt[kXtmPolcntPassPkts]++;
+  } else {
+    p->cnt[kXtmPolcntDropPkts]++;
+    p->cnt[kXtmPolcntDropBytes] += e->len;
+  }
+  xtm_snap_mark_pol(m, k);
+  return conform;
+}
+
 // Validation, classification, admission and placement on S(t) (spec 4.2-5.3). A drop is
 // complete here (counters, enq_res); an acceptance and an eviction are left in *dec for
 // enqueue_commit, after the dequeue slot.
@@ -1031,7 +1087,13 @@ static void enqueue_decide(xtm_t *m, const xtm_enq_in_t *in_e, uint64_t t, xtm_o
   // the profile's decision (spec 6.2), drawn before the admission checks
   bool pf_mark, pf_drop;
   bool pf_hit = enq_profile(m, q, v, &e, t, &pf_mark, &pf_drop);
-  // admission (spec 4.4), all on S(t)
+  // admission (spec 4.4), all on S(t); check p first: a POLICE drop touches no VOQ, PG or
+  // buffer state (4.7) but is counted per VOQ like every other drop (4.5: Q_ARR_PKTS above,
+  // Q_DROP_POL and Q_DROP_BYTES in enq_drop)
+  if (!pol_check(m, &e, tc, t)) {
+    enq_drop(m, v, &e, kXtmReasonPolice, out);
+    return;
+  }
   if (XTM_F(q->cfg, Q_CFG, ENABLE) == 0) {
     enq_drop(m, v, &e, kXtmReasonQDisabled, out);
     return;
@@ -1510,6 +1572,10 @@ void xtm_clear_counters(xtm_t *m, uint64_t t_next) {
   }
   for (uint32_t p = 0; p < m->prm.num_ports; p++) {
     memset(m->port[p].cnt, 0, sizeof(m->port[p].cnt));
+  }
+  // the policer counters; tok and u stay (spec 4.7)
+  for (uint32_t k = 0; k < m->prm.num_ports * XTM_POLS_PER_PORT; k++) {
+    memset(m->pol[k].cnt, 0, sizeof(m->pol[k].cnt));
   }
   for (uint32_t i = 0; i < m->prm.num_ports * XTM_NUM_PRIOS; i++) {
     xtm_pg_t *g = &m->pg[i];

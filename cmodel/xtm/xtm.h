@@ -29,12 +29,15 @@ extern "C" {
 #define XTM_MAX_TCS 8
 #define XTM_NUM_PRIOS 8
 #define XTM_MAX_VOQS (XTM_MAX_PORTS * XTM_MAX_TCS)
+// Spec 4.7: 8 ingress policers per port, policer k = in_port * 8 + j.
+#define XTM_POLS_PER_PORT 8
+#define XTM_MAX_POLS (XTM_MAX_PORTS * XTM_POLS_PER_PORT)
 
 // Spec 15.1: the RTL shows the outputs of logical cycle t on its ports in physical cycle
 // t + XTM_OUT_LATENCY (the APB completion of a CSR access of cycle a comes in cycle a + 6).
 #define XTM_OUT_LATENCY 6
 // Spec 3, 15.6: STATUS.INIT_DONE is 0 in cycles 0 .. XTM_INIT_CYCLES(P)-1 (one row of every
-// per-VOQ and per-PG memory per cycle; 8 PGs per port).
+// per-VOQ, per-PG and per-policer memory per cycle; 8 PGs and 8 policers per port).
 #define XTM_INIT_CYCLES(num_ports) (8u * (uint32_t)(num_ports))
 
 typedef enum xtm_status {
@@ -70,7 +73,8 @@ typedef enum xtm_reason {
   kXtmReasonBadTc = 11,
   kXtmReasonNotReady = 12,
   kXtmReasonFlush = 13,
-  kXtmReasonCount = 14,
+  kXtmReasonPolice = 14,  // the arrival's ingress policer found it non-conforming (spec 4.7)
+  kXtmReasonCount = 15,
 } xtm_reason_t;
 
 const char *xtm_reason_name(xtm_reason_t r);
@@ -229,6 +233,13 @@ typedef struct xtm_pg_state {
   uint64_t pause_remain;  // egress side: cycles of pause still to run at xtm_cycle()
 } xtm_pg_state_t;
 
+// An ingress policer (spec 4.7): the lazy bucket as stored in S(t), without the refill since
+// its last evaluation (tok is what POL_TOKENS shows, << 16 and with the fraction).
+typedef struct xtm_pol_state {
+  uint64_t tok;  // 2^-16 byte, 40 bits
+  uint64_t u;    // cycle of the last evaluation (0 after reset)
+} xtm_pol_state_t;
+
 typedef struct xtm_global_state {
   uint32_t pool_used;
   uint32_t ocb_used;
@@ -261,6 +272,7 @@ typedef enum xtm_vcnt {
   kXtmVcntHbmReturn,
   kXtmVcntWdStall,
   kXtmVcntWdRestore,
+  kXtmVcntDropPol,  // Q_DROP_POL (spec 2.2.0, 4.6): POLICE drops attributed to the VOQ
   kXtmVcntCount
 } xtm_vcnt_t;
 
@@ -281,6 +293,14 @@ typedef enum xtm_pcnt {
   kXtmPcntCount
 } xtm_pcnt_t;
 
+// Per-policer counters (spec 4.7; the POL window, policer k = in_port * 8 + j).
+typedef enum xtm_polcnt {
+  kXtmPolcntDropPkts,   // POL_DROP_PKTS
+  kXtmPolcntDropBytes,  // POL_DROP_BYTES
+  kXtmPolcntPassPkts,   // POL_PASS_PKTS
+  kXtmPolcntCount
+} xtm_polcnt_t;
+
 typedef enum xtm_ecnt {
   kXtmEcntArr,
   kXtmEcntLenZero,
@@ -300,15 +320,20 @@ uint64_t xtm_voq_counter(const xtm_t *m, uint32_t voq, xtm_vcnt_t c);
 uint64_t xtm_pg_counter(const xtm_t *m, uint32_t port, uint32_t prio, xtm_gcnt_t c);
 uint64_t xtm_port_counter(const xtm_t *m, uint32_t port, xtm_pcnt_t c);
 uint64_t xtm_global_counter(const xtm_t *m, xtm_ecnt_t c);
-// Bulk snapshot: the values of xtm_voq_state(), xtm_pg_state() and xtm_global_state() for
-// every VOQ and PG at once, as arrays (struct of arrays), for a checker that compares them
-// every cycle (the co-simulation, docs/cosim.md). It is incremental: the model records
-// which VOQs and PGs its cycles, CSR writes, resets and injected faults touched, and
-// xtm_state_snapshot() rewrites only those entries, plus the fields that move with time
-// alone (the remaining pause of paused PGs; the queue-shaper conformance bit of the VOQ
-// whose scan visit takes effect, and of those with a charge or rate-write effect due,
-// spec 9.5), so a call costs in proportion to what changed, not to NumVoqs. After every
-// call the whole snapshot equals what the per-VOQ/PG functions return at xtm_cycle().
+// Policer k = in_port * 8 + j, k < NumPorts * 8 (spec 4.7).
+void xtm_pol_state(const xtm_t *m, uint32_t k, xtm_pol_state_t *s);
+uint64_t xtm_pol_counter(const xtm_t *m, uint32_t k, xtm_polcnt_t c);
+// Bulk snapshot: the values of xtm_voq_state(), xtm_pg_state(), xtm_pol_state() and
+// xtm_global_state() for every VOQ, PG and policer at once, as arrays (struct of arrays),
+// for a checker that compares them every cycle (the co-simulation, docs/cosim.md). It is
+// incremental: the model records which VOQs, PGs and policers its cycles, CSR writes,
+// resets and injected faults touched, and xtm_state_snapshot() rewrites only those
+// entries, plus the fields that move with time alone (the remaining pause of paused PGs;
+// the queue-shaper conformance bit of the VOQ whose scan visit takes effect, and of those
+// with a charge or rate-write effect due, spec 9.5; a policer's stored bucket never moves
+// with time, spec 4.7), so a call costs in proportion to what changed, not to NumVoqs.
+// After every call the whole snapshot equals what the per-VOQ/PG/policer functions return
+// at xtm_cycle().
 //
 // A snapshot belongs to the last model it was taken of: taking it of another model, or
 // taking another snapshot of this model in between, makes the next call a full one (the
@@ -336,11 +361,17 @@ typedef struct xtm_snap {
   uint32_t hdrm_used[XTM_MAX_PGS];
   uint64_t pause_remain[XTM_MAX_PGS];
   uint64_t xoff[XTM_SNAP_WORDS];
+  // per policer k = in_port * 8 + j, k < NumPorts * 8 (spec 4.7, 2.2.0): the stored lazy
+  // bucket, as xtm_pol_state(); it changes only at a policed arrival and at reset
+  uint64_t pol_tok[XTM_MAX_POLS];
+  uint64_t pol_u[XTM_MAX_POLS];
   xtm_global_state_t global;
-  // written by each call: the VOQs and PGs whose entries it rewrote (every entry whose value
-  // differs from the previous call's is among them); all of them after a full call
+  // written by each call: the VOQs, PGs and policers whose entries it rewrote (every entry
+  // whose value differs from the previous call's is among them); all of them after a full
+  // call
   uint64_t voq_changed[XTM_SNAP_WORDS];
   uint64_t pg_changed[XTM_SNAP_WORDS];
+  uint64_t pol_changed[XTM_MAX_POLS / 64];
   bool full;  // the last call rewrote everything
   // bookkeeping of the incremental calls (read by nobody else)
   struct {

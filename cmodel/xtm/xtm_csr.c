@@ -21,6 +21,13 @@ _Static_assert(XTM_G_PAUSED_CYCLES_LO_REG_OFFSET ==
 _Static_assert(XTM_P_PFC_RX_FRAMES_LO_REG_OFFSET ==
                    XTM_WIN_PORT_BASE + 0x20 + 8 * kXtmPcntPfcRxFrames,
                "port counter layout");
+_Static_assert(XTM_Q_DROP_POL_LO_REG_OFFSET == XTM_WIN_VOQ_BASE + 0x40 + 8 * kXtmVcntDropPol,
+               "VOQ counter layout");
+_Static_assert(XTM_POL_PASS_PKTS_LO_REG_OFFSET ==
+                       XTM_POL_DROP_PKTS_LO_REG_OFFSET + 8 * kXtmPolcntPassPkts &&
+                   XTM_POL_DROP_BYTES_LO_REG_OFFSET ==
+                       XTM_POL_DROP_PKTS_LO_REG_OFFSET + 8 * kXtmPolcntDropBytes,
+               "policer counter layout");
 _Static_assert(XTM_ERR_NOT_READY_LO_REG_OFFSET == XTM_ARR_PKTS_LO_REG_OFFSET + 8 * kXtmEcntNotReady,
                "global counter layout");
 
@@ -73,6 +80,7 @@ static uint32_t *rw_storage(xtm_t *m, uint16_t off) {
   xtm_port_t *pt = &m->port[m->port_sel];
   xtm_pg_t *g = &m->pg[m->pg_sel];
   xtm_profile_t *pr = &m->prof[m->prof_sel];
+  xtm_pol_t *pl = &m->pol[m->pol_sel];
   if (off >= XTM_PR_FILL_0_REG_OFFSET && off <= XTM_PR_FILL_7_REG_OFFSET) {
     return &pr->fill[(off - XTM_PR_FILL_0_REG_OFFSET) >> 2];
   }
@@ -129,6 +137,8 @@ static uint32_t *rw_storage(xtm_t *m, uint16_t off) {
       return &m->pg_sel;
     case XTM_PROF_SEL_REG_OFFSET:
       return &m->prof_sel;
+    case XTM_POL_SEL_REG_OFFSET:
+      return &m->pol_sel;
     case XTM_ERR_STATUS_REG_OFFSET:
       return &m->err_status;
     case XTM_Q_CFG_REG_OFFSET:
@@ -157,6 +167,8 @@ static uint32_t *rw_storage(xtm_t *m, uint16_t off) {
       return &pt->pfc_quanta;
     case XTM_P_PFC_REFRESH_REG_OFFSET:
       return &pt->pfc_refresh;
+    case XTM_P_POL_MAP_REG_OFFSET:
+      return &pt->pol_map;
     case XTM_G_CFG_REG_OFFSET:
       return &g->cfg;
     case XTM_G_XOFF_CELLS_REG_OFFSET:
@@ -167,6 +179,12 @@ static uint32_t *rw_storage(xtm_t *m, uint16_t off) {
       return &g->hdrm_cells;
     case XTM_PR_CFG_REG_OFFSET:
       return &pr->cfg;
+    // spec 4.7: a lazy bucket needs nothing at a rate or burst write; the interval since
+    // the last evaluation is refilled at the values in force when it is evaluated
+    case XTM_POL_RATE_REG_OFFSET:
+      return &pl->rate;
+    case XTM_POL_BURST_REG_OFFSET:
+      return &pl->burst;
     default:
       return NULL;
   }
@@ -188,6 +206,9 @@ static uint64_t counter_value(const xtm_t *m, uint16_t off, uint64_t t) {
     const xtm_pg_t *g = &m->pg[m->pg_sel];
     uint32_t k = (off - XTM_G_XOFF_SENT_LO_REG_OFFSET) >> 3;
     return k == kXtmGcntPausedCycles ? xtm_paused_cycles(g, t) : g->cnt[k];
+  }
+  if (off >= XTM_WIN_POL_BASE && off < XTM_WIN_POL_BASE + XTM_WIN_POL_SIZE) {
+    return m->pol[m->pol_sel].cnt[(off - XTM_POL_DROP_PKTS_LO_REG_OFFSET) >> 3];
   }
   return m->ecnt[(off - XTM_ARR_PKTS_LO_REG_OFFSET) >> 3];
 }
@@ -270,6 +291,8 @@ static uint32_t read_value(xtm_t *m, const xtm_reg_desc_t *r, uint64_t t) {
       return g->wm;
     case XTM_G_HDRM_WM_REG_OFFSET:
       return g->hdrm_wm;
+    case XTM_POL_TOKENS_REG_OFFSET:
+      return (uint32_t)(m->pol[m->pol_sel].tok >> 16);  // stored, no refill since u (4.7)
     default:
       return r->resval;  // identification and HW_* registers
   }
@@ -288,10 +311,12 @@ static int16_t decode(const xtm_t *m, uint16_t addr) {
 }
 
 // Spec 3, 10.2: during initialisation (S(t).INIT_DONE = 0, t = xtm_cycle() for a backdoor
-// access) the VOQ and PG windows, swept by the RTL, refuse accesses. Checked after the
-// unmapped check and before the read-only and legal-range checks.
+// access) the VOQ, PG and POL windows, swept by the RTL, refuse accesses (POL_SEL itself is
+// a global register and is not refused). Checked after the unmapped check and before the
+// read-only and legal-range checks.
 static bool refused_not_ready(const xtm_t *m, const xtm_reg_desc_t *r) {
-  return m->t < m->init_cycles && (r->window == kXtmWinVoq || r->window == kXtmWinPg);
+  return m->t < m->init_cycles &&
+         (r->window == kXtmWinVoq || r->window == kXtmWinPg || r->window == kXtmWinPol);
 }
 
 uint32_t xtm_csr_sample(xtm_t *m, uint16_t addr, bool *err, int16_t *idx) {
@@ -488,7 +513,7 @@ bool xtm_csr_write_apply(xtm_t *m, uint16_t addr, uint32_t data, uint64_t t_next
 // ------------------------------------------------------------------ reset
 
 void xtm_csr_reset_values(xtm_t *m) {
-  m->voq_sel = m->port_sel = m->pg_sel = m->prof_sel = 0;
+  m->voq_sel = m->port_sel = m->pg_sel = m->prof_sel = m->pol_sel = 0;
   // every rw register of every window entry gets its reset value
   xtm_reg_params_t rp;
   reg_params(m, &rp);
@@ -512,6 +537,9 @@ void xtm_csr_reset_values(xtm_t *m) {
         case kXtmWinProf:
           m->prof_sel = e;
           break;
+        case kXtmWinPol:
+          m->pol_sel = e;
+          break;
         default:
           break;
       }
@@ -521,7 +549,7 @@ void xtm_csr_reset_values(xtm_t *m) {
       }
     }
   }
-  m->voq_sel = m->port_sel = m->pg_sel = m->prof_sel = 0;
+  m->voq_sel = m->port_sel = m->pg_sel = m->prof_sel = m->pol_sel = 0;
   m->err_status = 0;
   m->err_addr = 0;
   m->cnt_hi = 0;

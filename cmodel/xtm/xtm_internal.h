@@ -128,6 +128,17 @@ typedef struct xtm_pg {
   uint64_t cnt[kXtmGcntCount];  // kXtmGcntPausedCycles holds the committed part
 } xtm_pg_t;
 
+// Ingress policer of spec 4.7 (policer k = in_port * 8 + j): a lazily evaluated byte bucket
+// in memory. tokens(c) = B if c - u >= 2^40 and R > 0, else min(B, tok + (c - u) * R), with
+// the R = POL_RATE and B = POL_BURST * 65536 of S(c). tok < 2^40 always (it is at most
+// some B ever in force, and B <= (2^24 - 1) * 65536). Changed only by a policed arrival.
+typedef struct xtm_pol {
+  uint32_t rate, burst;  // POL_RATE (Q8.16 bytes/cycle), POL_BURST (bytes), raw
+  uint64_t tok;          // 2^-16 byte
+  uint64_t u;            // cycle of the last evaluation
+  uint64_t cnt[kXtmPolcntCount];
+} xtm_pol_t;
+
 typedef struct xtm_fifo_ent {
   xtm_deq_out_t d;
   uint64_t ready;
@@ -135,6 +146,7 @@ typedef struct xtm_fifo_ent {
 
 typedef struct xtm_port {
   uint32_t shaper_cfg, shaper_rate, shaper_burst, pause_quantum, pfc_quanta, pfc_refresh;
+  uint32_t pol_map;  // P_POL_MAP (spec 4.7): TCn_POL at 4n+2:4n, TCn_EN at 4n+3
   xtm_tb_t shaper;
   uint8_t rr;         // DWRR pointer (queue index)
   uint8_t nonempty;   // bit q: VOQ (p, q) holds packets
@@ -167,7 +179,7 @@ struct xtm {
   uint32_t lfsr_head_seed, lfsr_head;  // head LFSR
   uint32_t wd_ctrl, wd_poll, wd_detect, wd_restore;
   uint32_t tc_pg_map, tc_queue_map, dscp_map[8];
-  uint32_t voq_sel, port_sel, pg_sel, prof_sel;
+  uint32_t voq_sel, port_sel, pg_sel, prof_sel, pol_sel;
   uint32_t err_status, err_addr, cnt_hi;
   uint32_t cnt_lo_snap_hi;  // upper half sampled by a _LO read at step 1, latched at step 8
   uint32_t pool_wm;
@@ -183,7 +195,8 @@ struct xtm {
 
   xtm_voq_t *voq;
   xtm_port_t *port;
-  xtm_pg_t *pg;  // num_ports * 8
+  xtm_pg_t *pg;    // num_ports * 8
+  xtm_pol_t *pol;  // num_ports * 8 ingress policers (spec 4.7)
   xtm_profile_t prof[8];
   xtm_fifo_ent_t *fifo;  // num_ports * fifo_depth
   uint64_t flush_mask[XTM_VOQ_WORDS];
@@ -224,11 +237,12 @@ struct xtm {
 
   // change record for xtm_state_snapshot() (not architectural state): what was written
   // since the last snapshot; set where the step, CSR writes, reset and faults write
-  uint64_t snap_voq[XTM_VOQ_WORDS];    // VOQ fields of xtm_voq_state() but the shaper bit
-  uint64_t snap_qs[XTM_VOQ_WORDS];     // queue shaper state (the inputs of xtm_qs_conform)
-  uint64_t snap_pg[XTM_MAX_PGS / 64];  // PG fields of xtm_pg_state()
-  bool snap_all;                       // everything (reset, CSR write, fault)
-  const void *snap_owner;              // the snapshot the record was last consumed by
+  uint64_t snap_voq[XTM_VOQ_WORDS];      // VOQ fields of xtm_voq_state() but the shaper bit
+  uint64_t snap_qs[XTM_VOQ_WORDS];       // queue shaper state (the inputs of xtm_qs_conform)
+  uint64_t snap_pg[XTM_MAX_PGS / 64];    // PG fields of xtm_pg_state()
+  uint64_t snap_pol[XTM_MAX_POLS / 64];  // policer state of xtm_pol_state()
+  bool snap_all;                         // everything (reset, CSR write, fault)
+  const void *snap_owner;                // the snapshot the record was last consumed by
 };
 
 // the change record (xtm_state_snapshot)
@@ -240,6 +254,9 @@ static inline void xtm_snap_mark_qs(xtm_t *m, uint32_t v) {
 }
 static inline void xtm_snap_mark_pg(xtm_t *m, uint32_t g) {
   m->snap_pg[g >> 6] |= 1ull << (g & 63);
+}
+static inline void xtm_snap_mark_pol(xtm_t *m, uint32_t k) {
+  m->snap_pol[k >> 6] |= 1ull << (k & 63);
 }
 
 // ---- helpers shared between translation units

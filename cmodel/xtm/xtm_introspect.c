@@ -34,6 +34,10 @@ void xtm_pg_state(const xtm_t *m, uint32_t port, uint32_t prio, xtm_pg_state_t *
                         .pause_remain = g->pause_end > m->t ? g->pause_end - m->t : 0};
 }
 
+void xtm_pol_state(const xtm_t *m, uint32_t k, xtm_pol_state_t *s) {
+  *s = (xtm_pol_state_t){.tok = m->pol[k].tok, .u = m->pol[k].u};
+}
+
 void xtm_global_state(const xtm_t *m, xtm_global_state_t *s) {
   *s = (xtm_global_state_t){.pool_used = m->pool_used,
                             .ocb_used = m->ocb_used,
@@ -91,12 +95,18 @@ static void snap_pg(const xtm_t *m, xtm_snap_t *s, uint32_t gi, uint64_t t) {
   s->pg_changed[gi >> 6] |= 1ull << (gi & 63);
 }
 
+static void snap_pol(const xtm_t *m, xtm_snap_t *s, uint32_t k) {
+  s->pol_tok[k] = m->pol[k].tok;
+  s->pol_u[k] = m->pol[k].u;
+  s->pol_changed[k >> 6] |= 1ull << (k & 63);
+}
+
 void xtm_snap_init(xtm_snap_t *s) { memset(s, 0, sizeof(*s)); }
 
 // Between two calls a field changes only where the model wrote (its change record) or with
-// time: pause_remain of a PG in pause, and the shaper bit (spec 9.5) at the scan visit of
-// VOQ (c - 2) mod NumVoqs taking effect in cycle c, or at the next charge or rate-write
-// effect (xtm_qs_next_write). Those are the entries rewritten.
+// time (never a policer's: its bucket is lazy, spec 4.7): pause_remain of a PG in pause, and the
+// shaper bit (spec 9.5) at the scan visit of VOQ (c - 2) mod NumVoqs taking effect in cycle c, or
+// at the next charge or rate-write effect (xtm_qs_next_write). Those are the entries rewritten.
 void xtm_state_snapshot(xtm_t *m, xtm_snap_t *s) {
   uint64_t t = m->t;
   uint32_t nv = m->num_voqs, ng = m->prm.num_ports * XTM_NUM_PRIOS;
@@ -106,6 +116,10 @@ void xtm_state_snapshot(xtm_t *m, xtm_snap_t *s) {
   if (full) {
     memset(s->voq_changed, 0, sizeof(s->voq_changed));
     memset(s->pg_changed, 0, sizeof(s->pg_changed));
+    memset(s->pol_changed, 0, sizeof(s->pol_changed));
+    for (uint32_t k = 0; k < ng; k++) {
+      snap_pol(m, s, k);  // as many policers as PGs
+    }
     for (uint32_t v = 0; v < nv; v++) {
       snap_voq(m, s, v);
       snap_conf(m, s, v, t);
@@ -120,6 +134,10 @@ void xtm_state_snapshot(xtm_t *m, xtm_snap_t *s) {
     }
     for (uint32_t w = 0; w < wg; w++) {
       s->pg_changed[w] = 0;
+      s->pol_changed[w] = 0;
+      for (uint64_t b = m->snap_pol[w]; b != 0; b &= b - 1) {
+        snap_pol(m, s, w * 64 + (uint32_t)__builtin_ctzll(b));
+      }
     }
     uint64_t conf[XTM_SNAP_WORDS];
     for (uint32_t w = 0; w < wv; w++) {
@@ -166,7 +184,7 @@ void xtm_state_snapshot(xtm_t *m, xtm_snap_t *s) {
     m->snap_voq[w] = m->snap_qs[w] = 0;
   }
   for (uint32_t w = 0; w < wg; w++) {
-    m->snap_pg[w] = 0;
+    m->snap_pg[w] = m->snap_pol[w] = 0;
   }
   m->snap_all = false;
   m->snap_owner = s;
@@ -184,6 +202,7 @@ uint64_t xtm_port_counter(const xtm_t *m, uint32_t port, xtm_pcnt_t c) {
   return m->port[port].cnt[c];
 }
 uint64_t xtm_global_counter(const xtm_t *m, xtm_ecnt_t c) { return m->ecnt[c]; }
+uint64_t xtm_pol_counter(const xtm_t *m, uint32_t k, xtm_polcnt_t c) { return m->pol[k].cnt[c]; }
 
 bool xtm_check_invariants(const xtm_t *m, char *why, size_t n) {
   uint64_t sum_cells = 0, sum_pkts = 0, sum_hbm = 0, arr_total = 0;
@@ -192,7 +211,7 @@ bool xtm_check_invariants(const xtm_t *m, char *why, size_t n) {
     const uint64_t *c = q->cnt;
     uint64_t drops = c[kXtmVcntDropTail] + c[kXtmVcntDropPool] + c[kXtmVcntDropProfile] +
                      c[kXtmVcntDropHdrm] + c[kXtmVcntDropBuf] + c[kXtmVcntDropQdis] +
-                     c[kXtmVcntDropWd] + c[kXtmVcntDropFlush];
+                     c[kXtmVcntDropWd] + c[kXtmVcntDropFlush] + c[kXtmVcntDropPol];
     if (c[kXtmVcntArr] + q->clr_resident != c[kXtmVcntDeqPkts] + drops + q->occ_pkts) {
       if (why != NULL) {
         snprintf(why, n,
@@ -262,6 +281,12 @@ bool xtm_check_invariants(const xtm_t *m, char *why, size_t n) {
   uint32_t nflush = 0;
   for (uint32_t w = 0; w < XTM_VOQ_WORDS; w++) {
     nflush += (uint32_t)__builtin_popcountll(m->flush_mask[w]);
+  }
+  // spec 4.7: a policer's tok is 40 bits (at most the largest burst ever in force)
+  for (uint32_t k = 0; k < m->prm.num_ports * XTM_POLS_PER_PORT && bad == NULL; k++) {
+    if (m->pol[k].tok > ((uint64_t)XTM_POL_BURST_BYTES_MASK << 16) || m->pol[k].u > m->t) {
+      bad = "a policer's tok exceeds 40 bits or its u lies in the future";
+    }
   }
   if (bad == NULL && (busy != m->busy_ports || fifo != m->fifo_ports || xoff != m->xoff_ports)) {
     bad = "busy/fifo/xoff port masks differ from the ports' VOQ, FIFO and XOFF state";

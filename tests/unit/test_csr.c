@@ -4,7 +4,7 @@
 // register table (rtl/xtm/autogen/xtm_regs_table.c), so every register of the TOML is
 // covered: reset values, access types, legal ranges, reserved bits, unmapped addresses,
 // windows, the 64-bit counter protocol, clear-on-read, CLR_CNT, in-band timing, and the
-// refusal of the VOQ and PG windows during initialisation (spec 3, 10.2).
+// refusal of the VOQ, PG and POL windows during initialisation (spec 3, 10.2).
 
 #include <stdlib.h>
 
@@ -39,7 +39,9 @@ static xtm_t *fresh(uint32_t ports, uint32_t tcs) {
 
 static void select_entry(xtm_t *m, int window, uint32_t e) {
   static const uint16_t kSel[] = {XTM_VOQ_SEL_REG_OFFSET, XTM_PORT_SEL_REG_OFFSET,
-                                  XTM_PG_SEL_REG_OFFSET, XTM_PROF_SEL_REG_OFFSET};
+                                  XTM_PG_SEL_REG_OFFSET, XTM_PROF_SEL_REG_OFFSET,
+                                  XTM_POL_SEL_REG_OFFSET};
+  _Static_assert(kXtmWinPol == 4 && kXtmWinCount == 5, "one select per window, in order");
   if (window >= 0) {
     tl_wr(m, kSel[window], e);
   }
@@ -83,7 +85,7 @@ START_TEST(test_reset_values) {
       }
       if (r->offset == XTM_VOQ_SEL_REG_OFFSET || r->offset == XTM_PORT_SEL_REG_OFFSET ||
           r->offset == XTM_PG_SEL_REG_OFFSET || r->offset == XTM_PROF_SEL_REG_OFFSET ||
-          r->offset == XTM_CNT_HI_REG_OFFSET) {
+          r->offset == XTM_POL_SEL_REG_OFFSET || r->offset == XTM_CNT_HI_REG_OFFSET) {
         continue;  // changed by this test's own selections and _LO reads
       }
       ck_assert_msg(v == expect, "%s (0x%04x) entry %u: read 0x%08x, reset value 0x%08x", r->name,
@@ -123,7 +125,8 @@ START_TEST(test_access_types) {
       continue;
     }
     if (off == XTM_VOQ_SEL_REG_OFFSET || off == XTM_PORT_SEL_REG_OFFSET ||
-        off == XTM_PG_SEL_REG_OFFSET || off == XTM_PROF_SEL_REG_OFFSET) {
+        off == XTM_PG_SEL_REG_OFFSET || off == XTM_PROF_SEL_REG_OFFSET ||
+        off == XTM_POL_SEL_REG_OFFSET) {
       // selects: max legal entry, then back to 0
       uint32_t hi = legal_value(r, true);
       tl_wr(m, off, hi | ~r->wmask);

@@ -656,7 +656,7 @@ START_TEST(test_xtm_bad_args) {
   EXPECT(xtm_dpi_voq_counter(h, 4, 0, &c), kDpiBadArg, "voq 4 (< 4)");
   ck_assert_uint_eq(c, 0);  // the output is cleared, not left stale
   c = 7;
-  EXPECT(xtm_dpi_voq_counter(h, 0, kXtmVcntCount, &c), kDpiBadArg, "counter 21 (< 21)");
+  EXPECT(xtm_dpi_voq_counter(h, 0, kXtmVcntCount, &c), kDpiBadArg, "counter 22 (< 22)");
   ck_assert_uint_eq(c, 0);
   EXPECT(xtm_dpi_pg_counter(h, 2, 0, 0, &c), kDpiBadArg, "port 2 (< 2)");
   EXPECT(xtm_dpi_pg_counter(h, 0, 8, 0, &c), kDpiBadArg, "prio 8 (< 8)");
