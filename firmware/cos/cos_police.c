@@ -177,8 +177,8 @@ static void pol_burst(ctx_t *c, pol_t *q, const node_t *e) {
   if (!parse_scaled_milli(t->text, &milli) || milli % 1000u != 0) {
     err(c, t, "'%s' is not a size in bytes (for 'burst-size-limit'; e.g. 15000, 625k, 12m)",
         t->text);
-    q->burst_tok = NULL;
-    return;
+    return;  // given, but wrong: no follow-on "has no burst-size-limit"
+
   }
   q->burst = milli / 1000u;
   if (q->burst > XTM_POL_BURST_BYTES_MASK) {
@@ -606,9 +606,10 @@ static void if_filter(ctx_t *c, cos_police_t *p, apply_t *a, const node_t *s, co
       err(c, x->w[0], "duplicate 'filter input' on '%s' (first given at line %d)", a->port->text,
           a->filt_ref->line);
     } else if (!polices) {
-      junos_ignored(c, x, "an interface",
-                    "the filter has no 'then policer': xtm models the policers of filters, not "
-                    "their other actions");
+      warn(c, x->w[1],
+           "valid Junos, not modelled by xtm: filter '%s' on '%s' is ignored (it has no 'then "
+           "policer': xtm models the policers of filters, not their other actions)",
+           x->w[1]->text, a->port->text);
     } else {
       a->filt_ref = x->w[1];
       a->filt = fi;
@@ -770,7 +771,8 @@ typedef struct port_work {
   uint32_t ni;
   int claim[XTM_FW_MAX_TCS];  // instance, -2 accepted without a policer, -1 free
   const term_t *claim_term[XTM_FW_MAX_TCS];
-  int dscp_inst[64];  // the instance of the term that matches the DSCP (-2 none, -3 unmatched)
+  int dscp_inst[64];  // instance of the first term matching the DSCP (-2 no policer, -3 no
+                      // term, -4 a policer that got no class)
 } port_work_t;
 
 static int inst_of(port_work_t *w, int pol, int key, const term_t *t) {
@@ -805,12 +807,13 @@ static void filter_classes(ctx_t *c, const cos_police_t *p, port_work_t *w, cons
       matched |= 1ull << d;
       uint32_t tc = cls->dscp_tc[d];
       int have = w->claim[tc];
-      int mine = -2;
+      int mine = -2;  // accepted without a policer
       if (t->pol >= 0) {
+        mine = -4;  // its policer, not made yet
         for (uint32_t i = 0; i < w->ni; i++) {
           mine = w->in[i].key == key && w->in[i].pol == t->pol ? (int)i : mine;
         }
-        mine = mine == -2 && have == -1 ? inst_of(w, t->pol, key, t) : mine;
+        mine = mine == -4 && have == -1 ? inst_of(w, t->pol, key, t) : mine;
       }
       w->dscp_inst[d] = mine;
       if (have == -1) {

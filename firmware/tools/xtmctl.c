@@ -600,7 +600,8 @@ int main(int argc, char **argv) {
     uint32_t src[XTM_FW_MAX_PORTS];
     uint32_t nsrc = 0;
     for (uint32_t p = 0; p < h.hw.num_ports; p++) {
-      if (r.cfg.ports[p].valid && (int)p != eg) {
+      // the ports with class of service, and the policed ingress ports (spec 4.7)
+      if ((r.cfg.ports[p].valid || r.cfg.pol_map[p].valid) && (int)p != eg) {
         src[nsrc++] = p;
       }
     }
@@ -653,6 +654,7 @@ int main(int argc, char **argv) {
         {"drop tail", XTM_Q_DROP_TAIL_LO_REG_OFFSET},
         {"drop profile", XTM_Q_DROP_PROFILE_LO_REG_OFFSET},
         {"drop headroom", XTM_Q_DROP_HDRM_LO_REG_OFFSET},
+        {"drop police", XTM_Q_DROP_POL_LO_REG_OFFSET},
         {"mark tail", XTM_Q_MARK_TAIL_LO_REG_OFFSET},
         {"mark head", XTM_Q_MARK_HEAD_LO_REG_OFFSET},
         {"mark latency", XTM_Q_MARK_LAT_LO_REG_OFFSET},
@@ -687,6 +689,25 @@ int main(int argc, char **argv) {
         }
       }
       printf("ingress port %u: PFC XOFF frames sent %" PRIu64 "\n", src[s], x);
+    }
+    // the policers' counters (the POL window, spec 4.7)
+    for (uint32_t i = 0; i < r.npols; i++) {
+      static const uint32_t kPol[3] = {XTM_POL_PASS_PKTS_LO_REG_OFFSET,
+                                       XTM_POL_DROP_PKTS_LO_REG_OFFSET,
+                                       XTM_POL_DROP_BYTES_LO_REG_OFFSET};
+      uint64_t v[3] = {0, 0, 0};
+      for (int k = 0; k < 3; k++) {
+        if (xtm_fw_counter(&h, XTM_POL_SEL_REG_OFFSET,
+                           r.pol[i].port * XTM_FW_POLICERS_PER_PORT + r.pol[i].index, kPol[k],
+                           &v[k]) != kXtmFwOk) {
+          fprintf(stderr, "xtmctl stats: counter read failed\n");
+          xtm_destroy(model);
+          return 2;
+        }
+      }
+      printf("policer %s on %s (port %u, %u): passed %" PRIu64 " packets, dropped %" PRIu64
+             " packets, %" PRIu64 " bytes\n",
+             r.pol[i].policer, r.pol[i].iface, r.pol[i].port, r.pol[i].index, v[0], v[1], v[2]);
     }
   }
   xtm_destroy(model);
