@@ -178,7 +178,6 @@ static void pol_burst(ctx_t *c, pol_t *q, const node_t *e) {
     err(c, t, "'%s' is not a size in bytes (for 'burst-size-limit'; e.g. 15000, 625k, 12m)",
         t->text);
     return;  // given, but wrong: no follow-on "has no burst-size-limit"
-
   }
   q->burst = milli / 1000u;
   if (q->burst > XTM_POL_BURST_BYTES_MASK) {
