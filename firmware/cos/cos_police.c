@@ -617,8 +617,44 @@ static void if_filter(ctx_t *c, cos_police_t *p, apply_t *a, const node_t *s, co
 }
 
 // The policing statements of one interface (a port, a LAG, a range, lo0, ...).
+// Whether an interface statement has a `policer` or a `filter` that polices, in any unit and
+// family.
+static bool if_polices(const cos_police_t *p, const node_t *n) {
+  for (size_t k = 0; k < n->nkids; k++) {
+    const node_t *u = n->kids[k];
+    for (size_t j = 0; strcmp(u->w[0]->text, "unit") == 0 && j < u->nkids; j++) {
+      const node_t *fam = u->kids[j];
+      for (size_t i = 0; strcmp(fam->w[0]->text, "family") == 0 && i < fam->nkids; i++) {
+        const node_t *s = fam->kids[i];
+        bool filter = strcmp(s->w[0]->text, "filter") == 0;
+        if (strcmp(s->w[0]->text, "policer") == 0) {
+          return true;
+        }
+        for (size_t x = 0; filter && x < s->nkids; x++) {
+          int fi = s->kids[x]->nw >= 2 ? filt_find(p, s->kids[x]->w[1]->text) : -1;
+          if (fi >= 0 && node_polices(p->filt[fi].node)) {
+            return true;
+          }
+        }
+      }
+    }
+  }
+  return false;
+}
+
 static void scan_interface(ctx_t *c, cos_police_t *p, const node_t *n, const tok_t *name,
                            bool range) {
+  cos_ifkind_t kind = range ? kIfWildcard : cos_ifname(name->text, NULL, NULL, 0);
+  if (kind == kIfOther || kind == kIfBad) {
+    // lo0, irb, em0, ...: not a port of the traffic manager; their filters are not read
+    if (if_polices(p, n)) {
+      warn(c, name,
+           "valid Junos, not modelled by xtm: the policing of '%s' is ignored (not a port of the "
+           "traffic manager)",
+           name->text);
+    }
+    return;
+  }
   apply_t a = {.port = name, .pol = -1, .filt = -1, .mtu = DEFAULT_MTU};
   for (size_t k = 0; k < n->nkids; k++) {
     const node_t *u = n->kids[k];
@@ -655,14 +691,6 @@ static void scan_interface(ctx_t *c, cos_police_t *p, const node_t *n, const tok
     }
   }
   if (a.pol_ref == NULL && a.filt_ref == NULL) {
-    return;
-  }
-  cos_ifkind_t kind = range ? kIfWildcard : cos_ifname(name->text, NULL, NULL, 0);
-  if (kind == kIfOther || kind == kIfBad) {
-    warn(c, name,
-         "valid Junos, not modelled by xtm: the policing of '%s' is ignored (not a port of the "
-         "traffic manager)",
-         name->text);
     return;
   }
   if (kind != kIfPhys) {
