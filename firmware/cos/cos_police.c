@@ -287,19 +287,21 @@ static void read_policer(ctx_t *c, cos_police_t *p, const node_t *n) {
       unknown(c, e, "a policer");
     }
   }
-  if (q->bw_tok == NULL) {
+  // what is missing, unless a statement of the policer was wrong already (a misspelt
+  // `if-exceeding` is one error, not also its two limits)
+  if (q->bw_tok == NULL && c->r->nerrors == nerr) {
     err(c, q->name,
         "policer '%s' has no bandwidth-limit (if-exceeding { bandwidth-limit BPS; "
         "burst-size-limit BYTES; })",
         q->name->text);
   }
-  if (q->burst_tok == NULL) {
+  if (q->burst_tok == NULL && c->r->nerrors == nerr) {
     err(c, q->name,
         "policer '%s' has no burst-size-limit (if-exceeding { bandwidth-limit BPS; "
         "burst-size-limit BYTES; })",
         q->name->text);
   }
-  if (q->then_tok == NULL) {
+  if (q->then_tok == NULL && c->r->nerrors == nerr) {
     err(c, q->name, "policer '%s' has no action (xtm supports 'then discard')", q->name->text);
   }
   q->ok = c->r->nerrors == nerr;
