@@ -6,7 +6,7 @@
 
 FW_CORE_SRCS := firmware/xtm_mmio.c firmware/xtm_fw.c firmware/dcqcn_fw.c
 FW_HOST_SRCS := firmware/host/xtm_fw_host.c firmware/cos/xtm_cos.c firmware/cos/cos_tree.c \
-  firmware/cos/cos_ports.c firmware/cos/cos_diag.c $(NUM_SRCS)
+  firmware/cos/cos_ports.c firmware/cos/cos_diag.c firmware/cos/cos_police.c $(NUM_SRCS)
 FW_OBJS      := $(patsubst %.c,$(BUILD)/obj/%.o,$(FW_CORE_SRCS) $(FW_HOST_SRCS))
 LIBXTMFW     := $(BUILD)/lib/libxtmfw.a
 

@@ -70,6 +70,8 @@ const char *xtm_fw_step_name(xtm_fw_step_t s) {
       return "pfc";
     case kXtmFwStepWatchdog:
       return "watchdog";
+    case kXtmFwStepPolice:
+      return "police";
     case kXtmFwStepDcqcn:
       return "dcqcn";
     case kXtmFwStepEnable:
@@ -102,6 +104,8 @@ const char *xtm_fw_status_name(xtm_fw_status_t s) {
       return "unsupported by the backend";
     case kXtmFwNotInit:
       return "handle not initialised";
+    case kXtmFwReadback:
+      return "a register did not read back as written";
     default:
       return "?";
   }
@@ -245,6 +249,54 @@ static bool class_ok(const xtm_fw_hw_t *hw, const xtm_fw_class_cfg_t *c) {
   return true;
 }
 
+static bool policer_ok(const xtm_fw_hw_t *hw, const xtm_fw_policer_cfg_t *p) {
+  return p->port < hw->num_ports && p->index < XTM_FW_POLICERS_PER_PORT &&
+         p->rate_q16 <= XTM_POL_RATE_RATE_MASK && p->burst_bytes <= XTM_POL_BURST_BYTES_MASK;
+}
+
+static bool pol_map_ok(const xtm_fw_hw_t *hw, uint32_t port, const xtm_fw_pol_map_cfg_t *m) {
+  if (port >= hw->num_ports || (hw->num_tcs < 8u && (m->tc_en >> hw->num_tcs) != 0u)) {
+    return false;  // a class the hardware does not have
+  }
+  for (uint32_t t = 0u; t < XTM_FW_MAX_TCS; t++) {
+    if (m->tc_pol[t] >= XTM_FW_POLICERS_PER_PORT) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Every policer once, in range; every enabled class of a map polices through a policer the
+// image programs (an unprogrammed one has rate 0 and burst 0: it would drop everything).
+static bool policers_ok(const xtm_fw_hw_t *hw, const xtm_fw_cfg_t *cfg) {
+  if (cfg->num_policers > XTM_FW_MAX_POLICERS) {
+    return false;
+  }
+  uint8_t have[XTM_FW_MAX_PORTS] = {0u};
+  for (uint32_t i = 0u; i < cfg->num_policers; i++) {
+    const xtm_fw_policer_cfg_t *p = &cfg->policers[i];
+    if (!policer_ok(hw, p) || (have[p->port] >> p->index & 1u) != 0u) {
+      return false;
+    }
+    have[p->port] = (uint8_t)(have[p->port] | 1u << p->index);
+  }
+  for (uint32_t port = 0u; port < XTM_FW_MAX_PORTS; port++) {
+    const xtm_fw_pol_map_cfg_t *m = &cfg->pol_map[port];
+    if (!m->valid) {
+      continue;
+    }
+    if (!pol_map_ok(hw, port, m)) {
+      return false;
+    }
+    for (uint32_t t = 0u; t < XTM_FW_MAX_TCS; t++) {
+      if ((m->tc_en >> t & 1u) != 0u && (have[port] >> m->tc_pol[t] & 1u) == 0u) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 xtm_fw_status_t xtm_fw_cfg_validate(const xtm_fw_t *h, const xtm_fw_cfg_t *cfg) {
   RET_IF_ERR(check_handle(h));
   if (cfg == NULL || cfg->num_queues > XTM_FW_MAX_QUEUES || cfg->num_pgs > XTM_FW_MAX_PGS) {
@@ -277,6 +329,9 @@ xtm_fw_status_t xtm_fw_cfg_validate(const xtm_fw_t *h, const xtm_fw_cfg_t *cfg) 
     return kXtmFwBadArg;
   }
   if (cfg->wd.valid && !wd_ok(&cfg->wd)) {
+    return kXtmFwBadArg;
+  }
+  if (!policers_ok(&h->hw, cfg)) {
     return kXtmFwBadArg;
   }
   if (cfg->dcqcn.valid) {
@@ -445,6 +500,53 @@ xtm_fw_status_t xtm_fw_watchdog_set(const xtm_fw_t *h, const xtm_fw_wd_cfg_t *w)
   return kXtmFwOk;
 }
 
+// Writes `value` to `off`, reads it back: a different value is kXtmFwReadback.
+static xtm_fw_status_t wr_verify(const xtm_fw_t *h, uint32_t off, uint32_t value) {
+  uint32_t back = 0u;
+  RET_IF_ERR(wr(h, off, value));
+  RET_IF_ERR(rd(h, off, &back));
+  return back == value ? kXtmFwOk : kXtmFwReadback;
+}
+
+xtm_fw_status_t xtm_fw_policer_set(const xtm_fw_t *h, const xtm_fw_policer_cfg_t *p) {
+  RET_IF_ERR(check_handle(h));
+  if (p == NULL || !policer_ok(&h->hw, p)) {
+    return kXtmFwBadArg;
+  }
+  RET_IF_ERR(wr(h, XTM_POL_SEL_REG_OFFSET,
+                (uint32_t)p->port * XTM_FW_POLICERS_PER_PORT + (uint32_t)p->index));
+  RET_IF_ERR(wr(h, XTM_POL_RATE_REG_OFFSET, p->rate_q16));
+  RET_IF_ERR(wr(h, XTM_POL_BURST_REG_OFFSET, p->burst_bytes));
+  uint32_t rate = 0u;
+  uint32_t burst = 0u;
+  RET_IF_ERR(rd(h, XTM_POL_RATE_REG_OFFSET, &rate));
+  RET_IF_ERR(rd(h, XTM_POL_BURST_REG_OFFSET, &burst));
+  return rate == p->rate_q16 && burst == p->burst_bytes ? kXtmFwOk : kXtmFwReadback;
+}
+
+uint32_t xtm_fw_pol_map_value(const xtm_fw_pol_map_cfg_t *m) {
+  uint32_t v = 0u;
+  // fields TC<t>_POL (3 bits) and TC<t>_EN are 4 bits apart per class
+  const uint32_t step = XTM_P_POL_MAP_TC1_POL_OFFSET - XTM_P_POL_MAP_TC0_POL_OFFSET;
+  for (uint32_t t = 0u; m != NULL && t < XTM_FW_MAX_TCS; t++) {
+    v = xtm_field32_write(v, XTM_P_POL_MAP_TC0_POL_MASK, XTM_P_POL_MAP_TC0_POL_OFFSET + t * step,
+                          m->tc_pol[t]);
+    v = xtm_field32_write(v, XTM_P_POL_MAP_TC0_EN_MASK, XTM_P_POL_MAP_TC0_EN_OFFSET + t * step,
+                          (uint32_t)(m->tc_en >> t) & 1u);
+  }
+  return v;
+}
+
+xtm_fw_status_t xtm_fw_pol_map_set(const xtm_fw_t *h, uint32_t port,
+                                   const xtm_fw_pol_map_cfg_t *m) {
+  RET_IF_ERR(check_handle(h));
+  if (m == NULL || !pol_map_ok(&h->hw, port, m)) {
+    return kXtmFwBadArg;
+  }
+  RET_IF_ERR(wr(h, XTM_PORT_SEL_REG_OFFSET, port));
+  return wr_verify(h, XTM_P_POL_MAP_REG_OFFSET, xtm_fw_pol_map_value(m));
+}
+
 xtm_fw_status_t xtm_fw_err_status(const xtm_fw_t *h, uint32_t *status, uint32_t *addr) {
   RET_IF_ERR(check_handle(h));
   if (status == NULL || addr == NULL) {
@@ -489,6 +591,11 @@ xtm_fw_status_t xtm_fw_counter(const xtm_fw_t *h, uint32_t sel_offset, uint32_t 
   } else if (sel_offset == XTM_PG_SEL_REG_OFFSET) {
     if (index >= h->hw.num_ports * XTM_FW_NUM_PRIOS || lo_offset < XTM_WIN_PG_BASE ||
         lo_offset >= XTM_WIN_PG_BASE + XTM_WIN_PG_SIZE) {
+      return kXtmFwBadArg;
+    }
+  } else if (sel_offset == XTM_POL_SEL_REG_OFFSET) {
+    if (index >= h->hw.num_ports * XTM_FW_POLICERS_PER_PORT || lo_offset < XTM_WIN_POL_BASE ||
+        lo_offset >= XTM_WIN_POL_BASE + XTM_WIN_POL_SIZE) {
       return kXtmFwBadArg;
     }
   } else if (sel_offset != 0u || lo_offset >= XTM_WIN_VOQ_BASE) {
@@ -560,6 +667,16 @@ xtm_fw_status_t xtm_fw_bringup(const xtm_mmio_t *mmio, const xtm_fw_cfg_t *cfg,
   }
   if (cfg->wd.valid) {
     STEP(kXtmFwStepWatchdog, xtm_fw_watchdog_set(h, &cfg->wd));
+  }
+  // Policers after INIT_DONE (the POL window refuses accesses before, spec 3), each bucket
+  // before the maps that send traffic to it; every value is read back.
+  for (uint32_t i = 0u; i < cfg->num_policers; i++) {
+    STEP(kXtmFwStepPolice, xtm_fw_policer_set(h, &cfg->policers[i]));
+  }
+  for (uint32_t p = 0u; p < h->hw.num_ports; p++) {
+    if (cfg->pol_map[p].valid) {
+      STEP(kXtmFwStepPolice, xtm_fw_pol_map_set(h, p, &cfg->pol_map[p]));
+    }
   }
   // DCQCN parameters belong to the NIC block (rtl/dcqcn), which has no register map yet:
   // the image keeps them validated and the result says they are pending.

@@ -35,6 +35,9 @@ extern "C" {
 #define XTM_FW_PAUSE_QUANTUM_MIN_Q16 0x4000u
 #define XTM_FW_MAX_QUEUES (XTM_FW_MAX_PORTS * XTM_FW_MAX_TCS)
 #define XTM_FW_MAX_PGS (XTM_FW_MAX_PORTS * XTM_FW_NUM_PRIOS)
+// Ingress policers (spec 4.7): 8 per ingress port, POL_SEL = port * 8 + index.
+#define XTM_FW_POLICERS_PER_PORT 8u
+#define XTM_FW_MAX_POLICERS (XTM_FW_MAX_PORTS * XTM_FW_POLICERS_PER_PORT)
 #define XTM_FW_Q16_ONE 65536u
 
 // Elaboration parameters, read from HW_PARAMS, HW_NUM_DESC, HW_OCB_CELLS, HW_HBM_CELLS.
@@ -121,6 +124,23 @@ typedef struct xtm_fw_pg_cfg {
   uint32_t hdrm_cells;
 } xtm_fw_pg_cfg_t;
 
+// One ingress policer (spec 4.7, the POL window): a byte token bucket at rate_q16 with
+// depth burst_bytes; non-conforming arrivals are dropped (POLICE).
+typedef struct xtm_fw_policer_cfg {
+  uint8_t port;          // ingress port
+  uint8_t index;         // 0..7, the port's policer: POL_SEL = port * 8 + index
+  uint32_t rate_q16;     // POL_RATE, bytes/cycle Q8.16, 24 bits
+  uint32_t burst_bytes;  // POL_BURST, 24 bits
+} xtm_fw_policer_cfg_t;
+
+// P_POL_MAP of one ingress port: which traffic classes are policed, and by which of the
+// port's policers (several classes may share one).
+typedef struct xtm_fw_pol_map_cfg {
+  bool valid;
+  uint8_t tc_en;                   // bit t: TC<t>_EN
+  uint8_t tc_pol[XTM_FW_MAX_TCS];  // TC<t>_POL, 0..7
+} xtm_fw_pol_map_cfg_t;
+
 typedef enum xtm_fw_wd_action {
   kXtmFwWdActionDrop = 0,
   kXtmFwWdActionForward = 1,
@@ -186,6 +206,9 @@ typedef struct xtm_fw_cfg {
   uint32_t pool_cells;
   xtm_fw_wd_cfg_t wd;
   xtm_fw_dcqcn_cfg_t dcqcn;
+  uint32_t num_policers;
+  xtm_fw_policer_cfg_t policers[XTM_FW_MAX_POLICERS];
+  xtm_fw_pol_map_cfg_t pol_map[XTM_FW_MAX_PORTS];
 } xtm_fw_cfg_t;
 
 // ------------------------------------------------------------------ lifecycle
@@ -217,14 +240,25 @@ XTM_FW_WARN_UNUSED xtm_fw_status_t xtm_fw_pfc_set_thresholds(const xtm_fw_t *h,
                                                              const xtm_fw_pg_cfg_t *g);
 XTM_FW_WARN_UNUSED xtm_fw_status_t xtm_fw_pool_set(const xtm_fw_t *h, uint32_t pool_cells);
 XTM_FW_WARN_UNUSED xtm_fw_status_t xtm_fw_watchdog_set(const xtm_fw_t *h, const xtm_fw_wd_cfg_t *w);
+// POL_SEL, POL_RATE, POL_BURST, then reads POL_RATE and POL_BURST back: a value that does
+// not read back as written (a write refused during initialisation, spec 3, or a block
+// without the POL window) is kXtmFwReadback. Only after STATUS.INIT_DONE (the POL window is refused
+// before).
+XTM_FW_WARN_UNUSED xtm_fw_status_t xtm_fw_policer_set(const xtm_fw_t *h,
+                                                      const xtm_fw_policer_cfg_t *p);
+// PORT_SEL, P_POL_MAP, read back as above.
+XTM_FW_WARN_UNUSED xtm_fw_status_t xtm_fw_pol_map_set(const xtm_fw_t *h, uint32_t port,
+                                                      const xtm_fw_pol_map_cfg_t *m);
+// The P_POL_MAP register value of a map.
+uint32_t xtm_fw_pol_map_value(const xtm_fw_pol_map_cfg_t *m);
 // Reads ERR_STATUS and ERR_ADDR.
 XTM_FW_WARN_UNUSED xtm_fw_status_t xtm_fw_err_status(const xtm_fw_t *h, uint32_t *status,
                                                      uint32_t *addr);
 // Reads a 64-bit counter of the VOQ window (lo_offset = XTM_Q_*_LO_REG_OFFSET).
 XTM_FW_WARN_UNUSED xtm_fw_status_t xtm_fw_voq_counter(const xtm_fw_t *h, uint32_t voq,
                                                       uint32_t lo_offset, uint64_t *value);
-// Reads a 64-bit counter of the PORT or PG window or a global one (sel_offset =
-// XTM_PORT_SEL/XTM_PG_SEL_REG_OFFSET, or 0 for a global counter).
+// Reads a 64-bit counter of the PORT, PG or POL window or a global one (sel_offset =
+// XTM_PORT_SEL/XTM_PG_SEL/XTM_POL_SEL_REG_OFFSET, or 0 for a global counter).
 XTM_FW_WARN_UNUSED xtm_fw_status_t xtm_fw_counter(const xtm_fw_t *h, uint32_t sel_offset,
                                                   uint32_t index, uint32_t lo_offset,
                                                   uint64_t *value);
@@ -242,6 +276,7 @@ typedef enum xtm_fw_step {
   kXtmFwStepProfiles,
   kXtmFwStepPfc,
   kXtmFwStepWatchdog,
+  kXtmFwStepPolice,
   kXtmFwStepDcqcn,
   kXtmFwStepEnable,
   kXtmFwStepCheck,
@@ -265,8 +300,8 @@ typedef struct xtm_fw_bringup_result {
 
 // The whole sequence of docs/firmware.md: identify (type/version, parameters; reads only)
 // and validate the image before anything is written, reset and identify again, wait for
-// INIT_DONE, classification, queues (disabled), profiles, PFC, watchdog, DCQCN, enable
-// ports and queues, check ERR_STATUS.
+// INIT_DONE, classification, queues (disabled), profiles, PFC, watchdog, policers (each
+// read back), DCQCN, enable ports and queues, check ERR_STATUS.
 XTM_FW_WARN_UNUSED xtm_fw_status_t xtm_fw_bringup(const xtm_mmio_t *mmio, const xtm_fw_cfg_t *cfg,
                                                   const xtm_fw_bringup_opts_t *opts, xtm_fw_t *h,
                                                   xtm_fw_bringup_result_t *res);

@@ -38,6 +38,7 @@ typedef enum xtm_fw_status {
   kXtmFwHwError = 6,       // ERR_STATUS was set after programming
   kXtmFwUnsupported = 7,   // the backend cannot do this (e.g. reset on real hardware)
   kXtmFwNotInit = 8,       // the handle was not initialised by xtm_fw_init
+  kXtmFwReadback = 9,      // a register read back differs from the value written
 } xtm_fw_status_t;
 
 typedef enum xtm_mmio_backend {

@@ -105,6 +105,10 @@ size_t word_list(ctx_t *c, const node_t *n, size_t i, const tok_t **out, size_t 
 void unknown(ctx_t *c, const node_t *n, const char *where);
 bool check_name(ctx_t *c, const tok_t *t, const char *what);
 void fmt_rate(char *b, size_t n, uint64_t bps);
+// The Q8.16 register value of a rate (xtm_cos_rate_q16, docs/firmware.md 5.4) with its
+// messages: an error when it rounds to 0 (`never` says what that would mean), a warning
+// when it is more than 1 % off (xtm_cos.c).
+uint32_t cos_rate_reg(ctx_t *c, const tok_t *t, const char *what, uint64_t bps, const char *never);
 // One warning for a valid Junos statement that xtm does not model and whose absence does
 // not change what it models; one error for one whose absence would.
 void junos_ignored(ctx_t *c, const node_t *n, const char *where, const char *why);
@@ -174,5 +178,27 @@ void cos_dev_speed(ctx_t *c, cos_dev_t *d, int p, uint64_t cos_speed, const tok_
 // number when all are on one FPC/PIC, unchannelized and below NumPorts, else in
 // (fpc, pic, port, channel) order. False (after an error) when they do not fit.
 bool cos_dev_map(ctx_t *c, cos_dev_t *d, const tok_t *where);
+
+// ------------------------------------------------------------------ policing (cos_police.c)
+
+// Junos firewall policers and the filters and interface statements that apply them to
+// ingress ports (docs/firmware.md section 4.5).
+typedef struct cos_police cos_police_t;
+cos_police_t *cos_police_new(void);
+void cos_police_free(cos_police_t *p);
+// The top-level `firewall` stanza: policers (checked in full), filters (read when a port
+// uses them).
+void cos_police_firewall(ctx_t *c, cos_police_t *p, const node_t *fw);
+// `interfaces X unit N family inet { policer { input P; } filter { input F; } }` of the
+// top-level interfaces stanza, and the filters they use.
+void cos_police_interfaces(ctx_t *c, cos_police_t *p, const node_t *root);
+// Marks every policed physical port as wanted in the port map (mport -2); true for a port
+// that is policed.
+void cos_police_want(const cos_police_t *p, cos_dev_t *d);
+bool cos_police_port(const cos_police_t *p, const char *name);
+// The hardware policers of every policed port, after the classification (the DSCP map
+// decides which traffic class a filter term's DSCP is): r->cfg.policers, r->cfg.pol_map,
+// r->pol.
+void cos_police_resolve(ctx_t *c, cos_police_t *p, const cos_dev_t *d);
 
 #endif  // XTM_FIRMWARE_COS_COS_INTERNAL_H_

@@ -390,7 +390,21 @@ static const sch_t kCos[] = {{"forwarding-classes", K_BLOCK, kFcs},
                              {"dedicated-buffer", K_BLOCK, kSharedBuf},
                              {NULL, K_END, NULL}};
 // the device stanzas: only what the compiler reads has a shape; the rest are leaves
-static const sch_t kTopUnit[] = {{NULL, K_END, NULL}};
+static const sch_t kFamily[] = {
+    {"policer", K_BLOCK, kLeaves}, {"filter", K_BLOCK, kLeaves}, {NULL, K_END, NULL}};
+static const sch_t kTopUnit[] = {{"family", K_NAMED, kFamily}, {NULL, K_END, NULL}};
+// firewall: policers, filters (cos_police.c)
+static const sch_t kPolicer[] = {
+    {"if-exceeding", K_BLOCK, kLeaves}, {"then", K_BLOCK, kLeaves}, {NULL, K_END, NULL}};
+static const sch_t kFrom[] = {{"dscp", K_LIST, NULL}, {NULL, K_END, NULL}};
+static const sch_t kTerm[] = {
+    {"from", K_BLOCK, kFrom}, {"then", K_BLOCK, kLeaves}, {NULL, K_END, NULL}};
+static const sch_t kFilter[] = {{"term", K_NAMED, kTerm}, {NULL, K_END, NULL}};
+static const sch_t kFwFamily[] = {{"filter", K_NAMED, kFilter}, {NULL, K_END, NULL}};
+static const sch_t kFirewall[] = {{"policer", K_NAMED, kPolicer},
+                                  {"filter", K_NAMED, kFilter},
+                                  {"family", K_NAMED, kFwFamily},
+                                  {NULL, K_END, NULL}};
 static const sch_t kEtherOpts[] = {{"802.3ad", K_LEAF, NULL}, {NULL, K_END, NULL}};
 static const sch_t kTopIf[] = {{"unit", K_NAMED, kTopUnit},
                                {"ether-options", K_BLOCK, kEtherOpts},
@@ -406,13 +420,12 @@ static const sch_t kPic[] = {
     {"port", K_NAMED, kPort}, {"port-range", K_NAMED2, kPort}, {NULL, K_END, NULL}};
 static const sch_t kFpc[] = {{"pic", K_NAMED, kPic}, {NULL, K_END, NULL}};
 static const sch_t kChassis[] = {{"fpc", K_NAMED, kFpc}, {NULL, K_END, NULL}};
-static const sch_t kRoot[5];
+static const sch_t kRoot[6];
 static const sch_t kGroups[] = {{"*", K_ANY, kRoot}, {NULL, K_END, NULL}};
-static const sch_t kRoot[5] = {{"class-of-service", K_BLOCK, kCos},
-                               {"interfaces", K_BLOCK, kTopIfs},
-                               {"chassis", K_BLOCK, kChassis},
-                               {"groups", K_BLOCK, kGroups},
-                               {NULL, K_END, NULL}};
+static const sch_t kRoot[6] = {
+    {"class-of-service", K_BLOCK, kCos}, {"interfaces", K_BLOCK, kTopIfs},
+    {"chassis", K_BLOCK, kChassis},      {"firewall", K_BLOCK, kFirewall},
+    {"groups", K_BLOCK, kGroups},        {NULL, K_END, NULL}};
 
 static const sch_t *sch_find(const sch_t *tab, const char *w) {
   if (tab == NULL) {

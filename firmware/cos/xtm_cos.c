@@ -319,6 +319,7 @@ typedef struct model {
   wd_t wd;  // class-of-service pfc-watchdog
   bool dcqcn_set;
   cos_dev_t dev;
+  cos_police_t *pol;     // firewall policers and where they apply (cos_police.c)
   const tok_t *cos_tok;  // the class-of-service statement
   // classification result: per queue the loss priorities its traffic can have
   uint8_t lpset[XTM_FW_MAX_TCS];
@@ -2330,6 +2331,19 @@ static void add_port(ctx_t *c, model_t *m, const cos_dev_t *d, uint32_t p, uint3
   pp->speed_line = ph->speed_tok != NULL ? ph->speed_tok->line : 0;
 }
 
+// A port that only ingress policing uses (no class-of-service): its r->ports[] row; its
+// speed is not needed (a policer's rate is its own).
+static void add_policed_port(ctx_t *c, const cos_dev_t *d, uint32_t p, uint32_t port) {
+  const cos_phys_t *ph = &d->phys[p];
+  xtm_cos_port_plan_t *pp = &c->r->ports[c->r->nports++];
+  memset(pp, 0, sizeof(*pp));
+  snprintf(pp->name, sizeof(pp->name), "%s", ph->name);
+  snprintf(pp->lag, sizeof(pp->lag), "%s", ph->lag >= 0 ? d->lag[ph->lag].name : "");
+  pp->port = port;
+  pp->speed_bps = ph->speed_bps;
+  snprintf(pp->speed_src, sizeof(pp->speed_src), "not read: ingress policing only");
+}
+
 // Which class-of-service interface statement configures each port, the port speeds, and
 // the model ports (docs/firmware.md section 4.2). Fills m->iface[] and r->ports[].
 static void bind_ports(ctx_t *c, model_t *m, const node_t *root) {
@@ -2342,6 +2356,7 @@ static void bind_ports(ctx_t *c, model_t *m, const node_t *root) {
   }
   rank_interfaces(c, m, d);
   check_lag_members(c, m, d);
+  cos_police_want(m->pol, d);  // a policed ingress port is a port of the map too
   bind_speeds(c, m, d);
   if (c->r->nerrors > 0 || !cos_dev_map(c, d, m->cos_tok)) {
     return;
@@ -2351,6 +2366,8 @@ static void bind_ports(ctx_t *c, model_t *m, const node_t *root) {
     for (uint32_t p = 0; p < d->nphys; p++) {
       if (m->best[p] >= 0 && d->phys[p].mport == (int)port) {
         add_port(c, m, d, p, port);
+      } else if (d->phys[p].mport == (int)port) {
+        add_policed_port(c, d, p, port);
       }
     }
   }
@@ -2581,17 +2598,18 @@ static uint64_t rate_of(const rate_t *r, uint64_t base, uint32_t div) {
 }
 
 // The Q8.16 bytes/cycle register value of a rate (section 5.4). `what` describes the rate
-// for the messages ("shaping-rate 1k of scheduler 'x'"): an error when it rounds to 0 (a
-// shaper that never sends), a warning when the register is more than 1 % off the rate.
-static uint32_t rate_reg(ctx_t *c, const tok_t *t, const char *what, uint64_t bps) {
+// for the messages ("shaping-rate 1k of scheduler 'x'"), `never` what a rate of 0 would do
+// ("the queue would never send"): an error when it rounds to 0, a warning when the
+// register is more than 1 % off the rate. Shapers and policers (cos_police.c) share it.
+uint32_t cos_rate_reg(ctx_t *c, const tok_t *t, const char *what, uint64_t bps, const char *never) {
   uint32_t q = xtm_cos_rate_q16(bps, c->clock_hz);
   // one register step in b/s: 8 x clock / 65536; the smallest rate that rounds to 1 is half
   uint64_t smallest = (4u * c->clock_hz + 65535u) / 65536u;
   if (q == 0) {
     err(c, t,
-        "%s rounds to 0 in the Q8.16 rate register at a %llu Hz clock (the queue would never send; "
-        "the smallest rate is %llu b/s)",
-        what, (unsigned long long)c->clock_hz, (unsigned long long)smallest);
+        "%s rounds to 0 in the Q8.16 rate register at a %llu Hz clock (%s; the smallest rate is "
+        "%llu b/s)",
+        what, (unsigned long long)c->clock_hz, never, (unsigned long long)smallest);
     return 0;
   }
   uint64_t prog = (uint64_t)(((u128)q * 8u * c->clock_hz) / 65536u);
@@ -2602,6 +2620,10 @@ static uint32_t rate_reg(ctx_t *c, const tok_t *t, const char *what, uint64_t bp
          8.0 * (double)c->clock_hz / 65536.0);
   }
   return q;
+}
+
+static uint32_t rate_reg(ctx_t *c, const tok_t *t, const char *what, uint64_t bps) {
+  return cos_rate_reg(c, t, what, bps, "the queue would never send");
 }
 
 // A drop profile that gives probability 0 at every fill level (spec 6.1): segmented with
@@ -3776,7 +3798,6 @@ static const char *const kJunosTop[] = {"access",
                                         "event-options",
                                         "ethernet-switching-options",
                                         "fabric",
-                                        "firewall",
                                         "forwarding-options",
                                         "jsrc",
                                         "jsrc-partition",
@@ -3951,6 +3972,14 @@ uint32_t xtm_cos_compile(const char *path, const char *text, const xtm_fw_hw_t *
   r->hw = *hw;
   r->clock_hz = c->clock_hz;
   r->port_rule = "Junos port number";
+  m->pol = cos_police_new();
+  if (m->pol == NULL) {
+    free(c);
+    free(m);
+    snprintf(r->errors[0], XTM_COS_MSG_LEN, "%s: out of memory", path);
+    r->nerrors = r->nerror_msgs = 1;
+    return 1;
+  }
   cos_tree_t t;
   if (cos_tree_parse(c, text, &t) && r->nerrors == 0) {
     const node_t *root = t.root;
@@ -3973,6 +4002,8 @@ uint32_t xtm_cos_compile(const char *path, const char *text, const xtm_fw_hw_t *
         if (!want_block(c, top, 1)) {
           continue;  // read with the ports (cos_dev_read)
         }
+      } else if (strcmp(w, "firewall") == 0) {
+        cos_police_firewall(c, m->pol, top);  // policers (docs/firmware.md section 4.5)
       } else if (strcmp(w, "version") == 0) {
         // the software version of the configuration: nothing to model
       } else if (in_list(w, kJunosTop)) {
@@ -3988,13 +4019,20 @@ uint32_t xtm_cos_compile(const char *path, const char *text, const xtm_fw_hw_t *
       err(c, NULL, "no 'class-of-service' stanza");
     }
     if (r->nerrors == 0) {
+      cos_police_interfaces(c, m->pol, root);
+    }
+    if (r->nerrors == 0) {
       bind_ports(c, m, root);
     }
     if (r->nerrors == 0) {
       resolve(c, m);
     }
+    if (r->nerrors == 0) {
+      cos_police_resolve(c, m->pol, &m->dev);
+    }
   }
   cos_tree_free(c, &t);
+  cos_police_free(m->pol);
   free(m);
   free(c);
   if (r->nerrors > 0) {

@@ -110,6 +110,21 @@ typedef struct xtm_cos_pg_plan {
   uint32_t hdrm_cells;
 } xtm_cos_pg_plan_t;
 
+// One hardware policer (docs/firmware.md section 4.5): a Junos firewall policer applied to
+// an ingress port, directly (`family inet policer input P`) or by a filter term (`filter
+// input F`, `term T { from { dscp ...; } then policer P; }`).
+typedef struct xtm_cos_pol_plan {
+  char iface[XTM_COS_NAME_LEN];    // the policed ingress port (Junos name)
+  char policer[XTM_COS_NAME_LEN];  // the firewall policer
+  char source[160];      // "policer input", "filter F term T", "filter F (filter-specific)"
+  uint32_t port;         // model port
+  uint32_t index;        // 0..7 of the port: POL_SEL = port * 8 + index
+  uint64_t rate_bps;     // bandwidth-limit
+  uint32_t rate_q16;     // POL_RATE
+  uint32_t burst_bytes;  // POL_BURST = burst-size-limit
+  uint8_t tcs;           // the traffic classes it polices (bit t), P_POL_MAP
+} xtm_cos_pol_plan_t;
+
 typedef struct xtm_cos_result {
   xtm_fw_cfg_t cfg;
   xtm_fw_hw_t hw;
@@ -121,6 +136,8 @@ typedef struct xtm_cos_result {
   uint32_t nports;  // model ports used, in model port order
   xtm_cos_port_plan_t ports[XTM_FW_MAX_PORTS];
   const char *port_rule;  // "Junos port number" or "in (fpc, pic, port, channel) order"
+  uint32_t npols;         // hardware policers, in (port, index) order
+  xtm_cos_pol_plan_t pol[XTM_FW_MAX_POLICERS];
   // Messages `file:line:col: text`. A text met again at another position is not stored
   // again: its entry counts the repeats (error_repeats) and keeps the first XTM_COS_MORE
   // further positions; the same text at the same position is counted once.

@@ -145,13 +145,15 @@ static int window_of_sel(uint32_t addr) {
       return kXtmWinPg;
     case XTM_PROF_SEL_REG_OFFSET:
       return kXtmWinProf;
+    case XTM_POL_SEL_REG_OFFSET:
+      return kXtmWinPol;
     default:
       return -1;
   }
 }
 
 void xtm_fw_trace_write_tsv(FILE *f, const xtm_mmio_txn_t *t, size_t n, bool writes_only) {
-  uint32_t sel[kXtmWinCount] = {0u, 0u, 0u, 0u};
+  uint32_t sel[kXtmWinCount] = {0u};
   fprintf(f, "# xtm-csr-trace v1\tseq\top\taddr\tdata\tname\n");
   for (size_t i = 0; i < n; i++) {
     const xtm_mmio_txn_t *x = &t[i];
@@ -230,8 +232,12 @@ xtm_fw_status_t xtm_fw_regdump(FILE *f, const xtm_fw_t *h) {
   if (st != kXtmFwOk) {
     return st;
   }
+  // one select register per window, in xtm_window_t order (the POL window came with spec
+  // 2.2.0: without its entry here the dump wrote POL_SEL's entries to offset 0)
   static const uint32_t kSel[kXtmWinCount] = {XTM_VOQ_SEL_REG_OFFSET, XTM_PORT_SEL_REG_OFFSET,
-                                              XTM_PG_SEL_REG_OFFSET, XTM_PROF_SEL_REG_OFFSET};
+                                              XTM_PG_SEL_REG_OFFSET, XTM_PROF_SEL_REG_OFFSET,
+                                              XTM_POL_SEL_REG_OFFSET};
+  _Static_assert(kXtmWinPol == 4 && kXtmWinCount == 5, "a select register for every window");
   for (int w = 0; w < kXtmWinCount; w++) {
     uint32_t entries = xtm_regs_window_entries(&p, (xtm_window_t)w);
     for (uint32_t e = 0; e < entries; e++) {

@@ -84,3 +84,25 @@ if "$XTMCTL" stats firmware/examples/roce-lab-6g-ecn.conf --us 100 | grep -q '^r
 else
   echo "FAIL stats-roce-lab"
 fi
+# policed example (experiment 5): the stats load of 4 policed 100G sources at a 20 Gb/s
+# policer each: every arrival is passed or dropped by its policer, the POLICE drops are the
+# VOQ's Q_DROP_POL, and what passes is the bucket's refill (at most 2.5 B/cycle x 100 us,
+# the bucket being empty at reset, spec 4.7) plus one packet
+if "$XTMCTL" stats firmware/examples/fabric-20g-policed.conf --us 100 2>/dev/null | python3 -c '
+import re, sys
+t = sys.stdin.read()
+offered = int(re.search(r"(\d+) packets offered", t).group(1))
+pol = [tuple(map(int, m)) for m in re.findall(r"passed (\d+) packets, dropped (\d+) packets, (\d+) bytes", t)]
+be = [l.split() for l in t.splitlines() if l.startswith("best-effort")][0]
+arr, enq, dropped_police = int(be[1]), int(be[2]), int(be[7])
+assert len(pol) == 4 and sum(p + d for p, d, _ in pol) == offered == arr, (pol, offered)
+assert all(b == 4096 * d for _, d, b in pol)
+assert dropped_police == sum(d for _, d, _ in pol) > 0 and enq == arr - dropped_police
+assert all(0 < p * 4096 <= 2.5 * 100000 * 1.02 + 4096 for p, _, _ in pol), pol
+'; then echo "PASS stats-fabric-policed"; else echo "FAIL stats-fabric-policed"; fi
+# the Junos test copy of the policed example is the example
+if diff <(grep -v '^#' firmware/examples/fabric-20g-policed.conf) <(grep -v '^#' firmware/tests/junos/policer-iface.conf) >/dev/null; then
+  echo "PASS example-policed-copy"
+else
+  echo "FAIL example-policed-copy (firmware/tests/junos/policer-iface.conf differs from the example)"
+fi

@@ -113,6 +113,25 @@ static void print_text(const xtm_cos_result_t *r) {
              g->cable_m, g->mtu, g->hdrm_bytes, g->hdrm_cells);
     }
   }
+  if (r->npols > 0) {
+    printf(
+        "\ningress policers (spec 4.7; POL_SEL = port x 8 + index; P_POL_MAP sends each TC to "
+        "one):\n");
+    printf("%-14s %4s %5s %-20s %14s %9s %11s %-16s %s\n", "ingress", "port", "index", "policer",
+           "rate b/s", "Q8.16", "burst bytes", "TCs", "from");
+    for (uint32_t i = 0; i < r->npols; i++) {
+      const xtm_cos_pol_plan_t *p = &r->pol[i];
+      char tcs[24] = "";
+      size_t o = 0;
+      for (uint32_t t = 0; t < XTM_FW_MAX_TCS; t++) {
+        if ((p->tcs >> t & 1u) != 0u) {
+          o += (size_t)snprintf(tcs + o, sizeof(tcs) - o, "%s%u", o ? "," : "", t);
+        }
+      }
+      printf("%-14s %4u %5u %-20s %14" PRIu64 " 0x%06x %11u %-16s %s\n", p->iface, p->port,
+             p->index, p->policer, p->rate_bps, p->rate_q16, p->burst_bytes, tcs, p->source);
+    }
+  }
   if (r->cfg.dcqcn.valid) {
     printf("\nDCQCN (NIC block, mlxconfig names):");
     for (int p = 0; p < kXtmFwDcqcnCount; p++) {
@@ -231,6 +250,33 @@ static void print_json(const xtm_cos_result_t *r) {
   printf("\n  ],\n  \"port_shaper_q16\": [");
   for (uint32_t p = 0; p < r->hw.num_ports && p < XTM_FW_MAX_PORTS; p++) {
     printf("%s%u", p ? ", " : "", r->cfg.ports[p].valid ? r->cfg.ports[p].shaper_rate_q16 : 0u);
+  }
+  printf("],\n  \"policers\": [");
+  for (uint32_t i = 0; i < r->npols; i++) {
+    const xtm_cos_pol_plan_t *p = &r->pol[i];
+    printf("%s\n    {\"interface\": ", i ? "," : "");
+    json_str(p->iface);
+    printf(", \"policer\": ");
+    json_str(p->policer);
+    printf(", \"source\": ");
+    json_str(p->source);
+    printf(", \"port\": %u, \"index\": %u, \"pol_sel\": %u, \"rate_bps\": %" PRIu64
+           ", \"rate_q16\": %u, \"burst_bytes\": %u, \"tcs\": [",
+           p->port, p->index, p->port * XTM_FW_POLICERS_PER_PORT + p->index, p->rate_bps,
+           p->rate_q16, p->burst_bytes);
+    bool first_tc = true;
+    for (uint32_t t = 0; t < XTM_FW_MAX_TCS; t++) {
+      if ((p->tcs >> t & 1u) != 0u) {
+        printf("%s%u", first_tc ? "" : ", ", t);
+        first_tc = false;
+      }
+    }
+    printf("]}");
+  }
+  printf("\n  ],\n  \"pol_map\": [");
+  for (uint32_t p = 0; p < r->hw.num_ports && p < XTM_FW_MAX_PORTS; p++) {
+    printf("%s%u", p ? ", " : "",
+           r->cfg.pol_map[p].valid ? xtm_fw_pol_map_value(&r->cfg.pol_map[p]) : 0u);
   }
   printf("],\n  \"dscp_tc\": [");
   for (uint32_t d = 0; d < 64; d++) {
@@ -554,7 +600,8 @@ int main(int argc, char **argv) {
     uint32_t src[XTM_FW_MAX_PORTS];
     uint32_t nsrc = 0;
     for (uint32_t p = 0; p < h.hw.num_ports; p++) {
-      if (r.cfg.ports[p].valid && (int)p != eg) {
+      // the ports with class of service, and the policed ingress ports (spec 4.7)
+      if ((r.cfg.ports[p].valid || r.cfg.pol_map[p].valid) && (int)p != eg) {
         src[nsrc++] = p;
       }
     }
@@ -607,6 +654,7 @@ int main(int argc, char **argv) {
         {"drop tail", XTM_Q_DROP_TAIL_LO_REG_OFFSET},
         {"drop profile", XTM_Q_DROP_PROFILE_LO_REG_OFFSET},
         {"drop headroom", XTM_Q_DROP_HDRM_LO_REG_OFFSET},
+        {"drop police", XTM_Q_DROP_POL_LO_REG_OFFSET},
         {"mark tail", XTM_Q_MARK_TAIL_LO_REG_OFFSET},
         {"mark head", XTM_Q_MARK_HEAD_LO_REG_OFFSET},
         {"mark latency", XTM_Q_MARK_LAT_LO_REG_OFFSET},
@@ -641,6 +689,25 @@ int main(int argc, char **argv) {
         }
       }
       printf("ingress port %u: PFC XOFF frames sent %" PRIu64 "\n", src[s], x);
+    }
+    // the policers' counters (the POL window, spec 4.7)
+    for (uint32_t i = 0; i < r.npols; i++) {
+      static const uint32_t kPol[3] = {XTM_POL_PASS_PKTS_LO_REG_OFFSET,
+                                       XTM_POL_DROP_PKTS_LO_REG_OFFSET,
+                                       XTM_POL_DROP_BYTES_LO_REG_OFFSET};
+      uint64_t v[3] = {0, 0, 0};
+      for (int k = 0; k < 3; k++) {
+        if (xtm_fw_counter(&h, XTM_POL_SEL_REG_OFFSET,
+                           r.pol[i].port * XTM_FW_POLICERS_PER_PORT + r.pol[i].index, kPol[k],
+                           &v[k]) != kXtmFwOk) {
+          fprintf(stderr, "xtmctl stats: counter read failed\n");
+          xtm_destroy(model);
+          return 2;
+        }
+      }
+      printf("policer %s on %s (port %u, %u): passed %" PRIu64 " packets, dropped %" PRIu64
+             " packets, %" PRIu64 " bytes\n",
+             r.pol[i].policer, r.pol[i].iface, r.pol[i].port, r.pol[i].index, v[0], v[1], v[2]);
     }
   }
   xtm_destroy(model);
