@@ -1968,16 +1968,6 @@ static bool pc_params(bctx_t *b, ns_sim_t *s, ns_measure_t *m, pc_t *c) {
               c->exp_gbps, c->link_gbps);
     return false;
   }
-  bool model_polices = false;  // the model has the drop reason of spec 2.2.0 4.7
-  for (uint32_t i = 1; i < kXtmReasonCount; i++) {
-    model_polices |= strcmp(xtm_reason_name((xtm_reason_t)i), "POLICE") == 0;
-  }
-  if (c->policer && !model_polices) {
-    berr(b, "policer",
-         "on: this build's traffic manager model has no ingress policer yet (issue 16; spec "
-         "2.2.0 4.7), so the circuits would run unpoliced; use policer = off");
-    return false;
-  }
   double burst = cg * 1e9 / 8 * c->burst_ms * 1e-3;
   if (c->policer && burst < (double)(c->mtu + NS_HDR_BYTES)) {
     static const char *const kK[] = {"policer_burst_ms", "mtu", NULL};
