@@ -150,6 +150,14 @@ agree(sh)
 assert sh["policer_drops"] == 0 and sh["circuits_done"] == 8, sh["policer_drops"]
 PY
 python3 "$T/pol.py" "$T" && echo "PASS policed-policer" || echo "FAIL policed-policer"
+# part a at 80 Gb/s: 5 ms would be 50 MB, beyond the 24-bit POL_BURST: capped, and said
+if timeout 120 "$NS" run $SC --set part=a --set system_file_mb=8 --out "$T/cap" 2>&1 |
+  grep -qF "set-up: policer burst: 5 ms at 80 Gb/s is 50000000 B, above the 24-bit POL_BURST register: capped at 16777215 B (1.68 ms)" &&
+  grep -qF "burst-size-limit 16777215;" "$T/cap/site-generated.conf"; then
+  echo "PASS policed-burst-cap"
+else
+  echo "FAIL policed-burst-cap"
+fi
 # the checker fails on one drop more (a policer's count and the circuit's)
 mkdir -p "$T/pmut" && cp "$T"/pol-*.json "$T/pmut/"
 python3 - "$T/pmut/pol-b7.json" <<'PY'
