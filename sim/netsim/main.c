@@ -1034,6 +1034,52 @@ static void circuits_json(cJSON *sm, const ns_sim_t *s, const ns_measure_t *m) {
   cJSON_AddNumberToObject(sm, "tcp_fast_retransmits", (double)frs);
 }
 
+// One 64-bit counter through the CSR backdoor: _LO, then _HI from the CNT_HI shadow
+// (docs/registers.md). false on a CSR error.
+static bool csr_read64(xtm_t *x, uint16_t lo, uint64_t *v) {
+  uint32_t l = 0, h = 0;
+  bool ok = xtm_csr_read(x, lo, &l) && xtm_csr_read(x, (uint16_t)(lo + 4u), &h);
+  *v = (uint64_t)h << 32 | l;
+  return ok;
+}
+
+// summary.policers: every ingress policer of every router that saw a packet, read through
+// the POL window (spec 4.7: POL_PASS_PKTS, POL_DROP_PKTS, POL_DROP_BYTES) between cycles,
+// POL_SEL restored: the registers firmware would read, beside the per-packet POLICE count
+// of drops_by_reason (the two must agree; sim/netsim/tests/test_policed.sh checks it).
+static void policers_json(cJSON *sm, ns_sim_t *s) {
+  cJSON *po = cJSON_AddObjectToObject(sm, "policers");
+  for (uint32_t i = 0; i < s->nnodes; i++) {
+    if (s->nodes[i].kind != kNsNodeRouter) {
+      continue;
+    }
+    xtm_t *x = s->nodes[i].rt.m;
+    uint32_t sel = 0;
+    bool ok = xtm_csr_read(x, XTM_POL_SEL_REG_OFFSET, &sel);
+    uint32_t n = xtm_params(x)->num_ports * 8u;
+    for (uint32_t k = 0; ok && k < n; k++) {
+      uint64_t pass = 0, drop = 0, bytes = 0;
+      ok = xtm_csr_write(x, XTM_POL_SEL_REG_OFFSET, k) &&
+           csr_read64(x, XTM_POL_PASS_PKTS_LO_REG_OFFSET, &pass) &&
+           csr_read64(x, XTM_POL_DROP_PKTS_LO_REG_OFFSET, &drop) &&
+           csr_read64(x, XTM_POL_DROP_BYTES_LO_REG_OFFSET, &bytes);
+      if (ok && pass + drop > 0) {
+        char nm[96];
+        snprintf(nm, sizeof(nm), "%s.p%u.%u", s->nodes[i].name, k / 8u, k % 8u);
+        cJSON *o = cJSON_AddObjectToObject(po, nm);
+        cJSON_AddNumberToObject(o, "pass_pkts", (double)pass);
+        cJSON_AddNumberToObject(o, "drop_pkts", (double)drop);
+        cJSON_AddNumberToObject(o, "drop_bytes", (double)bytes);
+      }
+    }
+    if (!xtm_csr_write(x, XTM_POL_SEL_REG_OFFSET, sel) || !ok) {
+      fprintf(stderr, "xtm-netsim: router %s: reading the policer counters failed\n",
+              s->nodes[i].name);
+      cJSON_AddBoolToObject(po, "read_error", true);
+    }
+  }
+}
+
 static cJSON *run_summary_json(ns_sim_t *s, ns_measure_t *m, const run_kpi_t *kpi) {
   const ns_link_t *bl = kpi->bl;
   const ns_router_t *br = kpi->br;
@@ -1085,6 +1131,7 @@ static cJSON *run_summary_json(ns_sim_t *s, ns_measure_t *m, const run_kpi_t *kp
   }
   transfer_fct_json(sm, s);
   circuits_json(sm, s, m);
+  policers_json(sm, s);
   return sm;
 }
 

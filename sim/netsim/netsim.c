@@ -687,21 +687,6 @@ ns_status_t ns_nic_program_dcqcn(ns_sim_t *s, uint32_t nic, const void *dcqcn_cf
   return kNsOk;
 }
 
-// The model's drop reason of the ingress policer, found by its name (spec 2.2.0 4.7: POLICE);
-// kXtmReasonCount while the model has none (no drop then counts as policed).
-static uint32_t police_reason(void) {
-  static uint32_t k = 0;  // 0: not looked up yet (0 is ACCEPT, never a drop reason)
-  if (k == 0) {
-    k = kXtmReasonCount;
-    for (uint32_t i = 1; i < kXtmReasonCount; i++) {
-      if (strcmp(xtm_reason_name((xtm_reason_t)i), "POLICE") == 0) {
-        k = i;
-      }
-    }
-  }
-  return k;
-}
-
 // splitmix64 (Steele, Lea, Flood 2014), the generator the scenarios use for start times
 static uint64_t link_rng_next(uint64_t *x) {
   uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
@@ -1766,7 +1751,7 @@ static void rt_outputs(ns_sim_t *s, uint32_t n, const xtm_out_t *o) {
       r->drops_by_reason[why]++;
       ns_flow_t *df = &s->flows[s->pool[o->enq_res.pkt_id].flow];
       df->tm_drops++;
-      df->police_drops += why == police_reason();
+      df->police_drops += why == kXtmReasonPolice;
       pkt_free(s, o->enq_res.pkt_id);
       ns_ival_t *v = iv_at(s, t);
       if (v != NULL) {

@@ -1968,16 +1968,6 @@ static bool pc_params(bctx_t *b, ns_sim_t *s, ns_measure_t *m, pc_t *c) {
               c->exp_gbps, c->link_gbps);
     return false;
   }
-  bool model_polices = false;  // the model has the drop reason of spec 2.2.0 4.7
-  for (uint32_t i = 1; i < kXtmReasonCount; i++) {
-    model_polices |= strcmp(xtm_reason_name((xtm_reason_t)i), "POLICE") == 0;
-  }
-  if (c->policer && !model_polices) {
-    berr(b, "policer",
-         "on: this build's traffic manager model has no ingress policer yet (issue 16; spec "
-         "2.2.0 4.7), so the circuits would run unpoliced; use policer = off");
-    return false;
-  }
   double burst = cg * 1e9 / 8 * c->burst_ms * 1e-3;
   if (c->policer && burst < (double)(c->mtu + NS_HDR_BYTES)) {
     static const char *const kK[] = {"policer_burst_ms", "mtu", NULL};
@@ -2091,9 +2081,18 @@ static char *pc_config(const pc_t *c, const char *rname, const pc_port_t *pt, ui
   return t.p;
 }
 
+// The policer's burst-size-limit in bytes: policer_burst_ms at the rate, at most what the
+// 24-bit POL_BURST register holds (spec 4.7: 16,777,215 B, 1.68 ms at 80 Gb/s). Above that
+// the device cannot be programmed as asked, so the run uses the register's maximum and
+// says so (a note in the run's output; docs/netsim.md 4.5).
+static double pc_burst(const pc_t *c, double gbps) {
+  double want = gbps * 1e9 / 8 * c->burst_ms * 1e-3;
+  return want > (double)XTM_POL_BURST_BYTES_MASK ? (double)XTM_POL_BURST_BYTES_MASK : want;
+}
+
 static bool pc_program(bctx_t *b, ns_sim_t *s, uint32_t r, const pc_t *c, const char *rname,
                        const pc_port_t *pt, uint32_t np, double pol_gbps, const char *outdir) {
-  double burst = pol_gbps * 1e9 / 8 * c->burst_ms * 1e-3;
+  double burst = pc_burst(c, pol_gbps);
   char *text = pc_config(c, rname, pt, np, pol_gbps, burst);
   if (text == NULL) {
     berr(b, NULL, "out of memory");
@@ -2319,15 +2318,22 @@ static bool build_policed_circuits(bctx_t *b, ns_sim_t *s, ns_measure_t *m, cons
       return false;
     }
   }
-  double burst = (c.part_b ? c.circ_gbps : c.sys_gbps) * 1e9 / 8 * c.burst_ms * 1e-3;
+  double pg = c.part_b ? c.circ_gbps : c.sys_gbps;
+  double burst = pc_burst(&c, pg);
+  if (c.policer && burst < pg * 1e9 / 8 * c.burst_ms * 1e-3) {
+    note(m,
+         "policer burst: %g ms at %g Gb/s is %.0f B, above the 24-bit POL_BURST register: "
+         "capped at %.0f B (%.3g ms)",
+         c.burst_ms, pg, pg * 1e9 / 8 * c.burst_ms * 1e-3, burst, burst * 8 / (pg * 1e9) * 1e3);
+  }
   note(
       m,
       "part %s: %u circuit%s of %g Gb/s, %s x %" PRIu64
-      " flow%s per circuit, %g MB per circuit, policer %s (burst %.0f B = %g ms), queue shaper %s, "
+      " flow%s per circuit, %g MB per circuit, policer %s (burst %.0f B), queue shaper %s, "
       "sender shaping %s, loss %g on the receiver cables",
       c.part_b ? "b" : "a", m->ncirc, m->ncirc == 1 ? "" : "s", c.part_b ? c.circ_gbps : c.sys_gbps,
       c.cc, c.flows, c.flows == 1 ? "" : "s", c.part_b ? c.file_mb : c.sys_file_mb,
-      c.policer ? "on" : "off", burst, c.burst_ms, c.qshaper ? "on" : "off",
+      c.policer ? "on" : "off", burst, c.qshaper ? "on" : "off",
       c.sshaper ? "on" : "off", c.loss);
   return true;
 }

@@ -15,8 +15,6 @@ EXPECT_ERR_TAG=policed-bad
 . "$(dirname "$0")/expect_err.sh"
 
 # ---- bad input: the key named, exit 1
-expect_err policer-without-model 1 "--set policer: on: this build's traffic manager model has no ingress policer yet (issue 16; spec 2.2.0 4.7), so the circuits would run unpoliced; use policer = off" \
-  "$NS" run $SC --set policer=on
 expect_err unknown-cc 1 "--set tcp_cc: 'reno' is not one of cubic or bbr" "$NS" run $SC --set tcp_cc=reno
 expect_err negative-loss 1 "--set loss_rate: '-0.1' is out of range 0..1" "$NS" run $SC --set loss_rate=-0.1
 expect_err loss-above-one 1 "--set loss_rate: '2' is out of range 0..1" "$NS" run $SC --set loss_rate=2
@@ -33,8 +31,7 @@ expect_err rtt-below-fixed 1 "--set pair_rtts_ms: 0.1 ms is not above the 404 us
   "$NS" run $SC --set "pair_rtts_ms=14 7 16 0.1"
 expect_err flows-above-bytes 1 "--set file_mb: 10 flows cannot share a file of 5 bytes" \
   "$NS" run $SC --set file_mb=0.000005
-# expect_err burst-below-frame (needs policer=on, refused until the model polices)
-: expect_err burst-below-frame 1 "--set policer_burst_ms: a burst of 0.001 ms at 20 Gb/s is 2500 bytes, below one 9000-byte frame: every frame would be dropped (Junos' minimum burst-size-limit is the MTU)" \
+expect_err burst-below-frame 1 "--set policer_burst_ms: a burst of 0.001 ms at 20 Gb/s is 2500 bytes, below one 9000-byte frame: every frame would be dropped (Junos' minimum burst-size-limit is the MTU)" \
   "$NS" run $SC --set policer_burst_ms=0.001
 
 run() {  # name, overrides...: summary JSON in $T/<name>.json
@@ -110,6 +107,66 @@ d["summary"]["circuits"][3]["fct_efficiency"] *= 1.01
 json.dump(d, open(sys.argv[1], "w"))
 PY
 if python3 "$T/kpis.py" "$T/mut" 2>/dev/null; then echo "FAIL policed-kpis-mutant (not caught)"; else echo "PASS policed-kpis-mutant"; fi
+
+# ---- the policer (spec 4.7) at work. Derivation (docs/netsim.md 4.5): part a at 1 Gb/s
+# (0.125 B/cycle), one CUBIC flow of 10 segments (89,380 B), the bucket full at the first
+# arrival (5 ms after reset it holds 625 kB > B), the initial window of 10 frames of 9000 B
+# sent back to back at 100 Gb/s (721.6 ns apart: 90.2 B of refill each). B = 31,500 B
+# (0.252 ms): frames 1-3 conform (tokens 31,500, 22,590, 13,680 B), frames 4-10 find
+# 4,770 + k x 90 B < 9,000: 7 POLICE drops of 9,000 B; their retransmissions go out after
+# the RTO, far apart, and conform: 10 passes. B = 40,500 B (0.324 ms): 4 pass, 6 dropped.
+run pol-b7 part=a policer=on queue_shaper=off system_gbps=1 system_file_mb=0.08938 flows=1 policer_burst_ms=0.252
+run pol-b6 part=a policer=on queue_shaper=off system_gbps=1 system_file_mb=0.08938 flows=1 policer_burst_ms=0.324
+# part b policed, with and without sender shaping (each flow paced at 10 Gb/s of wire bytes,
+# under the policer's 20 Gb/s of L2 bytes: nothing to drop once the 12.5 MB burst is spent)
+run pol-b policer=on file_mb=20 flows=2
+run pol-shaped policer=on file_mb=20 flows=2 sender_shaping=on
+cat >"$T/pol.py" <<'PY'
+import json, sys
+T = sys.argv[1]
+def summ(n):
+    return json.load(open(T + "/" + n + ".json"))["summary"]
+def agree(s):
+    # the per-packet POLICE count, the circuits' sum and the POL_DROP_PKTS registers agree
+    regs = sum(v["drop_pkts"] for k, v in s["policers"].items() if k != "read_error")
+    bytes_ = sum(v["drop_bytes"] for k, v in s["policers"].items() if k != "read_error")
+    why = sum(v for k, v in s["drops_by_reason"].items() if k.endswith(".POLICE"))
+    assert "read_error" not in s["policers"]
+    assert s["policer_drops"] == regs == why == sum(c["policer_drops"] for c in s["circuits"]), s
+    assert bytes_ == 9000 * regs, s["policers"]  # every data frame is 9000 B of L2
+for n, drops, passes in (("pol-b7", 7, 10), ("pol-b6", 6, 10)):
+    s = summ(n)
+    assert s["policer_drops"] == drops, (n, s["policer_drops"])
+    assert s["policers"] == {"site.p0.0": {"pass_pkts": passes, "drop_pkts": drops,
+                                           "drop_bytes": 9000 * drops}}, s["policers"]
+    assert s["circuits_done"] == 1
+    agree(s)
+b = summ("pol-b")
+agree(b)
+assert sorted(k.split(".")[0] for k in b["policers"]) == ["src1"] * 4 + ["src2"] * 4, b["policers"]
+assert b["circuits_done"] == 8
+sh = summ("pol-shaped")
+agree(sh)
+assert sh["policer_drops"] == 0 and sh["circuits_done"] == 8, sh["policer_drops"]
+PY
+python3 "$T/pol.py" "$T" && echo "PASS policed-policer" || echo "FAIL policed-policer"
+# part a at 80 Gb/s: 5 ms would be 50 MB, beyond the 24-bit POL_BURST: capped, and said
+if timeout 120 "$NS" run $SC --set part=a --set system_file_mb=8 --out "$T/cap" 2>&1 |
+  grep -qF "set-up: policer burst: 5 ms at 80 Gb/s is 50000000 B, above the 24-bit POL_BURST register: capped at 16777215 B (1.68 ms)" &&
+  grep -qF "burst-size-limit 16777215;" "$T/cap/site-generated.conf"; then
+  echo "PASS policed-burst-cap"
+else
+  echo "FAIL policed-burst-cap"
+fi
+# the checker fails on one drop more (a policer's count and the circuit's)
+mkdir -p "$T/pmut" && cp "$T"/pol-*.json "$T/pmut/"
+python3 - "$T/pmut/pol-b7.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["summary"]["policers"]["site.p0.0"]["drop_pkts"] += 1
+json.dump(d, open(sys.argv[1], "w"))
+PY
+if python3 "$T/pol.py" "$T/pmut" 2>/dev/null; then echo "FAIL policed-policer-mutant (not caught)"; else echo "PASS policed-policer-mutant"; fi
 
 # the same run twice gives the same bytes (the loss draws are seeded)
 run b-loss2 policer=off file_mb=20 flows=2 loss_rate=0.01
