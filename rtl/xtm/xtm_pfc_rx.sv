@@ -168,11 +168,16 @@ module xtm_pfc_rx #(
   end
 
   // the port's eight pause bits for P_STATUS: one OR-reduction per priority, then an 8-bit
-  // wide port select (not eight 32-bit wide NumPgs-to-1 selects)
+  // wide port select (not eight 32-bit wide NumPgs-to-1 selects); the reductions are gated
+  // by the read (64 AND gates) so that a simulator evaluates them only on a CSR read, not
+  // in every cycle a pause runs (issue 11: 5 % of a Verilated cycle in a PFC-heavy test)
   logic [NumPgs-1:0] run_q;
   always_comb begin : c_run
-    for (int g = 0; g < 32'(NumPgs); g++) begin
-      run_q[g] = ph_q[g] != '0;
+    run_q = '0;
+    if (op4_i.rd) begin
+      for (int g = 0; g < 32'(NumPgs); g++) begin
+        run_q[g] = ph_q[g] != '0;
+      end
     end
   end
 
