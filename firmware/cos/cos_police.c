@@ -618,7 +618,6 @@ static void if_filter(ctx_t *c, cos_police_t *p, apply_t *a, const node_t *s, co
   }
 }
 
-// The policing statements of one interface (a port, a LAG, a range, lo0, ...).
 // Whether an interface statement has a `policer` or a `filter` that polices, in any unit and
 // family.
 static bool if_polices(const cos_police_t *p, const node_t *n) {
@@ -644,6 +643,7 @@ static bool if_polices(const cos_police_t *p, const node_t *n) {
   return false;
 }
 
+// The policing statements of one interface (a port, a LAG, a range, lo0, ...).
 static void scan_interface(ctx_t *c, cos_police_t *p, const node_t *n, const tok_t *name,
                            bool range) {
   cos_ifkind_t kind = range ? kIfWildcard : cos_ifname(name->text, NULL, NULL, 0);
@@ -666,7 +666,7 @@ static void scan_interface(ctx_t *c, cos_police_t *p, const node_t *n, const tok
     if (strcmp(u->w[0]->text, "unit") != 0 || u->nw != 2 || !u->block) {
       continue;
     }
-    bool had = a.pol_ref != NULL || a.filt_ref != NULL;
+    apply_t ua = {.port = name, .pol = -1, .filt = -1};  // this unit's policing
     for (size_t j = 0; j < u->nkids; j++) {
       const node_t *fam = u->kids[j];
       if (strcmp(fam->w[0]->text, "family") != 0 || fam->nw != 2 || !fam->block) {
@@ -675,22 +675,26 @@ static void scan_interface(ctx_t *c, cos_police_t *p, const node_t *n, const tok
       for (size_t i = 0; i < fam->nkids; i++) {
         const node_t *s = fam->kids[i];
         if (strcmp(s->w[0]->text, "policer") == 0 && s->block) {
-          if_policer(c, &a, s, fam, is_word(fam, 1, "inet"));
+          if_policer(c, &ua, s, fam, is_word(fam, 1, "inet"));
         } else if (strcmp(s->w[0]->text, "filter") == 0 && s->block) {
-          if_filter(c, p, &a, s, fam);
+          if_filter(c, p, &ua, s, fam);
         }
       }
     }
-    bool has = a.pol_ref != NULL || a.filt_ref != NULL;
-    if (has && !had) {
-      a.unit = u->w[1];
-    } else if (has && had && a.unit != u->w[1]) {
+    if (ua.pol_ref == NULL && ua.filt_ref == NULL) {
+      continue;
+    }
+    if (a.unit != NULL) {
       junos_refused(c, u->w[1],
                     "policing on units %s and %s of '%s' (the hardware polices per ingress port, "
                     "not per unit)",
                     a.unit->text, u->w[1]->text, name->text);
       return;
     }
+    a.unit = u->w[1];
+    a.pol_ref = ua.pol_ref;
+    a.filt_ref = ua.filt_ref;
+    a.filt = ua.filt;
   }
   if (a.pol_ref == NULL && a.filt_ref == NULL) {
     return;
