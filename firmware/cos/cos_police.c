@@ -18,7 +18,7 @@
 #include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
 
 #define MAX_POLICERS 256u
-#define MAX_FILTERS 256u
+#define MAX_FILTERS 4096u  // defined (a real configuration has many; only used ones are read)
 #define MAX_TERMS 64u
 #define MAX_APPLY COS_MAX_PHYS
 // Junos' smallest burst-size-limit (the policer's documented range, 1500 bytes: one
@@ -57,7 +57,7 @@ typedef struct filt {
   bool polices;
   bool interface_specific;
   uint32_t nterm;
-  term_t term[MAX_TERMS];
+  term_t *term;             // MAX_TERMS, allocated when the filter is read
   const tok_t *first_port;  // the first port that uses it
 } filt_t;
 
@@ -81,7 +81,12 @@ struct cos_police {
 
 cos_police_t *cos_police_new(void) { return calloc(1, sizeof(cos_police_t)); }
 
-void cos_police_free(cos_police_t *p) { free(p); }
+void cos_police_free(cos_police_t *p) {
+  for (uint32_t i = 0; p != NULL && i < p->nfilt; i++) {
+    free(p->filt[i].term);
+  }
+  free(p);
+}
 
 static int pol_find(const cos_police_t *p, const char *name) {
   for (uint32_t i = 0; i < p->npol; i++) {
@@ -497,6 +502,11 @@ static void read_filter(ctx_t *c, cos_police_t *p, filt_t *f) {
     return;
   }
   f->read = true;
+  f->term = calloc(MAX_TERMS, sizeof(term_t));
+  if (f->term == NULL) {
+    err(c, f->name, "out of memory reading filter '%s'", f->name->text);
+    return;
+  }
   uint32_t nerr = c->r->nerrors;
   for (size_t k = 0; k < f->node->nkids; k++) {
     const node_t *e = f->node->kids[k];
