@@ -18,7 +18,7 @@
 #include "rtl/xtm/autogen/xtm_regs.h"  // Generated.
 
 #define MAX_POLICERS 256u
-#define MAX_FILTERS 256u
+#define MAX_FILTERS 4096u  // defined (a real configuration has many; only used ones are read)
 #define MAX_TERMS 64u
 #define MAX_APPLY COS_MAX_PHYS
 // Junos' smallest burst-size-limit (the policer's documented range, 1500 bytes: one
@@ -57,7 +57,7 @@ typedef struct filt {
   bool polices;
   bool interface_specific;
   uint32_t nterm;
-  term_t term[MAX_TERMS];
+  term_t *term;             // MAX_TERMS, allocated when the filter is read
   const tok_t *first_port;  // the first port that uses it
 } filt_t;
 
@@ -81,7 +81,12 @@ struct cos_police {
 
 cos_police_t *cos_police_new(void) { return calloc(1, sizeof(cos_police_t)); }
 
-void cos_police_free(cos_police_t *p) { free(p); }
+void cos_police_free(cos_police_t *p) {
+  for (uint32_t i = 0; p != NULL && i < p->nfilt; i++) {
+    free(p->filt[i].term);
+  }
+  free(p);
+}
 
 static int pol_find(const cos_police_t *p, const char *name) {
   for (uint32_t i = 0; i < p->npol; i++) {
@@ -497,6 +502,11 @@ static void read_filter(ctx_t *c, cos_police_t *p, filt_t *f) {
     return;
   }
   f->read = true;
+  f->term = calloc(MAX_TERMS, sizeof(term_t));
+  if (f->term == NULL) {
+    err(c, f->name, "out of memory reading filter '%s'", f->name->text);
+    return;
+  }
   uint32_t nerr = c->r->nerrors;
   for (size_t k = 0; k < f->node->nkids; k++) {
     const node_t *e = f->node->kids[k];
@@ -618,7 +628,6 @@ static void if_filter(ctx_t *c, cos_police_t *p, apply_t *a, const node_t *s, co
   }
 }
 
-// The policing statements of one interface (a port, a LAG, a range, lo0, ...).
 // Whether an interface statement has a `policer` or a `filter` that polices, in any unit and
 // family.
 static bool if_polices(const cos_police_t *p, const node_t *n) {
@@ -644,6 +653,7 @@ static bool if_polices(const cos_police_t *p, const node_t *n) {
   return false;
 }
 
+// The policing statements of one interface (a port, a LAG, a range, lo0, ...).
 static void scan_interface(ctx_t *c, cos_police_t *p, const node_t *n, const tok_t *name,
                            bool range) {
   cos_ifkind_t kind = range ? kIfWildcard : cos_ifname(name->text, NULL, NULL, 0);
@@ -666,7 +676,7 @@ static void scan_interface(ctx_t *c, cos_police_t *p, const node_t *n, const tok
     if (strcmp(u->w[0]->text, "unit") != 0 || u->nw != 2 || !u->block) {
       continue;
     }
-    bool had = a.pol_ref != NULL || a.filt_ref != NULL;
+    apply_t ua = {.port = name, .pol = -1, .filt = -1};  // this unit's policing
     for (size_t j = 0; j < u->nkids; j++) {
       const node_t *fam = u->kids[j];
       if (strcmp(fam->w[0]->text, "family") != 0 || fam->nw != 2 || !fam->block) {
@@ -675,22 +685,26 @@ static void scan_interface(ctx_t *c, cos_police_t *p, const node_t *n, const tok
       for (size_t i = 0; i < fam->nkids; i++) {
         const node_t *s = fam->kids[i];
         if (strcmp(s->w[0]->text, "policer") == 0 && s->block) {
-          if_policer(c, &a, s, fam, is_word(fam, 1, "inet"));
+          if_policer(c, &ua, s, fam, is_word(fam, 1, "inet"));
         } else if (strcmp(s->w[0]->text, "filter") == 0 && s->block) {
-          if_filter(c, p, &a, s, fam);
+          if_filter(c, p, &ua, s, fam);
         }
       }
     }
-    bool has = a.pol_ref != NULL || a.filt_ref != NULL;
-    if (has && !had) {
-      a.unit = u->w[1];
-    } else if (has && had && a.unit != u->w[1]) {
+    if (ua.pol_ref == NULL && ua.filt_ref == NULL) {
+      continue;
+    }
+    if (a.unit != NULL) {
       junos_refused(c, u->w[1],
                     "policing on units %s and %s of '%s' (the hardware polices per ingress port, "
                     "not per unit)",
                     a.unit->text, u->w[1]->text, name->text);
       return;
     }
+    a.unit = u->w[1];
+    a.pol_ref = ua.pol_ref;
+    a.filt_ref = ua.filt_ref;
+    a.filt = ua.filt;
   }
   if (a.pol_ref == NULL && a.filt_ref == NULL) {
     return;

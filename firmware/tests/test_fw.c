@@ -468,6 +468,66 @@ static void conf_with(char *buf, size_t n, const char *sched, const char *extra)
            sched, extra);
 }
 
+// Eight term-specific policers, one per traffic class (the reset DSCP map: csN -> TC N), fill
+// the port's 8 policers in term order; on a 4-TC block cs4..cs7 are TC 0 too, so the fifth
+// term's class is cs0's: the conflict error. An interface policer on a 4-TC block polices
+// TCs 0-3 only.
+START_TEST(test_policer_plan_per_port) {
+  static char conf[4096];
+  size_t o = (size_t)snprintf(conf, sizeof(conf), "firewall {\n");
+  for (int i = 0; i < 8; i++) {
+    o += (size_t)snprintf(conf + o, sizeof(conf) - o,
+                          " policer p%d { if-exceeding { bandwidth-limit %dg; burst-size-limit "
+                          "100k; } then discard; }\n",
+                          i, i + 1);
+  }
+  o += (size_t)snprintf(conf + o, sizeof(conf) - o, " filter f { interface-specific;\n");
+  for (int i = 0; i < 8; i++) {
+    o += (size_t)snprintf(conf + o, sizeof(conf) - o,
+                          "  term t%d { from { dscp cs%d; } then policer p%d; }\n", i, i, i);
+  }
+  snprintf(conf + o, sizeof(conf) - o,
+           " }\n}\ninterfaces {\n et-0/0/0 { unit 0 { family inet { filter { input f; } } } }\n"
+           " et-0/0/1 { unit 0 { family inet { policer { input p7; } } } }\n}\n"
+           "class-of-service {\n forwarding-classes { class be queue-num 0; }\n"
+           " schedulers { s { transmit-rate percent 10; } }\n"
+           " scheduler-maps { m { forwarding-class be scheduler s; } }\n"
+           " interfaces { et-0/0/2 { speed 100g; scheduler-map m; } }\n}\n");
+  static xtm_cos_result_t r;
+  xtm_fw_hw_t hw = default_hw();
+  ck_assert_msg(xtm_cos_compile("p.conf", conf, &hw, NULL, &r) == 0, "%s", r.errors[0]);
+  ck_assert_uint_eq(r.npols, 9);
+  ck_assert_uint_eq(r.cfg.num_policers, 9);
+  for (uint32_t i = 0; i < 8; i++) {
+    ck_assert_uint_eq(r.pol[i].port, 0);
+    ck_assert_uint_eq(r.pol[i].index, i);
+    ck_assert_uint_eq(r.pol[i].tcs, 1u << i);
+    ck_assert_uint_eq(r.pol[i].rate_bps, (i + 1) * 1000000000ull);
+    ck_assert_uint_eq(r.cfg.pol_map[0].tc_pol[i], i);
+  }
+  ck_assert_uint_eq(r.cfg.pol_map[0].tc_en, 0xFF);
+  ck_assert_uint_eq(xtm_fw_pol_map_value(&r.cfg.pol_map[0]), 0xFEDCBA98u);
+  ck_assert_uint_eq(r.pol[8].port, 1);
+  ck_assert_uint_eq(r.pol[8].index, 0);
+  ck_assert_uint_eq(r.pol[8].tcs, 0xFF);
+  // a 4-TC block
+  hw.num_tcs = 4;
+  ck_assert_uint_eq(xtm_cos_compile("p.conf", conf, &hw, NULL, &r), 1);
+  ck_assert_str_eq(r.errors[0],
+                   "p.conf:15:25: DSCP 32 of term 't4' (filter 'f' on 'et-0/0/0') is traffic class "
+                   "0, which term 't0' gives to policer 'p0' (the hardware has one policer per "
+                   "traffic class of a port)");
+  char *f = strstr(conf, "filter { input f; }");
+  ck_assert_ptr_nonnull(f);
+  memcpy(f, "policer{input p0;}", 18);  // same length: the filter is now unused
+  f[18] = ' ';
+  ck_assert_msg(xtm_cos_compile("p.conf", conf, &hw, NULL, &r) == 0, "%s", r.errors[0]);
+  ck_assert_uint_eq(r.npols, 2);
+  ck_assert_uint_eq(r.pol[0].tcs, 0x0F);
+  ck_assert_uint_eq(r.cfg.pol_map[0].tc_en, 0x0F);
+}
+END_TEST
+
 START_TEST(test_input_bounds) {
   static xtm_cos_result_t r;
   xtm_fw_hw_t hw = default_hw();
@@ -753,6 +813,7 @@ Suite *fw_suite(void) {
   TCase *c = tcase_create("compiler");
   tcase_add_test(c, test_conversions);
   tcase_add_test(c, test_target_rate_rule);
+  tcase_add_test(c, test_policer_plan_per_port);
   tcase_add_test(c, test_input_bounds);
   tcase_add_test(c, test_messages_counted_once_and_bounded);
   tcase_add_test(c, test_rate_register_bounds);
