@@ -2326,15 +2326,14 @@ static bool build_policed_circuits(bctx_t *b, ns_sim_t *s, ns_measure_t *m, cons
          "capped at %.0f B (%.3g ms)",
          c.burst_ms, pg, pg * 1e9 / 8 * c.burst_ms * 1e-3, burst, burst * 8 / (pg * 1e9) * 1e3);
   }
-  note(
-      m,
-      "part %s: %u circuit%s of %g Gb/s, %s x %" PRIu64
-      " flow%s per circuit, %g MB per circuit, policer %s (burst %.0f B), queue shaper %s, "
-      "sender shaping %s, loss %g on the receiver cables",
-      c.part_b ? "b" : "a", m->ncirc, m->ncirc == 1 ? "" : "s", c.part_b ? c.circ_gbps : c.sys_gbps,
-      c.cc, c.flows, c.flows == 1 ? "" : "s", c.part_b ? c.file_mb : c.sys_file_mb,
-      c.policer ? "on" : "off", burst, c.qshaper ? "on" : "off",
-      c.sshaper ? "on" : "off", c.loss);
+  note(m,
+       "part %s: %u circuit%s of %g Gb/s, %s x %" PRIu64
+       " flow%s per circuit, %g MB per circuit, policer %s (burst %.0f B), queue shaper %s, "
+       "sender shaping %s, loss %g on the receiver cables",
+       c.part_b ? "b" : "a", m->ncirc, m->ncirc == 1 ? "" : "s",
+       c.part_b ? c.circ_gbps : c.sys_gbps, c.cc, c.flows, c.flows == 1 ? "" : "s",
+       c.part_b ? c.file_mb : c.sys_file_mb, c.policer ? "on" : "off", burst,
+       c.qshaper ? "on" : "off", c.sshaper ? "on" : "off", c.loss);
   return true;
 }
 
