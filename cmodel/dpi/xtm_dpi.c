@@ -546,6 +546,41 @@ int xtm_dpi_port_counter(void *h, unsigned int port, unsigned int idx, unsigned 
   return kDpiOk;
 }
 
+int xtm_dpi_pol_state(void *h, unsigned int k, unsigned long long *tok, unsigned long long *u) {
+  if (tok == NULL || u == NULL) {
+    return dpi_fail(kDpiBadArg, "xtm_dpi_pol_state: no output");
+  }
+  *tok = *u = 0;
+  ACQUIRE("xtm_dpi_pol_state");
+  if (k >= x->nports * XTM_POLS_PER_PORT) {
+    RELEASE();
+    return dpi_fail(kDpiBadArg, "xtm_dpi_pol_state: policer %u (< %u)", k,
+                    x->nports * XTM_POLS_PER_PORT);
+  }
+  xtm_pol_state_t s;
+  xtm_pol_state(x->m, k, &s);
+  RELEASE();
+  *tok = s.tok;
+  *u = s.u;
+  return kDpiOk;
+}
+
+int xtm_dpi_pol_counter(void *h, unsigned int k, unsigned int idx, unsigned long long *value) {
+  if (value == NULL) {
+    return dpi_fail(kDpiBadArg, "xtm_dpi_pol_counter: no output");
+  }
+  *value = 0;
+  ACQUIRE("xtm_dpi_pol_counter");
+  if (k >= x->nports * XTM_POLS_PER_PORT || idx >= (unsigned)kXtmPolcntCount) {
+    RELEASE();
+    return dpi_fail(kDpiBadArg, "xtm_dpi_pol_counter: policer %u (< %u) counter %u (< %d)", k,
+                    x->nports * XTM_POLS_PER_PORT, idx, (int)kXtmPolcntCount);
+  }
+  *value = xtm_pol_counter(x->m, k, (xtm_polcnt_t)idx);
+  RELEASE();
+  return kDpiOk;
+}
+
 int xtm_dpi_global_counter(void *h, unsigned int idx, unsigned long long *value) {
   if (value == NULL) {
     return dpi_fail(kDpiBadArg, "xtm_dpi_global_counter: no output");

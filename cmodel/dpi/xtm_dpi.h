@@ -58,6 +58,10 @@ int xtm_dpi_pg_counter(void *h, unsigned int port, unsigned int prio, unsigned i
                        unsigned long long *value);
 int xtm_dpi_port_counter(void *h, unsigned int port, unsigned int idx, unsigned long long *value);
 int xtm_dpi_global_counter(void *h, unsigned int idx, unsigned long long *value);
+// The ingress policer k = in_port * 8 + j (spec 4.7): its stored bucket, and its counters
+// (XTM_POLCNT_*).
+int xtm_dpi_pol_state(void *h, unsigned int k, unsigned long long *tok, unsigned long long *u);
+int xtm_dpi_pol_counter(void *h, unsigned int k, unsigned int idx, unsigned long long *value);
 int xtm_dpi_check_invariants(void *h);
 int xtm_dpi_inject_fault(void *h, unsigned int fault);
 

@@ -55,6 +55,9 @@ package xtm_dpi_pkg;
   localparam int unsigned XTM_ECNT_ARR = 0, XTM_ECNT_LEN_ZERO = 1, XTM_ECNT_LEN_MAX = 2;
   localparam int unsigned XTM_ECNT_BAD_PORT = 3, XTM_ECNT_BAD_TC = 4, XTM_ECNT_NOT_READY = 5;
   localparam int unsigned XTM_ECNT_COUNT = 6;
+  // policer counters (C twin xtm_polcnt_t; spec 4.7)
+  localparam int unsigned XTM_POLCNT_DROP_PKTS = 0, XTM_POLCNT_DROP_BYTES = 1;
+  localparam int unsigned XTM_POLCNT_PASS_PKTS = 2, XTM_POLCNT_COUNT = 3;
   // faults for the negative tests of a checker (C twin xtm_fault_t)
   localparam int unsigned XTM_FAULT_LEAK_POOL_CELL = 0, XTM_FAULT_DROP_VOQ_COUNT = 1;
   localparam int unsigned XTM_FAULT_SKIP_ARR_COUNT = 2, XTM_FAULT_FLIP_LFSR = 3;
@@ -239,6 +242,14 @@ package xtm_dpi_pkg;
                                                    output longint unsigned value);
   import "DPI-C" function int xtm_dpi_global_counter(input chandle h, input int unsigned idx,
                                                      output longint unsigned value);
+  // ingress policer k = in_port * 8 + j (spec 4.7): the stored bucket (tok in 2^-16 byte,
+  // u the cycle of its last evaluation) and its counters
+  import "DPI-C" function int xtm_dpi_pol_state(input chandle h, input int unsigned k,
+                                                output longint unsigned tok,
+                                                output longint unsigned u);
+  import "DPI-C" function int xtm_dpi_pol_counter(input chandle h, input int unsigned k,
+                                                  input int unsigned idx,
+                                                  output longint unsigned value);
   // XTM_DPI_OK, or XTM_DPI_FALSE with the broken identity in xtm_dpi_last_error()
   import "DPI-C" function int xtm_dpi_check_invariants(input chandle h);
   import "DPI-C" function int xtm_dpi_inject_fault(input chandle h, input int unsigned fault);

@@ -22,6 +22,7 @@ typedef struct gen {
   uint32_t ports, tcs;
   uint32_t n_left;
   uint64_t tx_ready;
+  uint64_t pol_rng;  // the policer CSR accesses' own stream (the one above is pre-2.2.0's)
 } gen_t;
 
 static uint32_t rnd(gen_t *g, uint32_t n) { return (uint32_t)(tl_rand(&g->rng) % n); }
@@ -89,6 +90,19 @@ static void configure(xtm_t *m, uint64_t seed) {
   tl_wr(m, XTM_TC_PG_MAP_REG_OFFSET, (uint32_t)tl_rand(&g.rng) & 0x77777777u);
   tl_wr(m, XTM_LFSR_SEED_REG_OFFSET, (uint32_t)tl_rand(&g.rng) | 1u);
   tl_wr(m, XTM_LFSR_HEAD_SEED_REG_OFFSET, (uint32_t)tl_rand(&g.rng) | 1u);
+  // ingress policers (spec 4.7), last so the draws above are those of before 2.2.0: port 0
+  // and about a quarter of the others police (a random set of classes on the others) (so the other
+  // checks still see traffic), every policer gets a rate and burst
+  for (uint32_t pt = 0; pt < p->num_ports; pt++) {
+    uint32_t map = rnd(&g, 4) == 0 || pt == 0 ? (uint32_t)tl_rand(&g.rng) : 0;
+    map |= pt == 0 ? 0x88888888u : 0;  // port 0 polices every class (with random policers)
+    tl_port_wr(m, pt, XTM_P_POL_MAP_REG_OFFSET, map);
+    for (uint32_t j = 0; j < 8; j++) {
+      tl_wr(m, XTM_POL_SEL_REG_OFFSET, pt * 8 + j);
+      tl_wr(m, XTM_POL_RATE_REG_OFFSET, rnd(&g, 0x80000));
+      tl_wr(m, XTM_POL_BURST_REG_OFFSET, rnd(&g, 20000));
+    }
+  }
 }
 
 // Next timed input: descriptors (some malformed), PFC frames, tx_ready changes, CSR
@@ -174,6 +188,29 @@ static bool next_input(gen_t *g, uint64_t *cycle, xtm_in_t *in) {
       in->csr.addr = kR[rnd(g, sizeof(kR) / sizeof(kR[0]))];
     }
   }
+  // policer registers under traffic (spec 4.7, 10.2), in a cycle without another access:
+  // selects (sometimes illegal), rates, bursts, maps, and reads of POL_TOKENS and counters
+  uint64_t *r2 = &g->pol_rng;
+  if (!in->csr.valid && tl_rand(r2) % 25 == 0) {
+    static const uint16_t kPw[] = {XTM_POL_SEL_REG_OFFSET, XTM_POL_RATE_REG_OFFSET,
+                                   XTM_POL_BURST_REG_OFFSET, XTM_P_POL_MAP_REG_OFFSET};
+    static const uint16_t kPr[] = {XTM_POL_TOKENS_REG_OFFSET, XTM_POL_PASS_PKTS_LO_REG_OFFSET,
+                                   XTM_POL_DROP_BYTES_LO_REG_OFFSET, XTM_Q_DROP_POL_LO_REG_OFFSET};
+    uint32_t k = (uint32_t)(tl_rand(r2) % 4);
+    bool wr = tl_rand(r2) % 2 != 0;
+    uint32_t data = (uint32_t)tl_rand(r2);
+    if (wr && k == 0) {
+      data %= g->ports * 8 + 1;  // sometimes illegal
+    } else if (wr && k == 1) {
+      data &= 0xFFFFF;
+    } else if (wr && k == 2) {
+      data &= 0x7FFF;
+    } else if (wr && k == 3 && data % 4 != 0) {
+      data = 0;  // most ports stay unpoliced, so the other checks still see traffic
+    }
+    in->csr =
+        (xtm_csr_req_t){.valid = true, .write = wr, .addr = wr ? kPw[k] : kPr[k], .wdata = data};
+  }
   return true;
 }
 
@@ -248,6 +285,12 @@ static void record_state(trace_t *t, xtm_t *m) {
                         (uint64_t)s.hbm_mode << 18 | (uint64_t)s.occ_cells << 20);
     h = h * 1000003u + xtm_voq_counter(m, v, kXtmVcntMarkHead) * 7 +
         xtm_voq_counter(m, v, kXtmVcntMarkLat) * 13 + xtm_voq_counter(m, v, kXtmVcntWdStall);
+  }
+  for (uint32_t k = 0; k < p->num_ports * 8; k++) {  // the policers (spec 4.7)
+    xtm_pol_state_t s;
+    xtm_pol_state(m, k, &s);
+    h = h * 1000003u + s.tok * 31 + s.u + xtm_pol_counter(m, k, kXtmPolcntPassPkts) * 17 +
+        xtm_pol_counter(m, k, kXtmPolcntDropBytes);
   }
   tr_add(t, "%" PRIu64 "\tSTATE\t%08x\t%08x\t%u\t%016" PRIx64 "\n", gs.cycle, gs.lfsr, gs.lfsr_head,
          gs.desc_free, h);
@@ -408,6 +451,7 @@ static void differential(uint64_t seed, uint32_t ports, uint32_t tcs, uint32_t d
   ck_assert_uint_gt(a.events, 3000);
   ck_assert_ptr_nonnull(strstr(a.buf, "\tDEQ\t"));
   ck_assert_ptr_nonnull(strstr(a.buf, "\tPFC\t"));
+  ck_assert_ptr_nonnull(strstr(a.buf, "\t14\t000\n"));  // an ENQ line with reason POLICE
   free(a.buf);
   free(b.buf);
 }
@@ -536,6 +580,19 @@ static bool snap_verify(xtm_t *m, snap_ck_t *k, char *why, size_t n) {
     if (bad != NULL) {
       snprintf(why, n, "cycle %" PRIu64 " pg %u: snapshot %s differs (call %" PRIu64 ")", t, g, bad,
                k->calls);
+      return false;
+    }
+  }
+  for (uint32_t i = 0; i < ng; i++) {  // as many policers as PGs (spec 4.7)
+    xtm_pol_state_t q;
+    xtm_pol_state(m, i, &q);
+    bool changed = s->pol_tok[i] != o->pol_tok[i] || s->pol_u[i] != o->pol_u[i];
+    const char *bad = s->pol_tok[i] != q.tok || s->pol_u[i] != q.u  ? "tok/u"
+                      : changed && !xtm_snap_bit(s->pol_changed, i) ? "change not reported"
+                                                                    : NULL;
+    if (bad != NULL) {
+      snprintf(why, n, "cycle %" PRIu64 " policer %u: snapshot %s differs (call %" PRIu64 ")", t, i,
+               bad, k->calls);
       return false;
     }
   }
@@ -689,6 +746,15 @@ START_TEST(test_snapshot_check_fails) {
   k.cur.deficit[1] ^= 1;  // an entry the next incremental call has no reason to rewrite
   ck_assert(!snap_verify(m, &k, why, sizeof(why)));
   printf("snapshot: corrupted entry detected: %s\n", why);
+  // the same for a policer entry (spec 4.7): nothing rewrites policer 5 incrementally
+  xtm_snap_init(&k.cur);  // a fresh snapshot: a full call, then an incremental one
+  ck_assert(snap_verify(m, &k, why, sizeof(why)));
+  ck_assert(snap_verify(m, &k, why, sizeof(why)));
+  ck_assert(!k.cur.full);
+  k.cur.pol_u[5] ^= 1;
+  ck_assert(!snap_verify(m, &k, why, sizeof(why)));
+  ck_assert_ptr_nonnull(strstr(why, "policer 5"));
+  printf("snapshot: corrupted policer entry detected: %s\n", why);
   xtm_destroy(m);
 }
 END_TEST

@@ -647,6 +647,9 @@ START_TEST(test_xtm_bad_args) {
   EXPECT(xtm_dpi_pg_counter(h, 0, 0, 0, NULL), kDpiBadArg, "xtm_dpi_pg_counter: no output");
   EXPECT(xtm_dpi_port_counter(h, 0, 0, NULL), kDpiBadArg, "xtm_dpi_port_counter: no output");
   EXPECT(xtm_dpi_global_counter(h, 0, NULL), kDpiBadArg, "xtm_dpi_global_counter: no output");
+  EXPECT(xtm_dpi_pol_state(h, 0, NULL, &c), kDpiBadArg, "xtm_dpi_pol_state: no output");
+  EXPECT(xtm_dpi_pol_state(h, 0, &c, NULL), kDpiBadArg, "xtm_dpi_pol_state: no output");
+  EXPECT(xtm_dpi_pol_counter(h, 0, 0, NULL), kDpiBadArg, "xtm_dpi_pol_counter: no output");
   xtm_dpi_params_default(NULL);  // nothing to fill: no crash
   // out-of-range indices, at the edge and far beyond
   EXPECT(xtm_dpi_voq_state(h, 4, st), kDpiBadArg, "voq 4 >= NumVoqs 4");
@@ -665,6 +668,12 @@ START_TEST(test_xtm_bad_args) {
   EXPECT(xtm_dpi_port_counter(h, 0, kXtmPcntCount, &c), kDpiBadArg, "counter 4 (< 4)");
   EXPECT(xtm_dpi_global_counter(h, kXtmEcntCount, &c), kDpiBadArg, "counter 6 (< 6)");
   EXPECT(xtm_dpi_global_counter(h, 0xFFFFFFFFu, &c), kDpiBadArg, "counter 4294967295");
+  unsigned long long u = 7;
+  c = 7;
+  EXPECT(xtm_dpi_pol_state(h, 16, &c, &u), kDpiBadArg, "policer 16 (< 16)");
+  ck_assert(c == 0 && u == 0);
+  EXPECT(xtm_dpi_pol_counter(h, 16, 0, &c), kDpiBadArg, "policer 16 (< 16) counter 0");
+  EXPECT(xtm_dpi_pol_counter(h, 0, kXtmPolcntCount, &c), kDpiBadArg, "counter 3 (< 3)");
   EXPECT(xtm_dpi_csr_read(h, 0x10000u, &d), kDpiBadArg, "address 0x10000 beyond the 16-bit space");
   ck_assert_uint_eq(d, 0);
   EXPECT(xtm_dpi_csr_write(h, 0xFFFFFFFFu, 1), kDpiBadArg, "address 0xffffffff");
@@ -718,6 +727,11 @@ START_TEST(test_xtm_bad_bundle) {
       {0, 1, 64, 1ull << 40, ~0ull, 0}, {0, 1, 64, ~0ull, 0, 0},    {0, 1, 64, 0, ~0ull, 0x0001},
       {0, 1, 64, 0, ~0ull, 0xFFFE},
   };
+  // spec 4.7: port 0 polices TC 1 (DSCP 8..15) by its policer 0, left at R = 0, B = 0, so
+  // those arrivals are POLICE drops (P_POL_MAP, in the PORT window, is not refused during
+  // initialisation)
+  ck_assert(xtm_csr_write(m, XTM_P_POL_MAP_REG_OFFSET, 8u << 4));
+  ck_assert_int_eq(xtm_dpi_csr_write(h, XTM_P_POL_MAP_REG_OFFSET, 8u << 4), 0);
   uint64_t reasons = 0;
   for (uint64_t t = 0; t < 400; t++) {
     memset(&in, 0, sizeof(in));
@@ -757,6 +771,19 @@ START_TEST(test_xtm_bad_bundle) {
   ck_assert_uint_ne(reasons & (1ull << kXtmReasonLenZero), 0);
   ck_assert_uint_ne(reasons & (1ull << kXtmReasonLenMax), 0);
   ck_assert_uint_ne(reasons & (1ull << kXtmReasonAccept), 0);
+  ck_assert_uint_ne(reasons & (1ull << kXtmReasonPolice), 0);
+  for (uint32_t k = 0; k < P * 8; k++) {
+    unsigned long long tok = 1, u = 1, x = 1;
+    xtm_pol_state_t ps;
+    xtm_pol_state(m, k, &ps);
+    ck_assert_int_eq(xtm_dpi_pol_state(h, k, &tok, &u), 0);
+    ck_assert(tok == ps.tok && u == ps.u);
+    for (uint32_t c = 0; c < kXtmPolcntCount; c++) {
+      ck_assert_int_eq(xtm_dpi_pol_counter(h, k, c, &x), 0);
+      ck_assert_uint_eq(x, xtm_pol_counter(m, k, (xtm_polcnt_t)c));
+    }
+  }
+  ck_assert_uint_gt(xtm_pol_counter(m, 0, kXtmPolcntDropPkts), 0);
   for (uint32_t c = 0; c < kXtmEcntCount; c++) {
     unsigned long long x = 0;
     ck_assert_int_eq(xtm_dpi_global_counter(h, c, &x), 0);
@@ -835,6 +862,8 @@ START_TEST(test_every_fn_bad_handle) {
     EXPECT(xtm_dpi_pg_counter(h, 0, 0, 0, &c), kDpiBadHandle, "xtm_dpi_pg_counter: bad handle");
     EXPECT(xtm_dpi_port_counter(h, 0, 0, &c), kDpiBadHandle, "xtm_dpi_port_counter: bad handle");
     EXPECT(xtm_dpi_global_counter(h, 0, &c), kDpiBadHandle, "xtm_dpi_global_counter: bad handle");
+    EXPECT(xtm_dpi_pol_state(h, 0, &c, &c), kDpiBadHandle, "xtm_dpi_pol_state: bad handle");
+    EXPECT(xtm_dpi_pol_counter(h, 0, 0, &c), kDpiBadHandle, "xtm_dpi_pol_counter: bad handle");
     EXPECT(xtm_dpi_check_invariants(h), kDpiBadHandle, "xtm_dpi_check_invariants: bad handle");
     EXPECT(xtm_dpi_inject_fault(h, 0), kDpiBadHandle, "xtm_dpi_inject_fault: bad handle");
     h = dbad[k];
