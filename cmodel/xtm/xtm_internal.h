@@ -131,7 +131,10 @@ typedef struct xtm_pg {
 // Ingress policer of spec 4.7 (policer k = in_port * 8 + j): a lazily evaluated byte bucket
 // in memory. tokens(c) = B if c - u >= 2^40 and R > 0, else min(B, tok + (c - u) * R), with
 // the R = POL_RATE and B = POL_BURST * 65536 of S(c). tok < 2^40 always (it is at most
-// some B ever in force, and B <= (2^24 - 1) * 65536). Changed only by a policed arrival.
+// some B ever in force, and B <= (2^24 - 1) * 65536); after a lowered POL_BURST it can be
+// above the current B * 65536 until the next evaluation clamps it (4.7 says "never above
+// POL_BURST * 65536": see the spec question in the commit that added this line).
+// Changed only by a policed arrival.
 typedef struct xtm_pol {
   uint32_t rate, burst;  // POL_RATE (Q8.16 bytes/cycle), POL_BURST (bytes), raw
   uint64_t tok;          // 2^-16 byte
