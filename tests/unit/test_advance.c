@@ -583,7 +583,7 @@ static bool snap_verify(xtm_t *m, snap_ck_t *k, char *why, size_t n) {
       return false;
     }
   }
-  for (uint32_t i = 0; i < ng; i++) {  // as many policers as PGs (spec 4.7)
+  for (uint32_t i = 0; i < ng; i++) {  // as many policers as PGs
     xtm_pol_state_t q;
     xtm_pol_state(m, i, &q);
     bool changed = s->pol_tok[i] != o->pol_tok[i] || s->pol_u[i] != o->pol_u[i];
