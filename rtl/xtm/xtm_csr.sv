@@ -8,9 +8,12 @@
 // blocks' read data are ORed into the access as it passes; the response leaves stage 5
 // into the output register (ports at t + 6).
 //
-// Registers held here: stage 1 the classification maps, MAX_FRAME and the window selects;
-// stage 2 OCB_ONLY_CYCLES; stage 4 the other global configuration, ERR_STATUS, ERR_ADDR;
-// stage 5 the CNT_HI shadow. Constants: BLOCK_TYPE, VERSION, HW_*, STATUS.
+// Registers held here: stage 1 the classification maps, MAX_FRAME and the window selects
+// (POL_SEL too: a POL-window access carries it in csr_op_t.pg, the PG window's entry
+// field, since no access is in both windows); stage 2 OCB_ONLY_CYCLES; stage 4 the other
+// global configuration, ERR_STATUS, ERR_ADDR; stage 5 the CNT_HI shadow. Constants:
+// BLOCK_TYPE, VERSION, HW_*, STATUS. The VOQ, PG and POL windows refuse accesses during
+// initialisation (NOT_READY, spec 3).
 
 `default_nettype none
 

@@ -116,7 +116,7 @@ package xtm_pkg;
     logic [3:0]  err;      // ERR_STATUS bit to set: {NOT_READY, RO_WRITE, ILLEGAL, UNMAPPED}
     logic [8:0]  voq;      // window entries selected at the access (VOQ_SEL ...)
     logic [5:0]  port;
-    logic [8:0]  pg;
+    logic [8:0]  pg;       // PG_SEL, or POL_SEL for a POL-window access (xtm_csr)
     logic [2:0]  prof;
   } csr_op_t;
 

@@ -138,8 +138,9 @@ module xtm_stats_voq #(
   // (forwarded or read): a 64-bit mux instead of a row-wide one every cycle
   logic [3:0] ek;
   logic [63:0] e_csr;
-  assign e_csr = (e_lw_v_q && e_lw_row_q == cv4) ?
-                 (e_lw_ok_q ? f64({pol_fwd(f64(e_rd_b, 13)), e_lw_q}, 32'(ek)) : '0) :
+  logic [63:0] e_lw_word;
+  assign e_lw_word = (32'(ek) == LN) ? pol_fwd(f64(e_rd_b, LN)) : e_lw_q[64*32'(ek)+:64];
+  assign e_csr = (e_lw_v_q && e_lw_row_q == cv4) ? (e_lw_ok_q ? e_lw_word : '0) :
                  (e_val_q[cv4] ? f64(e_rd_b, 32'(ek)) : '0);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_enq
