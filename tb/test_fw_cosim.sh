@@ -92,6 +92,7 @@ if [ $# -gt 0 ]; then
 fi
 
 equiv firmware/examples/dci-500km-final.conf
+equiv firmware/examples/fabric-20g-policed.conf  # ingress policers (spec 4.7)
 if equiv firmware/examples/roce-lab-6g-ecn.conf; then
   # the RTL ran roce-lab; each model-side variation below must be caught
   run_model firmware/examples/dci-500km-final.conf "$dir" neg-conf --apb

@@ -96,9 +96,12 @@ struct XtmFcov {
   // why they come after the run's last comparison and check (tb/xtm_tb.cpp).
   void widths(xtm_t *m) {
     static const uint16_t kSel[kXtmWinCount] = {XTM_VOQ_SEL_REG_OFFSET, XTM_PORT_SEL_REG_OFFSET,
-                                                XTM_PG_SEL_REG_OFFSET, XTM_PROF_SEL_REG_OFFSET};
+                                                XTM_PG_SEL_REG_OFFSET, XTM_PROF_SEL_REG_OFFSET,
+                                                XTM_POL_SEL_REG_OFFSET};
     const uint32_t n_win[kXtmWinCount] = {m->num_voqs, m->prm.num_ports,
-                                          m->prm.num_ports * XTM_NUM_PRIOS, 8};
+                                          m->prm.num_ports * XTM_NUM_PRIOS, 8,
+                                          m->prm.num_ports * XTM_POLS_PER_PORT};
+    static_assert(kXtmWinCount == 5, "a window without its select register and size here");
     for (uint32_t w = 0; w < XTM_COV_WIDTH_COUNT; w++) {
       const xtm_cov_width_t &cw = kXtmCovWidths[w];
       const xtm_reg_desc_t &d = m->regs[cw.reg];

@@ -125,7 +125,9 @@ module xtm_police #(
     c_we = sweep || (op2_i.wr && (op2_i.id == xtm_reg_pkg::XtmRegPolRate ||
                                   op2_i.id == xtm_reg_pkg::XtmRegPolBurst));
     c_waddr = sweep ? KW'(t2) : KW'(op2_i.pg);
-    c_wdata = sweep ? '0 : {op2_i.wdata[23:0], op2_i.wdata[23:0]};
+    c_wdata = sweep ? {xtm_reg_pkg::XTM_POL_BURST_RESVAL[23:0],
+                       xtm_reg_pkg::XTM_POL_RATE_RESVAL[23:0]} :
+                      {op2_i.wdata[23:0], op2_i.wdata[23:0]};  // sweep: reset values
     c_wmask = sweep ? '1 : (op2_i.id == xtm_reg_pkg::XtmRegPolBurst) ? {24'hFFFFFF, 24'h0} :
                                                                       {24'h0, 24'hFFFFFF};
     c_b_re = op2_i.rd && (op2_i.id == xtm_reg_pkg::XtmRegPolRate ||
