@@ -76,6 +76,11 @@ static inline void probe_put_bits(VlWide<N> &v, const uint64_t *w) {
 #define XTM_PROBE_T(name)  \
   std::remove_reference_t< \
       decltype(std::declval<Vxtm_top___024root>().xtm_top__DOT__u_core__DOT__##name)>
+// the ingress policers sit beside the core, in xtm_top (check p feeds its admission)
+#define XTM_PROBE_POL(name) (r_->xtm_top__DOT__u_police__DOT__##name)
+#define XTM_PROBE_POL_T(name) \
+  std::remove_reference_t<    \
+      decltype(std::declval<Vxtm_top___024root>().xtm_top__DOT__u_police__DOT__##name)>
 
 class XtmProbe {
  public:
@@ -120,16 +125,16 @@ class XtmProbe {
   // and the counters, row {PASS_PKTS, DROP_BYTES, DROP_PKTS} of its counter RAM behind the
   // row-valid vector (a row not valid is 0)
   uint64_t pol_tok(uint32_t k) const {
-    const auto &row = XTM_PROBE_SIG(u_police__DOT__u_state__DOT__mem)[k];
+    const auto &row = XTM_PROBE_POL(u_state__DOT__mem)[k];
     return row[0] | (uint64_t(row[1]) & 0xFFu) << 32;
   }
   uint64_t pol_u(uint32_t k) const {
-    const auto &row = XTM_PROBE_SIG(u_police__DOT__u_state__DOT__mem)[k];
+    const auto &row = XTM_PROBE_POL(u_state__DOT__mem)[k];
     return (row[1] >> 8) | uint64_t(row[2]) << 24 | (uint64_t(row[3]) & 0xFFu) << 56;
   }
   uint64_t pol_counter(uint32_t k, xtm_polcnt_t c) const {
-    if (!probe_bit(XTM_PROBE_SIG(u_police__DOT__cval_q), k)) return 0;
-    const auto &row = XTM_PROBE_SIG(u_police__DOT__u_cnt__DOT__mem)[k];
+    if (!probe_bit(XTM_PROBE_POL(cval_q), k)) return 0;
+    const auto &row = XTM_PROBE_POL(u_cnt__DOT__mem)[k];
     uint32_t w = 2 * static_cast<uint32_t>(c);
     return row[w] | uint64_t(row[w + 1]) << 32;
   }
@@ -148,7 +153,7 @@ class XtmProbe {
     XTM_PROBE_T(u_pfc_tx__DOT__xoff_q) xoff;
     uint32_t rem[kPgs];         // pause_remain(): the RTL holds quanta and time, not cycles
     uint16_t wd[XTM_MAX_VOQS];  // {clean, storm} of the watchdog row, as wd_pair()
-    XTM_PROBE_T(u_police__DOT__u_state__DOT__mem) pol;  // the policers' state RAM rows
+    XTM_PROBE_POL_T(u_state__DOT__mem) pol;  // the policers' state RAM rows
   };
   // Entry v / g of the image from the snapshot; false if a model value has no RTL encoding
   // that decodes back to it (the image entry is then left unspecified).
@@ -223,7 +228,7 @@ class XtmProbe {
           }
         }
       }
-      same = diff == 0 && eq(im.pol, XTM_PROBE_SIG(u_police__DOT__u_state__DOT__mem));
+      same = diff == 0 && eq(im.pol, XTM_PROBE_POL(u_state__DOT__mem));
     }
     return same;
   }
@@ -291,9 +296,9 @@ class XtmProbe {
     else if (f == "lfsr_head")
       probe_flip(XTM_PROBE_SIG(u_deq__DOT__u_lfsr__DOT__state_q), 0);
     else if (f == "pol_tok")  // one byte of tokens (POL_TOKENS shows it)
-      probe_flip(XTM_PROBE_SIG(u_police__DOT__u_state__DOT__mem)[i], 16);
+      probe_flip(XTM_PROBE_POL(u_state__DOT__mem)[i], 16);
     else if (f == "pol_u")
-      probe_flip(XTM_PROBE_SIG(u_police__DOT__u_state__DOT__mem)[i], 40);
+      probe_flip(XTM_PROBE_POL(u_state__DOT__mem)[i], 40);
     else
       return false;
     return true;

@@ -30,11 +30,7 @@ module xtm_core #(
   input  wire logic clk_i,
   input  wire logic rst_ni,
   input  wire logic [63:0]              t4_i,
-  input  wire logic                     pol1_cls_i, // stage 1: classified, ingress port, TC
-  input  wire logic [5:0]               pol1_port_i,
-  input  wire logic [2:0]               pol1_tc_i,
-  input  wire logic                     pol2_cls_i, // stage 2
-  input  wire logic [5:0]               pol2_port_i,
+  input  wire logic                     pol_drop4_i, // check p (xtm_police): POLICE
   input  xtm_pkg::enq_req_t             req3_i,     // stage 3 (counter row read)
   input  xtm_pkg::enq_req_t             req4_i,     // the descriptor of logical cycle t
   input  wire logic [15:0]              cfg4_i,
@@ -71,13 +67,9 @@ module xtm_core #(
   input  wire logic [3:0]               prof_npoints_i,
   input  wire logic [135:0]             prof_fill_i,
   input  wire logic [135:0]             prof_prob_i,
-  input  xtm_pkg::csr_op_t              op1_i,
-  input  xtm_pkg::csr_op_t              op2_i,
   input  xtm_pkg::csr_op_t              op3_i,
   input  xtm_pkg::csr_op_t              op4_i,
   input  xtm_pkg::csr_op_t              op5_i,
-  output logic [31:0]                   rd2_o,
-  output logic [31:0]                   rd3_o,
   output logic [31:0]                   rd4_o,
   output logic [63:0]                   cnt4_o,
   output logic [63:0]                   cnt5_o,
@@ -104,15 +96,15 @@ module xtm_core #(
   logic [NumPorts*128-1:0] rxq;
   assign {rxv, rxvec, rxq} = pfc4_i;
 
-  logic [31:0] rd_adm, rd_buf, rd_q, rd_sch, rd_shp, rd_egr, rd_deq, rd_rx, rd_tx, rd_wd, rd_pol;
-  logic [63:0] cnt_wd, cnt_st, cnt_pol;
+  logic [31:0] rd_adm, rd_buf, rd_q, rd_sch, rd_shp, rd_egr, rd_deq, rd_rx, rd_tx, rd_wd;
+  logic [63:0] cnt_wd, cnt_st;
   logic [14*NumPorts-1:0] tx_lens;   // transmitted lengths (stage 5), for the port counters
   for (genvar p = 0; p < 32'(NumPorts); p++) begin : g_len
     assign tx_lens[14*p+:14] = deq_o[p*xtm_pkg::DEQ_REC_W+xtm_pkg::DEQ_REC_LEN_LSB+:14];
   end
   assign rd4_o = rd_adm | rd_buf | rd_q | rd_sch | rd_shp | rd_egr | rd_deq | rd_rx | rd_tx |
-                 rd_wd | rd_pol;
-  assign cnt4_o = cnt_wd | cnt_st | cnt_pol;
+                 rd_wd;
+  assign cnt4_o = cnt_wd | cnt_st;
 
   // ------------------------------------------------------------------ S(t) everywhere
   logic [NumPgs-1:0] paused, pause_rx, xon_rx, xoff_sent, xon_sent;
@@ -176,31 +168,7 @@ module xtm_core #(
   assign rm_o = rm;
   assign rm_voq_o = rm_voq;
 
-  // ------------------------------------------------------------------ check p, admission
-  logic pol4, pol_drop;
-  xtm_police #(.NumPorts(NumPorts)) u_police (
-    .clk_i,
-    .rst_ni,
-    .t4_i,
-    .cls1_i    (pol1_cls_i),
-    .in_port1_i(pol1_port_i),
-    .tc1_i     (pol1_tc_i),
-    .cls2_i    (pol2_cls_i),
-    .in_port2_i(pol2_port_i),
-    .len4_i    (req4_i.len),
-    .pol4_o    (pol4),
-    .drop4_o   (pol_drop),
-    .clr4_i,
-    .op1_i,
-    .op2_i,
-    .op3_i,
-    .op4_i,
-    .rd2_o,
-    .rd3_o,
-    .rd4_o     (rd_pol),
-    .cnt4_o    (cnt_pol)
-  );
-
+  // ------------------------------------------------------------------ admission (after check p)
   xtm_pkg::admit_t adm;
   logic [DescIdxW-1:0] alloc;
   xtm_admit #(.OcbCells(OcbCells), .HbmCells(HbmCells)) u_admit (
@@ -226,7 +194,7 @@ module xtm_core #(
     .desc_avail_i (desc_avail),
     .hbm_wr_ok_i  (hbm_wr_ok),
     .evict_cells_i(glob_i.evict_cells),
-    .pol_drop_i   (pol_drop),
+    .pol_drop_i   (pol_drop4_i),
     .res_o        (adm),
     .op4_i,
     .rd4_o        (rd_adm)
@@ -515,6 +483,6 @@ module xtm_core #(
   );
 
   logic unused;
-  assign unused = ^{desc_free, pol4};
+  assign unused = ^{desc_free};
 
 endmodule

@@ -129,12 +129,12 @@ module xtm_sva #(
     if (!rst_ni) begin
       pol_b4_q <= '0;
     end else begin
-      pol_b4_q <= u_police.burst3;
+      pol_b4_q <= xtm_top.u_police.burst3;
     end
   end
-  `ASSERT(PolTokWithinBurst_A, !u_police.v4_q || u_police.tok_new <= pol_b4_q, clk_i, rst_ni)
+  `ASSERT(PolTokWithinBurst_A, !xtm_top.u_police.v4_q || xtm_top.u_police.tok_new <= pol_b4_q, clk_i, rst_ni)
   `ASSERT(PolNoCommitInInit_A,
-          !u_police.v4_q || (!u_police.t4_i[63] && u_police.t4_i >= 64'(NumPgs)), clk_i, rst_ni)
+          !xtm_top.u_police.v4_q || (!xtm_top.u_police.t4_i[63] && xtm_top.u_police.t4_i >= 64'(NumPgs)), clk_i, rst_ni)
 
   logic unused;
   assign unused = ^NumTcs;

@@ -102,8 +102,8 @@ module xtm_top #(
   logic [13:0] max_frame;
   logic [23:0] ocb_only_cycles;
   logic clr4, clr5, rsp_v;
-  logic [31:0] rd2_cfg, rd2_prof, rd2_pol, rd3_pol, rd4_core;
-  logic [63:0] cnt4_core, cnt5_core;
+  logic [31:0] rd2_cfg, rd2_prof, rd2_pol, rd3_pol, rd4_core, rd4_pol;
+  logic [63:0] cnt4_core, cnt5_core, cnt4_pol;
 
   xtm_csr #(
     .NumPorts (NumPorts),
@@ -128,9 +128,9 @@ module xtm_top #(
     .op5_o            (op5),
     .rd2_i            (rd2_cfg | rd2_prof | rd2_pol),
     .rd3_i            (rd3_pol),
-    .rd4_i            (rd4_core),
+    .rd4_i            (rd4_core | rd4_pol),
     .rd5_i            ('0),
-    .cnt4_i           (cnt4_core),
+    .cnt4_i           (cnt4_core | cnt4_pol),
     .cnt5_i           (cnt5_core),
     .dscp_map_o       (dscp_map),
     .tc_queue_map_o   (tcq_map),
@@ -279,6 +279,32 @@ module xtm_top #(
   logic [NumPorts*8-1:0] p5_vec;
   logic [NumPorts*128-1:0] p5_quanta;
 
+  // check p (spec 4.7): the ingress policers, stage 1 (P_POL_MAP) to the commit stage
+  logic pol4, pol_drop4, unused_pol;
+  assign unused_pol = pol4;  // (the block says whether the arrival was policed: SVA, waves)
+  xtm_police #(.NumPorts(NumPorts)) u_police (
+    .clk_i,
+    .rst_ni,
+    .t4_i      (t4_q),
+    .cls1_i    (req1.cls),
+    .in_port1_i(req1.in_port),
+    .tc1_i     (tc1),
+    .cls2_i    (req2_q.cls),
+    .in_port2_i(req2_q.in_port),
+    .len4_i    (req4_q.len),
+    .pol4_o    (pol4),
+    .drop4_o   (pol_drop4),
+    .clr4_i    (clr4),
+    .op1_i     (op1),
+    .op2_i     (op2),
+    .op3_i     (op3),
+    .op4_i     (op4),
+    .rd2_o     (rd2_pol),
+    .rd3_o     (rd3_pol),
+    .rd4_o     (rd4_pol),
+    .cnt4_o    (cnt4_pol)
+  );
+
   xtm_core #(
     .NumPorts (NumPorts),
     .NumTcs   (NumTcs),
@@ -291,11 +317,7 @@ module xtm_top #(
     .clk_i,
     .rst_ni,
     .t4_i        (t4_q),
-    .pol1_cls_i  (req1.cls),
-    .pol1_port_i (req1.in_port),
-    .pol1_tc_i   (tc1),
-    .pol2_cls_i  (req2_q.cls),
-    .pol2_port_i (req2_q.in_port),
+    .pol_drop4_i (pol_drop4),
     .req3_i      (req3_q),
     .req4_i      (req4_q),
     .cfg4_i      (cfg4_q),
@@ -332,13 +354,9 @@ module xtm_top #(
     .prof_npoints_i(d_np),
     .prof_fill_i (d_fill),
     .prof_prob_i (d_prob),
-    .op1_i       (op1),
-    .op2_i       (op2),
     .op3_i       (op3),
     .op4_i       (op4),
     .op5_i       (op5),
-    .rd2_o       (rd2_pol),
-    .rd3_o       (rd3_pol),
     .rd4_o       (rd4_core),
     .cnt4_o      (cnt4_core),
     .cnt5_o      (cnt5_core),
