@@ -98,7 +98,7 @@ if [ "$block" = xtm ]; then
     # policers (xtm_police): the refill not clamped at the burst
     "pol-unclamped|$x/xtm_police.sv|police_burst|xtm_sva.sv:PolTokWithinBurst_A|s/      tok4_d = (sum > 65'(burst3)) ? burst3 : sum\[39:0\];/      tok4_d = sum[39:0];/"
     # an arrival that is not classified (NOT_READY during the sweep) policed all the same
-    "pol-in-init|$x/xtm_top.sv|police_reconfig|xtm_sva.sv:PolNoCommitInInit_A|s/    .pol2_cls_i  (req2_q.cls),/    .pol2_cls_i  (req2_q.valid),/"
+    "pol-in-init|$x/xtm_top.sv|police_reconfig|xtm_sva.sv:PolNoCommitInInit_A|s/    .cls2_i    (req2_q.cls),/    .cls2_i    (req2_q.valid),/"
     # ---- rtl/common/xtm_ram_1r1w.sv
     # qmgr u_link: the head cache refills from the link RAM of a VOQ with 2 packets too,
     # reading the link row of the tail, which was never written
