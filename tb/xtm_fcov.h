@@ -41,6 +41,12 @@ struct XtmFcov {
   std::vector<int32_t> pre_last_def;   // per VOQ holding one packet: its deficit (else INT32_MIN)
   std::vector<uint16_t> pre_last_len;  // and that packet's length
   uint64_t last_csr_t = UINT64_MAX;    // the previous CSR access (its access cycle)
+  // spec 4.7: the arrival port's 8 policers in S(t) (pre(), only when an arrival comes)
+  struct PolPre {
+    uint64_t tok, u, evals;
+    uint32_t rate, burst;
+  } pre_pol[XTM_POLS_PER_PORT] = {};
+  bool pre_pol_valid = false;
 
   std::map<uint32_t, uint8_t>
       edge_seen;  // edge row -> edges written: 1 min-1, 2 min, 4 max, 8 max+1
@@ -178,6 +184,14 @@ struct XtmFcov {
         pre_last_len[v] = m->desc[q->head].len;
       }
     }
+    pre_pol_valid = in.enq.valid && (in.enq.in_port & 0x3Fu) < m->prm.num_ports;
+    if (pre_pol_valid) {
+      const xtm_pol_t *p = &m->pol[(in.enq.in_port & 0x3Fu) * XTM_POLS_PER_PORT];
+      for (uint32_t j = 0; j < XTM_POLS_PER_PORT; j++) {
+        pre_pol[j] = {p[j].tok, p[j].u, p[j].cnt[kXtmPolcntPassPkts] + p[j].cnt[kXtmPolcntDropPkts],
+                      p[j].rate, p[j].burst};
+      }
+    }
     if (in.enq.valid) {
       pre_head_pg.assign(m->num_voqs, 0xFFFF);
       for (uint32_t v = 0; v < m->num_voqs; v++) {
@@ -214,6 +228,25 @@ struct XtmFcov {
     return XTM_F(cfg, Q_CFG, NO_LOSS) == 0 && !tail_only ? 2 : 0;
   }
 
+  // Spec 4.7: the policer the arrival of cycle t evaluated (its u became t, or its counters
+  // moved), and how: back to back with an evaluation in t-1 (the policer's one loop, 15.4),
+  // the refill clamped at the burst, a stored tok above a lowered burst.
+  void pol_sample(const xtm_t *m, const xtm_in_t &in, uint64_t t) {
+    if (!pre_pol_valid) return;
+    const xtm_pol_t *p = &m->pol[(in.enq.in_port & 0x3Fu) * XTM_POLS_PER_PORT];
+    for (uint32_t j = 0; j < XTM_POLS_PER_PORT; j++) {
+      const PolPre &b = pre_pol[j];
+      uint64_t evals = p[j].cnt[kXtmPolcntPassPkts] + p[j].cnt[kXtmPolcntDropPkts];
+      if (p[j].u != t || (b.u == t && evals == b.evals)) continue;
+      inc("pol_evaluated");
+      if (t >= 2 && b.u + 1 == t) inc("pol_back_to_back");
+      uint64_t burst = uint64_t(b.burst) << 16, e = t - b.u;
+      bool clamp = e >= (1ull << 40) ? b.rate > 0 : b.tok + e * b.rate > burst;
+      if (clamp) inc("pol_burst_clamp");
+      if (b.tok > burst) inc("pol_tok_above_burst");
+    }
+  }
+
   // one cycle: the inputs and outputs of xtm_step, the model after it
   void sample(const xtm_t *m, const xtm_in_t &in, const xtm_out_t &out) {
     if (in.csr.valid && in.csr.write) edge_sample(m, in.csr.addr, in.csr.wdata);
@@ -222,6 +255,7 @@ struct XtmFcov {
     }
     uint32_t nvoq = m->num_voqs;
     uint64_t t = m->t - 1;  // the cycle just executed
+    pol_sample(m, in, t);
     const xtm_occ_log_t &cur = m->occ_log[t & 1];
     uint32_t ev = cur.cycle == t ? cur.enq_v : XTM_NIL;  // accepted into (spec 15.3)
     uint32_t rv = cur.cycle == t ? cur.rem_v : XTM_NIL;  // selected or flushed from

@@ -799,7 +799,8 @@ class Counters : public XtmTest {
 //   (back-to-back arrivals at one policer, and arrivals to one policer two cycles apart
 //   with the other in between: the forwarding of the last two commits) after idle
 //   periods that refill the bucket to its burst; POL_TOKENS and the counters read while
-//   they change every cycle;
+//   they change every cycle; a burst lowered below a policer's stored tokens (clamped at
+//   its next evaluation, the arrival conforms from the new burst);
 // - exceed: two classes share one policer (an interface policer) at six times its rate;
 //   a second port's policer with its own flow; Q_DROP_POL must add up to POL_DROP_PKTS;
 // - reconfig: POL_RATE (0 included), POL_BURST (below the stored tokens: the clamp at the
@@ -850,12 +851,22 @@ class Police : public XtmTest {
         // at 1 B/cycle is full (6400 B) when a first 64-byte packet is evaluated in cycle
         // 7000, its rate is then set to 0, and 64-byte packets take it down in exact steps:
         // 100 conform in all, the rest are dropped
+        // A lowered burst below the stored tokens (spec 4.7: the next evaluation clamps):
+        // port 1's policer 6 (TC 1) at 1 B/cycle is full (6400 B) at a 64-byte packet in
+        // cycle 7500 and stores 6336 B; POL_BURST 1000 at 8000; the packet of cycle 8500
+        // finds min(1000, 6336 + 1000) = 1000 B, conforms and leaves 936 B
         if (P > 1) {
-          map(1, 0x0Du);
+          map(1, 0xEDu);
           pol(13, 0x10000, 6400);
+          pol(14, 0x10000, 6400);
           pol(13, 0, 6400, 8000);
+          wr(XTM_POL_SEL_REG_OFFSET, 14, 8000);
+          wr(XTM_POL_BURST_REG_OFFSET, 1000, 8000);
           add_flow(1, 0, 0, 0, 64, 64, 2.0, 7000, 7001);
+          add_flow(1, 0, 8, 0, 64, 64, 2.0, 7500, 7501);
+          add_flow(1, 0, 8, 0, 64, 64, 2.0, 8500, 8501);
           add_flow(1, 0, 0, 0, 64, 64, 2.0, 9000, 20000);
+          reads(14, 8400, 8600, 60, 1);
           reads(13, 9000, 20000, 700, 0);
         }
         break;
@@ -906,6 +917,14 @@ class Police : public XtmTest {
           printf("%s: policer 13 passed %" PRIu64 " of 64 B from 6400 B at rate 0 (100)\n",
                  name_.c_str(), pass);
           ok = ok && pass == 100;
+          xtm_pol_state_t st;
+          xtm_pol_state(m, 14, &st);
+          uint64_t p14 = xtm_pol_counter(m, 14, kXtmPolcntPassPkts);
+          printf("%s: policer 14 passed %" PRIu64 " (2), tokens %" PRIu64 " B at %" PRIu64
+                 " (936 B at 8500)\n",
+                 name_.c_str(), p14, st.tok >> 16, st.u);
+          ok = ok && p14 == 2 && xtm_pol_counter(m, 14, kXtmPolcntDropPkts) == 0 &&
+               st.tok == (936ull << 16) && st.u == 8500;
         }
         for (uint32_t k : {1u, 3u}) {
           pass = xtm_pol_counter(m, k, kXtmPolcntPassPkts);
