@@ -37,7 +37,8 @@ module xtm_core #(
   input  wire logic [27:0]              lim4_i,
   input  wire logic                     ocb4_i,
   input  wire logic [xtm_pkg::PROF_B_W-1:0] prof4_i,
-  input  wire logic [NumPorts*137-1:0]  pfc4_i,     // {valid, vec, quanta} of cycle t
+  input  wire logic [NumPorts-1:0]      pfv4_i,     // PFC frames of cycle t: valid
+  input  wire logic [NumPorts*136-1:0]  pfc4_i,     // {vec, quanta} (with a valid bit only)
   input  wire logic [NumPorts-1:0]      txr4_i,
   input  wire logic [8:0]               prof_voq_i, // stage 2
   output logic [27:0]                   prof_occ_o,
@@ -94,7 +95,8 @@ module xtm_core #(
   logic [NumPorts-1:0] rxv;
   logic [NumPorts*8-1:0] rxvec;
   logic [NumPorts*128-1:0] rxq;
-  assign {rxv, rxvec, rxq} = pfc4_i;
+  assign rxv = pfv4_i;
+  assign {rxvec, rxq} = pfc4_i;
 
   logic [31:0] rd_adm, rd_buf, rd_q, rd_sch, rd_shp, rd_egr, rd_deq, rd_rx, rd_tx, rd_wd;
   logic [63:0] cnt_wd, cnt_st;
@@ -204,18 +206,20 @@ module xtm_core #(
   logic [8:0] rm_cells;
   always_comb begin : c_dsel
     rm_cells = xtm_pkg::cells_of(rm_len, 4'(CellLog2));
-    dsel = '0;
-    dsel.valid = rm;
-    dsel.flush = rm_flush;
-    dsel.voq = rm_voq;
-    dsel.port = rm_port;
-    dsel.desc = 20'(rm_desc);
-    dsel.len = rm_len;
-    dsel.cells = rm_cells;
-    dsel.hbm = rm_hbm;
-    dsel.pg = rm_pg;
-    dsel.occ = rm_occ;
-    dsel.last = rm_last;
+    dsel = '0;  // (0 without a removal: the buffer manager reads its fields with valid)
+    if (rm) begin
+      dsel.valid = 1'b1;
+      dsel.flush = rm_flush;
+      dsel.voq = rm_voq;
+      dsel.port = rm_port;
+      dsel.desc = 20'(rm_desc);
+      dsel.len = rm_len;
+      dsel.cells = rm_cells;
+      dsel.hbm = rm_hbm;
+      dsel.pg = rm_pg;
+      dsel.occ = rm_occ;
+      dsel.last = rm_last;
+    end
   end
 
   xtm_bufmgr #(.NumDesc(NumDesc)) u_bufmgr (

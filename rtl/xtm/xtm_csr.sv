@@ -93,48 +93,55 @@ module xtm_csr #(
   logic [63:0] cnt5_q;
   logic in_init, win_guarded, win_pol;
 
+  // Without an access, op1 is 0 but for the window selects (the decoder's outputs are 0
+  // then, and no block reads op.addr or op.write); the decode and error priority are formed
+  // only for an access (one test per cycle instead of the windows' compares).
   always_comb begin : c_op1
     in_init = t1_i < 64'(InitCycles);
-    win_guarded = (s1_addr_i >= xtm_reg_pkg::XTM_WIN_VOQ_BASE &&
-                   {1'b0, s1_addr_i} < {1'b0, xtm_reg_pkg::XTM_WIN_VOQ_BASE} +
-                                       {1'b0, xtm_reg_pkg::XTM_WIN_VOQ_SIZE}) ||
-                  (s1_addr_i >= xtm_reg_pkg::XTM_WIN_PG_BASE &&
-                   {1'b0, s1_addr_i} < {1'b0, xtm_reg_pkg::XTM_WIN_PG_BASE} +
-                                       {1'b0, xtm_reg_pkg::XTM_WIN_PG_SIZE});
-    win_pol = s1_addr_i >= xtm_reg_pkg::XTM_WIN_POL_BASE &&
-              {1'b0, s1_addr_i} < {1'b0, xtm_reg_pkg::XTM_WIN_POL_BASE} +
-                                  {1'b0, xtm_reg_pkg::XTM_WIN_POL_SIZE};
-    win_guarded = win_guarded || win_pol;  // refused during initialisation (3, 15.6)
+    win_guarded = 1'b0;
+    win_pol = 1'b0;
     op1 = '0;
-    op1.valid = s1_valid_i;
-    op1.write = s1_write_i;
-    op1.addr = s1_addr_i;
-    op1.id = dec.id;
-    op1.idx = dec.idx;
-    op1.cnt = dec.cnt;
-    op1.hi = dec.hi;
-    op1.wdata = dec.wdata;
-    // first failing of: unmapped, not ready, read-only, illegal (spec 10.2)
-    if (!dec.mapped) begin
-      op1.err = 4'b0001;
-    end else if (win_guarded && in_init) begin
-      op1.err = 4'b1000;
-    end else if (s1_write_i && dec.ro) begin
-      op1.err = 4'b0100;
-    end else if (s1_write_i && !dec.legal) begin
-      op1.err = 4'b0010;
-    end
-    if (!s1_valid_i) begin
-      op1.err = '0;
-    end
-    op1.wr = s1_valid_i && s1_write_i && op1.err == '0;
-    op1.rd = s1_valid_i && !s1_write_i && op1.err == '0;
     op1.voq = voq_sel_q[8:0];
     op1.port = port_sel_q[5:0];
-    // a POL-window access carries POL_SEL in the entry field of the PG window (no access is
-    // in both windows; one 9-bit field down the CSR pipeline instead of two)
-    op1.pg = win_pol ? pol_sel_q : pg_sel_q[8:0];
+    op1.pg = pg_sel_q[8:0];
     op1.prof = prof_sel_q[2:0];
+    if (s1_valid_i) begin
+      win_guarded = (s1_addr_i >= xtm_reg_pkg::XTM_WIN_VOQ_BASE &&
+                     {1'b0, s1_addr_i} < {1'b0, xtm_reg_pkg::XTM_WIN_VOQ_BASE} +
+                                         {1'b0, xtm_reg_pkg::XTM_WIN_VOQ_SIZE}) ||
+                    (s1_addr_i >= xtm_reg_pkg::XTM_WIN_PG_BASE &&
+                     {1'b0, s1_addr_i} < {1'b0, xtm_reg_pkg::XTM_WIN_PG_BASE} +
+                                         {1'b0, xtm_reg_pkg::XTM_WIN_PG_SIZE});
+      win_pol = s1_addr_i >= xtm_reg_pkg::XTM_WIN_POL_BASE &&
+                {1'b0, s1_addr_i} < {1'b0, xtm_reg_pkg::XTM_WIN_POL_BASE} +
+                                    {1'b0, xtm_reg_pkg::XTM_WIN_POL_SIZE};
+      win_guarded = win_guarded || win_pol;  // refused during initialisation (3, 15.6)
+      op1.valid = 1'b1;
+      op1.write = s1_write_i;
+      op1.addr = s1_addr_i;
+      op1.id = dec.id;
+      op1.idx = dec.idx;
+      op1.cnt = dec.cnt;
+      op1.hi = dec.hi;
+      op1.wdata = dec.wdata;
+      // first failing of: unmapped, not ready, read-only, illegal (spec 10.2)
+      if (!dec.mapped) begin
+        op1.err = 4'b0001;
+      end else if (win_guarded && in_init) begin
+        op1.err = 4'b1000;
+      end else if (s1_write_i && dec.ro) begin
+        op1.err = 4'b0100;
+      end else if (s1_write_i && !dec.legal) begin
+        op1.err = 4'b0010;
+      end
+      op1.wr = s1_write_i && op1.err == '0;
+      op1.rd = !s1_write_i && op1.err == '0;
+      // a POL-window access carries POL_SEL in the entry field of the PG window (no access
+      // is in both windows; one 9-bit field down the CSR pipeline instead of two)
+      if (win_pol) begin
+        op1.pg = pol_sel_q;
+      end
+    end
   end
 
   function automatic logic wr1(input logic [7:0] id);
@@ -357,15 +364,26 @@ module xtm_csr #(
       rsp_err_o <= 1'b0;
       rsp_rdata_o <= '0;
     end else begin
-      op2_q <= op1;
-      op3_q <= op2_q;
-      op4_q <= op3_q;
-      op5_q <= op4_q;
-      rdata2_q <= rdata1;
-      rdata3_q <= rdata2;
-      rdata4_q <= rdata3_q | rd3_i;
-      rdata5_q <= rdata4;
-      cnt5_q <= cnt4_i;
+      // an access's stages load only while it passes (and once more, back to op1 without
+      // an access, which changes only with a select written by an access): a stage's
+      // register equals the stage before it in every cycle
+      if (op1.valid || op2_q.valid) begin
+        op2_q <= op1;
+        rdata2_q <= rdata1;
+      end
+      if (op2_q.valid || op3_q.valid) begin
+        op3_q <= op2_q;
+        rdata3_q <= rdata2;
+      end
+      if (op3_q.valid || op4_q.valid) begin
+        op4_q <= op3_q;
+        rdata4_q <= rdata3_q | rd3_i;
+      end
+      if (op4_q.valid || op5_q.valid) begin
+        op5_q <= op4_q;
+        rdata5_q <= rdata4;
+        cnt5_q <= cnt4_i;
+      end
       rsp_valid_o <= op5_q.valid;
       rsp_err_o <= op5_q.err != '0;
       rsp_rdata_o <= op5_q.rd ? rdata5 : '0;

@@ -124,12 +124,17 @@ module xtm_police #(
   always_comb begin : c_cfg_wr
     c_we = sweep || (op2_i.wr && (op2_i.id == xtm_reg_pkg::XtmRegPolRate ||
                                   op2_i.id == xtm_reg_pkg::XtmRegPolBurst));
-    c_waddr = sweep ? KW'(t2) : KW'(op2_i.pg);
-    c_wdata = sweep ? {xtm_reg_pkg::XTM_POL_BURST_RESVAL[23:0],
-                       xtm_reg_pkg::XTM_POL_RATE_RESVAL[23:0]} :
-                      {op2_i.wdata[23:0], op2_i.wdata[23:0]};  // sweep: reset values
-    c_wmask = sweep ? '1 : (op2_i.id == xtm_reg_pkg::XtmRegPolBurst) ? {24'hFFFFFF, 24'h0} :
-                                                                      {24'h0, 24'hFFFFFF};
+    c_waddr = '0;
+    c_wdata = '0;
+    c_wmask = '0;
+    if (c_we) begin  // (the write's address, data and mask only for a write)
+      c_waddr = sweep ? KW'(t2) : KW'(op2_i.pg);
+      c_wdata = sweep ? {xtm_reg_pkg::XTM_POL_BURST_RESVAL[23:0],
+                         xtm_reg_pkg::XTM_POL_RATE_RESVAL[23:0]} :
+                        {op2_i.wdata[23:0], op2_i.wdata[23:0]};  // sweep: reset values
+      c_wmask = sweep ? '1 : (op2_i.id == xtm_reg_pkg::XtmRegPolBurst) ? {24'hFFFFFF, 24'h0} :
+                                                                        {24'h0, 24'hFFFFFF};
+    end
     c_b_re = op2_i.rd && (op2_i.id == xtm_reg_pkg::XtmRegPolRate ||
                           op2_i.id == xtm_reg_pkg::XtmRegPolBurst);
   end
@@ -173,7 +178,10 @@ module xtm_police #(
   always_comb begin : c_st_wr
     s_we = sweep || v4_q;
     s_waddr = sweep ? KW'(t2) : k4_q;
-    s_wdata = sweep ? '0 : {t4_i, tok_new};
+    s_wdata = '0;
+    if (v4_q && !sweep) begin  // (the row only for a commit)
+      s_wdata = {t4_i, tok_new};
+    end
     s_wmask = '1;  // both fields, conforming or not (u = t, spec 4.7)
   end
   xtm_ram_2r1w #(
@@ -300,7 +308,10 @@ module xtm_police #(
   logic [1:0] ck;
   logic [191:0] crow, csr_row;
   always_comb begin : c_cnt
-    inc1 = drop1_q ? {64'd0, 64'(len1_q), 64'd1} : {64'd1, 64'd0, 64'd0};
+    inc1 = '0;  // (the last commit's increment only where a row of its policer is formed)
+    if (v1_q) begin
+      inc1 = drop1_q ? {64'd0, 64'(len1_q), 64'd1} : {64'd1, 64'd0, 64'd0};
+    end
     crow = '0;  // (the row-wide adds only in a cycle that writes the row)
     cnt_new = '0;
     if (v4_q) begin

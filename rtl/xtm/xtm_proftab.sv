@@ -68,10 +68,11 @@ module xtm_proftab (
   assign {enq_prob_o, enq_fill_o, enq_npoints_o, enq_interp_o} = e;
   assign {deq_prob_o, deq_fill_o, deq_npoints_o, deq_interp_o} = d;
 
-  assign r = enq_q[op2_i.prof];
   always_comb begin : c_rd2
     rd2_o = '0;
-    if (op2_i.rd) begin
+    r = '0;
+    if (op2_i.rd) begin  // (the row of the read only for a read)
+      r = enq_q[op2_i.prof];
       unique case (op2_i.id)
         xtm_reg_pkg::XtmRegPrCfg: rd2_o = {24'd0, r[4:1], 3'd0, r[0]};
         xtm_reg_pkg::XtmRegPrFill: rd2_o = {15'd0, r[5+17*op2_i.idx[2:0]+:17]};

@@ -98,24 +98,40 @@ module xtm_stats_pp #(
   // in the flushed PG (g_upd: the planes' enable); g_pl_d is don't-care (0) without it.
   logic [GN-1:0] g_upd;
   always_comb begin : c_pg
-    logic [NumPgs-1:0] carry, kept;
+    logic [NumPgs-1:0] carry, kept, nz;
+    carry = '0;
+    kept = '0;
     g_wr = clr4_i || !g_val_q[gf_q];
     for (int k = 0; k < 32'(GN); k++) begin
+      // the flushed PG's accumulator is non-zero: the OR of the planes at its bit (one
+      // vector OR per plane); its value is gathered only then
+      nz = '0;
       for (int b = 0; b < 32'(PgAccW); b++) begin
-        acc_f[k][b] = g_pl_q[k][b][gf_q];
+        nz = nz | g_pl_q[k][b];
       end
-      g_upd[k] = clr4_i || g_ev[k] != '0 || acc_f[k] != '0;
-      g_wr = g_wr || acc_f[k] != '0;
-      for (int b = 0; b < 32'(PgAccW); b++) begin
-        g_pl_d[k][b] = g_upd[k] ? g_pl_q[k][b] & g_keep : '0;
-      end
-      carry = g_ev[k] & (clr4_i ? '0 : '1);
-      kept = '0;
-      if (carry != '0) begin  // (most counters see no event in most cycles)
+      acc_f[k] = '0;
+      if (nz[gf_q]) begin
         for (int b = 0; b < 32'(PgAccW); b++) begin
-          kept = g_pl_d[k][b];
-          g_pl_d[k][b] = kept ^ carry;
-          carry = kept & carry;
+          acc_f[k][b] = g_pl_q[k][b][gf_q];
+        end
+      end
+      g_upd[k] = clr4_i || g_ev[k] != '0 || nz[gf_q];
+      g_wr = g_wr || nz[gf_q];
+      for (int b = 0; b < 32'(PgAccW); b++) begin
+        g_pl_d[k][b] = '0;
+      end
+      if (g_upd[k]) begin
+        for (int b = 0; b < 32'(PgAccW); b++) begin
+          g_pl_d[k][b] = g_pl_q[k][b] & g_keep;
+        end
+        carry = g_ev[k] & (clr4_i ? '0 : '1);
+        kept = '0;
+        if (carry != '0) begin  // (most counters see no event in most cycles)
+          for (int b = 0; b < 32'(PgAccW); b++) begin
+            kept = g_pl_d[k][b];
+            g_pl_d[k][b] = kept ^ carry;
+            carry = kept & carry;
+          end
         end
       end
     end
@@ -128,9 +144,13 @@ module xtm_stats_pp #(
         g_new[64*k+:64] = g_row[64*k+:64] + 64'(acc_f[k]);
       end
     end
-    // the register's word first, then the row (forwarded or read): a 64-bit mux
-    g_csr = (g_lw_v_q && g_lw_row_q == cg4) ? (g_lw_ok_q ? g_lw_q[64*32'(gk)+:64] : '0) :
-            (g_val_q[cg4] ? g_rd_b[64*32'(gk)+:64] : '0);
+    // the register's word first, then the row (forwarded or read): a 64-bit mux, formed
+    // only for a read
+    g_csr = '0;
+    if (op4_i.rd) begin
+      g_csr = (g_lw_v_q && g_lw_row_q == cg4) ? (g_lw_ok_q ? g_lw_q[64*32'(gk)+:64] : '0) :
+              (g_val_q[cg4] ? g_rd_b[64*32'(gk)+:64] : '0);
+    end
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_pg
     if (!rst_ni) begin
@@ -227,8 +247,11 @@ module xtm_stats_pp #(
       p_new[128+:64] = p_row[128+:64] + 64'(p_acc_q[pf_q][2]);
       p_new[192+:64] = p_row[192+:64] + 64'(p_acc_q[pf_q][3]);
     end
-    p_csr = (p_lw_v_q && p_lw_row_q == cp5) ? (p_lw_ok_q ? p_lw_q[64*32'(pk)+:64] : '0) :
-            (p_val_q[cp5] ? p_rd_b[64*32'(pk)+:64] : '0);
+    p_csr = '0;  // (as g_csr)
+    if (op5_i.rd) begin
+      p_csr = (p_lw_v_q && p_lw_row_q == cp5) ? (p_lw_ok_q ? p_lw_q[64*32'(pk)+:64] : '0) :
+              (p_val_q[cp5] ? p_rd_b[64*32'(pk)+:64] : '0);
+    end
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_port
     if (!rst_ni) begin
@@ -292,24 +315,39 @@ module xtm_stats_pp #(
   end
 
   // ------------------------------------------------------------------ global error counters
+  // ARR_PKTS and the five ERR_* counters: six registers (not an array: one enable each,
+  // no per-element delayed-write flags in a Verilated cycle)
   logic [63:0] ecnt_q [6];
+  logic [63:0] earr_q, elz_q, elm_q, ebp_q, ebt_q, enr_q;
+  assign ecnt_q[0] = earr_q;
+  assign ecnt_q[1] = elz_q;
+  assign ecnt_q[2] = elm_q;
+  assign ecnt_q[3] = ebp_q;
+  assign ecnt_q[4] = ebt_q;
+  assign ecnt_q[5] = enr_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_glob
     if (!rst_ni) begin
-      for (int k = 0; k < 6; k++) begin
-        ecnt_q[k] <= '0;
-      end
+      earr_q <= '0;
+      elz_q <= '0;
+      elm_q <= '0;
+      ebp_q <= '0;
+      ebt_q <= '0;
+      enr_q <= '0;
     end else if (clr4_i) begin
-      for (int k = 0; k < 6; k++) begin
-        ecnt_q[k] <= '0;
-      end
+      earr_q <= '0;
+      elz_q <= '0;
+      elm_q <= '0;
+      ebp_q <= '0;
+      ebt_q <= '0;
+      enr_q <= '0;
     end else if (adm_i.valid) begin
-      ecnt_q[0] <= ecnt_q[0] + 64'd1;
+      earr_q <= earr_q + 64'd1;
       unique case (adm_i.reason)
-        xtm_pkg::RsnLenZero: ecnt_q[1] <= ecnt_q[1] + 64'd1;
-        xtm_pkg::RsnLenMax: ecnt_q[2] <= ecnt_q[2] + 64'd1;
-        xtm_pkg::RsnBadPort: ecnt_q[3] <= ecnt_q[3] + 64'd1;
-        xtm_pkg::RsnBadTc: ecnt_q[4] <= ecnt_q[4] + 64'd1;
-        xtm_pkg::RsnNotReady: ecnt_q[5] <= ecnt_q[5] + 64'd1;
+        xtm_pkg::RsnLenZero: elz_q <= elz_q + 64'd1;
+        xtm_pkg::RsnLenMax: elm_q <= elm_q + 64'd1;
+        xtm_pkg::RsnBadPort: ebp_q <= ebp_q + 64'd1;
+        xtm_pkg::RsnBadTc: ebt_q <= ebt_q + 64'd1;
+        xtm_pkg::RsnNotReady: enr_q <= enr_q + 64'd1;
         default: ;
       endcase
     end

@@ -139,9 +139,15 @@ module xtm_stats_voq #(
   logic [3:0] ek;
   logic [63:0] e_csr;
   logic [63:0] e_lw_word;
-  assign e_lw_word = (32'(ek) == LN) ? pol_fwd(f64(e_rd_b, LN)) : e_lw_q[64*32'(ek)+:64];
-  assign e_csr = (e_lw_v_q && e_lw_row_q == cv4) ? (e_lw_ok_q ? e_lw_word : '0) :
-                 (e_val_q[cv4] ? f64(e_rd_b, 32'(ek)) : '0);
+  always_comb begin : c_e_csr  // (only a read needs the word)
+    e_lw_word = '0;
+    e_csr = '0;
+    if (op4_i.rd) begin
+      e_lw_word = (32'(ek) == LN) ? pol_fwd(f64(e_rd_b, LN)) : e_lw_q[64*32'(ek)+:64];
+      e_csr = (e_lw_v_q && e_lw_row_q == cv4) ? (e_lw_ok_q ? e_lw_word : '0) :
+              (e_val_q[cv4] ? f64(e_rd_b, 32'(ek)) : '0);
+    end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_enq
     if (!rst_ni) begin
@@ -201,17 +207,21 @@ module xtm_stats_voq #(
   logic [VoqW-1:0] cv5;
   assign cv5 = VoqW'(op5_i.voq);
   always_comb begin : c_deq
-    d_row = (d_lw_v_q && d_lw_row_q == d5_v_q) ? (d_lw_ok_q ? d_lw_q : '0) :
-            (d_val_q[d5_v_q] ? d_rd_a : '0);
-    d_new = d_row;
-    if (!d5_flush_q) begin
-      d_new[0+:64] = d_row[0+:64] + 64'd1;
-      d_new[64+:64] = d_row[64+:64] + 64'(d5_len_q);
-    end else begin
-      d_new[128+:64] = d_row[128+:64] + 64'd1;
-      d_new[192+:64] = d_row[192+:64] + 64'(d5_len_q);
+    d_row = '0;  // (the row is only needed in a cycle that writes it, d5_q)
+    d_new = '0;
+    if (d5_q) begin
+      d_row = (d_lw_v_q && d_lw_row_q == d5_v_q) ? (d_lw_ok_q ? d_lw_q : '0) :
+              (d_val_q[d5_v_q] ? d_rd_a : '0);
+      d_new = d_row;
+      if (!d5_flush_q) begin
+        d_new[0+:64] = d_row[0+:64] + 64'd1;
+        d_new[64+:64] = d_row[64+:64] + 64'(d5_len_q);
+      end else begin
+        d_new[128+:64] = d_row[128+:64] + 64'd1;
+        d_new[192+:64] = d_row[192+:64] + 64'(d5_len_q);
+      end
+      d_new[256+:64] = d_row[256+:64] + 64'(d5_ret_q);
     end
-    d_new[256+:64] = d_row[256+:64] + 64'(d5_ret_q);
     d_csr = '0;  // (only a read needs the row: no row-wide mux in the other cycles)
     if (op5_i.rd) begin
       d_csr = (d_lw_v_q && d_lw_row_q == cv5) ? (d_lw_ok_q ? d_lw_q : '0) :
@@ -278,9 +288,13 @@ module xtm_stats_voq #(
     .b_rdata_o(m_rd_b)
   );
   always_comb begin : c_mark
-    m_row = (m_lw_v_q && m_lw_row_q == mv) ? (m_lw_ok_q ? m_lw_q : '0) :
-            (m_val_q[mv] ? m_rd_a : '0);
-    m_new = {m_row[64+:64] + 64'(mark_lat_i), m_row[0+:64] + 64'(mark_head_i)};
+    m_row = '0;  // (as d_row: only in a cycle that writes the row, mark_i)
+    m_new = '0;
+    if (mark_i) begin
+      m_row = (m_lw_v_q && m_lw_row_q == mv) ? (m_lw_ok_q ? m_lw_q : '0) :
+              (m_val_q[mv] ? m_rd_a : '0);
+      m_new = {m_row[64+:64] + 64'(mark_lat_i), m_row[0+:64] + 64'(mark_head_i)};
+    end
     m_csr = '0;  // (as d_csr)
     if (op4_i.rd) begin
       m_csr = (m_lw_v_q && m_lw_row_q == cv4) ? (m_lw_ok_q ? m_lw_q : '0) :
@@ -312,23 +326,25 @@ module xtm_stats_voq #(
 
   always_comb begin : c_ek  // the word of the enqueue row a register reads
     ek = '0;
-    unique case (op4_i.id)
-      xtm_reg_pkg::XtmRegQArrPkts: ek = 4'd0;
-      xtm_reg_pkg::XtmRegQEnqPkts: ek = 4'd1;
-      xtm_reg_pkg::XtmRegQEnqBytes: ek = 4'd2;
-      xtm_reg_pkg::XtmRegQDropTail: ek = 4'd3;
-      xtm_reg_pkg::XtmRegQDropPool: ek = 4'd4;
-      xtm_reg_pkg::XtmRegQDropProfile: ek = 4'd5;
-      xtm_reg_pkg::XtmRegQDropHdrm: ek = 4'd6;
-      xtm_reg_pkg::XtmRegQDropBuf: ek = 4'd7;
-      xtm_reg_pkg::XtmRegQDropQdis: ek = 4'd8;
-      xtm_reg_pkg::XtmRegQDropWd: ek = 4'd9;
-      xtm_reg_pkg::XtmRegQDropBytes: ek = 4'd10;
-      xtm_reg_pkg::XtmRegQMarkTail: ek = 4'd11;
-      xtm_reg_pkg::XtmRegQHbmEvict: ek = 4'd12;
-      xtm_reg_pkg::XtmRegQDropPol: ek = 4'd13;
-      default: ;
-    endcase
+    if (op4_i.rd) begin
+      unique case (op4_i.id)
+        xtm_reg_pkg::XtmRegQArrPkts: ek = 4'd0;
+        xtm_reg_pkg::XtmRegQEnqPkts: ek = 4'd1;
+        xtm_reg_pkg::XtmRegQEnqBytes: ek = 4'd2;
+        xtm_reg_pkg::XtmRegQDropTail: ek = 4'd3;
+        xtm_reg_pkg::XtmRegQDropPool: ek = 4'd4;
+        xtm_reg_pkg::XtmRegQDropProfile: ek = 4'd5;
+        xtm_reg_pkg::XtmRegQDropHdrm: ek = 4'd6;
+        xtm_reg_pkg::XtmRegQDropBuf: ek = 4'd7;
+        xtm_reg_pkg::XtmRegQDropQdis: ek = 4'd8;
+        xtm_reg_pkg::XtmRegQDropWd: ek = 4'd9;
+        xtm_reg_pkg::XtmRegQDropBytes: ek = 4'd10;
+        xtm_reg_pkg::XtmRegQMarkTail: ek = 4'd11;
+        xtm_reg_pkg::XtmRegQHbmEvict: ek = 4'd12;
+        xtm_reg_pkg::XtmRegQDropPol: ek = 4'd13;
+        default: ;
+      endcase
+    end
   end
   always_comb begin : c_rd4
     cnt4_o = '0;

@@ -87,7 +87,10 @@ module xtm_top #(
   logic [5:0] s1_in_q, s1_eg_q, s1_dscp_q;
   logic [1:0] s1_ecn_q;
   logic [13:0] s1_len_q;
-  localparam int unsigned PfcW = NumPorts * (1 + 8 + 128);
+  // a PFC frame input: its valid bits every cycle, its vector and quanta (used only with a
+  // valid bit, spec 8.2) loaded only in a cycle with a frame (a per-stage enable)
+  localparam int unsigned PfcW = NumPorts * (8 + 128);
+  logic [NumPorts-1:0] pfv1_q, pfv2_q, pfv3_q, pfv4_q;
   logic [PfcW-1:0] pfc1_q, pfc2_q, pfc3_q, pfc4_q;
   logic [NumPorts-1:0] txr1_q, txr2_q, txr3_q, txr4_q;
   logic [15:0] cfg3_q, cfg4_q;
@@ -324,6 +327,7 @@ module xtm_top #(
     .lim4_i      (lim4_q),
     .ocb4_i      (ocb4_q),
     .prof4_i     (prof4),
+    .pfv4_i      (pfv4_q),
     .pfc4_i      (pfc4_q),
     .txr4_i      (txr4_q),
     .prof_voq_i  (req2_q.voq),
@@ -407,10 +411,16 @@ module xtm_top #(
       flush_pkt_id_o <= f5_pkt;
       flush_voq_o <= f5_voq;
       deq_valid_o <= d5_valid;
-      deq_o <= d5_rec;
+      // a record and the quanta are 0 without their valid bit (xtm_egress, xtm_out5): loaded
+      // in a cycle with one and in the cycle after it (back to 0), else they stay 0
+      if (d5_valid != '0 || deq_valid_o != '0) begin
+        deq_o <= d5_rec;
+      end
       pfc_tx_valid_o <= p5_valid;
       pfc_tx_vec_o <= p5_vec;
-      pfc_tx_quanta_o <= p5_quanta;
+      if (p5_valid != '0 || pfc_tx_valid_o != '0) begin
+        pfc_tx_quanta_o <= p5_quanta;
+      end
     end
   end
 
@@ -430,6 +440,10 @@ module xtm_top #(
       s1_dscp_q <= '0;
       s1_ecn_q <= '0;
       s1_len_q <= '0;
+      pfv1_q <= '0;
+      pfv2_q <= '0;
+      pfv3_q <= '0;
+      pfv4_q <= '0;
       pfc1_q <= '0;
       pfc2_q <= '0;
       pfc3_q <= '0;
@@ -461,10 +475,14 @@ module xtm_top #(
       s1_dscp_q <= enq_dscp_i;
       s1_ecn_q <= enq_ecn_i;
       s1_len_q <= enq_len_i;
-      pfc1_q <= {pfc_rx_valid_i, pfc_rx_vec_i, pfc_rx_quanta_i};
-      pfc2_q <= pfc1_q;
-      pfc3_q <= pfc2_q;
-      pfc4_q <= pfc3_q;
+      pfv1_q <= pfc_rx_valid_i;
+      pfv2_q <= pfv1_q;
+      pfv3_q <= pfv2_q;
+      pfv4_q <= pfv3_q;
+      if (pfc_rx_valid_i != '0) pfc1_q <= {pfc_rx_vec_i, pfc_rx_quanta_i};
+      if (pfv1_q != '0) pfc2_q <= pfc1_q;
+      if (pfv2_q != '0) pfc3_q <= pfc2_q;
+      if (pfv3_q != '0) pfc4_q <= pfc3_q;
       txr1_q <= tx_ready_i;
       txr2_q <= txr1_q;
       txr3_q <= txr2_q;

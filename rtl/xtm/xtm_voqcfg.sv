@@ -118,16 +118,19 @@ module xtm_voqcfg #(
     a_b_req = sweep1 || (a_csr && (op1_i.rd || (op1_i.wr && op1_i.id != xtm_reg_pkg::XtmRegQStatus)));
     a_b_we = sweep1 || op1_i.wr;
     a_b_addr = sweep1 ? VoqW'(t1_i) : VoqW'(op1_i.voq);
-    a_wmask = sweep1 ? '1 : a_mask(op1_i.id);
+    a_wmask = '0;
     a_wdata = '0;
-    // the written word at every field position (the mask picks one)
-    a_wdata[ACfg+:16] = sweep1 ? ARst[ACfg+:16] : op1_i.wdata[15:0];
-    a_wdata[ALim+:28] = sweep1 ? ARst[ALim+:28] : op1_i.wdata[27:0];
-    a_wdata[AQnt+:16] = sweep1 ? ARst[AQnt+:16] : op1_i.wdata[15:0];
-    a_wdata[ALat+:32] = sweep1 ? ARst[ALat+:32] : op1_i.wdata;
-    a_wdata[ASr+:24] = sweep1 ? ARst[ASr+:24] : op1_i.wdata[23:0];
-    a_wdata[ASb+:20] = sweep1 ? ARst[ASb+:20] : op1_i.wdata[19:0];
-    a_wdata[ATr+:24] = sweep1 ? ARst[ATr+:24] : op1_i.wdata[23:0];
+    if (a_b_we) begin  // (the write data and mask only for a write)
+      a_wmask = sweep1 ? '1 : a_mask(op1_i.id);
+      // the written word at every field position (the mask picks one)
+      a_wdata[ACfg+:16] = sweep1 ? ARst[ACfg+:16] : op1_i.wdata[15:0];
+      a_wdata[ALim+:28] = sweep1 ? ARst[ALim+:28] : op1_i.wdata[27:0];
+      a_wdata[AQnt+:16] = sweep1 ? ARst[AQnt+:16] : op1_i.wdata[15:0];
+      a_wdata[ALat+:32] = sweep1 ? ARst[ALat+:32] : op1_i.wdata;
+      a_wdata[ASr+:24] = sweep1 ? ARst[ASr+:24] : op1_i.wdata[23:0];
+      a_wdata[ASb+:20] = sweep1 ? ARst[ASb+:20] : op1_i.wdata[19:0];
+      a_wdata[ATr+:24] = sweep1 ? ARst[ATr+:24] : op1_i.wdata[23:0];
+    end
   end
 
   // read-first: the enqueue of cycle t reads S(t) in the cycle the write of t lands
@@ -187,19 +190,22 @@ module xtm_voqcfg #(
                          op4_i.id == xtm_reg_pkg::XtmRegQShaperBurst);
     b_we = sweep4 || b_csr;
     b_wmask = '0;
-    unique case (op4_i.id)
-      xtm_reg_pkg::XtmRegQCfg: b_wmask[BCfg+:16] = '1;
-      xtm_reg_pkg::XtmRegQLimitCells: b_wmask[BLim+:28] = '1;
-      xtm_reg_pkg::XtmRegQLatThresh: b_wmask[BLat+:32] = '1;
-      xtm_reg_pkg::XtmRegQShaperRate: b_wmask[BSr+:24] = '1;
-      xtm_reg_pkg::XtmRegQShaperBurst: b_wmask[BSb+:20] = '1;
-      default: ;
-    endcase
-    if (sweep4) begin
-      b_wmask = '1;
+    b_wdata = '0;
+    if (b_we) begin  // (as a_wdata)
+      unique case (op4_i.id)
+        xtm_reg_pkg::XtmRegQCfg: b_wmask[BCfg+:16] = '1;
+        xtm_reg_pkg::XtmRegQLimitCells: b_wmask[BLim+:28] = '1;
+        xtm_reg_pkg::XtmRegQLatThresh: b_wmask[BLat+:32] = '1;
+        xtm_reg_pkg::XtmRegQShaperRate: b_wmask[BSr+:24] = '1;
+        xtm_reg_pkg::XtmRegQShaperBurst: b_wmask[BSb+:20] = '1;
+        default: ;
+      endcase
+      if (sweep4) begin
+        b_wmask = '1;
+      end
+      b_wdata = sweep4 ? BRst : {op4_i.wdata[19:0], op4_i.wdata[23:0], op4_i.wdata,
+                                 op4_i.wdata[27:0], op4_i.wdata[15:0]};
     end
-    b_wdata = sweep4 ? BRst : {op4_i.wdata[19:0], op4_i.wdata[23:0], op4_i.wdata,
-                               op4_i.wdata[27:0], op4_i.wdata[15:0]};
   end
 
   logic [BW-1:0] bd_rdata, bs_rdata;
