@@ -94,7 +94,7 @@ if [ "$block" = xtm ]; then
     # PFC generation (xtm_pfc_tx): the static XOFF compare 8 cells late
     "xoff-late|$x/xtm_pfc_tx.sv|pfc_gen|xtm_sva.sv:XoffWhenAboveThreshold_A|s/if (gcfg_q\[g\]\[0\] \&\& !xoff_q\[g\] \&\& cells_q\[g\] >= xoff_t) begin/if (gcfg_q[g][0] \&\& !xoff_q[g] \&\& cells_q[g] >= xoff_t + 28'd8) begin/"
     # egress (xtm_egress): a port with FifoDepth packets after its transmission still has room
-    "fifo-overfill|$x/xtm_egress.sv|strict_arb|xtm_sva.sv:FifoWithinDepth_A|s/room_o\[p\] = 32'(CntW'(cnt_q\[p\] - CntW'(out_v\[p\]))) < FifoDepth;/room_o[p] = 32'(CntW'(cnt_q[p] - CntW'(out_v[p]))) <= FifoDepth;/"
+    "fifo-overfill|$x/xtm_egress.sv|strict_arb|xtm_sva.sv:FifoWithinDepth_A|s/room_o = ~full_q | out_v;/room_o = '1;/"
     # policers (xtm_police): the refill not clamped at the burst
     "pol-unclamped|$x/xtm_police.sv|police_burst|xtm_sva.sv:PolTokWithinBurst_A|s/      tok4_d = (sum > 65'(burst3)) ? burst3 : sum\[39:0\];/      tok4_d = sum[39:0];/"
     # an arrival that is not classified (NOT_READY during the sweep) policed all the same

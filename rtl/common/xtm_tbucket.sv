@@ -24,18 +24,36 @@ module xtm_tbucket #(
   output logic                   conform_o      // tokens after this cycle's refill >= 0
 );
 
-  logic signed [TokW-1:0] tok_q, tok_d, refilled, cap;
+  logic signed [TokW-1:0] tok_q, tok_d, refilled, cap, full;
+  logic at_full, idle;
 
-  assign refilled = xtm_pkg::tb_refill(tok_q, rate_i, 20'(burst_i));
-  always_comb begin : c_bucket
-    tok_d = refilled;
-    if (charge_i) begin
-      tok_d = tok_d - $signed({{(TokW - 40) {1'b0}}, amount_i, 16'h0});
+  // The refill of a bucket at its burst is the burst: it is formed only below it. A full
+  // bucket neither charged nor clamped is idle and its register keeps its value. (The
+  // refill and the update are two blocks: the conformance feeds the charge's decision.)
+  always_comb begin : c_refill
+    full = $signed({{(TokW - BurstW - 16) {1'b0}}, burst_i, 16'h0});
+    at_full = tok_q == full;
+    refilled = tok_q;
+    if (!at_full) begin
+      refilled = xtm_pkg::tb_refill(tok_q, rate_i, 20'(burst_i));
     end
-    cap = $signed({{(TokW - BurstW - 16) {1'b0}}, clamp_burst_i, 16'h0});
-    // signed tok_d > cap (cap >= 0): the sign bit and an unsigned compare
-    if (clamp_i && !tok_d[TokW-1] && $unsigned(tok_d) > $unsigned(cap)) begin
-      tok_d = cap;  // signed: a negative bucket stays negative
+  end
+  always_comb begin : c_bucket
+    idle = at_full && !charge_i && !clamp_i;
+    tok_d = tok_q;
+    cap = '0;
+    if (!idle) begin
+      tok_d = refilled;
+      if (charge_i) begin
+        tok_d = tok_d - $signed({{(TokW - 40) {1'b0}}, amount_i, 16'h0});
+      end
+      if (clamp_i) begin
+        cap = $signed({{(TokW - BurstW - 16) {1'b0}}, clamp_burst_i, 16'h0});
+        // signed tok_d > cap (cap >= 0): the sign bit and an unsigned compare
+        if (!tok_d[TokW-1] && $unsigned(tok_d) > $unsigned(cap)) begin
+          tok_d = cap;  // signed: a negative bucket stays negative
+        end
+      end
     end
   end
   assign conform_o = !refilled[TokW-1];
@@ -43,7 +61,7 @@ module xtm_tbucket #(
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_tok
     if (!rst_ni) begin
       tok_q <= $signed({{(TokW - BurstW - 16) {1'b0}}, BurstRst, 16'h0});
-    end else begin
+    end else if (!idle) begin
       tok_q <= tok_d;
     end
   end

@@ -47,38 +47,66 @@ module xtm_egress #(
   logic [CntW-1:0] cnt_q [NumPorts];
   logic [SlotW-1:0] head_q [NumPorts];
   logic [63:0] ready_q [NumPorts*FifoDepth];
-  logic [NumPorts-1:0] out_v, out_v_q;
+  // per-port status flags of the counts (count != 0, count == FifoDepth), kept beside them
+  // so that the per-cycle decision tests two bit vectors, not NumPorts counts
+  logic [NumPorts-1:0] nz_q, full_q;
+  logic [NumPorts-1:0] out_v, out_v_q, cand, pushv, chg;
 
   function automatic logic [SlotW-1:0] wrap(input int unsigned s);
     wrap = SlotW'(s % FifoDepth);
   endfunction
 
   always_comb begin : c_out
-    for (int p = 0; p < 32'(NumPorts); p++) begin
-      out_v[p] = 1'b0;
-      if (cnt_q[p] != '0 && tx_ready_i[p]) begin  // (an empty FIFO compares no ready time)
-        out_v[p] = t4_i >= ready_q[p*32'(FifoDepth)+32'(head_q[p])];
+    out_v = '0;
+    cand = nz_q & tx_ready_i;  // (an empty FIFO compares no ready time)
+    if (cand != '0) begin
+      for (int p = 0; p < 32'(NumPorts); p++) begin
+        if (cand[p]) begin
+          out_v[p] = t4_i >= ready_q[p*32'(FifoDepth)+32'(head_q[p])];
+        end
       end
-      room_o[p] = 32'(CntW'(cnt_q[p] - CntW'(out_v[p]))) < FifoDepth;
     end
+    // below FifoDepth after the transmission: not full, or full and transmitting
+    room_o = ~full_q | out_v;
+  end
+  always_comb begin : c_push  // (apart from c_out: the selection depends on room_o)
+    pushv = '0;
+    if (push_i && 32'(push_port_i) < NumPorts) begin
+      pushv[PortW'(push_port_i)] = 1'b1;
+    end
+    chg = out_v | pushv;  // the ports whose count or head changes
   end
   // the slot behind the tail (the transmission of this cycle does not move it)
   assign push_slot_o = wrap(32'(head_q[PortW'(push_port_i)]) + 32'(cnt_q[PortW'(push_port_i)]));
 
+  // a port's count, flags and head are written only in a cycle that changes them
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_fifo
     if (!rst_ni) begin
       for (int p = 0; p < 32'(NumPorts); p++) begin
         cnt_q[p] <= '0;
         head_q[p] <= '0;
       end
+      nz_q <= '0;
+      full_q <= '0;
       out_v_q <= '0;
     end else begin
       out_v_q <= out_v;
-      for (int p = 0; p < 32'(NumPorts); p++) begin
-        if (out_v[p]) begin
-          head_q[p] <= wrap(32'(head_q[p]) + 1);
+      if (chg != '0) begin
+        for (int p = 0; p < 32'(NumPorts); p++) begin
+          if (chg[p]) begin
+            cnt_q[p] <= cnt_q[p] - CntW'(out_v[p]) + CntW'(pushv[p]);
+            if (!pushv[p]) begin  // a transmission alone: one less
+              nz_q[p] <= cnt_q[p] != CntW'(1);
+              full_q[p] <= 1'b0;
+            end else if (!out_v[p]) begin  // a push alone: one more
+              nz_q[p] <= 1'b1;
+              full_q[p] <= 32'(cnt_q[p]) + 1 == FifoDepth;
+            end
+          end
+          if (out_v[p]) begin
+            head_q[p] <= wrap(32'(head_q[p]) + 1);
+          end
         end
-        cnt_q[p] <= cnt_q[p] - CntW'(out_v[p]) + CntW'(push_i && 32'(push_port_i) == p);
       end
     end
   end
@@ -90,8 +118,8 @@ module xtm_egress #(
     end
   end
 
+  logic [RW-1:0] rd [NumPorts];
   for (genvar p = 0; p < 32'(NumPorts); p++) begin : g_rec
-    logic [RW-1:0] rd;
     xtm_ram_1r1w #(
       .Width(RW),
       .Depth(FifoDepth)
@@ -104,9 +132,20 @@ module xtm_egress #(
       .wmask_i({RW{1'b1}}),
       .re_i   (out_v[p]),
       .raddr_i(head_q[p]),
-      .rdata_o(rd)
+      .rdata_o(rd[p])
     );
-    assign tx_rec_o[p*RW+:RW] = out_v_q[p] ? rd : '0;
+  end
+  // the records leaving the output register (0 on the ports without one): only the ports
+  // that transmit are written
+  always_comb begin : c_tx
+    tx_rec_o = '0;
+    if (out_v_q != '0) begin
+      for (int p = 0; p < 32'(NumPorts); p++) begin
+        if (out_v_q[p]) begin
+          tx_rec_o[p*RW+:RW] = rd[p];
+        end
+      end
+    end
   end
   assign tx_valid_o = out_v_q;
 

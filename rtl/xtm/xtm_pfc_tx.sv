@@ -84,14 +84,16 @@ module xtm_pfc_tx #(
       logic [PgW-1:0] g;
       logic [27:0] xoff_t, xon_t;
       g = tch_pg_q[k];
-      if (gcfg_q[g][1]) begin
-        xoff_t = free >> gcfg_q[g][5:2];
-        xon_t = (xoff_t > gxon_q[g]) ? xoff_t - gxon_q[g] : '0;
-      end else begin
-        xoff_t = gxoff_q[g];
-        xon_t = gxon_q[g];
-      end
-      if (tch_q[k]) begin
+      xoff_t = '0;
+      xon_t = '0;
+      if (tch_q[k]) begin  // (the thresholds only of a touched PG)
+        if (gcfg_q[g][1]) begin
+          xoff_t = free >> gcfg_q[g][5:2];
+          xon_t = (xoff_t > gxon_q[g]) ? xoff_t - gxon_q[g] : '0;
+        end else begin
+          xoff_t = gxoff_q[g];
+          xon_t = gxon_q[g];
+        end
         if (gcfg_q[g][0] && !xoff_q[g] && cells_q[g] >= xoff_t) begin
           set[g] = 1'b1;
         end else if (xoff_q[g] && (!gcfg_q[g][0] || cells_q[g] <= xon_t)) begin
@@ -179,9 +181,11 @@ module xtm_pfc_tx #(
       end
     end else begin
       xoff_q <= xoff_d;
-      for (int p = 0; p < 32'(NumPorts); p++) begin
-        if (tx_valid_o[p]) begin
-          refresh_at_q[p] <= t4_i + {32'd0, refresh_q[p]};
+      if (tx_valid_o != '0) begin  // (no frame, the common case: one test)
+        for (int p = 0; p < 32'(NumPorts); p++) begin
+          if (tx_valid_o[p]) begin
+            refresh_at_q[p] <= t4_i + {32'd0, refresh_q[p]};
+          end
         end
       end
       // watermarks: a clear or a read restarts them from the level at the end of the cycle

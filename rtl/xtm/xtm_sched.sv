@@ -90,15 +90,21 @@ module xtm_sched #(
     // one variable part-select of the port's row, then constant slices (not one variable
     // select of the whole quantum vector per queue)
     qrow = quantum_i[16*NumTcs*32'(win)+:16*NumTcs];
+    pos1 = '0;
+    pos2 = '0;
     for (int k = 0; k < 32'(NumTcs); k++) begin
       st_rev[k] = st[32'(NumTcs)-1-k];
       qnt[k] = qrow[16*k+:16];
       dfc[k] = def_q[32'(win)*NumTcs+32'(k)];
-      // "> 0" as "not negative and not zero" (no sign extension to 32 bits); the sum in
-      // 25 bits is exact (deficit 24-bit signed, quantum 16-bit)
-      dq[k] = {dfc[k][23], dfc[k]} + $signed({9'd0, qnt[k]});
-      pos1[k] = e[k] && !dfc[k][23] && dfc[k] != '0;
-      pos2[k] = e[k] && !dq[k][24] && dq[k] != '0;
+      dq[k] = '0;
+      // the deficit tests only for an eligible queue (pos1, pos2 are 0 for the others)
+      if (e[k]) begin
+        // "> 0" as "not negative and not zero" (no sign extension to 32 bits); the sum in
+        // 25 bits is exact (deficit 24-bit signed, quantum 16-bit)
+        dq[k] = {dfc[k][23], dfc[k]} + $signed({9'd0, qnt[k]});
+        pos1[k] = !dfc[k][23] && dfc[k] != '0;
+        pos2[k] = !dq[k][24] && dq[k] != '0;
+      end
     end
   end
   xtm_lowest #(.N(NumTcs)) u_strict (.vec_i(st_rev), .valid_o(st_any), .idx_o(st_lo));

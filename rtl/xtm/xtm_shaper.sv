@@ -52,16 +52,32 @@ module xtm_shaper #(
   logic [PortW-1:0] ps;
   assign ps = PortW'(op4_i.port);
 
+  // one selection and at most one register write per cycle: the charged port's amount, the
+  // written port's clamp burst and the two one-hot vectors are formed once, not per port
+  logic [PortW-1:0] sp;
+  logic [NumPorts-1:0] charge, clamp;
+  logic [23:0] amount;
+  logic [19:0] cburst;
+  assign sp = PortW'(sel_port_i);
+  always_comb begin : c_port
+    charge = '0;
+    amount = '0;
+    if (sel_i && 32'(sel_port_i) < NumPorts) begin
+      charge[sp] = pcfg_q[sp][0];
+      amount = 24'(sel_len_i) + 24'(pcfg_q[sp][13:8]);
+    end
+    clamp = '0;
+    cburst = '0;
+    if (op4_i.wr && 32'(op4_i.port) < NumPorts &&
+        (op4_i.id == xtm_reg_pkg::XtmRegPShaperRate ||
+         op4_i.id == xtm_reg_pkg::XtmRegPShaperBurst)) begin
+      clamp[ps] = 1'b1;
+      cburst = op4_i.id == xtm_reg_pkg::XtmRegPShaperBurst ? op4_i.wdata[19:0] :
+                                                             pburst_q[ps][19:0];
+    end
+  end
+
   for (genvar p = 0; p < 32'(NumPorts); p++) begin : g_port
-    logic clamp, charge, en;
-    logic [19:0] cburst;
-    assign en = pcfg_q[p][0];
-    assign charge = sel_i && 32'(sel_port_i) == p && en;
-    assign clamp = op4_i.wr && 32'(op4_i.port) == p &&
-                   (op4_i.id == xtm_reg_pkg::XtmRegPShaperRate ||
-                    op4_i.id == xtm_reg_pkg::XtmRegPShaperBurst);
-    assign cburst = op4_i.id == xtm_reg_pkg::XtmRegPShaperBurst ? op4_i.wdata[19:0] :
-                                                                  pburst_q[p][19:0];
     logic ok;
     xtm_tbucket #(
       .BurstW  (20),
@@ -71,13 +87,13 @@ module xtm_shaper #(
       .rst_ni,
       .rate_i       (prate_q[p][23:0]),
       .burst_i      (pburst_q[p][19:0]),
-      .charge_i     (charge),
-      .amount_i     (24'(sel_len_i) + 24'(pcfg_q[p][13:8])),
-      .clamp_i      (clamp),
+      .charge_i     (charge[p]),
+      .amount_i     (amount),
+      .clamp_i      (clamp[p]),
       .clamp_burst_i(cburst),
       .conform_o    (ok)
     );
-    assign port_ok_o[p] = ok || !en;
+    assign port_ok_o[p] = ok || !pcfg_q[p][0];
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_pregs
@@ -168,17 +184,26 @@ module xtm_shaper #(
   logic signed [63:0] chg_tok, cap_chg, tok_after, scan_tok, chg_sum;
   logic chg_conf, scan_conf;
   always_comb begin : c_eval
-    chg_row = (lw_q && lw_row_q == chg5_v_q) ? lw_data_q : chg_rdata;
     scan_row = (lw_q && lw_row_q == scan5_v_q) ? lw_data_q : scan_rdata;
-    cap_chg = $signed({28'd0, chg_burst_i, 16'h0});
-    chg_tok = tokens_at(chg_row, t5_q, chg_rate_i);
-    // signed compares as sign bit + unsigned compare (cap_chg >= 0)
-    if (!chg_tok[63] && chg_tok[62:0] > cap_chg[62:0]) begin
-      chg_tok = cap_chg;
+    // the charge's evaluation only in a cycle with a charge (its results are used only then)
+    chg_row = '0;
+    cap_chg = '0;
+    chg_tok = '0;
+    tok_after = '0;
+    chg_sum = '0;
+    chg_conf = 1'b0;
+    if (chg5_q) begin
+      chg_row = (lw_q && lw_row_q == chg5_v_q) ? lw_data_q : chg_rdata;
+      cap_chg = $signed({28'd0, chg_burst_i, 16'h0});
+      chg_tok = tokens_at(chg_row, t5_q, chg_rate_i);
+      // signed compares as sign bit + unsigned compare (cap_chg >= 0)
+      if (!chg_tok[63] && chg_tok[62:0] > cap_chg[62:0]) begin
+        chg_tok = cap_chg;
+      end
+      tok_after = chg_tok - $signed({34'd0, chg5_len_q, 16'h0});
+      chg_sum = tok_after + $signed({39'd0, chg_rate_i, 1'b0});
+      chg_conf = !chg_sum[63];  // >= 0
     end
-    tok_after = chg_tok - $signed({34'd0, chg5_len_q, 16'h0});
-    chg_sum = tok_after + $signed({39'd0, chg_rate_i, 1'b0});
-    chg_conf = !chg_sum[63];  // >= 0
     scan_tok = tokens_at(scan_row, t5_q + 64'd2, scan_rate_i);
     scan_conf = !scan_tok[63];  // >= 0
     we = sweep || chg5_q;
@@ -211,8 +236,10 @@ module xtm_shaper #(
       chg5_len_q <= sel_len_i;
       t5_q <= t4_i;
       lw_q <= we;
-      lw_row_q <= waddr;
-      lw_data_q <= wdata;
+      if (we) begin  // the last write (used only with lw_q)
+        lw_row_q <= waddr;
+        lw_data_q <= wdata;
+      end
       if (!t4_i[63]) begin  // scan_q = t mod NumVoqs from logical cycle 0 on
         scan_q <= (32'(scan_q) + 1 == NumVoqs) ? '0 : scan_q + 1'b1;
       end

@@ -60,7 +60,24 @@ module xtm_wd #(
   assign last = 32'(vport) + 1 == NumPorts;
   assign rx_now = rx_q | pause_rx_i;
 
-  // the row of the next cycle's visit is read a cycle ahead; row 0 while idle
+  // the next poll cycle after this one (a start advances it, a WD_POLL_CYCLES write
+  // restarts it) and whether the next cycle visits a port: the row is read only then
+  logic [63:0] np_d;
+  logic wr_poll, visit_next;
+  assign wr_poll = op4_i.wr && op4_i.id == xtm_reg_pkg::XtmRegWdPollCycles;
+  always_comb begin : c_next
+    np_d = next_poll_q;
+    if (start) begin
+      np_d = next_poll_q + {32'd0, glob_i.wd_poll};
+    end
+    if (wr_poll) begin
+      np_d = t4_i + 64'd1 + {32'd0, op4_i.wdata};
+    end
+    visit_next = (visit && !last) || np_d == t4_i + 64'd1;
+  end
+
+  // the row of the next cycle's visit is read a cycle ahead (only in the cycle before a
+  // visit: no row-wide read while idle); row 0 for a start
   logic [RW-1:0] row, wrow;
   logic [PortW-1:0] pre;
   assign pre = (visit && !last) ? vport + 1'b1 : '0;
@@ -79,7 +96,7 @@ module xtm_wd #(
     .waddr_i  (init_sweep ? PortW'(t4_i) : vport),
     .wdata_i  (init_sweep ? '0 : wrow),
     .wmask_i  ({RW{1'b1}}),
-    .a_re_i   (!t4_i[63] && t4_i >= 64'(NumPorts)),
+    .a_re_i   (!t4_i[63] && t4_i >= 64'(NumPorts) && visit_next),
     .a_raddr_i(pre),
     .a_rdata_o(row_raw),
     .b_re_i   (op3_i.rd && (op3_i.id == xtm_reg_pkg::XtmRegQWdStall ||
@@ -169,11 +186,8 @@ module xtm_wd #(
         lw_data_q <= init_sweep ? '0 : wrow;
       end
       rx_q <= rx_now;
-      if (start) begin
-        next_poll_q <= next_poll_q + {32'd0, glob_i.wd_poll};
-      end
-      if (op4_i.wr && op4_i.id == xtm_reg_pkg::XtmRegWdPollCycles) begin
-        next_poll_q <= t4_i + 64'd1 + {32'd0, op4_i.wdata};
+      if (start || wr_poll) begin
+        next_poll_q <= np_d;
       end
       if (visit) begin
         sweep_q <= !last;
