@@ -228,6 +228,9 @@ struct xtm {
   uint64_t next_active;  // no idle cycle before this one does any work: min(next_full, mark_due)
   uint64_t next_full;    // no idle cycle before this one needs more than its marking decision
   bool eager;            // evaluate every cycle (reference mode)
+  // no idle cycle before this one needs more than that and its egress FIFOs' outputs
+  // (lowered wherever next_full is; egress_only_cycle in xtm.c)
+  uint64_t next_nonfifo;
 
   // per-cycle scratch (no allocation in step)
   uint32_t touched_pg[2];
