@@ -789,15 +789,16 @@ static bool port_gate(xtm_t *m, uint32_t p, uint64_t t) {
   return true;
 }
 
+// The first eligible VOQ with a positive deficit in the order rr, rr+1, .., T-1, 0, ..,
+// rr-1 (e holds bits below T only): the set bits from rr upwards, then those below rr.
 static int dwrr_search(const xtm_t *m, uint32_t base, uint8_t e, uint32_t rr) {
-  uint32_t T = m->prm.num_tcs;
-  for (uint32_t k = 0; k < T; k++) {
-    uint32_t q = rr + k;
-    if (q >= T) {
-      q -= T;
-    }
-    if (((e >> q) & 1u) && m->voq[base + q].deficit > 0) {
-      return (int)q;
+  uint32_t order[2] = {(uint32_t)e & (~0u << rr), (uint32_t)e & ((1u << rr) - 1u)};
+  for (int h = 0; h < 2; h++) {
+    for (uint32_t c = order[h]; c != 0; c &= c - 1) {
+      uint32_t q = (uint32_t)__builtin_ctz(c);
+      if (m->voq[base + q].deficit > 0) {
+        return (int)q;
+      }
     }
   }
   return -1;
@@ -807,8 +808,9 @@ static void select_and_dequeue(xtm_t *m, uint32_t p, uint8_t elig, uint64_t t) {
   uint32_t T = m->prm.num_tcs;
   uint32_t base = p * T;
   uint8_t strict = 0;
-  for (uint32_t q = 0; q < T; q++) {
-    if (((elig >> q) & 1u) && XTM_F(m->voq[base + q].cfg, Q_CFG, STRICT) != 0) {
+  for (uint32_t c = elig; c != 0; c &= c - 1) {
+    uint32_t q = (uint32_t)__builtin_ctz(c);
+    if (XTM_F(m->voq[base + q].cfg, Q_CFG, STRICT) != 0) {
       strict |= (uint8_t)(1u << q);
     }
   }
@@ -821,11 +823,10 @@ static void select_and_dequeue(xtm_t *m, uint32_t p, uint8_t elig, uint64_t t) {
     uint8_t e = elig;
     sel = dwrr_search(m, base, e, pt->rr);
     if (sel < 0) {
-      for (uint32_t q = 0; q < T; q++) {
-        if ((e >> q) & 1u) {
-          m->voq[base + q].deficit += (int32_t)m->voq[base + q].quantum;
-          xtm_snap_mark_voq(m, base + q);
-        }
+      for (uint32_t c = e; c != 0; c &= c - 1) {
+        uint32_t q = (uint32_t)__builtin_ctz(c);
+        m->voq[base + q].deficit += (int32_t)m->voq[base + q].quantum;
+        xtm_snap_mark_voq(m, base + q);
       }
       sel = dwrr_search(m, base, e, pt->rr);
     }

@@ -286,6 +286,10 @@ static inline int64_t xtm_tb_at(const xtm_tb_t *b, int64_t t, uint32_t rate, uin
   if (rate == 0) {
     return b->tok;
   }
+  if (dt >> 32 == 0) {  // dt * rate < 2^64: full when dt > need / rate, i.e. dt * rate > need
+    uint64_t g = dt * rate;
+    return g > need ? cap : b->tok + (int64_t)g;
+  }
   if (dt >= need / rate + 1) {
     return cap;
   }
