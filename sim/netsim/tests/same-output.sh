@@ -36,8 +36,8 @@ norm() { # normalise the version string and the wall-time line
     -e 's/^simulated ([0-9.]+) s in [0-9.]+ s wall \([0-9.]+ simulated s per wall s\)/simulated \1 s in WALL/' \
     -e 's/, peak RSS [0-9]+ MiB$//' -e "s|$W/(ref\|new)/|DIR/|g"
 }
-run1() { # bin tag args...
-  local bin=$1 tag=$2 d=$W/$2/$3
+run1() { # bin ref|new name args...
+  local bin=$1 d=$W/$2/$3  # $2: ref or new
   shift 3
   local env=()
   if [ "${1:-}" = NOLA ]; then env=(NETSIM_NO_LOOKAHEAD=1); shift; fi
