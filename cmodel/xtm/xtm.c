@@ -15,7 +15,8 @@
 // so a cycle with no input before `next_full` changes nothing but time, except a marking
 // decision due three cycles after its selection (`mark_due`), which is done alone;
 // next_active = min(next_full, mark_due). xtm_step() then costs a compare; xtm_advance_to()
-// jumps to min(next_active, target).
+// jumps to min(next_active, target). A cycle before `next_nonfifo` (next_full without the
+// egress FIFOs' heads) whose only work is a FIFO output runs that alone (egress_only_cycle).
 
 #include "cmodel/xtm/xtm.h"
 
@@ -170,6 +171,7 @@ void xtm_reset(xtm_t *m) {
   m->wd_sweep_t0 = XTM_NEVER;
   m->next_active = 0;
   m->next_full = 0;
+  m->next_nonfifo = 0;
   m->snap_all = true;
 }
 
@@ -177,7 +179,7 @@ uint64_t xtm_cycle(const xtm_t *m) { return m->t; }
 void xtm_set_tx_ready(xtm_t *m, uint64_t mask) {
   if (mask != m->tx_ready) {
     m->tx_ready = mask;
-    m->next_active = m->next_full = m->t;
+    m->next_active = m->next_full = m->next_nonfifo = m->t;
   }
 }
 
@@ -787,15 +789,16 @@ static bool port_gate(xtm_t *m, uint32_t p, uint64_t t) {
   return true;
 }
 
+// The first eligible VOQ with a positive deficit in the order rr, rr+1, .., T-1, 0, ..,
+// rr-1 (e holds bits below T only): the set bits from rr upwards, then those below rr.
 static int dwrr_search(const xtm_t *m, uint32_t base, uint8_t e, uint32_t rr) {
-  uint32_t T = m->prm.num_tcs;
-  for (uint32_t k = 0; k < T; k++) {
-    uint32_t q = rr + k;
-    if (q >= T) {
-      q -= T;
-    }
-    if (((e >> q) & 1u) && m->voq[base + q].deficit > 0) {
-      return (int)q;
+  uint32_t order[2] = {(uint32_t)e & (~0u << rr), (uint32_t)e & ((1u << rr) - 1u)};
+  for (int h = 0; h < 2; h++) {
+    for (uint32_t c = order[h]; c != 0; c &= c - 1) {
+      uint32_t q = (uint32_t)__builtin_ctz(c);
+      if (m->voq[base + q].deficit > 0) {
+        return (int)q;
+      }
     }
   }
   return -1;
@@ -805,8 +808,9 @@ static void select_and_dequeue(xtm_t *m, uint32_t p, uint8_t elig, uint64_t t) {
   uint32_t T = m->prm.num_tcs;
   uint32_t base = p * T;
   uint8_t strict = 0;
-  for (uint32_t q = 0; q < T; q++) {
-    if (((elig >> q) & 1u) && XTM_F(m->voq[base + q].cfg, Q_CFG, STRICT) != 0) {
+  for (uint32_t c = elig; c != 0; c &= c - 1) {
+    uint32_t q = (uint32_t)__builtin_ctz(c);
+    if (XTM_F(m->voq[base + q].cfg, Q_CFG, STRICT) != 0) {
       strict |= (uint8_t)(1u << q);
     }
   }
@@ -819,11 +823,10 @@ static void select_and_dequeue(xtm_t *m, uint32_t p, uint8_t elig, uint64_t t) {
     uint8_t e = elig;
     sel = dwrr_search(m, base, e, pt->rr);
     if (sel < 0) {
-      for (uint32_t q = 0; q < T; q++) {
-        if ((e >> q) & 1u) {
-          m->voq[base + q].deficit += (int32_t)m->voq[base + q].quantum;
-          xtm_snap_mark_voq(m, base + q);
-        }
+      for (uint32_t c = e; c != 0; c &= c - 1) {
+        uint32_t q = (uint32_t)__builtin_ctz(c);
+        m->voq[base + q].deficit += (int32_t)m->voq[base + q].quantum;
+        xtm_snap_mark_voq(m, base + q);
       }
       sel = dwrr_search(m, base, e, pt->rr);
     }
@@ -1348,9 +1351,11 @@ static void pfc_generate(xtm_t *m, uint64_t t, xtm_out_t *out) {
 // ------------------------------------------------------------------ next activity
 
 // Earliest cycle > t at which an idle cycle could change state or output (spec 13); the
-// marking decisions (mark_due) are handled apart.
+// marking decisions (mark_due) are handled apart. Also sets next_nonfifo: the same bound
+// without the egress FIFOs' heads (egress_only_cycle).
 static uint64_t compute_next_active(xtm_t *m, uint64_t t) {
   uint64_t t1 = t + 1;
+  m->next_nonfifo = t1;
   if (m->flush_n != 0 || m->pg_eval_pending != 0 || m->wd_sweep_t0 != XTM_NEVER) {
     return t1;
   }
@@ -1362,7 +1367,8 @@ static uint64_t compute_next_active(xtm_t *m, uint64_t t) {
       }
     }
   }
-  uint64_t best = m->wd_next_poll;
+  uint64_t best = m->wd_next_poll;  // every source but the FIFO heads
+  uint64_t fbest = XTM_NEVER;       // the FIFO heads
   uint32_t T = m->prm.num_tcs;
   uint32_t depth = m->prm.fifo_depth;
   // a port with no XOFF, an empty FIFO and empty VOQs adds nothing (ascending order kept)
@@ -1375,8 +1381,8 @@ static uint64_t compute_next_active(xtm_t *m, uint64_t t) {
     if (pt->fifo_count > 0 && ((m->tx_ready >> p) & 1u)) {
       uint64_t r = m->fifo[p * depth + pt->fifo_head].ready;
       r = r < t1 ? t1 : r;
-      if (r < best) {
-        best = r;
+      if (r < fbest) {
+        fbest = r;
       }
     }
     if (pt->nonempty == 0 || pt->fifo_count >= depth) {
@@ -1425,11 +1431,13 @@ static uint64_t compute_next_active(xtm_t *m, uint64_t t) {
     if (qbest < best) {
       best = qbest;
     }
-    if (best == t1) {
+    if (best <= t1) {
       return t1;
     }
   }
-  return best < t1 ? t1 : best;
+  best = best < t1 ? t1 : best;
+  m->next_nonfifo = best;
+  return best < fbest ? best : fbest;
 }
 
 uint64_t xtm_next_event(const xtm_t *m) { return m->next_active > m->t ? m->next_active : m->t; }
@@ -1518,6 +1526,53 @@ static void full_cycle(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
   m->next_active = m->next_full < m->mark_due ? m->next_full : m->mark_due;
 }
 
+// A cycle without input before next_nonfifo whose only work is the egress FIFOs' outputs
+// (and a marking decision due in it) runs those alone: the CSR, PFC, watchdog, admission
+// and dequeue steps of full_cycle would change nothing (compute_next_active). Not taken
+// when an output frees a slot of a full FIFO (the dequeue slot may then use it in the same
+// cycle) or a PG touched in t-1 is evaluated in t. next_full is then min(next_nonfifo, the
+// new FIFO heads), what compute_next_active would return: its other terms are absolute
+// deadlines of state these steps leave alone. Returns false (nothing done) when not taken.
+static bool egress_only_cycle(xtm_t *m, xtm_out_t *out) {
+  uint64_t t = m->t;
+  if (m->eager || t >= m->next_nonfifo || m->wd_toggle != 0 || m->pfc_dirty != 0 ||
+      (m->n_touched != 0 && m->touched_cycle + 1 == t)) {
+    return false;
+  }
+  uint32_t depth = m->prm.fifo_depth;
+  for (uint64_t pm = m->fifo_ports & m->tx_ready; pm != 0; pm &= pm - 1) {
+    uint32_t p = (uint32_t)__builtin_ctzll(pm);
+    const xtm_port_t *pt = &m->port[p];
+    if (pt->fifo_count >= depth && m->fifo[p * depth + pt->fifo_head].ready <= t) {
+      return false;
+    }
+  }
+  clear_out(out, t);
+  egress_output(m, t, out);
+  m->n_touched = 0;
+  if (m->mark_due == t) {
+    marks_process(m, t);
+  }
+  uint64_t t1 = t + 1;
+  uint64_t nf = m->next_nonfifo;
+  for (uint64_t pm = m->fifo_ports & m->tx_ready; pm != 0; pm &= pm - 1) {
+    uint32_t p = (uint32_t)__builtin_ctzll(pm);
+    uint64_t r = m->fifo[p * depth + m->port[p].fifo_head].ready;
+    r = r < t1 ? t1 : r;
+    nf = r < nf ? r : nf;
+  }
+#ifdef XTM_CHECK_EGRESS_ONLY  // debug builds: the shortcut's bounds equal the full ones
+  uint64_t saved_nf = m->next_nonfifo;
+  if (compute_next_active(m, t) != nf || m->next_nonfifo != saved_nf) {
+    abort();
+  }
+#endif
+  m->t = t1;
+  m->next_full = nf;
+  m->next_active = m->next_full < m->mark_due ? m->next_full : m->mark_due;
+  return true;
+}
+
 static inline bool has_input(const xtm_t *m, const xtm_in_t *in) {
   return in != NULL &&
          (in->enq.valid || in->pfc_rx_valid != 0 || in->csr.valid || in->tx_ready != m->tx_ready);
@@ -1538,6 +1593,9 @@ void xtm_step(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
       m->t++;
       return;
     }
+    if (egress_only_cycle(m, out)) {
+      return;
+    }
   }
   full_cycle(m, in, out);
 }
@@ -1553,7 +1611,9 @@ bool xtm_advance_to(xtm_t *m, uint64_t target, xtm_out_t *out) {
       m->t++;
       continue;
     }
-    full_cycle(m, NULL, out);
+    if (!egress_only_cycle(m, out)) {
+      full_cycle(m, NULL, out);
+    }
     if (xtm_out_any(out)) {
       return true;
     }

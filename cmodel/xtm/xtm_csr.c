@@ -507,6 +507,9 @@ bool xtm_csr_write_apply(xtm_t *m, uint16_t addr, uint32_t data, uint64_t t_next
   if (m->next_full > t_next) {
     m->next_full = t_next;
   }
+  if (m->next_nonfifo > t_next) {
+    m->next_nonfifo = t_next;
+  }
   return true;
 }
 

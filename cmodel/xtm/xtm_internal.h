@@ -228,6 +228,9 @@ struct xtm {
   uint64_t next_active;  // no idle cycle before this one does any work: min(next_full, mark_due)
   uint64_t next_full;    // no idle cycle before this one needs more than its marking decision
   bool eager;            // evaluate every cycle (reference mode)
+  // no idle cycle before this one needs more than that and its egress FIFOs' outputs
+  // (lowered wherever next_full is; egress_only_cycle in xtm.c)
+  uint64_t next_nonfifo;
 
   // per-cycle scratch (no allocation in step)
   uint32_t touched_pg[2];
@@ -282,6 +285,10 @@ static inline int64_t xtm_tb_at(const xtm_tb_t *b, int64_t t, uint32_t rate, uin
   uint64_t need = (uint64_t)(cap - b->tok);
   if (rate == 0) {
     return b->tok;
+  }
+  if (dt >> 32 == 0) {  // dt * rate < 2^64: full when dt > need / rate, i.e. dt * rate > need
+    uint64_t g = dt * rate;
+    return g > need ? cap : b->tok + (int64_t)g;
   }
   if (dt >= need / rate + 1) {
     return cap;

@@ -341,7 +341,7 @@ bool xtm_inject_fault(xtm_t *m, xtm_fault_t f) {
       if (s->scan_from < m->t) {
         s->scan_from = m->t;  // the next visits still apply
       }
-      m->next_active = m->next_full = m->t;
+      m->next_active = m->next_full = m->next_nonfifo = m->t;
       return true;
     }
     case kXtmFaultLoseBusyPort:

@@ -1391,8 +1391,9 @@ static void nic_wake(ns_sim_t *s, uint32_t n) {
     return;
   }
   uint64_t earliest = NS_NEVER;
-  for (uint32_t i = 0; i < c->nflows; i++) {
-    uint32_t k = (c->rr + i) % c->nflows;
+  // round robin from rr (rr <= nflows: k + 1 of the last sender), without a division per QP
+  uint32_t k = c->rr >= c->nflows ? c->rr - c->nflows : c->rr;
+  for (uint32_t i = 0; i < c->nflows; i++, k = k + 1 == c->nflows ? 0 : k + 1) {
     ns_flow_t *f = &s->flows[c->flows[k]];
     if (!flow_can_send(f)) {
       continue;
