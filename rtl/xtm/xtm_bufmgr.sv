@@ -80,10 +80,12 @@ module xtm_bufmgr #(
       free_q <= DescCntW'(NumDesc);
       bump_q <= '0;
     end else begin
-      pool_q <= pool_d;
-      ocb_q <= ocb_q + (adm_i.acc && !adm_i.hbm ? ec : '0) - (deq_i.valid && !deq_i.hbm ? dc : '0);
-      hbm_q <= hbm_q + (adm_i.acc && adm_i.hbm ? ec : '0) - (deq_i.valid && deq_i.hbm ? dc : '0);
-      free_q <= free_q + DescCntW'(deq_i.valid) - DescCntW'(adm_i.acc);
+      if (adm_i.acc || deq_i.valid) begin  // (the counts change only with an event)
+        pool_q <= pool_d;
+        ocb_q <= ocb_q + (adm_i.acc && !adm_i.hbm ? ec : '0) - (deq_i.valid && !deq_i.hbm ? dc : '0);
+        hbm_q <= hbm_q + (adm_i.acc && adm_i.hbm ? ec : '0) - (deq_i.valid && deq_i.hbm ? dc : '0);
+        free_q <= free_q + DescCntW'(deq_i.valid) - DescCntW'(adm_i.acc);
+      end
       if (adm_i.acc && from_bump) begin
         bump_q <= bump_q + 1'b1;
       end

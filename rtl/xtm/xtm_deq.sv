@@ -91,14 +91,16 @@ module xtm_deq #(
     end else begin
       d1_q <= rm_i;
       d1_flush_q <= flush_i;
-      d1_hbm_q <= hbm_i;
-      d1_voq_q <= voq_i;
-      d1_pg_q <= pg_i;
-      d1_port_q <= port_i;
-      d1_len_q <= len_i;
-      d1_occ_q <= occ_i;
-      d1_slot_q <= slot_i;
-      d1_t_q <= t4_i[31:0];
+      if (rm_i) begin  // the packet's fields travel only with a removal (used under d1_q)
+        d1_hbm_q <= hbm_i;
+        d1_voq_q <= voq_i;
+        d1_pg_q <= pg_i;
+        d1_port_q <= port_i;
+        d1_len_q <= len_i;
+        d1_occ_q <= occ_i;
+        d1_slot_q <= slot_i;
+        d1_t_q <= t4_i[31:0];
+      end
     end
   end
 
@@ -175,15 +177,21 @@ module xtm_deq #(
       d2_q <= sched1;
       h2_q <= head_eval;
       l2_q <= lat_mark;
-      r2_q <= rec1;
-      p2_q <= d1_port_q;
-      s2_q <= d1_slot_q;
       d3_q <= d2_q;
       h3_q <= h2_q;
       l3_q <= l2_q;
-      r3_q <= r2_q;
-      p3_q <= p2_q;
-      s3_q <= s2_q;
+      // the record, its port and slot move only with a scheduled packet (every use of
+      // them is under d2_q / d3_q or a bit implied by them)
+      if (sched1) begin
+        r2_q <= rec1;
+        p2_q <= d1_port_q;
+        s2_q <= d1_slot_q;
+      end
+      if (d2_q) begin
+        r3_q <= r2_q;
+        p3_q <= p2_q;
+        s3_q <= s2_q;
+      end
     end
   end
 

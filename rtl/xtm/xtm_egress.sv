@@ -118,8 +118,8 @@ module xtm_egress #(
     end
   end
 
-  logic [RW-1:0] rd [NumPorts];
   for (genvar p = 0; p < 32'(NumPorts); p++) begin : g_rec
+    logic [RW-1:0] rd;
     xtm_ram_1r1w #(
       .Width(RW),
       .Depth(FifoDepth)
@@ -132,20 +132,9 @@ module xtm_egress #(
       .wmask_i({RW{1'b1}}),
       .re_i   (out_v[p]),
       .raddr_i(head_q[p]),
-      .rdata_o(rd[p])
+      .rdata_o(rd)
     );
-  end
-  // the records leaving the output register (0 on the ports without one): only the ports
-  // that transmit are written
-  always_comb begin : c_tx
-    tx_rec_o = '0;
-    if (out_v_q != '0) begin
-      for (int p = 0; p < 32'(NumPorts); p++) begin
-        if (out_v_q[p]) begin
-          tx_rec_o[p*RW+:RW] = rd[p];
-        end
-      end
-    end
+    assign tx_rec_o[p*RW+:RW] = out_v_q[p] ? rd : '0;
   end
   assign tx_valid_o = out_v_q;
 

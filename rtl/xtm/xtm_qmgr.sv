@@ -144,13 +144,24 @@ module xtm_qmgr #(
   // occupancy after this cycle, for the two VOQs it can change
   logic [27:0] occ_vd, occ_ve, hbmc_vd, hbmc_ve;
   logic ret;
+  // (each formed only in a cycle that writes it: the removal's under rm_i, the append's
+  // under acc)
   always_comb begin : c_occ
-    occ_vd = occ_q[vd] - rm_cells + (same ? enq_cells : '0);
-    hbmc_vd = hbmc_q[vd] - (rm_hbm_o ? rm_cells : '0) + (same && adm_i.hbm ? enq_cells : '0);
-    occ_ve = occ_q[ve] + enq_cells;
-    hbmc_ve = hbmc_q[ve] + (adm_i.hbm ? enq_cells : '0);
-    // return (5.2): HBM mode in S(t), occupancy after the removal at most HBM_RETURN_CELLS
-    ret = rm_i && mode_q[vd] && (occ_q[vd] - rm_cells) <= return_cells_i;
+    occ_vd = '0;
+    hbmc_vd = '0;
+    ret = 1'b0;
+    if (rm_i) begin
+      occ_vd = occ_q[vd] - rm_cells + (same ? enq_cells : '0);
+      hbmc_vd = hbmc_q[vd] - (rm_hbm_o ? rm_cells : '0) + (same && adm_i.hbm ? enq_cells : '0);
+      // return (5.2): HBM mode in S(t), occupancy after the removal at most HBM_RETURN_CELLS
+      ret = mode_q[vd] && (occ_q[vd] - rm_cells) <= return_cells_i;
+    end
+    occ_ve = '0;
+    hbmc_ve = '0;
+    if (acc) begin
+      occ_ve = occ_q[ve] + enq_cells;
+      hbmc_ve = hbmc_q[ve] + (adm_i.hbm ? enq_cells : '0);
+    end
   end
 
   assign rm_ret_o = ret;

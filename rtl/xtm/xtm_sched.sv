@@ -97,13 +97,22 @@ module xtm_sched #(
       qnt[k] = qrow[16*k+:16];
       dfc[k] = def_q[32'(win)*NumTcs+32'(k)];
       dq[k] = '0;
-      // the deficit tests only for an eligible queue (pos1, pos2 are 0 for the others)
-      if (e[k]) begin
-        // "> 0" as "not negative and not zero" (no sign extension to 32 bits); the sum in
-        // 25 bits is exact (deficit 24-bit signed, quantum 16-bit)
-        dq[k] = {dfc[k][23], dfc[k]} + $signed({9'd0, qnt[k]});
-        pos1[k] = !dfc[k][23] && dfc[k] != '0;
-        pos2[k] = !dq[k][24] && dq[k] != '0;
+    end
+    // the DWRR searches only when no strict queue wins, their deficit tests only for the
+    // eligible queues, and the second search only after an empty first (the request
+    // vectors are 0 otherwise: their results are not used, c_pick)
+    if (st == '0) begin
+      for (int k = 0; k < 32'(NumTcs); k++) begin
+        if (e[k]) begin
+          // "> 0" as "not negative and not zero" (no sign extension to 32 bits); the sum in
+          // 25 bits is exact (deficit 24-bit signed, quantum 16-bit)
+          dq[k] = {dfc[k][23], dfc[k]} + $signed({9'd0, qnt[k]});
+          pos1[k] = !dfc[k][23] && dfc[k] != '0;
+          pos2[k] = !dq[k][24] && dq[k] != '0;
+        end
+      end
+      if (pos1 != '0) begin
+        pos2 = '0;
       end
     end
   end

@@ -116,8 +116,8 @@ module xtm_wd #(
     logic [63:0] nstall, nrest;
     int unsigned v;
     logic [PgW-1:0] g;
-    wrow = row;
-    st_new = stalled_q[32'(vport)*NumTcs+:NumTcs];
+    wrow = '0;  // (used only with a visit: no row-wide copy in the other cycles)
+    st_new = '0;
     storm = '0;
     clean = '0;
     nstall = '0;
@@ -128,6 +128,8 @@ module xtm_wd #(
     // the visit condition outside it still skips the loop when no port is visited, and
     // the loop's temporaries are declared and defaulted outside it (no latch on that path)
     if (visit) begin
+      wrow = row;
+      st_new = stalled_q[32'(vport)*NumTcs+:NumTcs];
       for (int q = 0; q < 32'(NumTcs); q++) begin
         v = 32'(vport) * 32'(NumTcs) + q;
         g = PgW'(32'(vport) * 8 + 32'(prio_i[3*v+:3]));
