@@ -201,6 +201,8 @@ module xtm_stats_pp #(
   logic p_lw_v_q, p_lw_ok_q, p_on;
   logic p_wr;  // the flushed row changes (as g_wr)
   logic t5_neg_q;
+  logic [NumPorts-1:0] p_ev;  // a port with an event this cycle
+  assign p_ev = tx_i | pfc_tx5_q | pfc_rx5_q;
   assign p_on = !t5_neg_q;
   assign ppre = (32'(pf_q) + 1 == NumPorts) ? '0 : pf_q + 1'b1;
   xtm_ram_2r1w #(
@@ -278,25 +280,27 @@ module xtm_stats_pp #(
         for (int p = 0; p < 32'(NumPorts); p++) begin
           logic [PAccW-1:0] e0, e2, e3;
           logic [13:0] bl;
-          e0 = PAccW'(tx_i[p]);
-          e2 = PAccW'(pfc_tx5_q[p]);
-          e3 = PAccW'(pfc_rx5_q[p]);
-          bl = tx_i[p] ? tx_len_i[14*p+:14] : '0;
           if (clr5_i) begin
             p_acc_q[p][0] <= '0;
             p_acc_q[p][2] <= '0;
             p_acc_q[p][3] <= '0;
             p_bacc_q[p] <= '0;
-          end else if (PortW'(p) == pf_q) begin
-            p_acc_q[p][0] <= e0;
-            p_acc_q[p][2] <= e2;
-            p_acc_q[p][3] <= e3;
-            p_bacc_q[p] <= BAccW'(bl);
-          end else if (tx_i[p] || pfc_tx5_q[p] || pfc_rx5_q[p]) begin  // (else all + 0)
-            p_acc_q[p][0] <= p_acc_q[p][0] + e0;
-            p_acc_q[p][2] <= p_acc_q[p][2] + e2;
-            p_acc_q[p][3] <= p_acc_q[p][3] + e3;
-            p_bacc_q[p] <= p_bacc_q[p] + BAccW'(bl);
+          end else if (PortW'(p) == pf_q || p_ev[p]) begin  // (else all + 0)
+            e0 = PAccW'(tx_i[p]);  // (the increments only for a port that changes)
+            e2 = PAccW'(pfc_tx5_q[p]);
+            e3 = PAccW'(pfc_rx5_q[p]);
+            bl = tx_i[p] ? tx_len_i[14*p+:14] : '0;
+            if (PortW'(p) == pf_q) begin
+              p_acc_q[p][0] <= e0;
+              p_acc_q[p][2] <= e2;
+              p_acc_q[p][3] <= e3;
+              p_bacc_q[p] <= BAccW'(bl);
+            end else begin
+              p_acc_q[p][0] <= p_acc_q[p][0] + e0;
+              p_acc_q[p][2] <= p_acc_q[p][2] + e2;
+              p_acc_q[p][3] <= p_acc_q[p][3] + e3;
+              p_bacc_q[p] <= p_bacc_q[p] + BAccW'(bl);
+            end
           end
         end
         pf_q <= ppre;

@@ -413,14 +413,10 @@ module xtm_top #(
       deq_valid_o <= d5_valid;
       // a record and the quanta are 0 without their valid bit (xtm_egress, xtm_out5): loaded
       // in a cycle with one and in the cycle after it (back to 0), else they stay 0
-      if (d5_valid != '0 || deq_valid_o != '0) begin
-        deq_o <= d5_rec;
-      end
+      if (d5_valid != '0 || deq_valid_o != '0) deq_o <= d5_rec;
       pfc_tx_valid_o <= p5_valid;
       pfc_tx_vec_o <= p5_vec;
-      if (p5_valid != '0 || pfc_tx_valid_o != '0) begin
-        pfc_tx_quanta_o <= p5_quanta;
-      end
+      if (p5_valid != '0 || pfc_tx_valid_o != '0) pfc_tx_quanta_o <= p5_quanta;
     end
   end
 
@@ -498,6 +494,5 @@ module xtm_top #(
       ocb4_q <= ocb3_q;
     end
   end
-
 
 endmodule
