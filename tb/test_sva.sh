@@ -97,8 +97,10 @@ if [ "$block" = xtm ]; then
     "fifo-overfill|$x/xtm_egress.sv|strict_arb|xtm_sva.sv:FifoWithinDepth_A|s/room_o = ~full_q | out_v;/room_o = '1;/"
     # policers (xtm_police): the refill not clamped at the burst
     "pol-unclamped|$x/xtm_police.sv|police_burst|xtm_sva.sv:PolTokWithinBurst_A|s/      tok4_d = (sum > 65'(burst3)) ? burst3 : sum\[39:0\];/      tok4_d = sum[39:0];/"
-    # an arrival that is not classified (NOT_READY during the sweep) policed all the same
-    "pol-in-init|$x/xtm_top.sv|police_reconfig|xtm_sva.sv:PolNoCommitInInit_A|s/    .cls2_i    (req2_q.cls),/    .cls2_i    (req2_q.valid),/"
+    # an arrival that is not classified (NOT_READY during the sweep) policed all the same: the
+    # stage-1 flag, so the map row is read (P_POL_MAP, written during the sweep, polices it);
+    # a fault at stage 2 alone read a row the RAM was not asked for (its power-up value decided)
+    "pol-in-init|$x/xtm_top.sv|police_reconfig|xtm_sva.sv:PolNoCommitInInit_A|s/    .cls1_i    (req1.cls),/    .cls1_i    (req1.valid),/"
     # ---- rtl/common/xtm_ram_1r1w.sv
     # qmgr u_link: the head cache refills from the link RAM of a VOQ with 2 packets too,
     # reading the link row of the tail, which was never written
@@ -116,8 +118,10 @@ if [ "$block" = xtm ]; then
     "cfg-read-first-undeclared|$x/xtm_voqcfg.sv|reconfig|xtm_ram_2p.sv:RamRdWrSameRow_A|/\.Width(AW),/,/AllowRdWrSame/s/\.AllowRdWrSame(1'b1)/.AllowRdWrSame(1'b0)/"
     # port A (the enqueue's read port) also writes: two writers of one row in a cycle
     "cfg-two-writers|$x/xtm_voqcfg.sv|reconfig|xtm_ram_2p.sv:RamWrWrSameRow_A|s/\.a_we_i   (1'b0),/.a_we_i   (enq_rd_i),/"
-    # the initialisation sweep stops one VOQ short: that VOQ's row is read unwritten
-    "cfg-sweep-short|$x/xtm_voqcfg.sv|csr_all|xtm_ram_2p.sv:RamReadUnwritten_A|s/assign sweep1 = t1_i < 64'(NumVoqs);/assign sweep1 = t1_i < 64'(NumVoqs - 1);/"
+    # the initialisation sweep stops one VOQ short: that VOQ's row is read unwritten by the
+    # enqueue path (strict_arb sends to it unconfigured; csr_all writes before it reads, and
+    # fired only while a CSR stage held a stale read that the gated op1 of issue 11 no longer has)
+    "cfg-sweep-short|$x/xtm_voqcfg.sv|strict_arb|xtm_ram_2p.sv:RamReadUnwritten_A|s/assign sweep1 = t1_i < 64'(NumVoqs);/assign sweep1 = t1_i < 64'(NumVoqs - 1);/"
     # ---- rtl/common/xtm_ram_2r1w.sv
     # watchdog rows (xtm_wd u_rows) one row short of the ports
     "wd-row-short|$x/xtm_wd.sv|smoke|xtm_ram_2r1w.sv:RamAddrInRange_A|s/\.Depth(NumPorts),/.Depth(NumPorts - 1),/"

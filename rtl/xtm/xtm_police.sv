@@ -40,7 +40,6 @@ module xtm_police #(
   input  wire logic            cls1_i,        // stage 1: a classified arrival
   input  wire logic [5:0]      in_port1_i,
   input  wire logic [2:0]      tc1_i,
-  input  wire logic            cls2_i,        // stage 2: the same arrival
   input  wire logic [5:0]      in_port2_i,
   input  wire logic [13:0]     len4_i,        // commit stage: its length
   output logic                 pol4_o,        // the arrival of the commit stage is policed
@@ -72,6 +71,7 @@ module xtm_police #(
   logic [NumPorts-1:0] mval_q, mval_d;
   logic mv2_q, mv2_d, mb2_q, mb2_d;
   logic [2:0] tc2_q;
+  logic cls2_q;
   logic m_we, m_b_re;
   logic [31:0] map_a, map_b;
   assign m_we = op1_i.wr && op1_i.id == xtm_reg_pkg::XtmRegPPolMap;
@@ -112,7 +112,7 @@ module xtm_police #(
   logic [KW-1:0] k2;
   always_comb begin : c_sel
     pmap = mv2_q ? map_a : '0;
-    pol2 = cls2_i && pmap[4*tc2_q+3];
+    pol2 = cls2_q && pmap[4*tc2_q+3];
     k2 = KW'({in_port2_i, pmap[4*tc2_q+:3]});
   end
   assign rd2_o = (op2_i.rd && op2_i.id == xtm_reg_pkg::XtmRegPPolMap && mb2_q) ? map_b : '0;
@@ -349,6 +349,7 @@ module xtm_police #(
       mv2_q <= 1'b0;
       mb2_q <= 1'b0;
       tc2_q <= '0;
+      cls2_q <= 1'b0;
       v3_q <= 1'b0;
       k3_q <= '0;
       v4_q <= 1'b0;
@@ -367,6 +368,7 @@ module xtm_police #(
       mv2_q <= mv2_d;
       mb2_q <= mb2_d;
       tc2_q <= tc1_i;
+      cls2_q <= cls1_i;  // stage 2: the same arrival
       v3_q <= pol2;
       k3_q <= k2;
       v4_q <= v3_q;

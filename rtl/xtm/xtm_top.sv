@@ -292,7 +292,6 @@ module xtm_top #(
     .cls1_i    (req1.cls),
     .in_port1_i(req1.in_port),
     .tc1_i     (tc1),
-    .cls2_i    (req2_q.cls),
     .in_port2_i(req2_q.in_port),
     .len4_i    (req4_q.len),
     .pol4_o    (pol4),
