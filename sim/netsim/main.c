@@ -2062,9 +2062,14 @@ static void sweep_report_rows(FILE *f, FILE *csv, const sweep_run_t *runs, uint3
         rp->nseeds++;
       }
     }
+    // the fct_us column: the message's FCT. A TCP transfer is striped over tcp_flows flows
+    // and ends with the last of them (transfer_fct_us, null while one is unfinished); any
+    // other run sends its message on its first flow
     double fct = NAN, tmo = jnum(sm, "timeouts");
     cJSON *fl = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "flows"), 0);
-    if (fl != NULL) {
+    if (cJSON_GetObjectItem(sm, "transfer_fct_us") != NULL) {
+      fct = jnum(sm, "transfer_fct_us");
+    } else if (fl != NULL) {
       fct = jnum(fl, "fct_us");
     }
     for (size_t k = 0; k < g_ncols; k++) {
@@ -2122,7 +2127,7 @@ static void sweep_plots(FILE *f, const family_t *fam, const sweep_opts_t *o, con
              {"cnps", "cnps_sent", "CNPs sent", NULL, kNsUnitCount},
              {"pauses", "pause_frames", "PAUSE frames", NULL, kNsUnitCount},
              {"victim", "victim_fct_us", "victim FCT", NULL, kNsUnitTimeUs},
-             {"fct", "fct_us", "FCT of the first flow", NULL, kNsUnitTimeUs},
+             {"fct", "fct_us", "FCT of the message", NULL, kNsUnitTimeUs},
              {"retx", "retransmitted_bytes", "retransmitted bytes", NULL, kNsUnitBytes}};
   ns_plot_sweep_t *ps = calloc(1, sizeof(*ps));
   if (ps != NULL && nax >= 1) {

@@ -346,6 +346,26 @@ cp "$T/sw2/results.csv" "$T/sw2.csv"
 "$NS" sweep pfc-victim --report-only --out "$T/sw2" >/dev/null 2>&1
 if [ -s "$T/sw1/results.csv" ] && cmp -s "$T/sw1/results.csv" "$T/sw2/results.csv" && cmp -s "$T/sw2.csv" "$T/sw2/results.csv"; then
   echo "PASS cli-sweep-deterministic"; else echo "FAIL cli-sweep-deterministic"; fi
+# the deep-buffer sweep's fct_us column is the message's FCT: with transport=tcp the transfer is
+# striped over tcp_flows flows and ends with the last (summary transfer_fct_us), not the first
+# flow's (the column was flows[0].fct_us). One TCP run placed as the sweep's first run, the
+# report rewritten from it (the other 35 runs absent: "run failed")
+d="$T/swdb/distance_km=10_buffer_bdp=3_message_mb=50"
+mkdir -p "$T/swdb"
+"$NS" run sim/scenarios/deep-buffer-sweep.ini --set message_mb=5 --set buffer_bdp=0.1 \
+  --set transport=tcp --set tcp_flows=3 --set tcp_min_rto_ms=1 --json --no-plots --out "$d" >/dev/null 2>&1
+"$NS" sweep deep-buffer-sweep --report-only --out "$T/swdb" >/dev/null 2>&1
+if python3 - "$d/summary.json" "$T/swdb/results.csv" <<'PY'; then echo "PASS cli-sweep-fct-transfer"; else echo "FAIL cli-sweep-fct-transfer"; fi
+import csv, json, sys
+j = json.load(open(sys.argv[1]))
+rows = [r for r in csv.reader(open(sys.argv[2])) if r and not r[0].startswith("#")]
+col = rows[0].index("fct_us")
+want = j["summary"]["transfer_fct_us"]
+first = j["flows"][0]["fct_us"]
+assert len(j["flows"]) == 3 and abs(want - first) > 1, (want, first)
+got = float(rows[1][col])
+assert abs(got - want) <= 1e-5 * want, (got, want, first)
+PY
 # the sweep report's plots (gnuplot on report.gp) with shell and gnuplot metacharacters in
 # --out: nothing runs, the plots are drawn in the quoted directory
 q="$T/r'x;touch PWNED8;'\"; system('touch PWNED9'); \""
