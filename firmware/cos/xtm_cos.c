@@ -327,7 +327,9 @@ typedef struct model {
   bool warn_unclassified;
   const tok_t *unclassified_tok;
   char unclassified_msg[XTM_COS_MSG_LEN - 64];
-  int best[COS_MAX_PHYS], rank[COS_MAX_PHYS], exact[COS_MAX_PHYS];  // bind_ports
+  // per port, set by rank_interfaces: the interface statement that configures it (best), its
+  // rank, and the statement naming the port itself (exact)
+  int best[COS_MAX_PHYS], rank[COS_MAX_PHYS], exact[COS_MAX_PHYS];
 } model_t;
 
 // ------------------------------------------------------------------ small helpers
