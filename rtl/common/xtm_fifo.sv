@@ -119,8 +119,8 @@ module xtm_fifo #(
     oq_q[1] <= oq_d[1];
   end
 
-  `ASSERT_NEVER(FifoPopEmpty_A, pop_i && !valid_o, clk_i, rst_ni)
-  `ASSERT_NEVER(FifoPushFull_A, push_i && !pop_i && 32'(count_o) >= Depth + 2, clk_i, rst_ni)
-  `ASSERT_NEVER(FifoRamOverflow_A, to_ram && 32'(ram_cnt_q) >= Depth, clk_i, rst_ni)
+  `ASSERT_NEVER_IMM(FifoPopEmpty_A, pop_i && !valid_o, clk_i, rst_ni)
+  `ASSERT_NEVER_IMM(FifoPushFull_A, push_i && !pop_i && 32'(count_o) >= Depth + 2, clk_i, rst_ni)
+  `ASSERT_NEVER_IMM(FifoRamOverflow_A, to_ram && 32'(ram_cnt_q) >= Depth, clk_i, rst_ni)
 
 endmodule

@@ -155,7 +155,7 @@ module xtm_bufmgr #(
   end
 
   // an allocation from the FIFO needs a recycled descriptor at its head (spec 15.3)
-  `ASSERT_NEVER(FreeFifoHeadMissing_A, adm_i.acc && !from_bump && !fifo_valid, clk_i, rst_ni)
-  `ASSERT_NEVER(AllocWithoutFree_A, adm_i.acc && free_q == '0, clk_i, rst_ni)
+  `ASSERT_NEVER_IMM(FreeFifoHeadMissing_A, adm_i.acc && !from_bump && !fifo_valid, clk_i, rst_ni)
+  `ASSERT_NEVER_IMM(AllocWithoutFree_A, adm_i.acc && free_q == '0, clk_i, rst_ni)
 
 endmodule
