@@ -49,6 +49,12 @@ module xtm_sched #(
   logic [QW-1:0] rr_q [NumPorts];
   logic [PortW-1:0] port_rr_q;
 
+  // ports per group of the request test: as many as fill 32 bits (NumTcs divides 32), else 1
+  localparam int unsigned GrpPorts = (NumTcs <= 32 && 32 % NumTcs == 0) ?
+                                     ((32 / NumTcs < NumPorts) ? 32 / NumTcs : NumPorts) : 1;
+  localparam int unsigned GrpW = GrpPorts * NumTcs;
+  localparam int unsigned NumGrp = (NumPorts + GrpPorts - 1) / GrpPorts;
+  logic [NumGrp*GrpW-1:0] elig_pad;  // elig, padded to whole groups
   logic [NumVoqs-1:0] drop_st, fwd_st, paused_voq, elig, flushing;
   logic [NumPorts-1:0] req;
   always_comb begin : c_elig
@@ -68,10 +74,20 @@ module xtm_sched #(
     flushing = ne_i & (~en_i | drop_st);
     elig = ne_i & en_i & ~drop_st & ~(paused_voq & ~fwd_st) & ~(shen_i & ~conform_i) &
            ~(head_hbm_i & {NumVoqs{!hbm_rd_ok_i}});
+    elig_pad = (NumGrp * GrpW)'(elig);
+    // the port requests: per group of ports whose queues fill a 32-bit word, tested for an
+    // eligible queue first (a simulator then skips the per-port tests of an idle group)
     req = '0;
     if (elig != '0) begin
-      for (int p = 0; p < 32'(NumPorts); p++) begin
-        req[p] = (elig[p*32'(NumTcs)+:NumTcs] != '0) && port_ok_i[p];
+      for (int w = 0; w < 32'(NumGrp); w++) begin
+        if (elig_pad[GrpW*w+:GrpW] != '0) begin
+          for (int i = 0; i < 32'(GrpPorts); i++) begin
+            if (w * 32'(GrpPorts) + i < 32'(NumPorts)) begin
+              req[w*32'(GrpPorts)+i] = (elig[(w*32'(GrpPorts)+i)*32'(NumTcs)+:NumTcs] != '0) &&
+                                       port_ok_i[w*32'(GrpPorts)+i];
+            end
+          end
+        end
       end
     end
   end
