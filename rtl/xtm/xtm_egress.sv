@@ -123,6 +123,14 @@ module xtm_egress #(
     end
   end
 
+  // the record write's port as a one-hot vector (one decode, not one compare per port)
+  logic [NumPorts-1:0] rec_wev;
+  always_comb begin : c_rec_we
+    rec_wev = '0;
+    if (rec_we_i && 32'(rec_port_i) < NumPorts) begin
+      rec_wev[PortW'(rec_port_i)] = 1'b1;
+    end
+  end
   for (genvar p = 0; p < 32'(NumPorts); p++) begin : g_rec
     logic [RW-1:0] rd;
     xtm_ram_1r1w #(
@@ -131,7 +139,7 @@ module xtm_egress #(
     ) u_rec (
       .clk_i,
       .rst_ni,
-      .we_i   (rec_we_i && 32'(rec_port_i) == p),
+      .we_i   (rec_wev[p]),
       .waddr_i(rec_slot_i),
       .wdata_i(rec_i),
       .wmask_i({RW{1'b1}}),
