@@ -52,19 +52,31 @@ module xtm_admit #(
   logic [1:0] code;
   assign code = prof_i[xtm_pkg::PROF_B_W-1-:2];
 
+  // (the draw and the hit only for a classified descriptor: eval is 0 otherwise)
   always_comb begin : c_draw
-    ect = req_i.ecn == 2'b01 || req_i.ecn == 2'b10;
-    ce = req_i.ecn == 2'b11;
-    drop_elig = !cfg.no_loss && !(cfg.ecn_en && cfg.nonect_tail_only);
+    ect = 1'b0;
+    ce = 1'b0;
+    drop_elig = 1'b0;
     eval = 1'b0;
-    if (cfg.ecn_en && ect) begin
-      eval = cfg.mark_point == xtm_reg_pkg::XTM_Q_CFG_MARK_POINT_TAIL;
-    end else if (!(cfg.ecn_en && ce)) begin
-      eval = drop_elig;
+    draw = 1'b0;
+    if (req_i.cls) begin
+      ect = req_i.ecn == 2'b01 || req_i.ecn == 2'b10;
+      ce = req_i.ecn == 2'b11;
+      drop_elig = !cfg.no_loss && !(cfg.ecn_en && cfg.nonect_tail_only);
+      if (cfg.ecn_en && ect) begin
+        eval = cfg.mark_point == xtm_reg_pkg::XTM_Q_CFG_MARK_POINT_TAIL;
+      end else if (!(cfg.ecn_en && ce)) begin
+        eval = drop_elig;
+      end
+      draw = eval && code == xtm_pkg::ProfDraw;
     end
-    eval = eval && req_i.cls;
-    draw = eval && code == xtm_pkg::ProfDraw;
-    hit = eval && xtm_pkg::prof_hit(prof_i, r);
+  end
+  // (apart from c_draw: the draw's result r follows draw)
+  always_comb begin : c_hit
+    hit = 1'b0;
+    if (eval) begin
+      hit = xtm_pkg::prof_hit(prof_i, r);
+    end
   end
 
   xtm_lfsr #(

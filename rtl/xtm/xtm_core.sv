@@ -100,13 +100,26 @@ module xtm_core #(
 
   logic [31:0] rd_adm, rd_buf, rd_q, rd_sch, rd_shp, rd_egr, rd_deq, rd_rx, rd_tx, rd_wd;
   logic [63:0] cnt_wd, cnt_st;
-  logic [14*NumPorts-1:0] tx_lens;   // transmitted lengths (stage 5), for the port counters
-  for (genvar p = 0; p < 32'(NumPorts); p++) begin : g_len
-    assign tx_lens[14*p+:14] = deq_o[p*xtm_pkg::DEQ_REC_W+xtm_pkg::DEQ_REC_LEN_LSB+:14];
+  // transmitted lengths (stage 5), for the port counters: formed only in a cycle that
+  // transmits (each is used with its port's valid bit)
+  logic [14*NumPorts-1:0] tx_lens;
+  always_comb begin : c_lens
+    tx_lens = '0;
+    if (deq_valid_o != '0) begin
+      for (int p = 0; p < 32'(NumPorts); p++) begin
+        tx_lens[14*p+:14] = deq_o[p*xtm_pkg::DEQ_REC_W+xtm_pkg::DEQ_REC_LEN_LSB+:14];
+      end
+    end
   end
-  assign rd4_o = rd_adm | rd_buf | rd_q | rd_sch | rd_shp | rd_egr | rd_deq | rd_rx | rd_tx |
-                 rd_wd;
-  assign cnt4_o = cnt_wd | cnt_st;
+  // the read data of the commit stage's blocks (each is 0 without a read of its registers)
+  always_comb begin : c_rd4
+    rd4_o = '0;
+    cnt4_o = '0;
+    if (op4_i.rd) begin
+      rd4_o = rd_adm | rd_buf | rd_q | rd_sch | rd_shp | rd_egr | rd_deq | rd_rx | rd_tx | rd_wd;
+      cnt4_o = cnt_wd | cnt_st;
+    end
+  end
 
   // ------------------------------------------------------------------ S(t) everywhere
   logic [NumPgs-1:0] paused, pause_rx, xon_rx, xoff_sent, xon_sent;

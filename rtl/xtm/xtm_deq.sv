@@ -111,21 +111,27 @@ module xtm_deq #(
   xtm_pkg::deq_rec_t rec1;
   always_comb begin : c_d1
     sched1 = d1_q && !d1_flush_q;
-    ect = ecn_i == 2'b01 || ecn_i == 2'b10;
-    sojourn = d1_t_q - enq_cycle_i;
-    head_eval = sched1 && cfg.ecn_en && ect &&
-                cfg.mark_point == xtm_reg_pkg::XTM_Q_CFG_MARK_POINT_HEAD;
-    lat_mark = sched1 && cfg.ecn_en && ect &&
-               cfg.mark_point == xtm_reg_pkg::XTM_Q_CFG_MARK_POINT_LATENCY && sojourn > lat_i;
-    rec1.pkt_id = pkt_id_i;
-    rec1.voq = d1_voq_q;
-    rec1.in_port = d1_pg_q[8:3];
-    rec1.len = d1_len_q;
-    rec1.dscp = dscp_i;
-    rec1.ecn = ecn_i;
-    rec1.marked = tmark_i;
-    rec1.hbm = d1_hbm_q;
-    rec1.sojourn = sojourn;
+    ect = 1'b0;
+    sojourn = '0;
+    head_eval = 1'b0;
+    lat_mark = 1'b0;
+    rec1 = '0;
+    if (sched1) begin  // (a scheduled packet's marks and record; every use is under sched1)
+      ect = ecn_i == 2'b01 || ecn_i == 2'b10;
+      sojourn = d1_t_q - enq_cycle_i;
+      head_eval = cfg.ecn_en && ect && cfg.mark_point == xtm_reg_pkg::XTM_Q_CFG_MARK_POINT_HEAD;
+      lat_mark = cfg.ecn_en && ect &&
+                 cfg.mark_point == xtm_reg_pkg::XTM_Q_CFG_MARK_POINT_LATENCY && sojourn > lat_i;
+      rec1.pkt_id = pkt_id_i;
+      rec1.voq = d1_voq_q;
+      rec1.in_port = d1_pg_q[8:3];
+      rec1.len = d1_len_q;
+      rec1.dscp = dscp_i;
+      rec1.ecn = ecn_i;
+      rec1.marked = tmark_i;
+      rec1.hbm = d1_hbm_q;
+      rec1.sojourn = sojourn;
+    end
   end
   assign prof_idx_o = cfg.profile;
   assign flush_valid_o = d1_q && d1_flush_q;
@@ -199,7 +205,12 @@ module xtm_deq #(
   logic [31:0] lfsr_state;
   logic draw, mh;
   assign draw = h3_q && prof3[xtm_pkg::PROF_B_W-1-:2] == xtm_pkg::ProfDraw;
-  assign mh = h3_q && xtm_pkg::prof_hit(prof3, r);
+  always_comb begin : c_mh  // (the hit test only for a head evaluation)
+    mh = 1'b0;
+    if (h3_q) begin
+      mh = xtm_pkg::prof_hit(prof3, r);
+    end
+  end
 
   xtm_lfsr #(
     .Seed(xtm_reg_pkg::XTM_LFSR_HEAD_SEED_RESVAL)
@@ -215,7 +226,10 @@ module xtm_deq #(
 
   xtm_pkg::deq_rec_t rec3;
   always_comb begin : c_d3
-    rec3 = r3_q;
+    rec3 = '0;
+    if (d3_q) begin  // (the record is written, and its fields used, only with d3_q)
+      rec3 = r3_q;
+    end
     if (mh || l3_q) begin
       rec3.ecn = 2'b11;
       rec3.marked = 1'b1;

@@ -50,7 +50,7 @@ module xtm_egress #(
   // per-port status flags of the counts (count != 0, count == FifoDepth), kept beside them
   // so that the per-cycle decision tests two bit vectors, not NumPorts counts
   logic [NumPorts-1:0] nz_q, full_q;
-  logic [NumPorts-1:0] out_v, out_v_q, cand, pushv, chg;
+  logic [NumPorts-1:0] out_v, out_v_q, cand, pushv, chg, nz_one, nz_top;
 
   function automatic logic [SlotW-1:0] wrap(input int unsigned s);
     wrap = SlotW'(s % FifoDepth);
@@ -75,11 +75,23 @@ module xtm_egress #(
       pushv[PortW'(push_port_i)] = 1'b1;
     end
     chg = out_v | pushv;  // the ports whose count or head changes
+    // per port, for the flags of a change: the count is 1 (a transmission empties the
+    // FIFO) or FifoDepth - 1 (a push fills it)
+    nz_one = '0;
+    nz_top = '0;
+    if (chg != '0) begin
+      for (int p = 0; p < 32'(NumPorts); p++) begin
+        nz_one[p] = cnt_q[p] == CntW'(1);
+        nz_top[p] = 32'(cnt_q[p]) + 1 == FifoDepth;
+      end
+    end
   end
   // the slot behind the tail (the transmission of this cycle does not move it)
   assign push_slot_o = wrap(32'(head_q[PortW'(push_port_i)]) + 32'(cnt_q[PortW'(push_port_i)]));
 
-  // a port's count, flags and head are written only in a cycle that changes them
+  // a port's count, flags and head change only in a cycle that transmits or pushes on it;
+  // the registers of all ports are loaded together (each holds unless its port changes), so
+  // that a simulator tests one enable per cycle, not one per port
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_fifo
     if (!rst_ni) begin
       for (int p = 0; p < 32'(NumPorts); p++) begin
@@ -93,20 +105,13 @@ module xtm_egress #(
       out_v_q <= out_v;
       if (chg != '0) begin
         for (int p = 0; p < 32'(NumPorts); p++) begin
-          if (chg[p]) begin
-            cnt_q[p] <= cnt_q[p] - CntW'(out_v[p]) + CntW'(pushv[p]);
-            if (!pushv[p]) begin  // a transmission alone: one less
-              nz_q[p] <= cnt_q[p] != CntW'(1);
-              full_q[p] <= 1'b0;
-            end else if (!out_v[p]) begin  // a push alone: one more
-              nz_q[p] <= 1'b1;
-              full_q[p] <= 32'(cnt_q[p]) + 1 == FifoDepth;
-            end
-          end
-          if (out_v[p]) begin
-            head_q[p] <= wrap(32'(head_q[p]) + 1);
-          end
+          cnt_q[p] <= cnt_q[p] - CntW'(out_v[p]) + CntW'(pushv[p]);
+          head_q[p] <= !out_v[p] ? head_q[p] :
+                       (32'(head_q[p]) + 1 == FifoDepth) ? '0 : head_q[p] + 1'b1;
         end
+        // a transmission alone: one less; a push alone: one more; both or neither: the same
+        nz_q <= (nz_q & ~(out_v ^ pushv)) | (out_v & ~pushv & ~nz_one) | (pushv & ~out_v);
+        full_q <= (full_q & ~(out_v ^ pushv)) | (pushv & ~out_v & nz_top);
       end
     end
   end
@@ -118,6 +123,14 @@ module xtm_egress #(
     end
   end
 
+  // the record write's port as a one-hot vector (one decode, not one compare per port)
+  logic [NumPorts-1:0] rec_wev;
+  always_comb begin : c_rec_we
+    rec_wev = '0;
+    if (rec_we_i && 32'(rec_port_i) < NumPorts) begin
+      rec_wev[PortW'(rec_port_i)] = 1'b1;
+    end
+  end
   for (genvar p = 0; p < 32'(NumPorts); p++) begin : g_rec
     logic [RW-1:0] rd;
     xtm_ram_1r1w #(
@@ -126,7 +139,7 @@ module xtm_egress #(
     ) u_rec (
       .clk_i,
       .rst_ni,
-      .we_i   (rec_we_i && 32'(rec_port_i) == p),
+      .we_i   (rec_wev[p]),
       .waddr_i(rec_slot_i),
       .wdata_i(rec_i),
       .wmask_i({RW{1'b1}}),

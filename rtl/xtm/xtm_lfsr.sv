@@ -3,7 +3,7 @@
 // xtm_lfsr: one of the two marking LFSRs (docs/spec.md 6.4): 32-bit Galois, x^32 + x^22 +
 // x^2 + x + 1, 16 steps per draw, advancing only on a draw; a seed write loads the state at
 // the end of the cycle, after that cycle's draw. The draw result is combinational (r = low
-// 16 bits of the state after the draw); the loop is this register alone.
+// 16 bits of the state after the draw, valid with draw_i); the loop is this register alone.
 
 `default_nettype none
 
@@ -20,8 +20,14 @@ module xtm_lfsr #(
 );
 
   logic [31:0] state_q /* verilator public_flat_rd */;
+  // the draw is formed only in a cycle that draws (r_o is used only then: 0 otherwise)
   logic [31:0] next;
-  assign next = xtm_pkg::lfsr_draw(state_q);
+  always_comb begin : c_draw
+    next = '0;
+    if (draw_i) begin
+      next = xtm_pkg::lfsr_draw(state_q);
+    end
+  end
   assign r_o = next[15:0];
   assign state_o = state_q;
 

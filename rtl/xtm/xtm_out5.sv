@@ -41,7 +41,7 @@ module xtm_out5 #(
       res_marked_o <= 1'b0;
       res_hdrm_o <= 1'b0;
       res_hbm_o <= 1'b0;
-    end else begin
+    end else if (adm_i.valid || res_valid_o) begin  // (no result: every field is 0)
       res_valid_o <= adm_i.valid;
       res_pkt_id_o <= adm_i.valid ? pkt_id_i : '0;
       res_voq_o <= adm_i.cls ? voq_i : '0;
@@ -57,14 +57,12 @@ module xtm_out5 #(
       pfc_valid_o <= '0;
       pfc_vec_o <= '0;
       pfc_quanta_o <= '0;
-    end else begin
+    end else if (pfc_v_i != '0 || pfc_valid_o != '0) begin  // (no frame: all stay 0)
       pfc_valid_o <= pfc_v_i;
       pfc_vec_o <= pfc_vec_i;
-      if (pfc_v_i != '0 || pfc_valid_o != '0) begin  // (no frame: the quanta stay 0)
-        for (int p = 0; p < 32'(NumPorts); p++) begin
-          for (int i = 0; i < 8; i++) begin
-            pfc_quanta_o[16*(8*p+i)+:16] <= pfc_xmask_i[8*p+i] ? pfc_quanta_i[16*p+:16] : '0;
-          end
+      for (int p = 0; p < 32'(NumPorts); p++) begin
+        for (int i = 0; i < 8; i++) begin
+          pfc_quanta_o[16*(8*p+i)+:16] <= pfc_xmask_i[8*p+i] ? pfc_quanta_i[16*p+:16] : '0;
         end
       end
     end

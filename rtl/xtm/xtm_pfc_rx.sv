@@ -83,55 +83,58 @@ module xtm_pfc_rx #(
       ph_d[k] = '0;
     end
     upd = valid_i | act_q;
-    for (int p = 0; p < 32'(NumPorts); p++) begin
-      if (upd[p]) begin
-        q1 = {2'd0, quantum_q[p]};
-        q2 = {1'd0, quantum_q[p], 1'b0};
-        q3 = q1 + q2;
-        q4 = {quantum_q[p], 2'b0};
-        off1 = 32'(q1 - 34'h10000);
-        off2 = 32'(q2 - 34'h10000);
-        off3 = 32'(q3 - 34'h10000);
-        off4 = 32'(q4 - 34'h10000);
-        sat1 = (q1[33:17] != '0) ? '1 : q1[16:0];
-        sat2 = (q2[33:17] != '0) ? '1 : q2[16:0];
-        sat3 = (q3[33:17] != '0) ? '1 : q3[16:0];
-        for (int i = 0; i < 8; i++) begin
-          hit = valid_i[p] && vec_i[8*p+i];
-          q = quanta_i[16*(8*p+i)+:16];
-          pause_rx_o[8*p+i] = hit && q != '0;
-          xon_rx_o[8*p+i] = hit && q == '0;
-          // step 1: the frame's load
-          qn = qn_q[8*p+i];
-          ph = ph_q[8*p+i];
-          if (hit) begin
-            qn = (q != '0) ? q - 16'd1 : '0;
-            ph = (q != '0) ? quantum_q[p] : '0;
+    if (upd != '0) begin  // (no frame and no pause running on any port: nothing to step)
+      for (int p = 0; p < 32'(NumPorts); p++) begin
+        if (upd[p]) begin
+          q1 = {2'd0, quantum_q[p]};
+          q2 = {1'd0, quantum_q[p], 1'b0};
+          q3 = q1 + q2;
+          q4 = {quantum_q[p], 2'b0};
+          off1 = 32'(q1 - 34'h10000);
+          off2 = 32'(q2 - 34'h10000);
+          off3 = 32'(q3 - 34'h10000);
+          off4 = 32'(q4 - 34'h10000);
+          sat1 = (q1[33:17] != '0) ? '1 : q1[16:0];
+          sat2 = (q2[33:17] != '0) ? '1 : q2[16:0];
+          sat3 = (q3[33:17] != '0) ? '1 : q3[16:0];
+          for (int i = 0; i < 8; i++) begin
+            hit = valid_i[p] && vec_i[8*p+i];
+            q = quanta_i[16*(8*p+i)+:16];
+            pause_rx_o[8*p+i] = hit && q != '0;
+            xon_rx_o[8*p+i] = hit && q == '0;
+            // step 1: the frame's load
+            qn = qn_q[8*p+i];
+            ph = ph_q[8*p+i];
+            if (hit) begin
+              qn = (q != '0) ? q - 16'd1 : '0;
+              ph = (q != '0) ? quantum_q[p] : '0;
+            end
+            paused_o[8*p+i] = ph != '0;
+            // step 2 only for a running pause (a priority without one stays at 0, as the
+            // else branch below gives for ph = 0): one cycle of time; while the time is at
+            // most 1.0, the quanta to start are the fewest k with kQ > 1.0 - time (a 17-bit
+            // compare)
+            if (ph != '0) begin
+              left = 17'(18'h10000 - {1'b0, ph[16:0]});
+              if (ph[31:16] != '0 && ph != 32'h10000) need = 3'd0;
+              else if (sat1 > left) need = 3'd1;
+              else if (sat2 > left) need = 3'd2;
+              else if (sat3 > left) need = 3'd3;
+              else need = 3'd4;
+              unique case (need)
+                3'd0: offs = 32'hFFFF_0000;  // -1.0
+                3'd1: offs = off1;
+                3'd2: offs = off2;
+                3'd3: offs = off3;
+                default: offs = off4;
+              endcase
+              if ({13'd0, need} <= qn) begin
+                qn_d[8*p+i] = qn - {13'd0, need};
+                ph_d[8*p+i] = ph + offs;  // one adder: the offset is selected first
+              end
+            end
+            act_d[p] = act_d[p] || ph_d[8*p+i] != '0;
           end
-          paused_o[8*p+i] = ph != '0;
-          // step 2: one cycle of time; while the time is at most 1.0, the quanta to start
-          // are the fewest k with kQ > 1.0 - time (a 17-bit compare)
-          left = 17'(18'h10000 - {1'b0, ph[16:0]});
-          if (ph[31:16] != '0 && ph != 32'h10000) need = 3'd0;
-          else if (sat1 > left) need = 3'd1;
-          else if (sat2 > left) need = 3'd2;
-          else if (sat3 > left) need = 3'd3;
-          else need = 3'd4;
-          unique case (need)
-            3'd0: offs = 32'hFFFF_0000;  // -1.0
-            3'd1: offs = off1;
-            3'd2: offs = off2;
-            3'd3: offs = off3;
-            default: offs = off4;
-          endcase
-          if (ph == '0 || {13'd0, need} > qn) begin
-            qn_d[8*p+i] = '0;
-            ph_d[8*p+i] = '0;
-          end else begin
-            qn_d[8*p+i] = qn - {13'd0, need};
-            ph_d[8*p+i] = ph + offs;  // one adder: the offset is selected first
-          end
-          act_d[p] = act_d[p] || ph_d[8*p+i] != '0;
         end
       end
     end
@@ -185,11 +188,17 @@ module xtm_pfc_rx #(
   logic [15:0] sel_qn;
   logic [31:0] sel_ph, sel_quantum;
   logic [31:0] remain;  // fits: at most 2^32 - 1 (spec 7.2)
-  always_comb begin : c_remain
-    sel_qn = qn_q[PgW'(op4_i.pg)];
-    sel_ph = ph_q[PgW'(op4_i.pg)];
-    sel_quantum = quantum_q[PortW'(op4_i.pg >> 3)];
-    remain = 32'(({32'd0, sel_qn} * {16'd0, sel_quantum} + {16'd0, sel_ph} + 48'h0FFFF) >> 16);
+  always_comb begin : c_remain  // (the PG's operands selected only for a G_PAUSE_REMAIN read)
+    sel_qn = '0;
+    sel_ph = '0;
+    sel_quantum = '0;
+    remain = '0;
+    if (op4_i.rd && op4_i.id == xtm_reg_pkg::XtmRegGPauseRemain) begin
+      sel_qn = qn_q[PgW'(op4_i.pg)];
+      sel_ph = ph_q[PgW'(op4_i.pg)];
+      sel_quantum = quantum_q[PortW'(op4_i.pg >> 3)];
+      remain = 32'(({32'd0, sel_qn} * {16'd0, sel_quantum} + {16'd0, sel_ph} + 48'h0FFFF) >> 16);
+    end
   end
 
   always_comb begin : c_rd4

@@ -60,7 +60,7 @@ module xtm_pfc_tx #(
   logic [63:0] refresh_at_q [NumPorts];
   // PGs touched in the previous cycle (acceptance, removal, threshold write)
   logic [2:0] tch_q;
-  logic [PgW-1:0] tch_pg_q [3];
+  logic [3*PgW-1:0] tch_pg_q;  // {op4's, the removal's, the acceptance's}
 
   logic [PgW-1:0] ge, gd, gs;
   assign ge = PgW'(enq_pg_i);
@@ -75,15 +75,18 @@ module xtm_pfc_tx #(
   // ------------------------------------------------------------------ evaluation (7.1)
   logic [27:0] free;
   logic [NumPgs-1:0] set, rel, xoff_d;
-  assign free = (pool_cells_i > pool_used_i) ? pool_cells_i - pool_used_i : '0;
 
   always_comb begin : c_eval
     set = '0;
     rel = '0;
+    free = '0;
+    if (tch_q != '0) begin  // (the free pool only for an evaluation)
+      free = (pool_cells_i > pool_used_i) ? pool_cells_i - pool_used_i : '0;
+    end
     for (int k = 0; k < 3; k++) begin
       logic [PgW-1:0] g;
       logic [27:0] xoff_t, xon_t;
-      g = tch_pg_q[k];
+      g = tch_pg_q[PgW*k+:PgW];
       xoff_t = '0;
       xon_t = '0;
       if (tch_q[k]) begin  // (the thresholds only of a touched PG)
@@ -114,20 +117,23 @@ module xtm_pfc_tx #(
     tx_xmask_o = '0;
     xoff_sent_o = '0;
     xon_sent_o = '0;
-    for (int p = 0; p < 32'(NumPorts); p++) begin
-      tx_quanta_o[16*p+:16] = quanta_q[p];
-    end
+    tx_quanta_o = '0;  // (used only with a frame's XOFF priorities)
     // (no PG in XOFF and none released: no frame on any port, the common case)
     if (xoff_d != '0 || rel != '0) begin
       for (int p = 0; p < 32'(NumPorts); p++) begin
         m = xoff_d[8*p+:8];
         s = set[8*p+:8];
         r = rel[8*p+:8];
-        tx_valid_o[p] = s != '0 || r != '0 || (m != '0 && t4_i >= refresh_at_q[p]);
-        tx_vec_o[8*p+:8] = tx_valid_o[p] ? (m | r) : '0;
-        tx_xmask_o[8*p+:8] = tx_valid_o[p] ? m : '0;
-        xoff_sent_o[8*p+:8] = tx_valid_o[p] ? m : '0;
-        xon_sent_o[8*p+:8] = tx_valid_o[p] ? (r & ~m) : '0;
+        // (a port with no PG in XOFF and none released sends nothing: a set PG is in XOFF,
+        // so the deadline compare is made only for a port with one)
+        if (m != '0 || r != '0) begin
+          tx_quanta_o[16*p+:16] = quanta_q[p];
+          tx_valid_o[p] = s != '0 || r != '0 || (m != '0 && t4_i >= refresh_at_q[p]);
+          tx_vec_o[8*p+:8] = tx_valid_o[p] ? (m | r) : '0;
+          tx_xmask_o[8*p+:8] = tx_valid_o[p] ? m : '0;
+          xoff_sent_o[8*p+:8] = tx_valid_o[p] ? m : '0;
+          xon_sent_o[8*p+:8] = tx_valid_o[p] ? (r & ~m) : '0;
+        end
       end
     end
   end
@@ -139,15 +145,23 @@ module xtm_pfc_tx #(
     same = rm_i && adm_i.acc && gd == ge;
     ec = 28'(enq_cells_i);
     dc = 28'(rm_cells_i);
-    // removal: the headroom drains first (4.4)
-    hu_d = hused_q[gd] - ((hused_q[gd] < dc) ? hused_q[gd] : dc);
-    cl_d = cells_q[gd] - dc;
-    if (same) begin
-      cl_d = cl_d + ec;
-      hu_d = hu_d + (adm_i.hdrm ? ec : '0);
+    hu_d = '0;
+    cl_d = '0;
+    hu_e = '0;
+    cl_e = '0;
+    if (rm_i) begin  // (each side formed only with its event: s_state writes it only then)
+      // removal: the headroom drains first (4.4)
+      hu_d = hused_q[gd] - ((hused_q[gd] < dc) ? hused_q[gd] : dc);
+      cl_d = cells_q[gd] - dc;
+      if (same) begin
+        cl_d = cl_d + ec;
+        hu_d = hu_d + (adm_i.hdrm ? ec : '0);
+      end
     end
-    cl_e = cells_q[ge] + ec;
-    hu_e = hused_q[ge] + (adm_i.hdrm ? ec : '0);
+    if (adm_i.acc) begin
+      cl_e = cells_q[ge] + ec;
+      hu_e = hused_q[ge] + (adm_i.hdrm ? ec : '0);
+    end
   end
 
   function automatic logic wr4(input logic [7:0] id);
@@ -176,16 +190,12 @@ module xtm_pfc_tx #(
       end
       xoff_q <= '0;
       tch_q <= '0;
-      for (int k = 0; k < 3; k++) begin
-        tch_pg_q[k] <= '0;
-      end
+      tch_pg_q <= '0;
     end else begin
       xoff_q <= xoff_d;
       if (tx_valid_o != '0) begin  // (no frame, the common case: one test)
-        for (int p = 0; p < 32'(NumPorts); p++) begin
-          if (tx_valid_o[p]) begin
-            refresh_at_q[p] <= t4_i + {32'd0, refresh_q[p]};
-          end
+        for (int p = 0; p < 32'(NumPorts); p++) begin  // (each port holds without a frame)
+          refresh_at_q[p] <= tx_valid_o[p] ? t4_i + {32'd0, refresh_q[p]} : refresh_at_q[p];
         end
       end
       // watermarks: a clear or a read restarts them from the level at the end of the cycle
@@ -231,11 +241,10 @@ module xtm_pfc_tx #(
         if (wr4(xtm_reg_pkg::XtmRegPPfcRefresh)) refresh_q[PortW'(op4_i.port)] <= op4_i.wdata;
       end
       // touched this cycle: evaluated in the next
-      tch_q <= {wr4(xtm_reg_pkg::XtmRegGCfg) || wr4(xtm_reg_pkg::XtmRegGXoffCells) ||
-                wr4(xtm_reg_pkg::XtmRegGXonCells), rm_i, adm_i.acc};
-      tch_pg_q[0] <= ge;
-      tch_pg_q[1] <= gd;
-      tch_pg_q[2] <= gs;
+      tch_q <= {op4_i.wr && (op4_i.id == xtm_reg_pkg::XtmRegGCfg ||
+                             op4_i.id == xtm_reg_pkg::XtmRegGXoffCells ||
+                             op4_i.id == xtm_reg_pkg::XtmRegGXonCells), rm_i, adm_i.acc};
+      tch_pg_q <= {gs, gd, ge};
     end
   end
 

@@ -140,14 +140,41 @@ package xtm_pkg;
 
   // ------------------------------------------------------------------ arithmetic
   // One LFSR draw: 16 Galois steps, x^32 + x^22 + x^2 + x + 1 (spec 6.4).
-  // C twin: xtm_lfsr_draw (cmodel/xtm/xtm_profile.c).
-  function automatic logic [31:0] lfsr_draw(input logic [31:0] s_in);
-    logic [31:0] s;
-    s = s_in;
-    for (int i = 0; i < 16; i++) begin
-      s = s[0] ? ((s >> 1) ^ 32'h8020_0003) : (s >> 1);
+  // C twin: xtm_lfsr_draw (cmodel/xtm/xtm_profile.c), which takes the 16 steps one by one.
+  // Here the same linear map as one XOR network: the 16 bits the steps shift out are
+  // f_i = s_i ^ XOR_k taps_k f_(i-1-k), i.e. s[15:0] times the constant LFSR_FB (carry-less,
+  // mod x^16); each shifted-out bit f_j then leaves the taps it fed back where 15 - j more
+  // shifts put them. (A simulator forms it with about 15 shift-XORs instead of 16 dependent
+  // steps; the gates are the same linear map.)
+  localparam logic [31:0] LFSR_TAPS = 32'h8020_0003;
+  function automatic logic [15:0] lfsr_fb(input logic [31:0] taps);  // elaboration only
+    logic [15:0] c;
+    c = 16'd1;
+    for (int i = 1; i < 16; i++) begin
+      for (int k = 0; k < i; k++) begin
+        c[i] = c[i] ^ (taps[k] & c[i-1-k]);
+      end
     end
-    lfsr_draw = s;
+    lfsr_fb = c;
+  endfunction
+  localparam logic [15:0] LFSR_FB = lfsr_fb(LFSR_TAPS);
+
+  function automatic logic [31:0] lfsr_draw(input logic [31:0] s);
+    logic [15:0] f;
+    logic [47:0] fx;  // bit 15 + m lands at bit m of the state
+    f = '0;
+    for (int j = 0; j < 16; j++) begin
+      if (LFSR_FB[j]) begin
+        f = f ^ (s[15:0] << j);
+      end
+    end
+    fx = '0;
+    for (int k = 0; k < 32; k++) begin
+      if (LFSR_TAPS[k]) begin
+        fx = fx ^ (48'(f) << k);
+      end
+    end
+    lfsr_draw = {16'd0, s[31:16]} ^ fx[46:15];
   endfunction
 
   // Eager token bucket refill at the start of a cycle (spec 5.4). C twin: xtm_tb_at.

@@ -24,10 +24,12 @@ module xtm_prof_eval (
   logic [xtm_pkg::PROF_A_W-1:0] a_d, a_q;
   logic [xtm_pkg::PROF_B_W-1:0] b_d;
 
+  // each stage is formed and loaded only with an evaluation in it (a stage holds otherwise;
+  // the result of a cycle without valid_i two cycles before is not used)
   logic v_q;
   always_comb begin : c_stages
-    a_d = a_q;
-    b_d = prof_o;
+    a_d = '0;
+    b_d = '0;
     if (valid_i) begin
       a_d = xtm_pkg::prof_stage_a(interp_i, npoints_i, fill_i, prob_i, occ_i, limit_i);
     end
@@ -36,8 +38,6 @@ module xtm_prof_eval (
     end
   end
 
-  // an evaluation's result is valid two cycles after valid_i; the stages hold otherwise
-  // (the result of a cycle without valid_i two cycles before is not used)
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_stages
     if (!rst_ni) begin
       v_q <= 1'b0;
@@ -45,8 +45,12 @@ module xtm_prof_eval (
       prof_o <= '0;
     end else begin
       v_q <= valid_i;
-      a_q <= a_d;
-      prof_o <= b_d;
+      if (valid_i) begin
+        a_q <= a_d;
+      end
+      if (v_q) begin
+        prof_o <= b_d;
+      end
     end
   end
 

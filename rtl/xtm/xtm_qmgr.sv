@@ -94,17 +94,33 @@ module xtm_qmgr #(
     nx_eff = (lr_q && lr_voq_q == v) ? link_rdata : nx_q[v];
   endfunction
 
+  // the removal's head and the append's position, each formed only with its event (every
+  // use of the removal's fields is under rm_i, of the append's under acc)
   always_comb begin : c_lists
-    n_d = pkts_q[vd];
-    nx_d = nx_eff(vd);
-    m_e = pkts_q[ve] - PktW'(same);
-    newe = {alloc_i, req_i.len, adm_i.hbm, req_i.pg};
-    lr_d = rm_i && n_d >= PktW'(3);
-    link_we = acc && m_e >= PktW'(2);
-    {rm_desc_o, rm_len_o, rm_hbm_o, rm_pg_o} = hd_q[vd];
-    rm_occ_o = occ_q[vd];
-    rm_last_o = n_d == PktW'(1);
-    rm_cells = 28'(xtm_pkg::cells_of(rm_len_o, cell_log2_i));
+    n_d = '0;
+    nx_d = '0;
+    lr_d = 1'b0;
+    {rm_desc_o, rm_len_o, rm_hbm_o, rm_pg_o} = '0;
+    rm_occ_o = '0;
+    rm_last_o = 1'b0;
+    rm_cells = '0;
+    if (rm_i) begin
+      n_d = pkts_q[vd];
+      nx_d = nx_eff(vd);
+      lr_d = rm_i && n_d >= PktW'(3);
+      {rm_desc_o, rm_len_o, rm_hbm_o, rm_pg_o} = hd_q[vd];
+      rm_occ_o = occ_q[vd];
+      rm_last_o = n_d == PktW'(1);
+      rm_cells = 28'(xtm_pkg::cells_of(rm_len_o, cell_log2_i));
+    end
+    m_e = '0;
+    newe = '0;
+    link_we = 1'b0;
+    if (acc) begin
+      m_e = pkts_q[ve] - PktW'(same);
+      newe = {alloc_i, req_i.len, adm_i.hbm, req_i.pg};
+      link_we = m_e >= PktW'(2);
+    end
     enq_cells = 28'(req_i.cells);
   end
 

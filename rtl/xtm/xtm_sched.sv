@@ -49,6 +49,12 @@ module xtm_sched #(
   logic [QW-1:0] rr_q [NumPorts];
   logic [PortW-1:0] port_rr_q;
 
+  // ports per group of the request test: as many as fill 32 bits (NumTcs divides 32), else 1
+  localparam int unsigned GrpPorts = (NumTcs <= 32 && 32 % NumTcs == 0) ?
+                                     ((32 / NumTcs < NumPorts) ? 32 / NumTcs : NumPorts) : 1;
+  localparam int unsigned GrpW = GrpPorts * NumTcs;
+  localparam int unsigned NumGrp = (NumPorts + GrpPorts - 1) / GrpPorts;
+  logic [NumGrp*GrpW-1:0] elig_pad;  // elig, padded to whole groups
   logic [NumVoqs-1:0] drop_st, fwd_st, paused_voq, elig, flushing;
   logic [NumPorts-1:0] req;
   always_comb begin : c_elig
@@ -56,15 +62,33 @@ module xtm_sched #(
     fwd_st = stalled_i & {NumVoqs{wd_fwd_i}};
     paused_voq = '0;
     if (paused_i != '0) begin  // (the common case, nothing paused, skips the per-VOQ mux)
-      for (int v = 0; v < 32'(NumVoqs); v++) begin
-        paused_voq[v] = rxen_i[v] && paused_i[8*(v/32'(NumTcs))+32'(prio_i[3*v+:3])];
+      for (int p = 0; p < 32'(NumPorts); p++) begin
+        if (paused_i[8*p+:8] != '0) begin  // (and so does a port with no priority paused)
+          for (int k = 0; k < 32'(NumTcs); k++) begin
+            paused_voq[p*32'(NumTcs)+k] =
+                rxen_i[p*32'(NumTcs)+k] && paused_i[8*p+32'(prio_i[3*(p*32'(NumTcs)+k)+:3])];
+          end
+        end
       end
     end
     flushing = ne_i & (~en_i | drop_st);
     elig = ne_i & en_i & ~drop_st & ~(paused_voq & ~fwd_st) & ~(shen_i & ~conform_i) &
            ~(head_hbm_i & {NumVoqs{!hbm_rd_ok_i}});
-    for (int p = 0; p < 32'(NumPorts); p++) begin
-      req[p] = (elig[p*32'(NumTcs)+:NumTcs] != '0) && port_ok_i[p];
+    elig_pad = (NumGrp * GrpW)'(elig);
+    // the port requests: per group of ports whose queues fill a 32-bit word, tested for an
+    // eligible queue first (a simulator then skips the per-port tests of an idle group)
+    req = '0;
+    if (elig != '0) begin
+      for (int w = 0; w < 32'(NumGrp); w++) begin
+        if (elig_pad[GrpW*w+:GrpW] != '0) begin
+          for (int i = 0; i < 32'(GrpPorts); i++) begin
+            if (w * 32'(GrpPorts) + i < 32'(NumPorts)) begin
+              req[w*32'(GrpPorts)+i] = (elig[(w*32'(GrpPorts)+i)*32'(NumTcs)+:NumTcs] != '0) &&
+                                       port_ok_i[w*32'(GrpPorts)+i];
+            end
+          end
+        end
+      end
     end
   end
 
@@ -79,35 +103,38 @@ module xtm_sched #(
   // within the winning port: strict, else DWRR search, else a round and a second search
   logic [NumTcs-1:0] e, st, st_rev, pos1, pos2;
   logic [15:0] qnt [NumTcs];
-  logic signed [23:0] dfc [NumTcs];
   logic signed [24:0] dq [NumTcs];
   logic st_any, f1, f2, round, sel, strict_sel;
   logic [QW-1:0] st_lo, q1, q2, q;
-  logic [16*NumTcs-1:0] qrow;  // the winning port's quanta
   always_comb begin : c_port
+    logic signed [23:0] dfc;
+    dfc = '0;
     e = elig[32'(win)*NumTcs+:NumTcs];
     st = e & strict_i[32'(win)*NumTcs+:NumTcs];
-    // one variable part-select of the port's row, then constant slices (not one variable
-    // select of the whole quantum vector per queue)
-    qrow = quantum_i[16*NumTcs*32'(win)+:16*NumTcs];
+    st_rev = '0;
     pos1 = '0;
     pos2 = '0;
     for (int k = 0; k < 32'(NumTcs); k++) begin
-      st_rev[k] = st[32'(NumTcs)-1-k];
-      qnt[k] = qrow[16*k+:16];
-      dfc[k] = def_q[32'(win)*NumTcs+32'(k)];
+      qnt[k] = '0;
       dq[k] = '0;
     end
-    // the DWRR searches only when no strict queue wins, their deficit tests only for the
-    // eligible queues, and the second search only after an empty first (the request
-    // vectors are 0 otherwise: their results are not used, c_pick)
-    if (st == '0) begin
+    if (st != '0) begin
+      for (int k = 0; k < 32'(NumTcs); k++) begin
+        st_rev[k] = st[32'(NumTcs)-1-k];
+      end
+    end else if (win_valid && !any_flush) begin
+      // the DWRR searches only when a port wins and no strict queue does, the quantum and
+      // deficit tests only for the eligible queues (one 16-bit select of the quantum vector
+      // each), and the second search only after an empty first (the request vectors are 0
+      // otherwise: their results are not used, c_pick)
       for (int k = 0; k < 32'(NumTcs); k++) begin
         if (e[k]) begin
+          qnt[k] = quantum_i[16*(32'(win)*NumTcs+k)+:16];
+          dfc = def_q[32'(win)*NumTcs+32'(k)];
           // "> 0" as "not negative and not zero" (no sign extension to 32 bits); the sum in
           // 25 bits is exact (deficit 24-bit signed, quantum 16-bit)
-          dq[k] = {dfc[k][23], dfc[k]} + $signed({9'd0, qnt[k]});
-          pos1[k] = !dfc[k][23] && dfc[k] != '0;
+          dq[k] = {dfc[23], dfc} + $signed({9'd0, qnt[k]});
+          pos1[k] = !dfc[23] && dfc != '0;
           pos2[k] = !dq[k][24] && dq[k] != '0;
         end
       end
@@ -136,15 +163,20 @@ module xtm_sched #(
   logic [VoqW-1:0] vsel;
   assign vsel = VoqW'(voq_o);
   always_comb begin : c_charge
-    dsel = {def_q[vsel][23], def_q[vsel]};
-    if (!any_flush && !strict_sel) begin
-      dsel = dsel + (round ? $signed({9'd0, qnt[q]}) : 25'sd0) - $signed({11'd0, len_i});
-    end
-    if (last_i && !dsel[24] && dsel != '0) begin  // dsel > 0
-      dsel = '0;
+    dsel = '0;
+    if (rm_o) begin  // (used only with a removal)
+      dsel = {def_q[vsel][23], def_q[vsel]};
+      if (!any_flush && !strict_sel) begin
+        dsel = dsel + (round ? $signed({9'd0, qnt[q]}) : 25'sd0) - $signed({11'd0, len_i});
+      end
+      if (last_i && !dsel[24] && dsel != '0) begin  // dsel > 0
+        dsel = '0;
+      end
     end
   end
 
+  // (the deficits of a round are loaded together, each holding unless its queue is
+  // eligible, then the removed VOQ's: a simulator tests two enables per cycle, not nine)
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_state
     if (!rst_ni) begin
       for (int v = 0; v < 32'(NumVoqs); v++) begin
@@ -154,23 +186,22 @@ module xtm_sched #(
         rr_q[p] <= '0;
       end
       port_rr_q <= '0;
-    end else if (!any_flush && win_valid) begin
-      port_rr_q <= (32'(win) + 1 == NumPorts) ? '0 : win + 1'b1;
-      if (round) begin
-        for (int k = 0; k < 32'(NumTcs); k++) begin
-          if (e[k]) begin
-            def_q[32'(win)*NumTcs+32'(k)] <= dfc[k] + $signed({8'd0, qnt[k]});
+    end else begin
+      if (!any_flush && win_valid) begin
+        port_rr_q <= (32'(win) + 1 == NumPorts) ? '0 : win + 1'b1;
+        if (round) begin
+          for (int k = 0; k < 32'(NumTcs); k++) begin  // deficit + quantum
+            def_q[32'(win)*NumTcs+32'(k)] <= e[k] ? dq[k][23:0] :
+                                                    def_q[32'(win)*NumTcs+32'(k)];
           end
         end
-      end
-      if (sel) begin
-        def_q[vsel] <= dsel[23:0];
-        if (!strict_sel) begin
+        if (sel && !strict_sel) begin
           rr_q[win] <= (dsel <= 0 || last_i) ? ((32'(q) + 1 == NumTcs) ? '0 : q + 1'b1) : q;
         end
       end
-    end else if (any_flush) begin
-      def_q[vsel] <= dsel[23:0];
+      if (rm_o) begin  // a selection (sel) or the flush engine
+        def_q[vsel] <= dsel[23:0];
+      end
     end
   end
 

@@ -2,8 +2,9 @@
 //
 // xtm_shaper: the shapers (docs/spec.md 5.4, 9.5).
 //
-// Port shapers: one eager xtm_tbucket per port, charged len + OVH_BYTES by a selection from
-// the port; P_SHAPER_* registers (commit stage).
+// Port shapers: one eager token bucket per port (the arithmetic of xtm_tbucket, the buckets
+// in one array), charged len + OVH_BYTES by a selection from the port; P_SHAPER_* registers
+// (commit stage).
 //
 // Queue shapers: lazily evaluated buckets, state (tokens, cycle of the last charge) in an
 // xtm_ram_2r1w, the scheduler reads one conformance bit per VOQ. A charge in cycle t reads
@@ -46,9 +47,12 @@ module xtm_shaper #(
 );
 
   // ------------------------------------------------------------------ port shapers
-  logic [31:0] pcfg_q [NumPorts];
-  logic [31:0] prate_q [NumPorts];
-  logic [31:0] pburst_q [NumPorts];
+  // P_SHAPER_* registers: the fields only (CFG.OVH_BYTES 13:8 and CFG.EN as a vector over the
+  // ports, RATE 23:0, BURST 19:0)
+  logic [13:8] pcfg_q [NumPorts];
+  logic [NumPorts-1:0] pen_q;
+  logic [23:0] prate_q [NumPorts];
+  logic [19:0] pburst_q [NumPorts];
   logic [PortW-1:0] ps;
   assign ps = PortW'(op4_i.port);
 
@@ -63,7 +67,7 @@ module xtm_shaper #(
     charge = '0;
     amount = '0;
     if (sel_i && 32'(sel_port_i) < NumPorts) begin
-      charge[sp] = pcfg_q[sp][0];
+      charge[sp] = pen_q[sp];
       amount = 24'(sel_len_i) + 24'(pcfg_q[sp][13:8]);
     end
     clamp = '0;
@@ -72,42 +76,106 @@ module xtm_shaper #(
         (op4_i.id == xtm_reg_pkg::XtmRegPShaperRate ||
          op4_i.id == xtm_reg_pkg::XtmRegPShaperBurst)) begin
       clamp[ps] = 1'b1;
-      cburst = op4_i.id == xtm_reg_pkg::XtmRegPShaperBurst ? op4_i.wdata[19:0] :
-                                                             pburst_q[ps][19:0];
+      cburst = op4_i.id == xtm_reg_pkg::XtmRegPShaperBurst ? op4_i.wdata[19:0] : pburst_q[ps];
     end
   end
 
-  for (genvar p = 0; p < 32'(NumPorts); p++) begin : g_port
-    logic ok;
-    xtm_tbucket #(
-      .BurstW  (20),
-      .BurstRst(xtm_reg_pkg::XTM_P_SHAPER_BURST_RESVAL[19:0])
-    ) u_bucket (
-      .clk_i,
-      .rst_ni,
-      .rate_i       (prate_q[p][23:0]),
-      .burst_i      (pburst_q[p][19:0]),
-      .charge_i     (charge[p]),
-      .amount_i     (amount),
-      .clamp_i      (clamp[p]),
-      .clamp_burst_i(cburst),
-      .conform_o    (ok)
-    );
-    assign port_ok_o[p] = ok || !pcfg_q[p][0];
+  // The buckets, one per port: the eager token bucket of spec 5.4 (the arithmetic of
+  // xtm_tbucket: refill up to the burst at the start of the cycle, conforming when the
+  // refilled tokens are >= 0, a charge subtracts, a rate or burst write clamps to the new
+  // burst at the end of the cycle). A bucket at its burst (pfull_q, a flag beside the
+  // tokens) refills to itself and conforms; neither charged nor clamped it keeps its value.
+  // So the refill is formed only for the buckets below their burst and the update only for
+  // the active ones (below the burst, charged or clamped: pact), not for every port every
+  // cycle. (The refill and the update are two blocks: the conformance feeds the selection
+  // that decides the charge.)
+  localparam logic [47:0] PTokRst = {12'd0, xtm_reg_pkg::XTM_P_SHAPER_BURST_RESVAL[19:0], 16'h0};
+  logic signed [47:0] ptok_q [NumPorts];
+  logic signed [47:0] prefill [NumPorts];  // refilled tokens (of the buckets below the burst)
+  logic signed [47:0] ptok_d [NumPorts];
+  logic [NumPorts-1:0] pfull_q, pfull_d, pact, pconf;
+  always_comb begin : c_prefill
+    pconf = '1;  // (a bucket at its burst conforms)
+    for (int p = 0; p < 32'(NumPorts); p++) begin
+      prefill[p] = '0;
+    end
+    if (pfull_q != '1) begin
+      for (int p = 0; p < 32'(NumPorts); p++) begin
+        if (!pfull_q[p]) begin
+          prefill[p] = xtm_pkg::tb_refill(ptok_q[p], prate_q[p], pburst_q[p]);
+          pconf[p] = !prefill[p][47];
+        end
+      end
+    end
   end
+
+  always_comb begin : c_pbucket
+    logic signed [47:0] full, tok, cap;
+    logic [19:0] nburst;
+    full = '0;
+    tok = '0;
+    cap = '0;
+    nburst = '0;
+    pact = ~pfull_q | charge | clamp;
+    pfull_d = '0;
+    for (int p = 0; p < 32'(NumPorts); p++) begin
+      ptok_d[p] = '0;
+    end
+    if (pact != '0) begin
+      for (int p = 0; p < 32'(NumPorts); p++) begin
+        if (pact[p]) begin
+          tok = pfull_q[p] ? ptok_q[p] : prefill[p];
+          if (charge[p]) begin
+            tok = tok - $signed({8'd0, amount, 16'h0});
+          end
+          nburst = pburst_q[p];
+          if (clamp[p]) begin
+            nburst = cburst;
+            cap = $signed({12'd0, cburst, 16'h0});
+            // signed tok > cap (cap >= 0): the sign bit and an unsigned compare
+            if (!tok[47] && $unsigned(tok) > $unsigned(cap)) begin
+              tok = cap;  // signed: a negative bucket stays negative
+            end
+          end
+          ptok_d[p] = tok;
+          full = $signed({12'd0, nburst, 16'h0});
+          pfull_d[p] = tok == full;
+        end
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : s_pbucket
+    if (!rst_ni) begin
+      for (int p = 0; p < 32'(NumPorts); p++) begin
+        ptok_q[p] <= $signed(PTokRst);
+      end
+      pfull_q <= '1;
+    end else if (pact != '0) begin
+      for (int p = 0; p < 32'(NumPorts); p++) begin  // (loaded together, each holds if idle)
+        ptok_q[p] <= pact[p] ? ptok_d[p] : ptok_q[p];
+      end
+      pfull_q <= (pfull_q & ~pact) | pfull_d;
+    end
+  end
+  assign port_ok_o = pconf | ~pen_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_pregs
     if (!rst_ni) begin
+      pen_q <= {NumPorts{xtm_reg_pkg::XTM_P_SHAPER_CFG_RESVAL[0]}};
       for (int p = 0; p < 32'(NumPorts); p++) begin
-        pcfg_q[p] <= xtm_reg_pkg::XTM_P_SHAPER_CFG_RESVAL;
-        prate_q[p] <= xtm_reg_pkg::XTM_P_SHAPER_RATE_RESVAL;
-        pburst_q[p] <= xtm_reg_pkg::XTM_P_SHAPER_BURST_RESVAL;
+        pcfg_q[p] <= xtm_reg_pkg::XTM_P_SHAPER_CFG_RESVAL[13:8];
+        prate_q[p] <= xtm_reg_pkg::XTM_P_SHAPER_RATE_RESVAL[23:0];
+        pburst_q[p] <= xtm_reg_pkg::XTM_P_SHAPER_BURST_RESVAL[19:0];
       end
     end else if (op4_i.wr) begin
       unique case (op4_i.id)
-        xtm_reg_pkg::XtmRegPShaperCfg: pcfg_q[ps] <= op4_i.wdata;
-        xtm_reg_pkg::XtmRegPShaperRate: prate_q[ps] <= op4_i.wdata;
-        xtm_reg_pkg::XtmRegPShaperBurst: pburst_q[ps] <= op4_i.wdata;
+        xtm_reg_pkg::XtmRegPShaperCfg: begin
+          pcfg_q[ps] <= op4_i.wdata[13:8];
+          pen_q[ps] <= op4_i.wdata[0];
+        end
+        xtm_reg_pkg::XtmRegPShaperRate: prate_q[ps] <= op4_i.wdata[23:0];
+        xtm_reg_pkg::XtmRegPShaperBurst: pburst_q[ps] <= op4_i.wdata[19:0];
         default: ;
       endcase
     end
@@ -117,9 +185,9 @@ module xtm_shaper #(
     rd4_o = '0;
     if (op4_i.rd) begin
       unique case (op4_i.id)
-        xtm_reg_pkg::XtmRegPShaperCfg: rd4_o = pcfg_q[ps];
-        xtm_reg_pkg::XtmRegPShaperRate: rd4_o = prate_q[ps];
-        xtm_reg_pkg::XtmRegPShaperBurst: rd4_o = pburst_q[ps];
+        xtm_reg_pkg::XtmRegPShaperCfg: rd4_o = {18'd0, pcfg_q[ps], 7'd0, pen_q[ps]};
+        xtm_reg_pkg::XtmRegPShaperRate: rd4_o = 32'(prate_q[ps]);
+        xtm_reg_pkg::XtmRegPShaperBurst: rd4_o = 32'(pburst_q[ps]);
         default: ;
       endcase
     end
@@ -133,7 +201,13 @@ module xtm_shaper #(
   assign sweep = t4_i < 64'(NumVoqs);
   assign chg4 = sel_i && shen_i[VoqW'(sel_voq_i)];
   assign scan4 = t4_i >= 64'(InitCycles) && t4_i[63] == 1'b0;
-  assign scan_rd_o = scan4;
+  // the scan reads the bucket (and its rate) only of a bucket stored negative after this
+  // cycle's write: a bucket whose stored tokens are not negative conforms at any later cycle
+  // (tokens(c) >= tok >= 0: the refill adds a non-negative amount)
+  logic [NumVoqs-1:0] neg_q, neg_d;  // the row's stored tokens are negative
+  logic scan_neg4, scan5_neg_q;
+  assign scan_neg4 = scan4 && neg_d[scan_q];
+  assign scan_rd_o = scan_neg4;
   assign scan_voq_o = 9'(scan_q);
 
   logic [SW-1:0] chg_rdata, scan_rdata, wdata;
@@ -164,7 +238,7 @@ module xtm_shaper #(
     .a_re_i   (chg4),
     .a_raddr_i(VoqW'(sel_voq_i)),
     .a_rdata_o(chg_rdata),
-    .b_re_i   (scan4),
+    .b_re_i   (scan_neg4),
     .b_raddr_i(scan_q),
     .b_rdata_o(scan_rdata)
   );
@@ -184,7 +258,16 @@ module xtm_shaper #(
   logic signed [63:0] chg_tok, cap_chg, tok_after, scan_tok, chg_sum;
   logic chg_conf, scan_conf;
   always_comb begin : c_eval
-    scan_row = (lw_q && lw_row_q == scan5_v_q) ? lw_data_q : scan_rdata;
+    // the scan: tokens(t+2) only for a bucket stored negative (read in the cycle before);
+    // one stored not negative conforms
+    scan_row = '0;
+    scan_tok = '0;
+    scan_conf = 1'b1;
+    if (scan5_neg_q) begin
+      scan_row = (lw_q && lw_row_q == scan5_v_q) ? lw_data_q : scan_rdata;
+      scan_tok = tokens_at(scan_row, t5_q + 64'd2, scan_rate_i);
+      scan_conf = !scan_tok[63];  // >= 0
+    end
     // the charge's evaluation only in a cycle with a charge (its results are used only then)
     chg_row = '0;
     cap_chg = '0;
@@ -204,11 +287,13 @@ module xtm_shaper #(
       chg_sum = tok_after + $signed({39'd0, chg_rate_i, 1'b0});
       chg_conf = !chg_sum[63];  // >= 0
     end
-    scan_tok = tokens_at(scan_row, t5_q + 64'd2, scan_rate_i);
-    scan_conf = !scan_tok[63];  // >= 0
     we = sweep || chg5_q;
     waddr = sweep ? VoqW'(t4_i) : chg5_v_q;
     wdata = sweep ? '0 : {t5_q, tok_after[47:0]};
+    neg_d = neg_q;
+    if (we) begin
+      neg_d[waddr] = wdata[47];
+    end
   end
 
   logic unused_q;
@@ -221,6 +306,8 @@ module xtm_shaper #(
       scan_q <= '0;
       chg5_q <= 1'b0;
       scan5_q <= 1'b0;
+      scan5_neg_q <= 1'b0;
+      neg_q <= '0;
       chg5_v_q <= '0;
       scan5_v_q <= '0;
       chg5_len_q <= '0;
@@ -231,6 +318,10 @@ module xtm_shaper #(
     end else begin
       chg5_q <= chg4;
       scan5_q <= scan4;
+      scan5_neg_q <= scan_neg4;
+      if (we) begin
+        neg_q <= neg_d;
+      end
       chg5_v_q <= VoqW'(sel_voq_i);
       scan5_v_q <= scan_q;
       chg5_len_q <= sel_len_i;
