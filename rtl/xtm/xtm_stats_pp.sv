@@ -48,9 +48,10 @@ module xtm_stats_pp #(
   // ------------------------------------------------------------------ PG counters
   // row: 0 XOFF_SENT 1 XON_SENT 2 PAUSE_RX 3 XON_RX 4 PAUSED_CYCLES. The accumulators of all
   // PGs are held as bit planes (plane b = bit b of every PG's accumulator): one cycle's
-  // increments of every PG are a ripple of PgAccW vector operations.
-  logic [NumPgs-1:0] g_pl_q [GN][PgAccW];
-  logic [NumPgs-1:0] g_pl_d [GN][PgAccW];
+  // increments of every PG are a ripple of PgAccW vector operations. The planes are one
+  // packed vector (not an unpacked array): Verilator then writes a counter's planes in
+  // place, where an array took a delayed-write flag and value per plane in every cycle.
+  logic [GN-1:0][PgAccW-1:0][NumPgs-1:0] g_pl_q, g_pl_d;
   logic [64*GN-1:0] g_rd_a, g_rd_b, g_row, g_new, g_lw_q;
   logic [63:0] g_csr;  // the CSR's word of its PG's row
   logic [NumPgs-1:0] g_val_q, g_ev [GN];
@@ -154,11 +155,7 @@ module xtm_stats_pp #(
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_pg
     if (!rst_ni) begin
-      for (int k = 0; k < 32'(GN); k++) begin
-        for (int b = 0; b < 32'(PgAccW); b++) begin
-          g_pl_q[k][b] <= '0;
-        end
-      end
+      g_pl_q <= '0;
       g_val_q <= '0;
       gf_q <= '0;
       g_lw_v_q <= 1'b0;
@@ -168,9 +165,7 @@ module xtm_stats_pp #(
     end else if (g_on) begin
       for (int k = 0; k < 32'(GN); k++) begin
         if (g_upd[k]) begin
-          for (int b = 0; b < 32'(PgAccW); b++) begin
-            g_pl_q[k][b] <= g_pl_d[k][b];
-          end
+          g_pl_q[k] <= g_pl_d[k];
         end
       end
       gf_q <= gpre;
