@@ -219,15 +219,17 @@ module xtm_csr #(
   logic [31:0] rdata2;
   always_comb begin : c_rd2
     rdata2 = rdata2_q | rd2_i;
-    if (op2_q.rd && op2_q.id == xtm_reg_pkg::XtmRegOcbOnlyCycles) begin
-      rdata2 = rdata2 | ocb_only_q;
+    if (op2_q.rd) begin  // (the decode only for a read)
+      if (op2_q.id == xtm_reg_pkg::XtmRegOcbOnlyCycles) begin
+        rdata2 = rdata2 | ocb_only_q;
+      end
     end
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_regs2
     if (!rst_ni) begin
       ocb_only_q <= xtm_reg_pkg::XTM_OCB_ONLY_CYCLES_RESVAL;
-    end else if (op2_q.wr && op2_q.id == xtm_reg_pkg::XtmRegOcbOnlyCycles) begin
-      ocb_only_q <= op2_q.wdata;
+    end else if (op2_q.wr) begin  // (as in stage 1)
+      if (op2_q.id == xtm_reg_pkg::XtmRegOcbOnlyCycles) ocb_only_q <= op2_q.wdata;
     end
   end
   assign ocb_only_cycles_o = ocb_only_q[23:0];
@@ -317,7 +319,12 @@ module xtm_csr #(
     end
   end
 
-  assign clr4_o = wr4(xtm_reg_pkg::XtmRegCtrl) && op4_q.wdata[0];
+  always_comb begin : c_clr4  // (the decode only for a write)
+    clr4_o = 1'b0;
+    if (op4_q.wr) begin
+      clr4_o = op4_q.id == xtm_reg_pkg::XtmRegCtrl && op4_q.wdata[0];
+    end
+  end
   assign glob_o = glob_q;
 
   // ------------------------------------------------------------------ stage 5: counters, response
@@ -327,11 +334,13 @@ module xtm_csr #(
   assign cnt5 = cnt5_q + cnt5_i;
   always_comb begin : c_rd5
     rdata5 = rdata5_q | rd5_i;
-    if (op5_q.rd && op5_q.cnt) begin
-      rdata5 = rdata5 | (op5_q.hi ? cnt_hi_q : cnt5[31:0]);
-    end
-    if (op5_q.rd && op5_q.id == xtm_reg_pkg::XtmRegCntHi) begin
-      rdata5 = rdata5 | cnt_hi_q;
+    if (op5_q.rd) begin  // (the decode only for a read)
+      if (op5_q.cnt) begin
+        rdata5 = rdata5 | (op5_q.hi ? cnt_hi_q : cnt5[31:0]);
+      end
+      if (op5_q.id == xtm_reg_pkg::XtmRegCntHi) begin
+        rdata5 = rdata5 | cnt_hi_q;
+      end
     end
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_regs5
@@ -341,7 +350,12 @@ module xtm_csr #(
       cnt_hi_q <= cnt5[63:32];
     end
   end
-  assign clr5_o = op5_q.wr && op5_q.id == xtm_reg_pkg::XtmRegCtrl && op5_q.wdata[0];
+  always_comb begin : c_clr5  // (as clr4_o)
+    clr5_o = 1'b0;
+    if (op5_q.wr) begin
+      clr5_o = op5_q.id == xtm_reg_pkg::XtmRegCtrl && op5_q.wdata[0];
+    end
+  end
 
   // ------------------------------------------------------------------ the pipeline
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_pipe

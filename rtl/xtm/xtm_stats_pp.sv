@@ -92,8 +92,15 @@ module xtm_stats_pp #(
   assign cg4 = PgW'(op4_i.pg);
   logic g_reg;
   logic [2:0] gk;  // the word of a PG counter register (0 when not one)
-  assign g_reg = op4_i.id >= xtm_reg_pkg::XtmRegGXoffSent && op4_i.id <= xtm_reg_pkg::XtmRegGPausedCycles;
-  assign gk = g_reg ? 3'(7'(op4_i.id - xtm_reg_pkg::XtmRegGXoffSent)) : '0;
+  always_comb begin : c_gk  // (the register decode only for a read)
+    g_reg = 1'b0;
+    gk = '0;
+    if (op4_i.rd) begin
+      g_reg = op4_i.id >= xtm_reg_pkg::XtmRegGXoffSent &&
+              op4_i.id <= xtm_reg_pkg::XtmRegGPausedCycles;
+      gk = g_reg ? 3'(7'(op4_i.id - xtm_reg_pkg::XtmRegGXoffSent)) : '0;
+    end
+  end
   assign g_keep = clr4_i ? '0 : ~(NumPgs'(1) << gf_q);   // the flushed PG restarts
   // A counter's planes change only when it has an event, a clear or a non-zero accumulator
   // in the flushed PG (g_upd: the planes' enable); g_pl_d is don't-care (0) without it.
@@ -224,13 +231,15 @@ module xtm_stats_pp #(
   logic [1:0] pk;  // the word of a port counter register
   always_comb begin : c_pk
     pk = '0;
-    unique case (op5_i.id)
-      xtm_reg_pkg::XtmRegPTxPkts: pk = 2'd0;
-      xtm_reg_pkg::XtmRegPTxBytes: pk = 2'd1;
-      xtm_reg_pkg::XtmRegPPfcTxFrames: pk = 2'd2;
-      xtm_reg_pkg::XtmRegPPfcRxFrames: pk = 2'd3;
-      default: ;
-    endcase
+    if (op5_i.rd) begin  // (the register decode only for a read)
+      unique case (op5_i.id)
+        xtm_reg_pkg::XtmRegPTxPkts: pk = 2'd0;
+        xtm_reg_pkg::XtmRegPTxBytes: pk = 2'd1;
+        xtm_reg_pkg::XtmRegPPfcTxFrames: pk = 2'd2;
+        xtm_reg_pkg::XtmRegPPfcRxFrames: pk = 2'd3;
+        default: ;
+      endcase
+    end
   end
   always_comb begin : c_port
     p_wr = clr5_i || !p_val_q[pf_q] || p_acc_q[pf_q][0] != '0 || p_bacc_q[pf_q] != '0 ||
