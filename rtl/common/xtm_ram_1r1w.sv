@@ -81,11 +81,6 @@ module xtm_ram_1r1w #(
       gen_q <= gen_q + 1;
     end
   end
-  always_ff @(posedge clk_i) begin : s_written
-    if (we_i) begin
-      stamp_q[waddr_i] <= gen_q;
-    end
-  end
   // The checks are immediate, in a clocked block (they read the values before the edge, as
   // a concurrent assertion samples them: one would keep a sampled copy of the whole stamp
   // array), each nested under its port's enable: a Verilated cycle without an access tests
@@ -106,6 +101,12 @@ module xtm_ram_1r1w #(
       if (rst_ni && CheckUnwritten && stamp_q[raddr_i] != gen_q) begin
         $error("[ASSERT FAILED] %m: RamReadUnwritten_A");
       end
+    end
+    // the rows' stamps, after the checks that read them: simulation bookkeeping written with
+    // a blocking assignment (no delayed-write flag and value in every Verilated cycle); no
+    // other block reads the stamps
+    if (we_i) begin
+      stamp_q[waddr_i] = gen_q;
     end
   end
 `endif

@@ -96,14 +96,6 @@ module xtm_ram_2p #(
       gen_q <= gen_q + 1;
     end
   end
-  always_ff @(posedge clk_i) begin : s_written
-    if (a_req_i && a_we_i) begin
-      stamp_q[a_addr_i] <= gen_q;
-    end
-    if (b_req_i && b_we_i) begin
-      stamp_q[b_addr_i] <= gen_q;
-    end
-  end
   // The checks are immediate, in a clocked block (they read the values before the edge, as
   // a concurrent assertion samples them: one would keep a sampled copy of the whole stamp
   // array), each nested under its port's request: a Verilated cycle without an access tests
@@ -134,6 +126,15 @@ module xtm_ram_2p #(
       if (rst_ni && CheckUnwritten && !b_we_i && stamp_q[b_addr_i] != gen_q) begin
         $error("[ASSERT FAILED] %m: RamReadUnwritten_A");
       end
+    end
+    // the rows' stamps, after the checks that read them: simulation bookkeeping written with
+    // a blocking assignment (no delayed-write flag and value in every Verilated cycle); no
+    // other block reads the stamps
+    if (a_req_i && a_we_i) begin
+      stamp_q[a_addr_i] = gen_q;
+    end
+    if (b_req_i && b_we_i) begin
+      stamp_q[b_addr_i] = gen_q;
     end
   end
 `endif

@@ -312,9 +312,11 @@ module xtm_csr #(
           errs_q <= errs_q & ~op4_q.wdata;
         end
       end
-      if (op4_q.valid && op4_q.err != '0) begin
-        errs_q <= errs_q | {28'd0, op4_q.err};
-        erra_q <= {16'd0, op4_q.addr};
+      if (op4_q.valid) begin  // (the error test only with an access)
+        if (op4_q.err != '0) begin
+          errs_q <= errs_q | {28'd0, op4_q.err};
+          erra_q <= {16'd0, op4_q.addr};
+        end
       end
     end
   end
