@@ -162,7 +162,9 @@ module xtm_stats_pp #(
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_pg
     if (!rst_ni) begin
-      g_pl_q <= '0;
+      for (int k = 0; k < 32'(GN); k++) begin  // (a counter at a time: 2,304 bits at 32 ports)
+        g_pl_q[k] <= '0;
+      end
       g_val_q <= '0;
       gf_q <= '0;
       g_lw_v_q <= 1'b0;

@@ -114,8 +114,13 @@ module xtm_sva #(
   logic [PgW-1:0] ga;
   logic expect_xoff;
   assign ga = arr_pg_q;
-  assign expect_xoff = arr_q && u_pfc_tx.gcfg_q[ga][0] && !u_pfc_tx.gcfg_q[ga][1] &&
-                       !u_pfc_tx.xoff_q[ga] && u_pfc_tx.cells_q[ga] >= u_pfc_tx.gxoff_q[ga];
+  always_comb begin : c_expect  // (the PG's state only after an arrival)
+    expect_xoff = 1'b0;
+    if (arr_q) begin
+      expect_xoff = u_pfc_tx.gcfg_q[ga][0] && !u_pfc_tx.gcfg_q[ga][1] && !u_pfc_tx.xoff_q[ga] &&
+                    u_pfc_tx.cells_q[ga] >= u_pfc_tx.gxoff_q[ga];
+    end
+  end
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_arrival
     if (!rst_ni) begin
       arr_q <= 1'b0;
