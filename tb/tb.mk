@@ -54,15 +54,47 @@ VERILATOR_FLAGS := --cc --exe --build -j 2 --top-module xtm_top -Wno-fatal -Wno-
 TB_SRCS := tb/xtm_tb.cpp tb/xtm_tests.cpp
 RTL_SRCS := $(shell cat rtl/xtm/xtm.f 2>/dev/null) rtl/common/tm_assert.svh $(XTM_SVA_SRCS)
 
+# GCC profile-guided optimisation of the co-simulation (issue 11; docs/cosim.md, "Speed"):
+# Verilator generates the model, make compiles its fast-path objects (the model's per-cycle
+# code, the testbench: OPT_FAST) instrumented (-fprofile-generate), the binary runs
+# PGO_TRAIN (incast with the RTL alone, incast and random with the state compared: seeded,
+# so the profile and the binary are the same on every build), and make compiles the same
+# objects again with the profile (-fprofile-use). The objects of the slow path (OPT_SLOW,
+# start-up and waves set-up) and Verilator's run-time library (OPT_GLOBAL) are compiled
+# once, without it. The profile (*.gcda) is a build output in the build folder, never
+# committed. Only for the -O2 builds (mutants build with VL_OPT=-O0); VL_PGO=0 turns it off.
+VL_PGO ?= 1
+PGO_ON := $(and $(filter 1,$(VL_PGO)),$(filter -O2,$(VL_OPT)))
+PGO_TRAIN := '+test=incast +seed=1 +cycles=100000 +rtl_only' \
+  '+test=incast +seed=1 +cycles=20000' '+test=random +seed=1 +cycles=20000'
+PGO_USE := -fprofile-use -fprofile-correction -Wno-missing-profile
+# the fast-path objects of a build folder (shell; run in the folder)
+PGO_FAST_OBJS := $$(ls *.o 2>/dev/null | grep -v -e Slow -e ConstPool -e Syms -e '^verilated')
+vl_cmd = $(VERILATOR) $(1) $(CFG_PARAMS_$(2)) -Mdir sim/build/$(2) -o Vxtm_top \
+	  -CFLAGS "-std=c++17 $(VL_OPT) -I$(CURDIR) $(CFG_DEFS_$(2))" -MAKEFLAGS "OPT_FAST=$(VL_OPT)" \
+	  -LDFLAGS "$(CURDIR)/$(LIBXTMFW) $(CURDIR)/$(LIBXTM) $(CURDIR)/$(LIBDCQCN) -lsystemc" \
+	  $(abspath $(TB_SRCS)) > sim/build/$(2).log 2>&1 || { tail -40 sim/build/$(2).log; exit 1; }
+vl_make = $(MAKE) -j 2 -C sim/build/$(1) -f Vxtm_top.mk $(2) Vxtm_top >> sim/build/$(1).log 2>&1 || \
+	  { tail -40 sim/build/$(1).log; exit 1; }
+
 # firmware mode (+fw=<conf>) links the firmware (libxtmfw: driver, compiler, host writers;
 # its host part references the dcqcn C model, hence libdcqcn)
 sim/build/%/Vxtm_top: $(TB_SRCS) tb/tb_common.h tb/xtm_tests.h tb/xtm_fcov.h tb/xtm_probe.h tb/csr_edges.h rtl/xtm/autogen/xtm_csr_edges.h $(RTL_SRCS) $(LIBXTM) $(LIBXTMFW) $(LIBDCQCN) | $(DEPS_STAMP)
 	@mkdir -p sim/build/$*
 	@rm -f $@  # Verilator's own make does not relink when only the C model's libraries changed
-	$(VERILATOR) $(VERILATOR_FLAGS) $(CFG_PARAMS_$*) -Mdir sim/build/$* -o Vxtm_top \
-	  -CFLAGS "-std=c++17 $(VL_OPT) -I$(CURDIR) $(CFG_DEFS_$*)" -MAKEFLAGS "OPT_FAST=$(VL_OPT)" \
-	  -LDFLAGS "$(CURDIR)/$(LIBXTMFW) $(CURDIR)/$(LIBXTM) $(CURDIR)/$(LIBDCQCN) -lsystemc" \
-	  $(abspath $(TB_SRCS)) > sim/build/$*.log 2>&1 || { tail -40 sim/build/$*.log; exit 1; }
+ifeq ($(PGO_ON),)
+	$(call vl_cmd,$(VERILATOR_FLAGS),$*)
+else
+	@cd sim/build/$* && rm -f $(PGO_FAST_OBJS) *.gcda  # (objects of an earlier pass)
+	$(call vl_cmd,$(filter-out --build,$(VERILATOR_FLAGS)),$*)
+	$(call vl_make,$*,"OPT_FAST=$(VL_OPT) -fprofile-generate" USER_LDFLAGS=-fprofile-generate)
+	@for a in $(PGO_TRAIN); do \
+	  echo "pgo training: $$a" >> sim/build/$*.log; \
+	  sim/build/$*/Vxtm_top $$a +out=sim/build/$*/pgo-train >> sim/build/$*.log 2>&1 || true; \
+	done
+	@cd sim/build/$* && rm -f $(PGO_FAST_OBJS) Vxtm_top
+	$(call vl_make,$*,"OPT_FAST=$(VL_OPT) $(PGO_USE)")
+endif
 
 .PHONY: sim cosim wave cosim-build fw-cosim
 ## cosim-build: build the xtm co-sim of the small, default, large, wide and widehbm configurations

@@ -100,6 +100,7 @@ class XtmTest {
           // the sender hears the frame after a cable delay and reacts after its response
           f.paused_until =
               q == 0 ? t + cable_ : t + cable_ + (uint64_t(q) * 0x51EB8 + 0xFFFF) / 65536;
+          flows_idle_until_ = 0;
         }
       }
     }
@@ -163,11 +164,16 @@ class XtmTest {
                 uint8_t prio = 0) {
     flows_.push_back({in, eg, dscp, ecn, lmin, lmax, uint64_t(bytes_per_cycle * 65536.0), start,
                       stop, obey, prio, start << 16, 0, 0});
+    flows_idle_until_ = 0;
   }
   uint32_t rnd(uint32_t n) { return n == 0 ? 0 : uint32_t(tb_rand(&rng_) % n); }
 
   // One descriptor per cycle: the flow due earliest goes first; the others wait a cycle.
+  // flows_idle_until_ caches the first cycle at which any flow can be eligible (start,
+  // pause and departure time), so that a cycle before it skips the search; a send, a pause
+  // (observe) and a new flow recompute or reset it.
   void flows_step(uint64_t t, xtm_in_t &in) {
+    if (t < flows_idle_until_) return;
     Flow *best = nullptr;
     uint64_t best_due = UINT64_MAX;
     for (auto &f : flows_) {
@@ -178,17 +184,28 @@ class XtmTest {
         best_due = due;
       }
     }
-    if (best == nullptr) return;
-    Flow &f = *best;
-    uint16_t len = f.len_min + (f.len_max > f.len_min ? rnd(f.len_max - f.len_min + 1) : 0);
-    in.enq = (xtm_enq_in_t){true,      (uint32_t(f.in_port) << 24) | (f.sent & 0xFFFFFF),
-                            f.in_port, f.eg_port,
-                            f.dscp,    f.ecn,
-                            len};
-    f.sent++;
-    uint64_t gap = f.rate_q16 ? (uint64_t(len + 20) << 32) / f.rate_q16 : (1ull << 40);
-    uint64_t now16 = t << 16;
-    f.next_q16 = (f.next_q16 + gap > now16) ? f.next_q16 + gap : now16;
+    if (best != nullptr) {
+      Flow &f = *best;
+      uint16_t len = f.len_min + (f.len_max > f.len_min ? rnd(f.len_max - f.len_min + 1) : 0);
+      in.enq = (xtm_enq_in_t){true,      (uint32_t(f.in_port) << 24) | (f.sent & 0xFFFFFF),
+                              f.in_port, f.eg_port,
+                              f.dscp,    f.ecn,
+                              len};
+      f.sent++;
+      uint64_t gap = f.rate_q16 ? (uint64_t(len + 20) << 32) / f.rate_q16 : (1ull << 40);
+      uint64_t now16 = t << 16;
+      f.next_q16 = (f.next_q16 + gap > now16) ? f.next_q16 + gap : now16;
+    }
+    // the first cycle after t at which a flow is in its window, not paused and due
+    uint64_t next = UINT64_MAX;
+    for (const auto &f : flows_) {
+      uint64_t e = (f.next_q16 + 0xFFFF) >> 16;
+      e = e > f.start ? e : f.start;
+      e = e > f.paused_until ? e : f.paused_until;
+      e = e > t + 1 ? e : t + 1;
+      if (e < f.stop && e < next) next = e;
+    }
+    flows_idle_until_ = next;
   }
   virtual uint64_t tx_ready_at(uint64_t) { return UINT64_MAX; }
 
@@ -197,6 +214,7 @@ class XtmTest {
   xtm_params_t prm_;
   std::deque<CsrOp> csr_;
   std::vector<Flow> flows_;
+  uint64_t flows_idle_until_ = 0;  // no flow is eligible before this cycle (flows_step)
   std::vector<PfcEvent> pfc_events_;
   uint64_t cable_ = 500;
 };

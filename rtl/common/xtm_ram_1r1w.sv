@@ -15,7 +15,6 @@
 // never written since reset (re_i must be high only when the data is used).
 
 `default_nettype none
-`include "tm_assert.svh"
 
 module xtm_ram_1r1w #(
   parameter int unsigned Width = 32,
@@ -72,7 +71,6 @@ module xtm_ram_1r1w #(
   if (Depth < 1) begin : g_bad_depth
     $fatal(1, "xtm_ram_1r1w: Depth must be at least 1");
   end
-  // rows written since reset (simulation only)
   // rows written since the last reset: a row carries the reset generation it was written in
   // (simulation bookkeeping only, no reset sweep of Depth flags; the stamps start random
   // under --x-initial unique, a false "written" has probability 2^-32 per row)
@@ -83,20 +81,32 @@ module xtm_ram_1r1w #(
       gen_q <= gen_q + 1;
     end
   end
-  always_ff @(posedge clk_i) begin : s_written
+  // The checks are immediate, in a clocked block (they read the values before the edge, as
+  // a concurrent assertion samples them: one would keep a sampled copy of the whole stamp
+  // array), each nested under its port's enable: a Verilated cycle without an access tests
+  // one enable per port, not every condition of every check.
+  always_ff @(posedge clk_i) begin : s_check
     if (we_i) begin
-      stamp_q[waddr_i] <= gen_q;
+      if (rst_ni && 32'(waddr_i) >= Depth) begin
+        $error("[ASSERT FAILED] %m: RamAddrInRange_A");
+      end
     end
-  end
-  `ASSERT_NEVER_IMM(RamAddrInRange_A, (we_i && 32'(waddr_i) >= Depth) || (re_i && 32'(raddr_i) >= Depth),
-                clk_i, rst_ni)
-  `ASSERT_NEVER_IMM(RamRdWrSameRow_A, !AllowRdWrSame && re_i && we_i && raddr_i == waddr_i, clk_i,
-                rst_ni)
-  // an immediate check in the clocked block: a concurrent assertion would sample the whole
-  // stamp array every cycle
-  always_ff @(posedge clk_i) begin : s_check_unwritten
-    if (rst_ni && CheckUnwritten && (re_i && stamp_q[raddr_i] != gen_q)) begin
-      $error("[ASSERT FAILED] %m: RamReadUnwritten_A");
+    if (re_i) begin
+      if (rst_ni && 32'(raddr_i) >= Depth) begin
+        $error("[ASSERT FAILED] %m: RamAddrInRange_A");
+      end
+      if (rst_ni && !AllowRdWrSame && we_i && raddr_i == waddr_i) begin
+        $error("[ASSERT FAILED] %m: RamRdWrSameRow_A");
+      end
+      if (rst_ni && CheckUnwritten && stamp_q[raddr_i] != gen_q) begin
+        $error("[ASSERT FAILED] %m: RamReadUnwritten_A");
+      end
+    end
+    // the rows' stamps, after the checks that read them: simulation bookkeeping written with
+    // a blocking assignment (no delayed-write flag and value in every Verilated cycle); no
+    // other block reads the stamps
+    if (we_i) begin
+      stamp_q[waddr_i] = gen_q;
     end
   end
 `endif

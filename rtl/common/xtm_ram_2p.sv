@@ -11,7 +11,6 @@
 // memory cell (docs/dcqcn-rtl.md, "Size"). Simulation checks as in xtm_ram_1r1w.
 
 `default_nettype none
-`include "tm_assert.svh"
 
 module xtm_ram_2p #(
   parameter int unsigned Width = 32,
@@ -97,30 +96,45 @@ module xtm_ram_2p #(
       gen_q <= gen_q + 1;
     end
   end
-  always_ff @(posedge clk_i) begin : s_written
+  // The checks are immediate, in a clocked block (they read the values before the edge, as
+  // a concurrent assertion samples them: one would keep a sampled copy of the whole stamp
+  // array), each nested under its port's request: a Verilated cycle without an access tests
+  // one request per port, not every condition of every check.
+  always_ff @(posedge clk_i) begin : s_check
+    if (a_req_i) begin
+      if (rst_ni && 32'(a_addr_i) >= Depth) begin
+        $error("[ASSERT FAILED] %m: RamAddrInRange_A");
+      end
+      if (rst_ni && a_we_i && b_req_i && b_we_i && a_addr_i == b_addr_i) begin
+        $error("[ASSERT FAILED] %m: RamWrWrSameRow_A");
+      end
+      // a read of the row the other port writes (read-first)
+      if (rst_ni && !AllowRdWrSame && !a_we_i && b_req_i && b_we_i && a_addr_i == b_addr_i) begin
+        $error("[ASSERT FAILED] %m: RamRdWrSameRow_A");
+      end
+      if (rst_ni && CheckUnwritten && !a_we_i && stamp_q[a_addr_i] != gen_q) begin
+        $error("[ASSERT FAILED] %m: RamReadUnwritten_A");
+      end
+    end
+    if (b_req_i) begin
+      if (rst_ni && 32'(b_addr_i) >= Depth) begin
+        $error("[ASSERT FAILED] %m: RamAddrInRange_A");
+      end
+      if (rst_ni && !AllowRdWrSame && !b_we_i && a_req_i && a_we_i && a_addr_i == b_addr_i) begin
+        $error("[ASSERT FAILED] %m: RamRdWrSameRow_A");
+      end
+      if (rst_ni && CheckUnwritten && !b_we_i && stamp_q[b_addr_i] != gen_q) begin
+        $error("[ASSERT FAILED] %m: RamReadUnwritten_A");
+      end
+    end
+    // the rows' stamps, after the checks that read them: simulation bookkeeping written with
+    // a blocking assignment (no delayed-write flag and value in every Verilated cycle); no
+    // other block reads the stamps
     if (a_req_i && a_we_i) begin
-      stamp_q[a_addr_i] <= gen_q;
+      stamp_q[a_addr_i] = gen_q;
     end
     if (b_req_i && b_we_i) begin
-      stamp_q[b_addr_i] <= gen_q;
-    end
-  end
-  logic a_rd, b_rd;
-  assign a_rd = a_req_i && !a_we_i;
-  assign b_rd = b_req_i && !b_we_i;
-  `ASSERT_NEVER_IMM(RamAddrInRange_A, (a_req_i && 32'(a_addr_i) >= Depth) ||
-                (b_req_i && 32'(b_addr_i) >= Depth), clk_i, rst_ni)
-  `ASSERT_NEVER_IMM(RamWrWrSameRow_A, a_req_i && a_we_i && b_req_i && b_we_i && a_addr_i == b_addr_i,
-                clk_i, rst_ni)
-  `ASSERT_NEVER_IMM(RamRdWrSameRow_A, !AllowRdWrSame && ((a_rd && b_req_i && b_we_i &&
-                a_addr_i == b_addr_i) || (b_rd && a_req_i && a_we_i && a_addr_i == b_addr_i)),
-                clk_i, rst_ni)
-  // an immediate check in the clocked block: a concurrent assertion would sample the whole
-  // stamp array every cycle
-  always_ff @(posedge clk_i) begin : s_check_unwritten
-    if (rst_ni && CheckUnwritten && ((a_rd && stamp_q[a_addr_i] != gen_q) ||
-                                     (b_rd && stamp_q[b_addr_i] != gen_q))) begin
-      $error("[ASSERT FAILED] %m: RamReadUnwritten_A");
+      stamp_q[b_addr_i] = gen_q;
     end
   end
 `endif

@@ -10,7 +10,6 @@
 // xtm_ram_2r1w_macro (technology library); synthesis keeps this module as a black box.
 
 `default_nettype none
-`include "tm_assert.svh"
 
 module xtm_ram_2r1w #(
   parameter int unsigned Width = 32,
@@ -87,22 +86,43 @@ module xtm_ram_2r1w #(
       gen_q <= gen_q + 1;
     end
   end
-  always_ff @(posedge clk_i) begin : s_written
+  // The checks are immediate, in a clocked block (they read the values before the edge, as
+  // a concurrent assertion samples them: one would keep a sampled copy of the whole stamp
+  // array), each nested under its port's enable: a Verilated cycle without an access tests
+  // one enable per port, not every condition of every check.
+  always_ff @(posedge clk_i) begin : s_check
     if (we_i) begin
-      stamp_q[waddr_i] <= gen_q;
+      if (rst_ni && 32'(waddr_i) >= Depth) begin
+        $error("[ASSERT FAILED] %m: RamAddrInRange_A");
+      end
     end
-  end
-  `ASSERT_NEVER_IMM(RamAddrInRange_A, (we_i && 32'(waddr_i) >= Depth) ||
-                (a_re_i && 32'(a_raddr_i) >= Depth) || (b_re_i && 32'(b_raddr_i) >= Depth),
-                clk_i, rst_ni)
-  `ASSERT_NEVER_IMM(RamRdWrSameRow_A, !AllowRdWrSame && we_i && ((a_re_i && a_raddr_i == waddr_i) ||
-                (b_re_i && b_raddr_i == waddr_i)), clk_i, rst_ni)
-  // an immediate check in the clocked block: a concurrent assertion would sample the whole
-  // stamp array every cycle
-  always_ff @(posedge clk_i) begin : s_check_unwritten
-    if (rst_ni && CheckUnwritten && ((a_re_i && stamp_q[a_raddr_i] != gen_q) ||
-                                     (b_re_i && stamp_q[b_raddr_i] != gen_q))) begin
-      $error("[ASSERT FAILED] %m: RamReadUnwritten_A");
+    if (a_re_i) begin
+      if (rst_ni && 32'(a_raddr_i) >= Depth) begin
+        $error("[ASSERT FAILED] %m: RamAddrInRange_A");
+      end
+      if (rst_ni && !AllowRdWrSame && we_i && a_raddr_i == waddr_i) begin
+        $error("[ASSERT FAILED] %m: RamRdWrSameRow_A");
+      end
+      if (rst_ni && CheckUnwritten && stamp_q[a_raddr_i] != gen_q) begin
+        $error("[ASSERT FAILED] %m: RamReadUnwritten_A");
+      end
+    end
+    if (b_re_i) begin
+      if (rst_ni && 32'(b_raddr_i) >= Depth) begin
+        $error("[ASSERT FAILED] %m: RamAddrInRange_A");
+      end
+      if (rst_ni && !AllowRdWrSame && we_i && b_raddr_i == waddr_i) begin
+        $error("[ASSERT FAILED] %m: RamRdWrSameRow_A");
+      end
+      if (rst_ni && CheckUnwritten && stamp_q[b_raddr_i] != gen_q) begin
+        $error("[ASSERT FAILED] %m: RamReadUnwritten_A");
+      end
+    end
+    // the rows' stamps, after the checks that read them: simulation bookkeeping written with
+    // a blocking assignment (no delayed-write flag and value in every Verilated cycle); no
+    // other block reads the stamps
+    if (we_i) begin
+      stamp_q[waddr_i] = gen_q;
     end
   end
 `endif

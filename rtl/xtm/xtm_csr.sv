@@ -219,22 +219,28 @@ module xtm_csr #(
   logic [31:0] rdata2;
   always_comb begin : c_rd2
     rdata2 = rdata2_q | rd2_i;
-    if (op2_q.rd && op2_q.id == xtm_reg_pkg::XtmRegOcbOnlyCycles) begin
-      rdata2 = rdata2 | ocb_only_q;
+    if (op2_q.rd) begin  // (the decode only for a read)
+      if (op2_q.id == xtm_reg_pkg::XtmRegOcbOnlyCycles) begin
+        rdata2 = rdata2 | ocb_only_q;
+      end
     end
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_regs2
     if (!rst_ni) begin
       ocb_only_q <= xtm_reg_pkg::XTM_OCB_ONLY_CYCLES_RESVAL;
-    end else if (op2_q.wr && op2_q.id == xtm_reg_pkg::XtmRegOcbOnlyCycles) begin
-      ocb_only_q <= op2_q.wdata;
+    end else if (op2_q.wr) begin  // (as in stage 1)
+      if (op2_q.id == xtm_reg_pkg::XtmRegOcbOnlyCycles) ocb_only_q <= op2_q.wdata;
     end
   end
   assign ocb_only_cycles_o = ocb_only_q[23:0];
 
   // ------------------------------------------------------------------ stage 4
-  logic [31:0] pool_q, evict_q, ret_q, hwr_q, hwb_q, hrr_q, hrb_q, hrl_q, orl_q;
-  logic [31:0] wdc_q, wdp_q, wdd_q, wdr_q, errs_q, erra_q;
+  // The global configuration is held as its field view (glob_cfg_t, the commit stage's
+  // input), each register's fields (the decoder masks the written word to them): no
+  // 234-bit struct assembled from 32-bit registers in every Verilated cycle.
+  localparam int unsigned CW = xtm_pkg::CELLW;
+  xtm_pkg::glob_cfg_t glob_q;
+  logic [31:0] errs_q, erra_q;
   logic [31:0] rdata4;
 
   function automatic logic wr4(input logic [7:0] id);
@@ -245,19 +251,19 @@ module xtm_csr #(
     rdata4 = rdata4_q | rd4_i;
     if (op4_q.rd) begin
       unique case (op4_q.id)
-        xtm_reg_pkg::XtmRegPoolCells: rdata4 = rdata4 | pool_q;
-        xtm_reg_pkg::XtmRegHbmEvictCells: rdata4 = rdata4 | evict_q;
-        xtm_reg_pkg::XtmRegHbmReturnCells: rdata4 = rdata4 | ret_q;
-        xtm_reg_pkg::XtmRegHbmWrRate: rdata4 = rdata4 | hwr_q;
-        xtm_reg_pkg::XtmRegHbmWrBurst: rdata4 = rdata4 | hwb_q;
-        xtm_reg_pkg::XtmRegHbmRdRate: rdata4 = rdata4 | hrr_q;
-        xtm_reg_pkg::XtmRegHbmRdBurst: rdata4 = rdata4 | hrb_q;
-        xtm_reg_pkg::XtmRegHbmRdLat: rdata4 = rdata4 | hrl_q;
-        xtm_reg_pkg::XtmRegOcbRdLat: rdata4 = rdata4 | orl_q;
-        xtm_reg_pkg::XtmRegWdCtrl: rdata4 = rdata4 | wdc_q;
-        xtm_reg_pkg::XtmRegWdPollCycles: rdata4 = rdata4 | wdp_q;
-        xtm_reg_pkg::XtmRegWdDetectPolls: rdata4 = rdata4 | wdd_q;
-        xtm_reg_pkg::XtmRegWdRestorePolls: rdata4 = rdata4 | wdr_q;
+        xtm_reg_pkg::XtmRegPoolCells: rdata4 = rdata4 | 32'(glob_q.pool_cells);
+        xtm_reg_pkg::XtmRegHbmEvictCells: rdata4 = rdata4 | 32'(glob_q.evict_cells);
+        xtm_reg_pkg::XtmRegHbmReturnCells: rdata4 = rdata4 | 32'(glob_q.return_cells);
+        xtm_reg_pkg::XtmRegHbmWrRate: rdata4 = rdata4 | 32'(glob_q.hbm_wr_rate);
+        xtm_reg_pkg::XtmRegHbmWrBurst: rdata4 = rdata4 | 32'(glob_q.hbm_wr_burst);
+        xtm_reg_pkg::XtmRegHbmRdRate: rdata4 = rdata4 | 32'(glob_q.hbm_rd_rate);
+        xtm_reg_pkg::XtmRegHbmRdBurst: rdata4 = rdata4 | 32'(glob_q.hbm_rd_burst);
+        xtm_reg_pkg::XtmRegHbmRdLat: rdata4 = rdata4 | 32'(glob_q.hbm_rd_lat);
+        xtm_reg_pkg::XtmRegOcbRdLat: rdata4 = rdata4 | 32'(glob_q.ocb_rd_lat);
+        xtm_reg_pkg::XtmRegWdCtrl: rdata4 = rdata4 | {30'd0, glob_q.wd_fwd, glob_q.wd_en};
+        xtm_reg_pkg::XtmRegWdPollCycles: rdata4 = rdata4 | glob_q.wd_poll;
+        xtm_reg_pkg::XtmRegWdDetectPolls: rdata4 = rdata4 | 32'(glob_q.wd_detect);
+        xtm_reg_pkg::XtmRegWdRestorePolls: rdata4 = rdata4 | 32'(glob_q.wd_restore);
         xtm_reg_pkg::XtmRegErrStatus: rdata4 = rdata4 | errs_q;
         xtm_reg_pkg::XtmRegErrAddr: rdata4 = rdata4 | erra_q;
         default: ;
@@ -267,63 +273,61 @@ module xtm_csr #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_regs4
     if (!rst_ni) begin
-      pool_q <= xtm_reg_pkg::XTM_POOL_CELLS_RESVAL;
-      evict_q <= xtm_reg_pkg::XTM_HBM_EVICT_CELLS_RESVAL;
-      ret_q <= xtm_reg_pkg::XTM_HBM_RETURN_CELLS_RESVAL;
-      hwr_q <= xtm_reg_pkg::XTM_HBM_WR_RATE_RESVAL;
-      hwb_q <= xtm_reg_pkg::XTM_HBM_WR_BURST_RESVAL;
-      hrr_q <= xtm_reg_pkg::XTM_HBM_RD_RATE_RESVAL;
-      hrb_q <= xtm_reg_pkg::XTM_HBM_RD_BURST_RESVAL;
-      hrl_q <= xtm_reg_pkg::XTM_HBM_RD_LAT_RESVAL;
-      orl_q <= xtm_reg_pkg::XTM_OCB_RD_LAT_RESVAL;
-      wdc_q <= xtm_reg_pkg::XTM_WD_CTRL_RESVAL;
-      wdp_q <= xtm_reg_pkg::XTM_WD_POLL_CYCLES_RESVAL;
-      wdd_q <= xtm_reg_pkg::XTM_WD_DETECT_POLLS_RESVAL;
-      wdr_q <= xtm_reg_pkg::XTM_WD_RESTORE_POLLS_RESVAL;
+      glob_q.pool_cells <= xtm_reg_pkg::XTM_POOL_CELLS_RESVAL[CW-1:0];
+      glob_q.evict_cells <= xtm_reg_pkg::XTM_HBM_EVICT_CELLS_RESVAL[CW-1:0];
+      glob_q.return_cells <= xtm_reg_pkg::XTM_HBM_RETURN_CELLS_RESVAL[CW-1:0];
+      glob_q.hbm_wr_rate <= xtm_reg_pkg::XTM_HBM_WR_RATE_RESVAL[23:0];
+      glob_q.hbm_wr_burst <= xtm_reg_pkg::XTM_HBM_WR_BURST_RESVAL[15:0];
+      glob_q.hbm_rd_rate <= xtm_reg_pkg::XTM_HBM_RD_RATE_RESVAL[23:0];
+      glob_q.hbm_rd_burst <= xtm_reg_pkg::XTM_HBM_RD_BURST_RESVAL[15:0];
+      glob_q.hbm_rd_lat <= xtm_reg_pkg::XTM_HBM_RD_LAT_RESVAL[11:0];
+      glob_q.ocb_rd_lat <= xtm_reg_pkg::XTM_OCB_RD_LAT_RESVAL[7:0];
+      glob_q.wd_en <= xtm_reg_pkg::XTM_WD_CTRL_RESVAL[0];
+      glob_q.wd_fwd <= xtm_reg_pkg::XTM_WD_CTRL_RESVAL[1];
+      glob_q.wd_poll <= xtm_reg_pkg::XTM_WD_POLL_CYCLES_RESVAL;
+      glob_q.wd_detect <= xtm_reg_pkg::XTM_WD_DETECT_POLLS_RESVAL[7:0];
+      glob_q.wd_restore <= xtm_reg_pkg::XTM_WD_RESTORE_POLLS_RESVAL[7:0];
       errs_q <= xtm_reg_pkg::XTM_ERR_STATUS_RESVAL;
       erra_q <= xtm_reg_pkg::XTM_ERR_ADDR_RESVAL;
     end else begin
       if (op4_q.wr) begin  // (as in stage 1)
-        if (wr4(xtm_reg_pkg::XtmRegPoolCells)) pool_q <= op4_q.wdata;
-        if (wr4(xtm_reg_pkg::XtmRegHbmEvictCells)) evict_q <= op4_q.wdata;
-        if (wr4(xtm_reg_pkg::XtmRegHbmReturnCells)) ret_q <= op4_q.wdata;
-        if (wr4(xtm_reg_pkg::XtmRegHbmWrRate)) hwr_q <= op4_q.wdata;
-        if (wr4(xtm_reg_pkg::XtmRegHbmWrBurst)) hwb_q <= op4_q.wdata;
-        if (wr4(xtm_reg_pkg::XtmRegHbmRdRate)) hrr_q <= op4_q.wdata;
-        if (wr4(xtm_reg_pkg::XtmRegHbmRdBurst)) hrb_q <= op4_q.wdata;
-        if (wr4(xtm_reg_pkg::XtmRegHbmRdLat)) hrl_q <= op4_q.wdata;
-        if (wr4(xtm_reg_pkg::XtmRegOcbRdLat)) orl_q <= op4_q.wdata;
-        if (wr4(xtm_reg_pkg::XtmRegWdCtrl)) wdc_q <= op4_q.wdata;
-        if (wr4(xtm_reg_pkg::XtmRegWdPollCycles)) wdp_q <= op4_q.wdata;
-        if (wr4(xtm_reg_pkg::XtmRegWdDetectPolls)) wdd_q <= op4_q.wdata;
-        if (wr4(xtm_reg_pkg::XtmRegWdRestorePolls)) wdr_q <= op4_q.wdata;
+        if (wr4(xtm_reg_pkg::XtmRegPoolCells)) glob_q.pool_cells <= op4_q.wdata[CW-1:0];
+        if (wr4(xtm_reg_pkg::XtmRegHbmEvictCells)) glob_q.evict_cells <= op4_q.wdata[CW-1:0];
+        if (wr4(xtm_reg_pkg::XtmRegHbmReturnCells)) glob_q.return_cells <= op4_q.wdata[CW-1:0];
+        if (wr4(xtm_reg_pkg::XtmRegHbmWrRate)) glob_q.hbm_wr_rate <= op4_q.wdata[23:0];
+        if (wr4(xtm_reg_pkg::XtmRegHbmWrBurst)) glob_q.hbm_wr_burst <= op4_q.wdata[15:0];
+        if (wr4(xtm_reg_pkg::XtmRegHbmRdRate)) glob_q.hbm_rd_rate <= op4_q.wdata[23:0];
+        if (wr4(xtm_reg_pkg::XtmRegHbmRdBurst)) glob_q.hbm_rd_burst <= op4_q.wdata[15:0];
+        if (wr4(xtm_reg_pkg::XtmRegHbmRdLat)) glob_q.hbm_rd_lat <= op4_q.wdata[11:0];
+        if (wr4(xtm_reg_pkg::XtmRegOcbRdLat)) glob_q.ocb_rd_lat <= op4_q.wdata[7:0];
+        if (wr4(xtm_reg_pkg::XtmRegWdCtrl)) begin
+          glob_q.wd_en <= op4_q.wdata[0];
+          glob_q.wd_fwd <= op4_q.wdata[1];
+        end
+        if (wr4(xtm_reg_pkg::XtmRegWdPollCycles)) glob_q.wd_poll <= op4_q.wdata;
+        if (wr4(xtm_reg_pkg::XtmRegWdDetectPolls)) glob_q.wd_detect <= op4_q.wdata[7:0];
+        if (wr4(xtm_reg_pkg::XtmRegWdRestorePolls)) glob_q.wd_restore <= op4_q.wdata[7:0];
         // ERR_STATUS: rw1c; an erroneous access sets its bit and ERR_ADDR
         if (wr4(xtm_reg_pkg::XtmRegErrStatus)) begin
           errs_q <= errs_q & ~op4_q.wdata;
         end
       end
-      if (op4_q.valid && op4_q.err != '0) begin
-        errs_q <= errs_q | {28'd0, op4_q.err};
-        erra_q <= {16'd0, op4_q.addr};
+      if (op4_q.valid) begin  // (the error test only with an access)
+        if (op4_q.err != '0) begin
+          errs_q <= errs_q | {28'd0, op4_q.err};
+          erra_q <= {16'd0, op4_q.addr};
+        end
       end
     end
   end
 
-  assign clr4_o = wr4(xtm_reg_pkg::XtmRegCtrl) && op4_q.wdata[0];
-  assign glob_o.pool_cells = pool_q[27:0];
-  assign glob_o.evict_cells = evict_q[27:0];
-  assign glob_o.return_cells = ret_q[27:0];
-  assign glob_o.hbm_wr_rate = hwr_q[23:0];
-  assign glob_o.hbm_wr_burst = hwb_q[15:0];
-  assign glob_o.hbm_rd_rate = hrr_q[23:0];
-  assign glob_o.hbm_rd_burst = hrb_q[15:0];
-  assign glob_o.hbm_rd_lat = hrl_q[11:0];
-  assign glob_o.ocb_rd_lat = orl_q[7:0];
-  assign glob_o.wd_en = wdc_q[0];
-  assign glob_o.wd_fwd = wdc_q[1];
-  assign glob_o.wd_poll = wdp_q;
-  assign glob_o.wd_detect = wdd_q[7:0];
-  assign glob_o.wd_restore = wdr_q[7:0];
+  always_comb begin : c_clr4  // (the decode only for a write)
+    clr4_o = 1'b0;
+    if (op4_q.wr) begin
+      clr4_o = op4_q.id == xtm_reg_pkg::XtmRegCtrl && op4_q.wdata[0];
+    end
+  end
+  assign glob_o = glob_q;
 
   // ------------------------------------------------------------------ stage 5: counters, response
   logic [31:0] cnt_hi_q;
@@ -332,11 +336,13 @@ module xtm_csr #(
   assign cnt5 = cnt5_q + cnt5_i;
   always_comb begin : c_rd5
     rdata5 = rdata5_q | rd5_i;
-    if (op5_q.rd && op5_q.cnt) begin
-      rdata5 = rdata5 | (op5_q.hi ? cnt_hi_q : cnt5[31:0]);
-    end
-    if (op5_q.rd && op5_q.id == xtm_reg_pkg::XtmRegCntHi) begin
-      rdata5 = rdata5 | cnt_hi_q;
+    if (op5_q.rd) begin  // (the decode only for a read)
+      if (op5_q.cnt) begin
+        rdata5 = rdata5 | (op5_q.hi ? cnt_hi_q : cnt5[31:0]);
+      end
+      if (op5_q.id == xtm_reg_pkg::XtmRegCntHi) begin
+        rdata5 = rdata5 | cnt_hi_q;
+      end
     end
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_regs5
@@ -346,7 +352,12 @@ module xtm_csr #(
       cnt_hi_q <= cnt5[63:32];
     end
   end
-  assign clr5_o = op5_q.wr && op5_q.id == xtm_reg_pkg::XtmRegCtrl && op5_q.wdata[0];
+  always_comb begin : c_clr5  // (as clr4_o)
+    clr5_o = 1'b0;
+    if (op5_q.wr) begin
+      clr5_o = op5_q.id == xtm_reg_pkg::XtmRegCtrl && op5_q.wdata[0];
+    end
+  end
 
   // ------------------------------------------------------------------ the pipeline
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_pipe

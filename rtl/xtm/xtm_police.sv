@@ -74,8 +74,15 @@ module xtm_police #(
   logic cls2_q;
   logic m_we, m_b_re;
   logic [31:0] map_a, map_b;
-  assign m_we = op1_i.wr && op1_i.id == xtm_reg_pkg::XtmRegPPolMap;
-  assign m_b_re = op1_i.rd && op1_i.id == xtm_reg_pkg::XtmRegPPolMap;
+  // the CSR decodes of this block are formed only with an access (one test per cycle)
+  always_comb begin : c_map_op
+    m_we = 1'b0;
+    m_b_re = 1'b0;
+    if (op1_i.valid) begin
+      m_we = op1_i.wr && op1_i.id == xtm_reg_pkg::XtmRegPPolMap;
+      m_b_re = op1_i.rd && op1_i.id == xtm_reg_pkg::XtmRegPPolMap;
+    end
+  end
 
   xtm_ram_2r1w #(
     .Width(32),
@@ -115,15 +122,26 @@ module xtm_police #(
     pol2 = cls2_q && pmap[4*tc2_q+3];
     k2 = KW'({in_port2_i, pmap[4*tc2_q+:3]});
   end
-  assign rd2_o = (op2_i.rd && op2_i.id == xtm_reg_pkg::XtmRegPPolMap && mb2_q) ? map_b : '0;
+  always_comb begin : c_rd2
+    rd2_o = '0;
+    if (op2_i.rd) begin
+      if (op2_i.id == xtm_reg_pkg::XtmRegPPolMap && mb2_q) rd2_o = map_b;
+    end
+  end
 
   // configuration: {burst 24, rate 24}
   logic c_we, c_b_re;
   logic [KW-1:0] c_waddr;
   logic [47:0] c_wdata, c_wmask, cfg_a, cfg_b;
   always_comb begin : c_cfg_wr
-    c_we = sweep || (op2_i.wr && (op2_i.id == xtm_reg_pkg::XtmRegPolRate ||
-                                  op2_i.id == xtm_reg_pkg::XtmRegPolBurst));
+    c_we = sweep;
+    c_b_re = 1'b0;
+    if (op2_i.valid) begin
+      c_we = sweep || (op2_i.wr && (op2_i.id == xtm_reg_pkg::XtmRegPolRate ||
+                                    op2_i.id == xtm_reg_pkg::XtmRegPolBurst));
+      c_b_re = op2_i.rd && (op2_i.id == xtm_reg_pkg::XtmRegPolRate ||
+                            op2_i.id == xtm_reg_pkg::XtmRegPolBurst);
+    end
     c_waddr = '0;
     c_wdata = '0;
     c_wmask = '0;
@@ -135,8 +153,6 @@ module xtm_police #(
       c_wmask = sweep ? '1 : (op2_i.id == xtm_reg_pkg::XtmRegPolBurst) ? {24'hFFFFFF, 24'h0} :
                                                                         {24'h0, 24'hFFFFFF};
     end
-    c_b_re = op2_i.rd && (op2_i.id == xtm_reg_pkg::XtmRegPolRate ||
-                          op2_i.id == xtm_reg_pkg::XtmRegPolBurst);
   end
   xtm_ram_2r1w #(
     .Width(48),
@@ -158,11 +174,9 @@ module xtm_police #(
   );
   always_comb begin : c_rd3
     rd3_o = '0;
-    if (op3_i.rd && op3_i.id == xtm_reg_pkg::XtmRegPolRate) begin
-      rd3_o = {8'd0, cfg_b[23:0]};
-    end
-    if (op3_i.rd && op3_i.id == xtm_reg_pkg::XtmRegPolBurst) begin
-      rd3_o = {8'd0, cfg_b[47:24]};
+    if (op3_i.rd) begin
+      if (op3_i.id == xtm_reg_pkg::XtmRegPolRate) rd3_o = {8'd0, cfg_b[23:0]};
+      if (op3_i.id == xtm_reg_pkg::XtmRegPolBurst) rd3_o = {8'd0, cfg_b[47:24]};
     end
   end
 
@@ -174,7 +188,6 @@ module xtm_police #(
   logic [KW-1:0] k4_q, k1_q;
   logic [39:0] tok4_q, tok1_q, tok_new;
   logic [13:0] len1_q;
-  assign s_b_re = op3_i.rd && op3_i.id == xtm_reg_pkg::XtmRegPolTokens;
   always_comb begin : c_st_wr
     s_we = sweep || v4_q;
     s_waddr = sweep ? KW'(t2) : k4_q;
@@ -258,8 +271,10 @@ module xtm_police #(
   // POL_TOKENS of S(t): the row read in stage 3 has the commits up to t-2; t-1 forwarded
   always_comb begin : c_rd4
     rd4_o = '0;
-    if (op4_i.rd && op4_i.id == xtm_reg_pkg::XtmRegPolTokens) begin
-      rd4_o = {8'd0, (v1_q && k1_q == KW'(op4_i.pg)) ? tok1_q[39:16] : st_b[39:16]};
+    if (op4_i.rd) begin
+      if (op4_i.id == xtm_reg_pkg::XtmRegPolTokens) begin
+        rd4_o = {8'd0, (v1_q && k1_q == KW'(op4_i.pg)) ? tok1_q[39:16] : st_b[39:16]};
+      end
     end
   end
 
@@ -270,9 +285,16 @@ module xtm_police #(
   logic [NumPols-1:0] cval_q /* verilator public_flat_rd */, cval_d;
   logic cva4_q, cva4_d, cvb4_q, cvb4_d, n_b_re;
   logic [191:0] cnt_a, cnt_b, cnt_new, inc1;
-  assign n_b_re = op3_i.rd && (op3_i.id == xtm_reg_pkg::XtmRegPolDropPkts ||
-                               op3_i.id == xtm_reg_pkg::XtmRegPolDropBytes ||
-                               op3_i.id == xtm_reg_pkg::XtmRegPolPassPkts);
+  always_comb begin : c_b_re3  // the stage-3 CSR reads of the state and counter rows
+    s_b_re = 1'b0;
+    n_b_re = 1'b0;
+    if (op3_i.rd) begin
+      s_b_re = op3_i.id == xtm_reg_pkg::XtmRegPolTokens;
+      n_b_re = op3_i.id == xtm_reg_pkg::XtmRegPolDropPkts ||
+               op3_i.id == xtm_reg_pkg::XtmRegPolDropBytes ||
+               op3_i.id == xtm_reg_pkg::XtmRegPolPassPkts;
+    end
+  end
   xtm_ram_2r1w #(
     .Width(192),
     .Depth(NumPols),
@@ -329,16 +351,18 @@ module xtm_police #(
     cva4_d = cval_q[k3_q];
     cvb4_d = cval_q[KW'(op3_i.pg)];
     ck = 2'd0;
-    if (op4_i.id == xtm_reg_pkg::XtmRegPolDropBytes) ck = 2'd1;
-    if (op4_i.id == xtm_reg_pkg::XtmRegPolPassPkts) ck = 2'd2;
     csr_row = '0;
     cnt4_o = '0;
-    if (op4_i.rd && (op4_i.id == xtm_reg_pkg::XtmRegPolDropPkts ||
-                     op4_i.id == xtm_reg_pkg::XtmRegPolDropBytes ||
-                     op4_i.id == xtm_reg_pkg::XtmRegPolPassPkts)) begin
-      csr_row = row_now(cnt_b, cvb4_q, cval_q[KW'(op4_i.pg)],
-                        v1_q && k1_q == KW'(op4_i.pg), inc1);
-      cnt4_o = csr_row[64*ck+:64];
+    if (op4_i.rd) begin  // (the decode only for a read)
+      if (op4_i.id == xtm_reg_pkg::XtmRegPolDropBytes) ck = 2'd1;
+      if (op4_i.id == xtm_reg_pkg::XtmRegPolPassPkts) ck = 2'd2;
+      if (op4_i.id == xtm_reg_pkg::XtmRegPolDropPkts ||
+          op4_i.id == xtm_reg_pkg::XtmRegPolDropBytes ||
+          op4_i.id == xtm_reg_pkg::XtmRegPolPassPkts) begin
+        csr_row = row_now(cnt_b, cvb4_q, cval_q[KW'(op4_i.pg)],
+                          v1_q && k1_q == KW'(op4_i.pg), inc1);
+        cnt4_o = csr_row[64*ck+:64];
+      end
     end
   end
 

@@ -28,24 +28,12 @@ module xtm_proftab (
   // one profile: {prob 136, fill 136, npoints 4, interp 1}
   localparam int unsigned PW = 277;
 
-  // a profile row after a CSR write (the register id, element and data of the access)
-  function automatic logic [PW-1:0] apply(input logic [PW-1:0] row, input logic [7:0] id,
-                                          input logic [2:0] k, input logic [16:0] wdata);
-    logic [PW-1:0] r;
-    r = row;
-    if (id == xtm_reg_pkg::XtmRegPrCfg) begin
-      r[4:0] = {wdata[7:4], wdata[0]};
-    end else if (id == xtm_reg_pkg::XtmRegPrFill) begin
-      r[5+17*k+:17] = wdata[16:0];
-    end else if (id == xtm_reg_pkg::XtmRegPrProb) begin
-      r[141+17*k+:17] = wdata[16:0];
-    end
-    apply = r;
-  endfunction
-
   logic [PW-1:0] enq_q [8];
   logic [PW-1:0] deq_q [8];
 
+  // A CSR write changes one field of a row: written as a part-select of the row (the whole
+  // row through a function made Verilator form and clear three 277-bit temporaries and a
+  // 277-bit delayed value per copy in every cycle)
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_tables
     if (!rst_ni) begin
       for (int f = 0; f < 8; f++) begin
@@ -54,10 +42,26 @@ module xtm_proftab (
       end
     end else begin
       if (op2_i.wr) begin
-        enq_q[op2_i.prof] <= apply(enq_q[op2_i.prof], op2_i.id, op2_i.idx[2:0], op2_i.wdata[16:0]);
+        if (op2_i.id == xtm_reg_pkg::XtmRegPrCfg) begin
+          enq_q[op2_i.prof][4:0] <= {op2_i.wdata[7:4], op2_i.wdata[0]};
+        end
+        if (op2_i.id == xtm_reg_pkg::XtmRegPrFill) begin
+          enq_q[op2_i.prof][5+17*op2_i.idx[2:0]+:17] <= op2_i.wdata[16:0];
+        end
+        if (op2_i.id == xtm_reg_pkg::XtmRegPrProb) begin
+          enq_q[op2_i.prof][141+17*op2_i.idx[2:0]+:17] <= op2_i.wdata[16:0];
+        end
       end
       if (op5_i.wr) begin
-        deq_q[op5_i.prof] <= apply(deq_q[op5_i.prof], op5_i.id, op5_i.idx[2:0], op5_i.wdata[16:0]);
+        if (op5_i.id == xtm_reg_pkg::XtmRegPrCfg) begin
+          deq_q[op5_i.prof][4:0] <= {op5_i.wdata[7:4], op5_i.wdata[0]};
+        end
+        if (op5_i.id == xtm_reg_pkg::XtmRegPrFill) begin
+          deq_q[op5_i.prof][5+17*op5_i.idx[2:0]+:17] <= op5_i.wdata[16:0];
+        end
+        if (op5_i.id == xtm_reg_pkg::XtmRegPrProb) begin
+          deq_q[op5_i.prof][141+17*op5_i.idx[2:0]+:17] <= op5_i.wdata[16:0];
+        end
       end
     end
   end

@@ -48,9 +48,10 @@ module xtm_stats_pp #(
   // ------------------------------------------------------------------ PG counters
   // row: 0 XOFF_SENT 1 XON_SENT 2 PAUSE_RX 3 XON_RX 4 PAUSED_CYCLES. The accumulators of all
   // PGs are held as bit planes (plane b = bit b of every PG's accumulator): one cycle's
-  // increments of every PG are a ripple of PgAccW vector operations.
-  logic [NumPgs-1:0] g_pl_q [GN][PgAccW];
-  logic [NumPgs-1:0] g_pl_d [GN][PgAccW];
+  // increments of every PG are a ripple of PgAccW vector operations. The planes are one
+  // packed vector (not an unpacked array): Verilator then writes a counter's planes in
+  // place, where an array took a delayed-write flag and value per plane in every cycle.
+  logic [GN-1:0][PgAccW-1:0][NumPgs-1:0] g_pl_q, g_pl_d;
   logic [64*GN-1:0] g_rd_a, g_rd_b, g_row, g_new, g_lw_q;
   logic [63:0] g_csr;  // the CSR's word of its PG's row
   logic [NumPgs-1:0] g_val_q, g_ev [GN];
@@ -91,8 +92,15 @@ module xtm_stats_pp #(
   assign cg4 = PgW'(op4_i.pg);
   logic g_reg;
   logic [2:0] gk;  // the word of a PG counter register (0 when not one)
-  assign g_reg = op4_i.id >= xtm_reg_pkg::XtmRegGXoffSent && op4_i.id <= xtm_reg_pkg::XtmRegGPausedCycles;
-  assign gk = g_reg ? 3'(7'(op4_i.id - xtm_reg_pkg::XtmRegGXoffSent)) : '0;
+  always_comb begin : c_gk  // (the register decode only for a read)
+    g_reg = 1'b0;
+    gk = '0;
+    if (op4_i.rd) begin
+      g_reg = op4_i.id >= xtm_reg_pkg::XtmRegGXoffSent &&
+              op4_i.id <= xtm_reg_pkg::XtmRegGPausedCycles;
+      gk = g_reg ? 3'(7'(op4_i.id - xtm_reg_pkg::XtmRegGXoffSent)) : '0;
+    end
+  end
   assign g_keep = clr4_i ? '0 : ~(NumPgs'(1) << gf_q);   // the flushed PG restarts
   // A counter's planes change only when it has an event, a clear or a non-zero accumulator
   // in the flushed PG (g_upd: the planes' enable); g_pl_d is don't-care (0) without it.
@@ -154,10 +162,8 @@ module xtm_stats_pp #(
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_pg
     if (!rst_ni) begin
-      for (int k = 0; k < 32'(GN); k++) begin
-        for (int b = 0; b < 32'(PgAccW); b++) begin
-          g_pl_q[k][b] <= '0;
-        end
+      for (int k = 0; k < 32'(GN); k++) begin  // (a counter at a time: 2,304 bits at 32 ports)
+        g_pl_q[k] <= '0;
       end
       g_val_q <= '0;
       gf_q <= '0;
@@ -168,9 +174,7 @@ module xtm_stats_pp #(
     end else if (g_on) begin
       for (int k = 0; k < 32'(GN); k++) begin
         if (g_upd[k]) begin
-          for (int b = 0; b < 32'(PgAccW); b++) begin
-            g_pl_q[k][b] <= g_pl_d[k][b];
-          end
+          g_pl_q[k] <= g_pl_d[k];
         end
       end
       gf_q <= gpre;
@@ -229,13 +233,15 @@ module xtm_stats_pp #(
   logic [1:0] pk;  // the word of a port counter register
   always_comb begin : c_pk
     pk = '0;
-    unique case (op5_i.id)
-      xtm_reg_pkg::XtmRegPTxPkts: pk = 2'd0;
-      xtm_reg_pkg::XtmRegPTxBytes: pk = 2'd1;
-      xtm_reg_pkg::XtmRegPPfcTxFrames: pk = 2'd2;
-      xtm_reg_pkg::XtmRegPPfcRxFrames: pk = 2'd3;
-      default: ;
-    endcase
+    if (op5_i.rd) begin  // (the register decode only for a read)
+      unique case (op5_i.id)
+        xtm_reg_pkg::XtmRegPTxPkts: pk = 2'd0;
+        xtm_reg_pkg::XtmRegPTxBytes: pk = 2'd1;
+        xtm_reg_pkg::XtmRegPPfcTxFrames: pk = 2'd2;
+        xtm_reg_pkg::XtmRegPPfcRxFrames: pk = 2'd3;
+        default: ;
+      endcase
+    end
   end
   always_comb begin : c_port
     p_wr = clr5_i || !p_val_q[pf_q] || p_acc_q[pf_q][0] != '0 || p_bacc_q[pf_q] != '0 ||

@@ -77,8 +77,10 @@ module xtm_top #(
 
   // ------------------------------------------------------------------ time and inputs
   logic [63:0] t4_q;                    // logical cycle of the commit stage (-4 at reset)
-  logic busy_q, acc;                    // APB: an access in flight until PREADY
-  assign acc = psel_i && penable_i && !busy_q;
+  // APB: an access in flight until PREADY; the access phase of a transfer not in flight
+  // starts one. (No combinational logic of the inputs: a Verilated cycle then has no input
+  // region to evaluate, in either of its two evals.)
+  logic busy_q;
 
   xtm_pkg::enq_req_t req2_q, req3_q, req4_q, req1;
   logic s1_csr_v_q, s1_csr_w_q, s1_enq_v_q;
@@ -458,8 +460,8 @@ module xtm_top #(
       ocb4_q <= 1'b0;
     end else begin
       t4_q <= t4_q + 64'd1;
-      busy_q <= (busy_q && !rsp_v) || acc;
-      s1_csr_v_q <= acc;
+      busy_q <= (busy_q && !rsp_v) || (psel_i && penable_i && !busy_q);
+      s1_csr_v_q <= psel_i && penable_i && !busy_q;
       s1_csr_w_q <= pwrite_i;
       s1_addr_q <= paddr_i;
       s1_wdata_q <= pwdata_i;

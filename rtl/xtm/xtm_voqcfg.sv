@@ -113,23 +113,33 @@ module xtm_voqcfg #(
   logic [AW-1:0] a_rdata, b_rdata, a_wdata, a_wmask;
   logic a_b_req, a_b_we, a_csr;
   logic [VoqW-1:0] a_b_addr;
+  // Without the sweep or an access, port B is idle (no request) and its write data and mask
+  // are 0; the decode of the access is formed only with one (one test per cycle)
   always_comb begin : c_a_port_b
-    a_csr = op1_i.id >= xtm_reg_pkg::XtmRegQCfg && op1_i.id <= xtm_reg_pkg::XtmRegQStatus;
-    a_b_req = sweep1 || (a_csr && (op1_i.rd || (op1_i.wr && op1_i.id != xtm_reg_pkg::XtmRegQStatus)));
-    a_b_we = sweep1 || op1_i.wr;
+    a_csr = 1'b0;
+    a_b_req = sweep1;
+    a_b_we = sweep1;
     a_b_addr = sweep1 ? VoqW'(t1_i) : VoqW'(op1_i.voq);
     a_wmask = '0;
     a_wdata = '0;
-    if (a_b_we) begin  // (the write data and mask only for a write)
-      a_wmask = sweep1 ? '1 : a_mask(op1_i.id);
-      // the written word at every field position (the mask picks one)
-      a_wdata[ACfg+:16] = sweep1 ? ARst[ACfg+:16] : op1_i.wdata[15:0];
-      a_wdata[ALim+:28] = sweep1 ? ARst[ALim+:28] : op1_i.wdata[27:0];
-      a_wdata[AQnt+:16] = sweep1 ? ARst[AQnt+:16] : op1_i.wdata[15:0];
-      a_wdata[ALat+:32] = sweep1 ? ARst[ALat+:32] : op1_i.wdata;
-      a_wdata[ASr+:24] = sweep1 ? ARst[ASr+:24] : op1_i.wdata[23:0];
-      a_wdata[ASb+:20] = sweep1 ? ARst[ASb+:20] : op1_i.wdata[19:0];
-      a_wdata[ATr+:24] = sweep1 ? ARst[ATr+:24] : op1_i.wdata[23:0];
+    if (sweep1) begin
+      a_wmask = '1;
+      a_wdata = ARst;
+    end else if (op1_i.valid) begin
+      a_csr = op1_i.id >= xtm_reg_pkg::XtmRegQCfg && op1_i.id <= xtm_reg_pkg::XtmRegQStatus;
+      a_b_req = a_csr && (op1_i.rd || (op1_i.wr && op1_i.id != xtm_reg_pkg::XtmRegQStatus));
+      a_b_we = op1_i.wr;
+      if (op1_i.wr) begin  // (the write data and mask only for a write)
+        a_wmask = a_mask(op1_i.id);
+        // the written word at every field position (the mask picks one)
+        a_wdata[ACfg+:16] = op1_i.wdata[15:0];
+        a_wdata[ALim+:28] = op1_i.wdata[27:0];
+        a_wdata[AQnt+:16] = op1_i.wdata[15:0];
+        a_wdata[ALat+:32] = op1_i.wdata;
+        a_wdata[ASr+:24] = op1_i.wdata[23:0];
+        a_wdata[ASb+:20] = op1_i.wdata[19:0];
+        a_wdata[ATr+:24] = op1_i.wdata[23:0];
+      end
     end
   end
 
@@ -183,15 +193,20 @@ module xtm_voqcfg #(
   logic b_we, b_csr;
   logic [BW-1:0] b_wdata, b_wmask;
   always_comb begin : c_b_write
-    b_csr = op4_i.wr && (op4_i.id == xtm_reg_pkg::XtmRegQCfg ||
-                         op4_i.id == xtm_reg_pkg::XtmRegQLimitCells ||
-                         op4_i.id == xtm_reg_pkg::XtmRegQLatThresh ||
-                         op4_i.id == xtm_reg_pkg::XtmRegQShaperRate ||
-                         op4_i.id == xtm_reg_pkg::XtmRegQShaperBurst);
+    b_csr = 1'b0;
+    if (op4_i.wr) begin  // (the register decode only for a write)
+      b_csr = op4_i.id == xtm_reg_pkg::XtmRegQCfg || op4_i.id == xtm_reg_pkg::XtmRegQLimitCells ||
+              op4_i.id == xtm_reg_pkg::XtmRegQLatThresh ||
+              op4_i.id == xtm_reg_pkg::XtmRegQShaperRate ||
+              op4_i.id == xtm_reg_pkg::XtmRegQShaperBurst;
+    end
     b_we = sweep4 || b_csr;
     b_wmask = '0;
     b_wdata = '0;
-    if (b_we) begin  // (as a_wdata)
+    if (sweep4) begin
+      b_wmask = '1;
+      b_wdata = BRst;
+    end else if (b_csr) begin  // (as a_wdata)
       unique case (op4_i.id)
         xtm_reg_pkg::XtmRegQCfg: b_wmask[BCfg+:16] = '1;
         xtm_reg_pkg::XtmRegQLimitCells: b_wmask[BLim+:28] = '1;
@@ -200,11 +215,8 @@ module xtm_voqcfg #(
         xtm_reg_pkg::XtmRegQShaperBurst: b_wmask[BSb+:20] = '1;
         default: ;
       endcase
-      if (sweep4) begin
-        b_wmask = '1;
-      end
-      b_wdata = sweep4 ? BRst : {op4_i.wdata[19:0], op4_i.wdata[23:0], op4_i.wdata,
-                                 op4_i.wdata[27:0], op4_i.wdata[15:0]};
+      b_wdata = {op4_i.wdata[19:0], op4_i.wdata[23:0], op4_i.wdata, op4_i.wdata[27:0],
+                 op4_i.wdata[15:0]};
     end
   end
 
@@ -239,10 +251,18 @@ module xtm_voqcfg #(
   xtm_reg_pkg::q_cfg_t rst_cfg, wr_cfg;
   assign rst_cfg = xtm_reg_pkg::XTM_Q_CFG_RESVAL;
   assign wr_cfg = op4_i.wdata;
-  logic [15:0] quantum_q [NumVoqs];
+  // the quanta as one vector (VOQ v at [16v +: 16]), the port it leaves: an array of 16-bit
+  // registers was gathered into quantum_o in every Verilated cycle
+  logic [16*NumVoqs-1:0] quantum_q;
   logic wr_cfg4, wr_qnt4;
-  assign wr_cfg4 = op4_i.wr && op4_i.id == xtm_reg_pkg::XtmRegQCfg;
-  assign wr_qnt4 = op4_i.wr && op4_i.id == xtm_reg_pkg::XtmRegQQuantum;
+  always_comb begin : c_wr4
+    wr_cfg4 = 1'b0;
+    wr_qnt4 = 1'b0;
+    if (op4_i.wr) begin  // (the decode only for a write)
+      wr_cfg4 = op4_i.id == xtm_reg_pkg::XtmRegQCfg;
+      wr_qnt4 = op4_i.id == xtm_reg_pkg::XtmRegQQuantum;
+    end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_sched_bits
     if (!rst_ni) begin
@@ -252,9 +272,7 @@ module xtm_voqcfg #(
       prio_o <= {NumVoqs{rst_cfg.pfc_prio}};
       wden_o <= {NumVoqs{rst_cfg.wd_en}};
       shen_o <= {NumVoqs{rst_cfg.shaper_en}};
-      for (int v = 0; v < 32'(NumVoqs); v++) begin
-        quantum_q[v] <= xtm_reg_pkg::XTM_Q_QUANTUM_RESVAL[15:0];
-      end
+      quantum_q <= {NumVoqs{xtm_reg_pkg::XTM_Q_QUANTUM_RESVAL[15:0]}};
     end else begin
       if (wr_cfg4) begin
         en_o[VoqW'(op4_i.voq)] <= wr_cfg.enable;
@@ -265,13 +283,11 @@ module xtm_voqcfg #(
         shen_o[VoqW'(op4_i.voq)] <= wr_cfg.shaper_en;
       end
       if (wr_qnt4) begin
-        quantum_q[VoqW'(op4_i.voq)] <= op4_i.wdata[15:0];
+        quantum_q[16*VoqW'(op4_i.voq)+:16] <= op4_i.wdata[15:0];
       end
     end
   end
-  for (genvar v = 0; v < 32'(NumVoqs); v++) begin : g_qnt
-    assign quantum_o[16*v+:16] = quantum_q[v];
-  end
+  assign quantum_o = quantum_q;
 
   logic unused_cfg;
   assign unused_cfg = ^{rst_cfg.rsvd31, rst_cfg.no_loss, rst_cfg.ecn_en, rst_cfg.nonect_tail_only,
