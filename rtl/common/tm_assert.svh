@@ -23,6 +23,14 @@
   always_ff @(posedge clk) begin : name \
     if ((rst_n) && (prop)) $error("[ASSERT FAILED] %m: %s", `"name`"); \
   end
+// ASSERT_NEVER_IMM with the check nested under an enable (a port's request, an event): a
+// Verilated cycle without the event tests the one enable bit, not every term of the check.
+`define ASSERT_NEVER_IMM_EN(name, en, prop, clk, rst_n) \
+  always_ff @(posedge clk) begin : name \
+    if (en) begin \
+      if ((rst_n) && (prop)) $error("[ASSERT FAILED] %m: %s", `"name`"); \
+    end \
+  end
 `define ASSERT_KNOWN(name, sig, clk, rst_n) \
   name: assert property (@(posedge clk) disable iff (!(rst_n)) !$isunknown(sig)) \
     else $error("[ASSERT FAILED] %m: %s", `"name`");
@@ -36,6 +44,7 @@
 `define ASSERT(name, prop, clk, rst_n)
 `define ASSERT_NEVER(name, prop, clk, rst_n)
 `define ASSERT_NEVER_IMM(name, prop, clk, rst_n)
+`define ASSERT_NEVER_IMM_EN(name, en, prop, clk, rst_n)
 `define ASSERT_KNOWN(name, sig, clk, rst_n)
 `define ASSERT_INIT(name, cond)
 `define COVER(name, prop, clk, rst_n)

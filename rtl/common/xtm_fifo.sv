@@ -120,21 +120,9 @@ module xtm_fifo #(
   end
 
   `ASSERT_NEVER_IMM(FifoPopEmpty_A, pop_i && !valid_o, clk_i, rst_ni)
-`ifndef SYNTHESIS
-  // immediate checks in the clocked block, the count compares nested under their push (so
-  // that a simulator forms the counts only in a cycle that pushes)
-  always_ff @(posedge clk_i) begin : s_check_full
-    if (push_i) begin
-      if (rst_ni && !pop_i && 32'(count_o) >= Depth + 2) begin
-        $error("[ASSERT FAILED] %m: FifoPushFull_A");
-      end
-    end
-    if (to_ram) begin
-      if (rst_ni && 32'(ram_cnt_q) >= Depth) begin
-        $error("[ASSERT FAILED] %m: FifoRamOverflow_A");
-      end
-    end
-  end
-`endif
+  // the count compares nested under their push (a simulator forms the counts only in a
+  // cycle that pushes)
+  `ASSERT_NEVER_IMM_EN(FifoPushFull_A, push_i, !pop_i && 32'(count_o) >= Depth + 2, clk_i, rst_ni)
+  `ASSERT_NEVER_IMM_EN(FifoRamOverflow_A, to_ram, 32'(ram_cnt_q) >= Depth, clk_i, rst_ni)
 
 endmodule

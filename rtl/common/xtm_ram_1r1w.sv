@@ -15,6 +15,7 @@
 // never written since reset (re_i must be high only when the data is used).
 
 `default_nettype none
+`include "tm_assert.svh"
 
 module xtm_ram_1r1w #(
   parameter int unsigned Width = 32,
@@ -81,30 +82,24 @@ module xtm_ram_1r1w #(
       gen_q <= gen_q + 1;
     end
   end
-  // The checks are immediate, in a clocked block (they read the values before the edge, as
-  // a concurrent assertion samples them: one would keep a sampled copy of the whole stamp
-  // array), each nested under its port's enable: a Verilated cycle without an access tests
-  // one enable per port, not every condition of every check.
-  always_ff @(posedge clk_i) begin : s_check
-    if (we_i) begin
-      if (rst_ni && 32'(waddr_i) >= Depth) begin
-        $error("[ASSERT FAILED] %m: RamAddrInRange_A");
-      end
-    end
+  // Immediate checks (ASSERT_NEVER_IMM_EN: they read the values before the edge, as a
+  // concurrent assertion samples them, which would keep a sampled copy of every signal),
+  // each nested under its ports' enables: a Verilated cycle without an access tests the
+  // enables, not every term of every check.
+  `ASSERT_NEVER_IMM_EN(RamAddrInRange_A, we_i || re_i,
+                       (we_i && 32'(waddr_i) >= Depth) || (re_i && 32'(raddr_i) >= Depth), clk_i,
+                       rst_ni)
+  `ASSERT_NEVER_IMM_EN(RamRdWrSameRow_A, re_i, !AllowRdWrSame && we_i && raddr_i == waddr_i, clk_i,
+                       rst_ni)
+  // the read of an unwritten row, and the rows' stamps after the check that reads them:
+  // simulation bookkeeping written with a blocking assignment (no delayed-write flag and
+  // value in every Verilated cycle); no other block reads the stamps
+  always_ff @(posedge clk_i) begin : s_stamp
     if (re_i) begin
-      if (rst_ni && 32'(raddr_i) >= Depth) begin
-        $error("[ASSERT FAILED] %m: RamAddrInRange_A");
-      end
-      if (rst_ni && !AllowRdWrSame && we_i && raddr_i == waddr_i) begin
-        $error("[ASSERT FAILED] %m: RamRdWrSameRow_A");
-      end
       if (rst_ni && CheckUnwritten && stamp_q[raddr_i] != gen_q) begin
         $error("[ASSERT FAILED] %m: RamReadUnwritten_A");
       end
     end
-    // the rows' stamps, after the checks that read them: simulation bookkeeping written with
-    // a blocking assignment (no delayed-write flag and value in every Verilated cycle); no
-    // other block reads the stamps
     if (we_i) begin
       stamp_q[waddr_i] = gen_q;
     end

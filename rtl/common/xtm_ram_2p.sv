@@ -11,6 +11,7 @@
 // memory cell (docs/dcqcn-rtl.md, "Size"). Simulation checks as in xtm_ram_1r1w.
 
 `default_nettype none
+`include "tm_assert.svh"
 
 module xtm_ram_2p #(
   parameter int unsigned Width = 32,
@@ -96,40 +97,32 @@ module xtm_ram_2p #(
       gen_q <= gen_q + 1;
     end
   end
-  // The checks are immediate, in a clocked block (they read the values before the edge, as
-  // a concurrent assertion samples them: one would keep a sampled copy of the whole stamp
-  // array), each nested under its port's request: a Verilated cycle without an access tests
-  // one request per port, not every condition of every check.
-  always_ff @(posedge clk_i) begin : s_check
-    if (a_req_i) begin
-      if (rst_ni && 32'(a_addr_i) >= Depth) begin
-        $error("[ASSERT FAILED] %m: RamAddrInRange_A");
-      end
-      if (rst_ni && a_we_i && b_req_i && b_we_i && a_addr_i == b_addr_i) begin
-        $error("[ASSERT FAILED] %m: RamWrWrSameRow_A");
-      end
-      // a read of the row the other port writes (read-first)
-      if (rst_ni && !AllowRdWrSame && !a_we_i && b_req_i && b_we_i && a_addr_i == b_addr_i) begin
-        $error("[ASSERT FAILED] %m: RamRdWrSameRow_A");
-      end
-      if (rst_ni && CheckUnwritten && !a_we_i && stamp_q[a_addr_i] != gen_q) begin
+  // Immediate checks (ASSERT_NEVER_IMM_EN: they read the values before the edge, as a
+  // concurrent assertion samples them, which would keep a sampled copy of every signal),
+  // each nested under its ports' enables: a Verilated cycle without an access tests the
+  // enables, not every term of every check.
+  `ASSERT_NEVER_IMM_EN(RamAddrInRange_A, a_req_i || b_req_i,
+                       (a_req_i && 32'(a_addr_i) >= Depth) || (b_req_i && 32'(b_addr_i) >= Depth),
+                       clk_i, rst_ni)
+  `ASSERT_NEVER_IMM_EN(RamWrWrSameRow_A, a_req_i && b_req_i,
+                       a_we_i && b_we_i && a_addr_i == b_addr_i, clk_i, rst_ni)
+  // a read of the row the other port writes (read-first)
+  `ASSERT_NEVER_IMM_EN(RamRdWrSameRow_A, a_req_i && b_req_i,
+                       !AllowRdWrSame && a_we_i != b_we_i && a_addr_i == b_addr_i, clk_i, rst_ni)
+  // the read of an unwritten row, and the rows' stamps after the check that reads them:
+  // simulation bookkeeping written with a blocking assignment (no delayed-write flag and
+  // value in every Verilated cycle); no other block reads the stamps
+  always_ff @(posedge clk_i) begin : s_stamp
+    if (a_req_i && !a_we_i) begin
+      if (rst_ni && CheckUnwritten && stamp_q[a_addr_i] != gen_q) begin
         $error("[ASSERT FAILED] %m: RamReadUnwritten_A");
       end
     end
-    if (b_req_i) begin
-      if (rst_ni && 32'(b_addr_i) >= Depth) begin
-        $error("[ASSERT FAILED] %m: RamAddrInRange_A");
-      end
-      if (rst_ni && !AllowRdWrSame && !b_we_i && a_req_i && a_we_i && a_addr_i == b_addr_i) begin
-        $error("[ASSERT FAILED] %m: RamRdWrSameRow_A");
-      end
-      if (rst_ni && CheckUnwritten && !b_we_i && stamp_q[b_addr_i] != gen_q) begin
+    if (b_req_i && !b_we_i) begin
+      if (rst_ni && CheckUnwritten && stamp_q[b_addr_i] != gen_q) begin
         $error("[ASSERT FAILED] %m: RamReadUnwritten_A");
       end
     end
-    // the rows' stamps, after the checks that read them: simulation bookkeeping written with
-    // a blocking assignment (no delayed-write flag and value in every Verilated cycle); no
-    // other block reads the stamps
     if (a_req_i && a_we_i) begin
       stamp_q[a_addr_i] = gen_q;
     end

@@ -10,6 +10,7 @@
 // xtm_ram_2r1w_macro (technology library); synthesis keeps this module as a black box.
 
 `default_nettype none
+`include "tm_assert.svh"
 
 module xtm_ram_2r1w #(
   parameter int unsigned Width = 32,
@@ -86,41 +87,30 @@ module xtm_ram_2r1w #(
       gen_q <= gen_q + 1;
     end
   end
-  // The checks are immediate, in a clocked block (they read the values before the edge, as
-  // a concurrent assertion samples them: one would keep a sampled copy of the whole stamp
-  // array), each nested under its port's enable: a Verilated cycle without an access tests
-  // one enable per port, not every condition of every check.
-  always_ff @(posedge clk_i) begin : s_check
-    if (we_i) begin
-      if (rst_ni && 32'(waddr_i) >= Depth) begin
-        $error("[ASSERT FAILED] %m: RamAddrInRange_A");
-      end
-    end
+  // Immediate checks (ASSERT_NEVER_IMM_EN: they read the values before the edge, as a
+  // concurrent assertion samples them, which would keep a sampled copy of every signal),
+  // each nested under its ports' enables: a Verilated cycle without an access tests the
+  // enables, not every term of every check.
+  `ASSERT_NEVER_IMM_EN(RamAddrInRange_A, we_i || a_re_i || b_re_i,
+                       (we_i && 32'(waddr_i) >= Depth) || (a_re_i && 32'(a_raddr_i) >= Depth) ||
+                       (b_re_i && 32'(b_raddr_i) >= Depth), clk_i, rst_ni)
+  `ASSERT_NEVER_IMM_EN(RamRdWrSameRow_A, we_i,
+                       !AllowRdWrSame && ((a_re_i && a_raddr_i == waddr_i) ||
+                                          (b_re_i && b_raddr_i == waddr_i)), clk_i, rst_ni)
+  // the read of an unwritten row, and the rows' stamps after the check that reads them:
+  // simulation bookkeeping written with a blocking assignment (no delayed-write flag and
+  // value in every Verilated cycle); no other block reads the stamps
+  always_ff @(posedge clk_i) begin : s_stamp
     if (a_re_i) begin
-      if (rst_ni && 32'(a_raddr_i) >= Depth) begin
-        $error("[ASSERT FAILED] %m: RamAddrInRange_A");
-      end
-      if (rst_ni && !AllowRdWrSame && we_i && a_raddr_i == waddr_i) begin
-        $error("[ASSERT FAILED] %m: RamRdWrSameRow_A");
-      end
       if (rst_ni && CheckUnwritten && stamp_q[a_raddr_i] != gen_q) begin
         $error("[ASSERT FAILED] %m: RamReadUnwritten_A");
       end
     end
     if (b_re_i) begin
-      if (rst_ni && 32'(b_raddr_i) >= Depth) begin
-        $error("[ASSERT FAILED] %m: RamAddrInRange_A");
-      end
-      if (rst_ni && !AllowRdWrSame && we_i && b_raddr_i == waddr_i) begin
-        $error("[ASSERT FAILED] %m: RamRdWrSameRow_A");
-      end
       if (rst_ni && CheckUnwritten && stamp_q[b_raddr_i] != gen_q) begin
         $error("[ASSERT FAILED] %m: RamReadUnwritten_A");
       end
     end
-    // the rows' stamps, after the checks that read them: simulation bookkeeping written with
-    // a blocking assignment (no delayed-write flag and value in every Verilated cycle); no
-    // other block reads the stamps
     if (we_i) begin
       stamp_q[waddr_i] = gen_q;
     end

@@ -157,17 +157,7 @@ module xtm_bufmgr #(
   // an allocation from the FIFO needs a recycled descriptor at its head (spec 15.3); an
   // allocation needs a free descriptor. Immediate checks nested under the acceptance (a
   // simulator tests one bit in the cycles without one).
-`ifndef SYNTHESIS
-  always_ff @(posedge clk_i) begin : s_check_alloc
-    if (adm_i.acc) begin
-      if (rst_ni && !from_bump && !fifo_valid) begin
-        $error("[ASSERT FAILED] %m: FreeFifoHeadMissing_A");
-      end
-      if (rst_ni && free_q == '0) begin
-        $error("[ASSERT FAILED] %m: AllocWithoutFree_A");
-      end
-    end
-  end
-`endif
+  `ASSERT_NEVER_IMM_EN(FreeFifoHeadMissing_A, adm_i.acc, !from_bump && !fifo_valid, clk_i, rst_ni)
+  `ASSERT_NEVER_IMM_EN(AllocWithoutFree_A, adm_i.acc, free_q == '0, clk_i, rst_ni)
 
 endmodule

@@ -72,40 +72,26 @@ module xtm_sva #(
     end
   end
 
-  // The checks of this file are immediate, in clocked blocks: they read the values before
+  // The checks of this file are immediate (ASSERT_NEVER_IMM): they read the values before
   // the edge, as a concurrent assertion samples them, but without the sampled copy of every
   // signal a concurrent assertion reads that Verilator updates in each eval (two per cycle);
   // the conservation checks are tested only in a sampling cycle (one test per cycle).
-  always_ff @(posedge clk_i) begin : s_check_sums
-    if (smp && rst_ni) begin
-      if (sum_occ != 32'(u_bufmgr.pool_q)) begin
-        $error("[ASSERT FAILED] %m: PoolIsSumOfVoqs_A");
-      end
-      if (sum_hbm != 32'(u_bufmgr.hbm_q)) begin
-        $error("[ASSERT FAILED] %m: HbmIsSumOfVoqs_A");
-      end
-      if (sum_pg != 32'(u_bufmgr.pool_q)) begin
-        $error("[ASSERT FAILED] %m: PgSumIsPool_A");
-      end
-      if (32'(u_bufmgr.free_q) + sum_pkts != NumDesc) begin
-        $error("[ASSERT FAILED] %m: DescConserved_A");
-      end
-    end
-    if (rst_ni && 32'(u_bufmgr.ocb_q) + 32'(u_bufmgr.hbm_q) != 32'(u_bufmgr.pool_q)) begin
-      $error("[ASSERT FAILED] %m: OcbPlusHbmIsPool_A");
-    end
-  end
+  `ASSERT_NEVER_IMM_EN(PoolIsSumOfVoqs_A, smp, sum_occ != 32'(u_bufmgr.pool_q), clk_i, rst_ni)
+  `ASSERT_NEVER_IMM_EN(HbmIsSumOfVoqs_A, smp, sum_hbm != 32'(u_bufmgr.hbm_q), clk_i, rst_ni)
+  `ASSERT_NEVER_IMM_EN(PgSumIsPool_A, smp, sum_pg != 32'(u_bufmgr.pool_q), clk_i, rst_ni)
+  `ASSERT_NEVER_IMM_EN(DescConserved_A, smp, 32'(u_bufmgr.free_q) + sum_pkts != NumDesc, clk_i,
+                       rst_ni)
+  `ASSERT_NEVER_IMM(OcbPlusHbmIsPool_A,
+                    32'(u_bufmgr.ocb_q) + 32'(u_bufmgr.hbm_q) != 32'(u_bufmgr.pool_q), clk_i,
+                    rst_ni)
   `ASSERT_KNOWN(DeqValidKnown_A, deq_valid_o, clk_i, rst_ni)
   `ASSERT_KNOWN(PfcValidKnown_A, pfc_valid_o, clk_i, rst_ni)
   `ASSERT_KNOWN(EnqResValidKnown_A, res_valid_o, clk_i, rst_ni)
   `ASSERT_KNOWN(FlushValidKnown_A, flush_valid_o, clk_i, rst_ni)
 
   // ------------------------------------------------------------------ PG rules (4.4, 7.1)
-  always_ff @(posedge clk_i) begin : s_check_hdrm
-    if (rst_ni && u_pfc_tx.hused_q[sweep_q] > u_pfc_tx.cells_q[sweep_q]) begin
-      $error("[ASSERT FAILED] %m: HdrmWithinPg_A");
-    end
-  end
+  `ASSERT_NEVER_IMM(HdrmWithinPg_A, u_pfc_tx.hused_q[sweep_q] > u_pfc_tx.cells_q[sweep_q],
+                    clk_i, rst_ni)
 
   // the arrival of t-1 (the pfc_tx block's input) names the only PG whose cells can have
   // crossed a static threshold from below; its evaluation in t must set XOFF for t+1
@@ -134,13 +120,7 @@ module xtm_sva #(
       exp_pg_q <= ga;
     end
   end
-  always_ff @(posedge clk_i) begin : s_check_xoff
-    if (exp_q) begin
-      if (rst_ni && !u_pfc_tx.xoff_q[exp_pg_q]) begin
-        $error("[ASSERT FAILED] %m: XoffWhenAboveThreshold_A");
-      end
-    end
-  end
+  `ASSERT_NEVER_IMM_EN(XoffWhenAboveThreshold_A, exp_q, !u_pfc_tx.xoff_q[exp_pg_q], clk_i, rst_ni)
 
   // ------------------------------------------------------------------ egress (8)
   logic [NumPorts-1:0] fifo_ok;
@@ -149,11 +129,7 @@ module xtm_sva #(
       fifo_ok[p] = 32'(u_egress.cnt_q[p]) <= FifoDepth;
     end
   end
-  always_ff @(posedge clk_i) begin : s_check_fifo
-    if (rst_ni && !(&fifo_ok)) begin
-      $error("[ASSERT FAILED] %m: FifoWithinDepth_A");
-    end
-  end
+  `ASSERT_NEVER_IMM(FifoWithinDepth_A, !(&fifo_ok), clk_i, rst_ni)
 
   // ------------------------------------------------------------------ policers (4.7)
   // the bucket after a commit is within the burst of the cycle's configuration (stage 3's,
@@ -167,16 +143,11 @@ module xtm_sva #(
       pol_b4_q <= xtm_top.u_police.burst3;
     end
   end
-  always_ff @(posedge clk_i) begin : s_check_pol
-    if (xtm_top.u_police.v4_q) begin
-      if (rst_ni && xtm_top.u_police.tok_new > pol_b4_q) begin
-        $error("[ASSERT FAILED] %m: PolTokWithinBurst_A");
-      end
-      if (rst_ni && (xtm_top.u_police.t4_i[63] || xtm_top.u_police.t4_i < 64'(NumPgs))) begin
-        $error("[ASSERT FAILED] %m: PolNoCommitInInit_A");
-      end
-    end
-  end
+  `ASSERT_NEVER_IMM_EN(PolTokWithinBurst_A, xtm_top.u_police.v4_q,
+                       xtm_top.u_police.tok_new > pol_b4_q, clk_i, rst_ni)
+  `ASSERT_NEVER_IMM_EN(PolNoCommitInInit_A, xtm_top.u_police.v4_q,
+                       xtm_top.u_police.t4_i[63] || xtm_top.u_police.t4_i < 64'(NumPgs), clk_i,
+                       rst_ni)
 
   logic unused;
   assign unused = ^NumTcs;
