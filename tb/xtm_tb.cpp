@@ -556,23 +556,6 @@ SC_MODULE(XtmTb) {
     time_owed = 0;
   }
 
-  // The falling clock edge. The RTL has no logic on it (every always_ff is on posedge clk_i
-  // or negedge rst_ni), no combinational path from an input to an output (the outputs leave
-  // registers, spec 15) and no input-combinational logic: an eval() there changes no signal
-  // and only records the clock's low level for the next rising edge's trigger. Without
-  // waves that record is made directly (Verilator 5's trigger state of clk_i, the one
-  // scheduler variable of the model the testbench writes), which saves the eval's fixed
-  // cost (about 150 instructions a cycle: trigger loops, the sampled values of the
-  // concurrent assertions, the message queue); with waves the eval runs as before.
-  void clock_low() {
-    dut->clk_i = 0;
-    if (tfp != nullptr) {
-      dut->eval();
-    } else {
-      dut->rootp->__Vtrigrprev__TOP__clk_i = 0;
-    }
-  }
-
   // One physical cycle: advances the SystemC time (in batches, below), drives this cycle's
   // inputs (the test's stimulus for cycle < +cycles, idle after) and the APB phase (0 idle,
   // 1 setup of apb_op, 2 first access cycle, 3 access waiting for PREADY), evaluates the
@@ -608,7 +591,8 @@ SC_MODULE(XtmTb) {
       csr_ring[cycle % kRing] = apb_op;
     }
     drive(in, psel, penable);
-    clock_low();
+    dut->clk_i = 0;
+    dut->eval();
     if (tfp != nullptr && cycle >= opt.trace_start) {
       tfp->dump(1000 * wave_t);  // ps: one cycle is 1 ns
     }
