@@ -139,7 +139,8 @@ void xtm_reset(xtm_t *m) {
   memset(m->prof, 0, sizeof(m->prof));
   memset(m->flush_mask, 0, sizeof(m->flush_mask));
   m->flush_n = 0;
-  m->fifo_ports = m->busy_ports = m->xoff_ports = m->pfc_dirty = 0;
+  m->fifo_ports = m->busy_ports = m->xoff_ports = m->pfc_dirty = m->full_fifo_ports = 0;
+  m->refresh_min = XTM_NEVER;
   memset(m->ecnt, 0, sizeof(m->ecnt));
   // free list: LIFO, descriptor 0 first (allocation order is not observable)
   for (uint32_t i = 0; i < p->num_desc; i++) {
@@ -714,6 +715,9 @@ static void egress_output(xtm_t *m, uint64_t t, xtm_out_t *out) {
     pt->cnt[kXtmPcntTxPkts]++;
     pt->cnt[kXtmPcntTxBytes] += e->d.len;
     pt->fifo_head = (pt->fifo_head + 1 == depth) ? 0 : pt->fifo_head + 1;
+    if (pt->fifo_count == depth) {
+      m->full_fifo_ports &= ~(1ull << p);
+    }
     pt->fifo_count--;
     if (pt->fifo_count == 0) {
       m->fifo_ports &= ~(1ull << p);
@@ -742,6 +746,25 @@ static void flush_one(xtm_t *m, uint64_t t, xtm_out_t *out) {
   out->flush = (xtm_flush_out_t){.valid = true, .pkt_id = d->pkt_id, .voq = (uint16_t)v};
 }
 
+// The HBM read bucket conforms in cycle t (after its last change: t > u), from its `ok`.
+static inline bool hbm_rd_conform(const xtm_t *m, uint64_t t) {
+  bool c = (int64_t)t >= m->hbm_rd.ok;
+#ifdef XTM_CHECK_FAST
+  if (c != (xtm_tb_at(&m->hbm_rd, (int64_t)t, m->hbm_rd_rate, m->hbm_rd_burst) >= 0)) {
+    abort();
+  }
+#endif
+  return c;
+}
+
+// xtm_tb_ok_time of a bucket with its `ok` kept, from cycle t1 > u.
+static inline uint64_t tb_ok_from(const xtm_tb_t *b, uint64_t t1) {
+  if (b->ok == INT64_MAX) {
+    return XTM_NEVER;
+  }
+  return (int64_t)t1 > b->ok ? t1 : (uint64_t)b->ok;
+}
+
 // Eligibility of VOQ v in cycle t (spec 9.1), for a VOQ holding packets and not flushing.
 static bool voq_eligible(xtm_t *m, uint32_t v, uint32_t port, uint64_t t) {
   xtm_voq_t *q = &m->voq[v];
@@ -751,8 +774,7 @@ static bool voq_eligible(xtm_t *m, uint32_t v, uint32_t port, uint64_t t) {
   if (XTM_F(q->cfg, Q_CFG, SHAPER_EN) != 0 && !xtm_qs_conform(m, v, t)) {
     return false;
   }
-  if (m->desc[q->head].hbm &&
-      xtm_tb_at(&m->hbm_rd, (int64_t)t, m->hbm_rd_rate, m->hbm_rd_burst) < 0) {
+  if (m->desc[q->head].hbm && !hbm_rd_conform(m, t)) {
     return false;
   }
   return true;
@@ -782,10 +804,20 @@ static bool port_gate(xtm_t *m, uint32_t p, uint64_t t) {
   if (pt->fifo_count >= m->prm.fifo_depth) {
     return false;
   }
-  if (XTM_F(pt->shaper_cfg, P_SHAPER_CFG, EN) != 0 &&
-      xtm_tb_at(&pt->shaper, (int64_t)t, pt->shaper_rate, pt->shaper_burst) < 0) {
+  if (XTM_F(pt->shaper_cfg, P_SHAPER_CFG, EN) != 0 && (int64_t)t < pt->shaper.ok) {
+#ifdef XTM_CHECK_FAST
+    if (xtm_tb_at(&pt->shaper, (int64_t)t, pt->shaper_rate, pt->shaper_burst) >= 0) {
+      abort();
+    }
+#endif
     return false;
   }
+#ifdef XTM_CHECK_FAST
+  if (XTM_F(pt->shaper_cfg, P_SHAPER_CFG, EN) != 0 &&
+      xtm_tb_at(&pt->shaper, (int64_t)t, pt->shaper_rate, pt->shaper_burst) < 0) {
+    abort();
+  }
+#endif
   return true;
 }
 
@@ -857,6 +889,7 @@ static void select_and_dequeue(xtm_t *m, uint32_t p, uint8_t elig, uint64_t t) {
   if (XTM_F(pt->shaper_cfg, P_SHAPER_CFG, EN) != 0) {
     xtm_tb_sync(&pt->shaper, (int64_t)t, pt->shaper_rate, pt->shaper_burst);
     pt->shaper.tok -= ((int64_t)d->len + XTM_F(pt->shaper_cfg, P_SHAPER_CFG, OVH_BYTES)) << 16;
+    xtm_tb_set_ok(&pt->shaper, pt->shaper_rate);
   }
   if (XTM_F(q->cfg, Q_CFG, SHAPER_EN) != 0) {
     qs_charge(m, v, t, d->len);
@@ -864,6 +897,7 @@ static void select_and_dequeue(xtm_t *m, uint32_t p, uint8_t elig, uint64_t t) {
   if (d->hbm) {
     xtm_tb_sync(&m->hbm_rd, (int64_t)t, m->hbm_rd_rate, m->hbm_rd_burst);
     m->hbm_rd.tok -= (int64_t)d->cells << 16;
+    xtm_tb_set_ok(&m->hbm_rd, m->hbm_rd_rate);
   }
   // into the in-flight FIFO (spec 9.4, 9.6)
   uint32_t depth = m->prm.fifo_depth;
@@ -885,6 +919,9 @@ static void select_and_dequeue(xtm_t *m, uint32_t p, uint8_t elig, uint64_t t) {
                          .sojourn = (uint32_t)(t - d->enq_cycle)};
   pt->fifo_count++;
   m->fifo_ports |= 1ull << p;
+  if (pt->fifo_count == depth) {
+    m->full_fifo_ports |= 1ull << p;
+  }
   // marking at dequeue (spec 6.3): evaluated on S(t) now, decided in cycle t+3
   if (XTM_F(q->cfg, Q_CFG, ECN_EN) != 0 && (d->ecn == 1 || d->ecn == 2)) {
     uint32_t mp = XTM_F(q->cfg, Q_CFG, MARK_POINT);
@@ -1335,7 +1372,12 @@ static void pfc_generate(xtm_t *m, uint64_t t, xtm_out_t *out) {
       }
     }
   }
-  // only ports with a PG change this cycle or in XOFF (refresh) can send (ascending)
+  // only ports with a PG change this cycle or in XOFF (refresh) can send (ascending); with
+  // no change, none before the earliest refresh of a port in XOFF (refresh_min)
+  if (m->pfc_dirty == 0 && t < m->refresh_min) {
+    return;
+  }
+  uint64_t rmin = XTM_NEVER;
   for (uint64_t pm = m->pfc_dirty | m->xoff_ports; pm != 0; pm &= pm - 1) {
     uint32_t p = (uint32_t)__builtin_ctzll(pm);
     xtm_port_t *pt = &m->port[p];
@@ -1344,7 +1386,11 @@ static void pfc_generate(xtm_t *m, uint64_t t, xtm_out_t *out) {
       pfc_send(m, p, rel, t, out);
     }
     m->set_mask[p] = m->rel_mask[p] = 0;
+    if (pt->xoff_mask != 0 && pt->refresh_at < rmin) {
+      rmin = pt->refresh_at;
+    }
   }
+  m->refresh_min = rmin;
   m->pfc_dirty = 0;
 }
 
@@ -1371,13 +1417,14 @@ static uint64_t compute_next_active(xtm_t *m, uint64_t t) {
   uint64_t fbest = XTM_NEVER;       // the FIFO heads
   uint32_t T = m->prm.num_tcs;
   uint32_t depth = m->prm.fifo_depth;
-  // a port with no XOFF, an empty FIFO and empty VOQs adds nothing (ascending order kept)
-  for (uint64_t pm = m->xoff_ports | m->fifo_ports | m->busy_ports; pm != 0; pm &= pm - 1) {
+  // the ports in XOFF: their earliest refresh (pfc_generate keeps it)
+  if (m->refresh_min < best) {
+    best = m->refresh_min < t1 ? t1 : m->refresh_min;
+  }
+  // a port with an empty FIFO and empty VOQs adds nothing more (the result is a minimum)
+  for (uint64_t pm = m->fifo_ports | m->busy_ports; pm != 0; pm &= pm - 1) {
     uint32_t p = (uint32_t)__builtin_ctzll(pm);
     xtm_port_t *pt = &m->port[p];
-    if (pt->xoff_mask != 0 && pt->refresh_at < best) {
-      best = pt->refresh_at < t1 ? t1 : pt->refresh_at;
-    }
     if (pt->fifo_count > 0 && ((m->tx_ready >> p) & 1u)) {
       uint64_t r = m->fifo[p * depth + pt->fifo_head].ready;
       r = r < t1 ? t1 : r;
@@ -1413,7 +1460,12 @@ static uint64_t compute_next_active(xtm_t *m, uint64_t t) {
         XTM_PREFETCH(&m->desc[hd->next]);  // the next head, read when this one leaves
       }
       if (hd->hbm) {
-        uint64_t ok = xtm_tb_ok_time(&m->hbm_rd, t1, m->hbm_rd_rate, m->hbm_rd_burst);
+        uint64_t ok = tb_ok_from(&m->hbm_rd, t1);
+#ifdef XTM_CHECK_FAST
+        if (ok != xtm_tb_ok_time(&m->hbm_rd, t1, m->hbm_rd_rate, m->hbm_rd_burst)) {
+          abort();
+        }
+#endif
         if (ok > tq) {
           tq = ok;
         }
@@ -1423,7 +1475,12 @@ static uint64_t compute_next_active(xtm_t *m, uint64_t t) {
       }
     }
     if (qbest != XTM_NEVER && XTM_F(pt->shaper_cfg, P_SHAPER_CFG, EN) != 0) {
-      uint64_t ok = xtm_tb_ok_time(&pt->shaper, t1, pt->shaper_rate, pt->shaper_burst);
+      uint64_t ok = tb_ok_from(&pt->shaper, t1);
+#ifdef XTM_CHECK_FAST
+      if (ok != xtm_tb_ok_time(&pt->shaper, t1, pt->shaper_rate, pt->shaper_burst)) {
+        abort();
+      }
+#endif
       if (ok > qbest) {
         qbest = ok;
       }
@@ -1526,26 +1583,65 @@ static void full_cycle(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
   m->next_active = m->next_full < m->mark_due ? m->next_full : m->mark_due;
 }
 
-// A cycle without input before next_nonfifo whose only work is the egress FIFOs' outputs
-// (and a marking decision due in it) runs those alone: the CSR, PFC, watchdog, admission
-// and dequeue steps of full_cycle would change nothing (compute_next_active). Not taken
-// when an output frees a slot of a full FIFO (the dequeue slot may then use it in the same
-// cycle) or a PG touched in t-1 is evaluated in t. next_full is then min(next_nonfifo, the
-// new FIFO heads), what compute_next_active would return: its other terms are absolute
-// deadlines of state these steps leave alone. Returns false (nothing done) when not taken.
-static bool egress_only_cycle(xtm_t *m, xtm_out_t *out) {
-  uint64_t t = m->t;
-  if (m->eager || t >= m->next_nonfifo || m->wd_toggle != 0 || m->pfc_dirty != 0 ||
-      (m->n_touched != 0 && m->touched_cycle + 1 == t)) {
+// The guard shared by the cheap cycles below: a cycle before next_nonfifo needs no flush,
+// PG evaluation that changes a PG (those touched in t-1 decide no change:
+// compute_next_active), watchdog sweep or poll, PFC refresh or dequeue; wd_toggle and
+// pfc_dirty are 0 at the start of every cycle. Not taken when an egress output would free a
+// slot of a full FIFO (the dequeue slot may then use it in the same cycle).
+static inline bool cheap_cycle_ok(const xtm_t *m, uint64_t t) {
+  if (t >= m->next_nonfifo || m->eager) {
     return false;
   }
   uint32_t depth = m->prm.fifo_depth;
-  for (uint64_t pm = m->fifo_ports & m->tx_ready; pm != 0; pm &= pm - 1) {
+  for (uint64_t pm = m->full_fifo_ports & m->tx_ready; pm != 0; pm &= pm - 1) {
     uint32_t p = (uint32_t)__builtin_ctzll(pm);
-    const xtm_port_t *pt = &m->port[p];
-    if (pt->fifo_count >= depth && m->fifo[p * depth + pt->fifo_head].ready <= t) {
+    if (m->fifo[p * depth + m->port[p].fifo_head].ready <= t) {
       return false;
     }
+  }
+#ifdef XTM_CHECK_FAST  // debug builds: the state the guard relies on
+  if (m->wd_toggle != 0 || m->pfc_dirty != 0 || m->flush_n != 0 || m->pg_eval_pending != 0 ||
+      m->wd_sweep_t0 != XTM_NEVER || t >= m->wd_next_poll) {
+    abort();
+  }
+#endif
+  return true;
+}
+
+// min(next_nonfifo, the FIFO heads from t1 on): what compute_next_active(m, t1 - 1) returns
+// when none of its other terms changed since it last ran (its terms are absolute deadlines).
+static inline uint64_t fifo_bound(const xtm_t *m, uint64_t t1) {
+  uint32_t depth = m->prm.fifo_depth;
+  uint64_t nf = m->next_nonfifo;
+  for (uint64_t pm = m->fifo_ports & m->tx_ready; pm != 0; pm &= pm - 1) {
+    uint32_t p = (uint32_t)__builtin_ctzll(pm);
+    uint64_t r = m->fifo[p * depth + m->port[p].fifo_head].ready;
+    r = r < t1 ? t1 : r;
+    nf = r < nf ? r : nf;
+  }
+  return nf;
+}
+
+#ifdef XTM_CHECK_FAST  // debug builds: the shortcut's bounds equal the full ones
+static void check_bound(xtm_t *m, uint64_t t, uint64_t nf) {
+  uint64_t saved_nf = m->next_nonfifo;
+  if (compute_next_active(m, t) != nf || m->next_nonfifo != saved_nf) {
+    abort();
+  }
+}
+#else
+#define check_bound(m, t, nf) ((void)0)
+#endif
+
+// A cycle without input before next_nonfifo whose only work is the egress FIFOs' outputs
+// (and a marking decision due in it) runs those alone: the CSR, PFC, watchdog, admission
+// and dequeue steps of full_cycle would change nothing (cheap_cycle_ok). The PGs touched in
+// t-1 decide no change, so their evaluation only empties the list. next_full is then
+// fifo_bound. Returns false (nothing done) when not taken.
+static bool egress_only_cycle(xtm_t *m, xtm_out_t *out) {
+  uint64_t t = m->t;
+  if (!cheap_cycle_ok(m, t)) {
+    return false;
   }
   clear_out(out, t);
   egress_output(m, t, out);
@@ -1554,19 +1650,57 @@ static bool egress_only_cycle(xtm_t *m, xtm_out_t *out) {
     marks_process(m, t);
   }
   uint64_t t1 = t + 1;
-  uint64_t nf = m->next_nonfifo;
-  for (uint64_t pm = m->fifo_ports & m->tx_ready; pm != 0; pm &= pm - 1) {
-    uint32_t p = (uint32_t)__builtin_ctzll(pm);
-    uint64_t r = m->fifo[p * depth + m->port[p].fifo_head].ready;
-    r = r < t1 ? t1 : r;
-    nf = r < nf ? r : nf;
+  uint64_t nf = fifo_bound(m, t1);
+  check_bound(m, t, nf);
+  m->t = t1;
+  m->next_full = nf;
+  m->next_active = m->next_full < m->mark_due ? m->next_full : m->mark_due;
+  return true;
+}
+
+// A cycle before next_nonfifo whose only input is an arrival (no CSR access, PFC frame or
+// tx_ready change) runs the egress outputs, the admission and its commit, and a marking
+// decision due: the PFC generation and the dequeue slot of full_cycle would change nothing
+// (cheap_cycle_ok; an arrival is not eligible in its own cycle). An acceptance into a VOQ
+// that held packets changes none of compute_next_active's terms but the PG it touches
+// (evaluated in t+1), so next_full is fifo_bound unless that PG's evaluation would change
+// it; after an acceptance into an empty VOQ (a new head) or with such a PG the bound is
+// computed in full. Returns false (nothing done) when not taken.
+static bool enqueue_only_cycle(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
+  uint64_t t = m->t;
+  if (!cheap_cycle_ok(m, t)) {
+    return false;
   }
-#ifdef XTM_CHECK_EGRESS_ONLY  // debug builds: the shortcut's bounds equal the full ones
-  uint64_t saved_nf = m->next_nonfifo;
-  if (compute_next_active(m, t) != nf || m->next_nonfifo != saved_nf) {
+  clear_out(out, t);
+  egress_output(m, t, out);
+  xtm_enq_dec_t *dec = &m->enq_dec;
+  dec->accept = dec->evict = false;
+  enqueue_decide(m, &in->enq, t, out, dec);
+#ifdef XTM_CHECK_FAST  // debug builds: the skipped steps change nothing
+  uint32_t free_before = m->desc_free;
+  uint32_t pending_before = m->pg_eval_pending;
+  pfc_generate(m, t, out);
+  dequeue_slot(m, t, out);
+  if (out->pfc_tx_valid != 0 || m->pg_eval_pending != pending_before ||
+      m->desc_free != free_before || out->flush.valid) {
     abort();
   }
 #endif
+  m->n_touched = 0;
+  bool new_head = dec->accept && m->voq[dec->v].occ_pkts == 0;
+  enqueue_commit(m, dec, t);
+  if (m->mark_due == t) {
+    marks_process(m, t);
+  }
+  uint64_t t1 = t + 1;
+  uint64_t nf;
+  if (new_head ||
+      (m->n_touched != 0 && pg_decide(m, &m->pg[m->touched_pg[0]]) != 0)) {  // touched in t
+    nf = compute_next_active(m, t);
+  } else {
+    nf = fifo_bound(m, t1);
+    check_bound(m, t, nf);
+  }
   m->t = t1;
   m->next_full = nf;
   m->next_active = m->next_full < m->mark_due ? m->next_full : m->mark_due;
@@ -1581,19 +1715,24 @@ static inline bool has_input(const xtm_t *m, const xtm_in_t *in) {
 void xtm_set_eager(xtm_t *m, bool eager) { m->eager = eager; }
 
 void xtm_step(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
-  if (!m->eager && !has_input(m, in)) {
-    if (m->t < m->next_active) {
-      clear_out(out, m->t);
-      m->t++;
-      return;
-    }
-    if (m->t < m->next_full) {
-      clear_out(out, m->t);
-      marks_process(m, m->t);  // a cycle whose only work is a marking decision
-      m->t++;
-      return;
-    }
-    if (egress_only_cycle(m, out)) {
+  if (!m->eager) {
+    if (!has_input(m, in)) {
+      if (m->t < m->next_active) {
+        clear_out(out, m->t);
+        m->t++;
+        return;
+      }
+      if (m->t < m->next_full) {
+        clear_out(out, m->t);
+        marks_process(m, m->t);  // a cycle whose only work is a marking decision
+        m->t++;
+        return;
+      }
+      if (egress_only_cycle(m, out)) {
+        return;
+      }
+    } else if (in->enq.valid && !in->csr.valid && in->pfc_rx_valid == 0 &&
+               in->tx_ready == m->tx_ready && enqueue_only_cycle(m, in, out)) {
       return;
     }
   }

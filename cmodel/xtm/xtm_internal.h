@@ -18,10 +18,14 @@
 #define XTM_VOQ_WORDS (XTM_MAX_VOQS / 64)
 
 // Token bucket of spec section 5.4, kept lazily: `tok` is the value after the refill and
-// charges of cycle `u` (u = -1 before cycle 0). Units: 2^-16 byte or cell.
+// charges of cycle `u` (u = -1 before cycle 0). Units: 2^-16 byte or cell. `ok` (kept for
+// the HBM read bucket and the port shapers: xtm_tb_set_ok after every change of tok, u or
+// the rate) is the first cycle from which tokens >= 0, INT64_MAX if never: for t > u the
+// bucket conforms in t iff t >= ok (not a state: a cache of what tok, u and R decide).
 typedef struct xtm_tb {
   int64_t tok;
   int64_t u;
+  int64_t ok;
 } xtm_tb_t;
 
 // Descriptor (one per resident packet). Mirrors the RTL descriptor pool entry.
@@ -205,10 +209,12 @@ struct xtm {
   uint64_t flush_mask[XTM_VOQ_WORDS];
   uint32_t flush_n;  // bits set in flush_mask (checked every cycle)
   // Port sets, so the per-cycle steps visit only the ports they can act on (bit p):
-  uint64_t fifo_ports;  // port[p].fifo_count > 0
-  uint64_t busy_ports;  // port[p].nonempty != 0
-  uint64_t xoff_ports;  // port[p].xoff_mask != 0
-  uint64_t pfc_dirty;   // set_mask[p] or rel_mask[p] set in this cycle's step 7
+  uint64_t fifo_ports;       // port[p].fifo_count > 0
+  uint64_t busy_ports;       // port[p].nonempty != 0
+  uint64_t xoff_ports;       // port[p].xoff_mask != 0
+  uint64_t pfc_dirty;        // set_mask[p] or rel_mask[p] set in this cycle's step 7
+  uint64_t full_fifo_ports;  // port[p].fifo_count == fifo_depth
+  uint64_t refresh_min;      // min of port[p].refresh_at over the ports in XOFF (XTM_NEVER: none)
 
   uint8_t port_rr;
   uint64_t tx_ready;
@@ -300,6 +306,17 @@ static inline void xtm_tb_sync(xtm_tb_t *b, int64_t t, uint32_t rate, uint32_t b
   if (t > b->u) {
     b->tok = xtm_tb_at(b, t, rate, burst);
     b->u = t;
+  }
+}
+// The `ok` of a bucket at the given rate: tokens(t) = min(B, tok + (t - u) * R) >= 0 for
+// t > u iff tok >= 0 or (t - u) * R >= -tok (B >= 0).
+static inline void xtm_tb_set_ok(xtm_tb_t *b, uint32_t rate) {
+  if (b->tok >= 0) {
+    b->ok = b->u;
+  } else if (rate == 0) {
+    b->ok = INT64_MAX;
+  } else {
+    b->ok = b->u + (int64_t)(((uint64_t)(-b->tok) + rate - 1) / rate);
   }
 }
 // First cycle >= t at which the bucket conforms (tokens >= 0), XTM_NEVER if never.
