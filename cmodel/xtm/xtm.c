@@ -141,6 +141,7 @@ void xtm_reset(xtm_t *m) {
   m->flush_n = 0;
   m->fifo_ports = m->busy_ports = m->xoff_ports = m->pfc_dirty = m->full_fifo_ports = 0;
   m->refresh_min = XTM_NEVER;
+  m->fifo_due = XTM_NEVER;
   memset(m->ecnt, 0, sizeof(m->ecnt));
   // free list: LIFO, descriptor 0 first (allocation order is not observable)
   for (uint32_t i = 0; i < p->num_desc; i++) {
@@ -177,9 +178,11 @@ void xtm_reset(xtm_t *m) {
 }
 
 uint64_t xtm_cycle(const xtm_t *m) { return m->t; }
+static void fifo_due_update(xtm_t *m);
 void xtm_set_tx_ready(xtm_t *m, uint64_t mask) {
   if (mask != m->tx_ready) {
     m->tx_ready = mask;
+    fifo_due_update(m);
     m->next_active = m->next_full = m->next_nonfifo = m->t;
   }
 }
@@ -599,7 +602,23 @@ static void voq_remove_head(xtm_t *m, uint32_t v, uint64_t t, xtm_desc_t **out_d
   m->free_head = di;
   m->desc_free++;
   *out_d = d;
-  xtm_update_flush(m, v);
+}
+
+// The flush state of a VOQ depends on occ_pkts > 0, ENABLE and the watchdog state
+// (xtm_update_flush). A dequeue takes a packet from a VOQ that is not flushing, and an
+// acceptance adds one to a VOQ that is enabled and not stalled with DROP: neither changes
+// its flush state (the caller has marked the VOQ for the snapshot), only a flush can.
+static inline void flush_unchanged(const xtm_t *m, uint32_t v) {
+#ifdef XTM_CHECK_FAST
+  const xtm_voq_t *q = &m->voq[v];
+  bool f = q->occ_pkts > 0 && (XTM_F(q->cfg, Q_CFG, ENABLE) == 0 || voq_stalled_drop(m, q));
+  if (f != (((m->flush_mask[v >> 6] >> (v & 63)) & 1u) != 0)) {
+    abort();
+  }
+#else
+  (void)m;
+  (void)v;
+#endif
 }
 
 // ------------------------------------------------------------------ step 2: PFC reception
@@ -701,7 +720,20 @@ static void watchdog_apply(xtm_t *m) {
 
 // ------------------------------------------------------------------ step 4: egress output
 
-static void egress_output(xtm_t *m, uint64_t t, xtm_out_t *out) {
+// fifo_due: the earliest head of the egress FIFOs of the ready ports, XTM_NEVER if none
+// (after a head or tx_ready changed).
+static void fifo_due_update(xtm_t *m) {
+  uint32_t depth = m->prm.fifo_depth;
+  uint64_t due = XTM_NEVER;
+  for (uint64_t pm = m->fifo_ports & m->tx_ready; pm != 0; pm &= pm - 1) {
+    uint32_t p = (uint32_t)__builtin_ctzll(pm);
+    uint64_t r = m->fifo[p * depth + m->port[p].fifo_head].ready;
+    due = r < due ? r : due;
+  }
+  m->fifo_due = due;
+}
+
+static void egress_output_ports(xtm_t *m, uint64_t t, xtm_out_t *out) {
   uint32_t depth = m->prm.fifo_depth;
   for (uint64_t pm = m->fifo_ports & m->tx_ready; pm != 0; pm &= pm - 1) {
     uint32_t p = (uint32_t)__builtin_ctzll(pm);  // ascending, as a loop over all ports
@@ -723,6 +755,14 @@ static void egress_output(xtm_t *m, uint64_t t, xtm_out_t *out) {
       m->fifo_ports &= ~(1ull << p);
     }
   }
+  fifo_due_update(m);
+}
+
+// Step 4: the ready ports whose FIFO head is due send it (none before fifo_due).
+static inline void egress_output(xtm_t *m, uint64_t t, xtm_out_t *out) {
+  if (t >= m->fifo_due) {
+    egress_output_ports(m, t, out);
+  }
 }
 
 // ------------------------------------------------------------------ step 5: dequeue slot
@@ -737,6 +777,7 @@ static void flush_one(xtm_t *m, uint64_t t, xtm_out_t *out) {
   }
   xtm_desc_t *d;
   voq_remove_head(m, v, t, &d);
+  xtm_update_flush(m, v);
   xtm_voq_t *q = &m->voq[v];
   q->cnt[kXtmVcntDropFlush]++;
   q->cnt[kXtmVcntDropBytes] += d->len;
@@ -871,6 +912,7 @@ static void select_and_dequeue(xtm_t *m, uint32_t p, uint8_t elig, uint64_t t) {
   uint32_t occ_before = q->occ_cells;
   xtm_desc_t *d;
   voq_remove_head(m, v, t, &d);
+  flush_unchanged(m, v);
   q->cnt[kXtmVcntDeqPkts]++;
   q->cnt[kXtmVcntDeqBytes] += d->len;
   q->wd_sent = true;
@@ -919,6 +961,9 @@ static void select_and_dequeue(xtm_t *m, uint32_t p, uint8_t elig, uint64_t t) {
                          .sojourn = (uint32_t)(t - d->enq_cycle)};
   pt->fifo_count++;
   m->fifo_ports |= 1ull << p;
+  if (pt->fifo_count == 1 && ((m->tx_ready >> p) & 1u) && e->ready < m->fifo_due) {
+    m->fifo_due = e->ready;  // a new head
+  }
   if (pt->fifo_count == depth) {
     m->full_fifo_ports |= 1ull << p;
   }
@@ -1274,7 +1319,7 @@ static void enqueue_commit(xtm_t *m, const xtm_enq_dec_t *dec, uint64_t t) {
   }
   xtm_snap_mark_pg(m, dec->gi);
   touch_pg(m, dec->gi, t);
-  xtm_update_flush(m, dec->v);
+  flush_unchanged(m, dec->v);
 }
 
 // ------------------------------------------------------------------ step 7: PFC generation
@@ -1421,18 +1466,14 @@ static uint64_t compute_next_active(xtm_t *m, uint64_t t) {
   if (m->refresh_min < best) {
     best = m->refresh_min < t1 ? t1 : m->refresh_min;
   }
-  // a port with an empty FIFO and empty VOQs adds nothing more (the result is a minimum)
-  for (uint64_t pm = m->fifo_ports | m->busy_ports; pm != 0; pm &= pm - 1) {
+  // the FIFO heads (fifo_due); the ports with packets (the result is a minimum)
+  if (m->fifo_due != XTM_NEVER) {
+    fbest = m->fifo_due < t1 ? t1 : m->fifo_due;
+  }
+  for (uint64_t pm = m->busy_ports; pm != 0; pm &= pm - 1) {
     uint32_t p = (uint32_t)__builtin_ctzll(pm);
     xtm_port_t *pt = &m->port[p];
-    if (pt->fifo_count > 0 && ((m->tx_ready >> p) & 1u)) {
-      uint64_t r = m->fifo[p * depth + pt->fifo_head].ready;
-      r = r < t1 ? t1 : r;
-      if (r < fbest) {
-        fbest = r;
-      }
-    }
-    if (pt->nonempty == 0 || pt->fifo_count >= depth) {
+    if (pt->fifo_count >= depth) {
       continue;
     }
     uint64_t qbest = XTM_NEVER;
@@ -1513,8 +1554,9 @@ static inline void clear_out(xtm_out_t *out, uint64_t t) {
 static void full_cycle(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
   uint64_t t = m->t;
   clear_out(out, t);
-  if (in != NULL) {
+  if (in != NULL && in->tx_ready != m->tx_ready) {
     m->tx_ready = in->tx_ready;
+    fifo_due_update(m);
   }
   // 1. CSR read sample (S(t))
   int16_t csr_idx = -1;
@@ -1611,15 +1653,8 @@ static inline bool cheap_cycle_ok(const xtm_t *m, uint64_t t) {
 // min(next_nonfifo, the FIFO heads from t1 on): what compute_next_active(m, t1 - 1) returns
 // when none of its other terms changed since it last ran (its terms are absolute deadlines).
 static inline uint64_t fifo_bound(const xtm_t *m, uint64_t t1) {
-  uint32_t depth = m->prm.fifo_depth;
-  uint64_t nf = m->next_nonfifo;
-  for (uint64_t pm = m->fifo_ports & m->tx_ready; pm != 0; pm &= pm - 1) {
-    uint32_t p = (uint32_t)__builtin_ctzll(pm);
-    uint64_t r = m->fifo[p * depth + m->port[p].fifo_head].ready;
-    r = r < t1 ? t1 : r;
-    nf = r < nf ? r : nf;
-  }
-  return nf;
+  uint64_t r = m->fifo_due < t1 ? t1 : m->fifo_due;
+  return r < m->next_nonfifo ? r : m->next_nonfifo;
 }
 
 #ifdef XTM_CHECK_FAST  // debug builds: the shortcut's bounds equal the full ones

@@ -215,6 +215,7 @@ struct xtm {
   uint64_t pfc_dirty;        // set_mask[p] or rel_mask[p] set in this cycle's step 7
   uint64_t full_fifo_ports;  // port[p].fifo_count == fifo_depth
   uint64_t refresh_min;      // min of port[p].refresh_at over the ports in XOFF (XTM_NEVER: none)
+  uint64_t fifo_due;         // min FIFO head ready over fifo_ports & tx_ready (XTM_NEVER: none)
 
   uint8_t port_rr;
   uint64_t tx_ready;

@@ -272,7 +272,7 @@ bool xtm_check_invariants(const xtm_t *m, char *why, size_t n) {
     bad = "desc_free + resident packets != NumDesc";
   }
   // the step path's summaries of per-port and per-VOQ state must equal what they summarise
-  uint64_t busy = 0, fifo = 0, xoff = 0, full = 0, rmin = XTM_NEVER;
+  uint64_t busy = 0, fifo = 0, xoff = 0, full = 0, rmin = XTM_NEVER, due = XTM_NEVER;
   for (uint32_t p = 0; p < m->prm.num_ports; p++) {
     busy |= (uint64_t)(m->port[p].nonempty != 0) << p;
     fifo |= (uint64_t)(m->port[p].fifo_count != 0) << p;
@@ -280,6 +280,10 @@ bool xtm_check_invariants(const xtm_t *m, char *why, size_t n) {
     full |= (uint64_t)(m->port[p].fifo_count >= m->prm.fifo_depth) << p;
     if (m->port[p].xoff_mask != 0 && m->port[p].refresh_at < rmin) {
       rmin = m->port[p].refresh_at;
+    }
+    const xtm_fifo_ent_t *h = &m->fifo[p * m->prm.fifo_depth + m->port[p].fifo_head];
+    if (m->port[p].fifo_count != 0 && ((m->tx_ready >> p) & 1u) && h->ready < due) {
+      due = h->ready;
     }
   }
   uint32_t nflush = 0;
@@ -293,8 +297,8 @@ bool xtm_check_invariants(const xtm_t *m, char *why, size_t n) {
     }
   }
   if (bad == NULL && (busy != m->busy_ports || fifo != m->fifo_ports || xoff != m->xoff_ports ||
-                      full != m->full_fifo_ports || rmin != m->refresh_min)) {
-    bad = "busy/fifo/xoff/full-FIFO port masks or refresh_min differ from the ports' state";
+                      full != m->full_fifo_ports || rmin != m->refresh_min || due != m->fifo_due)) {
+    bad = "port masks, refresh_min or fifo_due differ from the ports' state";
   } else if (bad == NULL && nflush != m->flush_n) {
     bad = "flush_n != VOQs marked for flushing";
   }
