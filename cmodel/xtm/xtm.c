@@ -129,7 +129,6 @@ const xtm_params_t *xtm_params(const xtm_t *m) { return &m->prm; }
 
 void xtm_reset(xtm_t *m) {
   const xtm_params_t *p = &m->prm;
-  memset(m->desc, 0, (size_t)p->num_desc * sizeof(xtm_desc_t));
   memset(m->voq, 0, (size_t)m->num_voqs * sizeof(xtm_voq_t));
   memset(m->port, 0, (size_t)p->num_ports * sizeof(xtm_port_t));
   memset(m->pg, 0, (size_t)p->num_ports * XTM_NUM_PRIOS * sizeof(xtm_pg_t));
@@ -143,11 +142,12 @@ void xtm_reset(xtm_t *m) {
   m->refresh_min = XTM_NEVER;
   m->fifo_due = XTM_NEVER;
   memset(m->ecnt, 0, sizeof(m->ecnt));
-  // free list: LIFO, descriptor 0 first (allocation order is not observable)
-  for (uint32_t i = 0; i < p->num_desc; i++) {
-    m->desc[i].next = (i + 1 < p->num_desc) ? i + 1 : XTM_NIL;
-  }
-  m->free_head = 0;
+  // free list: LIFO, descriptor 0 first (allocation order is not observable). Kept as the
+  // freed descriptors (free_head, LIFO) above those never allocated since the reset
+  // (desc_fresh, in ascending order): the same order as one list of every descriptor,
+  // without writing the whole array here. A descriptor is written in full when allocated.
+  m->free_head = XTM_NIL;
+  m->desc_fresh = 0;
   m->desc_free = p->num_desc;
   for (uint32_t v = 0; v < m->num_voqs; v++) {
     m->voq[v].head = m->voq[v].tail = XTM_NIL;
@@ -1219,11 +1219,15 @@ static void enqueue_decide(xtm_t *m, const xtm_enq_in_t *in_e, uint64_t t, xtm_o
     enq_drop(m, v, &e, kXtmReasonBufFull, out);
     return;
   }
+  int64_t wr_tok = 0;
   if ((q->hbm_mode || dec->evict) &&
-      xtm_tb_at(&m->hbm_wr, (int64_t)t, m->hbm_wr_rate, m->hbm_wr_burst) >= 0 &&
+      (wr_tok = xtm_tb_at(&m->hbm_wr, (int64_t)t, m->hbm_wr_rate, m->hbm_wr_burst)) >= 0 &&
       (uint64_t)m->hbm_used + cells <= m->prm.hbm_cells) {
     hbm = true;
-    xtm_tb_sync(&m->hbm_wr, (int64_t)t, m->hbm_wr_rate, m->hbm_wr_burst);
+    if ((int64_t)t > m->hbm_wr.u) {  // xtm_tb_sync to t, then the charge
+      m->hbm_wr.tok = wr_tok;
+      m->hbm_wr.u = (int64_t)t;
+    }
     m->hbm_wr.tok -= (int64_t)cells << 16;
   } else if ((uint64_t)m->ocb_used + cells > m->prm.ocb_cells) {
     enq_drop(m, v, &e, kXtmReasonBufFull, out);
@@ -1256,12 +1260,14 @@ static void enqueue_commit(xtm_t *m, const xtm_enq_dec_t *dec, uint64_t t) {
   uint32_t cells = dec->cells;
   xtm_pg_t *g = &m->pg[dec->gi];
   uint32_t di = m->free_head;
-  xtm_desc_t *d = &m->desc[di];
-  m->free_head = d->next;
-  m->desc_free--;
-  if (m->free_head != XTM_NIL) {
-    XTM_PREFETCH(&m->desc[m->free_head]);  // the next enqueue's descriptor
+  if (di != XTM_NIL) {
+    m->free_head = m->desc[di].next;
+  } else {
+    di = m->desc_fresh++;  // desc_free > 0: below num_desc
   }
+  xtm_desc_t *d = &m->desc[di];
+  m->desc_free--;
+  XTM_PREFETCH(&m->desc[m->free_head != XTM_NIL ? m->free_head : m->desc_fresh]);  // the next one
   *d = (xtm_desc_t){.next = XTM_NIL,
                     .pkt_id = e->pkt_id,
                     .enq_cycle = t,

@@ -199,6 +199,7 @@ struct xtm {
   xtm_tb_t hbm_wr, hbm_rd;
   xtm_desc_t *desc;
   uint32_t free_head, desc_free;
+  uint32_t desc_fresh;  // descriptors desc_fresh.. have not been allocated since the reset
 
   xtm_voq_t *voq;
   xtm_port_t *port;

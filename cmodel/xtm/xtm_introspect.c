@@ -270,6 +270,8 @@ bool xtm_check_invariants(const xtm_t *m, char *why, size_t n) {
     bad = "sum of PG cells != pool_used";
   } else if (m->desc_free + sum_pkts != m->prm.num_desc) {
     bad = "desc_free + resident packets != NumDesc";
+  } else if (m->desc_fresh > m->prm.num_desc || m->prm.num_desc - m->desc_fresh > m->desc_free) {
+    bad = "descriptors never allocated since the reset outnumber the free ones";
   }
   // the step path's summaries of per-port and per-VOQ state must equal what they summarise
   uint64_t busy = 0, fifo = 0, xoff = 0, full = 0, rmin = XTM_NEVER, due = XTM_NEVER;
