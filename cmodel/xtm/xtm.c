@@ -32,6 +32,13 @@
 #else
 #define XTM_PREFETCH(p) ((void)(p))
 #endif
+// Also a hint: the admission's decision and commit inlined into the enqueue-only cycle keep
+// the decision in registers.
+#if defined(__GNUC__)
+#define XTM_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define XTM_ALWAYS_INLINE inline
+#endif
 
 static const char *const kReasonNames[kXtmReasonCount] = {
     "ACCEPT",   "TAIL",    "POOL",     "PROFILE", "HEADROOM",  "BUF_FULL", "QDISABLED", "WD",
@@ -105,6 +112,7 @@ xtm_status_t xtm_create(const xtm_params_t *p, xtm_t **out) {
     xtm_destroy(m);
     return kXtmNoMem;
   }
+  xtm_lfsr_tables(m);
   xtm_reset(m);
   *out = m;
   return kXtmOk;
@@ -531,7 +539,7 @@ static void mark_due_update(xtm_t *m) {
 static void marks_process(xtm_t *m, uint64_t t) {
   xtm_mark_pend_t *pe = &m->mark[t & 3];
   if (pe->due == t) {
-    uint32_t r = pe->code == kXtmCodeDraw ? xtm_lfsr_draw(&m->lfsr_head) : 0;
+    uint32_t r = pe->code == kXtmCodeDraw ? xtm_lfsr_draw(m, &m->lfsr_head) : 0;
     if (xtm_profile_decide(pe->code, pe->mul, pe->thr, r)) {
       xtm_fifo_ent_t *e = &m->fifo[pe->fifo_idx];
       e->d.ecn = 3;
@@ -556,7 +564,9 @@ void xtm_marks_clear_counts(xtm_t *m) {
 
 // ------------------------------------------------------------------ descriptor list
 
-static void voq_remove_head(xtm_t *m, uint32_t v, uint64_t t, xtm_desc_t **out_d) {
+// VOQ v = port * NumTcs + queue.
+static XTM_ALWAYS_INLINE void voq_remove_head(xtm_t *m, uint32_t v, uint32_t port, uint32_t queue,
+                                              uint64_t t, xtm_desc_t **out_d) {
   xtm_voq_t *q = &m->voq[v];
   uint32_t di = q->head;
   xtm_desc_t *d = &m->desc[di];
@@ -577,7 +587,6 @@ static void voq_remove_head(xtm_t *m, uint32_t v, uint64_t t, xtm_desc_t **out_d
   xtm_occ_log_t *l = occ_log_at(m, t);
   l->rem_v = v;
   l->rem_cells = d->cells;
-  uint32_t port = voq_port(m, v);
   uint32_t pgi = (uint32_t)d->in_port * XTM_NUM_PRIOS + d->pg;
   xtm_pg_t *g = &m->pg[pgi];
   // spec 4.4: a PG drains its headroom first
@@ -586,7 +595,7 @@ static void voq_remove_head(xtm_t *m, uint32_t v, uint64_t t, xtm_desc_t **out_d
   xtm_snap_mark_pg(m, pgi);
   touch_pg(m, pgi, t);
   if (q->occ_pkts == 0) {
-    m->port[port].nonempty &= (uint8_t) ~(1u << voq_queue(m, v));
+    m->port[port].nonempty &= (uint8_t) ~(1u << queue);
     if (m->port[port].nonempty == 0) {
       m->busy_ports &= ~(1ull << port);
     }
@@ -776,7 +785,7 @@ static void flush_one(xtm_t *m, uint64_t t, xtm_out_t *out) {
     }
   }
   xtm_desc_t *d;
-  voq_remove_head(m, v, t, &d);
+  voq_remove_head(m, v, voq_port(m, v), voq_queue(m, v), t, &d);
   xtm_update_flush(m, v);
   xtm_voq_t *q = &m->voq[v];
   q->cnt[kXtmVcntDropFlush]++;
@@ -911,7 +920,7 @@ static void select_and_dequeue(xtm_t *m, uint32_t p, uint8_t elig, uint64_t t) {
   xtm_voq_t *q = &m->voq[v];
   uint32_t occ_before = q->occ_cells;
   xtm_desc_t *d;
-  voq_remove_head(m, v, t, &d);
+  voq_remove_head(m, v, p, (uint32_t)sel, t, &d);
   flush_unchanged(m, v);
   q->cnt[kXtmVcntDeqPkts]++;
   q->cnt[kXtmVcntDeqBytes] += d->len;
@@ -1074,7 +1083,7 @@ static bool enq_profile(xtm_t *m, const xtm_voq_t *q, uint32_t v, const xtm_enq_
   int64_t mul, thr;
   uint8_t code = xtm_profile_eval(m, XTM_F(q->cfg, Q_CFG, PROFILE), occ_two_back(m, v, t), q->limit,
                                   &mul, &thr);
-  uint32_t r = code == kXtmCodeDraw ? xtm_lfsr_draw(&m->lfsr) : 0;
+  uint32_t r = code == kXtmCodeDraw ? xtm_lfsr_draw(m, &m->lfsr) : 0;
   return xtm_profile_decide(code, mul, thr, r);
 }
 
@@ -1135,8 +1144,8 @@ static bool pol_check(xtm_t *m, const xtm_enq_in_t *e, uint32_t tc, uint64_t t) 
 // Validation, classification, admission and placement on S(t) (spec 4.2-5.3). A drop is
 // complete here (counters, enq_res); an acceptance and an eviction are left in *dec for
 // enqueue_commit, after the dequeue slot.
-static void enqueue_decide(xtm_t *m, const xtm_enq_in_t *in_e, uint64_t t, xtm_out_t *out,
-                           xtm_enq_dec_t *dec) {
+static XTM_ALWAYS_INLINE void enqueue_decide(xtm_t *m, const xtm_enq_in_t *in_e, uint64_t t,
+                                             xtm_out_t *out, xtm_enq_dec_t *dec) {
   // inputs are masked to their field widths (spec 2)
   xtm_enq_in_t e = {.valid = true,
                     .pkt_id = in_e->pkt_id,
@@ -1241,12 +1250,13 @@ static void enqueue_decide(xtm_t *m, const xtm_enq_in_t *in_e, uint64_t t, xtm_o
   dec->cells = cells;
   dec->e = e;
   dec->pg = (uint8_t)pg;
+  dec->queue = (uint8_t)queue;
   out->enq_res.marked = marked;
   out->enq_res.hdrm = hdrm;
   out->enq_res.hbm = hbm;
 }
 
-static void enqueue_commit(xtm_t *m, const xtm_enq_dec_t *dec, uint64_t t) {
+static XTM_ALWAYS_INLINE void enqueue_commit(xtm_t *m, const xtm_enq_dec_t *dec, uint64_t t) {
   xtm_voq_t *q = &m->voq[dec->v];
   xtm_snap_mark_voq(m, dec->v);
   if (dec->evict) {
@@ -1286,7 +1296,7 @@ static void enqueue_commit(xtm_t *m, const xtm_enq_dec_t *dec, uint64_t t) {
   }
   q->tail = di;
   if (q->occ_pkts == 0) {
-    m->port[e->eg_port].nonempty |= (uint8_t)(1u << voq_queue(m, dec->v));
+    m->port[e->eg_port].nonempty |= (uint8_t)(1u << dec->queue);
     m->busy_ports |= 1ull << e->eg_port;
   }
   q->occ_pkts++;
@@ -1447,6 +1457,60 @@ static void pfc_generate(xtm_t *m, uint64_t t, xtm_out_t *out) {
 
 // ------------------------------------------------------------------ next activity
 
+// The first cycle >= t1 at which VOQ v (holding packets) of port p can be eligible as far
+// as its pause, its queue shaper and its head's HBM read bucket go (compute_next_active).
+static inline uint64_t voq_bound(const xtm_t *m, uint32_t p, uint32_t v, uint64_t t1) {
+  const xtm_voq_t *q = &m->voq[v];
+  uint64_t tq = t1;
+  if (XTM_F(q->cfg, Q_CFG, PFC_RX_EN) != 0 && !voq_stalled_fwd(m, q)) {
+    const xtm_pg_t *g = &m->pg[p * XTM_NUM_PRIOS + XTM_F(q->cfg, Q_CFG, PFC_PRIO)];
+    if (g->pause_end > tq) {
+      tq = g->pause_end;
+    }
+  }
+  if (XTM_F(q->cfg, Q_CFG, SHAPER_EN) != 0) {
+    uint64_t ok = qs_next_on(m, v, t1);
+    if (ok > tq) {
+      tq = ok;
+    }
+  }
+  const xtm_desc_t *hd = &m->desc[q->head];
+  if (hd->next != XTM_NIL) {
+    XTM_PREFETCH(&m->desc[hd->next]);  // the next head, read when this one leaves
+  }
+  if (hd->hbm) {
+    uint64_t ok = tb_ok_from(&m->hbm_rd, t1);
+#ifdef XTM_CHECK_FAST
+    if (ok != xtm_tb_ok_time(&m->hbm_rd, t1, m->hbm_rd_rate, m->hbm_rd_burst)) {
+      abort();
+    }
+#endif
+    if (ok > tq) {
+      tq = ok;
+    }
+  }
+  return tq;
+}
+
+// The bound qbest of a port's VOQs (XTM_NEVER: none) with the port shaper: not before its
+// first conforming cycle.
+static inline uint64_t port_shaped(const xtm_t *m, const xtm_port_t *pt, uint64_t qbest,
+                                   uint64_t t1) {
+  (void)m;
+  if (qbest != XTM_NEVER && XTM_F(pt->shaper_cfg, P_SHAPER_CFG, EN) != 0) {
+    uint64_t ok = tb_ok_from(&pt->shaper, t1);
+#ifdef XTM_CHECK_FAST
+    if (ok != xtm_tb_ok_time(&pt->shaper, t1, pt->shaper_rate, pt->shaper_burst)) {
+      abort();
+    }
+#endif
+    if (ok > qbest) {
+      qbest = ok;
+    }
+  }
+  return qbest;
+}
+
 // Earliest cycle > t at which an idle cycle could change state or output (spec 13); the
 // marking decisions (mark_due) are handled apart. Also sets next_nonfifo: the same bound
 // without the egress FIFOs' heads (egress_only_cycle).
@@ -1487,51 +1551,12 @@ static uint64_t compute_next_active(xtm_t *m, uint64_t t) {
     while (cand != 0) {
       uint32_t qi = (uint32_t)__builtin_ctz(cand);
       cand &= (uint8_t)(cand - 1);
-      uint32_t v = p * T + qi;
-      xtm_voq_t *q = &m->voq[v];
-      uint64_t tq = t1;
-      if (XTM_F(q->cfg, Q_CFG, PFC_RX_EN) != 0 && !voq_stalled_fwd(m, q)) {
-        const xtm_pg_t *g = &m->pg[p * XTM_NUM_PRIOS + XTM_F(q->cfg, Q_CFG, PFC_PRIO)];
-        if (g->pause_end > tq) {
-          tq = g->pause_end;
-        }
-      }
-      if (XTM_F(q->cfg, Q_CFG, SHAPER_EN) != 0) {
-        uint64_t ok = qs_next_on(m, v, t1);
-        if (ok > tq) {
-          tq = ok;
-        }
-      }
-      const xtm_desc_t *hd = &m->desc[q->head];
-      if (hd->next != XTM_NIL) {
-        XTM_PREFETCH(&m->desc[hd->next]);  // the next head, read when this one leaves
-      }
-      if (hd->hbm) {
-        uint64_t ok = tb_ok_from(&m->hbm_rd, t1);
-#ifdef XTM_CHECK_FAST
-        if (ok != xtm_tb_ok_time(&m->hbm_rd, t1, m->hbm_rd_rate, m->hbm_rd_burst)) {
-          abort();
-        }
-#endif
-        if (ok > tq) {
-          tq = ok;
-        }
-      }
+      uint64_t tq = voq_bound(m, p, p * T + qi, t1);
       if (tq < qbest) {
         qbest = tq;
       }
     }
-    if (qbest != XTM_NEVER && XTM_F(pt->shaper_cfg, P_SHAPER_CFG, EN) != 0) {
-      uint64_t ok = tb_ok_from(&pt->shaper, t1);
-#ifdef XTM_CHECK_FAST
-      if (ok != xtm_tb_ok_time(&pt->shaper, t1, pt->shaper_rate, pt->shaper_burst)) {
-        abort();
-      }
-#endif
-      if (ok > qbest) {
-        qbest = ok;
-      }
-    }
+    qbest = port_shaped(m, pt, qbest, t1);
     if (qbest < best) {
       best = qbest;
     }
@@ -1704,9 +1729,10 @@ static bool egress_only_cycle(xtm_t *m, xtm_out_t *out) {
 // decision due: the PFC generation and the dequeue slot of full_cycle would change nothing
 // (cheap_cycle_ok; an arrival is not eligible in its own cycle). An acceptance into a VOQ
 // that held packets changes none of compute_next_active's terms but the PG it touches
-// (evaluated in t+1), so next_full is fifo_bound unless that PG's evaluation would change
-// it; after an acceptance into an empty VOQ (a new head) or with such a PG the bound is
-// computed in full. Returns false (nothing done) when not taken.
+// (evaluated in t+1); one into an empty VOQ (a new head) adds that VOQ's term to its
+// port's (the bound is a minimum of terms, each an absolute deadline). So next_nonfifo
+// takes the new term and next_full is fifo_bound, unless the PG's evaluation would change
+// it: then the bound is computed in full. Returns false (nothing done) when not taken.
 static bool enqueue_only_cycle(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
   uint64_t t = m->t;
   if (!cheap_cycle_ok(m, t)) {
@@ -1714,8 +1740,8 @@ static bool enqueue_only_cycle(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
   }
   clear_out(out, t);
   egress_output(m, t, out);
-  xtm_enq_dec_t *dec = &m->enq_dec;
-  dec->accept = dec->evict = false;
+  xtm_enq_dec_t dec_local = {.accept = false, .evict = false};
+  xtm_enq_dec_t *dec = &dec_local;
   enqueue_decide(m, &in->enq, t, out, dec);
 #ifdef XTM_CHECK_FAST  // debug builds: the skipped steps change nothing
   uint32_t free_before = m->desc_free;
@@ -1735,10 +1761,17 @@ static bool enqueue_only_cycle(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
   }
   uint64_t t1 = t + 1;
   uint64_t nf;
-  if (new_head ||
-      (m->n_touched != 0 && pg_decide(m, &m->pg[m->touched_pg[0]]) != 0)) {  // touched in t
+  if (m->n_touched != 0 && pg_decide(m, &m->pg[m->touched_pg[0]]) != 0) {  // touched in t
     nf = compute_next_active(m, t);
   } else {
+    if (new_head) {  // the new VOQ's term of compute_next_active (its port's other terms stay)
+      uint32_t p = dec->e.eg_port;
+      const xtm_port_t *pt = &m->port[p];
+      if (pt->fifo_count < m->prm.fifo_depth) {
+        uint64_t b = port_shaped(m, pt, voq_bound(m, p, dec->v, t1), t1);
+        m->next_nonfifo = b < m->next_nonfifo ? b : m->next_nonfifo;
+      }
+    }
     nf = fifo_bound(m, t1);
     check_bound(m, t, nf);
   }

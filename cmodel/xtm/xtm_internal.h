@@ -94,6 +94,7 @@ typedef struct xtm_enq_dec {
   uint32_t v, gi, cells;
   xtm_enq_in_t e;
   uint8_t pg;
+  uint8_t queue;  // v = e.eg_port * NumTcs + queue
 } xtm_enq_dec_t;
 
 typedef struct xtm_voq {
@@ -182,8 +183,9 @@ struct xtm {
   // global registers
   uint32_t max_frame, pool_cells, ocb_only_cycles, evict_cells, return_cells;
   uint32_t hbm_wr_rate, hbm_wr_burst, hbm_rd_rate, hbm_rd_burst, hbm_rd_lat, ocb_rd_lat;
-  uint32_t lfsr_seed, lfsr;            // enqueue LFSR (spec 6.4)
-  uint32_t lfsr_head_seed, lfsr_head;  // head LFSR
+  uint32_t lfsr_seed, lfsr;                 // enqueue LFSR (spec 6.4)
+  uint32_t lfsr_head_seed, lfsr_head;       // head LFSR
+  uint32_t lfsr16_lo[256], lfsr16_hi[256];  // 16 LFSR steps of bits 7:0 and 15:8 (xtm_profile.c)
   uint32_t wd_ctrl, wd_poll, wd_detect, wd_restore;
   uint32_t tc_pg_map, tc_queue_map, dscp_map[8];
   uint32_t voq_sel, port_sel, pg_sel, prof_sel, pol_sel;
@@ -337,7 +339,9 @@ static inline uint64_t xtm_tb_ok_time(const xtm_tb_t *b, uint64_t t, uint32_t ra
 
 // xtm_profile.c
 // One draw (16 steps) of the LFSR whose state is *s; returns r (16 bits).
-uint32_t xtm_lfsr_draw(uint32_t *s);
+uint32_t xtm_lfsr_draw(const xtm_t *m, uint32_t *s);
+// Fills the tables xtm_lfsr_draw uses (xtm_create).
+void xtm_lfsr_tables(xtm_t *m);
 // Evaluates profile `prof` for occupancy/limit (spec 6.1): returns the code; for
 // kXtmCodeDraw the decision is hit = r * *mul < *thr.
 uint8_t xtm_profile_eval(const xtm_t *m, uint32_t prof, uint32_t occ, uint32_t limit, int64_t *mul,
