@@ -616,18 +616,19 @@ static XTM_ALWAYS_INLINE void voq_remove_head(xtm_t *m, uint32_t v, uint32_t por
 // The flush state of a VOQ depends on occ_pkts > 0, ENABLE and the watchdog state
 // (xtm_update_flush). A dequeue takes a packet from a VOQ that is not flushing, and an
 // acceptance adds one to a VOQ that is enabled and not stalled with DROP: neither changes
-// its flush state (the caller has marked the VOQ for the snapshot), only a flush can.
-static inline void flush_unchanged(const xtm_t *m, uint32_t v) {
+// its flush state (the caller has marked the VOQ for the snapshot), only a flush can. Eager
+// mode (the reference) updates it anyway.
+static inline void flush_unchanged(xtm_t *m, uint32_t v) {
 #ifdef XTM_CHECK_FAST
   const xtm_voq_t *q = &m->voq[v];
   bool f = q->occ_pkts > 0 && (XTM_F(q->cfg, Q_CFG, ENABLE) == 0 || voq_stalled_drop(m, q));
   if (f != (((m->flush_mask[v >> 6] >> (v & 63)) & 1u) != 0)) {
     abort();
   }
-#else
-  (void)m;
-  (void)v;
 #endif
+  if (m->eager) {
+    xtm_update_flush(m, v);  // the reference updates it as before
+  }
 }
 
 // ------------------------------------------------------------------ step 2: PFC reception
@@ -742,7 +743,7 @@ static void fifo_due_update(xtm_t *m) {
   m->fifo_due = due;
 }
 
-static void egress_output_ports(xtm_t *m, uint64_t t, xtm_out_t *out) {
+static XTM_ALWAYS_INLINE void egress_output_ports(xtm_t *m, uint64_t t, xtm_out_t *out) {
   uint32_t depth = m->prm.fifo_depth;
   for (uint64_t pm = m->fifo_ports & m->tx_ready; pm != 0; pm &= pm - 1) {
     uint32_t p = (uint32_t)__builtin_ctzll(pm);  // ascending, as a loop over all ports
@@ -769,7 +770,7 @@ static void egress_output_ports(xtm_t *m, uint64_t t, xtm_out_t *out) {
 
 // Step 4: the ready ports whose FIFO head is due send it (none before fifo_due).
 static inline void egress_output(xtm_t *m, uint64_t t, xtm_out_t *out) {
-  if (t >= m->fifo_due) {
+  if (t >= m->fifo_due || m->eager) {  // eager mode (the reference) visits every FIFO port
     egress_output_ports(m, t, out);
   }
 }
@@ -796,7 +797,8 @@ static void flush_one(xtm_t *m, uint64_t t, xtm_out_t *out) {
   out->flush = (xtm_flush_out_t){.valid = true, .pkt_id = d->pkt_id, .voq = (uint16_t)v};
 }
 
-// The HBM read bucket conforms in cycle t (after its last change: t > u), from its `ok`.
+// The HBM read bucket conforms in cycle t (after its last change: t > u), from its `ok`
+// (eager mode, the reference: from the bucket itself).
 static inline bool hbm_rd_conform(const xtm_t *m, uint64_t t) {
   bool c = (int64_t)t >= m->hbm_rd.ok;
 #ifdef XTM_CHECK_FAST
@@ -804,6 +806,9 @@ static inline bool hbm_rd_conform(const xtm_t *m, uint64_t t) {
     abort();
   }
 #endif
+  if (m->eager) {  // the reference: the bucket itself
+    c = xtm_tb_at(&m->hbm_rd, (int64_t)t, m->hbm_rd_rate, m->hbm_rd_burst) >= 0;
+  }
   return c;
 }
 
@@ -849,25 +854,29 @@ static uint8_t port_eligible(xtm_t *m, uint32_t p, uint64_t t) {
   return e;
 }
 
+// The port shaper conforms in cycle t (after its last change: t > u): from its `ok`, or in
+// eager mode (the reference) from the bucket itself.
+static inline bool port_shaper_conform(const xtm_t *m, const xtm_port_t *pt, uint64_t t) {
+  bool c = (int64_t)t >= pt->shaper.ok;
+#ifdef XTM_CHECK_FAST
+  if (c != (xtm_tb_at(&pt->shaper, (int64_t)t, pt->shaper_rate, pt->shaper_burst) >= 0)) {
+    abort();
+  }
+#endif
+  if (m->eager) {
+    c = xtm_tb_at(&pt->shaper, (int64_t)t, pt->shaper_rate, pt->shaper_burst) >= 0;
+  }
+  return c;
+}
+
 static bool port_gate(xtm_t *m, uint32_t p, uint64_t t) {
   xtm_port_t *pt = &m->port[p];
   if (pt->fifo_count >= m->prm.fifo_depth) {
     return false;
   }
-  if (XTM_F(pt->shaper_cfg, P_SHAPER_CFG, EN) != 0 && (int64_t)t < pt->shaper.ok) {
-#ifdef XTM_CHECK_FAST
-    if (xtm_tb_at(&pt->shaper, (int64_t)t, pt->shaper_rate, pt->shaper_burst) >= 0) {
-      abort();
-    }
-#endif
+  if (XTM_F(pt->shaper_cfg, P_SHAPER_CFG, EN) != 0 && !port_shaper_conform(m, pt, t)) {
     return false;
   }
-#ifdef XTM_CHECK_FAST
-  if (XTM_F(pt->shaper_cfg, P_SHAPER_CFG, EN) != 0 &&
-      xtm_tb_at(&pt->shaper, (int64_t)t, pt->shaper_rate, pt->shaper_burst) < 0) {
-    abort();
-  }
-#endif
   return true;
 }
 
@@ -1070,8 +1079,9 @@ static xtm_reason_t enq_validate(const xtm_t *m, const xtm_enq_in_t *e, uint64_t
 // profile at enqueue (spec 6.2): occupancy of S(t-2), configuration of S(t); evaluated
 // and drawn for every classified arrival the table selects, whatever checks a-e decide.
 // *pf_mark / *pf_drop: the profile would mark / drop this frame; returns its hit
-static bool enq_profile(xtm_t *m, const xtm_voq_t *q, uint32_t v, const xtm_enq_in_t *e, uint64_t t,
-                        bool *pf_mark, bool *pf_drop) {
+static XTM_ALWAYS_INLINE bool enq_profile(xtm_t *m, const xtm_voq_t *q, uint32_t v,
+                                          const xtm_enq_in_t *e, uint64_t t, bool *pf_mark,
+                                          bool *pf_drop) {
   bool ecn_en = XTM_F(q->cfg, Q_CFG, ECN_EN) != 0;
   bool ect = e->ecn == 1 || e->ecn == 2;
   *pf_mark = ecn_en && ect && XTM_F(q->cfg, Q_CFG, MARK_POINT) == XTM_Q_CFG_MARK_POINT_VALUE_TAIL;
@@ -1119,7 +1129,7 @@ static uint64_t pol_tokens(const xtm_pol_t *p, uint64_t c) {
 // Check p (spec 4.7) of a validated arrival of class tc in cycle t, on S(t): true when it
 // is not policed or conforms (admission goes on with check a), false for a POLICE drop.
 // Either way a policed arrival's policer is written: tok, u = t and its counters.
-static bool pol_check(xtm_t *m, const xtm_enq_in_t *e, uint32_t tc, uint64_t t) {
+static XTM_ALWAYS_INLINE bool pol_check(xtm_t *m, const xtm_enq_in_t *e, uint32_t tc, uint64_t t) {
   uint32_t map = m->port[e->in_port].pol_map >> (4u * tc);
   if (((map >> XTM_P_POL_MAP_TC0_EN_BIT) & 1u) == 0) {
     return true;  // not policed: no policer changes
@@ -1341,7 +1351,7 @@ static XTM_ALWAYS_INLINE void enqueue_commit(xtm_t *m, const xtm_enq_dec_t *dec,
 // ------------------------------------------------------------------ step 7: PFC generation
 
 // +1 set, -1 release, 0 no change: the evaluation of spec 7.1 on the current state.
-static int pg_decide(const xtm_t *m, const xtm_pg_t *g) {
+static XTM_ALWAYS_INLINE int pg_decide(const xtm_t *m, const xtm_pg_t *g) {
   bool en = XTM_F(g->cfg, G_CFG, PFC_EN) != 0;
   if (!en && !g->xoff) {
     return 0;
@@ -1435,7 +1445,7 @@ static void pfc_generate(xtm_t *m, uint64_t t, xtm_out_t *out) {
   }
   // only ports with a PG change this cycle or in XOFF (refresh) can send (ascending); with
   // no change, none before the earliest refresh of a port in XOFF (refresh_min)
-  if (m->pfc_dirty == 0 && t < m->refresh_min) {
+  if (m->pfc_dirty == 0 && t < m->refresh_min && !m->eager) {  // eager: the reference
     return;
   }
   uint64_t rmin = XTM_NEVER;
