@@ -32,6 +32,16 @@
 #else
 #define XTM_PREFETCH(p) ((void)(p))
 #endif
+// Also hints: the admission's decision and commit inlined into the enqueue-only cycle keep
+// the decision in registers; the enqueue-only cycle itself is kept out of xtm_step, whose
+// idle path (every cycle of a stepped run: xtm-bench, the co-simulation) stays small.
+#if defined(__GNUC__)
+#define XTM_ALWAYS_INLINE inline __attribute__((always_inline))
+#define XTM_NOINLINE __attribute__((noinline))
+#else
+#define XTM_ALWAYS_INLINE inline
+#define XTM_NOINLINE
+#endif
 
 static const char *const kReasonNames[kXtmReasonCount] = {
     "ACCEPT",   "TAIL",    "POOL",     "PROFILE", "HEADROOM",  "BUF_FULL", "QDISABLED", "WD",
@@ -105,6 +115,7 @@ xtm_status_t xtm_create(const xtm_params_t *p, xtm_t **out) {
     xtm_destroy(m);
     return kXtmNoMem;
   }
+  xtm_lfsr_tables(m);
   xtm_reset(m);
   *out = m;
   return kXtmOk;
@@ -129,7 +140,6 @@ const xtm_params_t *xtm_params(const xtm_t *m) { return &m->prm; }
 
 void xtm_reset(xtm_t *m) {
   const xtm_params_t *p = &m->prm;
-  memset(m->desc, 0, (size_t)p->num_desc * sizeof(xtm_desc_t));
   memset(m->voq, 0, (size_t)m->num_voqs * sizeof(xtm_voq_t));
   memset(m->port, 0, (size_t)p->num_ports * sizeof(xtm_port_t));
   memset(m->pg, 0, (size_t)p->num_ports * XTM_NUM_PRIOS * sizeof(xtm_pg_t));
@@ -139,13 +149,16 @@ void xtm_reset(xtm_t *m) {
   memset(m->prof, 0, sizeof(m->prof));
   memset(m->flush_mask, 0, sizeof(m->flush_mask));
   m->flush_n = 0;
-  m->fifo_ports = m->busy_ports = m->xoff_ports = m->pfc_dirty = 0;
+  m->fifo_ports = m->busy_ports = m->xoff_ports = m->pfc_dirty = m->full_fifo_ports = 0;
+  m->refresh_min = XTM_NEVER;
+  m->fifo_due = XTM_NEVER;
   memset(m->ecnt, 0, sizeof(m->ecnt));
-  // free list: LIFO, descriptor 0 first (allocation order is not observable)
-  for (uint32_t i = 0; i < p->num_desc; i++) {
-    m->desc[i].next = (i + 1 < p->num_desc) ? i + 1 : XTM_NIL;
-  }
-  m->free_head = 0;
+  // free list: LIFO, descriptor 0 first (allocation order is not observable). Kept as the
+  // freed descriptors (free_head, LIFO) above those never allocated since the reset
+  // (desc_fresh, in ascending order): the same order as one list of every descriptor,
+  // without writing the whole array here. A descriptor is written in full when allocated.
+  m->free_head = XTM_NIL;
+  m->desc_fresh = 0;
   m->desc_free = p->num_desc;
   for (uint32_t v = 0; v < m->num_voqs; v++) {
     m->voq[v].head = m->voq[v].tail = XTM_NIL;
@@ -176,9 +189,11 @@ void xtm_reset(xtm_t *m) {
 }
 
 uint64_t xtm_cycle(const xtm_t *m) { return m->t; }
+static void fifo_due_update(xtm_t *m);
 void xtm_set_tx_ready(xtm_t *m, uint64_t mask) {
   if (mask != m->tx_ready) {
     m->tx_ready = mask;
+    fifo_due_update(m);
     m->next_active = m->next_full = m->next_nonfifo = m->t;
   }
 }
@@ -527,7 +542,7 @@ static void mark_due_update(xtm_t *m) {
 static void marks_process(xtm_t *m, uint64_t t) {
   xtm_mark_pend_t *pe = &m->mark[t & 3];
   if (pe->due == t) {
-    uint32_t r = pe->code == kXtmCodeDraw ? xtm_lfsr_draw(&m->lfsr_head) : 0;
+    uint32_t r = pe->code == kXtmCodeDraw ? xtm_lfsr_draw(m, &m->lfsr_head) : 0;
     if (xtm_profile_decide(pe->code, pe->mul, pe->thr, r)) {
       xtm_fifo_ent_t *e = &m->fifo[pe->fifo_idx];
       e->d.ecn = 3;
@@ -552,7 +567,9 @@ void xtm_marks_clear_counts(xtm_t *m) {
 
 // ------------------------------------------------------------------ descriptor list
 
-static void voq_remove_head(xtm_t *m, uint32_t v, uint64_t t, xtm_desc_t **out_d) {
+// VOQ v = port * NumTcs + queue.
+static XTM_ALWAYS_INLINE void voq_remove_head(xtm_t *m, uint32_t v, uint32_t port, uint32_t queue,
+                                              uint64_t t, xtm_desc_t **out_d) {
   xtm_voq_t *q = &m->voq[v];
   uint32_t di = q->head;
   xtm_desc_t *d = &m->desc[di];
@@ -573,7 +590,6 @@ static void voq_remove_head(xtm_t *m, uint32_t v, uint64_t t, xtm_desc_t **out_d
   xtm_occ_log_t *l = occ_log_at(m, t);
   l->rem_v = v;
   l->rem_cells = d->cells;
-  uint32_t port = voq_port(m, v);
   uint32_t pgi = (uint32_t)d->in_port * XTM_NUM_PRIOS + d->pg;
   xtm_pg_t *g = &m->pg[pgi];
   // spec 4.4: a PG drains its headroom first
@@ -582,7 +598,7 @@ static void voq_remove_head(xtm_t *m, uint32_t v, uint64_t t, xtm_desc_t **out_d
   xtm_snap_mark_pg(m, pgi);
   touch_pg(m, pgi, t);
   if (q->occ_pkts == 0) {
-    m->port[port].nonempty &= (uint8_t) ~(1u << voq_queue(m, v));
+    m->port[port].nonempty &= (uint8_t) ~(1u << queue);
     if (m->port[port].nonempty == 0) {
       m->busy_ports &= ~(1ull << port);
     }
@@ -598,7 +614,24 @@ static void voq_remove_head(xtm_t *m, uint32_t v, uint64_t t, xtm_desc_t **out_d
   m->free_head = di;
   m->desc_free++;
   *out_d = d;
-  xtm_update_flush(m, v);
+}
+
+// The flush state of a VOQ depends on occ_pkts > 0, ENABLE and the watchdog state
+// (xtm_update_flush). A dequeue takes a packet from a VOQ that is not flushing, and an
+// acceptance adds one to a VOQ that is enabled and not stalled with DROP: neither changes
+// its flush state (the caller has marked the VOQ for the snapshot), only a flush can. Eager
+// mode (the reference) updates it anyway.
+static inline void flush_unchanged(xtm_t *m, uint32_t v) {
+#ifdef XTM_CHECK_FAST
+  const xtm_voq_t *q = &m->voq[v];
+  bool f = q->occ_pkts > 0 && (XTM_F(q->cfg, Q_CFG, ENABLE) == 0 || voq_stalled_drop(m, q));
+  if (f != (((m->flush_mask[v >> 6] >> (v & 63)) & 1u) != 0)) {
+    abort();
+  }
+#endif
+  if (m->eager) {
+    xtm_update_flush(m, v);  // the reference updates it as before
+  }
 }
 
 // ------------------------------------------------------------------ step 2: PFC reception
@@ -700,7 +733,20 @@ static void watchdog_apply(xtm_t *m) {
 
 // ------------------------------------------------------------------ step 4: egress output
 
-static void egress_output(xtm_t *m, uint64_t t, xtm_out_t *out) {
+// fifo_due: the earliest head of the egress FIFOs of the ready ports, XTM_NEVER if none
+// (after a head or tx_ready changed).
+static void fifo_due_update(xtm_t *m) {
+  uint32_t depth = m->prm.fifo_depth;
+  uint64_t due = XTM_NEVER;
+  for (uint64_t pm = m->fifo_ports & m->tx_ready; pm != 0; pm &= pm - 1) {
+    uint32_t p = (uint32_t)__builtin_ctzll(pm);
+    uint64_t r = m->fifo[p * depth + m->port[p].fifo_head].ready;
+    due = r < due ? r : due;
+  }
+  m->fifo_due = due;
+}
+
+static XTM_ALWAYS_INLINE void egress_output_ports(xtm_t *m, uint64_t t, xtm_out_t *out) {
   uint32_t depth = m->prm.fifo_depth;
   for (uint64_t pm = m->fifo_ports & m->tx_ready; pm != 0; pm &= pm - 1) {
     uint32_t p = (uint32_t)__builtin_ctzll(pm);  // ascending, as a loop over all ports
@@ -714,10 +760,21 @@ static void egress_output(xtm_t *m, uint64_t t, xtm_out_t *out) {
     pt->cnt[kXtmPcntTxPkts]++;
     pt->cnt[kXtmPcntTxBytes] += e->d.len;
     pt->fifo_head = (pt->fifo_head + 1 == depth) ? 0 : pt->fifo_head + 1;
+    if (pt->fifo_count == depth) {
+      m->full_fifo_ports &= ~(1ull << p);
+    }
     pt->fifo_count--;
     if (pt->fifo_count == 0) {
       m->fifo_ports &= ~(1ull << p);
     }
+  }
+  fifo_due_update(m);
+}
+
+// Step 4: the ready ports whose FIFO head is due send it (none before fifo_due).
+static inline void egress_output(xtm_t *m, uint64_t t, xtm_out_t *out) {
+  if (t >= m->fifo_due || m->eager) {  // eager mode (the reference) visits every FIFO port
+    egress_output_ports(m, t, out);
   }
 }
 
@@ -732,7 +789,8 @@ static void flush_one(xtm_t *m, uint64_t t, xtm_out_t *out) {
     }
   }
   xtm_desc_t *d;
-  voq_remove_head(m, v, t, &d);
+  voq_remove_head(m, v, voq_port(m, v), voq_queue(m, v), t, &d);
+  xtm_update_flush(m, v);
   xtm_voq_t *q = &m->voq[v];
   q->cnt[kXtmVcntDropFlush]++;
   q->cnt[kXtmVcntDropBytes] += d->len;
@@ -740,6 +798,29 @@ static void flush_one(xtm_t *m, uint64_t t, xtm_out_t *out) {
     q->deficit = 0;  // spec 9.3: a VOQ emptied by a flush keeps no positive deficit
   }
   out->flush = (xtm_flush_out_t){.valid = true, .pkt_id = d->pkt_id, .voq = (uint16_t)v};
+}
+
+// The HBM read bucket conforms in cycle t (after its last change: t > u), from its `ok`
+// (eager mode, the reference: from the bucket itself).
+static inline bool hbm_rd_conform(const xtm_t *m, uint64_t t) {
+  bool c = (int64_t)t >= m->hbm_rd.ok;
+#ifdef XTM_CHECK_FAST
+  if (c != (xtm_tb_at(&m->hbm_rd, (int64_t)t, m->hbm_rd_rate, m->hbm_rd_burst) >= 0)) {
+    abort();
+  }
+#endif
+  if (m->eager) {  // the reference: the bucket itself
+    c = xtm_tb_at(&m->hbm_rd, (int64_t)t, m->hbm_rd_rate, m->hbm_rd_burst) >= 0;
+  }
+  return c;
+}
+
+// xtm_tb_ok_time of a bucket with its `ok` kept, from cycle t1 > u.
+static inline uint64_t tb_ok_from(const xtm_tb_t *b, uint64_t t1) {
+  if (b->ok == INT64_MAX) {
+    return XTM_NEVER;
+  }
+  return (int64_t)t1 > b->ok ? t1 : (uint64_t)b->ok;
 }
 
 // Eligibility of VOQ v in cycle t (spec 9.1), for a VOQ holding packets and not flushing.
@@ -751,8 +832,7 @@ static bool voq_eligible(xtm_t *m, uint32_t v, uint32_t port, uint64_t t) {
   if (XTM_F(q->cfg, Q_CFG, SHAPER_EN) != 0 && !xtm_qs_conform(m, v, t)) {
     return false;
   }
-  if (m->desc[q->head].hbm &&
-      xtm_tb_at(&m->hbm_rd, (int64_t)t, m->hbm_rd_rate, m->hbm_rd_burst) < 0) {
+  if (m->desc[q->head].hbm && !hbm_rd_conform(m, t)) {
     return false;
   }
   return true;
@@ -777,13 +857,27 @@ static uint8_t port_eligible(xtm_t *m, uint32_t p, uint64_t t) {
   return e;
 }
 
+// The port shaper conforms in cycle t (after its last change: t > u): from its `ok`, or in
+// eager mode (the reference) from the bucket itself.
+static inline bool port_shaper_conform(const xtm_t *m, const xtm_port_t *pt, uint64_t t) {
+  bool c = (int64_t)t >= pt->shaper.ok;
+#ifdef XTM_CHECK_FAST
+  if (c != (xtm_tb_at(&pt->shaper, (int64_t)t, pt->shaper_rate, pt->shaper_burst) >= 0)) {
+    abort();
+  }
+#endif
+  if (m->eager) {
+    c = xtm_tb_at(&pt->shaper, (int64_t)t, pt->shaper_rate, pt->shaper_burst) >= 0;
+  }
+  return c;
+}
+
 static bool port_gate(xtm_t *m, uint32_t p, uint64_t t) {
   xtm_port_t *pt = &m->port[p];
   if (pt->fifo_count >= m->prm.fifo_depth) {
     return false;
   }
-  if (XTM_F(pt->shaper_cfg, P_SHAPER_CFG, EN) != 0 &&
-      xtm_tb_at(&pt->shaper, (int64_t)t, pt->shaper_rate, pt->shaper_burst) < 0) {
+  if (XTM_F(pt->shaper_cfg, P_SHAPER_CFG, EN) != 0 && !port_shaper_conform(m, pt, t)) {
     return false;
   }
   return true;
@@ -838,7 +932,8 @@ static void select_and_dequeue(xtm_t *m, uint32_t p, uint8_t elig, uint64_t t) {
   xtm_voq_t *q = &m->voq[v];
   uint32_t occ_before = q->occ_cells;
   xtm_desc_t *d;
-  voq_remove_head(m, v, t, &d);
+  voq_remove_head(m, v, p, (uint32_t)sel, t, &d);
+  flush_unchanged(m, v);
   q->cnt[kXtmVcntDeqPkts]++;
   q->cnt[kXtmVcntDeqBytes] += d->len;
   q->wd_sent = true;
@@ -857,6 +952,7 @@ static void select_and_dequeue(xtm_t *m, uint32_t p, uint8_t elig, uint64_t t) {
   if (XTM_F(pt->shaper_cfg, P_SHAPER_CFG, EN) != 0) {
     xtm_tb_sync(&pt->shaper, (int64_t)t, pt->shaper_rate, pt->shaper_burst);
     pt->shaper.tok -= ((int64_t)d->len + XTM_F(pt->shaper_cfg, P_SHAPER_CFG, OVH_BYTES)) << 16;
+    xtm_tb_set_ok(&pt->shaper, pt->shaper_rate);
   }
   if (XTM_F(q->cfg, Q_CFG, SHAPER_EN) != 0) {
     qs_charge(m, v, t, d->len);
@@ -864,6 +960,7 @@ static void select_and_dequeue(xtm_t *m, uint32_t p, uint8_t elig, uint64_t t) {
   if (d->hbm) {
     xtm_tb_sync(&m->hbm_rd, (int64_t)t, m->hbm_rd_rate, m->hbm_rd_burst);
     m->hbm_rd.tok -= (int64_t)d->cells << 16;
+    xtm_tb_set_ok(&m->hbm_rd, m->hbm_rd_rate);
   }
   // into the in-flight FIFO (spec 9.4, 9.6)
   uint32_t depth = m->prm.fifo_depth;
@@ -885,6 +982,12 @@ static void select_and_dequeue(xtm_t *m, uint32_t p, uint8_t elig, uint64_t t) {
                          .sojourn = (uint32_t)(t - d->enq_cycle)};
   pt->fifo_count++;
   m->fifo_ports |= 1ull << p;
+  if (pt->fifo_count == 1 && ((m->tx_ready >> p) & 1u) && e->ready < m->fifo_due) {
+    m->fifo_due = e->ready;  // a new head
+  }
+  if (pt->fifo_count == depth) {
+    m->full_fifo_ports |= 1ull << p;
+  }
   // marking at dequeue (spec 6.3): evaluated on S(t) now, decided in cycle t+3
   if (XTM_F(q->cfg, Q_CFG, ECN_EN) != 0 && (d->ecn == 1 || d->ecn == 2)) {
     uint32_t mp = XTM_F(q->cfg, Q_CFG, MARK_POINT);
@@ -979,8 +1082,9 @@ static xtm_reason_t enq_validate(const xtm_t *m, const xtm_enq_in_t *e, uint64_t
 // profile at enqueue (spec 6.2): occupancy of S(t-2), configuration of S(t); evaluated
 // and drawn for every classified arrival the table selects, whatever checks a-e decide.
 // *pf_mark / *pf_drop: the profile would mark / drop this frame; returns its hit
-static bool enq_profile(xtm_t *m, const xtm_voq_t *q, uint32_t v, const xtm_enq_in_t *e, uint64_t t,
-                        bool *pf_mark, bool *pf_drop) {
+static XTM_ALWAYS_INLINE bool enq_profile(xtm_t *m, const xtm_voq_t *q, uint32_t v,
+                                          const xtm_enq_in_t *e, uint64_t t, bool *pf_mark,
+                                          bool *pf_drop) {
   bool ecn_en = XTM_F(q->cfg, Q_CFG, ECN_EN) != 0;
   bool ect = e->ecn == 1 || e->ecn == 2;
   *pf_mark = ecn_en && ect && XTM_F(q->cfg, Q_CFG, MARK_POINT) == XTM_Q_CFG_MARK_POINT_VALUE_TAIL;
@@ -992,7 +1096,7 @@ static bool enq_profile(xtm_t *m, const xtm_voq_t *q, uint32_t v, const xtm_enq_
   int64_t mul, thr;
   uint8_t code = xtm_profile_eval(m, XTM_F(q->cfg, Q_CFG, PROFILE), occ_two_back(m, v, t), q->limit,
                                   &mul, &thr);
-  uint32_t r = code == kXtmCodeDraw ? xtm_lfsr_draw(&m->lfsr) : 0;
+  uint32_t r = code == kXtmCodeDraw ? xtm_lfsr_draw(m, &m->lfsr) : 0;
   return xtm_profile_decide(code, mul, thr, r);
 }
 
@@ -1028,7 +1132,7 @@ static uint64_t pol_tokens(const xtm_pol_t *p, uint64_t c) {
 // Check p (spec 4.7) of a validated arrival of class tc in cycle t, on S(t): true when it
 // is not policed or conforms (admission goes on with check a), false for a POLICE drop.
 // Either way a policed arrival's policer is written: tok, u = t and its counters.
-static bool pol_check(xtm_t *m, const xtm_enq_in_t *e, uint32_t tc, uint64_t t) {
+static XTM_ALWAYS_INLINE bool pol_check(xtm_t *m, const xtm_enq_in_t *e, uint32_t tc, uint64_t t) {
   uint32_t map = m->port[e->in_port].pol_map >> (4u * tc);
   if (((map >> XTM_P_POL_MAP_TC0_EN_BIT) & 1u) == 0) {
     return true;  // not policed: no policer changes
@@ -1053,8 +1157,8 @@ static bool pol_check(xtm_t *m, const xtm_enq_in_t *e, uint32_t tc, uint64_t t) 
 // Validation, classification, admission and placement on S(t) (spec 4.2-5.3). A drop is
 // complete here (counters, enq_res); an acceptance and an eviction are left in *dec for
 // enqueue_commit, after the dequeue slot.
-static void enqueue_decide(xtm_t *m, const xtm_enq_in_t *in_e, uint64_t t, xtm_out_t *out,
-                           xtm_enq_dec_t *dec) {
+static XTM_ALWAYS_INLINE void enqueue_decide(xtm_t *m, const xtm_enq_in_t *in_e, uint64_t t,
+                                             xtm_out_t *out, xtm_enq_dec_t *dec) {
   // inputs are masked to their field widths (spec 2)
   xtm_enq_in_t e = {.valid = true,
                     .pkt_id = in_e->pkt_id,
@@ -1137,11 +1241,15 @@ static void enqueue_decide(xtm_t *m, const xtm_enq_in_t *in_e, uint64_t t, xtm_o
     enq_drop(m, v, &e, kXtmReasonBufFull, out);
     return;
   }
+  int64_t wr_tok = 0;
   if ((q->hbm_mode || dec->evict) &&
-      xtm_tb_at(&m->hbm_wr, (int64_t)t, m->hbm_wr_rate, m->hbm_wr_burst) >= 0 &&
+      (wr_tok = xtm_tb_at(&m->hbm_wr, (int64_t)t, m->hbm_wr_rate, m->hbm_wr_burst)) >= 0 &&
       (uint64_t)m->hbm_used + cells <= m->prm.hbm_cells) {
     hbm = true;
-    xtm_tb_sync(&m->hbm_wr, (int64_t)t, m->hbm_wr_rate, m->hbm_wr_burst);
+    if ((int64_t)t > m->hbm_wr.u) {  // xtm_tb_sync to t, then the charge
+      m->hbm_wr.tok = wr_tok;
+      m->hbm_wr.u = (int64_t)t;
+    }
     m->hbm_wr.tok -= (int64_t)cells << 16;
   } else if ((uint64_t)m->ocb_used + cells > m->prm.ocb_cells) {
     enq_drop(m, v, &e, kXtmReasonBufFull, out);
@@ -1155,12 +1263,13 @@ static void enqueue_decide(xtm_t *m, const xtm_enq_in_t *in_e, uint64_t t, xtm_o
   dec->cells = cells;
   dec->e = e;
   dec->pg = (uint8_t)pg;
+  dec->queue = (uint8_t)queue;
   out->enq_res.marked = marked;
   out->enq_res.hdrm = hdrm;
   out->enq_res.hbm = hbm;
 }
 
-static void enqueue_commit(xtm_t *m, const xtm_enq_dec_t *dec, uint64_t t) {
+static XTM_ALWAYS_INLINE void enqueue_commit(xtm_t *m, const xtm_enq_dec_t *dec, uint64_t t) {
   xtm_voq_t *q = &m->voq[dec->v];
   xtm_snap_mark_voq(m, dec->v);
   if (dec->evict) {
@@ -1174,12 +1283,14 @@ static void enqueue_commit(xtm_t *m, const xtm_enq_dec_t *dec, uint64_t t) {
   uint32_t cells = dec->cells;
   xtm_pg_t *g = &m->pg[dec->gi];
   uint32_t di = m->free_head;
-  xtm_desc_t *d = &m->desc[di];
-  m->free_head = d->next;
-  m->desc_free--;
-  if (m->free_head != XTM_NIL) {
-    XTM_PREFETCH(&m->desc[m->free_head]);  // the next enqueue's descriptor
+  if (di != XTM_NIL) {
+    m->free_head = m->desc[di].next;
+  } else {
+    di = m->desc_fresh++;  // desc_free > 0: below num_desc
   }
+  xtm_desc_t *d = &m->desc[di];
+  m->desc_free--;
+  XTM_PREFETCH(&m->desc[m->free_head != XTM_NIL ? m->free_head : m->desc_fresh]);  // the next one
   *d = (xtm_desc_t){.next = XTM_NIL,
                     .pkt_id = e->pkt_id,
                     .enq_cycle = t,
@@ -1198,7 +1309,7 @@ static void enqueue_commit(xtm_t *m, const xtm_enq_dec_t *dec, uint64_t t) {
   }
   q->tail = di;
   if (q->occ_pkts == 0) {
-    m->port[e->eg_port].nonempty |= (uint8_t)(1u << voq_queue(m, dec->v));
+    m->port[e->eg_port].nonempty |= (uint8_t)(1u << dec->queue);
     m->busy_ports |= 1ull << e->eg_port;
   }
   q->occ_pkts++;
@@ -1237,13 +1348,13 @@ static void enqueue_commit(xtm_t *m, const xtm_enq_dec_t *dec, uint64_t t) {
   }
   xtm_snap_mark_pg(m, dec->gi);
   touch_pg(m, dec->gi, t);
-  xtm_update_flush(m, dec->v);
+  flush_unchanged(m, dec->v);
 }
 
 // ------------------------------------------------------------------ step 7: PFC generation
 
 // +1 set, -1 release, 0 no change: the evaluation of spec 7.1 on the current state.
-static int pg_decide(const xtm_t *m, const xtm_pg_t *g) {
+static XTM_ALWAYS_INLINE int pg_decide(const xtm_t *m, const xtm_pg_t *g) {
   bool en = XTM_F(g->cfg, G_CFG, PFC_EN) != 0;
   if (!en && !g->xoff) {
     return 0;
@@ -1335,7 +1446,12 @@ static void pfc_generate(xtm_t *m, uint64_t t, xtm_out_t *out) {
       }
     }
   }
-  // only ports with a PG change this cycle or in XOFF (refresh) can send (ascending)
+  // only ports with a PG change this cycle or in XOFF (refresh) can send (ascending); with
+  // no change, none before the earliest refresh of a port in XOFF (refresh_min)
+  if (m->pfc_dirty == 0 && t < m->refresh_min && !m->eager) {  // eager: the reference
+    return;
+  }
+  uint64_t rmin = XTM_NEVER;
   for (uint64_t pm = m->pfc_dirty | m->xoff_ports; pm != 0; pm &= pm - 1) {
     uint32_t p = (uint32_t)__builtin_ctzll(pm);
     xtm_port_t *pt = &m->port[p];
@@ -1344,11 +1460,69 @@ static void pfc_generate(xtm_t *m, uint64_t t, xtm_out_t *out) {
       pfc_send(m, p, rel, t, out);
     }
     m->set_mask[p] = m->rel_mask[p] = 0;
+    if (pt->xoff_mask != 0 && pt->refresh_at < rmin) {
+      rmin = pt->refresh_at;
+    }
   }
+  m->refresh_min = rmin;
   m->pfc_dirty = 0;
 }
 
 // ------------------------------------------------------------------ next activity
+
+// The first cycle >= t1 at which VOQ v (holding packets) of port p can be eligible as far
+// as its pause, its queue shaper and its head's HBM read bucket go (compute_next_active).
+static inline uint64_t voq_bound(const xtm_t *m, uint32_t p, uint32_t v, uint64_t t1) {
+  const xtm_voq_t *q = &m->voq[v];
+  uint64_t tq = t1;
+  if (XTM_F(q->cfg, Q_CFG, PFC_RX_EN) != 0 && !voq_stalled_fwd(m, q)) {
+    const xtm_pg_t *g = &m->pg[p * XTM_NUM_PRIOS + XTM_F(q->cfg, Q_CFG, PFC_PRIO)];
+    if (g->pause_end > tq) {
+      tq = g->pause_end;
+    }
+  }
+  if (XTM_F(q->cfg, Q_CFG, SHAPER_EN) != 0) {
+    uint64_t ok = qs_next_on(m, v, t1);
+    if (ok > tq) {
+      tq = ok;
+    }
+  }
+  const xtm_desc_t *hd = &m->desc[q->head];
+  if (hd->next != XTM_NIL) {
+    XTM_PREFETCH(&m->desc[hd->next]);  // the next head, read when this one leaves
+  }
+  if (hd->hbm) {
+    uint64_t ok = tb_ok_from(&m->hbm_rd, t1);
+#ifdef XTM_CHECK_FAST
+    if (ok != xtm_tb_ok_time(&m->hbm_rd, t1, m->hbm_rd_rate, m->hbm_rd_burst)) {
+      abort();
+    }
+#endif
+    if (ok > tq) {
+      tq = ok;
+    }
+  }
+  return tq;
+}
+
+// The bound qbest of a port's VOQs (XTM_NEVER: none) with the port shaper: not before its
+// first conforming cycle.
+static inline uint64_t port_shaped(const xtm_t *m, const xtm_port_t *pt, uint64_t qbest,
+                                   uint64_t t1) {
+  (void)m;
+  if (qbest != XTM_NEVER && XTM_F(pt->shaper_cfg, P_SHAPER_CFG, EN) != 0) {
+    uint64_t ok = tb_ok_from(&pt->shaper, t1);
+#ifdef XTM_CHECK_FAST
+    if (ok != xtm_tb_ok_time(&pt->shaper, t1, pt->shaper_rate, pt->shaper_burst)) {
+      abort();
+    }
+#endif
+    if (ok > qbest) {
+      qbest = ok;
+    }
+  }
+  return qbest;
+}
 
 // Earliest cycle > t at which an idle cycle could change state or output (spec 13); the
 // marking decisions (mark_due) are handled apart. Also sets next_nonfifo: the same bound
@@ -1371,21 +1545,18 @@ static uint64_t compute_next_active(xtm_t *m, uint64_t t) {
   uint64_t fbest = XTM_NEVER;       // the FIFO heads
   uint32_t T = m->prm.num_tcs;
   uint32_t depth = m->prm.fifo_depth;
-  // a port with no XOFF, an empty FIFO and empty VOQs adds nothing (ascending order kept)
-  for (uint64_t pm = m->xoff_ports | m->fifo_ports | m->busy_ports; pm != 0; pm &= pm - 1) {
+  // the ports in XOFF: their earliest refresh (pfc_generate keeps it)
+  if (m->refresh_min < best) {
+    best = m->refresh_min < t1 ? t1 : m->refresh_min;
+  }
+  // the FIFO heads (fifo_due); the ports with packets (the result is a minimum)
+  if (m->fifo_due != XTM_NEVER) {
+    fbest = m->fifo_due < t1 ? t1 : m->fifo_due;
+  }
+  for (uint64_t pm = m->busy_ports; pm != 0; pm &= pm - 1) {
     uint32_t p = (uint32_t)__builtin_ctzll(pm);
     xtm_port_t *pt = &m->port[p];
-    if (pt->xoff_mask != 0 && pt->refresh_at < best) {
-      best = pt->refresh_at < t1 ? t1 : pt->refresh_at;
-    }
-    if (pt->fifo_count > 0 && ((m->tx_ready >> p) & 1u)) {
-      uint64_t r = m->fifo[p * depth + pt->fifo_head].ready;
-      r = r < t1 ? t1 : r;
-      if (r < fbest) {
-        fbest = r;
-      }
-    }
-    if (pt->nonempty == 0 || pt->fifo_count >= depth) {
+    if (pt->fifo_count >= depth) {
       continue;
     }
     uint64_t qbest = XTM_NEVER;
@@ -1393,41 +1564,12 @@ static uint64_t compute_next_active(xtm_t *m, uint64_t t) {
     while (cand != 0) {
       uint32_t qi = (uint32_t)__builtin_ctz(cand);
       cand &= (uint8_t)(cand - 1);
-      uint32_t v = p * T + qi;
-      xtm_voq_t *q = &m->voq[v];
-      uint64_t tq = t1;
-      if (XTM_F(q->cfg, Q_CFG, PFC_RX_EN) != 0 && !voq_stalled_fwd(m, q)) {
-        const xtm_pg_t *g = &m->pg[p * XTM_NUM_PRIOS + XTM_F(q->cfg, Q_CFG, PFC_PRIO)];
-        if (g->pause_end > tq) {
-          tq = g->pause_end;
-        }
-      }
-      if (XTM_F(q->cfg, Q_CFG, SHAPER_EN) != 0) {
-        uint64_t ok = qs_next_on(m, v, t1);
-        if (ok > tq) {
-          tq = ok;
-        }
-      }
-      const xtm_desc_t *hd = &m->desc[q->head];
-      if (hd->next != XTM_NIL) {
-        XTM_PREFETCH(&m->desc[hd->next]);  // the next head, read when this one leaves
-      }
-      if (hd->hbm) {
-        uint64_t ok = xtm_tb_ok_time(&m->hbm_rd, t1, m->hbm_rd_rate, m->hbm_rd_burst);
-        if (ok > tq) {
-          tq = ok;
-        }
-      }
+      uint64_t tq = voq_bound(m, p, p * T + qi, t1);
       if (tq < qbest) {
         qbest = tq;
       }
     }
-    if (qbest != XTM_NEVER && XTM_F(pt->shaper_cfg, P_SHAPER_CFG, EN) != 0) {
-      uint64_t ok = xtm_tb_ok_time(&pt->shaper, t1, pt->shaper_rate, pt->shaper_burst);
-      if (ok > qbest) {
-        qbest = ok;
-      }
-    }
+    qbest = port_shaped(m, pt, qbest, t1);
     if (qbest < best) {
       best = qbest;
     }
@@ -1456,8 +1598,9 @@ static inline void clear_out(xtm_out_t *out, uint64_t t) {
 static void full_cycle(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
   uint64_t t = m->t;
   clear_out(out, t);
-  if (in != NULL) {
+  if (in != NULL && in->tx_ready != m->tx_ready) {
     m->tx_ready = in->tx_ready;
+    fifo_due_update(m);
   }
   // 1. CSR read sample (S(t))
   int16_t csr_idx = -1;
@@ -1526,26 +1669,58 @@ static void full_cycle(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
   m->next_active = m->next_full < m->mark_due ? m->next_full : m->mark_due;
 }
 
-// A cycle without input before next_nonfifo whose only work is the egress FIFOs' outputs
-// (and a marking decision due in it) runs those alone: the CSR, PFC, watchdog, admission
-// and dequeue steps of full_cycle would change nothing (compute_next_active). Not taken
-// when an output frees a slot of a full FIFO (the dequeue slot may then use it in the same
-// cycle) or a PG touched in t-1 is evaluated in t. next_full is then min(next_nonfifo, the
-// new FIFO heads), what compute_next_active would return: its other terms are absolute
-// deadlines of state these steps leave alone. Returns false (nothing done) when not taken.
-static bool egress_only_cycle(xtm_t *m, xtm_out_t *out) {
-  uint64_t t = m->t;
-  if (m->eager || t >= m->next_nonfifo || m->wd_toggle != 0 || m->pfc_dirty != 0 ||
-      (m->n_touched != 0 && m->touched_cycle + 1 == t)) {
+// The guard shared by the cheap cycles below: a cycle before next_nonfifo needs no flush,
+// PG evaluation that changes a PG (those touched in t-1 decide no change:
+// compute_next_active), watchdog sweep or poll, PFC refresh or dequeue; wd_toggle and
+// pfc_dirty are 0 at the start of every cycle. Not taken when an egress output would free a
+// slot of a full FIFO (the dequeue slot may then use it in the same cycle).
+static inline bool cheap_cycle_ok(const xtm_t *m, uint64_t t) {
+  if (t >= m->next_nonfifo || m->eager) {
     return false;
   }
   uint32_t depth = m->prm.fifo_depth;
-  for (uint64_t pm = m->fifo_ports & m->tx_ready; pm != 0; pm &= pm - 1) {
+  for (uint64_t pm = m->full_fifo_ports & m->tx_ready; pm != 0; pm &= pm - 1) {
     uint32_t p = (uint32_t)__builtin_ctzll(pm);
-    const xtm_port_t *pt = &m->port[p];
-    if (pt->fifo_count >= depth && m->fifo[p * depth + pt->fifo_head].ready <= t) {
+    if (m->fifo[p * depth + m->port[p].fifo_head].ready <= t) {
       return false;
     }
+  }
+#ifdef XTM_CHECK_FAST  // debug builds: the state the guard relies on
+  if (m->wd_toggle != 0 || m->pfc_dirty != 0 || m->flush_n != 0 || m->pg_eval_pending != 0 ||
+      m->wd_sweep_t0 != XTM_NEVER || t >= m->wd_next_poll) {
+    abort();
+  }
+#endif
+  return true;
+}
+
+// min(next_nonfifo, the FIFO heads from t1 on): what compute_next_active(m, t1 - 1) returns
+// when none of its other terms changed since it last ran (its terms are absolute deadlines).
+static inline uint64_t fifo_bound(const xtm_t *m, uint64_t t1) {
+  uint64_t r = m->fifo_due < t1 ? t1 : m->fifo_due;
+  return r < m->next_nonfifo ? r : m->next_nonfifo;
+}
+
+#ifdef XTM_CHECK_FAST  // debug builds: the shortcut's bounds equal the full ones
+static void check_bound(xtm_t *m, uint64_t t, uint64_t nf) {
+  uint64_t saved_nf = m->next_nonfifo;
+  if (compute_next_active(m, t) != nf || m->next_nonfifo != saved_nf) {
+    abort();
+  }
+}
+#else
+#define check_bound(m, t, nf) ((void)0)
+#endif
+
+// A cycle without input before next_nonfifo whose only work is the egress FIFOs' outputs
+// (and a marking decision due in it) runs those alone: the CSR, PFC, watchdog, admission
+// and dequeue steps of full_cycle would change nothing (cheap_cycle_ok). The PGs touched in
+// t-1 decide no change, so their evaluation only empties the list. next_full is then
+// fifo_bound. Returns false (nothing done) when not taken.
+static bool egress_only_cycle(xtm_t *m, xtm_out_t *out) {
+  uint64_t t = m->t;
+  if (!cheap_cycle_ok(m, t)) {
+    return false;
   }
   clear_out(out, t);
   egress_output(m, t, out);
@@ -1554,19 +1729,65 @@ static bool egress_only_cycle(xtm_t *m, xtm_out_t *out) {
     marks_process(m, t);
   }
   uint64_t t1 = t + 1;
-  uint64_t nf = m->next_nonfifo;
-  for (uint64_t pm = m->fifo_ports & m->tx_ready; pm != 0; pm &= pm - 1) {
-    uint32_t p = (uint32_t)__builtin_ctzll(pm);
-    uint64_t r = m->fifo[p * depth + m->port[p].fifo_head].ready;
-    r = r < t1 ? t1 : r;
-    nf = r < nf ? r : nf;
+  uint64_t nf = fifo_bound(m, t1);
+  check_bound(m, t, nf);
+  m->t = t1;
+  m->next_full = nf;
+  m->next_active = m->next_full < m->mark_due ? m->next_full : m->mark_due;
+  return true;
+}
+
+// A cycle before next_nonfifo whose only input is an arrival (no CSR access, PFC frame or
+// tx_ready change) runs the egress outputs, the admission and its commit, and a marking
+// decision due: the PFC generation and the dequeue slot of full_cycle would change nothing
+// (cheap_cycle_ok; an arrival is not eligible in its own cycle). An acceptance into a VOQ
+// that held packets changes none of compute_next_active's terms but the PG it touches
+// (evaluated in t+1); one into an empty VOQ (a new head) adds that VOQ's term to its
+// port's (the bound is a minimum of terms, each an absolute deadline). So next_nonfifo
+// takes the new term and next_full is fifo_bound, unless the PG's evaluation would change
+// it: then the bound is computed in full. Returns false (nothing done) when not taken.
+static XTM_NOINLINE bool enqueue_only_cycle(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
+  uint64_t t = m->t;
+  if (!cheap_cycle_ok(m, t)) {
+    return false;
   }
-#ifdef XTM_CHECK_EGRESS_ONLY  // debug builds: the shortcut's bounds equal the full ones
-  uint64_t saved_nf = m->next_nonfifo;
-  if (compute_next_active(m, t) != nf || m->next_nonfifo != saved_nf) {
+  clear_out(out, t);
+  egress_output(m, t, out);
+  xtm_enq_dec_t dec_local = {.accept = false, .evict = false};
+  xtm_enq_dec_t *dec = &dec_local;
+  enqueue_decide(m, &in->enq, t, out, dec);
+#ifdef XTM_CHECK_FAST  // debug builds: the skipped steps change nothing
+  uint32_t free_before = m->desc_free;
+  uint32_t pending_before = m->pg_eval_pending;
+  pfc_generate(m, t, out);
+  dequeue_slot(m, t, out);
+  if (out->pfc_tx_valid != 0 || m->pg_eval_pending != pending_before ||
+      m->desc_free != free_before || out->flush.valid) {
     abort();
   }
 #endif
+  m->n_touched = 0;
+  bool new_head = dec->accept && m->voq[dec->v].occ_pkts == 0;
+  enqueue_commit(m, dec, t);
+  if (m->mark_due == t) {
+    marks_process(m, t);
+  }
+  uint64_t t1 = t + 1;
+  uint64_t nf;
+  if (m->n_touched != 0 && pg_decide(m, &m->pg[m->touched_pg[0]]) != 0) {  // touched in t
+    nf = compute_next_active(m, t);
+  } else {
+    if (new_head) {  // the new VOQ's term of compute_next_active (its port's other terms stay)
+      uint32_t p = dec->e.eg_port;
+      const xtm_port_t *pt = &m->port[p];
+      if (pt->fifo_count < m->prm.fifo_depth) {
+        uint64_t b = port_shaped(m, pt, voq_bound(m, p, dec->v, t1), t1);
+        m->next_nonfifo = b < m->next_nonfifo ? b : m->next_nonfifo;
+      }
+    }
+    nf = fifo_bound(m, t1);
+    check_bound(m, t, nf);
+  }
   m->t = t1;
   m->next_full = nf;
   m->next_active = m->next_full < m->mark_due ? m->next_full : m->mark_due;
@@ -1581,19 +1802,24 @@ static inline bool has_input(const xtm_t *m, const xtm_in_t *in) {
 void xtm_set_eager(xtm_t *m, bool eager) { m->eager = eager; }
 
 void xtm_step(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
-  if (!m->eager && !has_input(m, in)) {
-    if (m->t < m->next_active) {
-      clear_out(out, m->t);
-      m->t++;
-      return;
-    }
-    if (m->t < m->next_full) {
-      clear_out(out, m->t);
-      marks_process(m, m->t);  // a cycle whose only work is a marking decision
-      m->t++;
-      return;
-    }
-    if (egress_only_cycle(m, out)) {
+  if (!m->eager) {
+    if (!has_input(m, in)) {
+      if (m->t < m->next_active) {
+        clear_out(out, m->t);
+        m->t++;
+        return;
+      }
+      if (m->t < m->next_full) {
+        clear_out(out, m->t);
+        marks_process(m, m->t);  // a cycle whose only work is a marking decision
+        m->t++;
+        return;
+      }
+      if (egress_only_cycle(m, out)) {
+        return;
+      }
+    } else if (in->enq.valid && !in->csr.valid && in->pfc_rx_valid == 0 &&
+               in->tx_ready == m->tx_ready && enqueue_only_cycle(m, in, out)) {
       return;
     }
   }

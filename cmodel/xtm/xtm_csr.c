@@ -428,6 +428,7 @@ static void store(xtm_t *m, uint16_t off, uint32_t data, uint64_t t_next) {
       tb_before_change(&m->hbm_rd, t_next, m->hbm_rd_rate, m->hbm_rd_burst);
       *rw_storage(m, off) = data;
       tb_clamp(&m->hbm_rd, m->hbm_rd_burst);
+      xtm_tb_set_ok(&m->hbm_rd, m->hbm_rd_rate);
       return;
     case XTM_Q_SHAPER_RATE_REG_OFFSET:
       // lazy bucket (spec 9.5): the visits before t_next keep the old rate's results; the
@@ -440,6 +441,7 @@ static void store(xtm_t *m, uint16_t off, uint32_t data, uint64_t t_next) {
       tb_before_change(&pt->shaper, t_next, pt->shaper_rate, pt->shaper_burst);
       *rw_storage(m, off) = data;
       tb_clamp(&pt->shaper, pt->shaper_burst);
+      xtm_tb_set_ok(&pt->shaper, pt->shaper_rate);
       return;
     case XTM_P_PAUSE_QUANTUM_REG_OFFSET:
       xtm_pause_quantum_write(m, m->port_sel, data, t_next);
@@ -561,13 +563,14 @@ void xtm_csr_reset_values(xtm_t *m) {
   m->lfsr_head = m->lfsr_head_seed;
   xtm_rebuild_class_maps(m);
   // buckets full (spec 3)
-  m->hbm_wr = (xtm_tb_t){.tok = (int64_t)m->hbm_wr_burst << 16, .u = -1};
-  m->hbm_rd = (xtm_tb_t){.tok = (int64_t)m->hbm_rd_burst << 16, .u = -1};
+  m->hbm_wr = (xtm_tb_t){.tok = (int64_t)m->hbm_wr_burst << 16, .u = -1, .ok = -1};
+  m->hbm_rd = (xtm_tb_t){.tok = (int64_t)m->hbm_rd_burst << 16, .u = -1, .ok = -1};
   for (uint32_t v = 0; v < m->num_voqs; v++) {
     xtm_qs_reset(m, v);  // tok = 0 (the reset burst), u = 0, conform = 1 (spec 9.5)
   }
   for (uint32_t p = 0; p < m->prm.num_ports; p++) {
-    m->port[p].shaper = (xtm_tb_t){.tok = (int64_t)m->port[p].shaper_burst << 16, .u = -1};
+    m->port[p].shaper =
+        (xtm_tb_t){.tok = (int64_t)m->port[p].shaper_burst << 16, .u = -1, .ok = -1};
   }
 }
 

@@ -18,10 +18,14 @@
 #define XTM_VOQ_WORDS (XTM_MAX_VOQS / 64)
 
 // Token bucket of spec section 5.4, kept lazily: `tok` is the value after the refill and
-// charges of cycle `u` (u = -1 before cycle 0). Units: 2^-16 byte or cell.
+// charges of cycle `u` (u = -1 before cycle 0). Units: 2^-16 byte or cell. `ok` (kept for
+// the HBM read bucket and the port shapers: xtm_tb_set_ok after every change of tok, u or
+// the rate) is the first cycle from which tokens >= 0, INT64_MAX if never: for t > u the
+// bucket conforms in t iff t >= ok (not a state: a cache of what tok, u and R decide).
 typedef struct xtm_tb {
   int64_t tok;
   int64_t u;
+  int64_t ok;
 } xtm_tb_t;
 
 // Descriptor (one per resident packet). Mirrors the RTL descriptor pool entry.
@@ -90,6 +94,7 @@ typedef struct xtm_enq_dec {
   uint32_t v, gi, cells;
   xtm_enq_in_t e;
   uint8_t pg;
+  uint8_t queue;  // v = e.eg_port * NumTcs + queue
 } xtm_enq_dec_t;
 
 typedef struct xtm_voq {
@@ -178,8 +183,9 @@ struct xtm {
   // global registers
   uint32_t max_frame, pool_cells, ocb_only_cycles, evict_cells, return_cells;
   uint32_t hbm_wr_rate, hbm_wr_burst, hbm_rd_rate, hbm_rd_burst, hbm_rd_lat, ocb_rd_lat;
-  uint32_t lfsr_seed, lfsr;            // enqueue LFSR (spec 6.4)
-  uint32_t lfsr_head_seed, lfsr_head;  // head LFSR
+  uint32_t lfsr_seed, lfsr;                 // enqueue LFSR (spec 6.4)
+  uint32_t lfsr_head_seed, lfsr_head;       // head LFSR
+  uint32_t lfsr16_lo[256], lfsr16_hi[256];  // 16 LFSR steps of bits 7:0 and 15:8 (xtm_profile.c)
   uint32_t wd_ctrl, wd_poll, wd_detect, wd_restore;
   uint32_t tc_pg_map, tc_queue_map, dscp_map[8];
   uint32_t voq_sel, port_sel, pg_sel, prof_sel, pol_sel;
@@ -195,6 +201,7 @@ struct xtm {
   xtm_tb_t hbm_wr, hbm_rd;
   xtm_desc_t *desc;
   uint32_t free_head, desc_free;
+  uint32_t desc_fresh;  // descriptors desc_fresh.. have not been allocated since the reset
 
   xtm_voq_t *voq;
   xtm_port_t *port;
@@ -205,10 +212,13 @@ struct xtm {
   uint64_t flush_mask[XTM_VOQ_WORDS];
   uint32_t flush_n;  // bits set in flush_mask (checked every cycle)
   // Port sets, so the per-cycle steps visit only the ports they can act on (bit p):
-  uint64_t fifo_ports;  // port[p].fifo_count > 0
-  uint64_t busy_ports;  // port[p].nonempty != 0
-  uint64_t xoff_ports;  // port[p].xoff_mask != 0
-  uint64_t pfc_dirty;   // set_mask[p] or rel_mask[p] set in this cycle's step 7
+  uint64_t fifo_ports;       // port[p].fifo_count > 0
+  uint64_t busy_ports;       // port[p].nonempty != 0
+  uint64_t xoff_ports;       // port[p].xoff_mask != 0
+  uint64_t pfc_dirty;        // set_mask[p] or rel_mask[p] set in this cycle's step 7
+  uint64_t full_fifo_ports;  // port[p].fifo_count == fifo_depth
+  uint64_t refresh_min;      // min of port[p].refresh_at over the ports in XOFF (XTM_NEVER: none)
+  uint64_t fifo_due;         // min FIFO head ready over fifo_ports & tx_ready (XTM_NEVER: none)
 
   uint8_t port_rr;
   uint64_t tx_ready;
@@ -302,6 +312,17 @@ static inline void xtm_tb_sync(xtm_tb_t *b, int64_t t, uint32_t rate, uint32_t b
     b->u = t;
   }
 }
+// The `ok` of a bucket at the given rate: tokens(t) = min(B, tok + (t - u) * R) >= 0 for
+// t > u iff tok >= 0 or (t - u) * R >= -tok (B >= 0).
+static inline void xtm_tb_set_ok(xtm_tb_t *b, uint32_t rate) {
+  if (b->tok >= 0) {
+    b->ok = b->u;
+  } else if (rate == 0) {
+    b->ok = INT64_MAX;
+  } else {
+    b->ok = b->u + (int64_t)(((uint64_t)(-b->tok) + rate - 1) / rate);
+  }
+}
 // First cycle >= t at which the bucket conforms (tokens >= 0), XTM_NEVER if never.
 static inline uint64_t xtm_tb_ok_time(const xtm_tb_t *b, uint64_t t, uint32_t rate,
                                       uint32_t burst) {
@@ -318,11 +339,69 @@ static inline uint64_t xtm_tb_ok_time(const xtm_tb_t *b, uint64_t t, uint32_t ra
 
 // xtm_profile.c
 // One draw (16 steps) of the LFSR whose state is *s; returns r (16 bits).
-uint32_t xtm_lfsr_draw(uint32_t *s);
-// Evaluates profile `prof` for occupancy/limit (spec 6.1): returns the code; for
-// kXtmCodeDraw the decision is hit = r * *mul < *thr.
-uint8_t xtm_profile_eval(const xtm_t *m, uint32_t prof, uint32_t occ, uint32_t limit, int64_t *mul,
-                         int64_t *thr);
+uint32_t xtm_lfsr_draw(const xtm_t *m, uint32_t *s);
+// Fills the tables xtm_lfsr_draw uses (xtm_create).
+void xtm_lfsr_tables(xtm_t *m);
+// Drop/mark profile evaluation (spec 6.1). The evaluation yields a code (never, always,
+// draw) and the draw's operands; the caller draws from the enqueue LFSR at once (6.2) or
+// from the head LFSR three cycles later (6.3). RTL twin: rtl/xtm/xtm_prof_eval.sv (codes
+// ProfNever/ProfAlways/ProfDraw of xtm_pkg). xtm_profile_eval evaluates profile `prof` for
+// occupancy/limit: returns the code; for kXtmCodeDraw the decision is hit = r * *mul < *thr.
+// A probability p in Q0.16 compared with r: hit = r * 1 < p.
+static inline uint8_t xtm_code_of_p(int64_t p, int64_t *mul, int64_t *thr) {
+  *mul = 1;
+  *thr = p;
+  if (p <= 0) {
+    return kXtmCodeNever;
+  }
+  return p >= 65536 ? kXtmCodeAlways : kXtmCodeDraw;
+}
+
+// Spec 6.1. All products stay below 2^62.
+static inline uint8_t xtm_profile_eval(const xtm_t *m, uint32_t prof, uint32_t occ, uint32_t limit,
+                                       int64_t *mul, int64_t *thr) {
+  const xtm_profile_t *pr = &m->prof[prof & 7u];
+  uint32_t n = XTM_F(pr->cfg, PR_CFG, NPOINTS);
+  bool interp = XTM_F(pr->cfg, PR_CFG, INTERP) != 0;
+  int64_t L, O;
+  if (limit == 0) {
+    L = 1;
+    O = 65536;
+  } else {
+    L = limit;
+    O = 65536 * (int64_t)(occ < limit ? occ : limit);
+  }
+  int ist = -1;
+  for (uint32_t i = 0; i < n && i < 8; i++) {
+    if (O >= (int64_t)pr->fill[i] * L) {
+      ist = (int)i;
+    }
+  }
+  if (!interp) {
+    return xtm_code_of_p(ist < 0 ? 0 : pr->prob[ist], mul, thr);
+  }
+  int64_t fa = ist < 0 ? 0 : pr->fill[ist];
+  int64_t pa = ist < 0 ? 0 : pr->prob[ist];
+  int64_t fb, pb;
+  if (ist + 1 < (int)n) {
+    fb = pr->fill[ist + 1];
+    pb = pr->prob[ist + 1];
+  } else {
+    fb = 65536;
+    pb = 65536;
+  }
+  if (fb <= fa) {
+    return xtm_code_of_p(pa, mul, thr);
+  }
+  int64_t dn = (fb - fa) * L;
+  int64_t num = pa * dn + (pb - pa) * (O - fa * L);
+  *mul = dn;
+  *thr = num;
+  if (num <= 0) {
+    return kXtmCodeNever;
+  }
+  return num >= 65536 * dn ? kXtmCodeAlways : kXtmCodeDraw;
+}
 static inline bool xtm_profile_decide(uint8_t code, int64_t mul, int64_t thr, uint32_t r) {
   return code == kXtmCodeAlways || (code == kXtmCodeDraw && (int64_t)r * mul < thr);
 }

@@ -270,13 +270,23 @@ bool xtm_check_invariants(const xtm_t *m, char *why, size_t n) {
     bad = "sum of PG cells != pool_used";
   } else if (m->desc_free + sum_pkts != m->prm.num_desc) {
     bad = "desc_free + resident packets != NumDesc";
+  } else if (m->desc_fresh > m->prm.num_desc || m->prm.num_desc - m->desc_fresh > m->desc_free) {
+    bad = "descriptors never allocated since the reset outnumber the free ones";
   }
   // the step path's summaries of per-port and per-VOQ state must equal what they summarise
-  uint64_t busy = 0, fifo = 0, xoff = 0;
+  uint64_t busy = 0, fifo = 0, xoff = 0, full = 0, rmin = XTM_NEVER, due = XTM_NEVER;
   for (uint32_t p = 0; p < m->prm.num_ports; p++) {
     busy |= (uint64_t)(m->port[p].nonempty != 0) << p;
     fifo |= (uint64_t)(m->port[p].fifo_count != 0) << p;
     xoff |= (uint64_t)(m->port[p].xoff_mask != 0) << p;
+    full |= (uint64_t)(m->port[p].fifo_count >= m->prm.fifo_depth) << p;
+    if (m->port[p].xoff_mask != 0 && m->port[p].refresh_at < rmin) {
+      rmin = m->port[p].refresh_at;
+    }
+    const xtm_fifo_ent_t *h = &m->fifo[p * m->prm.fifo_depth + m->port[p].fifo_head];
+    if (m->port[p].fifo_count != 0 && ((m->tx_ready >> p) & 1u) && h->ready < due) {
+      due = h->ready;
+    }
   }
   uint32_t nflush = 0;
   for (uint32_t w = 0; w < XTM_VOQ_WORDS; w++) {
@@ -288,8 +298,9 @@ bool xtm_check_invariants(const xtm_t *m, char *why, size_t n) {
       bad = "a policer's tok exceeds 40 bits or its u lies in the future";
     }
   }
-  if (bad == NULL && (busy != m->busy_ports || fifo != m->fifo_ports || xoff != m->xoff_ports)) {
-    bad = "busy/fifo/xoff port masks differ from the ports' VOQ, FIFO and XOFF state";
+  if (bad == NULL && (busy != m->busy_ports || fifo != m->fifo_ports || xoff != m->xoff_ports ||
+                      full != m->full_fifo_ports || rmin != m->refresh_min || due != m->fifo_due)) {
+    bad = "port masks, refresh_min or fifo_due differ from the ports' state";
   } else if (bad == NULL && nflush != m->flush_n) {
     bad = "flush_n != VOQs marked for flushing";
   }

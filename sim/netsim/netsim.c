@@ -1728,7 +1728,57 @@ static void tcp_timer(ns_sim_t *s, ns_flow_t *f) {
 
 // ------------------------------------------------------------------ router
 
-static void rt_outputs(ns_sim_t *s, uint32_t n, const xtm_out_t *o) {
+// The outputs of a router cycle other than an acceptance and the dequeue outputs: a
+// refused arrival, a flush, PFC frames (rare; kept out of rt_outputs' inlined path).
+static void rt_outputs_other(ns_sim_t *s, uint32_t n, const xtm_out_t *o, uint64_t t) {
+  ns_router_t *r = &s->nodes[n].rt;
+  if (o->enq_res.valid && o->enq_res.reason != kXtmReasonAccept) {
+    uint32_t why = o->enq_res.reason < kXtmReasonCount ? o->enq_res.reason : 0;
+    r->drops_by_reason[why]++;
+    ns_flow_t *df = &s->flows[s->pool[o->enq_res.pkt_id].flow];
+    df->tm_drops++;
+    df->police_drops += why == kXtmReasonPolice;
+    pkt_free(s, o->enq_res.pkt_id);
+    ns_ival_t *v = iv_at(s, t);
+    if (v != NULL) {
+      if (why == kXtmReasonTail || why == kXtmReasonPool || why == kXtmReasonBufFull ||
+          why == kXtmReasonProfile) {
+        v->tail_drops++;
+      } else if (why == kXtmReasonHeadroom) {
+        v->lossless_drops++;
+      } else {
+        v->other_drops++;
+      }
+    }
+  }
+  if (o->flush.valid) {
+    r->drops_by_reason[kXtmReasonFlush]++;
+    pkt_free(s, o->flush.pkt_id);
+    ns_ival_t *v = iv_at(s, t);
+    if (v != NULL) {
+      v->other_drops++;
+    }
+  }
+}
+
+static void rt_outputs_pfc(ns_sim_t *s, uint32_t n, const xtm_out_t *o, uint64_t t) {
+  ns_router_t *r = &s->nodes[n].rt;
+  for (uint64_t m = o->pfc_tx_valid; m != 0; m &= m - 1) {
+    uint32_t p = (uint32_t)__builtin_ctzll(m);
+    r->pfc_tx_frames++;
+    ns_ival_t *v = iv_at(s, t);
+    if (v != NULL) {
+      v->pause_frames++;
+    }
+    if (r->port_link[p] != NS_NIL) {
+      pfc_send(s, r->port_link[p], &o->pfc_tx[p], t);
+    }
+  }
+}
+
+// The outputs of one router cycle, in the order: the arrival's result, a flush, the dequeue
+// outputs, the PFC frames.
+static inline void rt_outputs(ns_sim_t *s, uint32_t n, const xtm_out_t *o) {
   ns_router_t *r = &s->nodes[n].rt;
 #ifdef NS_DEBUG_TRACE
   if (o->enq_res.valid) {
@@ -1746,43 +1796,19 @@ static void rt_outputs(ns_sim_t *s, uint32_t n, const xtm_out_t *o) {
 #endif
   uint64_t base = s->nodes[n].rt.cyc_off;
   uint64_t t = (o->cycle - base) * NS_PS_PER_NS;
-  if (o->enq_res.valid) {
-    if (o->enq_res.reason != kXtmReasonAccept) {
-      uint32_t why = o->enq_res.reason < kXtmReasonCount ? o->enq_res.reason : 0;
-      r->drops_by_reason[why]++;
-      ns_flow_t *df = &s->flows[s->pool[o->enq_res.pkt_id].flow];
-      df->tm_drops++;
-      df->police_drops += why == kXtmReasonPolice;
-      pkt_free(s, o->enq_res.pkt_id);
-      ns_ival_t *v = iv_at(s, t);
-      if (v != NULL) {
-        if (why == kXtmReasonTail || why == kXtmReasonPool || why == kXtmReasonBufFull ||
-            why == kXtmReasonProfile) {
-          v->tail_drops++;
-        } else if (why == kXtmReasonHeadroom) {
-          v->lossless_drops++;
-        } else {
-          v->other_drops++;
-        }
-      }
-    } else if ((int32_t)o->enq_res.voq == r->watch_voq) {
-      uint64_t b = (uint64_t)xtm_voq_occ_cells(r->m, o->enq_res.voq) * r->cell_bytes;
-      if (b > r->watch_peak_bytes) {
-        r->watch_peak_bytes = b;
-      }
-      ns_ival_t *iv = n == s->ival_router ? iv_at(s, t) : NULL;
-      if (iv != NULL && b > iv->peak_queue_bytes) {
-        iv->peak_queue_bytes = b;
-      }
+  if (o->enq_res.valid && o->enq_res.reason == kXtmReasonAccept &&
+      (int32_t)o->enq_res.voq == r->watch_voq) {
+    uint64_t b = (uint64_t)xtm_voq_occ_cells(r->m, o->enq_res.voq) * r->cell_bytes;
+    if (b > r->watch_peak_bytes) {
+      r->watch_peak_bytes = b;
+    }
+    ns_ival_t *iv = n == s->ival_router ? iv_at(s, t) : NULL;
+    if (iv != NULL && b > iv->peak_queue_bytes) {
+      iv->peak_queue_bytes = b;
     }
   }
-  if (o->flush.valid) {
-    r->drops_by_reason[kXtmReasonFlush]++;
-    pkt_free(s, o->flush.pkt_id);
-    ns_ival_t *v = iv_at(s, t);
-    if (v != NULL) {
-      v->other_drops++;
-    }
+  if ((o->enq_res.valid && o->enq_res.reason != kXtmReasonAccept) || o->flush.valid) {
+    rt_outputs_other(s, n, o, t);
   }
   for (uint64_t m = o->deq_valid; m != 0; m &= m - 1) {
     uint32_t p = (uint32_t)__builtin_ctzll(m);
@@ -1792,16 +1818,8 @@ static void rt_outputs(ns_sim_t *s, uint32_t n, const xtm_out_t *o) {
     pkt_free(s, pk);
     s->links[r->port_link[p]].data_busy_ps = s->links[r->port_link[p]].busy_until_ps;
   }
-  for (uint64_t m = o->pfc_tx_valid; m != 0; m &= m - 1) {
-    uint32_t p = (uint32_t)__builtin_ctzll(m);
-    r->pfc_tx_frames++;
-    ns_ival_t *v = iv_at(s, t);
-    if (v != NULL) {
-      v->pause_frames++;
-    }
-    if (r->port_link[p] != NS_NIL) {
-      pfc_send(s, r->port_link[p], &o->pfc_tx[p], t);
-    }
+  if (o->pfc_tx_valid != 0) {
+    rt_outputs_pfc(s, n, o, t);
   }
 }
 
