@@ -243,6 +243,7 @@ void ns_sim_free(ns_sim_t *s) {
         dcqcn_destroy(n->nic.dc);
       }
       free(n->nic.flows);
+      free(n->nic.ready);
       free(n->nic.qp_flow);
     }
   }
@@ -529,7 +530,13 @@ ns_status_t ns_add_flow(ns_sim_t *s, const ns_flow_t *f, uint32_t *id) {
     return kNsNoMem;
   }
   src->flows = nf;
+  uint64_t *rd = realloc(src->ready, (size_t)(src->nflows + 1) * sizeof(uint64_t));
+  if (rd == NULL) {
+    return kNsNoMem;
+  }
+  src->ready = rd;
   g->qp_src = (uint16_t)(src->nflows);
+  src->roce_only = (src->nflows == 0 || src->roce_only) && g->transport == kNsTransportRoce;
   src->flows[src->nflows++] = fi;
   uint32_t *qf = realloc(dst->qp_flow, (size_t)(dst->nqp_rx + 1) * sizeof(uint32_t));
   if (qf == NULL) {
@@ -943,6 +950,31 @@ static inline bool flow_can_send(const ns_flow_t *f) {
     return tcp_sender_can_send(&f->tcp->snd);
   }
   return f->transport == kNsTransportRoce ? f->snd_nxt < f->snd_lim : uet_can_send(f);
+}
+
+// The earliest time RoCE flow f may send (ns_nic_t.ready): NS_NEVER while its window is closed.
+static inline uint64_t roce_ready(const ns_nic_t *c, const ns_flow_t *f) {
+  if (f->snd_nxt >= f->snd_lim) {
+    return NS_NEVER;
+  }
+  uint64_t r = f->start_ps;
+  r = c->paused_until_ps[f->prio] > r ? c->paused_until_ps[f->prio] : r;
+  return f->next_send_ps > r ? f->next_send_ps : r;
+}
+
+// After a change of f's window, pacer or pause: its entry of its NIC's ready array.
+static inline void ready_set(ns_sim_t *s, const ns_flow_t *f) {
+  ns_nic_t *c = &s->nodes[f->src].nic;
+  if (c->roce_only) {
+    c->ready[f->qp_src] = roce_ready(c, f);
+  }
+}
+
+static void ready_all(ns_sim_t *s, uint32_t n) {
+  ns_nic_t *c = &s->nodes[n].nic;
+  for (uint32_t k = 0; c->roce_only && k < c->nflows; k++) {
+    c->ready[k] = roce_ready(c, &s->flows[c->flows[k]]);
+  }
 }
 
 static void rto_arm(ns_sim_t *s, ns_flow_t *f, uint64_t at) {
@@ -1368,7 +1400,44 @@ static void nic_send_data(ns_sim_t *s, uint32_t n, ns_flow_t *f) {
     uint64_t base = s->nodes[n].nic.dc_off;
     f->next_send_ps = ns > base ? (ns - base) * NS_PS_PER_NS : 0;
   }
+  ready_set(s, f);
   rto_arm(s, f, s->now_ps + s->rto_ps);
+}
+
+// nic_wake's choice of a QP when every flow is RoCE: the same round robin and the same
+// wake times as the general loop below, read from the ready array.
+static void nic_wake_roce(ns_sim_t *s, uint32_t n, ns_nic_t *c, const ns_link_t *l) {
+  uint64_t t = s->now_ps;
+  const uint64_t *rd = c->ready;
+  uint32_t nf = c->nflows;
+  uint64_t earliest = NS_NEVER;
+#ifdef NS_CHECK_READY  // every entry recomputed: a missed update aborts
+  for (uint32_t j = 0; j < nf; j++) {
+    if (rd[j] != roce_ready(c, &s->flows[c->flows[j]])) {
+      abort();
+    }
+  }
+#endif
+  uint32_t k = c->rr >= nf ? c->rr - nf : c->rr;
+  for (uint32_t i = 0; i < nf; i++, k = k + 1 == nf ? 0 : k + 1) {
+    if (rd[k] > t) {
+      earliest = rd[k] < earliest ? rd[k] : earliest;
+      continue;
+    }
+    nic_send_data(s, n, &s->flows[c->flows[k]]);
+    c->rr = k + 1;
+    uint64_t next = c->ctrl_len > 0 ? l->busy_until_ps : NS_NEVER;
+    for (uint32_t j = 0; j < nf; j++) {
+      next = rd[j] < next ? rd[j] : next;
+    }
+    if (next != NS_NEVER) {
+      nic_kick(s, n, next);  // an ACK, CNP or PFC frame kicks earlier if it changes anything
+    }
+    return;
+  }
+  if (earliest != NS_NEVER) {
+    nic_kick(s, n, earliest);
+  }
 }
 
 static void nic_wake(ns_sim_t *s, uint32_t n) {
@@ -1388,6 +1457,10 @@ static void nic_wake(ns_sim_t *s, uint32_t n) {
     c->ctrl_len--;
     link_send(s, c->link, &p, t);
     nic_kick(s, n, l->busy_until_ps);
+    return;
+  }
+  if (c->roce_only) {
+    nic_wake_roce(s, n, c, l);
     return;
   }
   uint64_t earliest = NS_NEVER;
@@ -1452,10 +1525,16 @@ static void nic_kick(ns_sim_t *s, uint32_t n, uint64_t t) {
 // than the earliest time any of its other QPs can send, so an ACK or NAK, which changes only
 // its own QP, needs a wake only at that QP's own time (docs/netsim.md 1).
 static void nic_kick_flow(ns_sim_t *s, uint32_t n, const ns_flow_t *f) {
+  const ns_nic_t *c = &s->nodes[n].nic;
+  if (c->roce_only && f->src == n) {
+    if (c->ready[f->qp_src] != NS_NEVER) {
+      nic_kick(s, n, c->ready[f->qp_src]);
+    }
+    return;
+  }
   if (!flow_can_send(f)) {
     return;
   }
-  const ns_nic_t *c = &s->nodes[n].nic;
   uint64_t r = f->start_ps;
   r = c->paused_until_ps[f->prio] > r ? c->paused_until_ps[f->prio] : r;
   r = f->next_send_ps > r ? f->next_send_ps : r;
@@ -1490,6 +1569,7 @@ static void flow_acked(ns_sim_t *s, ns_flow_t *f, uint64_t upto) {
       s->finite_pending--;
     }
   }
+  ready_set(s, f);
 }
 
 static void nic_rx(ns_sim_t *s, uint32_t n, const ns_pkt_t *pp) {
@@ -1543,6 +1623,7 @@ static void nic_rx(ns_sim_t *s, uint32_t n, const ns_pkt_t *pp) {
       flow_acked(s, f, p.psn);
       if (p.psn >= f->snd_una && p.psn < f->snd_nxt) {
         f->snd_nxt = p.psn;  // go-back-N from the first gap
+        ready_set(s, f);
       }
       nic_kick_flow(s, n, f);
       break;
@@ -1576,6 +1657,7 @@ static void rto_fire(ns_sim_t *s, uint32_t fi) {
   if (s->now_ps >= due) {
     f->timeouts++;
     f->snd_nxt = f->snd_una;
+    ready_set(s, f);
     f->last_progress_ps = s->now_ps;
     nic_kick(s, f->src, s->now_ps);
     rto_arm(s, f, s->now_ps + s->rto_ps);
@@ -1985,6 +2067,7 @@ static void pfc_arrive(ns_sim_t *s, uint32_t slot) {
       end = nd->nic.paused_until_ps[i] > end ? nd->nic.paused_until_ps[i] : end;
     }
     pause_account(rev, s->now_ps, end);
+    ready_all(s, l->dst);
     nic_kick(s, l->dst, s->now_ps);
     return;
   }
@@ -2030,6 +2113,7 @@ uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
         // stream the model skips the alpha timer's visits (dcqcn.h; same results)
         dcqcn_set_rate_stream(s->nodes[i].nic.dc, s->dcqcn_rate_stream);
       }
+      ready_all(s, i);
       nic_kick(s, i, s->now_ps);
     } else {
       ns_router_t *r = &s->nodes[i].rt;

@@ -219,6 +219,11 @@ typedef struct ns_nic {
   uint32_t link;    // transmit link
   uint32_t *flows;  // flows whose requester is here
   uint32_t nflows, rr;
+  // When every flow here is RoCE (roce_only): ready[k] is the earliest time flows[k] may send
+  // (its start, its priority's pause and its pacer), NS_NEVER while its window is closed;
+  // kept up to date wherever those change, so the scheduler reads one array, not the flows
+  bool roce_only;
+  uint64_t *ready;
   uint64_t paused_until_ps[8];
   ns_pkt_t ctrl_ring[1024];  // control packets waiting (ACK, NAK, CNP)
   uint32_t ctrl_head, ctrl_len;
