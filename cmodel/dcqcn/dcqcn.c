@@ -807,7 +807,21 @@ static void cnp_rx(dcqcn_t *m, uint32_t q, uint64_t t) {
 static void tx_sent(dcqcn_t *m, uint32_t q, uint32_t bytes, uint64_t t, dcqcn_out_t *out) {
   dcqcn_qp_t *s = &m->qp[q];
   bool now = visited_at(m, q, t) && !s->init_pend;
-  if (now) {
+  // Rate stream off, an active QP whose byte counter stays below the threshold: the input
+  // changes only byte_count (and the pacer). Its lazy timers are not brought up to date:
+  // they stay lazy (nothing here makes a timer busy), and a later catch_up applies the
+  // same firings from the older deadlines (the closed forms compose), so neither the
+  // heap key nor any output or state read differs (D13).
+  bool only_bytes = false;
+  if (now && m->quiet && !m->eager && s->active) {
+    if (bytes_due(m, s, t)) {  // an earlier group's visit has passed: add it first
+      uint32_t b = s->pend_bytes;
+      s->pend_bytes = 0;
+      byte_counter(m, q, b);  // below the threshold (else listed): no increase event
+    }
+    only_bytes = (uint64_t)s->byte_count + bytes < byte_threshold(m);
+  }
+  if (now && !only_bytes) {
     wake(m, q, t);
     touch(m, q);
   }
@@ -823,7 +837,9 @@ static void tx_sent(dcqcn_t *m, uint32_t q, uint32_t bytes, uint64_t t, dcqcn_ou
       (dcqcn_pace_t){.valid = true, .qp = (uint16_t)q, .next_send = (s->pace_q8 + 255u) >> 8};
   // D6.5 byte counter (active QPs only): now for a visited QP, else at the next visit.
   if (s->active && !s->init_pend) {
-    if (now) {
+    if (only_bytes) {
+      s->byte_count += bytes;  // below the threshold: no increase event, no saturation
+    } else if (now) {
       byte_counter(m, q, bytes);
       settle(m, q);
     } else if (bytes != 0) {
