@@ -890,6 +890,35 @@ static bool has_input(const dcqcn_in_t *in) {
   return in != NULL && (in->cnp.valid || in->tx.valid || in->ce.valid || in->csr.valid);
 }
 
+// Steps 3-5 of cycle t (D4): the CNP, the transmission, the CE mark.
+static inline void cycle_inputs(dcqcn_t *m, const dcqcn_in_t *in, uint64_t t, dcqcn_out_t *out) {
+  uint32_t n = m->prm.num_qps;
+  // 3. CNP received
+  if (in->cnp.valid) {
+    if (in->cnp.qp < n) {
+      cnp_rx(m, in->cnp.qp, t);
+    } else {
+      m->gcnt[kDcqcnGcntBadQp]++;
+    }
+  }
+  // 4. bytes transmitted: pacer, then byte counter
+  if (in->tx.valid) {
+    if (in->tx.qp < n) {
+      tx_sent(m, in->tx.qp, in->tx.bytes, t, out);
+    } else {
+      m->gcnt[kDcqcnGcntBadQp]++;
+    }
+  }
+  // 5. CE-marked packet: notification point
+  if (in->ce.valid) {
+    if (in->ce.qp < n) {
+      ce_rx(m, in->ce.qp, t, out);
+    } else {
+      m->gcnt[kDcqcnGcntBadQp]++;
+    }
+  }
+}
+
 static void full_cycle(dcqcn_t *m, const dcqcn_in_t *in, dcqcn_out_t *out) {
   uint64_t t = m->t;
   uint32_t n = m->prm.num_qps;
@@ -929,30 +958,7 @@ static void full_cycle(dcqcn_t *m, const dcqcn_in_t *in, dcqcn_out_t *out) {
     }
   }
   if (in != NULL) {
-    // 3. CNP received
-    if (in->cnp.valid) {
-      if (in->cnp.qp < n) {
-        cnp_rx(m, in->cnp.qp, t);
-      } else {
-        m->gcnt[kDcqcnGcntBadQp]++;
-      }
-    }
-    // 4. bytes transmitted: pacer, then byte counter
-    if (in->tx.valid) {
-      if (in->tx.qp < n) {
-        tx_sent(m, in->tx.qp, in->tx.bytes, t, out);
-      } else {
-        m->gcnt[kDcqcnGcntBadQp]++;
-      }
-    }
-    // 5. CE-marked packet: notification point
-    if (in->ce.valid) {
-      if (in->ce.qp < n) {
-        ce_rx(m, in->ce.qp, t, out);
-      } else {
-        m->gcnt[kDcqcnGcntBadQp]++;
-      }
-    }
+    cycle_inputs(m, in, t, out);  // 3.-5.
   }
   // 6. rate-update stream (D7): touched QPs whose rc, rt or alpha changed, in touch order
   for (uint32_t i = 0; i < m->n_touch; i++) {
@@ -985,9 +991,19 @@ uint64_t dcqcn_next_event(const dcqcn_t *m) {
 }
 
 void dcqcn_step(dcqcn_t *m, const dcqcn_in_t *in, dcqcn_out_t *out) {
-  if (!m->eager && !has_input(in) && (m->heap_n == 0 || m->qp[m->heap[0]].hkey > m->t) &&
-      (m->n_listed == 0 || m->plist[slot_of(m, m->t)] < 0)) {
+  bool no_visit = !m->eager && (m->heap_n == 0 || m->qp[m->heap[0]].hkey > m->t) &&
+                  (m->n_listed == 0 || m->plist[slot_of(m, m->t)] < 0);
+  if (no_visit && !has_input(in)) {
     clear_out(out, m->t);
+    m->t++;
+    return;
+  }
+  if (no_visit && m->quiet && !in->csr.valid) {
+    // no visit, no CSR access, no rate stream (touch records nothing): the cycle is its
+    // inputs (steps 3-5)
+    clear_out(out, m->t);
+    m->n_touch = 0;
+    cycle_inputs(m, in, m->t, out);
     m->t++;
     return;
   }
