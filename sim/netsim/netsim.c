@@ -325,6 +325,7 @@ ns_status_t ns_add_router(ns_sim_t *s, const char *name, const xtm_params_t *p, 
   if (xtm_create(p, &r->m) != kXtmOk) {
     return kNsNoMem;
   }
+  r->fresh = true;
   r->nports = p->num_ports;
   r->cell_bytes = p->cell_bytes;
   r->wake_ps = NS_NEVER;
@@ -599,7 +600,11 @@ ns_status_t ns_router_program(ns_sim_t *s, uint32_t router, const char *path, co
     fprintf(wc.f, "xtm-netsim: router %s: %u more warnings not shown\n", wc.router,
             res->warnings_dropped);
   }
-  xtm_fw_bringup_opts_t bo = {.do_reset = true, .init_max_polls = 100000};
+  // A model fresh from xtm_create is at reset already (xtm_create ends with xtm_reset) and has
+  // seen only the identification reads above, which the bring-up repeats after its reset:
+  // its reset (clearing every descriptor again) is skipped then, with the same result.
+  xtm_fw_bringup_opts_t bo = {.do_reset = !r->fresh, .init_max_polls = 100000};
+  r->fresh = false;
   xtm_fw_bringup_result_t br;
   xtm_fw_status_t st = xtm_fw_bringup(&mmio, &res->cfg, &bo, &h, &br);
   if (st != kXtmFwOk) {
@@ -661,6 +666,7 @@ ns_status_t ns_router_write(ns_sim_t *s, uint32_t router, uint32_t offset, uint3
   }
   xtm_mmio_model_t mstate;
   xtm_mmio_t mmio;
+  s->nodes[router].rt.fresh = false;
   if (xtm_mmio_model_init(&mmio, &mstate, s->nodes[router].rt.m) != kXtmFwOk ||
       xtm_mmio_write32(&mmio, offset, value) != kXtmFwOk) {
     return kNsConfig;

@@ -264,6 +264,7 @@ typedef struct ns_router {
   uint64_t drops_by_reason[kXtmReasonCount];
   uint64_t lossless_drops;
   uint32_t cfg_warnings;  // warnings of its configuration (ns_router_program)
+  bool fresh;             // the model has seen nothing since xtm_create (ns_router_program)
   int32_t watch_voq;      // VOQ whose peak occupancy is tracked (-1: none)
   uint64_t watch_peak_bytes;
   xtm_in_t in;  // preallocated input bundle
