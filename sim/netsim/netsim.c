@@ -83,22 +83,28 @@ static void hpush(ns_heap_t *h, ns_ev_t e) {
 
 // Removes the top and inserts `last` in one sift-down from the root (the top's place).
 static void hsift_root(ns_heap_t *h, ns_ev_t last) {
-  uint32_t i = 0, n = h->len;
+  ns_ev_t *e = h->e;
+  uint32_t n = h->len, i = 0;
+  if (n == 0) {
+    return;
+  }
   for (;;) {
     uint32_t l = 2 * i + 1;
-    if (l >= n) {
+    if (l + 1 >= n) {  // one child at most
+      if (l < n && ev_less(&e[l], &last)) {
+        e[i] = e[l];
+        i = l;
+      }
       break;
     }
-    uint32_t c = (l + 1 < n && ev_less(&h->e[l + 1], &h->e[l])) ? l + 1 : l;
-    if (!ev_less(&h->e[c], &last)) {
+    l += ev_less(&e[l + 1], &e[l]);
+    if (!ev_less(&e[l], &last)) {
       break;
     }
-    h->e[i] = h->e[c];
-    i = c;
+    e[i] = e[l];
+    i = l;
   }
-  if (n > 0) {
-    h->e[i] = last;
-  }
+  e[i] = last;
 }
 
 static ns_ev_t hpop(ns_heap_t *h) {
