@@ -726,6 +726,7 @@ ns_status_t ns_link_set_loss(ns_sim_t *s, uint32_t link, double rate, uint64_t s
   }
   s->links[link].loss_rate = rate;
   s->links[link].loss_rng = seed;
+  s->wire_faults = s->wire_faults || rate > 0.0;
   return kNsOk;
 }
 
@@ -733,12 +734,14 @@ void ns_inject_loss(ns_sim_t *s, uint32_t flow, uint64_t psn) {
   s->loss_flow = flow;
   s->loss_psn = psn;
   s->loss_armed = true;
+  s->wire_faults = true;
 }
 
 void ns_inject_ce(ns_sim_t *s, uint32_t flow, uint64_t psn) {
   s->ce_flow = flow;
   s->ce_psn = psn;
   s->ce_armed = true;
+  s->wire_faults = true;
 }
 
 // ------------------------------------------------------------------ interval KPIs
@@ -747,11 +750,57 @@ static inline ns_ival_t *iv_at(ns_sim_t *s, uint64_t t) {
   if (s->iv == NULL || t >= s->end_ps) {
     return NULL;
   }
+  if (t - s->iv_lo < s->ival_ps && t >= s->iv_lo) {
+    return &s->iv[s->iv_idx];  // the interval of the last call: no division
+  }
   uint64_t i = t / s->ival_ps;
-  return i < s->niv ? &s->iv[i] : NULL;
+  if (i >= s->niv) {
+    return NULL;
+  }
+  s->iv_idx = (uint32_t)i;
+  s->iv_lo = i * s->ival_ps;
+  return &s->iv[i];
 }
 
 // ------------------------------------------------------------------ links
+
+// A data frame meets a wire fault (ns_inject_loss, ns_inject_ce, ns_link_set_loss): true
+// when it is lost (it occupies the link and never arrives); *ecn CE when marked.
+__attribute__((noinline, cold)) static bool link_wire_fault(ns_sim_t *s, ns_link_t *l,
+                                                            const ns_pkt_t *p, uint8_t *ecn) {
+  if (s->loss_armed && p->flow == s->loss_flow && p->psn == s->loss_psn &&
+      s->nodes[l->src].kind == kNsNodeNic) {
+    s->loss_armed = false;
+    s->injected_losses++;
+    return true;
+  }
+  if (l->loss_rate > 0.0 && link_loss_draw(l)) {
+    l->random_drops++;
+    return true;
+  }
+  if (s->ce_armed && p->flow == s->ce_flow && p->psn == s->ce_psn &&
+      s->nodes[l->src].kind == kNsNodeNic) {
+    s->ce_armed = false;
+    *ecn = NS_ECN_CE;
+  }
+  return false;
+}
+
+__attribute__((noinline, cold)) static void link_ring_grow(ns_sim_t *s, ns_link_t *l) {
+  uint32_t nc = l->ring_cap * 2;
+  ns_lslot_t *q = malloc((size_t)nc * sizeof(*q));
+  if (q == NULL) {
+    abort();
+  }
+  for (uint32_t i = 0; i < l->ring_len; i++) {
+    q[i] = l->ring[(l->ring_head + i) & (l->ring_cap - 1)];
+  }
+  free(l->ring);
+  l->ring = q;
+  l->ring_head = 0;
+  l->ring_cap = nc;
+  s->ring_grows++;
+}
 
 // Puts frame `p` on link `li` at `t` (or when the link is free).
 static void link_send(ns_sim_t *s, uint32_t li, const ns_pkt_t *p, uint64_t t) {
@@ -776,38 +825,12 @@ static void link_send(ns_sim_t *s, uint32_t li, const ns_pkt_t *p, uint64_t t) {
     }
   }
   uint8_t ecn = p->ecn;
-  if (p->kind == kNsPktData) {
-    if (s->loss_armed && p->flow == s->loss_flow && p->psn == s->loss_psn &&
-        s->nodes[l->src].kind == kNsNodeNic) {
-      s->loss_armed = false;  // lost on the wire: occupies the link, never arrives
-      s->injected_losses++;
-      return;
-    }
-    if (l->loss_rate > 0.0 && link_loss_draw(l)) {
-      l->random_drops++;  // lost on the wire: occupies the link, never arrives
-      return;
-    }
-    if (s->ce_armed && p->flow == s->ce_flow && p->psn == s->ce_psn &&
-        s->nodes[l->src].kind == kNsNodeNic) {
-      s->ce_armed = false;
-      ecn = NS_ECN_CE;
-    }
+  if (s->wire_faults && p->kind == kNsPktData && link_wire_fault(s, l, p, &ecn)) {
+    return;  // lost on the wire: occupies the link, never arrives
   }
   uint64_t arr = l->busy_until_ps + l->prop_ps;
   if (l->ring_len == l->ring_cap) {
-    uint32_t nc = l->ring_cap * 2;
-    ns_lslot_t *q = malloc((size_t)nc * sizeof(*q));
-    if (q == NULL) {
-      abort();
-    }
-    for (uint32_t i = 0; i < l->ring_len; i++) {
-      q[i] = l->ring[(l->ring_head + i) & (l->ring_cap - 1)];
-    }
-    free(l->ring);
-    l->ring = q;
-    l->ring_head = 0;
-    l->ring_cap = nc;
-    s->ring_grows++;
+    link_ring_grow(s, l);
   }
   ns_lslot_t *e = &l->ring[(l->ring_head + l->ring_len) & (l->ring_cap - 1)];
   e->t = arr;

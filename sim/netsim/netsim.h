@@ -343,6 +343,7 @@ typedef struct ns_sim {
   uint32_t pfc_fly_cap;
   uint64_t *rt_pause_until;  // per (link, priority): pause end seen by a router transmitter
   // loss injection (tests)
+  bool wire_faults;  // any of loss_armed, ce_armed, a link's loss_rate was ever set
   bool loss_armed;
   uint32_t loss_flow;
   uint64_t loss_psn;
@@ -370,6 +371,8 @@ typedef struct ns_sim {
   uint32_t ival_link, ival_router;
   ns_ival_t *iv;
   uint32_t niv;
+  uint32_t iv_idx;  // the interval iv_at found last, [iv_lo, iv_lo + ival_ps)
+  uint64_t iv_lo;
   uint64_t mark_ps;  // snapshot of every flow's rx/retx bytes at this time (NS_NEVER: none)
   dcqcn_out_t dc_o;  // scratch output bundle of the NICs' dcqcn models (dc_feed)
   // statistics
