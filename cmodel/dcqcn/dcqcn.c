@@ -187,8 +187,9 @@ static bool inc_fixed_point(const dcqcn_t *m, const dcqcn_qp_t *s) {
 }
 static bool lazy(const dcqcn_t *m, const dcqcn_qp_t *s, int k) {
   switch (k) {
-    case kTimAlpha:  // rate stream off: its firings are applied by catch_up (dcqcn_alpha_at)
-      return !s->cnp_alpha && (m->quiet || alpha_next(m, s->alpha, false) == s->alpha);
+    case kTimAlpha:  // rate stream off: its firings, the first with a CNP in the slot if one
+                     // is, are applied by catch_up (dcqcn_alpha_at, alpha_slot_at)
+      return m->quiet || (!s->cnp_alpha && alpha_next(m, s->alpha, false) == s->alpha);
     case kTimDec:
       return !s->cnp_dec;
     case kTimInc:
@@ -251,19 +252,35 @@ static uint16_t alpha_decay(const dcqcn_t *m, uint16_t a, uint64_t n) {
   return a;
 }
 
-uint16_t dcqcn_alpha_at(const dcqcn_t *m, uint32_t q, uint64_t last) {
+// The lazy alpha firings of q up to cycle `last` (rate stream off, D13): their number (0:
+// alpha and its slot are up to date).
+static uint64_t alpha_firings(const dcqcn_t *m, uint32_t q, uint64_t last) {
   const dcqcn_qp_t *s = &m->qp[q];
-  if (!m->quiet || m->eager || !s->active || s->init_pend || s->cnp_alpha ||
-      s->due[kTimAlpha] == DCQCN_NEVER) {
-    return s->alpha;  // no lazy firing pending: alpha is up to date
+  if (!m->quiet || m->eager || !s->active || s->init_pend || s->due[kTimAlpha] == DCQCN_NEVER) {
+    return 0;
   }
   uint64_t d = s->due[kTimAlpha];
   uint64_t nd = dcqcn_due_at(m, q, kTimAlpha, last);
-  if (nd == d) {
+  uint64_t p = period(m, kTimAlpha);
+  return nd == d ? 0 : (nd - d == p ? 1 : (nd - d) / p);
+}
+
+// alpha after n firings of its timer, the first with the slot's CNP if there is one (D6.3).
+static uint16_t alpha_fired(const dcqcn_t *m, const dcqcn_qp_t *s, uint64_t n) {
+  if (n == 0) {
     return s->alpha;
   }
-  uint64_t p = period(m, kTimAlpha);
-  return alpha_decay(m, s->alpha, nd - d == p ? 1 : (nd - d) / p);
+  return s->cnp_alpha ? alpha_decay(m, alpha_next(m, s->alpha, true), n - 1)
+                      : alpha_decay(m, s->alpha, n);
+}
+
+uint16_t dcqcn_alpha_at(const dcqcn_t *m, uint32_t q, uint64_t last) {
+  return alpha_fired(m, &m->qp[q], alpha_firings(m, q, last));
+}
+
+// The alpha slot's CNP flag after every visit up to `last` (a lazy firing clears it).
+static bool alpha_slot_at(const dcqcn_t *m, uint32_t q, uint64_t last) {
+  return m->qp[q].cnp_alpha && alpha_firings(m, q, last) == 0;
 }
 
 // Unlisted pending bytes whose visit lies at or before `last` (see pend_visit).
@@ -311,7 +328,8 @@ static void catch_up(dcqcn_t *m, uint32_t q, uint64_t last) {
     uint64_t d = s->due[kTimAlpha], nd = dcqcn_due_at(m, q, kTimAlpha, last);
     if (m->quiet && nd != d) {  // the lazy alpha firings (dcqcn_alpha_at)
       uint64_t per = period(m, kTimAlpha);
-      s->alpha = alpha_decay(m, s->alpha, nd - d == per ? 1 : (nd - d) / per);
+      s->alpha = alpha_fired(m, s, nd - d == per ? 1 : (nd - d) / per);
+      s->cnp_alpha = false;
     }
     s->due[kTimAlpha] = nd;
   }
@@ -1040,7 +1058,7 @@ void dcqcn_qp_state(const dcqcn_t *m, uint32_t qp, dcqcn_qp_state_t *st) {
   bool bytes_pending;
   *st = (dcqcn_qp_state_t){
       .active = s->active,
-      .cnp_alpha = s->cnp_alpha,
+      .cnp_alpha = alpha_slot_at(m, qp, last),
       .cnp_dec = s->cnp_dec,
       .rc = s->rc,
       .rt = s->rt,

@@ -145,12 +145,13 @@ uint64_t dcqcn_next_event(const dcqcn_t *m);
 void dcqcn_set_eager(dcqcn_t *m, bool eager);
 // Rate-update stream (D7, rate[] and n_rate of dcqcn_out_t) on (the default, the RTL's
 // behaviour) or off, for a user that reads only the pacer and the notification point
-// (xtm-netsim). Off, every cycle reports n_rate = 0 and an alpha timer without a CNP in
-// its slot is lazy: its firings (alpha := g * alpha >> 10 each) are applied in closed form
-// when the QP is next touched, so a QP whose alpha is still decaying needs no visit per
-// alpha period. Every other output (pace, cnp_tx, csr_rsp), the state (dcqcn_qp_state,
-// CSR reads) and the counters stay exactly those of the stream on (tests/unit/
-// test_dcqcn_advance.c checks it against the eager reference).
+// (xtm-netsim). Off, every cycle reports n_rate = 0 and the alpha timer is lazy: its
+// firings (alpha := g * alpha >> 10 each, the first plus 1024 - g, saturated, when a CNP is
+// in its slot) are applied in closed form when the QP is next touched, so a QP whose alpha
+// is still decaying, or whose CNP waits for the alpha timer, needs no visit for it. Every
+// other output (pace, cnp_tx, csr_rsp), the state (dcqcn_qp_state, CSR reads) and the
+// counters stay exactly those of the stream on (tests/unit/test_dcqcn_advance.c checks it
+// against the eager reference).
 void dcqcn_set_rate_stream(dcqcn_t *m, bool on);
 
 // ------------------------------------------------------------------ CSR backdoor (D9)
