@@ -212,9 +212,9 @@ static void pending_inc(const dcqcn_t *m, uint32_t q, uint64_t last, inc_pending
   const dcqcn_qp_t *s = &m->qp[q];
   *p = (inc_pending_t){
       .n = 0, .fr = 0, .ai = 0, .hai = 0, .due = s->due[kTimInc], .stage_t = s->stage_t};
-  if (m->eager || !s->active || s->init_pend || !lazy(m, s, kTimInc) ||
-      s->due[kTimInc] == DCQCN_NEVER) {
-    return;
+  if (m->eager || !s->active || s->init_pend || s->due[kTimInc] == DCQCN_NEVER ||
+      s->due[kTimInc] > last || !lazy(m, s, kTimInc)) {
+    return;  // (a deadline after `last` has no firing to apply)
   }
   uint64_t d = s->due[kTimInc];
   uint64_t nd = dcqcn_due_at(m, q, kTimInc, last);
@@ -336,9 +336,7 @@ static void catch_up(dcqcn_t *m, uint32_t q, uint64_t last) {
   if (lazy(m, s, kTimDec)) {
     s->due[kTimDec] = dcqcn_due_at(m, q, kTimDec, last);
   }
-  if (lazy(m, s, kTimInc)) {
-    s->due[kTimInc] = p.due;  // computed by pending_inc (unchanged when disarmed)
-  }
+  s->due[kTimInc] = p.due;  // by pending_inc: unchanged unless lazy firings were applied
 }
 
 // ------------------------------------------------------------------ heap of visits (D13)
@@ -450,8 +448,8 @@ static void heap_set(dcqcn_t *m, uint32_t q) {
     pend_list(m, q);  // a lower threshold (a parameter write): its visit may increase
   }
   uint64_t d = DCQCN_NEVER;
-  for (int k = 0; k < kTimCount; k++) {
-    if (s->active && !s->init_pend && !lazy(m, s, k) && s->due[k] < d) {
+  for (int k = 0; k < kTimCount && s->active && !s->init_pend; k++) {
+    if (s->due[k] < d && !lazy(m, s, k)) {
       d = s->due[k];
     }
   }
@@ -463,13 +461,16 @@ static void heap_set(dcqcn_t *m, uint32_t q) {
   if (s->hpos >= 0 && s->hkey == key) {
     return;  // the common case of an input that moved no deadline
   }
-  s->hkey = key;
   if (s->hpos < 0) {
+    s->hkey = key;
     s->hpos = (int32_t)m->heap_n;
     m->heap[m->heap_n++] = q;
     hup(m, (uint32_t)s->hpos);
-  } else {
+  } else if (key > s->hkey) {  // a later key only moves down, an earlier one only up
+    s->hkey = key;
     hdown(m, (uint32_t)s->hpos);
+  } else {
+    s->hkey = key;
     hup(m, (uint32_t)s->hpos);
   }
 }
