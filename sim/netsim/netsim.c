@@ -1491,7 +1491,10 @@ static void nic_wake(ns_sim_t *s, uint32_t n) {
     c->ctrl_head = (c->ctrl_head + 1) % 1024u;
     c->ctrl_len--;
     link_send(s, c->link, &p, t);
-    nic_kick(s, n, l->busy_until_ps);
+    if (c->ctrl_len > 0 || c->nflows > 0) {
+      nic_kick(s, n, l->busy_until_ps);
+    }  // else (a receiver only, nothing queued) that wake would do nothing: the next control
+       // frame's ctrl_send kicks the NIC itself
     return;
   }
   if (c->roce_only) {
