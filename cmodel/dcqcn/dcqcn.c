@@ -1029,6 +1029,34 @@ void dcqcn_step(dcqcn_t *m, const dcqcn_in_t *in, dcqcn_out_t *out) {
   full_cycle(m, has_input(in) ? in : NULL, out);
 }
 
+bool dcqcn_step_at(dcqcn_t *m, uint64_t cycle, const dcqcn_in_t *in, dcqcn_out_t *out) {
+  if (!m->quiet || m->eager || in == NULL || in->csr.valid) {
+    return false;
+  }
+  for (;;) {
+    uint64_t next = m->heap_n == 0 ? DCQCN_NEVER : m->qp[m->heap[0]].hkey;
+    if (m->n_listed != 0) {
+      uint64_t p = plist_next(m, m->t);
+      next = p < next ? p : next;
+    }
+    if (m->t < cycle && next < cycle) {  // a visit before the input's cycle (no output)
+      m->t = next > m->t ? next : m->t;
+      full_cycle(m, NULL, out);
+      continue;
+    }
+    m->t = m->t < cycle ? cycle : m->t;
+    if (next > m->t) {  // nothing visited in the input's cycle: its inputs only (dcqcn_step)
+      clear_out(out, m->t);
+      m->n_touch = 0;
+      cycle_inputs(m, in, m->t, out);
+      m->t++;
+    } else {
+      full_cycle(m, in, out);
+    }
+    return true;
+  }
+}
+
 bool dcqcn_advance_to(dcqcn_t *m, uint64_t target, dcqcn_out_t *out) {
   while (m->t < target) {
     if (!m->eager) {

@@ -138,6 +138,12 @@ void dcqcn_step(dcqcn_t *m, const dcqcn_in_t *in, dcqcn_out_t *out);
 // timer visits that change state, not on the length of the idle stretch.
 bool dcqcn_advance_to(dcqcn_t *m, uint64_t target, dcqcn_out_t *out);
 uint64_t dcqcn_cycle(const dcqcn_t *m);
+// With the rate stream off (dcqcn_set_rate_stream) and no CSR access in `in`: the idle
+// cycles before `cycle` (with the stream off they produce no output) and then the cycle
+// max(cycle, dcqcn_cycle(m)) with `in`, in one call; exactly dcqcn_advance_to(m, cycle, out)
+// followed by dcqcn_step(m, in, out). Returns false, doing nothing, otherwise (stream on,
+// eager mode, a CSR access): use those two calls then.
+bool dcqcn_step_at(dcqcn_t *m, uint64_t cycle, const dcqcn_in_t *in, dcqcn_out_t *out);
 // Earliest cycle >= dcqcn_cycle(m) in which an idle cycle could change anything but time.
 uint64_t dcqcn_next_event(const dcqcn_t *m);
 // Eager mode: every cycle scans its QPs exactly as the RTL does (spec D5), without the

@@ -944,10 +944,12 @@ static uint64_t dc_feed(ns_sim_t *s, uint32_t n, const dcqcn_in_t *in) {
     cyc = dcqcn_cycle(c->dc);  // one input per cycle: a second one waits a cycle
   }
   dcqcn_out_t *o = &s->dc_o;
-  while (dcqcn_advance_to(c->dc, cyc, o)) {
-    dc_out(s, n, o);
+  if (!dcqcn_step_at(c->dc, cyc, in, o)) {  // the rate stream on: idle cycles may output
+    while (dcqcn_advance_to(c->dc, cyc, o)) {
+      dc_out(s, n, o);
+    }
+    dcqcn_step(c->dc, in, o);
   }
-  dcqcn_step(c->dc, in, o);
   uint64_t pace = o->pace.valid ? o->pace.next_send : 0;
   dc_out(s, n, o);
   return pace;
