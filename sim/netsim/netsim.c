@@ -82,7 +82,8 @@ static void hpush(ns_heap_t *h, ns_ev_t e) {
 }
 
 // Removes the top and inserts `last` in one sift-down from the root (the top's place).
-static void hsift_root(ns_heap_t *h, ns_ev_t last) {
+// Always inlined (into heap_insert and hpop): as a call it cost 1 % more instructions.
+__attribute__((always_inline)) static inline void hsift_root(ns_heap_t *h, ns_ev_t last) {
   ns_ev_t *e = h->e;
   uint32_t n = h->len, i = 0;
   if (n == 0) {
