@@ -187,8 +187,9 @@ static bool inc_fixed_point(const dcqcn_t *m, const dcqcn_qp_t *s) {
 }
 static bool lazy(const dcqcn_t *m, const dcqcn_qp_t *s, int k) {
   switch (k) {
-    case kTimAlpha:  // rate stream off: its firings are applied by catch_up (dcqcn_alpha_at)
-      return !s->cnp_alpha && (m->quiet || alpha_next(m, s->alpha, false) == s->alpha);
+    case kTimAlpha:  // rate stream off: its firings, the first with a CNP in the slot if one
+                     // is, are applied by catch_up (dcqcn_alpha_at, alpha_slot_at)
+      return m->quiet || (!s->cnp_alpha && alpha_next(m, s->alpha, false) == s->alpha);
     case kTimDec:
       return !s->cnp_dec;
     case kTimInc:
@@ -211,9 +212,9 @@ static void pending_inc(const dcqcn_t *m, uint32_t q, uint64_t last, inc_pending
   const dcqcn_qp_t *s = &m->qp[q];
   *p = (inc_pending_t){
       .n = 0, .fr = 0, .ai = 0, .hai = 0, .due = s->due[kTimInc], .stage_t = s->stage_t};
-  if (m->eager || !s->active || s->init_pend || !lazy(m, s, kTimInc) ||
-      s->due[kTimInc] == DCQCN_NEVER) {
-    return;
+  if (m->eager || !s->active || s->init_pend || s->due[kTimInc] == DCQCN_NEVER ||
+      s->due[kTimInc] > last || !lazy(m, s, kTimInc)) {
+    return;  // (a deadline after `last` has no firing to apply)
   }
   uint64_t d = s->due[kTimInc];
   uint64_t nd = dcqcn_due_at(m, q, kTimInc, last);
@@ -251,19 +252,35 @@ static uint16_t alpha_decay(const dcqcn_t *m, uint16_t a, uint64_t n) {
   return a;
 }
 
-uint16_t dcqcn_alpha_at(const dcqcn_t *m, uint32_t q, uint64_t last) {
+// The lazy alpha firings of q up to cycle `last` (rate stream off, D13): their number (0:
+// alpha and its slot are up to date).
+static uint64_t alpha_firings(const dcqcn_t *m, uint32_t q, uint64_t last) {
   const dcqcn_qp_t *s = &m->qp[q];
-  if (!m->quiet || m->eager || !s->active || s->init_pend || s->cnp_alpha ||
-      s->due[kTimAlpha] == DCQCN_NEVER) {
-    return s->alpha;  // no lazy firing pending: alpha is up to date
+  if (!m->quiet || m->eager || !s->active || s->init_pend || s->due[kTimAlpha] == DCQCN_NEVER) {
+    return 0;
   }
   uint64_t d = s->due[kTimAlpha];
   uint64_t nd = dcqcn_due_at(m, q, kTimAlpha, last);
-  if (nd == d) {
+  uint64_t p = period(m, kTimAlpha);
+  return nd == d ? 0 : (nd - d == p ? 1 : (nd - d) / p);
+}
+
+// alpha after n firings of its timer, the first with the slot's CNP if there is one (D6.3).
+static uint16_t alpha_fired(const dcqcn_t *m, const dcqcn_qp_t *s, uint64_t n) {
+  if (n == 0) {
     return s->alpha;
   }
-  uint64_t p = period(m, kTimAlpha);
-  return alpha_decay(m, s->alpha, nd - d == p ? 1 : (nd - d) / p);
+  return s->cnp_alpha ? alpha_decay(m, alpha_next(m, s->alpha, true), n - 1)
+                      : alpha_decay(m, s->alpha, n);
+}
+
+uint16_t dcqcn_alpha_at(const dcqcn_t *m, uint32_t q, uint64_t last) {
+  return alpha_fired(m, &m->qp[q], alpha_firings(m, q, last));
+}
+
+// The alpha slot's CNP flag after every visit up to `last` (a lazy firing clears it).
+static bool alpha_slot_at(const dcqcn_t *m, uint32_t q, uint64_t last) {
+  return m->qp[q].cnp_alpha && alpha_firings(m, q, last) == 0;
 }
 
 // Unlisted pending bytes whose visit lies at or before `last` (see pend_visit).
@@ -311,16 +328,15 @@ static void catch_up(dcqcn_t *m, uint32_t q, uint64_t last) {
     uint64_t d = s->due[kTimAlpha], nd = dcqcn_due_at(m, q, kTimAlpha, last);
     if (m->quiet && nd != d) {  // the lazy alpha firings (dcqcn_alpha_at)
       uint64_t per = period(m, kTimAlpha);
-      s->alpha = alpha_decay(m, s->alpha, nd - d == per ? 1 : (nd - d) / per);
+      s->alpha = alpha_fired(m, s, nd - d == per ? 1 : (nd - d) / per);
+      s->cnp_alpha = false;
     }
     s->due[kTimAlpha] = nd;
   }
   if (lazy(m, s, kTimDec)) {
     s->due[kTimDec] = dcqcn_due_at(m, q, kTimDec, last);
   }
-  if (lazy(m, s, kTimInc)) {
-    s->due[kTimInc] = p.due;  // computed by pending_inc (unchanged when disarmed)
-  }
+  s->due[kTimInc] = p.due;  // by pending_inc: unchanged unless lazy firings were applied
 }
 
 // ------------------------------------------------------------------ heap of visits (D13)
@@ -432,8 +448,8 @@ static void heap_set(dcqcn_t *m, uint32_t q) {
     pend_list(m, q);  // a lower threshold (a parameter write): its visit may increase
   }
   uint64_t d = DCQCN_NEVER;
-  for (int k = 0; k < kTimCount; k++) {
-    if (s->active && !s->init_pend && !lazy(m, s, k) && s->due[k] < d) {
+  for (int k = 0; k < kTimCount && s->active && !s->init_pend; k++) {
+    if (s->due[k] < d && !lazy(m, s, k)) {
       d = s->due[k];
     }
   }
@@ -445,13 +461,16 @@ static void heap_set(dcqcn_t *m, uint32_t q) {
   if (s->hpos >= 0 && s->hkey == key) {
     return;  // the common case of an input that moved no deadline
   }
-  s->hkey = key;
   if (s->hpos < 0) {
+    s->hkey = key;
     s->hpos = (int32_t)m->heap_n;
     m->heap[m->heap_n++] = q;
     hup(m, (uint32_t)s->hpos);
-  } else {
+  } else if (key > s->hkey) {  // a later key only moves down, an earlier one only up
+    s->hkey = key;
     hdown(m, (uint32_t)s->hpos);
+  } else {
+    s->hkey = key;
     hup(m, (uint32_t)s->hpos);
   }
 }
@@ -807,7 +826,21 @@ static void cnp_rx(dcqcn_t *m, uint32_t q, uint64_t t) {
 static void tx_sent(dcqcn_t *m, uint32_t q, uint32_t bytes, uint64_t t, dcqcn_out_t *out) {
   dcqcn_qp_t *s = &m->qp[q];
   bool now = visited_at(m, q, t) && !s->init_pend;
-  if (now) {
+  // Rate stream off, an active QP whose byte counter stays below the threshold: the input
+  // changes only byte_count (and the pacer). Its lazy timers are not brought up to date:
+  // they stay lazy (nothing here makes a timer busy), and a later catch_up applies the
+  // same firings from the older deadlines (the closed forms compose), so neither the
+  // heap key nor any output or state read differs (D13).
+  bool only_bytes = false;
+  if (now && m->quiet && !m->eager && s->active) {
+    if (bytes_due(m, s, t)) {  // an earlier group's visit has passed: add it first
+      uint32_t b = s->pend_bytes;
+      s->pend_bytes = 0;
+      byte_counter(m, q, b);  // below the threshold (else listed): no increase event
+    }
+    only_bytes = (uint64_t)s->byte_count + bytes < byte_threshold(m);
+  }
+  if (now && !only_bytes) {
     wake(m, q, t);
     touch(m, q);
   }
@@ -823,7 +856,9 @@ static void tx_sent(dcqcn_t *m, uint32_t q, uint32_t bytes, uint64_t t, dcqcn_ou
       (dcqcn_pace_t){.valid = true, .qp = (uint16_t)q, .next_send = (s->pace_q8 + 255u) >> 8};
   // D6.5 byte counter (active QPs only): now for a visited QP, else at the next visit.
   if (s->active && !s->init_pend) {
-    if (now) {
+    if (only_bytes) {
+      s->byte_count += bytes;  // below the threshold: no increase event, no saturation
+    } else if (now) {
       byte_counter(m, q, bytes);
       settle(m, q);
     } else if (bytes != 0) {
@@ -874,6 +909,35 @@ static bool has_input(const dcqcn_in_t *in) {
   return in != NULL && (in->cnp.valid || in->tx.valid || in->ce.valid || in->csr.valid);
 }
 
+// Steps 3-5 of cycle t (D4): the CNP, the transmission, the CE mark.
+static inline void cycle_inputs(dcqcn_t *m, const dcqcn_in_t *in, uint64_t t, dcqcn_out_t *out) {
+  uint32_t n = m->prm.num_qps;
+  // 3. CNP received
+  if (in->cnp.valid) {
+    if (in->cnp.qp < n) {
+      cnp_rx(m, in->cnp.qp, t);
+    } else {
+      m->gcnt[kDcqcnGcntBadQp]++;
+    }
+  }
+  // 4. bytes transmitted: pacer, then byte counter
+  if (in->tx.valid) {
+    if (in->tx.qp < n) {
+      tx_sent(m, in->tx.qp, in->tx.bytes, t, out);
+    } else {
+      m->gcnt[kDcqcnGcntBadQp]++;
+    }
+  }
+  // 5. CE-marked packet: notification point
+  if (in->ce.valid) {
+    if (in->ce.qp < n) {
+      ce_rx(m, in->ce.qp, t, out);
+    } else {
+      m->gcnt[kDcqcnGcntBadQp]++;
+    }
+  }
+}
+
 static void full_cycle(dcqcn_t *m, const dcqcn_in_t *in, dcqcn_out_t *out) {
   uint64_t t = m->t;
   uint32_t n = m->prm.num_qps;
@@ -913,30 +977,7 @@ static void full_cycle(dcqcn_t *m, const dcqcn_in_t *in, dcqcn_out_t *out) {
     }
   }
   if (in != NULL) {
-    // 3. CNP received
-    if (in->cnp.valid) {
-      if (in->cnp.qp < n) {
-        cnp_rx(m, in->cnp.qp, t);
-      } else {
-        m->gcnt[kDcqcnGcntBadQp]++;
-      }
-    }
-    // 4. bytes transmitted: pacer, then byte counter
-    if (in->tx.valid) {
-      if (in->tx.qp < n) {
-        tx_sent(m, in->tx.qp, in->tx.bytes, t, out);
-      } else {
-        m->gcnt[kDcqcnGcntBadQp]++;
-      }
-    }
-    // 5. CE-marked packet: notification point
-    if (in->ce.valid) {
-      if (in->ce.qp < n) {
-        ce_rx(m, in->ce.qp, t, out);
-      } else {
-        m->gcnt[kDcqcnGcntBadQp]++;
-      }
-    }
+    cycle_inputs(m, in, t, out);  // 3.-5.
   }
   // 6. rate-update stream (D7): touched QPs whose rc, rt or alpha changed, in touch order
   for (uint32_t i = 0; i < m->n_touch; i++) {
@@ -969,13 +1010,51 @@ uint64_t dcqcn_next_event(const dcqcn_t *m) {
 }
 
 void dcqcn_step(dcqcn_t *m, const dcqcn_in_t *in, dcqcn_out_t *out) {
-  if (!m->eager && !has_input(in) && (m->heap_n == 0 || m->qp[m->heap[0]].hkey > m->t) &&
-      (m->n_listed == 0 || m->plist[slot_of(m, m->t)] < 0)) {
+  bool no_visit = !m->eager && (m->heap_n == 0 || m->qp[m->heap[0]].hkey > m->t) &&
+                  (m->n_listed == 0 || m->plist[slot_of(m, m->t)] < 0);
+  if (no_visit && !has_input(in)) {
     clear_out(out, m->t);
     m->t++;
     return;
   }
+  if (no_visit && m->quiet && !in->csr.valid) {
+    // no visit, no CSR access, no rate stream (touch records nothing): the cycle is its
+    // inputs (steps 3-5)
+    clear_out(out, m->t);
+    m->n_touch = 0;
+    cycle_inputs(m, in, m->t, out);
+    m->t++;
+    return;
+  }
   full_cycle(m, has_input(in) ? in : NULL, out);
+}
+
+bool dcqcn_step_at(dcqcn_t *m, uint64_t cycle, const dcqcn_in_t *in, dcqcn_out_t *out) {
+  if (!m->quiet || m->eager || in == NULL || in->csr.valid) {
+    return false;
+  }
+  for (;;) {
+    uint64_t next = m->heap_n == 0 ? DCQCN_NEVER : m->qp[m->heap[0]].hkey;
+    if (m->n_listed != 0) {
+      uint64_t p = plist_next(m, m->t);
+      next = p < next ? p : next;
+    }
+    if (m->t < cycle && next < cycle) {  // a visit before the input's cycle (no output)
+      m->t = next > m->t ? next : m->t;
+      full_cycle(m, NULL, out);
+      continue;
+    }
+    m->t = m->t < cycle ? cycle : m->t;
+    if (next > m->t) {  // nothing visited in the input's cycle: its inputs only (dcqcn_step)
+      clear_out(out, m->t);
+      m->n_touch = 0;
+      cycle_inputs(m, in, m->t, out);
+      m->t++;
+    } else {
+      full_cycle(m, in, out);
+    }
+    return true;
+  }
 }
 
 bool dcqcn_advance_to(dcqcn_t *m, uint64_t target, dcqcn_out_t *out) {
@@ -1008,7 +1087,7 @@ void dcqcn_qp_state(const dcqcn_t *m, uint32_t qp, dcqcn_qp_state_t *st) {
   bool bytes_pending;
   *st = (dcqcn_qp_state_t){
       .active = s->active,
-      .cnp_alpha = s->cnp_alpha,
+      .cnp_alpha = alpha_slot_at(m, qp, last),
       .cnp_dec = s->cnp_dec,
       .rc = s->rc,
       .rt = s->rt,

@@ -138,6 +138,12 @@ void dcqcn_step(dcqcn_t *m, const dcqcn_in_t *in, dcqcn_out_t *out);
 // timer visits that change state, not on the length of the idle stretch.
 bool dcqcn_advance_to(dcqcn_t *m, uint64_t target, dcqcn_out_t *out);
 uint64_t dcqcn_cycle(const dcqcn_t *m);
+// With the rate stream off (dcqcn_set_rate_stream) and no CSR access in `in`: the idle
+// cycles before `cycle` (with the stream off they produce no output) and then the cycle
+// max(cycle, dcqcn_cycle(m)) with `in`, in one call; exactly dcqcn_advance_to(m, cycle, out)
+// followed by dcqcn_step(m, in, out). Returns false, doing nothing, otherwise (stream on,
+// eager mode, a CSR access): use those two calls then.
+bool dcqcn_step_at(dcqcn_t *m, uint64_t cycle, const dcqcn_in_t *in, dcqcn_out_t *out);
 // Earliest cycle >= dcqcn_cycle(m) in which an idle cycle could change anything but time.
 uint64_t dcqcn_next_event(const dcqcn_t *m);
 // Eager mode: every cycle scans its QPs exactly as the RTL does (spec D5), without the
@@ -145,12 +151,13 @@ uint64_t dcqcn_next_event(const dcqcn_t *m);
 void dcqcn_set_eager(dcqcn_t *m, bool eager);
 // Rate-update stream (D7, rate[] and n_rate of dcqcn_out_t) on (the default, the RTL's
 // behaviour) or off, for a user that reads only the pacer and the notification point
-// (xtm-netsim). Off, every cycle reports n_rate = 0 and an alpha timer without a CNP in
-// its slot is lazy: its firings (alpha := g * alpha >> 10 each) are applied in closed form
-// when the QP is next touched, so a QP whose alpha is still decaying needs no visit per
-// alpha period. Every other output (pace, cnp_tx, csr_rsp), the state (dcqcn_qp_state,
-// CSR reads) and the counters stay exactly those of the stream on (tests/unit/
-// test_dcqcn_advance.c checks it against the eager reference).
+// (xtm-netsim). Off, every cycle reports n_rate = 0 and the alpha timer is lazy: its
+// firings (alpha := g * alpha >> 10 each, the first plus 1024 - g, saturated, when a CNP is
+// in its slot) are applied in closed form when the QP is next touched, so a QP whose alpha
+// is still decaying, or whose CNP waits for the alpha timer, needs no visit for it. Every
+// other output (pace, cnp_tx, csr_rsp), the state (dcqcn_qp_state, CSR reads) and the
+// counters stay exactly those of the stream on (tests/unit/test_dcqcn_advance.c checks it
+// against the eager reference).
 void dcqcn_set_rate_stream(dcqcn_t *m, bool on);
 
 // ------------------------------------------------------------------ CSR backdoor (D9)

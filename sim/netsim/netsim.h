@@ -219,6 +219,11 @@ typedef struct ns_nic {
   uint32_t link;    // transmit link
   uint32_t *flows;  // flows whose requester is here
   uint32_t nflows, rr;
+  // When every flow here is RoCE (roce_only): ready[k] is the earliest time flows[k] may send
+  // (its start, its priority's pause and its pacer), NS_NEVER while its window is closed;
+  // kept up to date wherever those change, so the scheduler reads one array, not the flows
+  bool roce_only;
+  uint64_t *ready;
   uint64_t paused_until_ps[8];
   ns_pkt_t ctrl_ring[1024];  // control packets waiting (ACK, NAK, CNP)
   uint32_t ctrl_head, ctrl_len;
@@ -259,6 +264,7 @@ typedef struct ns_router {
   uint64_t drops_by_reason[kXtmReasonCount];
   uint64_t lossless_drops;
   uint32_t cfg_warnings;  // warnings of its configuration (ns_router_program)
+  bool fresh;             // the model has seen nothing since xtm_create (ns_router_program)
   int32_t watch_voq;      // VOQ whose peak occupancy is tracked (-1: none)
   uint64_t watch_peak_bytes;
   xtm_in_t in;  // preallocated input bundle
@@ -337,6 +343,7 @@ typedef struct ns_sim {
   uint32_t pfc_fly_cap;
   uint64_t *rt_pause_until;  // per (link, priority): pause end seen by a router transmitter
   // loss injection (tests)
+  bool wire_faults;  // any of loss_armed, ce_armed, a link's loss_rate was ever set
   bool loss_armed;
   uint32_t loss_flow;
   uint64_t loss_psn;
@@ -364,6 +371,8 @@ typedef struct ns_sim {
   uint32_t ival_link, ival_router;
   ns_ival_t *iv;
   uint32_t niv;
+  uint32_t iv_idx;  // the interval iv_at found last, [iv_lo, iv_lo + ival_ps)
+  uint64_t iv_lo;
   uint64_t mark_ps;  // snapshot of every flow's rx/retx bytes at this time (NS_NEVER: none)
   dcqcn_out_t dc_o;  // scratch output bundle of the NICs' dcqcn models (dc_feed)
   // statistics
