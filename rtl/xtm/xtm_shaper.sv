@@ -48,8 +48,9 @@ module xtm_shaper #(
 
   // ------------------------------------------------------------------ port shapers
   // P_SHAPER_* registers: the fields only (CFG.OVH_BYTES 13:8 and CFG.EN as a vector over the
-  // ports, RATE 23:0, BURST 19:0)
-  logic [13:8] pcfg_q [NumPorts];
+  // ports, RATE 23:0, BURST 19:0). OVH_BYTES zero-based: Yosys 0.23 reads a part-select of
+  // an array element declared [13:8] as out of bounds (undef bits).
+  logic [5:0] pcfg_q [NumPorts];
   logic [NumPorts-1:0] pen_q;
   logic [23:0] prate_q [NumPorts];
   logic [19:0] pburst_q [NumPorts];
@@ -68,7 +69,7 @@ module xtm_shaper #(
     amount = '0;
     if (sel_i && 32'(sel_port_i) < NumPorts) begin
       charge[sp] = pen_q[sp];
-      amount = 24'(sel_len_i) + 24'(pcfg_q[sp][13:8]);
+      amount = 24'(sel_len_i) + 24'(pcfg_q[sp]);
     end
     clamp = '0;
     cburst = '0;

@@ -51,7 +51,10 @@ module xtm_stats_pp #(
   // increments of every PG are a ripple of PgAccW vector operations. The planes are one
   // packed vector (not an unpacked array): Verilator then writes a counter's planes in
   // place, where an array took a delayed-write flag and value per plane in every cycle.
-  logic [GN-1:0][PgAccW-1:0][NumPgs-1:0] g_pl_q, g_pl_d;
+  // One dimension (Yosys 0.23 parses no multi-dimensional packed array): counter k's planes
+  // at [PlW*k +: PlW], its plane b at [PlW*k + NumPgs*b +: NumPgs].
+  localparam int unsigned PlW = PgAccW * NumPgs;
+  logic [GN*PlW-1:0] g_pl_q, g_pl_d;
   logic [64*GN-1:0] g_rd_a, g_rd_b, g_row, g_new, g_lw_q;
   logic [63:0] g_csr;  // the CSR's word of its PG's row
   logic [NumPgs-1:0] g_val_q, g_ev [GN];
@@ -115,29 +118,27 @@ module xtm_stats_pp #(
       // vector OR per plane); its value is gathered only then
       nz = '0;
       for (int b = 0; b < 32'(PgAccW); b++) begin
-        nz = nz | g_pl_q[k][b];
+        nz = nz | g_pl_q[PlW*k+NumPgs*b+:NumPgs];
       end
       acc_f[k] = '0;
       if (nz[gf_q]) begin
         for (int b = 0; b < 32'(PgAccW); b++) begin
-          acc_f[k][b] = g_pl_q[k][b][gf_q];
+          acc_f[k][b] = g_pl_q[PlW*k+NumPgs*b+32'(gf_q)];
         end
       end
       g_upd[k] = clr4_i || g_ev[k] != '0 || nz[gf_q];
       g_wr = g_wr || nz[gf_q];
-      for (int b = 0; b < 32'(PgAccW); b++) begin
-        g_pl_d[k][b] = '0;
-      end
+      g_pl_d[PlW*k+:PlW] = '0;
       if (g_upd[k]) begin
         for (int b = 0; b < 32'(PgAccW); b++) begin
-          g_pl_d[k][b] = g_pl_q[k][b] & g_keep;
+          g_pl_d[PlW*k+NumPgs*b+:NumPgs] = g_pl_q[PlW*k+NumPgs*b+:NumPgs] & g_keep;
         end
         carry = g_ev[k] & (clr4_i ? '0 : '1);
         kept = '0;
         if (carry != '0) begin  // (most counters see no event in most cycles)
           for (int b = 0; b < 32'(PgAccW); b++) begin
-            kept = g_pl_d[k][b];
-            g_pl_d[k][b] = kept ^ carry;
+            kept = g_pl_d[PlW*k+NumPgs*b+:NumPgs];
+            g_pl_d[PlW*k+NumPgs*b+:NumPgs] = kept ^ carry;
             carry = kept & carry;
           end
         end
@@ -163,7 +164,7 @@ module xtm_stats_pp #(
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_pg
     if (!rst_ni) begin
       for (int k = 0; k < 32'(GN); k++) begin  // (a counter at a time: 2,304 bits at 32 ports)
-        g_pl_q[k] <= '0;
+        g_pl_q[PlW*k+:PlW] <= '0;
       end
       g_val_q <= '0;
       gf_q <= '0;
@@ -174,7 +175,7 @@ module xtm_stats_pp #(
     end else if (g_on) begin
       for (int k = 0; k < 32'(GN); k++) begin
         if (g_upd[k]) begin
-          g_pl_q[k] <= g_pl_d[k];
+          g_pl_q[PlW*k+:PlW] <= g_pl_d[PlW*k+:PlW];
         end
       end
       gf_q <= gpre;
@@ -379,7 +380,7 @@ module xtm_stats_pp #(
       endcase
       if (g_reg) begin
         for (int b = 0; b < 32'(PgAccW); b++) begin  // the CSR's PG's accumulator
-          gacc[b] = g_pl_q[32'(7'(op4_i.id - xtm_reg_pkg::XtmRegGXoffSent))][b][cg4];
+          gacc[b] = g_pl_q[PlW*32'(gk) + NumPgs*b + 32'(cg4)];
         end
         cnt4_o = g_csr + 64'(gacc);
       end
