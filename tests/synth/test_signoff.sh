@@ -14,6 +14,9 @@
 #                       every cycle, 20000 cycles, two seeds
 #   toy-gls-coarse      Yosys' word-level netlist (simlib.v) vs RTL, same
 #   neg-latch           a copy with an incomplete always_comb must fail synthesis
+#   neg-misread         a copy whose array is declared [13:2] and read by a part-select of
+#                       an element (Yosys 0.23 warns "out of bounds", makes undef bits) must
+#                       fail synthesis
 #   neg-struct-ffcheck  a copy whose FIFO is an unpacked array of a package struct (the
 #                       Yosys 0.23 bug class) must fail the flip-flop check
 #   neg-struct-gls      the same copy synthesized anyway (--skip-ffcheck) must fail the
@@ -171,6 +174,15 @@ elif grep -q 'latch' "$OUT/latch.log"; then
   pass "neg-latch (synthesis fails on the latch)"
 else
   fail "neg-latch (failed, but not on the latch)" "$OUT/latch.log"
+fi
+if ! mutant misread 's/^  logic \[11:0\] fifo_q \[Depth\];$/  logic [13:2] fifo_q [Depth];/; s/^  assign head = fifo_q\[rd_q\];$/  assign head = fifo_q[rd_q][13:2];/'; then
+  fail "neg-misread (the mutation did not apply)"
+elif synth misread "$OUT/misread/src/toy.f"; then
+  fail "neg-misread (a part-select Yosys reads as undef bits synthesized)" "$OUT/misread.log"
+elif grep -q 'Yosys misread the RTL' "$OUT/misread.log"; then
+  pass "neg-misread (synthesis fails on Yosys' out-of-bounds reading)"
+else
+  fail "neg-misread (failed, but not on the misreading)" "$OUT/misread.log"
 fi
 if ! mutant struct 's/^  logic \[11:0\] fifo_q \[Depth\];$/  synth_toy_pkg::rec_t fifo_q [Depth];/'; then
   fail "neg-struct (the mutation did not apply)"

@@ -371,6 +371,21 @@ def main():
         f.write('\n'.join(front) + '\n')
     dt = run([a.yosys, '-q', '-l', os.path.join(a.out, 'front.log'), '-s', ys],
              os.path.join(a.out, 'front.out'), a.timeout, 'yosys front end (latch or elaboration)')
+    # Yosys 0.23 reads some constructs wrongly with only a warning (a part-select of an array
+    # element declared [13:8], a member of a struct declared in a generate block): the bits
+    # become undef and the netlist is not the RTL. Fail on them.
+    misread = []
+    for logname in ('front.log', 'front.out'):
+        path = os.path.join(a.out, logname)
+        if os.path.exists(path):
+            with open(path) as f:
+                misread += [ln.rstrip() for ln in f
+                            if 'out of bounds on signal' in ln or 'is implicitly declared' in ln]
+    if misread:
+        print('\n'.join(sorted(set(misread))[:20]))
+        log(f"FAIL yosys front end: Yosys misread the RTL ({len(misread)} warnings above, "
+            f"log {os.path.join(a.out, 'front.log')})")
+        sys.exit(1)
     summary['front_s'] = round(dt)
     summary['front_cpu_s'] = round(CPU['yosys front end (latch or elaboration)'])
     log(f"front end (read, hierarchy, proc, flatten; no latches) in {dt:.0f} s "
