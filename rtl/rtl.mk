@@ -40,3 +40,11 @@ lint: | $(DEPS_STAMP)
 # make synth, make sta, make iverilog: rtl/signoff.mk (docs/synthesis.md)
 
 TEST_ARGS += --cmd lint 'make -s lint'
+
+# flip-flops and RAM bits at 8x8x4096 (issue 11's target: <= 60,000 flip-flop bits)
+.PHONY: flops-xtm
+## flops-xtm: flip-flop bits and RAM list of xtm at 8x8x4096, Yosys coarse (tools/rtl-flops)
+flops-xtm: | $(DEPS_STAMP)
+	@tools/stamp "flops-xtm: xtm_top NumPorts=8 NumTcs=8 NumDesc=4096, Yosys coarse"
+	tools/rtl-flops xtm
+BENCH_TARGETS += flops-xtm
