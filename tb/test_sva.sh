@@ -106,8 +106,11 @@ if [ "$block" = xtm ]; then
     # reading the link row of the tail, which was never written
     "link-read-unwritten|$x/xtm_qmgr.sv|counters|xtm_ram_1r1w.sv:RamReadUnwritten_A|s/lr_d = rm_i \&\& n_d >= PktW'(3);/lr_d = rm_i \&\& n_d >= PktW'(2);/"
     # qmgr u_payload: the descriptor a removal frees is handed to an arrival in the same
-    # cycle (spec 15.3: only in the next one), so its payload row is written while read
-    "desc-reuse-same-cycle|$x/xtm_bufmgr.sv|smoke|xtm_ram_1r1w.sv:RamRdWrSameRow_A|s/assign alloc_o = from_bump ? DescIdxW'(bump_q) : fifo_head;/assign alloc_o = from_bump ? DescIdxW'(bump_q) : (deq_i.valid ? DescIdxW'(deq_i.desc) : fifo_head);/"
+    # cycle (spec 15.3: only in the next one), so its payload row is written while read.
+    # Needs an arrival accepted from the free-list FIFO in a removal's cycle: counters has
+    # one at physical cycle 422; smoke (131 packets) and incast (the pool full, free_q = 0,
+    # whenever a removal frees one) have none, the fault changes nothing there
+    "desc-reuse-same-cycle|$x/xtm_bufmgr.sv|counters|xtm_ram_1r1w.sv:RamRdWrSameRow_A|s/assign alloc_o = from_bump ? DescIdxW'(bump_q) : fifo_head;/assign alloc_o = from_bump ? DescIdxW'(bump_q) : (deq_i.valid ? DescIdxW'(deq_i.desc) : fifo_head);/"
     # qmgr u_payload: the payload RAM one row short of the descriptor pool
     "payload-row-short|$x/xtm_qmgr.sv|smoke|xtm_ram_1r1w.sv:RamAddrInRange_A|/\.Width(PW),/{n;s/\.Depth(NumDesc)/.Depth(NumDesc - 1)/}"
     # ---- rtl/common/xtm_ram_2p.sv (voqcfg u_copy_a, the only 2-port RAM)
