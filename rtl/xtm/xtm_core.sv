@@ -100,17 +100,6 @@ module xtm_core #(
 
   logic [31:0] rd_adm, rd_buf, rd_q, rd_sch, rd_shp, rd_egr, rd_deq, rd_rx, rd_tx, rd_wd;
   logic [63:0] cnt_wd, cnt_st;
-  // transmitted lengths (stage 5), for the port counters: formed only in a cycle that
-  // transmits (each is used with its port's valid bit)
-  logic [14*NumPorts-1:0] tx_lens;
-  always_comb begin : c_lens
-    tx_lens = '0;
-    if (deq_valid_o != '0) begin
-      for (int p = 0; p < 32'(NumPorts); p++) begin
-        tx_lens[14*p+:14] = deq_o[p*xtm_pkg::DEQ_REC_W+xtm_pkg::DEQ_REC_LEN_LSB+:14];
-      end
-    end
-  end
   // the read data of the commit stage's blocks (each is 0 without a read of its registers)
   always_comb begin : c_rd4
     rd4_o = '0;
@@ -466,7 +455,7 @@ module xtm_core #(
     .pfc_tx_i     (ptx_v),
     .pfc_rx_i     (rxv),
     .tx_i         (deq_valid_o),
-    .tx_len_i     (tx_lens),
+    .tx_rec_i     (deq_o),
     .clr4_i,
     .clr5_i,
     .op3_i,

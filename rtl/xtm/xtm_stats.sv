@@ -40,9 +40,9 @@ module xtm_stats #(
   input  wire logic [NumPgs-1:0]   paused_i,
   input  wire logic [NumPorts-1:0] pfc_tx_i,
   input  wire logic [NumPorts-1:0] pfc_rx_i,
-  // the transmissions of stage 5 and their lengths
+  // the transmissions of stage 5 and their records (the port counters read the length)
   input  wire logic [NumPorts-1:0] tx_i,
-  input  wire logic [14*NumPorts-1:0] tx_len_i,
+  input  wire logic [NumPorts*xtm_pkg::DEQ_REC_W-1:0] tx_rec_i,
   input  wire logic                clr4_i,
   input  wire logic                clr5_i,
   input  xtm_pkg::csr_op_t         op3_i,
@@ -93,7 +93,7 @@ module xtm_stats #(
     .pfc_tx_i,
     .pfc_rx_i,
     .tx_i,
-    .tx_len_i,
+    .tx_rec_i,
     .clr4_i,
     .clr5_i,
     .op3_i,

@@ -32,7 +32,7 @@ module xtm_stats_pp #(
   input  wire logic [NumPorts-1:0] pfc_tx_i,
   input  wire logic [NumPorts-1:0] pfc_rx_i,
   input  wire logic [NumPorts-1:0] tx_i,
-  input  wire logic [14*NumPorts-1:0] tx_len_i,
+  input  wire logic [NumPorts*xtm_pkg::DEQ_REC_W-1:0] tx_rec_i,  // (only the lengths are read)
   input  wire logic                clr4_i,
   input  wire logic                clr5_i,
   input  xtm_pkg::csr_op_t         op3_i,
@@ -296,7 +296,7 @@ module xtm_stats_pp #(
             e0 = PAccW'(tx_i[p]);  // (the increments only for a port that changes)
             e2 = PAccW'(pfc_tx5_q[p]);
             e3 = PAccW'(pfc_rx5_q[p]);
-            bl = tx_i[p] ? tx_len_i[14*p+:14] : '0;
+            bl = tx_i[p] ? tx_rec_i[p*xtm_pkg::DEQ_REC_W+xtm_pkg::DEQ_REC_LEN_LSB+:14] : '0;
             if (PortW'(p) == pf_q) begin
               p_acc_q[p][0] <= e0;
               p_acc_q[p][2] <= e2;
