@@ -2159,6 +2159,46 @@ static void pfc_arrive(ns_sim_t *s, uint32_t slot) {
 
 // ------------------------------------------------------------------ main loop
 
+// The frames behind the one just received on NIC ingress link `l` whose reception would only
+// advance their RoCE flow's receive state (in order, not the last of a message, no ACK due,
+// no CE for the NIC's notification point) are received now, ahead of their arrival, in FIFO
+// order, up to the first frame that would do more; that one keeps its link event. Only the
+// NIC's own reception reads or writes that state, and the frames on the wire cannot change,
+// so the state each later reception sees is the same; the readers from outside (samples,
+// the steady-state mark, the end of the run) run no earlier than rx_ahead_lim, which bounds
+// the arrival times taken (docs/netsim.md 8). One event per ACK group instead of per frame.
+static void rx_ahead(ns_sim_t *s, ns_link_t *l) {
+  const ns_nic_t *c = &s->nodes[l->dst].nic;
+  uint64_t ae = s->ack_every;
+  uint64_t amask = (ae & (ae - 1)) == 0 ? ae - 1 : 0;
+  while (l->ring_len > 0 && l->head_t < s->rx_ahead_lim) {
+    const ns_pkt_t *p = &l->ring[l->ring_head].p;
+    ns_flow_t *f = &s->flows[p->flow];
+    uint64_t nx = f->rcv_nxt + 1;
+    if (p->kind != kNsPktData || f->transport != kNsTransportRoce || p->psn != f->rcv_nxt ||
+        p->last || (p->ecn == NS_ECN_CE && c->dc != NULL) ||
+        (amask != 0 || ae == 1 ? (nx & amask) == 0 : nx % ae == 0)) {
+      return;
+    }
+    f->rcv_nxt = nx;
+    f->rx_bytes += p->len - NS_HDR_BYTES;
+    f->nak_sent = false;
+    s->pkt_hops++;
+    l->ring_head = (l->ring_head + 1) & (l->ring_cap - 1);
+    l->ring_len--;
+    l->head_t = l->ring_len > 0 ? l->ring[l->ring_head].t : NS_NEVER;
+  }
+}
+
+// rx_ahead's bound: the next time anything outside a NIC reads a flow's receive state.
+static void rx_ahead_bound(ns_sim_t *s, bool any_finite) {
+  uint64_t lim = s->end_ps == UINT64_MAX ? UINT64_MAX : s->end_ps + 1;
+  lim = s->next_sample_ps < lim ? s->next_sample_ps : lim;
+  lim = s->mark_pending && s->mark_ps < lim ? s->mark_ps : lim;
+  // a run that stops when its finite flows are done stops at an event, not at a time
+  s->rx_ahead_lim = s->stop_when_done && any_finite ? 0 : lim;
+}
+
 uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
   s->end_ps = end_ps;
   if (s->rt_pause_until == NULL) {
@@ -2196,8 +2236,10 @@ uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
       }
     }
   }
+  s->next_sample_ps = NS_NEVER;
   if (s->sample_ps > 0 && s->sample_fn != NULL) {
     ev_push(s, s->now_ps, kEvSample, 0);
+    s->next_sample_ps = s->now_ps;
   }
   if (s->ival_ps > 0 && s->iv == NULL && end_ps > 0) {
     uint64_t n = (end_ps + s->ival_ps - 1) / s->ival_ps;
@@ -2209,12 +2251,14 @@ uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
   }
   if (s->mark_ps != NS_NEVER && s->mark_ps <= end_ps) {
     ev_push(s, s->mark_ps, kEvSample, 1);
+    s->mark_pending = true;
   }
   s->finite_pending = 0;
   for (uint32_t i = 0; i < s->nflows; i++) {
     s->finite_pending += s->flows[i].total_pkts != 0 && !s->flows[i].done;
   }
   bool any_finite = s->finite_pending > 0;
+  rx_ahead_bound(s, any_finite);
   uint64_t nev = 0;
   for (;;) {
     const ns_ev_t *top = ev_top(s);
@@ -2245,13 +2289,17 @@ uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
         l->ring_head = (l->ring_head + 1) & (l->ring_cap - 1);
         l->ring_len--;
         l->head_t = l->ring_len > 0 ? l->ring[l->ring_head].t : NS_NEVER;
-        if (l->ring_len > 0) {
-          ev_push(s, l->head_t, kEvLink, id);
-        }
         s->pkt_hops++;
         if (s->nodes[l->dst].kind == kNsNodeNic) {
           nic_rx(s, l->dst, &pk);
+          rx_ahead(s, l);
+          if (l->ring_len > 0) {
+            ev_push(s, l->head_t, kEvLink, id);
+          }
         } else {
+          if (l->ring_len > 0) {
+            ev_push(s, l->head_t, kEvLink, id);
+          }
           rt_rx(s, l->dst, l->dst_port, &pk);
         }
         break;
@@ -2284,12 +2332,17 @@ uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
             s->flows[i].mark_rx_bytes = s->flows[i].rx_bytes;
             s->flows[i].mark_retx_bytes = s->flows[i].retx_bytes;
           }
+          s->mark_pending = false;
+          rx_ahead_bound(s, any_finite);
           break;
         }
         s->sample_fn(s->sample_ctx, s->now_ps);
+        s->next_sample_ps = NS_NEVER;
         if (s->now_ps + s->sample_ps <= end_ps) {
           ev_push(s, s->now_ps + s->sample_ps, kEvSample, 0);
+          s->next_sample_ps = s->now_ps + s->sample_ps;
         }
+        rx_ahead_bound(s, any_finite);
         break;
       default:
         break;

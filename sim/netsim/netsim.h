@@ -374,6 +374,11 @@ typedef struct ns_sim {
   uint32_t iv_idx;  // the interval iv_at found last, [iv_lo, iv_lo + ival_ps)
   uint64_t iv_lo;
   uint64_t mark_ps;  // snapshot of every flow's rx/retx bytes at this time (NS_NEVER: none)
+  // ns_run: frames reaching a NIC before this time may be received ahead of their event when
+  // their reception changes nothing but their flow's receive state (rx_ahead in netsim.c)
+  uint64_t rx_ahead_lim;
+  uint64_t next_sample_ps;  // the pending time-series sample (NS_NEVER: none)
+  bool mark_pending;        // the steady-state mark's event is scheduled
   dcqcn_out_t dc_o;  // scratch output bundle of the NICs' dcqcn models (dc_feed)
   // statistics
   uint64_t events;
