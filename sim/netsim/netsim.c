@@ -1995,6 +1995,9 @@ static void rt_run(ns_sim_t *s, uint32_t n, bool wake) {
     // than the link's delay from now, a PFC frame in flight at its time (docs/netsim.md 1).
     // Inputs already received are executed in their cycles on the way.
     uint64_t hz = s->now_ps + r->lookahead_ps;
+    // nor past the next time-series sample, which reads the router's state and its links'
+    // byte counts as of the sample's time
+    hz = s->next_sample_ps < hz ? s->next_sample_ps : hz;
     for (uint32_t i = 0; i < r->n_in; i++) {
       uint64_t h = s->links[r->in_list[i]].head_t;
       hz = h < hz ? h : hz;

@@ -378,14 +378,15 @@ elif [ -s "$q/util.png" ] || ! command -v gnuplot >/dev/null; then echo "PASS cl
 else echo "FAIL cli-sweep-no-shell (no plot in the quoted directory)"; cat "$T/inj.err"; fi
 
 # the routers' run-ahead (lookahead) is exact: the same results as running each router only
-# up to the present (NETSIM_NO_LOOKAHEAD=1), perf figures aside
+# up to the present (NETSIM_NO_LOOKAHEAD=1), perf figures aside, time series and per-interval
+# KPIs included (a sample reads routers and links as of its time)
 la_same() {  # name, scenario, sets...
   local name=$1 sc=$2; shift 2
   local args=()
   for s in "$@"; do args+=(--set "$s"); done
   "$NS" run "$sc" "${args[@]}" --json --no-plots --out "$T/la1" >"$T/la1.json" 2>/dev/null
   NETSIM_NO_LOOKAHEAD=1 "$NS" run "$sc" "${args[@]}" --json --no-plots --out "$T/la2" >"$T/la2.json" 2>/dev/null
-  if python3 - "$T/la1.json" "$T/la2.json" <<'PY'
+  if python3 - "$T/la1.json" "$T/la2.json" <<'PY' && cmp -s "$T/la1/timeseries.csv" "$T/la2/timeseries.csv" && cmp -s "$T/la1/intervals.csv" "$T/la2/intervals.csv"
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 for d in (a, b):
