@@ -905,7 +905,7 @@ void ns_send_pfc(ns_sim_t *s, uint32_t link, const xtm_pfc_frame_t *f) {
 
 static void nic_kick(ns_sim_t *s, uint32_t n, uint64_t t);
 static void nic_kick_flow(ns_sim_t *s, uint32_t n, const ns_flow_t *f);
-static void rt_run(ns_sim_t *s, uint32_t n, bool wake);
+static void rt_run(ns_sim_t *s, uint32_t n);
 
 static void dc_out(ns_sim_t *s, uint32_t n, const dcqcn_out_t *o) {
   if (!o->cnp_tx.valid) {
@@ -1983,34 +1983,35 @@ static void rt_schedule(ns_sim_t *s, uint32_t n) {
   }
 }
 
-// Executes every cycle with an input up to the current time's cycle; on a wake also the
-// current cycle itself (idle), so the outputs xtm_next_event announced come out.
-static void rt_run(ns_sim_t *s, uint32_t n, bool wake) {
+// Runs router n on a wake, an arrival or a PFC frame: every cycle up to the current time's
+// cycle (the outputs xtm_next_event announced come out) and on to its run-ahead horizon,
+// the inputs received executed in their cycles. Running ahead at an arrival too (not only
+// at the wake the model then asks for, often the next cycle: a packet into an empty VOQ
+// is dequeued in the cycle after its acceptance) saves that wake; same results.
+static void rt_run(ns_sim_t *s, uint32_t n) {
   ns_router_t *r = &s->nodes[n].rt;
   uint64_t now_c = ns_cycle_of(s->now_ps) + s->nodes[n].rt.cyc_off;
   uint64_t limit = now_c;  // the last cycle this call may execute
-  if (wake) {
-    // Run ahead to just before the first cycle a new input could still arrive in: a frame
-    // already on an ingress link arrives at its ring time, a frame not yet sent no sooner
-    // than the link's delay from now, a PFC frame in flight at its time (docs/netsim.md 1).
-    // Inputs already received are executed in their cycles on the way.
-    uint64_t hz = s->now_ps + r->lookahead_ps;
-    // nor past the next time-series sample, which reads the router's state and its links'
-    // byte counts as of the sample's time
-    hz = s->next_sample_ps < hz ? s->next_sample_ps : hz;
-    for (uint32_t i = 0; i < r->n_in; i++) {
-      uint64_t h = s->links[r->in_list[i]].head_t;
-      hz = h < hz ? h : hz;
+  // Run ahead to just before the first cycle a new input could still arrive in: a frame
+  // already on an ingress link arrives at its ring time, a frame not yet sent no sooner
+  // than the link's delay from now, a PFC frame in flight at its time (docs/netsim.md 1).
+  // Inputs already received are executed in their cycles on the way.
+  uint64_t hz = s->now_ps + r->lookahead_ps;
+  // nor past the next time-series sample, which reads the router's state and its links'
+  // byte counts as of the sample's time
+  hz = s->next_sample_ps < hz ? s->next_sample_ps : hz;
+  for (uint32_t i = 0; i < r->n_in; i++) {
+    uint64_t h = s->links[r->in_list[i]].head_t;
+    hz = h < hz ? h : hz;
+  }
+  for (uint32_t i = 0; r->pfc_inbound > 0 && i < s->pfc_fly_cap; i++) {
+    if (s->pfc_fly[i].used && s->links[s->pfc_fly[i].link].dst == n && s->pfc_fly[i].t < hz) {
+      hz = s->pfc_fly[i].t;
     }
-    for (uint32_t i = 0; r->pfc_inbound > 0 && i < s->pfc_fly_cap; i++) {
-      if (s->pfc_fly[i].used && s->links[s->pfc_fly[i].link].dst == n && s->pfc_fly[i].t < hz) {
-        hz = s->pfc_fly[i].t;
-      }
-    }
-    uint64_t first_new = ns_cycle_of(hz) + r->cyc_off;
-    if (first_new > now_c + 1) {
-      limit = first_new - 1;
-    }
+  }
+  uint64_t first_new = ns_cycle_of(hz) + r->cyc_off;
+  if (first_new > now_c + 1) {
+    limit = first_new - 1;
   }
   for (;;) {
     uint64_t ci = rt_next_input(r);
@@ -2053,7 +2054,7 @@ static void rt_run(ns_sim_t *s, uint32_t n, bool wake) {
     xtm_step(r->m, &r->in, &r->out);
     rt_outputs(s, n, &r->out);
   }
-  if (wake && xtm_cycle(r->m) <= limit) {
+  if (xtm_cycle(r->m) <= limit) {
     while (xtm_advance_to(r->m, limit + 1, &r->out)) {
       rt_outputs(s, n, &r->out);
     }
@@ -2104,7 +2105,7 @@ static void rt_rx(ns_sim_t *s, uint32_t n, uint32_t port, const ns_pkt_t *p) {
   r->in_ring[(r->in_head + r->in_len) & (r->in_cap - 1)] =
       (ns_rin_t){.cycle = c, .pkt = pi, .port = (uint8_t)port};
   r->in_len++;
-  rt_run(s, n, false);
+  rt_run(s, n);
 }
 
 // ------------------------------------------------------------------ PFC reception
@@ -2157,7 +2158,7 @@ static void pfc_arrive(ns_sim_t *s, uint32_t slot) {
     end = s->rt_pause_until[li * 8 + i] > end ? s->rt_pause_until[li * 8 + i] : end;
   }
   pause_account(rev, s->now_ps, end);
-  rt_run(s, l->dst, false);
+  rt_run(s, l->dst);
 }
 
 // ------------------------------------------------------------------ main loop
@@ -2318,7 +2319,7 @@ uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
       case kEvRouter:
         if (s->nodes[id].rt.wake_ps == e.t) {
           s->nodes[id].rt.wake_ps = NS_NEVER;
-          rt_run(s, id, true);
+          rt_run(s, id);
         } else {
           s->ev_stale++;
         }
