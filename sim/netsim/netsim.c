@@ -2000,9 +2000,13 @@ static void rt_run(ns_sim_t *s, uint32_t n) {
   // nor past the next time-series sample, which reads the router's state and its links'
   // byte counts as of the sample's time
   hz = s->next_sample_ps < hz ? s->next_sample_ps : hz;
+  uint64_t hd = NS_NEVER;  // the first data frame on an ingress ring
   for (uint32_t i = 0; i < r->n_in; i++) {
-    uint64_t h = s->links[r->in_list[i]].head_t;
-    hz = h < hz ? h : hz;
+    const ns_link_t *l = &s->links[r->in_list[i]];
+    hz = l->head_t < hz ? l->head_t : hz;
+    if (l->ring_len > 0 && l->ring[l->ring_head].p.kind == kNsPktData && l->head_t < hd) {
+      hd = l->head_t;
+    }
   }
   for (uint32_t i = 0; r->pfc_inbound > 0 && i < s->pfc_fly_cap; i++) {
     if (s->pfc_fly[i].used && s->links[s->pfc_fly[i].link].dst == n && s->pfc_fly[i].t < hz) {
@@ -2013,7 +2017,15 @@ static void rt_run(ns_sim_t *s, uint32_t n) {
   if (first_new > now_c + 1) {
     limit = first_new - 1;
   }
-  for (;;) {
+  // A data frame known to arrive in a cycle is that cycle's input: the cycle waits for it
+  // (its arrival runs it), even the current one.
+  bool run = true;
+  if (hd != NS_NEVER && ns_cycle_of(hd) + r->cyc_off <= limit) {
+    uint64_t dc = ns_cycle_of(hd) + r->cyc_off;
+    run = dc > 0;
+    limit = dc - 1;
+  }
+  for (; run;) {
     uint64_t ci = rt_next_input(r);
     if (ci == NS_NEVER) {
       break;
@@ -2054,7 +2066,7 @@ static void rt_run(ns_sim_t *s, uint32_t n) {
     xtm_step(r->m, &r->in, &r->out);
     rt_outputs(s, n, &r->out);
   }
-  if (xtm_cycle(r->m) <= limit) {
+  if (run && xtm_cycle(r->m) <= limit) {
     while (xtm_advance_to(r->m, limit + 1, &r->out)) {
       rt_outputs(s, n, &r->out);
     }
@@ -2102,9 +2114,22 @@ static void rt_rx(ns_sim_t *s, uint32_t n, uint32_t port, const ns_pkt_t *p) {
       c = lastc + 1;  // one descriptor per cycle
     }
   }
-  r->in_ring[(r->in_head + r->in_len) & (r->in_cap - 1)] =
-      (ns_rin_t){.cycle = c, .pkt = pi, .port = (uint8_t)port};
-  r->in_len++;
+  uint32_t k = r->in_len++;
+  r->in_ring[(r->in_head + k) & (r->in_cap - 1)] =
+      (ns_rin_t){.cycle = c, .t = s->now_ps, .pkt = pi, .port = (uint8_t)port};
+  // frames arriving at the same time enter in port order (not the engine's event order);
+  // none of their cycles has run yet (rt_run waits for a known arrival)
+  while (k > 0) {
+    ns_rin_t *a = &r->in_ring[(r->in_head + k - 1) & (r->in_cap - 1)];
+    ns_rin_t *b = &r->in_ring[(r->in_head + k) & (r->in_cap - 1)];
+    if (a->t != b->t || a->port < b->port) {
+      break;
+    }
+    ns_rin_t x = *a;
+    *a = (ns_rin_t){.cycle = a->cycle, .t = b->t, .pkt = b->pkt, .port = b->port};
+    *b = (ns_rin_t){.cycle = b->cycle, .t = x.t, .pkt = x.pkt, .port = x.port};
+    k--;
+  }
   rt_run(s, n);
 }
 

@@ -237,6 +237,7 @@ typedef struct ns_nic {
 
 typedef struct ns_rin {  // a router input waiting for its cycle
   uint64_t cycle;
+  uint64_t t;  // its arrival
   uint32_t pkt;
   uint8_t port;
 } ns_rin_t;

@@ -511,6 +511,47 @@ START_TEST(test_router_pfc_incast) {
 }
 END_TEST
 
+// Frames reaching a router at the same time enter its traffic manager in port order, not in
+// the order the engine happens to handle their arrivals (docs/netsim.md 1): NIC a (added
+// first, so it sends first at t = 0) is on port 1, NIC b on port 0; both frames arrive at
+// 86,560 + 50,000 = 136,560 ps, b's enters in cycle 137 and a's in 138, so b's leaves first
+// and its message completes first.
+START_TEST(test_router_simultaneous_arrivals) {
+  ns_sim_t s;
+  ck_assert_int_eq(ns_sim_init(&s), kNsOk);
+  xtm_params_t xp;
+  xtm_params_default(&xp);
+  xp.num_ports = 3;
+  uint32_t r, a, b, c, l;
+  ck_assert_int_eq(ns_add_router(&s, "r", &xp, &r), kNsOk);
+  ck_assert_int_eq(ns_add_nic(&s, "a", 1, &a), kNsOk);
+  ck_assert_int_eq(ns_add_nic(&s, "b", 1, &b), kNsOk);
+  ck_assert_int_eq(ns_add_nic(&s, "c", 2, &c), kNsOk);
+  ck_assert_int_eq(ns_connect(&s, a, 0, r, 1, RATE_100G, 50000, &l), kNsOk);
+  ck_assert_int_eq(ns_connect(&s, b, 0, r, 0, RATE_100G, 50000, &l), kNsOk);
+  ck_assert_int_eq(ns_connect(&s, r, 2, c, 0, RATE_100G, 50000, &l), kNsOk);
+  ck_assert_int_eq(ns_compute_routes(&s), kNsOk);
+  char err[256];
+  ck_assert_int_eq(ns_router_program(&s, r, "t.conf", kConf, NULL, err, sizeof(err)), kNsOk);
+  for (uint32_t i = 0; i < 2; i++) {
+    ns_flow_t f = {.src = (uint16_t)(i == 0 ? a : b),
+                   .dst = (uint16_t)c,
+                   .dscp = 26,
+                   .prio = 3,
+                   .mtu = 1000,
+                   .msg_bytes = 1000,
+                   .window_msgs = 1,
+                   .total_msgs = 1};
+    ck_assert_int_eq(ns_add_flow(&s, &f, NULL), kNsOk);
+  }
+  s.stop_when_done = true;
+  ns_run(&s, 1000 * US);
+  ck_assert(s.flows[0].done && s.flows[1].done);
+  ck_assert_uint_lt(s.flows[1].fct_ps, s.flows[0].fct_ps);
+  ns_sim_free(&s);
+}
+END_TEST
+
 // Compiler warnings of a router's configuration are printed and counted (they used to be
 // dropped): one unused drop profile gives one warning line naming the router; a
 // configuration without warnings prints nothing.
@@ -623,6 +664,7 @@ int main(void) {
   tcase_add_test(tc, test_pfc_per_priority_and_xon);
   tcase_add_test(tc, test_cnp_round_trip);
   tcase_add_test(tc, test_router_pfc_incast);
+  tcase_add_test(tc, test_router_simultaneous_arrivals);
   tcase_add_test(tc, test_bad_setups);
   tcase_add_test(tc, test_router_warnings_surface);
   tcase_add_test(tc, test_deterministic);
