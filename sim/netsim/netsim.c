@@ -366,6 +366,7 @@ static ns_status_t add_link(ns_sim_t *s, uint32_t a, uint32_t pa, uint32_t b, ui
   l->src_port = (uint16_t)pa;
   l->dst = (uint16_t)b;
   l->dst_port = (uint16_t)pb;
+  l->pull = s->nodes[b].kind == kNsNodeRouter;
   // The ring is walked cyclically, so its whole size is the working set: it starts small
   // and doubles when full (a 500 km link holds 8,000 frames of 4 KB but would need 400,000
   // slots for minimum frames; 16 MB of ring missed the cache on every frame).
@@ -803,6 +804,17 @@ __attribute__((noinline, cold)) static void link_ring_grow(ns_sim_t *s, ns_link_
   s->ring_grows++;
 }
 
+// The ring of link li has a new head: a link event at its arrival, or for a data frame on a
+// link into a router, a wake of the router no later than the arrival (it takes the frame).
+static void rt_kick(ns_sim_t *s, uint32_t n, uint64_t t);
+static void link_head_due(ns_sim_t *s, ns_link_t *l, uint32_t li) {
+  if (l->pull && l->ring[l->ring_head].p.kind == kNsPktData) {
+    rt_kick(s, l->dst, l->head_t);
+  } else {
+    ev_push(s, l->head_t, kEvLink, li);
+  }
+}
+
 // Puts frame `p` on link `li` at `t` (or when the link is free). Always inlined into its
 // five callers (the rare paths are out of line): 0.5 % fewer instructions than a call.
 __attribute__((always_inline)) static inline void link_send(ns_sim_t *s, uint32_t li,
@@ -841,7 +853,7 @@ __attribute__((always_inline)) static inline void link_send(ns_sim_t *s, uint32_
   e->p.ecn = ecn;
   if (l->ring_len++ == 0) {
     l->head_t = arr;
-    ev_push(s, arr, kEvLink, li);
+    link_head_due(s, l, li);
   }
 }
 
@@ -906,6 +918,7 @@ void ns_send_pfc(ns_sim_t *s, uint32_t link, const xtm_pfc_frame_t *f) {
 static void nic_kick(ns_sim_t *s, uint32_t n, uint64_t t);
 static void nic_kick_flow(ns_sim_t *s, uint32_t n, const ns_flow_t *f);
 static void rt_run(ns_sim_t *s, uint32_t n);
+static void rt_pull(ns_sim_t *s, uint32_t n, uint64_t limit);
 
 static void dc_out(ns_sim_t *s, uint32_t n, const dcqcn_out_t *o) {
   if (!o->cnp_tx.valid) {
@@ -1970,10 +1983,24 @@ static void rt_schedule(ns_sim_t *s, uint32_t n) {
   if (ci < c) {
     c = ci;
   }
-  if (c == NS_NEVER || c == UINT64_MAX) {
+  uint64_t t = c == NS_NEVER || c == UINT64_MAX ? NS_NEVER
+               : c > base                       ? (c - base) * NS_PS_PER_NS
+                                                : 0;
+  for (uint32_t i = 0; i < r->n_in; i++) {  // the data frames waiting at ingress heads
+    const ns_link_t *l = &s->links[r->in_list[i]];
+    if (l->pull && l->ring_len > 0 && l->head_t < t && l->ring[l->ring_head].p.kind == kNsPktData) {
+      t = l->head_t;
+    }
+  }
+  rt_kick(s, n, t);
+}
+
+// Wakes router n at t at the latest.
+static void rt_kick(ns_sim_t *s, uint32_t n, uint64_t t) {
+  ns_router_t *r = &s->nodes[n].rt;
+  if (t == NS_NEVER) {
     return;
   }
-  uint64_t t = c > base ? (c - base) * NS_PS_PER_NS : 0;
   if (t < s->now_ps) {
     t = s->now_ps;
   }
@@ -2000,12 +2027,10 @@ static void rt_run(ns_sim_t *s, uint32_t n) {
   // nor past the next time-series sample, which reads the router's state and its links'
   // byte counts as of the sample's time
   hz = s->next_sample_ps < hz ? s->next_sample_ps : hz;
-  uint64_t hd = NS_NEVER;  // the first data frame on an ingress ring
-  for (uint32_t i = 0; i < r->n_in; i++) {
+  for (uint32_t i = 0; i < r->n_in; i++) {  // but a frame at a head is known (rt_pull)
     const ns_link_t *l = &s->links[r->in_list[i]];
-    hz = l->head_t < hz ? l->head_t : hz;
-    if (l->ring_len > 0 && l->ring[l->ring_head].p.kind == kNsPktData && l->head_t < hd) {
-      hd = l->head_t;
+    if (l->ring_len > 0 && !(l->pull && l->ring[l->ring_head].p.kind == kNsPktData)) {
+      hz = l->head_t < hz ? l->head_t : hz;
     }
   }
   for (uint32_t i = 0; r->pfc_inbound > 0 && i < s->pfc_fly_cap; i++) {
@@ -2017,15 +2042,8 @@ static void rt_run(ns_sim_t *s, uint32_t n) {
   if (first_new > now_c + 1) {
     limit = first_new - 1;
   }
-  // A data frame known to arrive in a cycle is that cycle's input: the cycle waits for it
-  // (its arrival runs it), even the current one.
-  bool run = true;
-  if (hd != NS_NEVER && ns_cycle_of(hd) + r->cyc_off <= limit) {
-    uint64_t dc = ns_cycle_of(hd) + r->cyc_off;
-    run = dc > 0;
-    limit = dc - 1;
-  }
-  for (; run;) {
+  rt_pull(s, n, limit);
+  for (;;) {
     uint64_t ci = rt_next_input(r);
     if (ci == NS_NEVER) {
       break;
@@ -2066,7 +2084,7 @@ static void rt_run(ns_sim_t *s, uint32_t n) {
     xtm_step(r->m, &r->in, &r->out);
     rt_outputs(s, n, &r->out);
   }
-  if (run && xtm_cycle(r->m) <= limit) {
+  if (xtm_cycle(r->m) <= limit) {
     while (xtm_advance_to(r->m, limit + 1, &r->out)) {
       rt_outputs(s, n, &r->out);
     }
@@ -2074,7 +2092,10 @@ static void rt_run(ns_sim_t *s, uint32_t n) {
   rt_schedule(s, n);
 }
 
-static void rt_rx(ns_sim_t *s, uint32_t n, uint32_t port, const ns_pkt_t *p) {
+// Frame p reaches router n on `port` at t: a control frame is forwarded (it bypasses the
+// traffic manager); a data frame waits in the router's input ring for the model's input in
+// its arrival cycle (one descriptor per cycle: a later one waits a cycle).
+static void rt_rx(ns_sim_t *s, uint32_t n, uint32_t port, const ns_pkt_t *p, uint64_t t) {
   ns_router_t *r = &s->nodes[n].rt;
   uint16_t eg = r->route[p->dst];
   if (eg == 0xFFFF || r->port_link[eg] == NS_NIL) {
@@ -2103,7 +2124,7 @@ static void rt_rx(ns_sim_t *s, uint32_t n, uint32_t port, const ns_pkt_t *p) {
     r->in_cap = nc;
     s->ring_grows++;
   }
-  uint64_t c = ns_cycle_of(s->now_ps) + s->nodes[n].rt.cyc_off;
+  uint64_t c = ns_cycle_of(t) + s->nodes[n].rt.cyc_off;
 #ifdef NS_DEBUG_TRACE
   fprintf(stderr, "A %llu %u %u %llu %u\n", (unsigned long long)c, p->flow, p->psn,
           (unsigned long long)xtm_cycle(r->m), r->in_len);
@@ -2114,23 +2135,41 @@ static void rt_rx(ns_sim_t *s, uint32_t n, uint32_t port, const ns_pkt_t *p) {
       c = lastc + 1;  // one descriptor per cycle
     }
   }
-  uint32_t k = r->in_len++;
-  r->in_ring[(r->in_head + k) & (r->in_cap - 1)] =
-      (ns_rin_t){.cycle = c, .t = s->now_ps, .pkt = pi, .port = (uint8_t)port};
-  // frames arriving at the same time enter in port order (not the engine's event order);
-  // none of their cycles has run yet (rt_run waits for a known arrival)
-  while (k > 0) {
-    ns_rin_t *a = &r->in_ring[(r->in_head + k - 1) & (r->in_cap - 1)];
-    ns_rin_t *b = &r->in_ring[(r->in_head + k) & (r->in_cap - 1)];
-    if (a->t != b->t || a->port < b->port) {
-      break;
+  r->in_ring[(r->in_head + r->in_len) & (r->in_cap - 1)] =
+      (ns_rin_t){.cycle = c, .pkt = pi, .port = (uint8_t)port};
+  r->in_len++;
+}
+
+// Takes the data frames at the heads of router n's ingress rings that arrive in cycles up
+// to `limit`, in arrival order (the lower port first at the same time), into its input
+// ring: they are the inputs of those cycles, and no other input can reach them (the
+// run-ahead horizon). A control frame at a head keeps its link event (link_head_due).
+static void rt_pull(ns_sim_t *s, uint32_t n, uint64_t limit) {
+  ns_router_t *r = &s->nodes[n].rt;
+  for (;;) {
+    uint32_t best = NS_NIL;
+    uint64_t bt = NS_NEVER;
+    for (uint32_t i = 0; i < r->n_in; i++) {
+      const ns_link_t *l = &s->links[r->in_list[i]];
+      if (l->ring_len > 0 && l->head_t < bt && l->ring[l->ring_head].p.kind == kNsPktData) {
+        bt = l->head_t;
+        best = r->in_list[i];
+      }
     }
-    ns_rin_t x = *a;
-    *a = (ns_rin_t){.cycle = a->cycle, .t = b->t, .pkt = b->pkt, .port = b->port};
-    *b = (ns_rin_t){.cycle = b->cycle, .t = x.t, .pkt = x.pkt, .port = x.port};
-    k--;
+    if (best == NS_NIL || ns_cycle_of(bt) + r->cyc_off > limit) {
+      return;
+    }
+    ns_link_t *l = &s->links[best];
+    ns_pkt_t pk = l->ring[l->ring_head].p;
+    l->ring_head = (l->ring_head + 1) & (l->ring_cap - 1);
+    l->ring_len--;
+    l->head_t = l->ring_len > 0 ? l->ring[l->ring_head].t : NS_NEVER;
+    if (l->ring_len > 0 && l->ring[l->ring_head].p.kind != kNsPktData) {
+      ev_push(s, l->head_t, kEvLink, best);
+    }
+    s->pkt_hops++;
+    rt_rx(s, n, l->dst_port, &pk, bt);
   }
-  rt_run(s, n);
 }
 
 // ------------------------------------------------------------------ PFC reception
@@ -2325,11 +2364,14 @@ uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
           if (l->ring_len > 0) {
             ev_push(s, l->head_t, kEvLink, id);
           }
-        } else {
+        } else {  // a control frame (a data frame's router takes it: rt_pull)
           if (l->ring_len > 0) {
-            ev_push(s, l->head_t, kEvLink, id);
+            link_head_due(s, l, id);
           }
-          rt_rx(s, l->dst, l->dst_port, &pk);
+          rt_rx(s, l->dst, l->dst_port, &pk, s->now_ps);
+          if (pk.kind == kNsPktData) {
+            rt_run(s, l->dst);
+          }
         }
         break;
       }

@@ -141,7 +141,11 @@ typedef struct ns_link {
   ns_lslot_t *ring;        // in-flight FIFO: frames and arrival times, capacity a power of 2
   uint32_t ring_cap, ring_head, ring_len;
   uint16_t src, src_port, dst, dst_port;
-  uint32_t rev;          // the link in the opposite direction
+  uint32_t rev;  // the link in the opposite direction
+  // into a router: its data frames have no link event; the router takes them from the ring
+  // when it runs (rt_pull) and is woken by the head's arrival at the latest; a control frame
+  // at the head has its link event as on any link
+  bool pull;
   uint64_t ps_per_byte;  // serialisation ps per byte when exact (else 0: divide)
   uint64_t prop_ps;
   uint64_t rate_bps;
@@ -237,7 +241,6 @@ typedef struct ns_nic {
 
 typedef struct ns_rin {  // a router input waiting for its cycle
   uint64_t cycle;
-  uint64_t t;  // its arrival
   uint32_t pkt;
   uint8_t port;
 } ns_rin_t;
@@ -380,7 +383,7 @@ typedef struct ns_sim {
   uint64_t rx_ahead_lim;
   uint64_t next_sample_ps;  // the pending time-series sample (NS_NEVER: none)
   bool mark_pending;        // the steady-state mark's event is scheduled
-  dcqcn_out_t dc_o;  // scratch output bundle of the NICs' dcqcn models (dc_feed)
+  dcqcn_out_t dc_o;         // scratch output bundle of the NICs' dcqcn models (dc_feed)
   // statistics
   uint64_t events;
   uint64_t ev_by_type[8];  // link, nic, router, pfc, rto, sample (docs/netsim.md section 8)
