@@ -808,11 +808,28 @@ __attribute__((noinline, cold)) static void link_ring_grow(ns_sim_t *s, ns_link_
 // link into a router, a wake of the router no later than the arrival (it takes the frame).
 static void rt_kick(ns_sim_t *s, uint32_t n, uint64_t t);
 static void link_head_due(ns_sim_t *s, ns_link_t *l, uint32_t li) {
-  if (l->pull && l->ring[l->ring_head].p.kind == kNsPktData) {
+  if (!l->pull) {
+    ev_push(s, l->head_t, kEvLink, li);
+    return;
+  }
+  ns_router_t *r = &s->nodes[l->dst].rt;
+  uint32_t bit = 1u << l->dst_port;
+  if (l->ring[l->ring_head].p.kind == kNsPktData) {
+    r->data_heads |= bit;
+    r->ctrl_heads &= ~bit;
     rt_kick(s, l->dst, l->head_t);
   } else {
+    r->ctrl_heads |= bit;
+    r->data_heads &= ~bit;
     ev_push(s, l->head_t, kEvLink, li);
   }
+}
+
+// A pull link's ring is empty: neither head mask has its port.
+static inline void link_head_gone(ns_sim_t *s, const ns_link_t *l) {
+  ns_router_t *r = &s->nodes[l->dst].rt;
+  r->data_heads &= ~(1u << l->dst_port);
+  r->ctrl_heads &= ~(1u << l->dst_port);
 }
 
 // Puts frame `p` on link `li` at `t` (or when the link is free). Always inlined into its
@@ -1986,11 +2003,9 @@ static void rt_schedule(ns_sim_t *s, uint32_t n) {
   uint64_t t = c == NS_NEVER || c == UINT64_MAX ? NS_NEVER
                : c > base                       ? (c - base) * NS_PS_PER_NS
                                                 : 0;
-  for (uint32_t i = 0; i < r->n_in; i++) {  // the data frames waiting at ingress heads
-    const ns_link_t *l = &s->links[r->in_list[i]];
-    if (l->pull && l->ring_len > 0 && l->head_t < t && l->ring[l->ring_head].p.kind == kNsPktData) {
-      t = l->head_t;
-    }
+  for (uint32_t m = r->data_heads; m != 0; m &= m - 1) {  // the data frames at ingress heads
+    uint64_t h = s->links[r->in_link[__builtin_ctz(m)]].head_t;
+    t = h < t ? h : t;
   }
   rt_kick(s, n, t);
 }
@@ -2027,11 +2042,9 @@ static void rt_run(ns_sim_t *s, uint32_t n) {
   // nor past the next time-series sample, which reads the router's state and its links'
   // byte counts as of the sample's time
   hz = s->next_sample_ps < hz ? s->next_sample_ps : hz;
-  for (uint32_t i = 0; i < r->n_in; i++) {  // but a frame at a head is known (rt_pull)
-    const ns_link_t *l = &s->links[r->in_list[i]];
-    if (l->ring_len > 0 && !(l->pull && l->ring[l->ring_head].p.kind == kNsPktData)) {
-      hz = l->head_t < hz ? l->head_t : hz;
-    }
+  for (uint32_t m = r->ctrl_heads; m != 0; m &= m - 1) {  // the data frames are known: rt_pull
+    uint64_t h = s->links[r->in_link[__builtin_ctz(m)]].head_t;
+    hz = h < hz ? h : hz;
   }
   for (uint32_t i = 0; r->pfc_inbound > 0 && i < s->pfc_fly_cap; i++) {
     if (s->pfc_fly[i].used && s->links[s->pfc_fly[i].link].dst == n && s->pfc_fly[i].t < hz) {
@@ -2146,17 +2159,17 @@ static void rt_rx(ns_sim_t *s, uint32_t n, uint32_t port, const ns_pkt_t *p, uin
 // run-ahead horizon). A control frame at a head keeps its link event (link_head_due).
 static void rt_pull(ns_sim_t *s, uint32_t n, uint64_t limit) {
   ns_router_t *r = &s->nodes[n].rt;
-  for (;;) {
+  while (r->data_heads != 0) {
     uint32_t best = NS_NIL;
     uint64_t bt = NS_NEVER;
-    for (uint32_t i = 0; i < r->n_in; i++) {
-      const ns_link_t *l = &s->links[r->in_list[i]];
-      if (l->ring_len > 0 && l->head_t < bt && l->ring[l->ring_head].p.kind == kNsPktData) {
-        bt = l->head_t;
-        best = r->in_list[i];
+    for (uint32_t m = r->data_heads; m != 0; m &= m - 1) {  // ascending ports
+      uint32_t li = r->in_link[__builtin_ctz(m)];
+      if (s->links[li].head_t < bt) {
+        bt = s->links[li].head_t;
+        best = li;
       }
     }
-    if (best == NS_NIL || ns_cycle_of(bt) + r->cyc_off > limit) {
+    if (ns_cycle_of(bt) + r->cyc_off > limit) {
       return;
     }
     ns_link_t *l = &s->links[best];
@@ -2164,8 +2177,10 @@ static void rt_pull(ns_sim_t *s, uint32_t n, uint64_t limit) {
     l->ring_head = (l->ring_head + 1) & (l->ring_cap - 1);
     l->ring_len--;
     l->head_t = l->ring_len > 0 ? l->ring[l->ring_head].t : NS_NEVER;
-    if (l->ring_len > 0 && l->ring[l->ring_head].p.kind != kNsPktData) {
-      ev_push(s, l->head_t, kEvLink, best);
+    if (l->ring_len == 0) {
+      link_head_gone(s, l);
+    } else if (l->ring[l->ring_head].p.kind != kNsPktData) {
+      link_head_due(s, l, best);
     }
     s->pkt_hops++;
     rt_rx(s, n, l->dst_port, &pk, bt);
@@ -2367,6 +2382,8 @@ uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
         } else {  // a control frame (a data frame's router takes it: rt_pull)
           if (l->ring_len > 0) {
             link_head_due(s, l, id);
+          } else if (l->pull) {
+            link_head_gone(s, l);
           }
           rt_rx(s, l->dst, l->dst_port, &pk, s->now_ps);
           if (pk.kind == kNsPktData) {

@@ -253,6 +253,9 @@ typedef struct ns_router {
   uint32_t in_link[NS_MAX_PORTS];    // ingress link of each port (NS_NIL: none)
   uint32_t in_list[NS_MAX_PORTS];    // the ingress links that exist (ns_run), in port order
   uint32_t n_in;
+  // ports whose ingress ring's head is a data frame (the router takes it: rt_pull) or a
+  // control frame (it has its link event and bounds the run-ahead)
+  uint32_t data_heads, ctrl_heads;
   uint32_t pfc_pending_mask;  // bit p: pfc_pending[p]
   uint16_t route[256];        // destination node -> egress port
   ns_rin_t *in_ring;
