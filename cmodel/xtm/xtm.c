@@ -176,7 +176,7 @@ void xtm_reset(xtm_t *m) {
   }
   m->mark_due = XTM_NEVER;
   for (int i = 0; i < 2; i++) {
-    m->occ_log[i] = (xtm_occ_log_t){.cycle = XTM_NEVER, .enq_v = XTM_NIL, .rem_v = XTM_NIL};
+    m->occ_log[i] = (xtm_occ_log_t){.enq_cycle = XTM_NEVER, .rem_cycle = XTM_NEVER};
   }
   m->t = 0;
   xtm_csr_reset_values(m);  // registers, LFSRs, buckets full, queue shapers
@@ -309,26 +309,18 @@ static void touch_pg(xtm_t *m, uint32_t idx, uint64_t t) {
 }
 
 // The occupancy log entry of cycle t (spec 6.2 needs the occupancy of S(t-2)).
-static xtm_occ_log_t *occ_log_at(xtm_t *m, uint64_t t) {
-  xtm_occ_log_t *l = &m->occ_log[t & 1];
-  if (l->cycle != t) {
-    *l = (xtm_occ_log_t){.cycle = t, .enq_v = XTM_NIL, .rem_v = XTM_NIL};
-  }
-  return l;
-}
+static inline xtm_occ_log_t *occ_log_at(xtm_t *m, uint64_t t) { return &m->occ_log[t & 1]; }
 
 // Occupancy of VOQ v in S(t-2), from S(t) and the changes of cycles t-2 and t-1.
 static uint32_t occ_two_back(const xtm_t *m, uint32_t v, uint64_t t) {
   uint32_t occ = m->voq[v].occ_cells;
   for (uint64_t k = 1; k <= 2 && k <= t; k++) {
     const xtm_occ_log_t *l = &m->occ_log[(t - k) & 1];
-    if (l->cycle == t - k) {
-      if (l->enq_v == v) {
-        occ -= l->enq_cells;
-      }
-      if (l->rem_v == v) {
-        occ += l->rem_cells;
-      }
+    if (l->enq_cycle == t - k && l->enq_v == v) {
+      occ -= l->enq_cells;
+    }
+    if (l->rem_cycle == t - k && l->rem_v == v) {
+      occ += l->rem_cells;
     }
   }
   return occ;
@@ -588,6 +580,7 @@ static XTM_ALWAYS_INLINE void voq_remove_head(xtm_t *m, uint32_t v, uint32_t por
     m->ocb_used -= d->cells;
   }
   xtm_occ_log_t *l = occ_log_at(m, t);
+  l->rem_cycle = t;
   l->rem_v = v;
   l->rem_cells = d->cells;
   uint32_t pgi = (uint32_t)d->in_port * XTM_NUM_PRIOS + d->pg;
@@ -971,15 +964,15 @@ static void select_and_dequeue(xtm_t *m, uint32_t p, uint8_t elig, uint64_t t) {
   uint32_t fidx = p * depth + slot;
   xtm_fifo_ent_t *e = &m->fifo[fidx];
   e->ready = t + (d->hbm ? m->hbm_rd_lat : m->ocb_rd_lat);
-  e->d = (xtm_deq_out_t){.pkt_id = d->pkt_id,
-                         .voq = (uint16_t)v,
-                         .in_port = d->in_port,
-                         .len = d->len,
-                         .dscp = d->dscp,
-                         .ecn = d->ecn,
-                         .marked = d->tail_marked,
-                         .hbm = d->hbm,
-                         .sojourn = (uint32_t)(t - d->enq_cycle)};
+  e->d.pkt_id = d->pkt_id;  // field by field, as the descriptor in enqueue_commit
+  e->d.voq = (uint16_t)v;
+  e->d.in_port = d->in_port;
+  e->d.len = d->len;
+  e->d.dscp = d->dscp;
+  e->d.ecn = d->ecn;
+  e->d.marked = d->tail_marked;
+  e->d.hbm = d->hbm;
+  e->d.sojourn = (uint32_t)(t - d->enq_cycle);
   pt->fifo_count++;
   m->fifo_ports |= 1ull << p;
   if (pt->fifo_count == 1 && ((m->tx_ready >> p) & 1u) && e->ready < m->fifo_due) {
@@ -1291,17 +1284,19 @@ static XTM_ALWAYS_INLINE void enqueue_commit(xtm_t *m, const xtm_enq_dec_t *dec,
   xtm_desc_t *d = &m->desc[di];
   m->desc_free--;
   XTM_PREFETCH(&m->desc[m->free_head != XTM_NIL ? m->free_head : m->desc_fresh]);  // the next one
-  *d = (xtm_desc_t){.next = XTM_NIL,
-                    .pkt_id = e->pkt_id,
-                    .enq_cycle = t,
-                    .len = e->len,
-                    .cells = (uint16_t)cells,
-                    .in_port = e->in_port,
-                    .dscp = e->dscp,
-                    .ecn = dec->marked ? 3 : e->ecn,
-                    .pg = dec->pg,
-                    .hbm = dec->hbm,
-                    .tail_marked = dec->marked};
+  // every field, one store each (a compound literal is built aside and copied: twice the
+  // instructions on every acceptance)
+  d->next = XTM_NIL;
+  d->pkt_id = e->pkt_id;
+  d->enq_cycle = t;
+  d->len = e->len;
+  d->cells = (uint16_t)cells;
+  d->in_port = e->in_port;
+  d->dscp = e->dscp;
+  d->ecn = dec->marked ? 3 : e->ecn;
+  d->pg = dec->pg;
+  d->hbm = dec->hbm;
+  d->tail_marked = dec->marked;
   if (q->tail == XTM_NIL) {
     q->head = di;
   } else {
@@ -1317,6 +1312,7 @@ static XTM_ALWAYS_INLINE void enqueue_commit(xtm_t *m, const xtm_enq_dec_t *dec,
   m->pool_used += cells;
   g->pg_cells += cells;
   xtm_occ_log_t *l = occ_log_at(m, t);
+  l->enq_cycle = t;
   l->enq_v = dec->v;
   l->enq_cells = cells;
   if (dec->hdrm) {
