@@ -1794,6 +1794,58 @@ static XTM_NOINLINE bool enqueue_only_cycle(xtm_t *m, const xtm_in_t *in, xtm_ou
   return true;
 }
 
+// The guard of dequeue_only_cycle: a cycle without input at or after next_nonfifo needs
+// no CSR, PFC reception or watchdog work when no sweep runs or starts (t < wd_next_poll),
+// and its PFC generation does nothing when no PG evaluation is pending, no port in XOFF
+// is due a refresh (t < refresh_min) and the PGs touched in t-1 decide no change (the
+// evaluation of a PG that does not change leaves it as it is). No flush: the dequeue slot
+// is the scheduler's.
+static inline bool dequeue_cycle_ok(const xtm_t *m, uint64_t t) {
+  if (m->eager || m->flush_n != 0 || m->pg_eval_pending != 0 || m->wd_sweep_t0 != XTM_NEVER ||
+      t >= m->wd_next_poll || t >= m->refresh_min) {
+    return false;
+  }
+  if (m->touched_cycle + 1 == t) {
+    for (uint32_t k = 0; k < m->n_touched; k++) {
+      if (pg_decide(m, &m->pg[m->touched_pg[k]]) != 0) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// A cycle without input whose work is the egress outputs, the dequeue slot and a marking
+// decision due (dequeue_cycle_ok): full_cycle without its input, watchdog and PFC steps,
+// which would change nothing. The bound is computed in full (the dequeue changed its
+// port's terms). Returns false (nothing done) when not taken.
+static bool dequeue_only_cycle(xtm_t *m, xtm_out_t *out) {
+  uint64_t t = m->t;
+  if (!dequeue_cycle_ok(m, t)) {
+    return false;
+  }
+  clear_out(out, t);
+  egress_output(m, t, out);
+#ifdef XTM_CHECK_FAST  // debug builds: the skipped PFC generation changes nothing
+  uint32_t pending_before = m->pg_eval_pending;
+  uint64_t xoff_before = m->xoff_ports;
+  pfc_generate(m, t, out);
+  if (out->pfc_tx_valid != 0 || m->pg_eval_pending != pending_before ||
+      m->xoff_ports != xoff_before || m->pfc_dirty != 0) {
+    abort();
+  }
+#endif
+  m->n_touched = 0;
+  dequeue_slot(m, t, out);
+  if (m->mark_due == t) {
+    marks_process(m, t);
+  }
+  m->t = t + 1;
+  m->next_full = next_active_inline(m, t);
+  m->next_active = m->next_full < m->mark_due ? m->next_full : m->mark_due;
+  return true;
+}
+
 static inline bool has_input(const xtm_t *m, const xtm_in_t *in) {
   return in != NULL &&
          (in->enq.valid || in->pfc_rx_valid != 0 || in->csr.valid || in->tx_ready != m->tx_ready);
@@ -1815,7 +1867,7 @@ void xtm_step(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
         m->t++;
         return;
       }
-      if (egress_only_cycle(m, out)) {
+      if (egress_only_cycle(m, out) || dequeue_only_cycle(m, out)) {
         return;
       }
     } else if (in->enq.valid && !in->csr.valid && in->pfc_rx_valid == 0 &&
@@ -1841,8 +1893,8 @@ bool xtm_advance_to(xtm_t *m, uint64_t target, xtm_out_t *out) {
       continue;
     }
     // egress_only_cycle's first test here: the dequeue cycles (t >= next_nonfifo) go to
-    // full_cycle without the call
-    if (m->t >= m->next_nonfifo || !egress_only_cycle(m, out)) {
+    // dequeue_only_cycle without the call; full_cycle when neither shortcut applies
+    if (!(m->t < m->next_nonfifo && egress_only_cycle(m, out)) && !dequeue_only_cycle(m, out)) {
       full_cycle(m, NULL, out);
     }
     if (xtm_out_any(out)) {
