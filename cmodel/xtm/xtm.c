@@ -739,13 +739,17 @@ static void fifo_due_update(xtm_t *m) {
   m->fifo_due = due;
 }
 
+// The outputs, and fifo_due from the heads the same loop sees (the ports outside the
+// loop's set have no head to count).
 static XTM_ALWAYS_INLINE void egress_output_ports(xtm_t *m, uint64_t t, xtm_out_t *out) {
   uint32_t depth = m->prm.fifo_depth;
+  uint64_t due = XTM_NEVER;
   for (uint64_t pm = m->fifo_ports & m->tx_ready; pm != 0; pm &= pm - 1) {
     uint32_t p = (uint32_t)__builtin_ctzll(pm);  // ascending, as a loop over all ports
     xtm_port_t *pt = &m->port[p];
     xtm_fifo_ent_t *e = &m->fifo[p * depth + pt->fifo_head];
     if (t < e->ready) {
+      due = e->ready < due ? e->ready : due;
       continue;
     }
     out->deq[p] = e->d;
@@ -759,9 +763,18 @@ static XTM_ALWAYS_INLINE void egress_output_ports(xtm_t *m, uint64_t t, xtm_out_
     pt->fifo_count--;
     if (pt->fifo_count == 0) {
       m->fifo_ports &= ~(1ull << p);
+    } else {
+      uint64_t r = m->fifo[p * depth + pt->fifo_head].ready;  // the new head
+      due = r < due ? r : due;
     }
   }
+  m->fifo_due = due;
+#ifdef XTM_CHECK_FAST  // debug builds: the loop's minimum is fifo_due_update's
   fifo_due_update(m);
+  if (m->fifo_due != due) {
+    abort();
+  }
+#endif
 }
 
 // Step 4: the ready ports whose FIFO head is due send it (none before fifo_due).
