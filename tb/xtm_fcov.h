@@ -209,9 +209,8 @@ struct XtmFcov {
   uint32_t occ_two_back(uint32_t v, uint32_t occ, uint64_t t) const {
     for (uint64_t k = 1; k <= 2 && k <= t; k++) {
       const xtm_occ_log_t &l = pre_log[(t - k) & 1];
-      if (l.cycle != t - k) continue;
-      if (l.enq_v == v) occ -= l.enq_cells;
-      if (l.rem_v == v) occ += l.rem_cells;
+      if (l.enq_cycle == t - k && l.enq_v == v) occ -= l.enq_cells;
+      if (l.rem_cycle == t - k && l.rem_v == v) occ += l.rem_cells;
     }
     return occ;
   }
@@ -257,8 +256,8 @@ struct XtmFcov {
     uint64_t t = m->t - 1;  // the cycle just executed
     pol_sample(m, in, t);
     const xtm_occ_log_t &cur = m->occ_log[t & 1];
-    uint32_t ev = cur.cycle == t ? cur.enq_v : XTM_NIL;  // accepted into (spec 15.3)
-    uint32_t rv = cur.cycle == t ? cur.rem_v : XTM_NIL;  // selected or flushed from
+    uint32_t ev = cur.enq_cycle == t ? cur.enq_v : XTM_NIL;  // accepted into (spec 15.3)
+    uint32_t rv = cur.rem_cycle == t ? cur.rem_v : XTM_NIL;  // selected or flushed from
     if (out.enq_res.valid) {
       uint8_t r = out.enq_res.reason;
       inc(std::string(r == 0 ? "enq_" : "drop_") + xtm_reason_lc(r));

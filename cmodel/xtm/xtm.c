@@ -176,7 +176,7 @@ void xtm_reset(xtm_t *m) {
   }
   m->mark_due = XTM_NEVER;
   for (int i = 0; i < 2; i++) {
-    m->occ_log[i] = (xtm_occ_log_t){.cycle = XTM_NEVER, .enq_v = XTM_NIL, .rem_v = XTM_NIL};
+    m->occ_log[i] = (xtm_occ_log_t){.enq_cycle = XTM_NEVER, .rem_cycle = XTM_NEVER};
   }
   m->t = 0;
   xtm_csr_reset_values(m);  // registers, LFSRs, buckets full, queue shapers
@@ -309,26 +309,18 @@ static void touch_pg(xtm_t *m, uint32_t idx, uint64_t t) {
 }
 
 // The occupancy log entry of cycle t (spec 6.2 needs the occupancy of S(t-2)).
-static xtm_occ_log_t *occ_log_at(xtm_t *m, uint64_t t) {
-  xtm_occ_log_t *l = &m->occ_log[t & 1];
-  if (l->cycle != t) {
-    *l = (xtm_occ_log_t){.cycle = t, .enq_v = XTM_NIL, .rem_v = XTM_NIL};
-  }
-  return l;
-}
+static inline xtm_occ_log_t *occ_log_at(xtm_t *m, uint64_t t) { return &m->occ_log[t & 1]; }
 
 // Occupancy of VOQ v in S(t-2), from S(t) and the changes of cycles t-2 and t-1.
 static uint32_t occ_two_back(const xtm_t *m, uint32_t v, uint64_t t) {
   uint32_t occ = m->voq[v].occ_cells;
   for (uint64_t k = 1; k <= 2 && k <= t; k++) {
     const xtm_occ_log_t *l = &m->occ_log[(t - k) & 1];
-    if (l->cycle == t - k) {
-      if (l->enq_v == v) {
-        occ -= l->enq_cells;
-      }
-      if (l->rem_v == v) {
-        occ += l->rem_cells;
-      }
+    if (l->enq_cycle == t - k && l->enq_v == v) {
+      occ -= l->enq_cells;
+    }
+    if (l->rem_cycle == t - k && l->rem_v == v) {
+      occ += l->rem_cells;
     }
   }
   return occ;
@@ -588,6 +580,7 @@ static XTM_ALWAYS_INLINE void voq_remove_head(xtm_t *m, uint32_t v, uint32_t por
     m->ocb_used -= d->cells;
   }
   xtm_occ_log_t *l = occ_log_at(m, t);
+  l->rem_cycle = t;
   l->rem_v = v;
   l->rem_cells = d->cells;
   uint32_t pgi = (uint32_t)d->in_port * XTM_NUM_PRIOS + d->pg;
@@ -746,13 +739,17 @@ static void fifo_due_update(xtm_t *m) {
   m->fifo_due = due;
 }
 
+// The outputs, and fifo_due from the heads the same loop sees (the ports outside the
+// loop's set have no head to count).
 static XTM_ALWAYS_INLINE void egress_output_ports(xtm_t *m, uint64_t t, xtm_out_t *out) {
   uint32_t depth = m->prm.fifo_depth;
+  uint64_t due = XTM_NEVER;
   for (uint64_t pm = m->fifo_ports & m->tx_ready; pm != 0; pm &= pm - 1) {
     uint32_t p = (uint32_t)__builtin_ctzll(pm);  // ascending, as a loop over all ports
     xtm_port_t *pt = &m->port[p];
     xtm_fifo_ent_t *e = &m->fifo[p * depth + pt->fifo_head];
     if (t < e->ready) {
+      due = e->ready < due ? e->ready : due;
       continue;
     }
     out->deq[p] = e->d;
@@ -766,9 +763,18 @@ static XTM_ALWAYS_INLINE void egress_output_ports(xtm_t *m, uint64_t t, xtm_out_
     pt->fifo_count--;
     if (pt->fifo_count == 0) {
       m->fifo_ports &= ~(1ull << p);
+    } else {
+      uint64_t r = m->fifo[p * depth + pt->fifo_head].ready;  // the new head
+      due = r < due ? r : due;
     }
   }
+  m->fifo_due = due;
+#ifdef XTM_CHECK_FAST  // debug builds: the loop's minimum is fifo_due_update's
   fifo_due_update(m);
+  if (m->fifo_due != due) {
+    abort();
+  }
+#endif
 }
 
 // Step 4: the ready ports whose FIFO head is due send it (none before fifo_due).
@@ -971,15 +977,15 @@ static void select_and_dequeue(xtm_t *m, uint32_t p, uint8_t elig, uint64_t t) {
   uint32_t fidx = p * depth + slot;
   xtm_fifo_ent_t *e = &m->fifo[fidx];
   e->ready = t + (d->hbm ? m->hbm_rd_lat : m->ocb_rd_lat);
-  e->d = (xtm_deq_out_t){.pkt_id = d->pkt_id,
-                         .voq = (uint16_t)v,
-                         .in_port = d->in_port,
-                         .len = d->len,
-                         .dscp = d->dscp,
-                         .ecn = d->ecn,
-                         .marked = d->tail_marked,
-                         .hbm = d->hbm,
-                         .sojourn = (uint32_t)(t - d->enq_cycle)};
+  e->d.pkt_id = d->pkt_id;  // field by field, as the descriptor in enqueue_commit
+  e->d.voq = (uint16_t)v;
+  e->d.in_port = d->in_port;
+  e->d.len = d->len;
+  e->d.dscp = d->dscp;
+  e->d.ecn = d->ecn;
+  e->d.marked = d->tail_marked;
+  e->d.hbm = d->hbm;
+  e->d.sojourn = (uint32_t)(t - d->enq_cycle);
   pt->fifo_count++;
   m->fifo_ports |= 1ull << p;
   if (pt->fifo_count == 1 && ((m->tx_ready >> p) & 1u) && e->ready < m->fifo_due) {
@@ -1291,17 +1297,19 @@ static XTM_ALWAYS_INLINE void enqueue_commit(xtm_t *m, const xtm_enq_dec_t *dec,
   xtm_desc_t *d = &m->desc[di];
   m->desc_free--;
   XTM_PREFETCH(&m->desc[m->free_head != XTM_NIL ? m->free_head : m->desc_fresh]);  // the next one
-  *d = (xtm_desc_t){.next = XTM_NIL,
-                    .pkt_id = e->pkt_id,
-                    .enq_cycle = t,
-                    .len = e->len,
-                    .cells = (uint16_t)cells,
-                    .in_port = e->in_port,
-                    .dscp = e->dscp,
-                    .ecn = dec->marked ? 3 : e->ecn,
-                    .pg = dec->pg,
-                    .hbm = dec->hbm,
-                    .tail_marked = dec->marked};
+  // every field, one store each (a compound literal is built aside and copied: twice the
+  // instructions on every acceptance)
+  d->next = XTM_NIL;
+  d->pkt_id = e->pkt_id;
+  d->enq_cycle = t;
+  d->len = e->len;
+  d->cells = (uint16_t)cells;
+  d->in_port = e->in_port;
+  d->dscp = e->dscp;
+  d->ecn = dec->marked ? 3 : e->ecn;
+  d->pg = dec->pg;
+  d->hbm = dec->hbm;
+  d->tail_marked = dec->marked;
   if (q->tail == XTM_NIL) {
     q->head = di;
   } else {
@@ -1317,6 +1325,7 @@ static XTM_ALWAYS_INLINE void enqueue_commit(xtm_t *m, const xtm_enq_dec_t *dec,
   m->pool_used += cells;
   g->pg_cells += cells;
   xtm_occ_log_t *l = occ_log_at(m, t);
+  l->enq_cycle = t;
   l->enq_v = dec->v;
   l->enq_cells = cells;
   if (dec->hdrm) {
@@ -1527,7 +1536,7 @@ static inline uint64_t port_shaped(const xtm_t *m, const xtm_port_t *pt, uint64_
 // Earliest cycle > t at which an idle cycle could change state or output (spec 13); the
 // marking decisions (mark_due) are handled apart. Also sets next_nonfifo: the same bound
 // without the egress FIFOs' heads (egress_only_cycle).
-static uint64_t compute_next_active(xtm_t *m, uint64_t t) {
+static XTM_ALWAYS_INLINE uint64_t next_active_inline(xtm_t *m, uint64_t t) {
   uint64_t t1 = t + 1;
   m->next_nonfifo = t1;
   if (m->flush_n != 0 || m->pg_eval_pending != 0 || m->wd_sweep_t0 != XTM_NEVER) {
@@ -1581,6 +1590,10 @@ static uint64_t compute_next_active(xtm_t *m, uint64_t t) {
   m->next_nonfifo = best;
   return best < fbest ? best : fbest;
 }
+
+// Out of line for the rare callers; full_cycle (one per dequeue) has it inlined: the call
+// and its register saves were an eighth of its cost.
+static uint64_t compute_next_active(xtm_t *m, uint64_t t) { return next_active_inline(m, t); }
 
 uint64_t xtm_next_event(const xtm_t *m) { return m->next_active > m->t ? m->next_active : m->t; }
 
@@ -1665,7 +1678,7 @@ static void full_cycle(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
     }
   }
   m->t = t + 1;
-  m->next_full = compute_next_active(m, t);
+  m->next_full = next_active_inline(m, t);
   m->next_active = m->next_full < m->mark_due ? m->next_full : m->mark_due;
 }
 
@@ -1794,6 +1807,58 @@ static XTM_NOINLINE bool enqueue_only_cycle(xtm_t *m, const xtm_in_t *in, xtm_ou
   return true;
 }
 
+// The guard of dequeue_only_cycle: a cycle without input at or after next_nonfifo needs
+// no CSR, PFC reception or watchdog work when no sweep runs or starts (t < wd_next_poll),
+// and its PFC generation does nothing when no PG evaluation is pending, no port in XOFF
+// is due a refresh (t < refresh_min) and the PGs touched in t-1 decide no change (the
+// evaluation of a PG that does not change leaves it as it is). No flush: the dequeue slot
+// is the scheduler's.
+static inline bool dequeue_cycle_ok(const xtm_t *m, uint64_t t) {
+  if (m->eager || m->flush_n != 0 || m->pg_eval_pending != 0 || m->wd_sweep_t0 != XTM_NEVER ||
+      t >= m->wd_next_poll || t >= m->refresh_min) {
+    return false;
+  }
+  if (m->touched_cycle + 1 == t) {
+    for (uint32_t k = 0; k < m->n_touched; k++) {
+      if (pg_decide(m, &m->pg[m->touched_pg[k]]) != 0) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// A cycle without input whose work is the egress outputs, the dequeue slot and a marking
+// decision due (dequeue_cycle_ok): full_cycle without its input, watchdog and PFC steps,
+// which would change nothing. The bound is computed in full (the dequeue changed its
+// port's terms). Returns false (nothing done) when not taken.
+static bool dequeue_only_cycle(xtm_t *m, xtm_out_t *out) {
+  uint64_t t = m->t;
+  if (!dequeue_cycle_ok(m, t)) {
+    return false;
+  }
+  clear_out(out, t);
+  egress_output(m, t, out);
+#ifdef XTM_CHECK_FAST  // debug builds: the skipped PFC generation changes nothing
+  uint32_t pending_before = m->pg_eval_pending;
+  uint64_t xoff_before = m->xoff_ports;
+  pfc_generate(m, t, out);
+  if (out->pfc_tx_valid != 0 || m->pg_eval_pending != pending_before ||
+      m->xoff_ports != xoff_before || m->pfc_dirty != 0) {
+    abort();
+  }
+#endif
+  m->n_touched = 0;
+  dequeue_slot(m, t, out);
+  if (m->mark_due == t) {
+    marks_process(m, t);
+  }
+  m->t = t + 1;
+  m->next_full = next_active_inline(m, t);
+  m->next_active = m->next_full < m->mark_due ? m->next_full : m->mark_due;
+  return true;
+}
+
 static inline bool has_input(const xtm_t *m, const xtm_in_t *in) {
   return in != NULL &&
          (in->enq.valid || in->pfc_rx_valid != 0 || in->csr.valid || in->tx_ready != m->tx_ready);
@@ -1815,7 +1880,7 @@ void xtm_step(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
         m->t++;
         return;
       }
-      if (egress_only_cycle(m, out)) {
+      if (egress_only_cycle(m, out) || dequeue_only_cycle(m, out)) {
         return;
       }
     } else if (in->enq.valid && !in->csr.valid && in->pfc_rx_valid == 0 &&
@@ -1828,16 +1893,21 @@ void xtm_step(xtm_t *m, const xtm_in_t *in, xtm_out_t *out) {
 
 bool xtm_advance_to(xtm_t *m, uint64_t target, xtm_out_t *out) {
   while (m->t < target) {
-    if (m->next_active > m->t) {
-      m->t = m->next_active < target ? m->next_active : target;
-      continue;
+    if (m->next_active > m->t) {  // idle up to next_active: jump, then run it at once
+      if (m->next_active >= target) {
+        m->t = target;
+        break;
+      }
+      m->t = m->next_active;
     }
     if (m->next_full > m->t) {
       marks_process(m, m->t);  // a cycle whose only work is a marking decision: no output
       m->t++;
       continue;
     }
-    if (!egress_only_cycle(m, out)) {
+    // egress_only_cycle's first test here: the dequeue cycles (t >= next_nonfifo) go to
+    // dequeue_only_cycle without the call; full_cycle when neither shortcut applies
+    if (!(m->t < m->next_nonfifo && egress_only_cycle(m, out)) && !dequeue_only_cycle(m, out)) {
       full_cycle(m, NULL, out);
     }
     if (xtm_out_any(out)) {

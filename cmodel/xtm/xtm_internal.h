@@ -81,9 +81,10 @@ typedef struct xtm_mark_pend {
 } xtm_mark_pend_t;
 
 // Occupancy changes of one cycle (at most one acceptance and one removal), for the S(t-2)
-// occupancy the enqueue profile reads (spec 6.2).
+// occupancy the enqueue profile reads (spec 6.2). Each change has its own cycle stamp
+// (XTM_NEVER: none), so recording one is three stores, with no test for a new cycle.
 typedef struct xtm_occ_log {
-  uint64_t cycle;
+  uint64_t enq_cycle, rem_cycle;
   uint32_t enq_v, enq_cells, rem_v, rem_cells;
 } xtm_occ_log_t;
 
