@@ -314,6 +314,10 @@ typedef enum xtm_ecnt {
 void xtm_voq_state(const xtm_t *m, uint32_t voq, xtm_voq_state_t *s);
 // occ_cells of xtm_voq_state() alone (a per-packet probe without the whole record).
 uint32_t xtm_voq_occ_cells(const xtm_t *m, uint32_t voq);
+// The pkt_ids of the packets in port `port`'s egress FIFO (selected, not yet output), oldest
+// first, at most `max`; returns their number. For a caller that keeps per-packet data of
+// its own and wants it fetched before the packet comes out (xtm-netsim).
+uint32_t xtm_fifo_pkts(const xtm_t *m, uint32_t port, uint32_t *ids, uint32_t max);
 void xtm_pg_state(const xtm_t *m, uint32_t port, uint32_t prio, xtm_pg_state_t *s);
 void xtm_global_state(const xtm_t *m, xtm_global_state_t *s);
 uint64_t xtm_voq_counter(const xtm_t *m, uint32_t voq, xtm_vcnt_t c);

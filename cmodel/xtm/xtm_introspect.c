@@ -26,6 +26,19 @@ void xtm_voq_state(const xtm_t *m, uint32_t v, xtm_voq_state_t *s) {
 
 uint32_t xtm_voq_occ_cells(const xtm_t *m, uint32_t v) { return m->voq[v].occ_cells; }
 
+uint32_t xtm_fifo_pkts(const xtm_t *m, uint32_t port, uint32_t *ids, uint32_t max) {
+  if (port >= m->prm.num_ports) {
+    return 0;
+  }
+  const xtm_port_t *pt = &m->port[port];
+  uint32_t depth = m->prm.fifo_depth;
+  uint32_t n = pt->fifo_count < max ? pt->fifo_count : max;
+  for (uint32_t k = 0, i = pt->fifo_head; k < n; k++, i = i + 1 == depth ? 0 : i + 1) {
+    ids[k] = m->fifo[port * depth + i].d.pkt_id;
+  }
+  return n;
+}
+
 void xtm_pg_state(const xtm_t *m, uint32_t port, uint32_t prio, xtm_pg_state_t *s) {
   const xtm_pg_t *g = &m->pg[port * XTM_NUM_PRIOS + prio];
   *s = (xtm_pg_state_t){.pg_cells = g->pg_cells,

@@ -1972,6 +1972,12 @@ static inline void rt_outputs(ns_sim_t *s, uint32_t n, const xtm_out_t *o) {
     link_send(s, r->port_link[p], &s->pool[pk], t);
     pkt_free(s, pk);
     s->links[r->port_link[p]].data_busy_ps = s->links[r->port_link[p]].busy_until_ps;
+    // The packets the port sends next were accepted long ago (a deep queue): their pool
+    // records are cold. Fetch them while they wait in the egress FIFO (a hint only).
+    uint32_t next[8];
+    for (uint32_t k = 0, nk = xtm_fifo_pkts(r->m, p, next, 8); k < nk; k++) {
+      __builtin_prefetch(&s->pool[next[k]]);
+    }
   }
   if (o->pfc_tx_valid != 0) {
     rt_outputs_pfc(s, n, o, t);

@@ -103,6 +103,35 @@ static void check_outputs(const rec_buf_t *rb, uint64_t r, const exp_out_t *e, u
   }
 }
 
+// xtm_fifo_pkts, an introspection read: the packets selected and not yet output on a port,
+// oldest first. Port 0 held, A and B enqueued in q0: nothing selected; released in r, A is
+// selected in r and B in r+1, output at r+5 and r+6 (OCB_RD_LAT 5), so after r+1 the FIFO
+// holds A, B and after r+6 nothing.
+START_TEST(test_fifo_pkts) {
+  xtm_t *m = tl_create(1, 4, 64);
+  tl_voq_wr(m, 0, XTM_Q_CFG_REG_OFFSET, tl_qcfg(false, false, false, false, 0, 0) | kPfcRx);
+  hold(m, 1);
+  enq(m, 0, 0, 100, 0xA1, NULL);
+  enq(m, 0, 0, 100, 0xB2, NULL);
+  uint32_t ids[4] = {0};
+  ck_assert_uint_eq(xtm_fifo_pkts(m, 0, ids, 4), 0);
+  rec_buf_t rb = {.n = 0};
+  release(m, 1, &rb);
+  idle(m, &rb);
+  ck_assert_uint_eq(xtm_fifo_pkts(m, 0, ids, 4), 2);
+  ck_assert_uint_eq(ids[0], 0xA1);
+  ck_assert_uint_eq(ids[1], 0xB2);
+  ck_assert_uint_eq(xtm_fifo_pkts(m, 0, ids, 1), 1);  // at most max
+  ck_assert_uint_eq(xtm_fifo_pkts(m, 1, ids, 4), 0);  // no such port
+  for (uint32_t i = 0; i < 5; i++) {
+    idle(m, &rb);
+  }
+  ck_assert_uint_eq(rb.n, 2);
+  ck_assert_uint_eq(xtm_fifo_pkts(m, 0, ids, 4), 0);
+  xtm_destroy(m);
+}
+END_TEST
+
 // ---------------------------------------------------------------- strict priority (9.3.1)
 // Port 0, T = 4: q3, q2 strict, q0, q1 DWRR (reset quantum 9216). Loaded while held:
 // A(q0), B(q1), C1, C2 (q2), D(q3), all 100 B. Selections from r, one per cycle, output at
@@ -622,6 +651,7 @@ static Suite *sched_suite(void) {
   tcase_add_test(tc, test_ocb_read_latency);
   tcase_add_test(tc, test_token_bucket_clamp_and_closed_form);
   tcase_add_test(tc, test_lazy_queue_shaper);
+  tcase_add_test(tc, test_fifo_pkts);
   suite_add_tcase(s, tc);
   return s;
 }
