@@ -460,54 +460,68 @@ static const char *kConf =
     " }\n"
     "}\n";
 
-START_TEST(test_router_pfc_incast) {
+// Router r (3 ports, kConf) with NICs a and b sending to c: a on port pa, b on port pb, c on
+// port 2, 100G links of 50 ns; a flow a -> c and a flow b -> c (flows 0 and 1) of `msgs`
+// messages of msg_bytes in 1000-byte packets, window `msgs`. Runs until both are done.
+typedef struct star {
   ns_sim_t s;
-  ck_assert_int_eq(ns_sim_init(&s), kNsOk);
+  uint32_t r, a, b, c, la, lb;
+} star_t;
+
+static void star_run(star_t *t, uint32_t pa, uint32_t pb, uint32_t msgs, uint32_t msg_bytes) {
+  ns_sim_t *s = &t->s;
+  ck_assert_int_eq(ns_sim_init(s), kNsOk);
   xtm_params_t xp;
   xtm_params_default(&xp);
   xp.num_ports = 3;
-  uint32_t r, a, b, c;
-  ck_assert_int_eq(ns_add_router(&s, "r", &xp, &r), kNsOk);
-  ck_assert_int_eq(ns_add_nic(&s, "a", 0, &a), kNsOk);
-  ck_assert_int_eq(ns_add_nic(&s, "b", 0, &b), kNsOk);
-  ck_assert_int_eq(ns_add_nic(&s, "c", 0, &c), kNsOk);
-  uint32_t la, lb, lc;
-  ck_assert_int_eq(ns_connect(&s, a, 0, r, 0, RATE_100G, 50000, &la), kNsOk);
-  ck_assert_int_eq(ns_connect(&s, b, 0, r, 1, RATE_100G, 50000, &lb), kNsOk);
-  ck_assert_int_eq(ns_connect(&s, r, 2, c, 0, RATE_100G, 50000, &lc), kNsOk);
-  ck_assert_int_eq(ns_compute_routes(&s), kNsOk);
+  uint32_t lc;
+  ck_assert_int_eq(ns_add_router(s, "r", &xp, &t->r), kNsOk);
+  ck_assert_int_eq(ns_add_nic(s, "a", 0, &t->a), kNsOk);
+  ck_assert_int_eq(ns_add_nic(s, "b", 0, &t->b), kNsOk);
+  ck_assert_int_eq(ns_add_nic(s, "c", 0, &t->c), kNsOk);
+  ck_assert_int_eq(ns_connect(s, t->a, 0, t->r, pa, RATE_100G, 50000, &t->la), kNsOk);
+  ck_assert_int_eq(ns_connect(s, t->b, 0, t->r, pb, RATE_100G, 50000, &t->lb), kNsOk);
+  ck_assert_int_eq(ns_connect(s, t->r, 2, t->c, 0, RATE_100G, 50000, &lc), kNsOk);
+  ck_assert_int_eq(ns_compute_routes(s), kNsOk);
   char err[256];
-  ck_assert_int_eq(ns_router_program(&s, r, "t.conf", kConf, NULL, err, sizeof(err)), kNsOk);
+  ck_assert_int_eq(ns_router_program(s, t->r, "t.conf", kConf, NULL, err, sizeof(err)), kNsOk);
   for (uint32_t i = 0; i < 2; i++) {
-    ns_flow_t f = {.src = (uint16_t)(i == 0 ? a : b),
-                   .dst = (uint16_t)c,
+    ns_flow_t f = {.src = (uint16_t)(i == 0 ? t->a : t->b),
+                   .dst = (uint16_t)t->c,
                    .dscp = 26,
                    .prio = 3,
                    .mtu = 1000,
-                   .msg_bytes = 64000,
-                   .window_msgs = 16,
-                   .total_msgs = 16};
-    ck_assert_int_eq(ns_add_flow(&s, &f, NULL), kNsOk);
+                   .msg_bytes = msg_bytes,
+                   .window_msgs = msgs,
+                   .total_msgs = msgs};
+    ck_assert_int_eq(ns_add_flow(s, &f, NULL), kNsOk);
   }
-  s.stop_when_done = true;
-  ns_run(&s, 10000 * US);
-  ck_assert(s.flows[0].done && s.flows[1].done);
-  ck_assert_uint_eq(s.flows[0].rx_bytes, 1024000);
-  ck_assert_uint_eq(s.flows[0].retx_bytes + s.flows[1].retx_bytes, 0);
-  ck_assert_uint_gt(s.links[la].pfc_rx_frames, 0);
-  ck_assert_uint_gt(s.links[lb].pfc_rx_frames, 0);
-  ns_router_t *rt = &s.nodes[r].rt;
+  s->stop_when_done = true;
+  ns_run(s, 10000 * US);
+}
+
+START_TEST(test_router_pfc_incast) {
+  star_t t;
+  star_run(&t, 0, 1, 16, 64000);
+  ns_sim_t *s = &t.s;
+  uint32_t r = t.r, la = t.la, lb = t.lb;
+  ck_assert(s->flows[0].done && s->flows[1].done);
+  ck_assert_uint_eq(s->flows[0].rx_bytes, 1024000);
+  ck_assert_uint_eq(s->flows[0].retx_bytes + s->flows[1].retx_bytes, 0);
+  ck_assert_uint_gt(s->links[la].pfc_rx_frames, 0);
+  ck_assert_uint_gt(s->links[lb].pfc_rx_frames, 0);
+  ns_router_t *rt = &s->nodes[r].rt;
   for (uint32_t k = 1; k < kXtmReasonCount; k++) {
     ck_assert_uint_eq(rt->drops_by_reason[k], 0);
   }
   // the frames the simulator delivered are the frames the model sent
-  ck_assert_uint_eq(s.links[la].pfc_rx_frames + s.links[lb].pfc_rx_frames, rt->pfc_tx_frames);
+  ck_assert_uint_eq(s->links[la].pfc_rx_frames + s->links[lb].pfc_rx_frames, rt->pfc_tx_frames);
   ck_assert_uint_eq(xtm_port_counter(rt->m, 0, kXtmPcntPfcTxFrames) +
                         xtm_port_counter(rt->m, 1, kXtmPcntPfcTxFrames),
                     rt->pfc_tx_frames);
   // 2 x 16 x 64 one-kilobyte frames left on port 2
   ck_assert_uint_eq(xtm_port_counter(rt->m, 2, kXtmPcntTxPkts), 2048);
-  ns_sim_free(&s);
+  ns_sim_free(s);
 }
 END_TEST
 
@@ -517,38 +531,11 @@ END_TEST
 // 86,560 + 50,000 = 136,560 ps, b's enters in cycle 137 and a's in 138, so b's leaves first
 // and its message completes first.
 START_TEST(test_router_simultaneous_arrivals) {
-  ns_sim_t s;
-  ck_assert_int_eq(ns_sim_init(&s), kNsOk);
-  xtm_params_t xp;
-  xtm_params_default(&xp);
-  xp.num_ports = 3;
-  uint32_t r, a, b, c, l;
-  ck_assert_int_eq(ns_add_router(&s, "r", &xp, &r), kNsOk);
-  ck_assert_int_eq(ns_add_nic(&s, "a", 1, &a), kNsOk);
-  ck_assert_int_eq(ns_add_nic(&s, "b", 1, &b), kNsOk);
-  ck_assert_int_eq(ns_add_nic(&s, "c", 2, &c), kNsOk);
-  ck_assert_int_eq(ns_connect(&s, a, 0, r, 1, RATE_100G, 50000, &l), kNsOk);
-  ck_assert_int_eq(ns_connect(&s, b, 0, r, 0, RATE_100G, 50000, &l), kNsOk);
-  ck_assert_int_eq(ns_connect(&s, r, 2, c, 0, RATE_100G, 50000, &l), kNsOk);
-  ck_assert_int_eq(ns_compute_routes(&s), kNsOk);
-  char err[256];
-  ck_assert_int_eq(ns_router_program(&s, r, "t.conf", kConf, NULL, err, sizeof(err)), kNsOk);
-  for (uint32_t i = 0; i < 2; i++) {
-    ns_flow_t f = {.src = (uint16_t)(i == 0 ? a : b),
-                   .dst = (uint16_t)c,
-                   .dscp = 26,
-                   .prio = 3,
-                   .mtu = 1000,
-                   .msg_bytes = 1000,
-                   .window_msgs = 1,
-                   .total_msgs = 1};
-    ck_assert_int_eq(ns_add_flow(&s, &f, NULL), kNsOk);
-  }
-  s.stop_when_done = true;
-  ns_run(&s, 1000 * US);
-  ck_assert(s.flows[0].done && s.flows[1].done);
-  ck_assert_uint_lt(s.flows[1].fct_ps, s.flows[0].fct_ps);
-  ns_sim_free(&s);
+  star_t t;
+  star_run(&t, 1, 0, 1, 1000);
+  ck_assert(t.s.flows[0].done && t.s.flows[1].done);
+  ck_assert_uint_lt(t.s.flows[1].fct_ps, t.s.flows[0].fct_ps);
+  ns_sim_free(&t.s);
 }
 END_TEST
 
