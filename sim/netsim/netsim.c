@@ -913,6 +913,8 @@ static void pfc_send(ns_sim_t *s, uint32_t li, const xtm_pfc_frame_t *f, uint64_
   s->pfc_fly[slot].used = true;
   if (s->nodes[l->dst].kind == kNsNodeRouter) {
     s->nodes[l->dst].rt.pfc_inbound++;
+  } else {
+    s->nodes[l->dst].nic.pfc_inbound++;
   }
   s->pfc_fly[slot].link = li;
   s->pfc_fly[slot].f = *f;
@@ -1510,6 +1512,17 @@ static void nic_wake_roce(ns_sim_t *s, uint32_t n, ns_nic_t *c, const ns_link_t 
   }
 }
 
+// The earliest arrival of a PFC frame in flight to NIC n (NS_NEVER: none).
+static uint64_t nic_pfc_first(const ns_sim_t *s, uint32_t n) {
+  uint64_t t = NS_NEVER;
+  for (uint32_t i = 0; s->nodes[n].nic.pfc_inbound > 0 && i < s->pfc_fly_cap; i++) {
+    if (s->pfc_fly[i].used && s->links[s->pfc_fly[i].link].dst == n && s->pfc_fly[i].t < t) {
+      t = s->pfc_fly[i].t;
+    }
+  }
+  return t;
+}
+
 static void nic_wake(ns_sim_t *s, uint32_t n) {
   ns_nic_t *c = &s->nodes[n].nic;
   uint64_t t = s->now_ps;
@@ -1517,6 +1530,12 @@ static void nic_wake(ns_sim_t *s, uint32_t n) {
     return;
   }
   ns_link_t *l = &s->links[c->link];
+  // A frame or a PFC frame reaching the NIC at this very time is taken before the wake
+  // decides anything: the wake goes again after it (docs/netsim.md 1).
+  if (s->links[l->rev].head_t == t || nic_pfc_first(s, n) == t) {
+    nic_kick(s, n, t);
+    return;
+  }
   if (l->busy_until_ps > t) {
     nic_kick(s, n, l->busy_until_ps);
     return;
@@ -2205,6 +2224,7 @@ static void pfc_arrive(ns_sim_t *s, uint32_t slot) {
   ns_node_t *nd = &s->nodes[l->dst];
   uint64_t end = 0;
   if (nd->kind == kNsNodeNic) {
+    nd->nic.pfc_inbound--;
     for (uint32_t i = 0; i < 8; i++) {
       if ((f.vec >> i) & 1u) {
         nd->nic.paused_until_ps[i] = f.quanta[i] == 0 ? s->now_ps

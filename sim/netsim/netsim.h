@@ -231,7 +231,8 @@ typedef struct ns_nic {
   uint64_t paused_until_ps[8];
   ns_pkt_t ctrl_ring[1024];  // control packets waiting (ACK, NAK, CNP)
   uint32_t ctrl_head, ctrl_len;
-  uint64_t wake_ps;  // the pending wake event (NS_NEVER: none)
+  uint64_t wake_ps;      // the pending wake event (NS_NEVER: none)
+  uint32_t pfc_inbound;  // PFC frames in flight to this NIC (s->pfc_fly)
   uint64_t ctrl_drops;
   uint32_t *qp_flow;  // responder QP -> flow
   uint32_t nqp_rx;
