@@ -1052,6 +1052,7 @@ static void ready_all(ns_sim_t *s, uint32_t n) {
 static void rto_arm(ns_sim_t *s, ns_flow_t *f, uint64_t at) {
   if (!f->rto_armed) {
     f->rto_armed = true;
+    f->rto_at = at;
     ev_push(s, at, kEvRto, (uint32_t)(f - s->flows));
   }
 }
@@ -1476,42 +1477,6 @@ static void nic_send_data(ns_sim_t *s, uint32_t n, ns_flow_t *f) {
   rto_arm(s, f, s->now_ps + s->rto_ps);
 }
 
-// nic_wake's choice of a QP when every flow is RoCE: the same round robin and the same
-// wake times as the general loop below, read from the ready array.
-static void nic_wake_roce(ns_sim_t *s, uint32_t n, ns_nic_t *c, const ns_link_t *l) {
-  uint64_t t = s->now_ps;
-  const uint64_t *rd = c->ready;
-  uint32_t nf = c->nflows;
-  uint64_t earliest = NS_NEVER;
-#ifdef NS_CHECK_READY  // every entry recomputed: a missed update aborts
-  for (uint32_t j = 0; j < nf; j++) {
-    if (rd[j] != roce_ready(c, &s->flows[c->flows[j]])) {
-      abort();
-    }
-  }
-#endif
-  uint32_t k = c->rr >= nf ? c->rr - nf : c->rr;
-  for (uint32_t i = 0; i < nf; i++, k = k + 1 == nf ? 0 : k + 1) {
-    if (rd[k] > t) {
-      earliest = rd[k] < earliest ? rd[k] : earliest;
-      continue;
-    }
-    nic_send_data(s, n, &s->flows[c->flows[k]]);
-    c->rr = k + 1;
-    uint64_t next = c->ctrl_len > 0 ? l->busy_until_ps : NS_NEVER;
-    for (uint32_t j = 0; j < nf; j++) {
-      next = rd[j] < next ? rd[j] : next;
-    }
-    if (next != NS_NEVER) {
-      nic_kick(s, n, next);  // an ACK, CNP or PFC frame kicks earlier if it changes anything
-    }
-    return;
-  }
-  if (earliest != NS_NEVER) {
-    nic_kick(s, n, earliest);
-  }
-}
-
 // The earliest arrival of a PFC frame in flight to NIC n (NS_NEVER: none).
 static uint64_t nic_pfc_first(const ns_sim_t *s, uint32_t n) {
   uint64_t t = NS_NEVER;
@@ -1521,6 +1486,85 @@ static uint64_t nic_pfc_first(const ns_sim_t *s, uint32_t n) {
     }
   }
   return t;
+}
+
+// The first time an input could reach NIC n or its senders' state could be read from
+// outside: a frame on its ingress link (the ring's head) or not yet sent (now plus the
+// link's delay), a PFC frame in flight to it, one of its QPs' timeouts, a sample, the
+// steady-state mark, the end of the run (rx_ahead_lim).
+static uint64_t nic_horizon(const ns_sim_t *s, uint32_t n, const ns_nic_t *c, const ns_link_t *l) {
+  const ns_link_t *in = &s->links[l->rev];
+  uint64_t h = s->now_ps + in->prop_ps;
+  h = in->head_t < h ? in->head_t : h;
+  h = s->rx_ahead_lim < h ? s->rx_ahead_lim : h;
+  uint64_t pf = nic_pfc_first(s, n);
+  h = pf < h ? pf : h;
+  for (uint32_t j = 0; j < c->nflows; j++) {
+    const ns_flow_t *f = &s->flows[c->flows[j]];
+    h = f->rto_armed && f->rto_at < h ? f->rto_at : h;
+  }
+  return h;
+}
+
+// nic_wake's choice of a QP when every flow is RoCE: the same round robin and the same
+// wake times as the general loop below, read from the ready array. The NIC then runs
+// ahead: while its next transmission (at the next wake it would schedule) comes before
+// anything could reach it (nic_horizon), it makes that transmission now, at its own time,
+// instead of scheduling the wake; the same frames at the same times (docs/netsim.md 1).
+static void nic_wake_roce(ns_sim_t *s, uint32_t n, ns_nic_t *c, const ns_link_t *l) {
+  const uint64_t *rd = c->ready;
+  uint32_t nf = c->nflows;
+  uint64_t now = s->now_ps;
+  uint64_t hz = 0;  // nic_horizon, once needed; never above `quick`
+  const ns_link_t *in = &s->links[l->rev];
+  uint64_t quick = now + in->prop_ps < in->head_t ? now + in->prop_ps : in->head_t;
+#ifdef NS_CHECK_READY  // every entry recomputed: a missed update aborts
+  for (uint32_t j = 0; j < nf; j++) {
+    if (rd[j] != roce_ready(c, &s->flows[c->flows[j]])) {
+      abort();
+    }
+  }
+#endif
+  for (;;) {
+    uint64_t t = s->now_ps;
+    uint64_t earliest = NS_NEVER;
+    uint32_t k = c->rr >= nf ? c->rr - nf : c->rr;
+    uint32_t i = 0;
+    for (; i < nf && rd[k] > t; i++, k = k + 1 == nf ? 0 : k + 1) {
+      earliest = rd[k] < earliest ? rd[k] : earliest;
+    }
+    if (i == nf) {
+      s->now_ps = now;
+      if (earliest != NS_NEVER) {
+        nic_kick(s, n, earliest);
+      }
+      return;
+    }
+    nic_send_data(s, n, &s->flows[c->flows[k]]);
+    c->rr = k + 1;
+    uint64_t next = c->ctrl_len > 0 ? l->busy_until_ps : NS_NEVER;
+    for (uint32_t j = 0; j < nf; j++) {
+      next = rd[j] < next ? rd[j] : next;
+    }
+    uint64_t at = next > l->busy_until_ps ? next : l->busy_until_ps;  // the wake's time
+    if (next != NS_NEVER && c->ctrl_len == 0 && at < quick) {
+      if (hz == 0) {
+        uint64_t tv = s->now_ps;
+        s->now_ps = now;
+        hz = nic_horizon(s, n, c, l);
+        s->now_ps = tv;
+      }
+      if (at < hz) {
+        s->now_ps = at;
+        continue;
+      }
+    }
+    s->now_ps = now;
+    if (next != NS_NEVER) {
+      nic_kick(s, n, next);  // an ACK, CNP or PFC frame kicks earlier if it changes anything
+    }
+    return;
+  }
 }
 
 static void nic_wake(ns_sim_t *s, uint32_t n) {
@@ -2304,8 +2348,9 @@ static void rx_ahead_bound(ns_sim_t *s, bool any_finite) {
   uint64_t lim = s->end_ps == UINT64_MAX ? UINT64_MAX : s->end_ps + 1;
   lim = s->next_sample_ps < lim ? s->next_sample_ps : lim;
   lim = s->mark_pending && s->mark_ps < lim ? s->mark_ps : lim;
-  // a run that stops when its finite flows are done stops at an event, not at a time
-  s->rx_ahead_lim = s->stop_when_done && any_finite ? 0 : lim;
+  // a run that stops when its finite flows are done stops at an event, not at a time; the
+  // reference mode (lookahead_off) takes nothing ahead of its event either
+  s->rx_ahead_lim = (s->stop_when_done && any_finite) || s->lookahead_off ? 0 : lim;
 }
 
 uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {

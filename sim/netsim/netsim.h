@@ -200,6 +200,7 @@ typedef struct ns_flow {
   uint64_t next_send_ps;  // pacer
   uint64_t last_progress_ps;
   bool rto_armed;
+  uint64_t rto_at;  // RoCE: the armed timeout's time (nic_horizon)
   uint64_t msgs_done;
   uint64_t fct_ps;  // completion time of the last message (finite flows)
   bool done;
@@ -367,8 +368,8 @@ typedef struct ns_sim {
   FILE *warn_out;          // where ns_router_program prints configuration warnings (NULL: stderr)
   bool dcqcn_rate_stream;  // keep the NICs' dcqcn rate-update stream on (reference for the
                            // tests; off by default: the engine reads only pace and cnp_tx)
-  bool lookahead_off;  // routers run only up to now (reference for the tests)       // stop once
-                       // every finite flow has completed
+  bool lookahead_off;  // nothing runs ahead of its event: routers, NIC transmit and receive (tests)
+                       // // stop once every finite flow has completed
   uint32_t finite_pending;
   uint64_t sample_ps;  // 0: no sampling
   ns_sample_fn sample_fn;

@@ -377,9 +377,11 @@ if [ -n "$pwned" ] || [ $rc -ne 0 ]; then echo "FAIL cli-sweep-no-shell (exit $r
 elif [ -s "$q/util.png" ] || ! command -v gnuplot >/dev/null; then echo "PASS cli-sweep-no-shell"
 else echo "FAIL cli-sweep-no-shell (no plot in the quoted directory)"; cat "$T/inj.err"; fi
 
-# the routers' run-ahead (lookahead) is exact: the same results as running each router only
-# up to the present (NETSIM_NO_LOOKAHEAD=1), perf figures aside, time series and per-interval
-# KPIs included (a sample reads routers and links as of its time)
+# the engine's run-ahead is exact: routers running to their horizon, NICs transmitting ahead
+# of their wakes and receiving quiet frames ahead of their events give the same results as
+# nothing ahead of its event (NETSIM_NO_LOOKAHEAD=1), perf figures aside, time series and
+# per-interval KPIs included (a sample reads routers and links as of its time); a NIC
+# horizon without its ingress ring, or a CE frame taken as quiet, fails the scale-across one
 la_same() {  # name, scenario, sets...
   local name=$1 sc=$2; shift 2
   local args=()
