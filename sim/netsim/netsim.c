@@ -1477,10 +1477,11 @@ static void nic_send_data(ns_sim_t *s, uint32_t n, ns_flow_t *f) {
   rto_arm(s, f, s->now_ps + s->rto_ps);
 }
 
-// The earliest arrival of a PFC frame in flight to NIC n (NS_NEVER: none).
-static uint64_t nic_pfc_first(const ns_sim_t *s, uint32_t n) {
+// The earliest arrival of a PFC frame in flight to node n (NS_NEVER: none); `inbound` is
+// the node's count of them (the scan is skipped when it is 0).
+static uint64_t pfc_first(const ns_sim_t *s, uint32_t n, uint32_t inbound) {
   uint64_t t = NS_NEVER;
-  for (uint32_t i = 0; s->nodes[n].nic.pfc_inbound > 0 && i < s->pfc_fly_cap; i++) {
+  for (uint32_t i = 0; inbound > 0 && i < s->pfc_fly_cap; i++) {
     if (s->pfc_fly[i].used && s->links[s->pfc_fly[i].link].dst == n && s->pfc_fly[i].t < t) {
       t = s->pfc_fly[i].t;
     }
@@ -1492,12 +1493,13 @@ static uint64_t nic_pfc_first(const ns_sim_t *s, uint32_t n) {
 // outside: a frame on its ingress link (the ring's head) or not yet sent (now plus the
 // link's delay), a PFC frame in flight to it, one of its QPs' timeouts, a sample, the
 // steady-state mark, the end of the run (rx_ahead_lim).
-static uint64_t nic_horizon(const ns_sim_t *s, uint32_t n, const ns_nic_t *c, const ns_link_t *l) {
+static uint64_t nic_horizon(const ns_sim_t *s, uint32_t n, const ns_nic_t *c, const ns_link_t *l,
+                            uint64_t now) {
   const ns_link_t *in = &s->links[l->rev];
-  uint64_t h = s->now_ps + in->prop_ps;
+  uint64_t h = now + in->prop_ps;
   h = in->head_t < h ? in->head_t : h;
   h = s->rx_ahead_lim < h ? s->rx_ahead_lim : h;
-  uint64_t pf = nic_pfc_first(s, n);
+  uint64_t pf = pfc_first(s, n, s->nodes[n].nic.pfc_inbound);
   h = pf < h ? pf : h;
   for (uint32_t j = 0; j < c->nflows; j++) {
     const ns_flow_t *f = &s->flows[c->flows[j]];
@@ -1549,10 +1551,7 @@ static void nic_wake_roce(ns_sim_t *s, uint32_t n, ns_nic_t *c, const ns_link_t 
     uint64_t at = next > l->busy_until_ps ? next : l->busy_until_ps;  // the wake's time
     if (next != NS_NEVER && c->ctrl_len == 0 && at < quick) {
       if (hz == 0) {
-        uint64_t tv = s->now_ps;
-        s->now_ps = now;
-        hz = nic_horizon(s, n, c, l);
-        s->now_ps = tv;
+        hz = nic_horizon(s, n, c, l, now);
       }
       if (at < hz) {
         s->now_ps = at;
@@ -1576,7 +1575,7 @@ static void nic_wake(ns_sim_t *s, uint32_t n) {
   ns_link_t *l = &s->links[c->link];
   // A frame or a PFC frame reaching the NIC at this very time is taken before the wake
   // decides anything: the wake goes again after it (docs/netsim.md 1).
-  if (s->links[l->rev].head_t == t || nic_pfc_first(s, n) == t) {
+  if (s->links[l->rev].head_t == t || pfc_first(s, n, s->nodes[n].nic.pfc_inbound) == t) {
     nic_kick(s, n, t);
     return;
   }
@@ -2115,11 +2114,8 @@ static void rt_run(ns_sim_t *s, uint32_t n) {
     uint64_t h = s->links[r->in_link[__builtin_ctz(m)]].head_t;
     hz = h < hz ? h : hz;
   }
-  for (uint32_t i = 0; r->pfc_inbound > 0 && i < s->pfc_fly_cap; i++) {
-    if (s->pfc_fly[i].used && s->links[s->pfc_fly[i].link].dst == n && s->pfc_fly[i].t < hz) {
-      hz = s->pfc_fly[i].t;
-    }
-  }
+  uint64_t pf = pfc_first(s, n, r->pfc_inbound);
+  hz = pf < hz ? pf : hz;
   uint64_t first_new = ns_cycle_of(hz) + r->cyc_off;
   if (first_new > now_c + 1) {
     limit = first_new - 1;
@@ -2372,12 +2368,6 @@ uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
       nic_kick(s, i, s->now_ps);
     } else {
       ns_router_t *r = &s->nodes[i].rt;
-      r->n_in = 0;
-      for (uint32_t p = 0; p < r->nports && p < NS_MAX_PORTS; p++) {
-        if (r->in_link[p] != NS_NIL) {
-          r->in_list[r->n_in++] = r->in_link[p];
-        }
-      }
       r->lookahead_ps = s->lookahead_off ? 0 : NS_NEVER;
       for (uint32_t p = 0; p < r->nports; p++) {
         if (r->port_link[p] != NS_NIL) {
@@ -2453,13 +2443,10 @@ uint64_t ns_run(ns_sim_t *s, uint64_t end_ps) {
         } else {  // a control frame (a data frame's router takes it: rt_pull)
           if (l->ring_len > 0) {
             link_head_due(s, l, id);
-          } else if (l->pull) {
+          } else {
             link_head_gone(s, l);
           }
           rt_rx(s, l->dst, l->dst_port, &pk, s->now_ps);
-          if (pk.kind == kNsPktData) {
-            rt_run(s, l->dst);
-          }
         }
         break;
       }

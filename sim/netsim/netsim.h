@@ -253,8 +253,6 @@ typedef struct ns_router {
   uint32_t cell_bytes;
   uint32_t port_link[NS_MAX_PORTS];  // egress link of each port
   uint32_t in_link[NS_MAX_PORTS];    // ingress link of each port (NS_NIL: none)
-  uint32_t in_list[NS_MAX_PORTS];    // the ingress links that exist (ns_run), in port order
-  uint32_t n_in;
   // ports whose ingress ring's head is a data frame (the router takes it: rt_pull) or a
   // control frame (it has its link event and bounds the run-ahead)
   uint32_t data_heads, ctrl_heads;
