@@ -426,3 +426,46 @@ PY
 }
 rs_same scale-across sim/scenarios/scale-across.ini distance_km=100 duration_s=0.02 sample_us=100 client_start=sync
 rs_same roce-lab sim/scenarios/roce-lab.ini
+
+# the profile-guided build (sim/netsim/pgo.sh, docs/netsim.md 8) gives the one-pass build's
+# results: the same JSON (perf aside), interval series and time series; the comparison sees
+# a difference where there is one (the same runs at another distance)
+NS1=${NETSIM_1PASS:-build/bin/xtm-netsim-1pass}
+case $NS1 in /*) ;; *) NS1=$PWD/$NS1 ;; esac
+pgo_diff() {  # bin-a, bin-b, a's and b's own set ('' none), scenario, sets... -> 0: the same
+  local a=$1 b=$2 xa=$3 xb=$4 sc=$5; shift 5
+  local args=() ax=() bx=()
+  for s in "$@"; do args+=(--set "$s"); done
+  [ -n "$xa" ] && ax=(--set "$xa")
+  [ -n "$xb" ] && bx=(--set "$xb")
+  rm -rf "$T/pg1" "$T/pg2"
+  "$a" run "$sc" "${args[@]}" "${ax[@]}" --json --no-plots --out "$T/pg1" >"$T/pg1.json" 2>/dev/null || return 2
+  "$b" run "$sc" "${args[@]}" "${bx[@]}" --json --no-plots --out "$T/pg2" >"$T/pg2.json" 2>/dev/null ||
+    return 2
+  python3 - "$T/pg1.json" "$T/pg2.json" <<'PY' || return 1
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for d in (a, b):
+    d.pop("perf")
+sys.exit(0 if a == b else 1)
+PY
+  for f in timeseries.csv intervals.csv; do
+    cmp -s "$T/pg1/$f" "$T/pg2/$f" || return 1
+  done
+}
+PGO_SA=(sim/scenarios/scale-across.ini duration_s=0.02 sample_us=100 interval_s=0.005
+  client_start=sync warmup_s=0 mtu=1024)
+if [ -x "$NS1" ]; then
+  pgo_diff "$NS" "$NS1" distance_km=100 distance_km=100 "${PGO_SA[@]}" &&
+    pgo_diff "$NS" "$NS1" '' '' sim/scenarios/pfc-victim.ini run=pfc &&
+    pgo_diff "$NS" "$NS1" '' '' sim/scenarios/deep-buffer-sweep.ini transport=uet
+  rc=$?
+  if [ $rc = 0 ]; then echo "PASS cli-pgo-same"; else echo "FAIL cli-pgo-same (rc $rc)"; fi
+  # negative: the one-pass run at another distance differs, and the comparison says so (1)
+  pgo_diff "$NS" "$NS1" distance_km=100 distance_km=50 "${PGO_SA[@]}"
+  rc=$?
+  if [ $rc = 1 ]; then echo "PASS cli-pgo-same-sees-difference"; else
+    echo "FAIL cli-pgo-same-sees-difference (rc $rc, expected 1)"; fi
+else
+  echo "FAIL cli-pgo-same (no one-pass build at $NS1: make $NS1)"
+fi
