@@ -8,7 +8,7 @@
 #   3. compile again into the same OBJDIR with -fprofile-use (the counts are found by the
 #      object's path, hence the same directory) and link OUT.
 # The profile changes code layout, inlining and branch order only: the results are the same
-# (tests/.. same-output.sh; test_cli.sh's cli-pgo-same compares the two builds' JSON).
+# (sim/netsim/tests/same-output.sh; test_cli.sh's cli-pgo-same compares the two builds' outputs).
 # usage: pgo.sh OUT OBJDIR -- COMPILE-FLAGS... -- SOURCES... -- LINK-ARGS...
 set -euo pipefail
 OUT=$1 OBJ=$2
