@@ -1490,15 +1490,11 @@ static uint64_t pfc_first(const ns_sim_t *s, uint32_t n, uint32_t inbound) {
 }
 
 // The first time an input could reach NIC n or its senders' state could be read from
-// outside: a frame on its ingress link (the ring's head) or not yet sent (now plus the
-// link's delay), a PFC frame in flight to it, one of its QPs' timeouts, a sample, the
-// steady-state mark, the end of the run (rx_ahead_lim).
-static uint64_t nic_horizon(const ns_sim_t *s, uint32_t n, const ns_nic_t *c, const ns_link_t *l,
-                            uint64_t now) {
-  const ns_link_t *in = &s->links[l->rev];
-  uint64_t h = now + in->prop_ps;
-  h = in->head_t < h ? in->head_t : h;
-  h = s->rx_ahead_lim < h ? s->rx_ahead_lim : h;
+// outside: `quick` (a frame on its ingress link, the ring's head, or not yet sent, now plus
+// the link's delay: nic_wake_roce's cheap pre-check), a PFC frame in flight to it, one of
+// its QPs' timeouts, a sample, the steady-state mark, the end of the run (rx_ahead_lim).
+static uint64_t nic_horizon(const ns_sim_t *s, uint32_t n, const ns_nic_t *c, uint64_t quick) {
+  uint64_t h = s->rx_ahead_lim < quick ? s->rx_ahead_lim : quick;
   uint64_t pf = pfc_first(s, n, s->nodes[n].nic.pfc_inbound);
   h = pf < h ? pf : h;
   for (uint32_t j = 0; j < c->nflows; j++) {
@@ -1517,7 +1513,7 @@ static void nic_wake_roce(ns_sim_t *s, uint32_t n, ns_nic_t *c, const ns_link_t 
   const uint64_t *rd = c->ready;
   uint32_t nf = c->nflows;
   uint64_t now = s->now_ps;
-  uint64_t hz = 0;  // nic_horizon, once needed; never above `quick`
+  uint64_t hz = 0;  // nic_horizon, once needed; never above `quick`, its first terms
   const ns_link_t *in = &s->links[l->rev];
   uint64_t quick = now + in->prop_ps < in->head_t ? now + in->prop_ps : in->head_t;
 #ifdef NS_CHECK_READY  // every entry recomputed: a missed update aborts
@@ -1551,7 +1547,7 @@ static void nic_wake_roce(ns_sim_t *s, uint32_t n, ns_nic_t *c, const ns_link_t 
     uint64_t at = next > l->busy_until_ps ? next : l->busy_until_ps;  // the wake's time
     if (next != NS_NEVER && c->ctrl_len == 0 && at < quick) {
       if (hz == 0) {
-        hz = nic_horizon(s, n, c, l, now);
+        hz = nic_horizon(s, n, c, quick);
       }
       if (at < hz) {
         s->now_ps = at;

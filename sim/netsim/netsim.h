@@ -362,12 +362,11 @@ typedef struct ns_sim {
   uint64_t ack_every;  // responder ACKs every N packets and each message's last
   uint64_t rto_ps;
   uint64_t end_ps;
-  bool stop_when_done;
+  bool stop_when_done;     // stop once every finite flow has completed
   FILE *warn_out;          // where ns_router_program prints configuration warnings (NULL: stderr)
   bool dcqcn_rate_stream;  // keep the NICs' dcqcn rate-update stream on (reference for the
                            // tests; off by default: the engine reads only pace and cnp_tx)
   bool lookahead_off;  // nothing runs ahead of its event: routers, NIC transmit and receive (tests)
-                       // // stop once every finite flow has completed
   uint32_t finite_pending;
   uint64_t sample_ps;  // 0: no sampling
   ns_sample_fn sample_fn;

@@ -26,20 +26,22 @@ NETSIM_BIN_FLAGS = $(CFLAGS) -O3 $(NETSIM_OPT) -DNETSIM_VERSION='"$(NETSIM_VERSI
 # (code layout, inlining and branch order; the same results, cli-pgo-same). About 5 % faster
 # on the bench (docs/netsim.md 8); the build takes about 20 s longer. NETSIM_PGO=0: one pass.
 NETSIM_PGO ?= 1
+NETSIM_BIN_DEPS := $(NETSIM_BIN_SRCS) sim/netsim/plot.h $(NETSIM_HDRS) $(NETSIM_LIBS)
+NETSIM_1PASS = $(CC) $(NETSIM_BIN_FLAGS) $(NETSIM_BIN_SRCS) -o $@ $(LIBXTMFW) $(NETSIM_LDLIBS)
 
-$(BUILD)/bin/xtm-netsim: sim/netsim/main.c sim/netsim/plot.c sim/netsim/plot.h $(NETSIM_CORE) $(NETSIM_HDRS) $(NETSIM_MODEL_SRCS) $(NETSIM_LIBS) sim/netsim/pgo.sh | $(DEPS_STAMP)
+$(BUILD)/bin/xtm-netsim: $(NETSIM_BIN_DEPS) sim/netsim/pgo.sh | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 ifeq ($(NETSIM_PGO),1)
 	CC='$(CC)' sim/netsim/pgo.sh $@ $(BUILD)/obj/netsim-pgo -- $(NETSIM_BIN_FLAGS) -- $(NETSIM_BIN_SRCS) -- \
 	  $(LIBXTMFW) $(NETSIM_LDLIBS)
 else
-	$(CC) $(NETSIM_BIN_FLAGS) $(NETSIM_BIN_SRCS) -o $@ $(LIBXTMFW) $(NETSIM_LDLIBS)
+	$(NETSIM_1PASS)
 endif
 
 # the one-pass build, for make test's check that the profile changes no result (cli-pgo-same)
-$(BUILD)/bin/xtm-netsim-1pass: sim/netsim/main.c sim/netsim/plot.c sim/netsim/plot.h $(NETSIM_CORE) $(NETSIM_HDRS) $(NETSIM_MODEL_SRCS) $(NETSIM_LIBS) | $(DEPS_STAMP)
+$(BUILD)/bin/xtm-netsim-1pass: $(NETSIM_BIN_DEPS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(NETSIM_BIN_FLAGS) $(NETSIM_BIN_SRCS) -o $@ $(LIBXTMFW) $(NETSIM_LDLIBS)
+	$(NETSIM_1PASS)
 
 $(BUILD)/tests/test_netsim: sim/netsim/tests/test_netsim.c $(NETSIM_CORE) $(NETSIM_HDRS) $(NETSIM_LIBS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
